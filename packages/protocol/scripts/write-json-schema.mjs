@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Writes schema/v1.json from the built package. Run `pnpm --filter @repa/protocol schema` after a
+// wire change; a test fails while the committed file differs from what the zod schemas generate.
+import { writeFileSync } from 'node:fs';
+import { v1JsonSchemas } from '../dist/index.js';
+
+const target = new URL('../schema/v1.json', import.meta.url);
+writeFileSync(target, `${JSON.stringify(v1JsonSchemas(), null, 2)}\n`);
+console.log(`wrote ${target.pathname}`);

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { REPA_ERROR_CODES, RepaError } from './repa-error.js';
+
+describe('RepaError', () => {
+  it('carries the code, message, default fix and details', () => {
+    const error = new RepaError('stale_version', 'notes.md changed', {
+      details: { current: 'abc' },
+    });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.code).toBe('stale_version');
+    expect(error.fix).toMatch(/read it again/);
+    expect(error.details).toEqual({ current: 'abc' });
+  });
+
+  it('has every code the protocol promises, each with a fix', () => {
+    for (const code of [
+      'invalid_request',
+      'unsupported_version',
+      'method_not_found',
+      'busy',
+      'not_found',
+      'read_required',
+      'stale_version',
+      'path_outside_space',
+      'protected_path',
+      'settings_corrupt',
+      'idempotency_mismatch',
+      'context_unavailable',
+      'session_damaged',
+      'cancelled',
+      'internal',
+    ] as const) {
+      expect(REPA_ERROR_CODES).toContain(code);
+      expect(new RepaError(code, 'x').fix.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('round-trips through the wire unchanged', () => {
+    const error = new RepaError('busy', 'session s1 has an active run', {
+      fix: 'wait',
+      details: { runId: 'r1' },
+    });
+    const wire = JSON.parse(JSON.stringify(error.toWire()));
+    const back = RepaError.fromWire(wire);
+    expect(back.toWire()).toEqual(error.toWire());
+  });
+
+  it('passes unknown codes from a newer server through unchanged', () => {
+    const back = RepaError.fromWire({ code: 'quota_exceeded', message: 'm', fix: 'f' });
+    expect(back.code).toBe('quota_exceeded');
+  });
+
+  it('turns a malformed wire error into an internal error', () => {
+    expect(RepaError.fromWire({ message: 1 }).code).toBe('internal');
+  });
+
+  it('recognises instances from a duplicate copy of the package', () => {
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('repa.error')]: true,
+      code: 'busy',
+    });
+    expect(RepaError.isInstance(foreign)).toBe(true);
+    expect(RepaError.isInstance(new Error('x'))).toBe(false);
+    expect(RepaError.isInstance(null)).toBe(false);
+  });
+
+  it('wraps unknown errors as internal, keeping the cause', () => {
+    const cause = new TypeError('boom');
+    const error = RepaError.fromUnknown(cause);
+    expect(error.code).toBe('internal');
+    expect(error.cause).toBe(cause);
+    const same = new RepaError('busy', 'b');
+    expect(RepaError.fromUnknown(same)).toBe(same);
+  });
+});

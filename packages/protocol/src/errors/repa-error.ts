@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+const MARKER = Symbol.for('repa.error');
+
+/**
+ * Every stable error code with the fix shown when the thrower gives none.
+ * Contract: codes are never renamed or removed within protocol v1; clients switch on them.
+ */
+export const REPA_ERROR_FIXES = {
+  invalid_request: 'Correct the request; the message names the bad field.',
+  unsupported_version: 'Use a protocol version the server lists as supported.',
+  method_not_found: 'Call one of the v1 methods listed in the protocol documentation.',
+  busy: 'Wait for the active run in this session to finish, or cancel it, then submit again.',
+  not_found: 'Check the id or path; list the available objects first.',
+  read_required: 'Read the file first so its current version is known, then save again.',
+  stale_version:
+    'The file changed since it was read: read it again, re-apply the change, then save.',
+  path_outside_space: 'Use a path inside the space, relative to its root.',
+  protected_path: 'The .repa folder belongs to Repa; work on other files of the space.',
+  settings_corrupt: 'Repair or remove the named settings file; nothing was overwritten.',
+  idempotency_mismatch: 'Use a new request id for a different request.',
+  context_unavailable: "Repair the space's learning context (see the reason), then submit again.",
+  session_damaged:
+    'Restore the session file from a backup or start a new session; the file was left untouched.',
+  cancelled: 'The operation was cancelled; submit it again if it is still wanted.',
+  patch_invalid: 'Fix the patch text; the message names the line that does not parse.',
+  patch_conflict: 'Read the file again and rebuild the patch against its current text.',
+  message_too_large: 'Send a smaller message, or raise the server message limit.',
+  daemon_already_running: 'Use the running daemon, or stop it first (repa daemon stop).',
+  daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
+  io_error: 'Check disk space and permissions for the path named in the message.',
+  internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
+} as const;
+
+/** A stable, machine-readable Repa error code. */
+export type RepaErrorCode = keyof typeof REPA_ERROR_FIXES;
+
+/** Every known error code, in declaration order. */
+export const REPA_ERROR_CODES = Object.keys(REPA_ERROR_FIXES) as RepaErrorCode[];
+
+/** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
+export const wireErrorSchema = z.looseObject({
+  /** Stable code; a newer server may send codes this client does not know. */
+  code: z.string().min(1),
+  /** Human message saying what went wrong. */
+  message: z.string(),
+  /** What to do about it. */
+  fix: z.string(),
+  /** Structured facts for recovery (e.g. the current version on `stale_version`). */
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The wire shape of a Repa error. */
+export type WireError = z.infer<typeof wireErrorSchema>;
+
+/** Options for a {@link RepaError}. */
+export interface RepaErrorOptions {
+  /** What to do about it; defaults to the code's standard fix. */
+  fix?: string;
+  /** Structured facts for recovery, sent to clients as-is (must be JSON-serialisable). */
+  details?: Record<string, unknown>;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** The one error family of Repa: a stable `code`, a human message and the fix. */
+export class RepaError extends Error {
+  protected readonly [MARKER] = true;
+  /** Stable machine-readable code. */
+  readonly code: RepaErrorCode;
+  /** What to do about it. */
+  readonly fix: string;
+  /** Structured facts for recovery. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: RepaErrorCode, message: string, options: RepaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RepaError';
+    this.code = code;
+    this.fix = options.fix ?? REPA_ERROR_FIXES[code] ?? REPA_ERROR_FIXES.internal;
+    this.details = options.details;
+  }
+
+  /** True for any RepaError, including one from a duplicate copy of this package. */
+  static isInstance(error: unknown): error is RepaError {
+    return typeof error === 'object' && error !== null && MARKER in error;
+  }
+
+  /** The error itself when it is a RepaError, otherwise an `internal` RepaError wrapping it. */
+  static fromUnknown(error: unknown): RepaError {
+    if (RepaError.isInstance(error)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new RepaError('internal', message, { cause: error });
+  }
+
+  /** Rebuilds an error received over the wire; unknown codes pass through unchanged. */
+  static fromWire(wire: unknown): RepaError {
+    const parsed = wireErrorSchema.safeParse(wire);
+    if (!parsed.success) {
+      return new RepaError('internal', 'The server sent a malformed error.', {
+        details: { received: wire },
+      });
+    }
+    const { code, message, fix, details } = parsed.data;
+    return new RepaError(code as RepaErrorCode, message, { fix, details });
+  }
+
+  /** The wire shape of this error. */
+  toWire(): WireError {
+    return {
+      code: this.code,
+      message: this.message,
+      fix: this.fix,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}

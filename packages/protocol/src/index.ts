@@ -1,0 +1,27 @@
+export {
+  REPA_ERROR_CODES,
+  REPA_ERROR_FIXES,
+  RepaError,
+  type RepaErrorCode,
+  type RepaErrorOptions,
+  type WireError,
+  wireErrorSchema,
+} from './errors/repa-error.js';
+export * from './v1/common.js';
+export * from './v1/content.js';
+export {
+  errorResponse,
+  invalidRequestFromZod,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  jsonRpcCodeFor,
+  jsonRpcErrorSchema,
+  jsonRpcRequestSchema,
+  jsonRpcResponseSchema,
+} from './v1/json-rpc.js';
+export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
+export * from './v1/methods.js';
+export * from './v1/prompt.js';
+export * from './v1/runs.js';
+export * from './v1/sessions.js';
+export * from './v1/settings.js';

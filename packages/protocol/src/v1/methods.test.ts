@@ -1,0 +1,267 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { invalidRequestFromZod, jsonRpcRequestSchema, jsonRpcResponseSchema } from './json-rpc.js';
+import { v1JsonSchemas } from './json-schema.js';
+import { v1Methods, v1Notifications } from './methods.js';
+
+const sha = 'a'.repeat(64);
+const promptSettings = {
+  base: null,
+  append: '',
+  projectInstructions: false,
+  skillCatalog: true,
+  environment: true,
+  learningContext: true,
+  fileChanges: 'on-demand',
+};
+const run = {
+  runId: 'r1',
+  requestId: 'q1',
+  space: '/spaces/a',
+  sessionId: 's1',
+  input: { type: 'text', text: 'hello' },
+  status: 'accepted',
+  attempt: 1,
+  promptSettings,
+  settingsRevisions: { application: 3, space: 1, session: 0 },
+  acceptedAt: '2026-12-02T10:00:00.000Z',
+};
+const item = {
+  key: 'prompts.base',
+  value: '',
+  source: 'space',
+  defaultValue: null,
+  overrides: { space: { value: '', revision: 2 } },
+  revisions: { application: 0, space: 2 },
+};
+const session = { sessionId: 's1', space: '/spaces/a', createdAt: '2026-12-02T10:00:00.000Z' };
+
+/** One valid params and result example per method. */
+const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknown }> = {
+  initialize: {
+    params: { protocolVersions: ['v1'], client: { name: 'repa-cli', version: '0.0.0' } },
+    result: { protocolVersion: 'v1', server: { name: 'repa-daemon', version: '0.0.0' } },
+  },
+  'space.open': {
+    params: { root: '/spaces/a' },
+    result: { space: { root: '/spaces/a', name: 'a', learningContext: null } },
+  },
+  'session.create': { params: { space: '/spaces/a', title: 'Biology' }, result: { session } },
+  'session.list': { params: { space: '/spaces/a' }, result: { sessions: [session] } },
+  'session.history': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: {
+      items: [{ entryId: 'e1', kind: 'user', timestamp: '2026-12-02T10:00:00.000Z', text: 'hi' }],
+    },
+  },
+  'run.submit': {
+    params: { space: '/spaces/a', sessionId: 's1', requestId: 'q1', input: run.input },
+    result: { run, resubmitted: false },
+  },
+  'run.get': { params: { runId: 'r1' }, result: { run } },
+  'run.list': {
+    params: { sessionId: 's1', status: 'running', limit: 10 },
+    result: { runs: [run] },
+  },
+  'run.cancel': {
+    params: { runId: 'r1' },
+    result: {
+      run: {
+        ...run,
+        status: 'cancelled',
+        error: { code: 'cancelled', message: 'cancelled by the user', fix: 'submit again' },
+      },
+    },
+  },
+  'run.retry': {
+    params: { runId: 'r1', requestId: 'q2' },
+    result: { run: { ...run, runId: 'r2', attempt: 2, retryOf: 'r1' }, resubmitted: false },
+  },
+  'settings.get': { params: { space: '/spaces/a', sessionId: 's1' }, result: { items: [item] } },
+  'settings.set': {
+    params: {
+      level: 'space',
+      space: '/spaces/a',
+      key: 'prompts.base',
+      value: '',
+      expectedRevision: 1,
+    },
+    result: { item },
+  },
+  'settings.reset': { params: { level: 'application', key: 'prompts.append' }, result: { item } },
+};
+
+/** One malformed params example per method, with the path zod must name. */
+const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string }> = {
+  initialize: { params: { protocolVersions: [] }, path: 'params.protocolVersions' },
+  'space.open': { params: { root: 7 }, path: 'params.root' },
+  'session.create': { params: { space: '/a', title: 5 }, path: 'params.title' },
+  'session.list': { params: {}, path: 'params.space' },
+  'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },
+  'run.submit': {
+    params: { space: '/a', sessionId: 's', requestId: 'q', input: { type: 'text', text: '' } },
+    path: 'params.input.text',
+  },
+  'run.get': { params: { runId: null }, path: 'params.runId' },
+  'run.list': { params: { limit: 0 }, path: 'params.limit' },
+  'run.cancel': { params: {}, path: 'params.runId' },
+  'run.retry': { params: { runId: 'r1' }, path: 'params.requestId' },
+  'settings.get': { params: { space: 1 }, path: 'params.space' },
+  'settings.set': {
+    params: { level: 'default', key: 'prompts.base', value: '' },
+    path: 'params.level',
+  },
+  'settings.reset': {
+    params: { level: 'space', key: 'prompts.base', expectedRevision: -1 },
+    path: 'params.expectedRevision',
+  },
+};
+
+const roundTrip = (schema: z.ZodType, value: unknown) =>
+  schema.parse(JSON.parse(JSON.stringify(schema.parse(value))));
+
+describe('v1 methods', () => {
+  for (const [method, { params, result }] of Object.entries(v1Methods)) {
+    describe(method, () => {
+      const example = examples[method as keyof typeof v1Methods];
+      const bad = malformed[method as keyof typeof v1Methods];
+
+      it('round-trips valid params and result', () => {
+        expect(roundTrip(params, example.params)).toEqual(example.params);
+        expect(roundTrip(result, example.result)).toEqual(example.result);
+      });
+
+      it('rejects malformed params naming the bad field', () => {
+        const parsed = params.safeParse(bad.params);
+        expect(parsed.success).toBe(false);
+        if (parsed.success) return;
+        const error = invalidRequestFromZod(parsed.error);
+        expect(error.code).toBe('invalid_request');
+        expect(error.message).toContain(bad.path);
+      });
+    });
+  }
+});
+
+describe('run.event', () => {
+  const schema = v1Notifications['run.event'];
+  const events = [
+    { type: 'status', status: 'running' },
+    {
+      type: 'status',
+      status: 'failed',
+      error: { code: 'context_unavailable', message: 'm', fix: 'f' },
+    },
+    { type: 'text-delta', delta: 'Hel' },
+    { type: 'tool-start', toolCallId: 't1', toolName: 'edit', args: { path: 'a.md' } },
+    {
+      type: 'tool-end',
+      toolCallId: 't1',
+      toolName: 'edit',
+      isError: false,
+      operationId: 'op1',
+      receipts: [
+        {
+          operationId: 'op1',
+          target: 'a.md',
+          identity: 'repa:document/d1',
+          previousVersion: sha,
+          version: sha,
+          bytes: 4,
+        },
+      ],
+    },
+    { type: 'context-snapshot', revision: '7', chars: 120, sources: ['notes/a.md'] },
+    {
+      type: 'file-change-notice',
+      changes: [
+        { target: 'a.md', kind: 'modified', previousVersion: sha, version: sha, form: 'notice' },
+      ],
+    },
+    { type: 'compaction', phase: 'end', tokensBefore: 1000, estimatedTokensAfter: 200 },
+    {
+      type: 'prompt-sections',
+      sections: [
+        { name: 'base', included: true, reason: 'default', text: 'x', chars: 1, sha256: sha },
+      ],
+    },
+  ];
+
+  it('round-trips every event kind', () => {
+    events.forEach((event, index) => {
+      const params = { runId: 'r1', sessionId: 's1', seq: index + 1, event };
+      expect(roundTrip(schema, params)).toEqual(params);
+    });
+  });
+
+  it('rejects an unknown event type and a bad receipt version, naming the path', () => {
+    const unknown = schema.safeParse({
+      runId: 'r',
+      sessionId: 's',
+      seq: 1,
+      event: { type: 'nope' },
+    });
+    expect(unknown.success).toBe(false);
+    const badReceipt = schema.safeParse({
+      runId: 'r',
+      sessionId: 's',
+      seq: 1,
+      event: {
+        ...events[4],
+        receipts: [{ ...(events[4] as { receipts: object[] }).receipts[0], version: 'xyz' }],
+      },
+    });
+    expect(badReceipt.success).toBe(false);
+    if (!badReceipt.success) {
+      expect(invalidRequestFromZod(badReceipt.error).message).toContain(
+        'params.event.receipts.0.version',
+      );
+    }
+  });
+});
+
+describe('JSON-RPC framing', () => {
+  it('accepts requests and notifications, rejects a wrong version', () => {
+    expect(
+      jsonRpcRequestSchema.safeParse({ jsonrpc: '2.0', id: 1, method: 'run.get', params: {} })
+        .success,
+    ).toBe(true);
+    expect(jsonRpcRequestSchema.safeParse({ jsonrpc: '2.0', method: 'run.event' }).success).toBe(
+      true,
+    );
+    expect(jsonRpcRequestSchema.safeParse({ jsonrpc: '1.0', id: 1, method: 'x' }).success).toBe(
+      false,
+    );
+  });
+
+  it('requires the Repa error in an error response', () => {
+    const ok = {
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'm', data: { code: 'busy', message: 'm', fix: 'f' } },
+    };
+    expect(jsonRpcResponseSchema.safeParse(ok).success).toBe(true);
+    expect(
+      jsonRpcResponseSchema.safeParse({ ...ok, error: { code: -32000, message: 'm' } }).success,
+    ).toBe(false);
+  });
+});
+
+describe('JSON Schema export', () => {
+  it('matches the committed schema/v1.json (run `pnpm --filter @repa/protocol schema`)', () => {
+    const committed = JSON.parse(
+      readFileSync(new URL('../../schema/v1.json', import.meta.url), 'utf8'),
+    );
+    expect(JSON.parse(JSON.stringify(v1JsonSchemas()))).toEqual(committed);
+  });
+
+  it('covers every method and notification', () => {
+    const schemas = v1JsonSchemas();
+    expect(Object.keys(schemas.methods).sort()).toEqual(Object.keys(v1Methods).sort());
+    expect(Object.keys(schemas.notifications)).toEqual(['run.event']);
+    expect(schemas.methods['run.submit']?.params).toMatchObject({
+      required: expect.arrayContaining(['requestId']),
+    });
+  });
+});

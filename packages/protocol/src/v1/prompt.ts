@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** The named sections of Repa's system prompt, in prompt order. */
+export const promptSectionNameSchema = z.enum([
+  'base',
+  'environment',
+  'skillCatalog',
+  'projectInstructions',
+  'tools',
+  'fileChanges',
+  'append',
+]);
+/** A named section of Repa's system prompt. */
+export type PromptSectionName = z.infer<typeof promptSectionNameSchema>;
+
+/** What the model was told in one section, and why a section is absent. */
+export const promptSectionReportSchema = z.object({
+  /** The section. */
+  name: promptSectionNameSchema,
+  /** Whether it is in the prompt. */
+  included: z.boolean(),
+  /** Why it is included or absent, e.g. "disabled by space override", "not trusted", "empty". */
+  reason: z.string(),
+  /** The section's text (empty when absent). */
+  text: z.string(),
+  /** Length of `text` in UTF-16 code units. */
+  chars: z.number().int().nonnegative(),
+  /** sha256 hex of `text` (UTF-8). */
+  sha256: z.string(),
+});
+/** What the model was told in one section. */
+export type PromptSectionReport = z.infer<typeof promptSectionReportSchema>;

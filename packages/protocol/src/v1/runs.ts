@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { wireErrorSchema } from '../errors/repa-error.js';
+import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
+import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { promptSectionReportSchema } from './prompt.js';
+import { promptSettingsSchema } from './settings.js';
+
+/** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
+export const runStatusSchema = z.enum([
+  'accepted',
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
+/** A run's status. */
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** A run's input. Only text today; other kinds (images, steering) are added as new variants. */
+export const runInputSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('text'),
+    /** The user's request. */
+    text: z.string().min(1).max(1_000_000),
+  }),
+]);
+/** A run's input. */
+export type RunInput = z.infer<typeof runInputSchema>;
+
+/** One run as the ledger keeps it. */
+export const runInfoSchema = z.looseObject({
+  /** The run's id. */
+  runId: idSchema,
+  /** The client's request id (idempotency key). */
+  requestId: idSchema,
+  /** The space root. */
+  space: spaceRootSchema,
+  /** The session the run belongs to. */
+  sessionId: idSchema,
+  /** The run's input. */
+  input: runInputSchema,
+  /** Current status. */
+  status: runStatusSchema,
+  /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
+  attempt: z.number().int().positive(),
+  /** The run this one retries. */
+  retryOf: idSchema.optional(),
+  /** The prompt settings decided at acceptance (spec R20). */
+  promptSettings: promptSettingsSchema,
+  /** The settings revisions those prompt settings were built from, per level. */
+  settingsRevisions: z.record(z.string(), z.number().int().nonnegative()),
+  /** The prompt section report of the run, once it started. */
+  promptSections: z.array(promptSectionReportSchema).optional(),
+  /** Why the run failed, was cancelled or interrupted. */
+  error: wireErrorSchema.optional(),
+  /** The final assistant text, once finished. */
+  output: z.string().optional(),
+  /** When the request was accepted. */
+  acceptedAt: timestampSchema,
+  /** When the run actually started. */
+  startedAt: timestampSchema.optional(),
+  /** When the run ended. */
+  endedAt: timestampSchema.optional(),
+});
+/** One run as the ledger keeps it. */
+export type RunInfo = z.infer<typeof runInfoSchema>;
+
+/** One event of a run, streamed as a `run.event` notification. */
+export const runEventSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('status'),
+    /** The new status. */
+    status: runStatusSchema,
+    /** Why, for failed / cancelled / interrupted. */
+    error: wireErrorSchema.optional(),
+  }),
+  z.looseObject({
+    type: z.literal('text-delta'),
+    /** Assistant text as it streams. */
+    delta: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal('tool-start'),
+    /** Pi's tool call id. */
+    toolCallId: z.string(),
+    /** The tool's name. */
+    toolName: z.string(),
+    /** The arguments the model gave. */
+    args: z.unknown(),
+  }),
+  z.looseObject({
+    type: z.literal('tool-end'),
+    /** Pi's tool call id. */
+    toolCallId: z.string(),
+    /** The tool's name. */
+    toolName: z.string(),
+    /** Whether the tool reported an error to the model. */
+    isError: z.boolean(),
+    /** Content operation id, for saving tools. */
+    operationId: idSchema.optional(),
+    /** Receipts of what reached disk. */
+    receipts: z.array(saveReceiptSchema).optional(),
+    /** The error the tool returned. */
+    error: wireErrorSchema.optional(),
+  }),
+  z.looseObject({
+    type: z.literal('context-snapshot'),
+    /** The learning-context revision provided. */
+    revision: z.string(),
+    /** Body length in characters. */
+    chars: z.number().int().nonnegative(),
+    /** The sources the snapshot was built from. */
+    sources: z.array(z.string()),
+  }),
+  z.looseObject({
+    type: z.literal('file-change-notice'),
+    /** The changes the model was told about. */
+    changes: z.array(fileChangeSchema),
+  }),
+  z.looseObject({
+    type: z.literal('compaction'),
+    /** Start or end of Pi's compaction. */
+    phase: z.enum(['start', 'end']),
+    /** Pi's estimate before (an estimate, never exact). */
+    tokensBefore: z.number().optional(),
+    /** Pi's estimate after (an estimate, never exact). */
+    estimatedTokensAfter: z.number().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('prompt-sections'),
+    /** What the model was told, section by section. */
+    sections: z.array(promptSectionReportSchema),
+  }),
+]);
+/** One event of a run. */
+export type RunEvent = z.infer<typeof runEventSchema>;
+
+/** The `run.event` notification's params. */
+export const runEventNotificationSchema = z.object({
+  /** The run. */
+  runId: idSchema,
+  /** The run's session. */
+  sessionId: idSchema,
+  /** Per-run sequence number, from 1, without gaps. */
+  seq: z.number().int().positive(),
+  /** The event. */
+  event: runEventSchema,
+});
+/** The `run.event` notification's params. */
+export type RunEventNotification = z.infer<typeof runEventNotificationSchema>;
