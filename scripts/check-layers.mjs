@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Layering check: packages may only import along the graph
-//   apps → host → {settings, prompt, context, content} → protocol
+//   apps → application → host → {settings, prompt, context, content} → protocol
+// (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
 // dependencies are checked. Usage: `node scripts/check-layers.mjs [root]`; exit 1 on any violation.
@@ -26,8 +27,12 @@ export const LAYERS = {
     allow: ['@repa/protocol', '@repa/settings', '@repa/prompt', '@repa/context', '@repa/content'],
     pi: true,
   },
-  '@repa/cli': { allow: ['@repa/protocol', '@repa/host'], pi: false },
-  '@repa/daemon': { allow: ['@repa/protocol', '@repa/host'], pi: false },
+  '@repa/application': {
+    allow: ['@repa/protocol', '@repa/settings', '@repa/host'],
+    pi: false,
+  },
+  '@repa/cli': { allow: ['@repa/protocol', '@repa/application'], pi: false },
+  '@repa/daemon': { allow: ['@repa/protocol', '@repa/application'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
 };
 

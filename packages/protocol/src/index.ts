@@ -10,6 +10,12 @@ export {
 export * from './v1/common.js';
 export * from './v1/content.js';
 export {
+  DEFAULT_MAX_FRAME_BYTES,
+  type DecodedFrame,
+  encodeFrame,
+  FrameDecoder,
+} from './v1/framing.js';
+export {
   errorResponse,
   invalidRequestFromZod,
   type JsonRpcRequest,

@@ -1,0 +1,141 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PromptSettings, RepaError } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { RunLedger, type RunRequest } from './run-ledger.js';
+
+const promptSettings: PromptSettings = {
+  base: null,
+  append: '',
+  projectInstructions: false,
+  skillCatalog: true,
+  environment: true,
+  learningContext: true,
+  fileChanges: 'on-demand',
+};
+const settings = { promptSettings, settingsRevisions: { application: 1, space: 0, session: 0 } };
+
+function ledgerPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'repa-ledger-')), 'ledger.sqlite');
+}
+
+const request = (overrides: Partial<RunRequest> = {}): RunRequest => ({
+  requestId: 'q1',
+  space: '/s',
+  sessionId: 's1',
+  input: { type: 'text', text: 'hello' },
+  ...overrides,
+});
+
+function expectCode(fn: () => unknown, code: string): void {
+  try {
+    fn();
+    expect.unreachable(`expected ${code}`);
+  } catch (error) {
+    expect(RepaError.isInstance(error) && error.code).toBe(code);
+  }
+}
+
+describe('RunLedger', () => {
+  describe('accept', () => {
+    it('stores the run with its settings snapshot, durable across reopening', () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
+      const { run, resubmitted } = ledger.accept(request(), settings);
+      expect(resubmitted).toBe(false);
+      expect(run).toMatchObject({
+        status: 'accepted',
+        attempt: 1,
+        promptSettings,
+        settingsRevisions: settings.settingsRevisions,
+      });
+      ledger.close();
+      expect(new RunLedger(path).getRun(run.runId)).toEqual(run);
+    });
+
+    it('returns the original run for the same request id without new settings', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const first = ledger.accept(request(), settings);
+      const changed = { ...settings, promptSettings: { ...promptSettings, append: 'new' } };
+      const again = ledger.accept(request(), changed);
+      expect(again).toEqual({ run: first.run, resubmitted: true });
+      expect(ledger.lookup(request())?.run.promptSettings.append).toBe('');
+    });
+
+    it('refuses the same request id with a different payload', () => {
+      const ledger = new RunLedger(ledgerPath());
+      ledger.accept(request(), settings);
+      expectCode(
+        () => ledger.accept(request({ input: { type: 'text', text: 'other' } }), settings),
+        'idempotency_mismatch',
+      );
+    });
+
+    it('answers busy while the session has an active run, but not for another session', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const { run } = ledger.accept(request(), settings);
+      expectCode(() => ledger.accept(request({ requestId: 'q2' }), settings), 'busy');
+      expect(
+        ledger.accept(request({ requestId: 'q3', sessionId: 's2' }), settings).resubmitted,
+      ).toBe(false);
+      ledger.markRunning(run.runId);
+      ledger.finish(run.runId, { status: 'succeeded', output: 'done' });
+      expect(ledger.accept(request({ requestId: 'q2' }), settings).run.status).toBe('accepted');
+    });
+
+    it('links a retry to the original with the next attempt number', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const { run } = ledger.accept(request(), settings);
+      ledger.finish(run.runId, {
+        status: 'failed',
+        error: { code: 'internal', message: 'm', fix: 'f' },
+      });
+      const retry = ledger.accept(request({ requestId: 'q2', retryOf: run.runId }), settings).run;
+      expect(retry).toMatchObject({ attempt: 2, retryOf: run.runId });
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('moves accepted → running → succeeded and never changes an ended run', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const { run } = ledger.accept(request(), settings);
+      expect(ledger.markRunning(run.runId).startedAt).toBeDefined();
+      const done = ledger.finish(run.runId, { status: 'succeeded', output: 'hi' });
+      expect(done).toMatchObject({ status: 'succeeded', output: 'hi' });
+      expect(ledger.finish(run.runId, { status: 'cancelled' }).status).toBe('succeeded');
+    });
+
+    it('interrupts accepted and running runs after a crash', () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
+      const a = ledger.accept(request(), settings).run;
+      ledger.markRunning(a.runId);
+      const b = ledger.accept(request({ requestId: 'q2', sessionId: 's2' }), settings).run;
+      ledger.close();
+      const reopened = new RunLedger(path);
+      const reason = { code: 'internal', message: 'daemon restarted', fix: 'retry' };
+      expect(
+        reopened
+          .interruptActive(reason)
+          .map((run) => run.runId)
+          .sort(),
+      ).toEqual([a.runId, b.runId].sort());
+      expect(reopened.getRun(a.runId)).toMatchObject({ status: 'interrupted', error: reason });
+      expect(reopened.lookup(request())?.run.runId).toBe(a.runId);
+    });
+
+    it('lists runs newest first with filters', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const a = ledger.accept(request(), settings).run;
+      ledger.finish(a.runId, { status: 'succeeded' });
+      const b = ledger.accept(request({ requestId: 'q2' }), settings).run;
+      expect(ledger.listRuns({ sessionId: 's1' }).map((run) => run.runId)).toEqual([
+        b.runId,
+        a.runId,
+      ]);
+      expect(ledger.listRuns({ status: 'succeeded' }).map((run) => run.runId)).toEqual([a.runId]);
+      expectCode(() => ledger.getRun('nope'), 'not_found');
+    });
+  });
+});

@@ -1,0 +1,308 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import {
+  type PromptSectionReport,
+  type PromptSettings,
+  RepaError,
+  type RunInfo,
+  type RunInput,
+  type RunStatus,
+  type WireError,
+} from '@repa/protocol';
+
+/** What a new request asks for, as the ledger records it. */
+export interface RunRequest {
+  /** The client's idempotency key. */
+  requestId: string;
+  /** The space root. */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The input. */
+  input: RunInput;
+  /** The run this request retries. */
+  retryOf?: string;
+}
+
+/** The settings decided before acceptance (spec R20). */
+export interface AcceptedSettings {
+  /** The effective prompt settings. */
+  promptSettings: PromptSettings;
+  /** The settings revisions they were built from. */
+  settingsRevisions: Record<string, number>;
+}
+
+/** The outcome of {@link RunLedger.accept}. */
+export interface Acceptance {
+  /** The accepted run, or the original one for a resubmitted request id. */
+  run: RunInfo;
+  /** True when the request id was known and the original run is returned. */
+  resubmitted: boolean;
+}
+
+const ACTIVE: RunStatus[] = ['accepted', 'running'];
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS requests (
+  request_id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  payload_hash TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  accepted_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  request_id TEXT NOT NULL UNIQUE REFERENCES requests(request_id),
+  space TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  input TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  retry_of TEXT REFERENCES runs(run_id),
+  target_run_id TEXT REFERENCES runs(run_id),
+  prompt_settings TEXT NOT NULL,
+  settings_revisions TEXT NOT NULL,
+  prompt_sections TEXT,
+  error TEXT,
+  output TEXT,
+  accepted_at TEXT NOT NULL,
+  started_at TEXT,
+  ended_at TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_by_session ON runs(session_id, accepted_at);
+CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status);
+`;
+
+type Row = Record<string, string | number | null>;
+
+function rowToRun(row: Row): RunInfo {
+  const optional = <T>(key: string, map: (value: string) => T = (value) => value as T) =>
+    row[key] === null || row[key] === undefined ? undefined : map(String(row[key]));
+  const run: RunInfo = {
+    runId: String(row.run_id),
+    requestId: String(row.request_id),
+    space: String(row.space),
+    sessionId: String(row.session_id),
+    input: JSON.parse(String(row.input)),
+    status: String(row.status) as RunStatus,
+    attempt: Number(row.attempt),
+    promptSettings: JSON.parse(String(row.prompt_settings)),
+    settingsRevisions: JSON.parse(String(row.settings_revisions)),
+    acceptedAt: String(row.accepted_at),
+  };
+  const extras = {
+    retryOf: optional('retry_of'),
+    promptSections: optional('prompt_sections', JSON.parse),
+    error: optional('error', JSON.parse),
+    output: optional('output'),
+    startedAt: optional('started_at'),
+    endedAt: optional('ended_at'),
+  };
+  for (const [key, value] of Object.entries(extras)) {
+    if (value !== undefined) Object.assign(run, { [key]: value });
+  }
+  return run;
+}
+
+function payloadHash(request: RunRequest): string {
+  const { space, sessionId, input, retryOf } = request;
+  return createHash('sha256')
+    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null }))
+    .digest('hex');
+}
+
+/**
+ * The durable run ledger: requests and runs in a SQLite file (WAL, `synchronous=FULL`).
+ * Contract: an accepted request is on disk before `accept` returns; a request id maps to one run.
+ */
+export class RunLedger {
+  readonly #db: DatabaseSync;
+
+  /** Opens (or creates) the ledger file. */
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.#db = new DatabaseSync(path);
+    this.#db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;',
+    );
+    this.#db.exec(SCHEMA);
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#db.close();
+  }
+
+  /**
+   * The original run of a known request id, `idempotency_mismatch` when that id was used for a
+   * different payload, or `undefined` for a new request id.
+   */
+  lookup(request: RunRequest): Acceptance | undefined {
+    const known = this.#db
+      .prepare('SELECT payload_hash, run_id FROM requests WHERE request_id = ?')
+      .get(request.requestId) as Row | undefined;
+    if (!known) return undefined;
+    if (known.payload_hash !== payloadHash(request)) {
+      throw new RepaError(
+        'idempotency_mismatch',
+        `Request id ${request.requestId} was already used for a different request.`,
+        { details: { requestId: request.requestId, runId: known.run_id } },
+      );
+    }
+    return { run: this.getRun(String(known.run_id)), resubmitted: true };
+  }
+
+  /**
+   * Accepts a request with the settings decided for it (spec R20): the original run for a known
+   * request id (spec R21), `busy` while the session has an active run (R22), otherwise a new
+   * `accepted` run, durable before this returns.
+   */
+  accept(request: RunRequest, settings: AcceptedSettings): Acceptance {
+    const known = this.lookup(request);
+    if (known) return known;
+    const active = this.#db
+      .prepare(
+        `SELECT run_id FROM runs WHERE session_id = ? AND space = ? AND status IN (${ACTIVE.map(() => '?').join(',')}) LIMIT 1`,
+      )
+      .get(request.sessionId, request.space, ...ACTIVE) as Row | undefined;
+    if (active) {
+      throw new RepaError(
+        'busy',
+        `Session ${request.sessionId} has an active run ${active.run_id}.`,
+        {
+          details: { runId: active.run_id },
+        },
+      );
+    }
+    const attempt = request.retryOf ? this.getRun(request.retryOf).attempt + 1 : 1;
+    const runId = randomUUID();
+    const now = new Date().toISOString();
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      this.#db
+        .prepare(
+          'INSERT INTO requests (request_id, kind, payload, payload_hash, run_id, accepted_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          request.requestId,
+          request.retryOf ? 'retry' : 'submit',
+          JSON.stringify(request),
+          payloadHash(request),
+          runId,
+          now,
+        );
+      this.#db
+        .prepare(
+          `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
+             prompt_settings, settings_revisions, accepted_at)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          runId,
+          request.requestId,
+          request.space,
+          request.sessionId,
+          JSON.stringify(request.input),
+          attempt,
+          request.retryOf ?? null,
+          JSON.stringify(settings.promptSettings),
+          JSON.stringify(settings.settingsRevisions),
+          now,
+        );
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      throw error;
+    }
+    return { run: this.getRun(runId), resubmitted: false };
+  }
+
+  /** The run with this id, or `not_found`. */
+  getRun(runId: string): RunInfo {
+    const row = this.#db.prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as
+      | Row
+      | undefined;
+    if (!row) throw new RepaError('not_found', `There is no run ${runId}.`);
+    return rowToRun(row);
+  }
+
+  /** Runs matching the filter, newest first. */
+  listRuns(
+    filter: { space?: string; sessionId?: string; status?: RunStatus; limit?: number } = {},
+  ): RunInfo[] {
+    const where: string[] = [];
+    const values: string[] = [];
+    if (filter.space) {
+      where.push('space = ?');
+      values.push(filter.space);
+    }
+    if (filter.sessionId) {
+      where.push('session_id = ?');
+      values.push(filter.sessionId);
+    }
+    if (filter.status) {
+      where.push('status = ?');
+      values.push(filter.status);
+    }
+    const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY accepted_at DESC, rowid DESC LIMIT ${Math.max(1, Math.min(filter.limit ?? 50, 1000))}`;
+    return (this.#db.prepare(sql).all(...values) as Row[]).map(rowToRun);
+  }
+
+  /** Marks an accepted run as running. */
+  markRunning(runId: string): RunInfo {
+    this.#db
+      .prepare(
+        "UPDATE runs SET status = 'running', started_at = ? WHERE run_id = ? AND status = 'accepted'",
+      )
+      .run(new Date().toISOString(), runId);
+    return this.getRun(runId);
+  }
+
+  /** Stores the prompt section report of a started run. */
+  recordPromptSections(runId: string, sections: PromptSectionReport[]): void {
+    this.#db
+      .prepare('UPDATE runs SET prompt_sections = ? WHERE run_id = ?')
+      .run(JSON.stringify(sections), runId);
+  }
+
+  /** Ends an active run with its final status; a run that already ended is left as it is. */
+  finish(
+    runId: string,
+    outcome: {
+      status: 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+      error?: WireError;
+      output?: string;
+    },
+  ): RunInfo {
+    this.#db
+      .prepare(
+        `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?
+         WHERE run_id = ? AND status IN ('accepted', 'running')`,
+      )
+      .run(
+        outcome.status,
+        outcome.error ? JSON.stringify(outcome.error) : null,
+        outcome.output ?? null,
+        new Date().toISOString(),
+        runId,
+      );
+    return this.getRun(runId);
+  }
+
+  /**
+   * After a crash: every run still `accepted` or `running` becomes `interrupted` (no automatic
+   * re-run; spec R73). Returns the runs it changed.
+   */
+  interruptActive(reason: WireError): RunInfo[] {
+    const rows = this.#db
+      .prepare(`SELECT run_id FROM runs WHERE status IN ('accepted', 'running')`)
+      .all() as Row[];
+    return rows.map((row) =>
+      this.finish(String(row.run_id), { status: 'interrupted', error: reason }),
+    );
+  }
+}
