@@ -64,6 +64,7 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { sessionId: 's1', status: 'running', limit: 10 },
     result: { runs: [run] },
   },
+  'run.subscribe': { params: { runId: 'r1' }, result: { run } },
   'run.cancel': {
     params: { runId: 'r1' },
     result: {
@@ -105,6 +106,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   },
   'run.get': { params: { runId: null }, path: 'params.runId' },
   'run.list': { params: { limit: 0 }, path: 'params.limit' },
+  'run.subscribe': { params: { runId: 3 }, path: 'params.runId' },
   'run.cancel': { params: {}, path: 'params.runId' },
   'run.retry': { params: { runId: 'r1' }, path: 'params.requestId' },
   'settings.get': { params: { space: 1 }, path: 'params.space' },

@@ -111,6 +111,16 @@ export const v1Methods = {
     }),
     result: z.looseObject({ runs: z.array(runInfoSchema) }),
   },
+  'run.subscribe': {
+    params: z.object({
+      /** The run whose `run.event` notifications this connection wants. */
+      runId: idSchema,
+    }),
+    result: z.looseObject({
+      /** The run as it is now; events after this state follow as notifications. */
+      run: runInfoSchema,
+    }),
+  },
   'run.cancel': {
     params: z.object({ /** The run. */ runId: idSchema }),
     result: z.looseObject({ run: runInfoSchema }),
