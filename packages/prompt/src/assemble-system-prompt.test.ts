@@ -66,7 +66,6 @@ describe('assembleSystemPrompt', () => {
           'untrusted-project-instructions',
           'no-skills',
           'no-tools',
-          'space-disables-file-changes',
           'file-changes-on-demand',
           'file-changes-notice',
           'file-changes-diff',
