@@ -73,7 +73,7 @@ describe('defineSettingItem', () => {
         defineSettingItem({
           key: 'test.bad',
           description: 'x',
-          schema: z.string(),
+          schema: z.string() as z.ZodType<unknown>,
           defaultValue: 1,
         }),
       ).toThrow(/does not match/);

@@ -21,3 +21,18 @@ export const testRegistry = createSettingsRegistry([
     defaultValue: 'default note',
   }),
 ]);
+
+/** Repa's items plus `test.item0` … `test.item<count-1>` (strings, default ""), as the child builds. */
+export function numberedRegistry(count: number) {
+  return createSettingsRegistry([
+    ...settingsRegistry.items,
+    ...Array.from({ length: count }, (_, index) =>
+      defineSettingItem({
+        key: `test.item${index}`,
+        description: `Numbered test item ${index}.`,
+        schema: z.string(),
+        defaultValue: '',
+      }),
+    ),
+  ]);
+}
