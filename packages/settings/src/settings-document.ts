@@ -37,6 +37,11 @@ type JsonObject = { [key: string]: unknown };
 /** Keys that could reach an object's prototype when a file is merged into objects naively. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** True for a key no settings file may contain (see {@link findForbiddenKey}). */
+export function isForbiddenKey(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key);
+}
+
 const revisionSchema = z.number().int().nonnegative();
 
 const entrySchema = z

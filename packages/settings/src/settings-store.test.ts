@@ -1,10 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptSettingsSchema, RepaError, runInfoSchema } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { settingsRegistry } from './settings-registry.js';
 import { makeTempSpace } from './test/temp-space.js';
-import { testRegistry } from './test/test-registry.js';
+import { numberedRegistry, testRegistry } from './test/test-registry.js';
 
 async function rejection(promise: Promise<unknown>): Promise<RepaError> {
   try {
@@ -360,11 +360,11 @@ describe('SettingsStore', () => {
       await store.set({ level: 'session', ...scope, key, value: true });
       const before = await readFile(t.spaceFile);
       for (const call of [
-        store.set({ level: 'session', ...scope, key, value: false, expectedRevision: 1 }),
-        store.reset({ level: 'session', ...scope, key, expectedRevision: 0 }),
-        store.reset({ level: 'session', ...scope, key, expectedRevision: 3 }),
+        () => store.set({ level: 'session', ...scope, key, value: false, expectedRevision: 1 }),
+        () => store.reset({ level: 'session', ...scope, key, expectedRevision: 0 }),
+        () => store.reset({ level: 'session', ...scope, key, expectedRevision: 3 }),
       ]) {
-        const error = await rejection(call);
+        const error = await rejection(call());
         expect(error.code).toBe('stale_version');
         expect(error.details).toMatchObject({ key, level: 'session', currentRevision: 2 });
       }
@@ -382,6 +382,38 @@ describe('SettingsStore', () => {
         expectedRevision: 0,
       });
       expect(item.revisions.application).toBe(2);
+    });
+  });
+
+  describe('concurrency within one process', () => {
+    it('keeps every write of concurrent calls from two store instances', async () => {
+      const t = await makeTempSpace();
+      const registry = numberedRegistry(40);
+      const stores = [t.store(registry), t.store(registry)];
+      await Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          stores[index % 2]?.set({
+            level: 'application',
+            key: `test.item${index}`,
+            value: `${index}`,
+          }),
+        ),
+      );
+      const items = (await t.store(registry).get()).filter((i) => i.key.startsWith('test.'));
+      expect(items.map((i) => i.value)).toEqual(items.map((_, index) => `${index}`));
+      const revisions = items.map((i) => i.revisions.application).sort((a, b) => a - b);
+      expect(revisions).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+    });
+
+    it('takes over a lock left behind by a crashed process', async () => {
+      const t = await makeTempSpace();
+      const lock = `${t.appFile}.lock`;
+      await mkdir(lock, { recursive: true });
+      const longAgo = new Date(Date.now() - 60_000);
+      await utimes(lock, longAgo, longAgo);
+      const item = await t.store().set({ level: 'application', key: 'prompts.append', value: 'x' });
+      expect(item.value).toBe('x');
+      expect(await t.siblings(t.appFile)).toEqual(['repa-settings.json']);
     });
   });
 

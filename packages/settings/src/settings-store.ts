@@ -12,6 +12,7 @@ import {
 } from '@repa/protocol';
 import {
   findForbiddenKey,
+  isForbiddenKey,
   type ScopeState,
   type ScopeTarget,
   type SettingsDocument,
@@ -105,10 +106,13 @@ function checkScope(scope: SettingsScope): CheckedScope {
     throw invalid('"space" must be the absolute path of the space root.', { field: 'space' });
   }
   if (sessionId !== undefined) {
-    if (!idSchema.safeParse(sessionId).success || findForbiddenKey({ [sessionId]: 0 })) {
-      throw invalid('"sessionId" must be a session id of 1 to 200 characters.', {
-        field: 'sessionId',
-      });
+    if (!idSchema.safeParse(sessionId).success || isForbiddenKey(sessionId)) {
+      throw invalid(
+        '"sessionId" must be 1 to 200 characters, and not __proto__, constructor or prototype.',
+        {
+          field: 'sessionId',
+        },
+      );
     }
     if (space === undefined) {
       throw invalid('A "sessionId" needs the "space" it belongs to.', { field: 'space' });
