@@ -1,1 +1,19 @@
-export {};
+export {
+  type ResolveAppDirectoryOptions,
+  resolveAppDirectory,
+} from './resolve-app-directory.js';
+export {
+  createSettingsRegistry,
+  defineSettingItem,
+  type SettingItemDefinition,
+  type SettingsRegistry,
+  settingsRegistry,
+} from './settings-registry.js';
+export {
+  type ResetSettingInput,
+  type RunSettingsSnapshot,
+  type SetSettingInput,
+  type SettingsScope,
+  SettingsStore,
+  type SettingsStoreOptions,
+} from './settings-store.js';

@@ -1,0 +1,88 @@
+import { promptSettingsSchema } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createSettingsRegistry,
+  defineSettingItem,
+  settingsRegistry,
+} from './settings-registry.js';
+
+describe('settingsRegistry', () => {
+  describe('prompts namespace', () => {
+    it('declares the seven prompt items with the defaults of spec R13 and R14', () => {
+      const defaults = Object.fromEntries(
+        settingsRegistry.items.map((item) => [item.key, item.defaultValue]),
+      );
+      expect(defaults).toEqual({
+        'prompts.base': null,
+        'prompts.append': '',
+        'prompts.projectInstructions': false,
+        'prompts.skillCatalog': true,
+        'prompts.environment': true,
+        'prompts.learningContext': true,
+        'prompts.fileChanges': 'on-demand',
+      });
+    });
+
+    it('covers every field of the protocol PromptSettings', () => {
+      const fields = Object.keys(promptSettingsSchema.shape).map((field) => `prompts.${field}`);
+      expect(settingsRegistry.items.map((item) => item.key).sort()).toEqual(fields.sort());
+    });
+
+    it('accepts each fileChanges mode and nothing else', () => {
+      const schema = settingsRegistry.get('prompts.fileChanges')?.schema;
+      for (const mode of ['off', 'on-demand', 'notice', 'diff']) {
+        expect(schema?.safeParse(mode).success).toBe(true);
+      }
+      expect(schema?.safeParse('always').success).toBe(false);
+    });
+
+    it('documents every mode of prompts.fileChanges', () => {
+      const description = settingsRegistry.get('prompts.fileChanges')?.description ?? '';
+      for (const mode of ['`off`', '`on-demand`', '`notice`', '`diff`']) {
+        expect(description).toContain(mode);
+      }
+    });
+  });
+
+  describe('get', () => {
+    it('returns undefined for an unknown key', () => {
+      expect(settingsRegistry.get('prompts.nope')).toBeUndefined();
+    });
+  });
+});
+
+describe('createSettingsRegistry', () => {
+  describe('duplicates', () => {
+    it('throws when a key is declared twice', () => {
+      const item = defineSettingItem({
+        key: 'test.once',
+        description: 'x',
+        schema: z.string(),
+        defaultValue: '',
+      });
+      expect(() => createSettingsRegistry([item, item])).toThrow(/declared twice/);
+    });
+  });
+});
+
+describe('defineSettingItem', () => {
+  describe('validation', () => {
+    it('throws when the default does not match the schema', () => {
+      expect(() =>
+        defineSettingItem({
+          key: 'test.bad',
+          description: 'x',
+          schema: z.string() as z.ZodType<unknown>,
+          defaultValue: 1,
+        }),
+      ).toThrow(/does not match/);
+    });
+
+    it('throws on a key without a namespace', () => {
+      expect(() =>
+        defineSettingItem({ key: 'base', description: 'x', schema: z.string(), defaultValue: '' }),
+      ).toThrow(/dotted/);
+    });
+  });
+});

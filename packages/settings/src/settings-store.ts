@@ -1,0 +1,378 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  idSchema,
+  type PromptSettings,
+  promptSettingsSchema,
+  RepaError,
+  type SettingItemView,
+  type SettingsLevel,
+  type WritableSettingsLevel,
+  writableSettingsLevelSchema,
+} from '@repa/protocol';
+import {
+  findForbiddenKey,
+  isForbiddenKey,
+  type ScopeState,
+  type ScopeTarget,
+  type SettingsDocument,
+  type SettingsFileKind,
+} from './settings-document.js';
+import { ioError, readSettingsDocument, updateSettingsDocument } from './settings-file.js';
+import {
+  promptSettingItems,
+  type SettingItemDefinition,
+  type SettingsRegistry,
+  settingsRegistry,
+} from './settings-registry.js';
+
+/** The application settings file inside the application directory (spec R15). */
+const APPLICATION_FILE = 'repa-settings.json';
+/** The space and session settings file inside a space (spec R16). */
+const SPACE_FILE = join('.repa', 'settings.json');
+
+/** Where a settings call applies: the application alone, a space, or a session in a space. */
+export interface SettingsScope {
+  /** Absolute path of the space root; needed for the `space` and `session` levels. */
+  space?: string | undefined;
+  /** Session id inside `space`; needed for the `session` level. */
+  sessionId?: string | undefined;
+}
+
+/** Input of {@link SettingsStore.reset}. */
+export interface ResetSettingInput extends SettingsScope {
+  /** The level whose override is removed. */
+  level: WritableSettingsLevel;
+  /** Dotted item key, e.g. `prompts.base`. */
+  key: string;
+  /** Refuse with `stale_version` unless the item's revision at `level` is this (0 = never written). */
+  expectedRevision?: number | undefined;
+}
+
+/** Input of {@link SettingsStore.set}. */
+export interface SetSettingInput extends ResetSettingInput {
+  /** The complete new value of the item at `level`. */
+  value: unknown;
+}
+
+/** The prompt settings decided for one run, with where each came from (spec R20). */
+export interface RunSettingsSnapshot {
+  /** The effective `prompts.*` values. */
+  promptSettings: PromptSettings;
+  /** The level each value came from. */
+  sources: Record<keyof PromptSettings, SettingsLevel>;
+  /** The scope counters the values were read at (0 for a scope never written). */
+  revisions: { application: number; space: number; session: number };
+}
+
+/** Options of a {@link SettingsStore}. */
+export interface SettingsStoreOptions {
+  /** The application config directory, e.g. from `resolveAppDirectory()`. */
+  appDirectory: string;
+  /** The items the store knows. Default: Repa's `settingsRegistry`. */
+  registry?: SettingsRegistry | undefined;
+}
+
+interface CheckedScope {
+  readonly space: string | undefined;
+  readonly sessionId: string | undefined;
+}
+
+interface Layers {
+  readonly application: ScopeState;
+  readonly space: ScopeState | undefined;
+  readonly session: ScopeState | undefined;
+}
+
+const WRITABLE_LEVELS = ['application', 'space', 'session'] as const;
+
+function invalid(message: string, details: Record<string, unknown>): RepaError {
+  return new RepaError('invalid_request', message, { details });
+}
+
+function isJsonData(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonData);
+  if (typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every(isJsonData);
+}
+
+function checkScope(scope: SettingsScope): CheckedScope {
+  const { space, sessionId } = scope;
+  if (space !== undefined && (typeof space !== 'string' || !isAbsolute(space))) {
+    throw invalid('"space" must be the absolute path of the space root.', { field: 'space' });
+  }
+  if (sessionId !== undefined) {
+    if (!idSchema.safeParse(sessionId).success || isForbiddenKey(sessionId)) {
+      throw invalid(
+        '"sessionId" must be 1 to 200 characters, and not __proto__, constructor or prototype.',
+        {
+          field: 'sessionId',
+        },
+      );
+    }
+    if (space === undefined) {
+      throw invalid('A "sessionId" needs the "space" it belongs to.', { field: 'space' });
+    }
+  }
+  return { space: space === undefined ? undefined : resolve(space), sessionId };
+}
+
+function clone<T>(value: T): T {
+  return value === null || typeof value !== 'object' ? value : structuredClone(value);
+}
+
+function buildView(item: SettingItemDefinition, layers: Layers): SettingItemView {
+  let value = clone(item.defaultValue);
+  let source: SettingsLevel = 'default';
+  const overrides: SettingItemView['overrides'] = {};
+  const revisions: SettingItemView['revisions'] = { application: 0 };
+  for (const level of WRITABLE_LEVELS) {
+    const state = layers[level];
+    if (state === undefined) continue;
+    const entry = state.entries.get(item.key);
+    revisions[level] = entry?.revision ?? 0;
+    if (entry?.isSet) {
+      overrides[level] = { value: clone(entry.value), revision: entry.revision };
+      value = clone(entry.value);
+      source = level;
+    }
+  }
+  return {
+    key: item.key,
+    value,
+    source,
+    defaultValue: clone(item.defaultValue),
+    overrides,
+    revisions,
+  };
+}
+
+/**
+ * Reads and writes Repa's settings: application overrides in `<appDirectory>/repa-settings.json`,
+ * space and session overrides in `<space>/.repa/settings.json`, resolved
+ * default < application < space < session (spec R10–R16).
+ */
+export class SettingsStore {
+  /** The application config directory. */
+  readonly appDirectory: string;
+  /** The items this store knows. */
+  readonly registry: SettingsRegistry;
+
+  constructor(options: SettingsStoreOptions) {
+    this.appDirectory = resolve(options.appDirectory);
+    this.registry = options.registry ?? settingsRegistry;
+  }
+
+  /** Every item's effective value, source, default, overrides and revisions for a scope. */
+  async get(scope: SettingsScope = {}): Promise<SettingItemView[]> {
+    const layers = await this.readLayers(checkScope(scope));
+    return this.registry.items.map((item) => buildView(item, layers));
+  }
+
+  /** Stores one complete item value at one level; returns the item's view for the given scope. */
+  async set(input: SetSettingInput): Promise<SettingItemView> {
+    const { item, level, scope } = this.checkWrite(input);
+    const value = input.value;
+    if (!isJsonData(value)) {
+      throw invalid(
+        `Setting '${item.key}' needs a JSON value (no functions, NaN or class objects).`,
+        {
+          key: item.key,
+        },
+      );
+    }
+    const forbidden = findForbiddenKey(value);
+    if (forbidden !== undefined) {
+      throw invalid(`Setting '${item.key}' contains the forbidden key ${forbidden}.`, {
+        key: item.key,
+      });
+    }
+    const parsed = item.schema.safeParse(value);
+    if (!parsed.success) {
+      const problem = parsed.error.issues[0]?.message ?? 'invalid value';
+      throw invalid(`Setting '${item.key}' has the wrong type: ${problem}.`, {
+        key: item.key,
+        problem,
+      });
+    }
+    return this.write(level, scope, item, input.expectedRevision, { value: parsed.data });
+  }
+
+  /** Removes one level's override of an item; a reset without an override writes nothing. */
+  async reset(input: ResetSettingInput): Promise<SettingItemView> {
+    const { item, level, scope } = this.checkWrite(input);
+    return this.write(level, scope, item, input.expectedRevision, { reset: true });
+  }
+
+  /** The prompt settings, their sources and the scope counters for a run in a session (R20). */
+  async resolveForRun(space: string, sessionId: string): Promise<RunSettingsSnapshot> {
+    const scope = checkScope({ space, sessionId });
+    if (scope.space === undefined || scope.sessionId === undefined) {
+      throw invalid('resolveForRun needs a space and a session id.', { field: 'space' });
+    }
+    const layers = await this.readLayers(scope);
+    const values: Record<string, unknown> = {};
+    const sources: Record<string, SettingsLevel> = {};
+    for (const [field, definition] of Object.entries(promptSettingItems)) {
+      const item = this.registry.get(definition.key);
+      if (item === undefined) {
+        throw new RepaError('internal', `The settings registry lacks '${definition.key}'.`);
+      }
+      const view = buildView(item, layers);
+      values[field] = view.value;
+      sources[field] = view.source;
+    }
+    return {
+      promptSettings: promptSettingsSchema.parse(values),
+      sources: sources as RunSettingsSnapshot['sources'],
+      revisions: {
+        application: layers.application.revision,
+        space: layers.space?.revision ?? 0,
+        session: layers.session?.revision ?? 0,
+      },
+    };
+  }
+
+  private applicationPath(): string {
+    return join(this.appDirectory, APPLICATION_FILE);
+  }
+
+  private async readLayers(scope: CheckedScope): Promise<Layers> {
+    const [application, space] = await Promise.all([
+      readSettingsDocument(this.applicationPath(), 'application', this.registry),
+      scope.space === undefined
+        ? undefined
+        : readSettingsDocument(join(scope.space, SPACE_FILE), 'space', this.registry),
+    ]);
+    return layersOf(application, space, scope);
+  }
+
+  private checkWrite(input: ResetSettingInput): {
+    item: SettingItemDefinition;
+    level: WritableSettingsLevel;
+    scope: CheckedScope;
+  } {
+    const level = writableSettingsLevelSchema.safeParse(input.level);
+    if (!level.success) {
+      throw invalid('"level" must be one of application, space, session.', { field: 'level' });
+    }
+    const scope = checkScope(input);
+    if (level.data !== 'application' && scope.space === undefined) {
+      throw invalid(`A ${level.data}-level setting needs "space".`, { field: 'space' });
+    }
+    if (level.data === 'session' && scope.sessionId === undefined) {
+      throw invalid('A session-level setting needs "sessionId".', { field: 'sessionId' });
+    }
+    const item = typeof input.key === 'string' ? this.registry.get(input.key) : undefined;
+    if (item === undefined) {
+      const known = this.registry.items.map((entry) => entry.key).join(', ');
+      throw invalid(`Unknown setting '${String(input.key)}'. Known settings: ${known}.`, {
+        key: input.key,
+      });
+    }
+    const expected = input.expectedRevision;
+    if (expected !== undefined && !(Number.isSafeInteger(expected) && expected >= 0)) {
+      throw invalid('"expectedRevision" must be a non-negative integer.', {
+        field: 'expectedRevision',
+      });
+    }
+    return { item, level: level.data, scope };
+  }
+
+  private async write(
+    level: WritableSettingsLevel,
+    scope: CheckedScope,
+    item: SettingItemDefinition,
+    expectedRevision: number | undefined,
+    change: { value: unknown } | { reset: true },
+  ): Promise<SettingItemView> {
+    const kind: SettingsFileKind = level === 'application' ? 'application' : 'space';
+    const target: ScopeTarget =
+      level === 'session' ? { level, sessionId: scope.sessionId as string } : { level };
+    const space = scope.space;
+    // The other file of the scope is read first: a corrupt one refuses the call before any write.
+    const other =
+      kind === 'application'
+        ? space === undefined
+          ? undefined
+          : await readSettingsDocument(join(space, SPACE_FILE), 'space', this.registry)
+        : await readSettingsDocument(this.applicationPath(), 'application', this.registry);
+    const path =
+      kind === 'application' ? this.applicationPath() : join(space as string, SPACE_FILE);
+    const written = await updateSettingsDocument(
+      path,
+      kind,
+      this.registry,
+      () => (kind === 'application' ? this.prepareAppDirectory() : prepareSpace(space as string)),
+      (document) => {
+        const entry = document.scope(target).entries.get(item.key);
+        const current = entry?.revision ?? 0;
+        if (expectedRevision !== undefined && expectedRevision !== current) {
+          throw new RepaError(
+            'stale_version',
+            `Setting '${item.key}' at the ${level} level is at revision ${current}, ` +
+              `not the expected ${expectedRevision}.`,
+            {
+              fix: 'Read the settings again (settings.get), then retry with the current revision.',
+              details: { key: item.key, level, expectedRevision, currentRevision: current },
+            },
+          );
+        }
+        if ('reset' in change && !entry?.isSet) return { changed: false, result: document };
+        document.write(target, item.key, change);
+        return { changed: true, result: document };
+      },
+    );
+    const application = kind === 'application' ? written : (other as SettingsDocument);
+    const spaceDocument = kind === 'application' ? other : written;
+    return buildView(item, layersOf(application, spaceDocument, scope));
+  }
+
+  private async prepareAppDirectory(): Promise<void> {
+    try {
+      await mkdir(this.appDirectory, { recursive: true });
+    } catch (error) {
+      throw ioError(error, this.applicationPath(), 'create the folder of');
+    }
+  }
+}
+
+function layersOf(
+  application: SettingsDocument,
+  space: SettingsDocument | undefined,
+  scope: CheckedScope,
+): Layers {
+  return {
+    application: application.scope({ level: 'application' }),
+    space: space?.scope({ level: 'space' }),
+    session:
+      space === undefined || scope.sessionId === undefined
+        ? undefined
+        : space.scope({ level: 'session', sessionId: scope.sessionId }),
+  };
+}
+
+/** Creates `<space>/.repa`, refusing to create the space folder itself. */
+async function prepareSpace(space: string): Promise<void> {
+  const path = join(space, SPACE_FILE);
+  let isDirectory = false;
+  try {
+    isDirectory = (await stat(space)).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new RepaError('not_found', `The space folder ${space} does not exist.`, {
+      details: { space },
+    });
+  }
+  try {
+    await mkdir(join(space, '.repa'), { recursive: true });
+  } catch (error) {
+    throw ioError(error, path, 'create the folder of');
+  }
+}
