@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Generates fixtures/sessions/pi-session-0.84.3.jsonl (spec R92) with the RELEASED Pi 0.84.3
+// SessionManager: a full learning-context snapshot, an exchange, a compaction and an exchange after
+// it. Pi 0.84.3 is installed into a temp dir (never into the workspace), so the committed file is
+// exactly what that version writes. Run from the repo root after `npm test` has built the packages:
+//   node_modules/.bin/node packages/host/scripts/generate-pi-session-0.84.3.mjs
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { renderLearningContext, snapshotDetails } from '@repa/context';
+
+const target = fileURLToPath(
+  new URL('../../../fixtures/sessions/pi-session-0.84.3.jsonl', import.meta.url),
+);
+const temp = mkdtempSync(join(tmpdir(), 'repa-pi-0.84.3-'));
+console.log(`installing @earendil-works/pi-coding-agent@0.84.3 into ${temp} …`);
+execFileSync(
+  'npm',
+  [
+    'install',
+    '--prefix',
+    temp,
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--ignore-scripts',
+    '@earendil-works/pi-coding-agent@0.84.3',
+  ],
+  { stdio: 'inherit' },
+);
+const pi = await import(
+  pathToFileURL(join(temp, 'node_modules/@earendil-works/pi-coding-agent/dist/index.js')).href
+);
+const installed = JSON.parse(
+  readFileSync(join(temp, 'node_modules/@earendil-works/pi-coding-agent/package.json'), 'utf8'),
+);
+if (installed.version !== '0.84.3') throw new Error(`expected 0.84.3, got ${installed.version}`);
+
+const cwd = '/spaces/biology';
+const manager = pi.SessionManager.create(cwd, join(temp, 'sessions'));
+const usage = (input, output) => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: input + output,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
+let clock = Date.parse('2026-11-20T09:00:00.000Z');
+const user = (text) => ({
+  role: 'user',
+  content: [{ type: 'text', text }],
+  timestamp: (clock += 1000),
+});
+const assistant = (text, input) => ({
+  role: 'assistant',
+  content: [{ type: 'text', text }],
+  api: 'faux',
+  provider: 'faux',
+  model: 'faux-1',
+  usage: usage(input, Math.ceil(text.length / 4)),
+  stopReason: 'stop',
+  timestamp: (clock += 1000),
+});
+
+const view = {
+  revision: '3',
+  body: 'Photosynthesis turns light, water and carbon dioxide into glucose and oxygen.\nThe light reactions happen in the thylakoids; the Calvin cycle in the stroma.',
+  sources: ['notes/photosynthesis.md', 'materials/chapter-8.pdf'],
+};
+manager.appendModelChange('faux', 'faux-1');
+manager.appendThinkingLevelChange('off');
+manager.appendCustomMessageEntry(
+  'repa.learning-context',
+  renderLearningContext(view),
+  false,
+  snapshotDetails(view),
+);
+manager.appendMessage(user('Where do the light reactions happen?'));
+manager.appendMessage(assistant('In the thylakoid membranes of the chloroplast.', 180));
+const keptUser = manager.appendMessage(user('And the Calvin cycle?'));
+manager.appendMessage(assistant('In the stroma, the fluid around the thylakoids.', 220));
+manager.appendCompaction(
+  'The user is studying photosynthesis: light reactions (thylakoids) and the Calvin cycle (stroma).',
+  keptUser,
+  260,
+);
+manager.appendMessage(user('Summarise the inputs and outputs.'));
+manager.appendMessage(assistant('Inputs: light, water, CO2. Outputs: glucose and oxygen.', 140));
+
+copyFileSync(manager.getSessionFile(), target);
+const types = readFileSync(target, 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line))
+  .map((entry) => entry.type + (entry.type === 'message' ? `:${entry.message.role}` : ''));
+console.log(`wrote ${target}\n  ${types.join(', ')}`);
