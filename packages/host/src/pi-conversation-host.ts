@@ -1,0 +1,348 @@
+import { basename, join } from 'node:path';
+import type { ThinkingLevel } from '@earendil-works/pi-agent-core';
+import { getCurrentTools, type Model } from '@earendil-works/pi-ai';
+import {
+  type AgentSession,
+  type AgentSessionEvent,
+  createAgentSessionFromServices,
+  createAgentSessionServices,
+  type ExtensionFactory,
+  type InlineExtension,
+  type ModelRuntime,
+  type SessionManager,
+  SettingsManager,
+} from '@earendil-works/pi-coding-agent';
+import {
+  ContentStore,
+  createContentObserver,
+  createContentTools,
+  type ContentObserver,
+} from '@repa/content';
+import {
+  appendLearningContextSnapshot,
+  buildFileChangeMessage,
+  decideLearningContextSnapshot,
+  filterCompactionPreparation,
+  injectFileChangeMessage,
+  type LearningContextView,
+  readLearningContext,
+  withModelContext,
+} from '@repa/context';
+import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
+import {
+  type PromptSettings,
+  RepaError,
+  type RunEvent,
+  type SaveReceipt,
+  type WireError,
+} from '@repa/protocol';
+import { runEventsFromPi } from './run-events.js';
+import { createSessionFile, openSessionFile } from './session-files.js';
+
+/** Options of {@link PiConversationHost.open}. */
+export interface PiConversationHostOptions {
+  /** The space root (absolute). */
+  space: string;
+  /** An existing Pi session file to continue; omitted: a new session in `sessionDir`. */
+  sessionFile?: string;
+  /** Where new session files go; default `<space>/.repa/sessions`. */
+  sessionDir?: string;
+  /** Repa's application directory (outside-material grants). */
+  appDirectory: string;
+  /** Pi's own configuration directory (models, auth, Pi settings). */
+  agentDir: string;
+  /** Pi's model runtime: discovery, auth and every model call (spec R71). */
+  modelRuntime: ModelRuntime;
+  /** The model this session talks to. */
+  model: Model<any>;
+  /** Pi thinking level; default `off`. */
+  thinkingLevel?: ThinkingLevel;
+  /** Pi's own settings (compaction, retry); default: Pi's settings files for this space. */
+  piSettings?: SettingsManager;
+  /** Trusted inline Pi extensions; Repa's own extension is installed after them (spec R34). */
+  extensions?: InlineExtension[];
+  /** Whether the space's project instruction files are trusted (spec R13). Default false. */
+  trustProjectInstructions?: boolean;
+  /** The date shown in the environment section; default: the clock at run start. */
+  now?: () => Date;
+}
+
+/** Options of one {@link PiConversationHost.send}. */
+export interface SendOptions {
+  /** Receives the run's events as they happen. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** How a run ended. */
+export interface RunOutcome {
+  /** Final status. */
+  status: 'succeeded' | 'failed' | 'cancelled';
+  /** The last assistant text. */
+  output?: string;
+  /** Why it failed or was cancelled. */
+  error?: WireError;
+  /** What the model was told, section by section (absent when the run never started). */
+  prompt?: AssembledSystemPrompt;
+}
+
+interface ActiveRun {
+  settings: PromptSettings;
+  view: LearningContextView | null;
+  prompt: AssembledSystemPrompt | undefined;
+  receipts: SaveReceipt[];
+  emit: (event: RunEvent) => void;
+}
+
+const REPA_EXTENSION_NAME = 'repa';
+
+/**
+ * One Repa session on the real Pi SDK: Pi runs the model, history, tool loop, retries and
+ * compaction; this host decides what the model is shown and saves files through the content store.
+ */
+export class PiConversationHost {
+  readonly #options: PiConversationHostOptions;
+  readonly #store: ContentStore;
+  readonly #observer: ContentObserver;
+  #session!: AgentSession;
+  #sessionManager!: SessionManager;
+  #run: ActiveRun | undefined;
+  /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
+  #lastSettings: PromptSettings | undefined;
+  #lastPrompt: AssembledSystemPrompt | undefined;
+
+  private constructor(options: PiConversationHostOptions, store: ContentStore) {
+    this.#options = options;
+    this.#store = store;
+    this.#observer = createContentObserver(store);
+  }
+
+  /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
+  static async open(options: PiConversationHostOptions): Promise<PiConversationHost> {
+    const store = await ContentStore.open({ root: options.space, appDirectory: options.appDirectory });
+    const host = new PiConversationHost(options, store);
+    await host.#build();
+    return host;
+  }
+
+  /** The Pi session id. */
+  get sessionId(): string {
+    return this.#sessionManager.getSessionId();
+  }
+
+  /** The Pi session file. */
+  get sessionFile(): string {
+    const file = this.#sessionManager.getSessionFile();
+    if (!file) throw new RepaError('internal', 'The session has no file.');
+    return file;
+  }
+
+  /** The Pi `AgentSession` (for inspection; Repa never writes its messages or prompt state). */
+  get session(): AgentSession {
+    return this.#session;
+  }
+
+  /** True while a run is active. */
+  get busy(): boolean {
+    return this.#run !== undefined;
+  }
+
+  async #build(): Promise<void> {
+    const { space, agentDir, modelRuntime, model } = this.#options;
+    const file =
+      this.#options.sessionFile ??
+      (await createSessionFile(space, this.#options.sessionDir ?? join(space, '.repa', 'sessions')));
+    const original = openSessionFile(file);
+    this.#sessionManager = original;
+    // Spec R43–R45: Pi decides compaction and builds every request from this projection.
+    const sessionManager = withModelContext(original, () => ({
+      learningContext: (this.#run?.settings ?? this.#lastSettings)?.learningContext ?? true,
+    }));
+    const settingsManager = this.#options.piSettings ?? SettingsManager.create(space, agentDir);
+    // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
+    const services = await createAgentSessionServices({
+      cwd: space,
+      agentDir,
+      settingsManager,
+      modelRuntime,
+      resourceLoaderOptions: {
+        // Extension code runs only when the embedding application hands it over as trusted
+        // (`extensions`); files found on disk are not loaded. Skills and instruction files are
+        // read as data and shown according to the run's settings and trust (spec R13, R35).
+        noExtensions: true,
+        noPromptTemplates: true,
+        noThemes: true,
+        extensionFactories: [
+          ...(this.#options.extensions ?? []),
+          { name: REPA_EXTENSION_NAME, factory: this.#extension() },
+        ],
+      },
+    });
+    const tools = createContentTools({ store: this.#store, observer: this.#observer });
+    const { session } = await createAgentSessionFromServices({
+      services,
+      sessionManager,
+      model,
+      thinkingLevel: this.#options.thinkingLevel ?? 'off',
+      customTools: tools,
+      tools: tools.map((tool) => tool.name),
+    });
+    await session.bindExtensions({ onError: () => {} });
+    this.#session = session;
+  }
+
+  /** Repa's inline extension, installed last (spec R34). */
+  #extension(): ExtensionFactory {
+    return (pi) => {
+      pi.on('before_agent_start', (event) => {
+        // Another extension's `systemPrompt` would replace every system message after
+        // `context_with_system`; as the last handler, Repa's own prompt wins (spec R34, §10).
+        const prompt = this.#assemblePrompt(this.#run?.settings);
+        event.systemPromptOptions.forceSystemPrompt = prompt.text;
+        return undefined;
+      });
+      pi.on('context', async (event) => {
+        const settings = this.#run?.settings ?? this.#lastSettings;
+        if (!settings || settings.fileChanges === 'off') return undefined;
+        const report = await this.#observer.changes(settings.fileChanges);
+        const message = buildFileChangeMessage(report, settings.fileChanges, {
+          receipts: this.#run?.receipts ?? [],
+        });
+        if (!message) return undefined;
+        injectFileChangeMessage(this.#sessionManager, event.messages, message);
+        this.#run?.emit({ type: 'file-change-notice', changes: message.details.changes });
+        return { messages: event.messages };
+      });
+      pi.on('context_with_system', (event) => {
+        const prompt = this.#run?.prompt ?? this.#lastPrompt ?? this.#assemblePrompt(undefined);
+        const head = {
+          role: 'system' as const,
+          content: '',
+          sections: prompt.sections,
+          toolsAdded: getCurrentTools(event.messages),
+          timestamp: Date.now(),
+        };
+        return { messages: [head, ...event.messages.filter((message) => message.role !== 'system')] };
+      });
+      pi.on('session_before_compact', (event) => {
+        const settings = this.#run?.settings ?? this.#lastSettings;
+        if (settings) filterCompactionPreparation(event.preparation, settings);
+        return undefined;
+      });
+    };
+  }
+
+  #assemblePrompt(settings: PromptSettings | undefined): AssembledSystemPrompt {
+    if (this.#run?.prompt) return this.#run.prompt;
+    const resolved = settings ?? this.#lastSettings;
+    if (!resolved) throw new RepaError('internal', 'No run settings to assemble a prompt from.');
+    const active = new Set(this.#session.getActiveToolNames());
+    const loader = this.#session.resourceLoader;
+    const prompt = assembleSystemPrompt({
+      settings: resolved,
+      environment: {
+        spaceRoot: this.#options.space,
+        spaceName: basename(this.#options.space),
+        platform: process.platform,
+        date: (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10),
+      },
+      skills: loader.getSkills().skills.map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        location: skill.filePath,
+      })),
+      projectInstructions: {
+        trusted: this.#options.trustProjectInstructions ?? false,
+        files: loader.getAgentsFiles().agentsFiles.map((file) => ({ path: file.path, text: file.content })),
+      },
+      tools: this.#session
+        .getAllTools()
+        .filter((tool) => active.has(tool.name))
+        .map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          ...(tool.promptGuidelines ? { promptGuidelines: [...tool.promptGuidelines] } : {}),
+        })),
+    });
+    if (this.#run) this.#run.prompt = prompt;
+    this.#lastPrompt = prompt;
+    return prompt;
+  }
+
+  /**
+   * Runs one user request with the settings decided at acceptance (spec R23). Reads the space's
+   * learning context first: a failure ends the run before the message enters Pi history (R31).
+   */
+  async send(text: string, settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+    if (this.#run) {
+      throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
+    }
+    const emit = options.onEvent ?? (() => {});
+    let view: LearningContextView | null = null;
+    if (settings.learningContext) {
+      try {
+        view = await readLearningContext(this.#options.space);
+      } catch (error) {
+        const wire = RepaError.fromUnknown(error).toWire();
+        return { status: 'failed', error: wire };
+      }
+    }
+    const run: ActiveRun = { settings, view, prompt: undefined, receipts: [], emit };
+    this.#run = run;
+    this.#lastSettings = settings;
+    const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
+      for (const runEvent of runEventsFromPi(event)) {
+        if (runEvent.type === 'tool-end' && runEvent.receipts) run.receipts.push(...runEvent.receipts);
+        emit(runEvent);
+      }
+    });
+    try {
+      const prompt = this.#assemblePrompt(settings);
+      emit({ type: 'prompt-sections', sections: prompt.report });
+      const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
+      if (decision.append && view) {
+        appendLearningContextSnapshot(this.#sessionManager, view);
+        emit({
+          type: 'context-snapshot',
+          revision: view.revision,
+          chars: view.body.length,
+          sources: view.sources,
+        });
+      }
+      await this.#session.prompt(text);
+      return this.#outcome(prompt);
+    } catch (error) {
+      return { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt };
+    } finally {
+      unsubscribe();
+      this.#run = undefined;
+    }
+  }
+
+  #outcome(prompt: AssembledSystemPrompt): RunOutcome {
+    const last = [...this.#session.messages].reverse().find((message) => message.role === 'assistant');
+    const output = this.#session.getLastAssistantText();
+    if (last && 'stopReason' in last && last.stopReason === 'aborted') {
+      return {
+        status: 'cancelled',
+        error: new RepaError('cancelled', 'The run was cancelled.').toWire(),
+        prompt,
+        ...(output ? { output } : {}),
+      };
+    }
+    if (last && 'stopReason' in last && last.stopReason === 'error') {
+      const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
+      return { status: 'failed', error: new RepaError('internal', message).toWire(), prompt };
+    }
+    return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
+  }
+
+  /** Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66). */
+  async cancel(): Promise<void> {
+    if (this.#run) await this.#session.abort();
+  }
+
+  /** Releases Pi's session. */
+  dispose(): void {
+    this.#session.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import {
+  REPA_ERROR_CODES,
+  REPA_ERROR_FIXES,
+  type RunEvent,
+  saveReceiptSchema,
+  type WireError,
+} from '@repa/protocol';
+import { z } from 'zod';
+
+const toolDetailsSchema = z.looseObject({
+  operationId: z.string().optional(),
+  receipts: z.array(saveReceiptSchema).optional(),
+});
+
+/** The wire error of a failed tool call, from the text Pi made of the thrown error. */
+function errorOfResult(result: unknown): WireError {
+  const content = (result as { content?: unknown } | undefined)?.content;
+  const text = Array.isArray(content)
+    ? content
+        .filter((block): block is { type: 'text'; text: string } => block?.type === 'text')
+        .map((block) => block.text)
+        .join('\n')
+    : '';
+  const code = REPA_ERROR_CODES.find((known) => text.includes(known)) ?? 'internal';
+  return { code, message: text || 'The tool failed.', fix: REPA_ERROR_FIXES[code] };
+}
+
+/**
+ * Maps one Pi session event to the protocol v1 run events it stands for (most map to none).
+ * Contract: Pi's own events are the source; nothing here invents progress Pi did not report.
+ */
+export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
+  switch (event.type) {
+    case 'message_update': {
+      const update = event.assistantMessageEvent;
+      return update.type === 'text_delta' ? [{ type: 'text-delta', delta: update.delta }] : [];
+    }
+    case 'tool_execution_start':
+      return [{ type: 'tool-start', toolCallId: event.toolCallId, toolName: event.toolName, args: event.args }];
+    case 'tool_execution_end': {
+      const details = toolDetailsSchema.safeParse((event.result as { details?: unknown })?.details);
+      const operationId = details.success ? details.data.operationId : undefined;
+      const receipts = details.success ? details.data.receipts : undefined;
+      return [
+        {
+          type: 'tool-end',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          isError: event.isError,
+          ...(operationId ? { operationId } : {}),
+          ...(receipts ? { receipts } : {}),
+          ...(event.isError ? { error: errorOfResult(event.result) } : {}),
+        },
+      ];
+    }
+    case 'compaction_start':
+      return [{ type: 'compaction', phase: 'start' }];
+    case 'compaction_end':
+      return [
+        {
+          type: 'compaction',
+          phase: 'end',
+          ...(event.result
+            ? {
+                tokensBefore: event.result.tokensBefore,
+                ...(event.result.estimatedTokensAfter === undefined
+                  ? {}
+                  : { estimatedTokensAfter: event.result.estimatedTokensAfter }),
+              }
+            : {}),
+        },
+      ];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,1 @@
+export { createFauxHost, type FauxHost, type FauxHostOptions } from './create-faux-host.js';
