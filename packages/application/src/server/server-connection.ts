@@ -190,11 +190,10 @@ export class ServerConnection implements ConnectionContext {
         fix: 'Send initialize with protocolVersions ["v1"] first on every connection.',
       });
     }
-    const handler = isV1Method(method)
-      ? (this.#settings.handlers[method as Exclude<V1Method, 'initialize'>] as
-          | AnyHandler
-          | undefined)
-      : undefined;
+    const handler =
+      isV1Method(method) && method !== 'initialize'
+        ? (this.#settings.handlers[method] as AnyHandler | undefined)
+        : undefined;
     if (handler === undefined) {
       throw new RepaError('method_not_found', `This daemon has no method ${method}.`, {
         details: { method },
