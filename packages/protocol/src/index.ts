@@ -1,4 +1,12 @@
 export {
+  createRepaClient,
+  type RepaClient,
+  type RepaClientMethod,
+  type RepaClientOptions,
+  type RepaClientTarget,
+} from './client/create-repa-client.js';
+export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from './client/tcp-auth.js';
+export {
   REPA_ERROR_CODES,
   REPA_ERROR_FIXES,
   RepaError,

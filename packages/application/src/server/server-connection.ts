@@ -1,0 +1,322 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
+import {
+  type DecodedFrame,
+  encodeFrame,
+  errorResponse,
+  FrameDecoder,
+  invalidRequestFromZod,
+  type JsonRpcResponse,
+  jsonRpcRequestSchema,
+  PROTOCOL_VERSION,
+  RepaError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TCP_AUTH_METHOD,
+  tcpAuthParamsSchema,
+  type V1Method,
+  type V1Notification,
+  v1Methods,
+  v1Notifications,
+} from '@repa/protocol';
+import type { z } from 'zod';
+import type { ConnectionContext, RepaHandlers, V1NotificationParams } from './repa-handlers.js';
+
+/** What every connection of one server shares. */
+export interface ConnectionSettings {
+  handlers: RepaHandlers;
+  serverInfo: { name: string; version: string };
+  maxFrameBytes: number;
+  idleTimeoutMs: number;
+  /** Bytes queued for a client that does not read before it is disconnected. */
+  maxBufferedWriteBytes: number;
+  /** The token a TCP connection must present first; undefined for the unix socket. */
+  token: string | undefined;
+  /** True once the server is closing: new requests are refused. */
+  isClosing: () => boolean;
+  /** Reports a non-Repa error (with its stack) that was answered as `internal`. */
+  onError: (error: unknown, context: { connectionId: string; method?: string }) => void;
+  /** Records the bytes of an unfinished frame a connection holds (test statistics). */
+  recordPending: (bytes: number) => void;
+}
+
+type AnyHandler = (params: unknown, context: ConnectionContext) => Promise<unknown>;
+
+// After answering a fatal error the connection is ended; a client that neither reads nor closes
+// is cut off after this long.
+const LINGER_MS = 1_000;
+
+/**
+ * One client connection: decodes frames, answers each request independently (in any order) and
+ * sends notifications. Contract: nothing a client sends can throw out of this class.
+ */
+export class ServerConnection implements ConnectionContext {
+  readonly connectionId: string;
+  readonly transport: 'unix' | 'tcp';
+  readonly #socket: Socket;
+  readonly #settings: ConnectionSettings;
+  readonly #decoder: FrameDecoder;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #closeCallbacks = new Set<() => void>();
+  readonly #idleTimer: NodeJS.Timeout;
+  readonly #closed: Promise<void>;
+  #authenticated: boolean;
+  #initialized = false;
+  #ending = false;
+  #isClosed = false;
+
+  constructor(
+    socket: Socket,
+    connectionId: string,
+    transport: 'unix' | 'tcp',
+    settings: ConnectionSettings,
+  ) {
+    this.connectionId = connectionId;
+    this.transport = transport;
+    this.#socket = socket;
+    this.#settings = settings;
+    this.#decoder = new FrameDecoder({ maxFrameBytes: settings.maxFrameBytes });
+    this.#authenticated = settings.token === undefined;
+    this.#idleTimer = setTimeout(() => this.#onIdle(), settings.idleTimeoutMs);
+    this.#idleTimer.unref();
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('error', () => {}); // ECONNRESET and the like; 'close' follows and cleans up.
+    this.#closed = new Promise((resolve) => {
+      socket.once('close', () => {
+        this.#isClosed = true;
+        clearTimeout(this.#idleTimer);
+        for (const callback of this.#closeCallbacks) this.#runCloseCallback(callback);
+        this.#closeCallbacks.clear();
+        resolve();
+      });
+    });
+  }
+
+  /** Requests being handled now. */
+  get inFlight(): ReadonlySet<Promise<void>> {
+    return this.#inFlight;
+  }
+
+  /** Resolves once the socket closed. */
+  get closed(): Promise<void> {
+    return this.#closed;
+  }
+
+  notify<N extends V1Notification>(method: N, params: V1NotificationParams<N>): boolean {
+    const schema: z.ZodType = v1Notifications[method];
+    const parsed = schema.safeParse(params);
+    if (!parsed.success) {
+      throw new RepaError(
+        'internal',
+        `Invalid ${method} notification: ${invalidRequestFromZod(parsed.error).message}`,
+      );
+    }
+    if (!this.#initialized) return false;
+    return this.#send({ jsonrpc: '2.0', method, params });
+  }
+
+  onClose(callback: () => void): () => void {
+    if (this.#isClosed) {
+      queueMicrotask(() => this.#runCloseCallback(callback));
+      return () => {};
+    }
+    this.#closeCallbacks.add(callback);
+    return () => this.#closeCallbacks.delete(callback);
+  }
+
+  /** Closes the connection now. */
+  destroy(): Promise<void> {
+    this.#socket.destroy();
+    return this.#closed;
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#ending) return; // Fatal error answered: the rest is discarded unread.
+    this.#idleTimer.refresh();
+    let frames: DecodedFrame[];
+    try {
+      frames = this.#decoder.push(chunk);
+    } catch (error) {
+      // message_too_large: the decoder already dropped the frame; answer and close.
+      this.#end(errorResponse(null, RepaError.fromUnknown(error)));
+      return;
+    } finally {
+      this.#settings.recordPending(this.#decoder.pendingBytes);
+    }
+    for (const frame of frames) {
+      if (this.#ending) return;
+      this.#onFrame(frame);
+    }
+  }
+
+  #onFrame(frame: DecodedFrame): void {
+    if (!this.#authenticated) {
+      this.#authenticate(frame.ok ? frame.value : undefined);
+      return;
+    }
+    if (!frame.ok) {
+      this.#send(errorResponse(null, frame.error));
+      return;
+    }
+    const parsed = jsonRpcRequestSchema.safeParse(frame.value);
+    if (!parsed.success) {
+      this.#send(errorResponse(idOf(frame.value), invalidRequestFromZod(parsed.error, 'message')));
+      return;
+    }
+    const { id, method, params } = parsed.data;
+    if (id === undefined) return; // Notifications from clients are ignored.
+    const work = this.#answer(id, method, params).finally(() => this.#inFlight.delete(work));
+    this.#inFlight.add(work);
+  }
+
+  async #answer(id: string | number, method: string, params: unknown): Promise<void> {
+    let response: JsonRpcResponse;
+    try {
+      response = { jsonrpc: '2.0', id, result: await this.#dispatch(method, params) };
+    } catch (error) {
+      response = errorResponse(id, this.#toRepaError(error, method));
+    }
+    this.#send(response, id);
+  }
+
+  async #dispatch(method: string, rawParams: unknown): Promise<unknown> {
+    if (this.#settings.isClosing()) {
+      throw new RepaError('daemon_unavailable', 'The daemon is shutting down.', {
+        fix: 'Call again in a moment; the client reconnects to the next daemon.',
+      });
+    }
+    if (method === 'initialize') return this.#initialize(rawParams);
+    if (!this.#initialized) {
+      throw new RepaError('invalid_request', `Call initialize before ${method}.`, {
+        fix: 'Send initialize with protocolVersions ["v1"] first on every connection.',
+      });
+    }
+    const handler =
+      isV1Method(method) && method !== 'initialize'
+        ? (this.#settings.handlers[method] as AnyHandler | undefined)
+        : undefined;
+    if (handler === undefined) {
+      throw new RepaError('method_not_found', `This daemon has no method ${method}.`, {
+        details: { method },
+      });
+    }
+    const spec = v1Methods[method as V1Method];
+    const params = (spec.params as z.ZodType).safeParse(rawParams ?? {});
+    if (!params.success) throw invalidRequestFromZod(params.error);
+    const result = await handler(params.data, this);
+    // Results are checked at run time too: a handler bug becomes an `internal` error here, named
+    // and logged once, instead of an unusable answer every client has to diagnose on its own.
+    const checked = (spec.result as z.ZodType).safeParse(result);
+    if (!checked.success) {
+      throw new Error(
+        `The ${method} handler returned an invalid result: ${invalidRequestFromZod(checked.error, 'result').message}`,
+      );
+    }
+    return result;
+  }
+
+  #initialize(rawParams: unknown): unknown {
+    const params = v1Methods.initialize.params.safeParse(rawParams ?? {});
+    if (!params.success) throw invalidRequestFromZod(params.error);
+    const requested = params.data.protocolVersions;
+    if (!requested.includes(PROTOCOL_VERSION)) {
+      throw new RepaError(
+        'unsupported_version',
+        `This daemon speaks none of ${requested.join(', ')}; it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+        { details: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } },
+      );
+    }
+    this.#initialized = true;
+    return { protocolVersion: PROTOCOL_VERSION, server: this.#settings.serverInfo };
+  }
+
+  #authenticate(value: unknown): void {
+    const frame = jsonRpcRequestSchema.safeParse(value);
+    const params = tcpAuthParamsSchema.safeParse(frame.data?.params);
+    const token = this.#settings.token;
+    if (
+      frame.success &&
+      frame.data.method === TCP_AUTH_METHOD &&
+      params.success &&
+      token !== undefined &&
+      sameToken(params.data.token, token)
+    ) {
+      this.#authenticated = true;
+      if (frame.data.id !== undefined) {
+        this.#send({ jsonrpc: '2.0', id: frame.data.id, result: { authenticated: true } });
+      }
+      return;
+    }
+    const error = new RepaError(
+      'invalid_request',
+      `This TCP listener needs its token first: send a ${TCP_AUTH_METHOD} frame with params.token.`,
+      { fix: 'Connect with createRepaClient({ host, port, token }) using the daemon’s TCP token.' },
+    );
+    this.#end(errorResponse(idOf(value), error));
+  }
+
+  #toRepaError(error: unknown, method: string): RepaError {
+    if (RepaError.isInstance(error)) return error;
+    this.#settings.onError(error, { connectionId: this.connectionId, method });
+    const message = error instanceof Error ? error.message : String(error);
+    // The message only; the stack stays in the daemon's log (onError).
+    return new RepaError('internal', `Internal error while handling ${method}: ${message}`);
+  }
+
+  #send(
+    message: JsonRpcResponse | { jsonrpc: '2.0'; method: string; params: unknown },
+    id?: string | number,
+  ): boolean {
+    if (this.#socket.destroyed || !this.#socket.writable) return false;
+    let line: string;
+    try {
+      line = encodeFrame(message);
+    } catch (error) {
+      if (id === undefined) throw error;
+      line = encodeFrame(errorResponse(id, this.#toRepaError(error, 'the response')));
+    }
+    this.#socket.write(line);
+    this.#idleTimer.refresh();
+    if (this.#socket.writableLength > this.#settings.maxBufferedWriteBytes) {
+      // The client stopped reading; holding more for it would grow without bound.
+      this.#socket.destroy();
+      return false;
+    }
+    return true;
+  }
+
+  /** Answers a fatal error, stops reading requests and closes. */
+  #end(response: JsonRpcResponse): void {
+    this.#ending = true;
+    if (!this.#socket.destroyed) this.#socket.end(encodeFrame(response));
+    setTimeout(() => this.#socket.destroy(), LINGER_MS).unref();
+  }
+
+  #onIdle(): void {
+    // Idle means nothing read or written for idleTimeoutMs and no request being handled.
+    if (this.#inFlight.size > 0) this.#idleTimer.refresh();
+    else this.#socket.destroy();
+  }
+
+  #runCloseCallback(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.#settings.onError(error, { connectionId: this.connectionId });
+    }
+  }
+}
+
+function isV1Method(method: string): method is V1Method {
+  return Object.hasOwn(v1Methods, method);
+}
+
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
+  const { id } = value as { id: unknown };
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}

@@ -1,0 +1,194 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DEFAULT_MAX_FRAME_BYTES, RepaError, type V1Notification } from '@repa/protocol';
+import { claimDaemonSocket } from './claim-daemon-socket.js';
+import type { RepaHandlers, V1NotificationParams } from './repa-handlers.js';
+import { type ConnectionSettings, ServerConnection } from './server-connection.js';
+
+/** Options of {@link startRepaServer}. */
+export interface RepaServerOptions {
+  /** The application directory; the socket is `<appDirectory>/run/daemon.sock`. */
+  appDirectory: string;
+  /** The application's answer to each v1 method; a missing one answers `method_not_found`. */
+  handlers: RepaHandlers;
+  /** Name and version reported by `initialize`. Default `{ name: 'repa-daemon', version: '0.0.0' }`. */
+  serverInfo?: { name: string; version: string };
+  /**
+   * Also listen on loopback TCP (127.0.0.1 only). Off by default. Every TCP connection must open
+   * with a `rpc.auth` frame carrying `token` (at least 16 characters) before `initialize`.
+   */
+  tcp?: { port: number; token: string };
+  /** Largest accepted frame in bytes; a larger one is answered `message_too_large` and the connection closed. Default 8 MiB. */
+  maxFrameBytes?: number;
+  /** A connection with no traffic and no request in progress for this long is closed. Default 10 minutes. */
+  idleTimeoutMs?: number;
+  /** How long {@link RepaServer.close} waits for requests in progress. Default 5 seconds. */
+  closeGraceMs?: number;
+  /** Called with every non-Repa error answered as `internal` (the client sees no stack). */
+  onError?: (error: unknown, context: { connectionId: string; method?: string }) => void;
+}
+
+/** A running protocol v1 server. */
+export interface RepaServer {
+  /** The unix socket it listens on. */
+  readonly socketPath: string;
+  /** The loopback TCP address, when `tcp` was given (the real port when 0 was asked). */
+  readonly tcpAddress: { host: string; port: number } | undefined;
+  /** Sends a notification to one connection; false when it is gone or not initialized. */
+  notifyConnection<N extends V1Notification>(
+    connectionId: string,
+    method: N,
+    params: V1NotificationParams<N>,
+  ): boolean;
+  /** Sends a notification to every initialized connection; returns how many got it. */
+  broadcast<N extends V1Notification>(method: N, params: V1NotificationParams<N>): number;
+  /**
+   * Stops accepting connections, answers new requests `daemon_unavailable`, waits up to
+   * `graceMs` (default `closeGraceMs`) for requests in progress, then closes every connection and
+   * removes the socket. Safe to call more than once; suitable for a SIGTERM handler.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** @internal Connection and buffer statistics for tests. */
+  readonly stats: ServerStats;
+}
+
+/** @internal */
+export interface ServerStats {
+  /** Open connections. */
+  connections: number;
+  /** The most bytes of an unfinished frame any connection held after a read. */
+  peakPendingFrameBytes: number;
+}
+
+const TEN_MINUTES = 10 * 60 * 1000;
+const LOOPBACK = '127.0.0.1';
+
+/**
+ * Starts the daemon's JSON-RPC 2.0 server on `<appDirectory>/run/daemon.sock` (and optionally
+ * loopback TCP). Rejects with `daemon_already_running` when a live daemon serves that directory.
+ */
+export async function startRepaServer(options: RepaServerOptions): Promise<RepaServer> {
+  if (options.tcp !== undefined && options.tcp.token.length < 16) {
+    throw new RepaError('invalid_request', 'The TCP token must have at least 16 characters.', {
+      fix: 'Pass a random token, e.g. crypto.randomBytes(24).toString("base64url").',
+    });
+  }
+  const connections = new Map<string, ServerConnection>();
+  const stats: ServerStats = { connections: 0, peakPendingFrameBytes: 0 };
+  let closing = false;
+  let nextConnection = 1;
+  const shared: Omit<ConnectionSettings, 'token'> = {
+    handlers: options.handlers,
+    serverInfo: options.serverInfo ?? { name: 'repa-daemon', version: '0.0.0' },
+    maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    idleTimeoutMs: options.idleTimeoutMs ?? TEN_MINUTES,
+    maxBufferedWriteBytes: 4 * (options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES),
+    isClosing: () => closing,
+    onError: options.onError ?? (() => {}),
+    recordPending: (bytes) => {
+      stats.peakPendingFrameBytes = Math.max(stats.peakPendingFrameBytes, bytes);
+    },
+  };
+  const accept = (transport: 'unix' | 'tcp', token: string | undefined) => (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    const connection = new ServerConnection(socket, `${transport}-${nextConnection++}`, transport, {
+      ...shared,
+      token,
+    });
+    connections.set(connection.connectionId, connection);
+    stats.connections = connections.size;
+    void connection.closed.then(() => {
+      connections.delete(connection.connectionId);
+      stats.connections = connections.size;
+    });
+  };
+  const onServerError = (error: unknown): void => shared.onError(error, { connectionId: 'server' });
+
+  const unix = createServer(accept('unix', undefined));
+  const claim = await claimDaemonSocket(options.appDirectory, unix);
+  unix.on('error', onServerError);
+
+  let tcp: Server | undefined;
+  let tcpAddress: RepaServer['tcpAddress'];
+  if (options.tcp !== undefined) {
+    tcp = createServer(accept('tcp', options.tcp.token));
+    try {
+      tcpAddress = await listenLoopback(tcp, options.tcp.port);
+    } catch (error) {
+      await closeServer(unix);
+      await claim.release();
+      throw error;
+    }
+    tcp.on('error', onServerError);
+  }
+
+  let closed: Promise<void> | undefined;
+  const close = async (graceMs: number): Promise<void> => {
+    closing = true;
+    // Stop accepting; libuv unlinks the unix socket path when its server closes.
+    const listenersClosed = Promise.all([closeServer(unix), tcp ? closeServer(tcp) : undefined]);
+    const inFlight = [...connections.values()].flatMap((connection) => [...connection.inFlight]);
+    const grace = new AbortController();
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      delay(graceMs, undefined, { signal: grace.signal }).catch(() => {}),
+    ]);
+    grace.abort();
+    await Promise.all([...connections.values()].map((connection) => connection.destroy()));
+    await listenersClosed;
+    await claim.release();
+  };
+
+  return {
+    socketPath: claim.socketPath,
+    tcpAddress,
+    stats,
+    notifyConnection(connectionId, method, params) {
+      return connections.get(connectionId)?.notify(method, params) ?? false;
+    },
+    broadcast(method, params) {
+      let sent = 0;
+      for (const connection of connections.values()) {
+        if (connection.notify(method, params)) sent++;
+      }
+      return sent;
+    },
+    close(closeOptions = {}) {
+      closed ??= close(closeOptions.graceMs ?? options.closeGraceMs ?? 5_000);
+      return closed;
+    },
+  };
+}
+
+function listenLoopback(server: Server, port: number): Promise<{ host: string; port: number }> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => {
+      reject(
+        new RepaError('io_error', `Could not listen on ${LOOPBACK}:${port}: ${error.message}`, {
+          fix: 'Choose a free port for the TCP listener, or 0 for any free port.',
+          details: { port },
+          cause: error,
+        }),
+      );
+    };
+    server.once('error', onError);
+    server.listen({ host: LOOPBACK, port }, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve({
+        host: LOOPBACK,
+        port: typeof address === 'object' && address ? address.port : port,
+      });
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) resolve();
+    else server.close(() => resolve());
+  });
+}

@@ -1,0 +1,135 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RepaClientTarget } from '../client/create-repa-client.js';
+import type { RepaError } from '../errors/repa-error.js';
+import { encodeFrame, FrameDecoder } from '../v1/framing.js';
+import { errorResponse, type JsonRpcRequest } from '../v1/json-rpc.js';
+import type { RunInfo } from '../v1/runs.js';
+
+/** One connection to a {@link ScriptedServer}, as the test sees it. */
+export class ScriptedConnection {
+  /** Every message received, in order. */
+  readonly received: JsonRpcRequest[] = [];
+  readonly #socket: Socket;
+
+  constructor(socket: Socket) {
+    this.#socket = socket;
+  }
+
+  /** Sends any message. */
+  send(message: unknown): void {
+    this.#socket.write(encodeFrame(message));
+  }
+
+  /** Answers request `id` with `result`. */
+  result(id: JsonRpcRequest['id'], result: unknown): void {
+    this.send({ jsonrpc: '2.0', id, result });
+  }
+
+  /** Answers request `id` with `error`. */
+  error(id: JsonRpcRequest['id'] | null, error: RepaError): void {
+    this.send(errorResponse(id ?? null, error));
+  }
+
+  /** Drops the connection. */
+  destroy(): void {
+    this.#socket.destroy();
+  }
+}
+
+/** A real NDJSON JSON-RPC server on a unix socket (or loopback TCP) whose answers the test writes. */
+export interface ScriptedServer {
+  /** The target a client connects to. */
+  target: RepaClientTarget;
+  /** Every connection accepted so far. */
+  connections: ScriptedConnection[];
+  /** Stops the server and drops its connections. */
+  close(): Promise<void>;
+}
+
+/** What the scripted server does with each received message. */
+export type Script = (message: JsonRpcRequest, connection: ScriptedConnection) => void;
+
+/** A script that answers `initialize` with v1 and hands everything else to `next`. */
+export function withInitialize(next: Script = () => {}): Script {
+  return (message, connection) => {
+    if (message.method === 'initialize') {
+      connection.result(message.id, {
+        protocolVersion: 'v1',
+        server: { name: 'scripted', version: '1' },
+      });
+    } else next(message, connection);
+  };
+}
+
+/** Starts a scripted server; `tcp` listens on 127.0.0.1 port 0 instead of a socket. */
+export async function startScriptedServer(
+  script: Script,
+  options: { tcp?: { token: string } } = {},
+): Promise<ScriptedServer> {
+  const connections: ScriptedConnection[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    const connection = new ScriptedConnection(socket);
+    connections.push(connection);
+    const decoder = new FrameDecoder();
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of decoder.push(chunk)) {
+        if (!frame.ok) continue;
+        const message = frame.value as JsonRpcRequest;
+        connection.received.push(message);
+        script(message, connection);
+      }
+    });
+  });
+  let target: RepaClientTarget;
+  if (options.tcp) {
+    await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    const address = server.address();
+    if (typeof address !== 'object' || address === null) throw new Error('no TCP address');
+    target = { host: '127.0.0.1', port: address.port, token: options.tcp.token };
+  } else {
+    const socketPath = join(mkdtempSync(join(tmpdir(), 'repa-client-')), 'daemon.sock');
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    target = { socketPath };
+  }
+  return {
+    target,
+    connections,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A valid run as the ledger reports it. */
+export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
+  return {
+    runId: 'r1',
+    requestId: 'q1',
+    space: '/spaces/a',
+    sessionId: 's1',
+    input: { type: 'text', text: 'hello' },
+    status: 'running',
+    attempt: 1,
+    promptSettings: {
+      base: null,
+      append: '',
+      projectInstructions: false,
+      skillCatalog: true,
+      environment: true,
+      learningContext: true,
+      fileChanges: 'on-demand',
+    },
+    settingsRevisions: { application: 0, space: 0, session: 0 },
+    acceptedAt: '2026-12-02T10:00:00.000Z',
+    ...overrides,
+  };
+}
