@@ -132,18 +132,15 @@ export class ServerConnection implements ConnectionContext {
   #onData(chunk: Buffer): void {
     if (this.#ending) return; // Fatal error answered: the rest is discarded unread.
     this.#idleTimer.refresh();
-    let frames: DecodedFrame[];
-    try {
-      frames = this.#decoder.push(chunk);
-    } catch (error) {
-      // message_too_large: the decoder already dropped the frame; answer and close.
-      this.#end(errorResponse(null, RepaError.fromUnknown(error)));
-      return;
-    } finally {
-      this.#settings.recordPending(this.#decoder.pendingBytes);
-    }
+    const frames: DecodedFrame[] = this.#decoder.push(chunk);
+    this.#settings.recordPending(this.#decoder.pendingBytes);
     for (const frame of frames) {
       if (this.#ending) return;
+      if (!frame.ok && frame.fatal) {
+        // message_too_large: the decoder already dropped the frame; answer and close.
+        this.#end(errorResponse(null, frame.error));
+        return;
+      }
       this.#onFrame(frame);
     }
   }

@@ -148,14 +148,11 @@ export class ClientConnection {
   }
 
   #onData(chunk: Buffer): void {
-    let frames: ReturnType<FrameDecoder['push']>;
-    try {
-      frames = this.#decoder.push(chunk);
-    } catch (error) {
-      void this.destroy(RepaError.fromUnknown(error));
-      return;
-    }
-    for (const frame of frames) {
+    for (const frame of this.#decoder.push(chunk)) {
+      if (!frame.ok && frame.fatal) {
+        void this.destroy(frame.error);
+        return;
+      }
       if (!frame.ok) {
         void this.destroy(new RepaError('internal', `The daemon sent malformed JSON.`));
         return;

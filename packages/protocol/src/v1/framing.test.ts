@@ -28,10 +28,22 @@ describe('FrameDecoder', () => {
   it('refuses an oversized frame before buffering the rest of it', () => {
     const decoder = new FrameDecoder({ maxFrameBytes: 16 });
     decoder.push(Buffer.from('{"a":"12345'));
-    expect(() => decoder.push(Buffer.from('6789012345678'))).toThrow(
-      expect.objectContaining({ code: 'message_too_large' }),
-    );
+    expect(decoder.push(Buffer.from('6789012345678'))).toEqual([
+      { ok: false, fatal: true, error: expect.objectContaining({ code: 'message_too_large' }) },
+    ]);
     expect(decoder.pendingBytes).toBe(0);
+  });
+
+  it('keeps the frames completed before an oversized one in the same chunk', () => {
+    const decoder = new FrameDecoder({ maxFrameBytes: 16 });
+    const frames = decoder.push(
+      Buffer.from('{"id":1}\n{"id":2}\n{"a":"0123456789012345"}\n{"id":3}\n'),
+    );
+    expect(frames.map((frame) => (frame.ok ? frame.value : frame.error.code))).toEqual([
+      { id: 1 },
+      { id: 2 },
+      'message_too_large',
+    ]);
   });
 
   it('holds a half frame until its newline arrives', () => {

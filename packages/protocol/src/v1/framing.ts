@@ -8,13 +8,19 @@ export function encodeFrame(message: unknown): string {
   return `${JSON.stringify(message)}\n`;
 }
 
-/** One decoded frame: the parsed value, or the parse error of a malformed line. */
-export type DecodedFrame = { ok: true; value: unknown } | { ok: false; error: RepaError };
+/**
+ * One decoded frame: the parsed value, or the error of a malformed line. A `fatal` error
+ * (`message_too_large`) ends the stream: nothing after it in the same push is decoded.
+ */
+export type DecodedFrame =
+  | { ok: true; value: unknown }
+  | { ok: false; error: RepaError; fatal?: boolean };
 
 /**
  * Splits a byte stream into newline-delimited JSON frames with bounded memory.
- * Contract: a frame longer than `maxFrameBytes` throws `message_too_large` as soon as the limit is
- * passed, before the rest of it is buffered; a malformed line yields an `invalid_request` frame.
+ * Contract: a frame longer than `maxFrameBytes` yields a fatal `message_too_large` frame (after
+ * the frames completed before it) as soon as the limit is passed, before the rest of it is
+ * buffered; a malformed line yields an `invalid_request` frame. `push` never throws.
  */
 export class FrameDecoder {
   readonly #maxFrameBytes: number;
@@ -33,6 +39,16 @@ export class FrameDecoder {
   /** Feeds bytes; returns every frame they complete. */
   push(chunk: Buffer): DecodedFrame[] {
     const frames: DecodedFrame[] = [];
+    try {
+      this.#split(chunk, frames);
+    } catch (error) {
+      if (!RepaError.isInstance(error)) throw error;
+      frames.push({ ok: false, error, fatal: true });
+    }
+    return frames;
+  }
+
+  #split(chunk: Buffer, frames: DecodedFrame[]): void {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       this.#append(chunk.subarray(start, newline));
@@ -44,7 +60,6 @@ export class FrameDecoder {
       frames.push(parseFrame(line));
     }
     this.#append(chunk.subarray(start));
-    return frames;
   }
 
   #append(part: Buffer): void {
