@@ -62,7 +62,7 @@ function withBackfilledSnapshot(
 ): SessionProjection {
   // Pi projects the newest compaction first, as the only compaction with messages.
   const head = projection.entries[0];
-  if (!head || head.sourceEntry.type !== 'compaction' || head.messages.length === 0) {
+  if (head?.sourceEntry.type !== 'compaction' || head.messages.length === 0) {
     return projection;
   }
   const compaction: CompactionEntry = head.sourceEntry;

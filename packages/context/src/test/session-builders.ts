@@ -1,5 +1,9 @@
 import { fauxAssistantMessage } from '@earendil-works/pi-ai';
-import type { SessionManager, SessionProjection } from '@earendil-works/pi-coding-agent';
+import type {
+  SessionEntry,
+  SessionManager,
+  SessionProjection,
+} from '@earendil-works/pi-coding-agent';
 import { appendLearningContextSnapshot } from '../append-learning-context-snapshot.js';
 import type { LearningContextView } from '../learning-context-file.js';
 import type { AgentMessage } from '../pi-types.js';
@@ -10,6 +14,13 @@ export function view(
   body = `Body of revision ${revision}.`,
 ): LearningContextView {
   return { revision, body, sources: [`notes/r${revision}.md`] };
+}
+
+/** The entry `id` of `sm`; throws when it does not exist. */
+export function entry(sm: SessionManager, id: string): SessionEntry {
+  const found = sm.getEntry(id);
+  if (!found) throw new Error(`no entry ${id}`);
+  return found;
 }
 
 /** Appends a user message; returns its entry id. */
