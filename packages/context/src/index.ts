@@ -1,1 +1,27 @@
-export {};
+export { appendLearningContextSnapshot } from './append-learning-context-snapshot.js';
+export {
+  decideLearningContextSnapshot,
+  type LearningContextSnapshotDecision,
+} from './decide-learning-context-snapshot.js';
+export {
+  buildFileChangeMessage,
+  FILE_CHANGES_CUSTOM_TYPE,
+  type FileChangeMessage,
+} from './file-change-message.js';
+export {
+  type CompactionFilterOptions,
+  filterCompactionPreparation,
+} from './filter-compaction-preparation.js';
+export { injectFileChangeMessage } from './inject-file-change-message.js';
+export type { LearningContextView } from './learning-context-file.js';
+export {
+  inspectLearningContextSnapshot,
+  LEARNING_CONTEXT_CUSTOM_TYPE,
+  type LearningContextSnapshotDetails,
+  type LearningContextSnapshotInfo,
+  renderLearningContext,
+} from './learning-context-snapshot.js';
+export { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
+export { readLearningContext } from './read-learning-context.js';
+export { type ModelContextOptionsSource, withModelContext } from './with-model-context.js';
+export { writeLearningContext } from './write-learning-context.js';

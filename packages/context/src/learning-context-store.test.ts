@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RepaError } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { readLearningContext } from './read-learning-context.js';
+import { writeLearningContext } from './write-learning-context.js';
+
+function space(): string {
+  return mkdtempSync(join(tmpdir(), 'repa-space-'));
+}
+
+function stored(root: string, text: string): string {
+  mkdirSync(join(root, '.repa'), { recursive: true });
+  const file = join(root, '.repa', 'learning-context.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+async function failure(promise: Promise<unknown>): Promise<RepaError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
+  return error;
+}
+
+describe('readLearningContext', () => {
+  describe('a space without a learning context', () => {
+    it('returns null when there is no file (and no .repa folder)', async () => {
+      expect(await readLearningContext(space())).toBeNull();
+    });
+  });
+
+  describe('a stored learning context', () => {
+    it('returns the view, ignoring extra fields', async () => {
+      const root = space();
+      stored(root, JSON.stringify({ revision: '3', body: 'B', sources: ['a.md'], updatedAt: 'x' }));
+      expect(await readLearningContext(root)).toEqual({
+        revision: '3',
+        body: 'B',
+        sources: ['a.md'],
+      });
+    });
+  });
+
+  describe('failures', () => {
+    it('names the file and the JSON problem', async () => {
+      const root = space();
+      const file = stored(root, '{"revision": "1", "body": ');
+      const error = await failure(readLearningContext(root));
+      expect(error.code).toBe('context_unavailable');
+      expect(error.message).toContain(file);
+      expect(error.message).toContain('is not valid JSON');
+      expect(error.details).toMatchObject({ file });
+    });
+
+    it('names the bad field of a wrong shape', async () => {
+      const root = space();
+      stored(root, JSON.stringify({ revision: '', body: 1, sources: [] }));
+      const error = await failure(readLearningContext(root));
+      expect(error.code).toBe('context_unavailable');
+      expect(error.message).toContain('revision');
+      expect(error.message).toContain('body');
+    });
+
+    it('reports an unreadable path (a folder where the file should be)', async () => {
+      const root = space();
+      mkdirSync(join(root, '.repa', 'learning-context.json'), { recursive: true });
+      const error = await failure(readLearningContext(root));
+      expect(error.code).toBe('context_unavailable');
+      expect(error.message).toContain('cannot be read');
+    });
+  });
+});
+
+describe('writeLearningContext', () => {
+  describe('revisions', () => {
+    it('starts at 1 and bumps on every write', async () => {
+      const root = space();
+      const first = await writeLearningContext(root, { body: 'one', sources: ['a.md'] });
+      const second = await writeLearningContext(root, { body: 'two', sources: [] });
+      expect([first.revision, second.revision]).toEqual(['1', '2']);
+      expect(await readLearningContext(root)).toEqual({ revision: '2', body: 'two', sources: [] });
+    });
+
+    it('restarts at 1 after a non-numeric revision', async () => {
+      const root = space();
+      stored(root, JSON.stringify({ revision: 'abc', body: '', sources: [] }));
+      expect((await writeLearningContext(root, { body: 'x', sources: [] })).revision).toBe('1');
+    });
+  });
+
+  describe('safety', () => {
+    it('leaves only the file behind (no temp files)', async () => {
+      const root = space();
+      await writeLearningContext(root, { body: 'x', sources: [] });
+      expect(readdirSync(join(root, '.repa'))).toEqual(['learning-context.json']);
+    });
+
+    it('never overwrites a corrupt file', async () => {
+      const root = space();
+      const file = stored(root, 'not json');
+      const error = await failure(writeLearningContext(root, { body: 'x', sources: [] }));
+      expect(error.code).toBe('context_unavailable');
+      expect(readFileSync(file, 'utf8')).toBe('not json');
+    });
+  });
+});

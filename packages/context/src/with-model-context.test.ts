@@ -1,0 +1,138 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { estimateTokens, SessionManager } from '@earendil-works/pi-coding-agent';
+import { describe, expect, it } from 'vitest';
+import { decideLearningContextSnapshot } from './decide-learning-context-snapshot.js';
+import { projectSessionContext } from './project-session-context.js';
+import { compaction, exchange, labels, snapshot, user, view } from './test/session-builders.js';
+import { withModelContext } from './with-model-context.js';
+
+function onDisk(): { sm: SessionManager; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'repa-proxy-'));
+  return { sm: SessionManager.create(dir, join(dir, 'sessions')), dir };
+}
+
+function compactedWithSnapshot(sm: SessionManager): void {
+  snapshot(sm, '1');
+  exchange(sm, 'one');
+  const kept = exchange(sm, 'two');
+  compaction(sm, 'S1', kept);
+}
+
+describe('withModelContext', () => {
+  describe('what it overrides', () => {
+    it('projects with Repa rules and derives buildSessionContext from that projection', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      compactedWithSnapshot(sm);
+      const proxy = withModelContext(sm, { learningContext: true });
+      expect(labels(proxy.buildSessionProjection())).toEqual([
+        'summary:S1',
+        'snapshot:r1',
+        'user:two',
+        'assistant:re: two',
+      ]);
+      const { messages, thinkingLevel, model } = proxy.buildSessionProjection();
+      expect(proxy.buildSessionContext()).toEqual({ messages, thinkingLevel, model });
+      // The original instance still reads unaltered history.
+      expect(labels(sm.buildSessionProjection())).not.toContain('snapshot:r1');
+      expect(labels(sm.buildSessionContext())).not.toContain('snapshot:r1');
+    });
+
+    it('reads a getter on every projection, so runs can switch sources', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      compactedWithSnapshot(sm);
+      let learningContext = true;
+      const proxy = withModelContext(sm, () => ({ learningContext }));
+      expect(labels(proxy.buildSessionProjection())).toContain('snapshot:r1');
+      learningContext = false;
+      expect(labels(proxy.buildSessionProjection())).not.toContain('snapshot:r1');
+    });
+
+    it('counts the backfilled snapshot in Pi’s token estimate', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      compactedWithSnapshot(sm);
+      const proxy = withModelContext(sm, { learningContext: true });
+      const total = (messages: readonly Parameters<typeof estimateTokens>[0][]) =>
+        messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+      const backfilled = proxy.buildSessionProjection().entries[1]?.messages ?? [];
+      expect(total(proxy.buildSessionProjection().messages)).toBe(
+        total(sm.buildSessionProjection().messages) + total(backfilled),
+      );
+      expect(total(backfilled)).toBeGreaterThan(0);
+    });
+
+    it('is unwrapped by projectSessionContext and the snapshot decision', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      compactedWithSnapshot(sm);
+      const proxy = withModelContext(sm, { learningContext: false });
+      // The proxy hides the snapshot, but the decision still sees the working view with it.
+      expect(
+        decideLearningContextSnapshot(proxy, view('1'), { learningContext: true }),
+      ).toMatchObject({ reason: 'current' });
+      expect(projectSessionContext(proxy, { learningContext: true })).toEqual(
+        projectSessionContext(sm, { learningContext: true }),
+      );
+    });
+  });
+
+  describe('what it delegates', () => {
+    it('sends reads, appends and branching to the original instance', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      const proxy = withModelContext(sm, { learningContext: true });
+      expect(proxy).toBeInstanceOf(SessionManager);
+      const first = user(proxy, 'via proxy');
+      expect(sm.getLeafId()).toBe(first);
+      expect(proxy.getEntries()).toEqual(sm.getEntries());
+      exchange(proxy, 'more');
+      proxy.branch(first);
+      expect(sm.getLeafId()).toBe(first);
+      expect(proxy.getBranch()).toEqual(sm.getBranch());
+      expect(proxy.getSessionId()).toBe(sm.getSessionId());
+      expect(proxy.getTree()).toEqual(sm.getTree());
+      proxy.resetLeaf();
+      expect(sm.getLeafId()).toBeNull();
+    });
+
+    it('returns the same bound method each time', () => {
+      const proxy = withModelContext(SessionManager.inMemory('/tmp'), { learningContext: true });
+      expect(proxy.getEntries).toBe(proxy.getEntries);
+    });
+  });
+
+  describe('the session file', () => {
+    it('writes nothing extra: the file bytes are unchanged by projecting through the proxy', () => {
+      const { sm, dir } = onDisk();
+      compactedWithSnapshot(sm);
+      const file = sm.getSessionFile() as string;
+      const before = readFileSync(file);
+      const proxy = withModelContext(sm, { learningContext: true });
+      for (let i = 0; i < 3; i++) {
+        proxy.buildSessionProjection();
+        proxy.buildSessionContext();
+        proxy.getBranch();
+        proxy.getEntries();
+        decideLearningContextSnapshot(proxy, view('1'), { learningContext: true });
+      }
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(readdirSync(join(dir, 'sessions'))).toHaveLength(1);
+    });
+
+    it('appends through the proxy exactly what the original would append', () => {
+      const { sm } = onDisk();
+      compactedWithSnapshot(sm);
+      const file = sm.getSessionFile() as string;
+      const before = readFileSync(file, 'utf8');
+      const proxy = withModelContext(sm, { learningContext: true });
+      const id = user(proxy, 'appended through the proxy');
+      const after = readFileSync(file, 'utf8');
+      expect(after.startsWith(before)).toBe(true);
+      const added = after.slice(before.length).trim().split('\n');
+      expect(added).toHaveLength(1);
+      expect(JSON.parse(added[0] as string)).toEqual(sm.getEntry(id));
+      // The compaction's Pi system state comes from the raw projection, not Repa's.
+      const reopened = SessionManager.open(file);
+      expect(reopened.getEntries()).toEqual(sm.getEntries());
+    });
+  });
+});
