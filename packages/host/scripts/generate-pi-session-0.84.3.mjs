@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { renderLearningContext, snapshotDetails } from '@repa/context';
+import { appendLearningContextSnapshot } from '@repa/context';
 
 const target = fileURLToPath(
   new URL('../../../fixtures/sessions/pi-session-0.84.3.jsonl', import.meta.url),
@@ -72,12 +72,7 @@ const view = {
 };
 manager.appendModelChange('faux', 'faux-1');
 manager.appendThinkingLevelChange('off');
-manager.appendCustomMessageEntry(
-  'repa.learning-context',
-  renderLearningContext(view),
-  false,
-  snapshotDetails(view),
-);
+appendLearningContextSnapshot(manager, view);
 manager.appendMessage(user('Where do the light reactions happen?'));
 manager.appendMessage(assistant('In the thylakoid membranes of the chloroplast.', 180));
 const keptUser = manager.appendMessage(user('And the Calvin cycle?'));

@@ -12,12 +12,7 @@ import {
   type SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
-import {
-  ContentStore,
-  createContentObserver,
-  createContentTools,
-  type ContentObserver,
-} from '@repa/content';
+import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
 import {
   appendLearningContextSnapshot,
   buildFileChangeMessage,
@@ -113,7 +108,7 @@ export class PiConversationHost {
   private constructor(options: PiConversationHostOptions, store: ContentStore) {
     this.#options = options;
     this.#store = store;
-    this.#observer = createContentObserver(store);
+    this.#observer = new ContentObserver(store);
   }
 
   /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
@@ -203,7 +198,7 @@ export class PiConversationHost {
       pi.on('context', async (event) => {
         const settings = this.#run?.settings ?? this.#lastSettings;
         if (!settings || settings.fileChanges === 'off') return undefined;
-        const report = await this.#observer.changes(settings.fileChanges);
+        const report = await this.#observer.checkChanges(settings.fileChanges);
         const message = buildFileChangeMessage(report, settings.fileChanges, {
           receipts: this.#run?.receipts ?? [],
         });

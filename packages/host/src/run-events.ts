@@ -2,6 +2,7 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import {
   REPA_ERROR_CODES,
   REPA_ERROR_FIXES,
+  type RepaErrorCode,
   type RunEvent,
   saveReceiptSchema,
   type WireError,
@@ -22,8 +23,11 @@ function errorOfResult(result: unknown): WireError {
         .map((block) => block.text)
         .join('\n')
     : '';
-  const code = REPA_ERROR_CODES.find((known) => text.includes(known)) ?? 'internal';
-  return { code, message: text || 'The tool failed.', fix: REPA_ERROR_FIXES[code] };
+  // Content tools throw `<code>: <message>` … `Fix: <fix>` (Pi keeps only the text of a throw).
+  const head = /^([a-z]+(?:_[a-z]+)*): /.exec(text);
+  const code = (REPA_ERROR_CODES as string[]).includes(head?.[1] ?? '') ? (head?.[1] as RepaErrorCode) : 'internal';
+  const fix = /\nFix: (.+)$/s.exec(text)?.[1] ?? REPA_ERROR_FIXES[code];
+  return { code, message: text || 'The tool failed.', fix };
 }
 
 /**
