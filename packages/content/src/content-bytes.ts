@@ -25,5 +25,7 @@ export function excerptOf(bytes: Uint8Array, maxChars = 600): string {
   if (head.includes(0)) return `(binary content, ${bytes.length} bytes)`;
   // A cut through a multi-byte character decodes to U+FFFD at the very end; drop it.
   const text = lenientDecoder.decode(head).replace(/\uFFFD$/u, '');
-  return text.length > maxChars || bytes.length > head.length ? `${text.slice(0, maxChars)}…` : text;
+  return text.length > maxChars || bytes.length > head.length
+    ? `${text.slice(0, maxChars)}…`
+    : text;
 }

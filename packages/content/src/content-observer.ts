@@ -98,7 +98,8 @@ export class ContentObserver {
       const partial = options.whole === true ? false : (previous?.partial ?? false);
       const bytes = options.contents?.get(receipt.target);
       const replaced = this.get(receipt.target);
-      if (replaced && replaced.identity !== receipt.identity) this.byIdentity.delete(replaced.identity);
+      if (replaced && replaced.identity !== receipt.identity)
+        this.byIdentity.delete(replaced.identity);
       this.put({
         identity: receipt.identity,
         target: receipt.target,
@@ -143,7 +144,10 @@ export class ContentObserver {
     return text === undefined ? {} : { text };
   }
 
-  private async checkOne(observation: Observation, mode: 'notice' | 'diff'): Promise<FileChange | undefined> {
+  private async checkOne(
+    observation: Observation,
+    mode: 'notice' | 'diff',
+  ): Promise<FileChange | undefined> {
     const key = await this.store.statKeyOf(observation.target);
     if (key !== null && key === observation.statKey) return undefined;
     let snapshot: ContentSnapshot | undefined;
@@ -167,8 +171,14 @@ export class ContentObserver {
       observation.statKey = snapshot.statKey;
       return undefined;
     }
-    const changed = { ...base, kind: 'modified' as const, version: snapshot.version, bytes: snapshot.bytes.length };
-    const described = mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' as const };
+    const changed = {
+      ...base,
+      kind: 'modified' as const,
+      version: snapshot.version,
+      bytes: snapshot.bytes.length,
+    };
+    const described =
+      mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' as const };
     this.put({
       identity: observation.identity,
       target: observation.target,
@@ -193,18 +203,32 @@ export class ContentObserver {
       return { form: 'location', hint: `The previous text is not known. ${reread}` };
     }
     if (snapshot.bytes.length > this.maxTextBytes) {
-      return { form: 'location', hint: `The file is too large for a diff (${snapshot.bytes.length} bytes). ${reread}` };
+      return {
+        form: 'location',
+        hint: `The file is too large for a diff (${snapshot.bytes.length} bytes). ${reread}`,
+      };
     }
     const text = decodeText(snapshot.bytes);
     if (text === undefined) {
       return { form: 'location', hint: `The file is now binary. ${reread}` };
     }
-    const diff = createTwoFilesPatch(observation.target, observation.target, observation.text, text, undefined, undefined, {
-      context: 3,
-      headerOptions: FILE_HEADERS_ONLY,
-    });
+    const diff = createTwoFilesPatch(
+      observation.target,
+      observation.target,
+      observation.text,
+      text,
+      undefined,
+      undefined,
+      {
+        context: 3,
+        headerOptions: FILE_HEADERS_ONLY,
+      },
+    );
     if (diff.length > this.maxDiffChars) {
-      return { form: 'location', hint: `The change is too large for a diff (${diff.length} characters). ${reread}` };
+      return {
+        form: 'location',
+        hint: `The change is too large for a diff (${diff.length} characters). ${reread}`,
+      };
     }
     return { form: 'diff', diff };
   }

@@ -23,7 +23,8 @@ function faultyFs(plan: { failAt: number; sticky: boolean }) {
         if (index === plan.failAt || (plan.sticky && index > plan.failAt)) {
           state.failed.push(name);
           // close(2) releases the descriptor even when it reports an error.
-          if (name === 'close') await (call as (...a: unknown[]) => Promise<unknown>)(...args).catch(() => undefined);
+          if (name === 'close')
+            await (call as (...a: unknown[]) => Promise<unknown>)(...args).catch(() => undefined);
           const code = ENOSPC_CALLS.has(name) ? 'ENOSPC' : 'EIO';
           throw Object.assign(new Error(`${code}: injected failure of ${name}`), { code });
         }
@@ -69,9 +70,14 @@ async function runWithFault(failAt: number, sticky: boolean) {
 async function checkAfterRestart(root: string, outcome: string) {
   const store = await ContentStore.open({ root });
   const tree = Object.fromEntries(
-    Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [path, bytes.toString()]),
+    Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
+      path,
+      bytes.toString(),
+    ]),
   );
-  const visible = Object.fromEntries(Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')));
+  const visible = Object.fromEntries(
+    Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
+  );
   const allNew = { 'a.md': NEW_A, 'b/new.md': NEW_B };
   // Old or new, per object and across the save; never a mix, never partial bytes.
   expect([OLD, allNew]).toContainEqual(visible);
@@ -84,7 +90,11 @@ async function checkAfterRestart(root: string, outcome: string) {
   expect(recoverable.map((entry) => `${entry.operationId}.json`)).toEqual(records);
   if (records.length > 0) {
     expect(visible).toEqual(OLD);
-    expect(recoverable[0]?.changes.map((change) => change.version)).toEqual([sha(NEW_A), sha(NEW_B), null]);
+    expect(recoverable[0]?.changes.map((change) => change.version)).toEqual([
+      sha(NEW_A),
+      sha(NEW_B),
+      null,
+    ]);
   }
   if (visible['a.md'] === NEW_A) {
     // Identities followed the save: the new file has one, the deleted one is gone.

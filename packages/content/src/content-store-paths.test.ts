@@ -15,7 +15,8 @@ const folder = async (files: Record<string, string> = {}) => {
 afterEach(() => removeAll(dirs));
 
 /** The space's whole tree, `.repa/` included, to prove nothing was created. */
-const everything = async (root: string) => Object.keys(await readTree(root, { withRepa: true })).sort();
+const everything = async (root: string) =>
+  Object.keys(await readTree(root, { withRepa: true })).sort();
 
 describe('ContentStore path safety', () => {
   describe('spellings', () => {
@@ -66,7 +67,9 @@ describe('ContentStore path safety', () => {
       const store = await ContentStore.open({ root });
       expect((await repaErrorOf(store.read('link.md'))).code).toBe('path_outside_space');
       expect((await repaErrorOf(store.read('dangling.md'))).code).toBe('path_outside_space');
-      const save = store.save([{ target: 'dangling.md', content: bytes('x'), expectedVersion: null }]);
+      const save = store.save([
+        { target: 'dangling.md', content: bytes('x'), expectedVersion: null },
+      ]);
       expect((await repaErrorOf(save)).code).toBe('path_outside_space');
       expect(await readdir(outside)).toEqual(['secret.txt']);
     });
@@ -77,7 +80,9 @@ describe('ContentStore path safety', () => {
       const store = await ContentStore.open({ root });
       const snapshot = await store.read('alias/a.md');
       expect(snapshot.target).toBe('real/a.md');
-      await store.save([{ target: 'alias/a.md', content: bytes('b'), expectedVersion: snapshot.version }]);
+      await store.save([
+        { target: 'alias/a.md', content: bytes('b'), expectedVersion: snapshot.version },
+      ]);
       expect(await readFile(join(root, 'real/a.md'), 'utf8')).toBe('b');
     });
 
@@ -103,7 +108,9 @@ describe('ContentStore path safety', () => {
         },
       });
       const seen = await store.read('doc.md');
-      const save = store.save([{ target: 'doc.md', content: bytes('new'), expectedVersion: seen.version }]);
+      const save = store.save([
+        { target: 'doc.md', content: bytes('new'), expectedVersion: seen.version },
+      ]);
       expect((await repaErrorOf(save)).code).toBe('path_outside_space');
       expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('victim');
       expect(await readdir(outside)).toEqual(['victim.txt']);
@@ -125,7 +132,9 @@ describe('ContentStore path safety', () => {
         },
       });
       const seen = await store.read('docs/doc.md');
-      const save = store.save([{ target: 'docs/doc.md', content: bytes('new'), expectedVersion: seen.version }]);
+      const save = store.save([
+        { target: 'docs/doc.md', content: bytes('new'), expectedVersion: seen.version },
+      ]);
       expect((await repaErrorOf(save)).code).toBe('path_outside_space');
       expect(await readdir(outside)).toEqual(['doc.md']);
       expect(await readFile(join(outside, 'doc.md'), 'utf8')).toBe('victim');

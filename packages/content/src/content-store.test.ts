@@ -37,7 +37,11 @@ describe('ContentStore', () => {
       const root = await space({ 'notes/a.md': 'hello\n' });
       const store = await ContentStore.open({ root });
       const first = await store.read('notes/a.md');
-      expect(first).toMatchObject({ target: 'notes/a.md', version: sha('hello\n'), outside: false });
+      expect(first).toMatchObject({
+        target: 'notes/a.md',
+        version: sha('hello\n'),
+        outside: false,
+      });
       expect(first.bytes.toString()).toBe('hello\n');
       expect(first.identity).toMatch(/^repa:document\/[0-9a-f-]{36}$/);
       expect((await store.read('./notes//a.md')).identity).toBe(first.identity);
@@ -73,12 +77,20 @@ describe('ContentStore', () => {
       expect(snapshot).toMatchObject({ outside: true, identity: 'repa:material/paper1' });
       expect(snapshot.bytes.toString()).toBe('outside text');
       const error = await repaErrorOf(
-        store.save([{ target: 'repa:material/paper1', content: bytes('x'), expectedVersion: snapshot.version }]),
+        store.save([
+          {
+            target: 'repa:material/paper1',
+            content: bytes('x'),
+            expectedVersion: snapshot.version,
+          },
+        ]),
       );
       expect(error.code).toBe('path_outside_space');
       expect(await readFile(join(outside, 'paper.txt'), 'utf8')).toBe('outside text');
       // The outside path itself is never accepted as an address.
-      expect((await repaErrorOf(store.read(join(outside, 'paper.txt')))).code).toBe('path_outside_space');
+      expect((await repaErrorOf(store.read(join(outside, 'paper.txt')))).code).toBe(
+        'path_outside_space',
+      );
     });
 
     it('ignores a grant limited to other spaces and reports a damaged grants file', async () => {
@@ -119,7 +131,9 @@ describe('ContentStore', () => {
     it('refuses to replace an existing file the caller never observed (read_required)', async () => {
       const root = await space({ 'a.md': 'mine\n' });
       const store = await ContentStore.open({ root });
-      const error = await repaErrorOf(store.save([{ target: 'a.md', content: bytes('x'), expectedVersion: null }]));
+      const error = await repaErrorOf(
+        store.save([{ target: 'a.md', content: bytes('x'), expectedVersion: null }]),
+      );
       expect(error.code).toBe('read_required');
       expect(error.details).toMatchObject({ currentVersion: sha('mine\n'), excerpt: 'mine\n' });
       expect(await readTextTree(root)).toEqual({ 'a.md': 'mine\n' });
@@ -143,7 +157,9 @@ describe('ContentStore', () => {
       await chmod(join(root, 'run.sh'), 0o750);
       const store = await ContentStore.open({ root });
       const seen = await store.read('run.sh');
-      await store.save([{ target: 'run.sh', content: bytes('echo 2\n'), expectedVersion: seen.version }]);
+      await store.save([
+        { target: 'run.sh', content: bytes('echo 2\n'), expectedVersion: seen.version },
+      ]);
       expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o750);
       expect(await readFile(join(root, 'run.sh'), 'utf8')).toBe('echo 2\n');
     });
@@ -154,9 +170,16 @@ describe('ContentStore', () => {
       const seen = await store.read('old.md');
       const receipts = await store.save([
         { target: 'old.md', content: null, expectedVersion: seen.version },
-        { target: 'new/place.md', content: bytes('text 2\n'), expectedVersion: null, identityFrom: 'old.md' },
+        {
+          target: 'new/place.md',
+          content: bytes('text 2\n'),
+          expectedVersion: null,
+          identityFrom: 'old.md',
+        },
       ]);
-      expect(receipts.map((receipt) => [receipt.target, receipt.identity, receipt.version])).toEqual([
+      expect(
+        receipts.map((receipt) => [receipt.target, receipt.identity, receipt.version]),
+      ).toEqual([
         ['old.md', seen.identity, null],
         ['new/place.md', seen.identity, sha('text 2\n')],
       ]);
@@ -189,7 +212,9 @@ describe('ContentStore', () => {
       const controller = new AbortController();
       controller.abort();
       const error = await repaErrorOf(
-        store.save([{ target: 'a.md', content: bytes('x'), expectedVersion: null }], { signal: controller.signal }),
+        store.save([{ target: 'a.md', content: bytes('x'), expectedVersion: null }], {
+          signal: controller.signal,
+        }),
       );
       expect(error.code).toBe('cancelled');
       expect(await readTextTree(root)).toEqual({});
@@ -202,9 +227,12 @@ describe('ContentStore', () => {
         root,
         hooks: { step: (step) => void (step === 'intent-written' && controller.abort()) },
       });
-      const receipts = await store.save([{ target: 'a.md', content: bytes('x'), expectedVersion: null }], {
-        signal: controller.signal,
-      });
+      const receipts = await store.save(
+        [{ target: 'a.md', content: bytes('x'), expectedVersion: null }],
+        {
+          signal: controller.signal,
+        },
+      );
       expect(receipts).toHaveLength(1);
       expect(await readTextTree(root)).toEqual({ 'a.md': 'x' });
     });
@@ -213,7 +241,9 @@ describe('ContentStore', () => {
       const root = await space({ 'a.md': 'a', 'keep.md': 'k' });
       const store = await ContentStore.open({ root });
       const a = await store.read('a.md');
-      const [receipt] = await store.save([{ target: 'a.md', content: null, expectedVersion: a.version }]);
+      const [receipt] = await store.save([
+        { target: 'a.md', content: null, expectedVersion: a.version },
+      ]);
       expect(receipt).toMatchObject({ version: null, previousVersion: a.version, bytes: 0 });
       expect(await readTextTree(root)).toEqual({ 'keep.md': 'k' });
       expect((await repaErrorOf(store.read(a.identity))).code).toBe('not_found');
@@ -227,7 +257,9 @@ describe('ContentStore', () => {
       ]);
       expect((await repaErrorOf(twice)).code).toBe('invalid_request');
       expect((await repaErrorOf(store.save([]))).code).toBe('invalid_request');
-      expect((await repaErrorOf(store.save([], { operationId: '../x' }))).code).toBe('invalid_request');
+      expect((await repaErrorOf(store.save([], { operationId: '../x' }))).code).toBe(
+        'invalid_request',
+      );
     });
   });
 

@@ -116,7 +116,12 @@ export interface RecoverableIntent {
   /** Why it was left unfinished. */
   reason: string;
   /** Each change and whether it is on disk. */
-  changes: { target: string; previousVersion: string | null; version: string | null; applied: boolean }[];
+  changes: {
+    target: string;
+    previousVersion: string | null;
+    version: string | null;
+    applied: boolean;
+  }[];
 }
 
 interface PlannedChange {
@@ -152,7 +157,10 @@ function ioError(error: unknown, what: string): RepaError {
 }
 
 function cancelled(): RepaError {
-  return new RepaError('cancelled', 'The save was cancelled before it started; nothing was written.');
+  return new RepaError(
+    'cancelled',
+    'The save was cancelled before it started; nothing was written.',
+  );
 }
 
 /**
@@ -228,9 +236,13 @@ export class ContentStore {
         return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
       }
     }
-    throw new RepaError('not_found', `No object has the identity ${parsed.identity} in this space.`, {
-      fix: 'Check the identity, or address the file by its path relative to the space root.',
-    });
+    throw new RepaError(
+      'not_found',
+      `No object has the identity ${parsed.identity} in this space.`,
+      {
+        fix: 'Check the identity, or address the file by its path relative to the space root.',
+      },
+    );
   }
 
   /** Reads the whole object at `address` once and returns that snapshot with its version. */
@@ -249,9 +261,13 @@ export class ContentStore {
     if (options.signal?.aborted) throw cancelled();
     const operationId = options.operationId ?? randomUUID();
     if (!OPERATION_ID.test(operationId)) {
-      throw new RepaError('invalid_request', `The operation id ${JSON.stringify(operationId)} is not allowed.`, {
-        fix: 'Use 1–100 letters, digits, "-" or "_".',
-      });
+      throw new RepaError(
+        'invalid_request',
+        `The operation id ${JSON.stringify(operationId)} is not allowed.`,
+        {
+          fix: 'Use 1–100 letters, digits, "-" or "_".',
+        },
+      );
     }
     if (changes.length === 0) {
       throw new RepaError('invalid_request', 'The save has no changes.', {
@@ -334,9 +350,13 @@ export class ContentStore {
           break;
         }
         if (code === 'ENOTDIR') {
-          throw new RepaError('invalid_request', `${JSON.stringify(parts.slice(0, index).join('/'))} is a file, not a folder.`, {
-            fix: 'Choose a path whose folders are folders.',
-          });
+          throw new RepaError(
+            'invalid_request',
+            `${JSON.stringify(parts.slice(0, index).join('/'))} is a file, not a folder.`,
+            {
+              fix: 'Choose a path whose folders are folders.',
+            },
+          );
         }
         throw ioError(error, `Checking ${path}`);
       }
@@ -345,12 +365,19 @@ export class ContentStore {
         try {
           real = await this.fs.realpath(next);
         } catch (error) {
-          throw new RepaError('path_outside_space', `${JSON.stringify(path)} goes through a symlink that points nowhere.`, {
-            cause: error,
-          });
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that points nowhere.`,
+            {
+              cause: error,
+            },
+          );
         }
         if (!this.isInside(real)) {
-          throw new RepaError('path_outside_space', `${JSON.stringify(path)} goes through a symlink that leaves the space.`);
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that leaves the space.`,
+          );
         }
         current = real;
       } else {
@@ -359,10 +386,16 @@ export class ContentStore {
     }
     const target = toPosix(relative(this.root, current));
     if (!this.isInside(current) || target === '' || target.startsWith('..')) {
-      throw new RepaError('path_outside_space', `${JSON.stringify(path)} does not name a file inside the space.`);
+      throw new RepaError(
+        'path_outside_space',
+        `${JSON.stringify(path)} does not name a file inside the space.`,
+      );
     }
     if (target.split('/').some(isProtectedName)) {
-      throw new RepaError('protected_path', `${JSON.stringify(path)} leads into Repa's own ${REPA_FOLDER} folder.`);
+      throw new RepaError(
+        'protected_path',
+        `${JSON.stringify(path)} leads into Repa's own ${REPA_FOLDER} folder.`,
+      );
     }
     return { target, absolutePath: current, outside: false };
   }
@@ -409,7 +442,10 @@ export class ContentStore {
     }
   }
 
-  private async currentVersion(absolutePath: string, target: string): Promise<{ version: string; bytes: Buffer; mode: number } | null> {
+  private async currentVersion(
+    absolutePath: string,
+    target: string,
+  ): Promise<{ version: string; bytes: Buffer; mode: number } | null> {
     let stats: BigIntStats;
     try {
       stats = await this.fs.lstat(absolutePath);
@@ -464,14 +500,19 @@ export class ContentStore {
   }
 
   /** Applies the identity changes of saved changes to the index (deletes first, then moves and new objects). */
-  private applyIdentities(changes: readonly Pick<PlannedChange, 'target' | 'identity' | 'content' | 'version'>[]): void {
-    const kept = new Set(changes.filter((change) => change.version !== null).map((change) => change.identity));
+  private applyIdentities(
+    changes: readonly Pick<PlannedChange, 'target' | 'identity' | 'content' | 'version'>[],
+  ): void {
+    const kept = new Set(
+      changes.filter((change) => change.version !== null).map((change) => change.identity),
+    );
     for (const change of changes) {
       if (change.version !== null) continue;
       const identity = this.index.identityOf(change.target);
       if (identity !== undefined && !kept.has(identity)) this.index.remove(identity);
     }
-    for (const change of changes) if (change.version !== null) this.index.set(change.identity, change.target);
+    for (const change of changes)
+      if (change.version !== null) this.index.set(change.identity, change.target);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -487,25 +528,38 @@ export class ContentStore {
     await this.hooks.step?.(step, index === undefined ? { operationId } : { operationId, index });
   }
 
-  private async plan(changes: readonly SaveChange[], operationId: string): Promise<PlannedChange[]> {
+  private async plan(
+    changes: readonly SaveChange[],
+    operationId: string,
+  ): Promise<PlannedChange[]> {
     const locations: ContentLocation[] = [];
     for (const change of changes) {
       const location = await this.locate(change.target);
       if (location.outside) {
-        throw new RepaError('path_outside_space', `${change.target} is an outside material; outside materials are read-only.`, {
-          fix: 'Save a copy inside the space instead.',
-        });
+        throw new RepaError(
+          'path_outside_space',
+          `${change.target} is an outside material; outside materials are read-only.`,
+          {
+            fix: 'Save a copy inside the space instead.',
+          },
+        );
       }
       if (locations.some((other) => other.target === location.target)) {
-        throw new RepaError('invalid_request', `The save changes ${JSON.stringify(location.target)} twice.`, {
-          fix: 'Combine the changes to one object into one.',
-        });
+        throw new RepaError(
+          'invalid_request',
+          `The save changes ${JSON.stringify(location.target)} twice.`,
+          {
+            fix: 'Combine the changes to one object into one.',
+          },
+        );
       }
       locations.push(location);
     }
     // Identities: a moved object keeps its own; an object without one gets a new one here, so the
     // receipts of both ends of a move name the same identity.
-    const identities = new Map(locations.map((location) => [location.target, location.identity ?? newIdentity()]));
+    const identities = new Map(
+      locations.map((location) => [location.target, location.identity ?? newIdentity()]),
+    );
     const plan: PlannedChange[] = [];
     for (const [position, change] of changes.entries()) {
       const { target, absolutePath } = locations[position] as ContentLocation;
@@ -520,7 +574,10 @@ export class ContentStore {
       const temp =
         content === null
           ? null
-          : join(dirname(absolutePath), `.${basename(absolutePath).slice(0, 80)}${TEMP_MARK}${operationId}-${position}`);
+          : join(
+              dirname(absolutePath),
+              `.${basename(absolutePath).slice(0, 80)}${TEMP_MARK}${operationId}-${position}`,
+            );
       plan.push({
         target,
         absolutePath,
@@ -544,9 +601,13 @@ export class ContentStore {
   ): void {
     const shown = JSON.stringify(target);
     if (expected === null && current !== null) {
-      throw new RepaError('read_required', `${shown} already exists and this host has not read it.`, {
-        details: { target, currentVersion: current.version, excerpt: excerptOf(current.bytes) },
-      });
+      throw new RepaError(
+        'read_required',
+        `${shown} already exists and this host has not read it.`,
+        {
+          details: { target, currentVersion: current.version, excerpt: excerptOf(current.bytes) },
+        },
+      );
     }
     if (expected !== null && current === null) {
       throw new RepaError('stale_version', `${shown} was deleted since it was read.`, {
@@ -658,10 +719,13 @@ export class ContentStore {
         throw ioError(error, 'Saving');
       }
       for (const change of plan) {
-        if (!applied.includes(change) && change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
+        if (!applied.includes(change) && change.temp !== null)
+          await this.removeTemp(change.temp, change.absolutePath);
       }
       const done = applied.map((change) => change.target);
-      const pending = plan.filter((change) => !applied.includes(change)).map((change) => change.target);
+      const pending = plan
+        .filter((change) => !applied.includes(change))
+        .map((change) => change.target);
       throw new RepaError(
         'io_error',
         `The save was interrupted after ${done.join(', ')} reached disk; ${pending.join(', ')} did not. The rest is completed when the space is opened again.`,
@@ -711,7 +775,10 @@ export class ContentStore {
       throw ioError(error, `Checking ${this.rel(dir)}`);
     }
     if (real !== dir) {
-      throw new RepaError('path_outside_space', `The folder ${JSON.stringify(this.rel(dir))} was replaced while saving.`);
+      throw new RepaError(
+        'path_outside_space',
+        `The folder ${JSON.stringify(this.rel(dir))} was replaced while saving.`,
+      );
     }
   }
 
@@ -720,7 +787,10 @@ export class ContentStore {
     for (const change of plan) {
       const again = await this.canonical(change.target);
       if (again.absolutePath !== change.absolutePath) {
-        throw new RepaError('path_outside_space', `${JSON.stringify(change.target)} was moved while saving.`);
+        throw new RepaError(
+          'path_outside_space',
+          `${JSON.stringify(change.target)} was moved while saving.`,
+        );
       }
       await this.expectRealDir(dirname(change.absolutePath));
       const current = await this.currentVersion(change.absolutePath, change.target);
@@ -750,10 +820,15 @@ export class ContentStore {
     }
   }
 
-  private async rollback(plan: readonly PlannedChange[], created: readonly string[], recordPath: string): Promise<void> {
+  private async rollback(
+    plan: readonly PlannedChange[],
+    created: readonly string[],
+    recordPath: string,
+  ): Promise<void> {
     let clean = true;
     for (const change of plan) {
-      if (change.temp !== null && !(await this.removeTemp(change.temp, change.absolutePath))) clean = false;
+      if (change.temp !== null && !(await this.removeTemp(change.temp, change.absolutePath)))
+        clean = false;
     }
     for (const dir of [...created].reverse()) await this.fs.rmdir(dir).catch(() => undefined);
     // A temp file that could not be removed stays listed in its intent; recovery removes it later.
@@ -799,7 +874,12 @@ export class ContentStore {
       if (!name.endsWith('.json')) continue;
       const path = join(dir, name);
       try {
-        records.push({ record: intentRecordSchema.parse(JSON.parse((await this.fs.readFile(path)).toString('utf8'))), path });
+        records.push({
+          record: intentRecordSchema.parse(
+            JSON.parse((await this.fs.readFile(path)).toString('utf8')),
+          ),
+          path,
+        });
       } catch {
         // A damaged record is left in place for a person to inspect; it is never guessed at.
       }
@@ -885,7 +965,8 @@ export class ContentStore {
     }
     if (!committed) {
       for (const change of planned) {
-        for (const dir of [...change.createdDirs].reverse()) await this.fs.rmdir(dir).catch(() => undefined);
+        for (const dir of [...change.createdDirs].reverse())
+          await this.fs.rmdir(dir).catch(() => undefined);
       }
     }
     const kept: IntentRecord = {
@@ -894,7 +975,10 @@ export class ContentStore {
       reason: committed
         ? 'The save was interrupted; some objects were changed by someone else before it could be finished.'
         : 'The save was interrupted before any object reached disk; the objects are unchanged.',
-      changes: record.changes.map((change, index) => ({ ...change, applied: states[index] === 'applied' })),
+      changes: record.changes.map((change, index) => ({
+        ...change,
+        applied: states[index] === 'applied',
+      })),
     };
     await this.writeRepaFile(recordPath, JSON.stringify(kept));
   }

@@ -1,6 +1,17 @@
 import type { BigIntStats } from 'node:fs';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, readFile, realpath, rename, rmdir, unlink } from 'node:fs/promises';
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rmdir,
+  unlink,
+} from 'node:fs/promises';
 
 /**
  * Every filesystem call the store makes, one method per system call, so tests can fail any single

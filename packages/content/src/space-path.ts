@@ -4,9 +4,9 @@ import { RepaError } from '@repa/protocol';
 export const REPA_FOLDER = '.repa';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
-// Characters that render as nothing (or nearly nothing) and could hide inside a name.
-const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/gu;
+// Characters that render as nothing and could hide inside a name (format characters and Hangul
+// fillers); invisible combining marks go with the accents below.
+const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0]/gu;
 const COMBINING_MARKS = /\p{M}/gu;
 // Characters that look like the letters and the dot of `.repa`, mapped to them.
 const LOOK_ALIKES: Record<string, string> = {
@@ -82,10 +82,14 @@ export function parseSpacePath(input: string): string {
       fix: 'Remove the NUL character from the path.',
     });
   }
-  if (/[\u0001-\u001F\u007F]/u.test(input)) {
-    throw new RepaError('invalid_request', `The path ${show(input)} contains a control character.`, {
-      fix: 'Remove line breaks, tabs and other control characters from the path.',
-    });
+  if ([...input].some((char) => char < ' ' || char === '\u007F')) {
+    throw new RepaError(
+      'invalid_request',
+      `The path ${show(input)} contains a control character.`,
+      {
+        fix: 'Remove line breaks, tabs and other control characters from the path.',
+      },
+    );
   }
   if (/^([/\\]|[A-Za-z]:|~([/\\]|$)|file:)/u.test(input)) {
     throw new RepaError('path_outside_space', `The path ${show(input)} is absolute.`, {

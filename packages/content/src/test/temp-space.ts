@@ -11,7 +11,10 @@ export async function tempSpace(files: Record<string, string | Uint8Array> = {})
 }
 
 /** Writes `files` under `root`, creating folders. */
-export async function writeFiles(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
+export async function writeFiles(
+  root: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), content);
@@ -19,7 +22,10 @@ export async function writeFiles(root: string, files: Record<string, string | Ui
 }
 
 /** Every file under `root` (relative path → bytes), `.repa/` excluded unless asked for. */
-export async function readTree(root: string, options: { withRepa?: boolean } = {}): Promise<Record<string, Buffer>> {
+export async function readTree(
+  root: string,
+  options: { withRepa?: boolean } = {},
+): Promise<Record<string, Buffer>> {
   const tree: Record<string, Buffer> = {};
   const walk = async (dir: string, prefix: string) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -36,7 +42,9 @@ export async function readTree(root: string, options: { withRepa?: boolean } = {
 /** The same tree as text, for readable assertions. */
 export async function readTextTree(root: string): Promise<Record<string, string>> {
   const tree = await readTree(root);
-  return Object.fromEntries(Object.entries(tree).map(([path, bytes]) => [path, bytes.toString('utf8')]));
+  return Object.fromEntries(
+    Object.entries(tree).map(([path, bytes]) => [path, bytes.toString('utf8')]),
+  );
 }
 
 /** Removes temp folders created by a test. */
