@@ -5,7 +5,7 @@ export function versionOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes as text when they are valid UTF-8 without NUL characters; otherwise `undefined`. */
 export function decodeText(bytes: Uint8Array): string | undefined {

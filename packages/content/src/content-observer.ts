@@ -4,6 +4,16 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { decodeText } from './content-bytes.js';
 import type { ContentSnapshot, ContentStore } from './content-store.js';
 
+// File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
+// within the same tick keeps the stat key. A key is trusted only once its mtime is older than this.
+const RACY_NS = 2_000_000_000n;
+
+function settledKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
+  return BigInt(Date.now()) * 1_000_000n - mtime > RACY_NS ? key : undefined;
+}
+
 /** How file changes are told to the model (the `prompts.fileChanges` setting, spec R14/R52). */
 export type FileChangesMode = 'off' | 'on-demand' | 'notice' | 'diff';
 
@@ -19,7 +29,10 @@ export interface Observation {
   partial: boolean;
   /** The text the model saw, kept only for whole reads of small text files (for diffs). */
   text?: string;
-  /** Cheap change key; `undefined` after a save until the next check hashes the file once. */
+  /**
+   * Cheap change key (device, inode, size, mtime); `undefined` while unknown or too recent to
+   * trust (then the next check hashes the file).
+   */
   statKey?: string;
 }
 
@@ -72,7 +85,7 @@ export class ContentObserver {
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
-      statKey: snapshot.statKey,
+      statKey: settledKey(snapshot.statKey),
       ...this.textOf(snapshot.bytes, options.partial),
     });
   }
@@ -121,8 +134,8 @@ export class ContentObserver {
    *   finds out when it reads again, or from `stale_version` when it saves);
    * - `notice`: a bare notice per change;
    * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
-   * Only observed objects are checked: a stat first, a hash only when the stat changed, never a
-   * scan of the space. A reported change moves the baseline, so it is reported once.
+   * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
+   * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported change moves the baseline, so it is reported once.
    */
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
     if (mode === 'off' || mode === 'on-demand') return { changes: [] };
@@ -168,7 +181,7 @@ export class ContentObserver {
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
     }
     if (snapshot.version === observation.version) {
-      observation.statKey = snapshot.statKey;
+      observation.statKey = settledKey(snapshot.statKey);
       return undefined;
     }
     const changed = {
@@ -184,7 +197,7 @@ export class ContentObserver {
       target: observation.target,
       version: snapshot.version,
       partial: observation.partial,
-      statKey: snapshot.statKey,
+      statKey: settledKey(snapshot.statKey),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
     });
