@@ -1,1 +1,21 @@
-export {};
+export {
+  ContentObserver,
+  type ContentObserverOptions,
+  type FileChangesMode,
+  type Observation,
+} from './content-observer.js';
+export {
+  type ContentLocation,
+  type ContentSnapshot,
+  ContentStore,
+  type ContentStoreOptions,
+  type RecoverableIntent,
+  type SaveChange,
+  type SaveOptions,
+} from './content-store.js';
+export type { ContentPatchDetails } from './tools/apply-patch-tool.js';
+export { createContentTools } from './tools/create-content-tools.js';
+export type { ContentEditDetails } from './tools/edit-tool.js';
+export type { ContentReadDetails } from './tools/read-tool.js';
+export type { ContentToolsOptions } from './tools/tool-call.js';
+export type { ContentSaveDetails } from './tools/write-tool.js';

@@ -1,0 +1,248 @@
+import type { FileChange, FileChangeReport, SaveReceipt } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { decodeText } from './content-bytes.js';
+import type { ContentSnapshot, ContentStore } from './content-store.js';
+
+// File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
+// within the same tick keeps the stat key. A key is trusted only once its mtime is older than this.
+const RACY_NS = 2_000_000_000n;
+
+function settledKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
+  return BigInt(Date.now()) * 1_000_000n - mtime > RACY_NS ? key : undefined;
+}
+
+/** How file changes are told to the model (the `prompts.fileChanges` setting, spec R14/R52). */
+export type FileChangesMode = 'off' | 'on-demand' | 'notice' | 'diff';
+
+/** What this host saw of one object. */
+export interface Observation {
+  /** The object's identity (the key: it survives moves made through Repa). */
+  identity: string;
+  /** Path relative to the space root, where the object was last seen. */
+  target: string;
+  /** The version (sha256 hex) the host saw. */
+  version: string;
+  /** True when the model saw only part of the file (an offset/limit read or truncated output). */
+  partial: boolean;
+  /** The text the model saw, kept only for whole reads of small text files (for diffs). */
+  text?: string;
+  /**
+   * Cheap change key (device, inode, size, mtime); `undefined` while unknown or too recent to
+   * trust (then the next check hashes the file).
+   */
+  statKey?: string;
+}
+
+/** Options of {@link ContentObserver}. */
+export interface ContentObserverOptions {
+  /** The largest file (bytes) whose text is kept for diffs. Default 64 KiB. */
+  maxTextBytes?: number;
+  /** The longest diff (characters) reported; larger changes become a location hint. Default 6000. */
+  maxDiffChars?: number;
+}
+
+/**
+ * One host's observation map (spec R52–R54, R64): which version of each space object it read or
+ * saved, and the changes found on disk since. Outside materials are never recorded or tracked.
+ * A new host starts with an empty map; the baseline is re-established by reading (R54).
+ */
+export class ContentObserver {
+  private readonly store: ContentStore;
+  private readonly maxTextBytes: number;
+  private readonly maxDiffChars: number;
+  private readonly byIdentity = new Map<string, Observation>();
+
+  constructor(store: ContentStore, options: ContentObserverOptions = {}) {
+    this.store = store;
+    this.maxTextBytes = options.maxTextBytes ?? 64 * 1024;
+    this.maxDiffChars = options.maxDiffChars ?? 6000;
+  }
+
+  /** What the host saw of `target` (a path relative to the space root), if anything. */
+  get(target: string): Observation | undefined {
+    for (const observation of this.byIdentity.values()) {
+      if (observation.target === target) return observation;
+    }
+    return undefined;
+  }
+
+  /** Every observation, in target order. */
+  list(): Observation[] {
+    return [...this.byIdentity.values()].sort((a, b) => (a.target < b.target ? -1 : 1));
+  }
+
+  /**
+   * Records a read. A partial read still records the whole file's version (R64), but not its text.
+   * Outside materials are ignored (R54).
+   */
+  recordRead(snapshot: ContentSnapshot, options: { partial: boolean }): void {
+    if (snapshot.outside) return;
+    this.put({
+      identity: snapshot.identity,
+      target: snapshot.target,
+      version: snapshot.version,
+      partial: options.partial,
+      statKey: settledKey(snapshot.statKey),
+      ...this.textOf(snapshot.bytes, options.partial),
+    });
+  }
+
+  /**
+   * Records the receipts of a save: the new baseline comes from the receipt, never from reading the
+   * disk again (R65), so the agent's own saves are never reported as changes (R53).
+   * `contents` (target → bytes written) lets small text files keep their text for later diffs;
+   * `whole` says the model wrote the whole content (otherwise it knows as much as before).
+   */
+  recordSave(
+    receipts: readonly SaveReceipt[],
+    options: { contents?: ReadonlyMap<string, Uint8Array>; whole?: boolean } = {},
+  ): void {
+    for (const receipt of receipts) {
+      if (receipt.version !== null) continue;
+      const gone = this.get(receipt.target);
+      if (gone) this.byIdentity.delete(gone.identity);
+    }
+    for (const receipt of receipts) {
+      if (receipt.version === null) continue;
+      const previous = this.byIdentity.get(receipt.identity) ?? this.get(receipt.target);
+      const partial = options.whole === true ? false : (previous?.partial ?? false);
+      const bytes = options.contents?.get(receipt.target);
+      const replaced = this.get(receipt.target);
+      if (replaced && replaced.identity !== receipt.identity)
+        this.byIdentity.delete(replaced.identity);
+      this.put({
+        identity: receipt.identity,
+        target: receipt.target,
+        version: receipt.version,
+        partial,
+        ...(bytes === undefined ? {} : this.textOf(bytes, partial)),
+      });
+    }
+  }
+
+  /** Forgets everything (e.g. when the host is rebuilt). */
+  clear(): void {
+    this.byIdentity.clear();
+  }
+
+  /**
+   * The objects this host read that changed on disk since, described for `mode` (R52):
+   * - `off` and `on-demand`: nothing is reported and no baseline moves (on demand, the agent
+   *   finds out when it reads again, or from `stale_version` when it saves);
+   * - `notice`: a bare notice per change;
+   * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
+   * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
+   * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported change moves the baseline, so it is reported once.
+   */
+  async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
+    if (mode === 'off' || mode === 'on-demand') return { changes: [] };
+    const changes: FileChange[] = [];
+    for (const observation of this.list()) {
+      const change = await this.checkOne(observation, mode);
+      if (change) changes.push(change);
+    }
+    return { changes };
+  }
+
+  private put(observation: Observation): void {
+    this.byIdentity.set(observation.identity, observation);
+  }
+
+  private textOf(bytes: Uint8Array, partial: boolean): { text?: string } {
+    if (partial || bytes.length > this.maxTextBytes) return {};
+    const text = decodeText(bytes);
+    return text === undefined ? {} : { text };
+  }
+
+  private async checkOne(
+    observation: Observation,
+    mode: 'notice' | 'diff',
+  ): Promise<FileChange | undefined> {
+    const key = await this.store.statKeyOf(observation.target);
+    if (key !== null && key === observation.statKey) return undefined;
+    let snapshot: ContentSnapshot | undefined;
+    if (key !== null) {
+      try {
+        snapshot = await this.store.read(observation.target);
+      } catch (error) {
+        if (!RepaError.isInstance(error) || error.code !== 'not_found') throw error;
+      }
+    }
+    const base = {
+      target: observation.target,
+      identity: observation.identity,
+      previousVersion: observation.version,
+    };
+    if (snapshot === undefined) {
+      this.byIdentity.delete(observation.identity);
+      return { ...base, kind: 'deleted', version: null, form: 'notice' };
+    }
+    if (snapshot.version === observation.version) {
+      observation.statKey = settledKey(snapshot.statKey);
+      return undefined;
+    }
+    const changed = {
+      ...base,
+      kind: 'modified' as const,
+      version: snapshot.version,
+      bytes: snapshot.bytes.length,
+    };
+    const described =
+      mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' as const };
+    this.put({
+      identity: observation.identity,
+      target: observation.target,
+      version: snapshot.version,
+      partial: observation.partial,
+      statKey: settledKey(snapshot.statKey),
+      // The model now knows the new text only if it was shown a diff of text it knew whole.
+      ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
+    });
+    return { ...changed, ...described };
+  }
+
+  private describe(
+    observation: Observation,
+    snapshot: ContentSnapshot,
+  ): { form: 'diff'; diff: string } | { form: 'location'; hint: string } {
+    const reread = `Read ${observation.target} again to see its current content.`;
+    if (observation.partial) {
+      return { form: 'location', hint: `Only part of the file was read before. ${reread}` };
+    }
+    if (observation.text === undefined) {
+      return { form: 'location', hint: `The previous text is not known. ${reread}` };
+    }
+    if (snapshot.bytes.length > this.maxTextBytes) {
+      return {
+        form: 'location',
+        hint: `The file is too large for a diff (${snapshot.bytes.length} bytes). ${reread}`,
+      };
+    }
+    const text = decodeText(snapshot.bytes);
+    if (text === undefined) {
+      return { form: 'location', hint: `The file is now binary. ${reread}` };
+    }
+    const diff = createTwoFilesPatch(
+      observation.target,
+      observation.target,
+      observation.text,
+      text,
+      undefined,
+      undefined,
+      {
+        context: 3,
+        headerOptions: FILE_HEADERS_ONLY,
+      },
+    );
+    if (diff.length > this.maxDiffChars) {
+      return {
+        form: 'location',
+        hint: `The change is too large for a diff (${diff.length} characters). ${reread}`,
+      };
+    }
+    return { form: 'diff', diff };
+  }
+}

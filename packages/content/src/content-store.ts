@@ -1,0 +1,985 @@
+import { randomUUID } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { newIdentity, parseIdentity } from './content-address.js';
+import { excerptOf, versionOf } from './content-bytes.js';
+import {
+  CREATE_EXCLUSIVE,
+  errnoCode,
+  type FsLayer,
+  nodeFsLayer,
+  READ_NO_FOLLOW,
+} from './fs-layer.js';
+import { IdentityIndex } from './identity-index.js';
+import { type IntentChange, type IntentRecord, intentRecordSchema } from './intent-record.js';
+import { grantedMaterialPath } from './outside-grants.js';
+import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
+
+/**
+ * The named steps of a save, in order; test hooks run after each.
+ * @internal
+ */
+export type SaveStep =
+  | 'planned'
+  | 'intent-written'
+  | 'temp-written'
+  | 'checked'
+  | 'renamed'
+  | 'dirs-synced'
+  | 'index-written'
+  | 'done';
+
+/**
+ * Test hooks: `step` runs after each named save step and may pause, change the disk or kill the
+ * process.
+ * @internal
+ */
+export interface ContentStoreHooks {
+  step?(step: SaveStep, info: { operationId: string; index?: number }): void | Promise<void>;
+}
+
+/** Options of {@link ContentStore.open}. */
+export interface ContentStoreOptions {
+  /** The space root folder; it must exist. */
+  root: string;
+  /**
+   * The application config directory (spec R15). Its `repa-content-access.json` grants read
+   * access to outside materials; without it no outside material is reachable.
+   */
+  appDirectory?: string;
+  /** @internal */
+  fs?: FsLayer;
+  /** @internal */
+  hooks?: ContentStoreHooks;
+}
+
+/** Where an address points, without reading the object. */
+export interface ContentLocation {
+  /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
+  target: string;
+  /** Absolute path on disk. */
+  absolutePath: string;
+  /** True for an outside material reached through a grant (read-only, never tracked). */
+  outside: boolean;
+  /** The object's identity, when it has one already. */
+  identity?: string;
+}
+
+/** The one snapshot a read returns: bytes and the version they have. */
+export interface ContentSnapshot extends ContentLocation {
+  /** The object's identity (assigned on first read). */
+  identity: string;
+  /** sha256 hex of `bytes`. */
+  version: string;
+  /** The whole file. */
+  bytes: Buffer;
+  /**
+   * Cheap change key (device, inode, size, mtime) of the file the bytes came from.
+   * @internal
+   */
+  statKey: string;
+}
+
+/** One object a save changes. */
+export interface SaveChange {
+  /** Path relative to the space root, or a `repa:` identity. */
+  target: string;
+  /** The new bytes; `null` deletes the object. */
+  content: Uint8Array | null;
+  /**
+   * The version the caller observed (sha256 hex), or `null` when the object must not exist yet.
+   * A mismatch fails the whole save with `stale_version`; an unexpected existing object with
+   * `read_required`.
+   */
+  expectedVersion: string | null;
+  /** For a move: the path (or identity) whose identity passes to `target`. */
+  identityFrom?: string;
+}
+
+/** Options of {@link ContentStore.save}. */
+export interface SaveOptions {
+  /** The operation id (letters, digits, `-`, `_`); generated when absent. */
+  operationId?: string;
+  /** Checked once before the save starts; a save that has begun always finishes. */
+  signal?: AbortSignal;
+}
+
+/** A save that recovery could not finish; its record stays in `.repa/intents/` until discarded. */
+export interface RecoverableIntent {
+  /** The save's operation id. */
+  operationId: string;
+  /** When the save started (ISO-8601). */
+  createdAt: string;
+  /** Absolute path of the record, which also holds the new bytes (base64). */
+  recordPath: string;
+  /** Why it was left unfinished. */
+  reason: string;
+  /** Each change and whether it is on disk. */
+  changes: {
+    target: string;
+    previousVersion: string | null;
+    version: string | null;
+    applied: boolean;
+  }[];
+}
+
+interface PlannedChange {
+  target: string;
+  absolutePath: string;
+  identity: string;
+  identityFrom?: string;
+  previousVersion: string | null;
+  version: string | null;
+  content: Buffer | null;
+  temp: string | null;
+  mode: number | null;
+  createdDirs: string[];
+}
+
+const OPERATION_ID = /^[A-Za-z0-9_-]{1,100}$/u;
+const INTENTS = 'intents';
+const INDEX_FILE = 'identities.json';
+const TEMP_MARK = '.repa-tmp-';
+
+const statKeyOf = (stats: BigIntStats) =>
+  `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+
+const toPosix = (path: string) => path.split(sep).join('/');
+
+function ioError(error: unknown, what: string): RepaError {
+  if (RepaError.isInstance(error)) return error;
+  const code = errnoCode(error);
+  return new RepaError('io_error', `${what} failed${code ? ` (${code})` : ''}: ${String(error)}`, {
+    cause: error,
+    details: code ? { errno: code } : undefined,
+  });
+}
+
+function cancelled(): RepaError {
+  return new RepaError(
+    'cancelled',
+    'The save was cancelled before it started; nothing was written.',
+  );
+}
+
+/**
+ * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
+ * and crash-safe saves against an expected version (spec R60–R66).
+ *
+ * Contract: nothing is written outside the space or into `.repa/` except Repa's own records; an
+ * existing object is only replaced against the version the caller observed; a save either reaches
+ * disk completely (per object: old bytes or new bytes, never a mix) or leaves a recoverable intent.
+ */
+export class ContentStore {
+  /** The space root, symlinks resolved. */
+  readonly root: string;
+  private readonly givenRoot: string;
+  private readonly appDirectory: string | undefined;
+  private readonly fs: FsLayer;
+  private readonly hooks: ContentStoreHooks;
+  private index = new IdentityIndex();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
+    this.root = root;
+    this.givenRoot = options.root;
+    this.appDirectory = options.appDirectory;
+    this.fs = fs;
+    this.hooks = options.hooks ?? {};
+  }
+
+  /**
+   * Opens the space at `options.root`: loads the identity index and resolves pending intents left by
+   * a crash (rolled forward when their first rename happened, otherwise kept as recoverable).
+   */
+  static async open(options: ContentStoreOptions): Promise<ContentStore> {
+    const fs = options.fs ?? nodeFsLayer;
+    let root: string | undefined;
+    try {
+      root = await fs.realpath(options.root);
+      if (!(await fs.lstat(root)).isDirectory()) root = undefined;
+    } catch {
+      root = undefined;
+    }
+    if (root === undefined) {
+      throw new RepaError('not_found', `The space folder ${options.root} does not exist.`, {
+        fix: 'Create the folder or open another space.',
+      });
+    }
+    const store = new ContentStore(root, options, fs);
+    await store.loadIndex();
+    await store.recover();
+    return store;
+  }
+
+  /** Where `address` (a path relative to the space root, or a `repa:` identity) points. */
+  async locate(address: string): Promise<ContentLocation> {
+    const parsed = parseIdentity(address);
+    if (parsed === undefined) {
+      const location = await this.canonical(parseSpacePath(address));
+      const identity = this.index.identityOf(location.target);
+      return identity === undefined ? location : { ...location, identity };
+    }
+    const path = this.index.pathOf(parsed.identity);
+    if (path !== undefined) {
+      return { ...(await this.canonical(parseSpacePath(path))), identity: parsed.identity };
+    }
+    if (parsed.kind === 'material') {
+      const outside = await grantedMaterialPath(
+        this.fs,
+        this.appDirectory,
+        [this.root, this.givenRoot],
+        parsed.id,
+      );
+      if (outside !== undefined) {
+        return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
+      }
+    }
+    throw new RepaError(
+      'not_found',
+      `No object has the identity ${parsed.identity} in this space.`,
+      {
+        fix: 'Check the identity, or address the file by its path relative to the space root.',
+      },
+    );
+  }
+
+  /** Reads the whole object at `address` once and returns that snapshot with its version. */
+  async read(address: string): Promise<ContentSnapshot> {
+    const location = await this.locate(address);
+    const { bytes, statKey } = await this.readFile(location);
+    const identity = location.identity ?? (await this.assignIdentity(location.target));
+    return { ...location, identity, bytes, statKey, version: versionOf(bytes) };
+  }
+
+  /**
+   * Saves `changes` atomically: all are checked against their expected versions first; any failure
+   * changes nothing. Returns one receipt per change, in order (spec R65).
+   */
+  async save(changes: readonly SaveChange[], options: SaveOptions = {}): Promise<SaveReceipt[]> {
+    if (options.signal?.aborted) throw cancelled();
+    const operationId = options.operationId ?? randomUUID();
+    if (!OPERATION_ID.test(operationId)) {
+      throw new RepaError(
+        'invalid_request',
+        `The operation id ${JSON.stringify(operationId)} is not allowed.`,
+        {
+          fix: 'Use 1–100 letters, digits, "-" or "_".',
+        },
+      );
+    }
+    if (changes.length === 0) {
+      throw new RepaError('invalid_request', 'The save has no changes.', {
+        fix: 'Pass at least one change.',
+      });
+    }
+    return this.exclusive(async () => {
+      if (options.signal?.aborted) throw cancelled();
+      const plan = await this.plan(changes, operationId);
+      return this.commit(plan, operationId);
+    });
+  }
+
+  /** The saves a crash left unfinished (see README, "Recovery"). */
+  async listRecoverable(): Promise<RecoverableIntent[]> {
+    const result: RecoverableIntent[] = [];
+    for (const { record, path } of await this.readIntents()) {
+      if (record.status !== 'recoverable') continue;
+      result.push({
+        operationId: record.operationId,
+        createdAt: record.createdAt,
+        recordPath: path,
+        reason: record.reason ?? 'The save did not reach disk.',
+        changes: record.changes.map((change) => ({
+          target: change.target,
+          previousVersion: change.previousVersion,
+          version: change.version,
+          applied: change.applied ?? false,
+        })),
+      });
+    }
+    return result;
+  }
+
+  /** Deletes the record of a recoverable save (after the user has dealt with it). */
+  async discardRecoverable(operationId: string): Promise<void> {
+    const found = (await this.readIntents()).find(
+      ({ record }) => record.operationId === operationId && record.status === 'recoverable',
+    );
+    if (!found) {
+      throw new RepaError('not_found', `No recoverable save has the operation id ${operationId}.`);
+    }
+    await this.exclusive(() => this.fs.unlink(found.path));
+  }
+
+  /**
+   * The cheap change key of a space object, or `null` when it is gone.
+   * @internal
+   */
+  async statKeyOf(target: string): Promise<string | null> {
+    try {
+      const stats = await this.fs.lstat(join(this.root, target));
+      return stats.isFile() ? statKeyOf(stats) : null;
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return null;
+      throw ioError(error, `Checking ${target}`);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Addressing
+
+  private isInside(path: string): boolean {
+    return path === this.root || path.startsWith(this.root + sep);
+  }
+
+  /** Resolves every symlink of a checked relative path and verifies it stays in the space. */
+  private async canonical(path: string): Promise<ContentLocation> {
+    const parts = path.split('/');
+    let current = this.root;
+    for (let index = 0; index < parts.length; index++) {
+      const next = join(current, parts[index] as string);
+      let stats: BigIntStats;
+      try {
+        stats = await this.fs.lstat(next);
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'ENOENT') {
+          current = join(next, ...parts.slice(index + 1));
+          break;
+        }
+        if (code === 'ENOTDIR') {
+          throw new RepaError(
+            'invalid_request',
+            `${JSON.stringify(parts.slice(0, index).join('/'))} is a file, not a folder.`,
+            {
+              fix: 'Choose a path whose folders are folders.',
+            },
+          );
+        }
+        throw ioError(error, `Checking ${path}`);
+      }
+      if (stats.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = await this.fs.realpath(next);
+        } catch (error) {
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that points nowhere.`,
+            {
+              cause: error,
+            },
+          );
+        }
+        if (!this.isInside(real)) {
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that leaves the space.`,
+          );
+        }
+        current = real;
+      } else {
+        current = next;
+      }
+    }
+    const target = toPosix(relative(this.root, current));
+    if (!this.isInside(current) || target === '' || target.startsWith('..')) {
+      throw new RepaError(
+        'path_outside_space',
+        `${JSON.stringify(path)} does not name a file inside the space.`,
+      );
+    }
+    if (target.split('/').some(isProtectedName)) {
+      throw new RepaError(
+        'protected_path',
+        `${JSON.stringify(path)} leads into Repa's own ${REPA_FOLDER} folder.`,
+      );
+    }
+    return { target, absolutePath: current, outside: false };
+  }
+
+  private async readFile(location: ContentLocation): Promise<{ bytes: Buffer; statKey: string }> {
+    const shown = JSON.stringify(location.outside ? location.identity : location.target);
+    let handle: Awaited<ReturnType<FsLayer['open']>>;
+    try {
+      handle = await this.fs.open(location.absolutePath, location.outside ? 'r' : READ_NO_FOLLOW);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new RepaError('not_found', `There is no file at ${shown}.`);
+      }
+      if (code === 'ELOOP') {
+        throw new RepaError('path_outside_space', `${shown} changed into a symlink while reading.`);
+      }
+      throw ioError(error, `Reading ${shown}`);
+    }
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const before = await this.fs.fstat(handle);
+        if (!before.isFile()) {
+          throw new RepaError('invalid_request', `${shown} is a folder, not a file.`, {
+            fix: 'Name a file inside the folder.',
+          });
+        }
+        const bytes = await this.fs.read(handle);
+        const after = await this.fs.fstat(handle);
+        // Contract: the version always belongs to the stat key it is stored with.
+        if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
+          return { bytes, statKey: statKeyOf(after) };
+        }
+        if (attempt === 3) {
+          throw new RepaError('io_error', `${shown} kept changing while it was read.`, {
+            fix: 'Wait until the file stops changing, then read it again.',
+          });
+        }
+      }
+    } catch (error) {
+      throw ioError(error, `Reading ${shown}`);
+    } finally {
+      await this.fs.close(handle).catch(() => undefined);
+    }
+  }
+
+  private async currentVersion(
+    absolutePath: string,
+    target: string,
+  ): Promise<{ version: string; bytes: Buffer; mode: number } | null> {
+    let stats: BigIntStats;
+    try {
+      stats = await this.fs.lstat(absolutePath);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return null;
+      throw ioError(error, `Checking ${target}`);
+    }
+    if (stats.isDirectory()) {
+      throw new RepaError('invalid_request', `${JSON.stringify(target)} is a folder, not a file.`, {
+        fix: 'Name a file, not a folder.',
+      });
+    }
+    if (!stats.isFile()) {
+      throw new RepaError('path_outside_space', `${JSON.stringify(target)} is not a regular file.`);
+    }
+    const { bytes } = await this.readFile({ target, absolutePath, outside: false });
+    return { version: versionOf(bytes), bytes, mode: Number(stats.mode & 0o7777n) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Identities
+
+  private get repaDir() {
+    return join(this.root, REPA_FOLDER);
+  }
+
+  private async loadIndex(): Promise<void> {
+    const file = join(this.repaDir, INDEX_FILE);
+    let text: string;
+    try {
+      text = (await this.fs.readFile(file)).toString('utf8');
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return;
+      throw ioError(error, `Reading ${file}`);
+    }
+    this.index = IdentityIndex.parse(text, file);
+  }
+
+  private async persistIndex(): Promise<void> {
+    await this.writeRepaFile(join(this.repaDir, INDEX_FILE), this.index.serialize());
+  }
+
+  private async assignIdentity(target: string): Promise<string> {
+    return this.exclusive(async () => {
+      const existing = this.index.identityOf(target);
+      if (existing !== undefined) return existing;
+      const identity = newIdentity();
+      this.index.set(identity, target);
+      await this.persistIndex();
+      return identity;
+    });
+  }
+
+  /** Applies the identity changes of saved changes to the index (deletes first, then moves and new objects). */
+  private applyIdentities(
+    changes: readonly Pick<PlannedChange, 'target' | 'identity' | 'content' | 'version'>[],
+  ): void {
+    const kept = new Set(
+      changes.filter((change) => change.version !== null).map((change) => change.identity),
+    );
+    for (const change of changes) {
+      if (change.version !== null) continue;
+      const identity = this.index.identityOf(change.target);
+      if (identity !== undefined && !kept.has(identity)) this.index.remove(identity);
+    }
+    for (const change of changes)
+      if (change.version !== null) this.index.set(change.identity, change.target);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Saving
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async step(step: SaveStep, operationId: string, index?: number): Promise<void> {
+    await this.hooks.step?.(step, index === undefined ? { operationId } : { operationId, index });
+  }
+
+  private async plan(
+    changes: readonly SaveChange[],
+    operationId: string,
+  ): Promise<PlannedChange[]> {
+    const locations: ContentLocation[] = [];
+    for (const change of changes) {
+      const location = await this.locate(change.target);
+      if (location.outside) {
+        throw new RepaError(
+          'path_outside_space',
+          `${change.target} is an outside material; outside materials are read-only.`,
+          {
+            fix: 'Save a copy inside the space instead.',
+          },
+        );
+      }
+      if (locations.some((other) => other.target === location.target)) {
+        throw new RepaError(
+          'invalid_request',
+          `The save changes ${JSON.stringify(location.target)} twice.`,
+          {
+            fix: 'Combine the changes to one object into one.',
+          },
+        );
+      }
+      locations.push(location);
+    }
+    // Identities: a moved object keeps its own; an object without one gets a new one here, so the
+    // receipts of both ends of a move name the same identity.
+    const identities = new Map(
+      locations.map((location) => [location.target, location.identity ?? newIdentity()]),
+    );
+    const plan: PlannedChange[] = [];
+    for (const [position, change] of changes.entries()) {
+      const { target, absolutePath } = locations[position] as ContentLocation;
+      const current = await this.currentVersion(absolutePath, target);
+      this.checkExpectation(target, change.expectedVersion, current);
+      let identity = identities.get(target) as string;
+      if (change.content !== null && change.identityFrom !== undefined) {
+        const from = await this.locate(change.identityFrom);
+        identity = from.identity ?? identities.get(from.target) ?? identity;
+      }
+      const content = change.content === null ? null : Buffer.from(change.content);
+      const temp =
+        content === null
+          ? null
+          : join(
+              dirname(absolutePath),
+              `.${basename(absolutePath).slice(0, 80)}${TEMP_MARK}${operationId}-${position}`,
+            );
+      plan.push({
+        target,
+        absolutePath,
+        identity,
+        ...(change.identityFrom === undefined ? {} : { identityFrom: change.identityFrom }),
+        previousVersion: current?.version ?? null,
+        version: content === null ? null : versionOf(content),
+        content,
+        temp,
+        mode: current?.mode ?? null,
+        createdDirs: content === null ? [] : await this.missingDirs(dirname(absolutePath)),
+      });
+    }
+    return plan;
+  }
+
+  private checkExpectation(
+    target: string,
+    expected: string | null,
+    current: { version: string; bytes: Buffer } | null,
+  ): void {
+    const shown = JSON.stringify(target);
+    if (expected === null && current !== null) {
+      throw new RepaError(
+        'read_required',
+        `${shown} already exists and this host has not read it.`,
+        {
+          details: { target, currentVersion: current.version, excerpt: excerptOf(current.bytes) },
+        },
+      );
+    }
+    if (expected !== null && current === null) {
+      throw new RepaError('stale_version', `${shown} was deleted since it was read.`, {
+        fix: 'Check whether the file should still exist; create it again only if it should.',
+        details: { target, expectedVersion: expected, currentVersion: null },
+      });
+    }
+    if (expected !== null && current !== null && current.version !== expected) {
+      throw new RepaError('stale_version', `${shown} changed since it was read.`, {
+        details: {
+          target,
+          expectedVersion: expected,
+          currentVersion: current.version,
+          excerpt: excerptOf(current.bytes),
+        },
+      });
+    }
+  }
+
+  private async missingDirs(dir: string): Promise<string[]> {
+    const missing: string[] = [];
+    let current = dir;
+    while (current !== this.root) {
+      try {
+        await this.fs.lstat(current);
+        break;
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw ioError(error, `Checking ${current}`);
+        missing.unshift(current);
+        current = dirname(current);
+      }
+    }
+    return missing;
+  }
+
+  private rel(path: string): string {
+    return toPosix(relative(this.root, path));
+  }
+
+  private toRecord(plan: readonly PlannedChange[], operationId: string): IntentRecord {
+    return {
+      format: 'repa.content-intent/1',
+      operationId,
+      createdAt: new Date().toISOString(),
+      status: 'pending',
+      changes: plan.map((change) => ({
+        target: change.target,
+        identity: change.identity,
+        ...(change.identityFrom === undefined ? {} : { identityFrom: change.identityFrom }),
+        previousVersion: change.previousVersion,
+        version: change.version,
+        content: change.content === null ? null : change.content.toString('base64'),
+        temp: change.temp === null ? null : this.rel(change.temp),
+        mode: change.mode,
+        createdDirs: change.createdDirs.map((dir) => this.rel(dir)),
+      })),
+    };
+  }
+
+  private intentPath(operationId: string): string {
+    return join(this.repaDir, INTENTS, `${operationId}.json`);
+  }
+
+  private async commit(plan: PlannedChange[], operationId: string): Promise<SaveReceipt[]> {
+    await this.step('planned', operationId);
+    const record = this.toRecord(plan, operationId);
+    const recordPath = this.intentPath(operationId);
+    try {
+      await this.ensureDir(this.repaDir);
+      await this.ensureDir(join(this.repaDir, INTENTS));
+      await this.writeRepaFile(recordPath, JSON.stringify(record));
+    } catch (error) {
+      await this.fs.unlink(recordPath).catch(() => undefined);
+      throw ioError(error, 'Writing the intent record');
+    }
+    await this.step('intent-written', operationId);
+    const created: string[] = [];
+    try {
+      for (const change of plan) {
+        for (const dir of change.createdDirs) {
+          if (created.includes(dir)) continue;
+          await this.expectRealDir(dirname(dir));
+          await this.fs.mkdir(dir);
+          created.push(dir);
+        }
+        if (change.content !== null && change.temp !== null) {
+          await this.writeNewFile(change.temp, change.content, change.mode);
+        }
+      }
+      await this.step('temp-written', operationId);
+      await this.recheck(plan);
+      await this.step('checked', operationId);
+    } catch (error) {
+      await this.rollback(plan, created, recordPath);
+      throw ioError(error, 'Preparing the save');
+    }
+    // Commit point: from the first rename on, recovery rolls the save forward.
+    const applied: PlannedChange[] = [];
+    try {
+      for (const [index, change] of plan.entries()) {
+        if (change.temp !== null) await this.fs.rename(change.temp, change.absolutePath);
+        else await this.fs.unlink(change.absolutePath);
+        applied.push(change);
+        await this.step('renamed', operationId, index);
+      }
+    } catch (error) {
+      if (applied.length === 0) {
+        await this.rollback(plan, created, recordPath);
+        throw ioError(error, 'Saving');
+      }
+      for (const change of plan) {
+        if (!applied.includes(change) && change.temp !== null)
+          await this.removeTemp(change.temp, change.absolutePath);
+      }
+      const done = applied.map((change) => change.target);
+      const pending = plan
+        .filter((change) => !applied.includes(change))
+        .map((change) => change.target);
+      throw new RepaError(
+        'io_error',
+        `The save was interrupted after ${done.join(', ')} reached disk; ${pending.join(', ')} did not. The rest is completed when the space is opened again.`,
+        { cause: error, details: { operationId, applied: done, pending } },
+      );
+    }
+    let durable = true;
+    try {
+      const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
+      for (const dir of created) dirs.add(dirname(dir));
+      for (const dir of dirs) await this.fs.syncDir(dir);
+    } catch {
+      durable = false;
+    }
+    await this.step('dirs-synced', operationId);
+    try {
+      this.applyIdentities(plan);
+      await this.persistIndex();
+    } catch {
+      durable = false;
+    }
+    await this.step('index-written', operationId);
+    // Contract: the intent goes only once everything it describes is durable; otherwise the next
+    // open re-checks and finishes it.
+    if (durable) {
+      await this.fs
+        .unlink(recordPath)
+        .then(() => this.fs.syncDir(join(this.repaDir, INTENTS)))
+        .catch(() => undefined);
+    }
+    await this.step('done', operationId);
+    return plan.map((change) => ({
+      operationId,
+      target: change.target,
+      identity: change.identity,
+      previousVersion: change.previousVersion,
+      version: change.version,
+      bytes: change.content?.length ?? 0,
+    }));
+  }
+
+  private async expectRealDir(dir: string): Promise<void> {
+    let real: string;
+    try {
+      real = await this.fs.realpath(dir);
+    } catch (error) {
+      throw ioError(error, `Checking ${this.rel(dir)}`);
+    }
+    if (real !== dir) {
+      throw new RepaError(
+        'path_outside_space',
+        `The folder ${JSON.stringify(this.rel(dir))} was replaced while saving.`,
+      );
+    }
+  }
+
+  /** Right before the renames: every target is still where it was and still has the version planned. */
+  private async recheck(plan: readonly PlannedChange[]): Promise<void> {
+    for (const change of plan) {
+      const again = await this.canonical(change.target);
+      if (again.absolutePath !== change.absolutePath) {
+        throw new RepaError(
+          'path_outside_space',
+          `${JSON.stringify(change.target)} was moved while saving.`,
+        );
+      }
+      await this.expectRealDir(dirname(change.absolutePath));
+      const current = await this.currentVersion(change.absolutePath, change.target);
+      this.checkExpectation(change.target, change.previousVersion, current);
+    }
+  }
+
+  private async writeNewFile(path: string, bytes: Uint8Array, mode: number | null): Promise<void> {
+    const handle = await this.fs.open(path, CREATE_EXCLUSIVE, 0o666);
+    try {
+      await this.fs.write(handle, bytes);
+      if (mode !== null) await this.fs.chmod(handle, mode);
+      await this.fs.sync(handle);
+    } finally {
+      await this.fs.close(handle).catch(() => undefined);
+    }
+  }
+
+  /** Removes a temp file, but only from the folder it was planned in (never through a swapped symlink). */
+  private async removeTemp(temp: string, target: string): Promise<boolean> {
+    try {
+      if ((await this.fs.realpath(dirname(temp))) !== dirname(target)) return false;
+      await this.fs.unlink(temp);
+      return true;
+    } catch (error) {
+      return errnoCode(error) === 'ENOENT';
+    }
+  }
+
+  private async rollback(
+    plan: readonly PlannedChange[],
+    created: readonly string[],
+    recordPath: string,
+  ): Promise<void> {
+    let clean = true;
+    for (const change of plan) {
+      if (change.temp !== null && !(await this.removeTemp(change.temp, change.absolutePath)))
+        clean = false;
+    }
+    for (const dir of [...created].reverse()) await this.fs.rmdir(dir).catch(() => undefined);
+    // A temp file that could not be removed stays listed in its intent; recovery removes it later.
+    if (clean) await this.fs.unlink(recordPath).catch(() => undefined);
+  }
+
+  private async ensureDir(dir: string): Promise<void> {
+    try {
+      await this.fs.mkdir(dir);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+    }
+  }
+
+  /** Atomically replaces one of Repa's own files in `.repa/` (temp file, fsync, rename, fsync dir). */
+  private async writeRepaFile(path: string, text: string): Promise<void> {
+    await this.ensureDir(this.repaDir);
+    const temp = `${path}${TEMP_MARK}${randomUUID()}`;
+    try {
+      await this.writeNewFile(temp, Buffer.from(text, 'utf8'), null);
+      await this.fs.rename(temp, path);
+    } catch (error) {
+      await this.fs.unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await this.fs.syncDir(dirname(path));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Recovery
+
+  private async readIntents(): Promise<{ record: IntentRecord; path: string }[]> {
+    const dir = join(this.repaDir, INTENTS);
+    let names: string[];
+    try {
+      names = await this.fs.readdir(dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return [];
+      throw ioError(error, `Listing ${dir}`);
+    }
+    const records: { record: IntentRecord; path: string }[] = [];
+    for (const name of names.sort()) {
+      if (!name.endsWith('.json')) continue;
+      const path = join(dir, name);
+      try {
+        records.push({
+          record: intentRecordSchema.parse(
+            JSON.parse((await this.fs.readFile(path)).toString('utf8')),
+          ),
+          path,
+        });
+      } catch {
+        // A damaged record is left in place for a person to inspect; it is never guessed at.
+      }
+    }
+    return records;
+  }
+
+  private async removeStrayRepaTemps(): Promise<void> {
+    for (const dir of [this.repaDir, join(this.repaDir, INTENTS)]) {
+      let names: string[];
+      try {
+        names = await this.fs.readdir(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        if (name.includes(TEMP_MARK)) await this.fs.unlink(join(dir, name)).catch(() => undefined);
+      }
+    }
+  }
+
+  private async recover(): Promise<void> {
+    await this.removeStrayRepaTemps();
+    for (const { record, path } of await this.readIntents()) {
+      if (record.status === 'pending') await this.resolveIntent(record, path);
+    }
+  }
+
+  private async changeState(change: IntentChange): Promise<'applied' | 'base' | 'other'> {
+    try {
+      const location = await this.canonical(change.target);
+      const current = await this.currentVersion(location.absolutePath, change.target);
+      const version = current?.version ?? null;
+      if (version === change.version) return 'applied';
+      if (version === change.previousVersion) return 'base';
+      return 'other';
+    } catch {
+      return 'other';
+    }
+  }
+
+  private async resolveIntent(record: IntentRecord, recordPath: string): Promise<void> {
+    const states = await Promise.all(record.changes.map((change) => this.changeState(change)));
+    const committed = states.includes('applied');
+    const toPlanned = (change: IntentChange): PlannedChange => ({
+      target: change.target,
+      absolutePath: join(this.root, change.target),
+      identity: change.identity,
+      previousVersion: change.previousVersion,
+      version: change.version,
+      content: change.content === null ? null : Buffer.from(change.content, 'base64'),
+      temp: change.temp === null ? null : join(this.root, change.temp),
+      mode: change.mode,
+      createdDirs: change.createdDirs.map((dir) => join(this.root, dir)),
+    });
+    const planned = record.changes.map(toPlanned);
+    for (const [index, change] of planned.entries()) {
+      if (change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
+      if (!committed || states[index] !== 'base') continue;
+      // Roll forward: the save had passed its commit point, and nobody touched this target since.
+      try {
+        if (change.content !== null && change.temp !== null) {
+          await this.writeNewFile(change.temp, change.content, change.mode);
+          await this.fs.rename(change.temp, change.absolutePath);
+        } else {
+          await this.fs.unlink(change.absolutePath);
+        }
+        await this.fs.syncDir(dirname(change.absolutePath));
+        states[index] = 'applied';
+      } catch {
+        if (change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
+      }
+    }
+    const applied = planned.filter((_, index) => states[index] === 'applied');
+    if (applied.length > 0) {
+      this.applyIdentities(applied);
+      await this.persistIndex();
+    }
+    if (applied.length === planned.length) {
+      await this.fs.unlink(recordPath);
+      await this.fs.syncDir(dirname(recordPath));
+      return;
+    }
+    if (!committed) {
+      for (const change of planned) {
+        for (const dir of [...change.createdDirs].reverse())
+          await this.fs.rmdir(dir).catch(() => undefined);
+      }
+    }
+    const kept: IntentRecord = {
+      ...record,
+      status: 'recoverable',
+      reason: committed
+        ? 'The save was interrupted; some objects were changed by someone else before it could be finished.'
+        : 'The save was interrupted before any object reached disk; the objects are unchanged.',
+      changes: record.changes.map((change, index) => ({
+        ...change,
+        applied: states[index] === 'applied',
+      })),
+    };
+    await this.writeRepaFile(recordPath, JSON.stringify(kept));
+  }
+}

@@ -1,0 +1,66 @@
+import { RepaError } from '@repa/protocol';
+import { z } from 'zod';
+
+const indexFileSchema = z.object({
+  format: z.literal('repa.identities/1'),
+  /** identity (`repa:document/<id>`) → path relative to the space root. */
+  objects: z.record(z.string(), z.string()),
+});
+
+/**
+ * The identity index of one space (`.repa/identities.json`): which path each `repa:` identity
+ * names now. Kept in memory; the store persists it atomically after each change.
+ */
+export class IdentityIndex {
+  private readonly pathById = new Map<string, string>();
+  private readonly idByPath = new Map<string, string>();
+
+  /** Parses the index file's text; throws `settings_corrupt` naming `file` when it is damaged. */
+  static parse(text: string, file: string): IdentityIndex {
+    let parsed: z.infer<typeof indexFileSchema>;
+    try {
+      parsed = indexFileSchema.parse(JSON.parse(text));
+    } catch (error) {
+      throw new RepaError('settings_corrupt', `The identity index ${file} is damaged.`, {
+        fix: `Repair or remove ${file}; nothing was overwritten. Removing it forgets which repa: identity names which file.`,
+        cause: error,
+      });
+    }
+    const index = new IdentityIndex();
+    for (const [identity, path] of Object.entries(parsed.objects)) index.set(identity, path);
+    return index;
+  }
+
+  /** The identity of the object at `path`, if it has one. */
+  identityOf(path: string): string | undefined {
+    return this.idByPath.get(path);
+  }
+
+  /** The path an identity names now, if known. */
+  pathOf(identity: string): string | undefined {
+    return this.pathById.get(identity);
+  }
+
+  /** Points `identity` at `path`; any other identity of `path` is forgotten (its object was replaced). */
+  set(identity: string, path: string): void {
+    const previousPath = this.pathById.get(identity);
+    if (previousPath !== undefined) this.idByPath.delete(previousPath);
+    const previousId = this.idByPath.get(path);
+    if (previousId !== undefined) this.pathById.delete(previousId);
+    this.pathById.set(identity, path);
+    this.idByPath.set(path, identity);
+  }
+
+  /** Forgets `identity`. */
+  remove(identity: string): void {
+    const path = this.pathById.get(identity);
+    if (path !== undefined) this.idByPath.delete(path);
+    this.pathById.delete(identity);
+  }
+
+  /** The file text of the index. */
+  serialize(): string {
+    const objects = Object.fromEntries([...this.pathById].sort(([a], [b]) => (a < b ? -1 : 1)));
+    return `${JSON.stringify({ format: 'repa.identities/1', objects }, null, 2)}\n`;
+  }
+}

@@ -1,0 +1,58 @@
+import { isAbsolute, join } from 'node:path';
+import { RepaError } from '@repa/protocol';
+import { z } from 'zod';
+import { errnoCode, type FsLayer } from './fs-layer.js';
+
+/** The file in the application directory that grants access to outside materials (spec R15). */
+export const CONTENT_ACCESS_FILE = 'repa-content-access.json';
+
+const grantsSchema = z.looseObject({
+  format: z.literal('repa.content-access/1'),
+  /** material id → grant. */
+  materials: z.record(
+    z.string().regex(/^[A-Za-z0-9_-]{1,100}$/u),
+    z.looseObject({
+      /** Absolute path of the outside file. */
+      path: z.string().refine(isAbsolute, 'must be an absolute path'),
+      /** Space roots the grant applies to; absent = every space. */
+      spaces: z.array(z.string()).optional(),
+    }),
+  ),
+});
+
+/**
+ * The absolute path granted for material `id` in the space at `root`, or `undefined` when there is
+ * no such grant. Reads the grants file on every call, so edits take effect at once.
+ * Throws `settings_corrupt` when the file is damaged (it is never rewritten here).
+ */
+export async function grantedMaterialPath(
+  fs: FsLayer,
+  appDirectory: string | undefined,
+  roots: readonly string[],
+  id: string,
+): Promise<string | undefined> {
+  if (appDirectory === undefined) return undefined;
+  const file = join(appDirectory, CONTENT_ACCESS_FILE);
+  let text: string;
+  try {
+    text = (await fs.readFile(file)).toString('utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });
+  }
+  let grants: z.infer<typeof grantsSchema>;
+  try {
+    grants = grantsSchema.parse(JSON.parse(text));
+  } catch (error) {
+    throw new RepaError('settings_corrupt', `The content access file ${file} is damaged.`, {
+      fix: `Repair or remove ${file}; nothing was overwritten.`,
+      cause: error,
+    });
+  }
+  const grant = grants.materials[id];
+  if (grant === undefined) return undefined;
+  if (grant.spaces !== undefined && !grant.spaces.some((space) => roots.includes(space))) {
+    return undefined;
+  }
+  return grant.path;
+}

@@ -1,0 +1,20 @@
+import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
+import { createApplyPatchTool } from './apply-patch-tool.js';
+import { createContentEditTool } from './edit-tool.js';
+import { createContentReadTool } from './read-tool.js';
+import type { ContentToolsOptions } from './tool-call.js';
+import { createContentWriteTool } from './write-tool.js';
+
+/**
+ * The content tools of one space for one host: `read`, `write`, `edit` (Pi's own definitions with
+ * all I/O through the ContentStore) and `apply_patch`. Pass them to Pi as `customTools`; they
+ * replace Pi's built-in tools of the same names.
+ */
+export function createContentTools(options: ContentToolsOptions): ToolDefinition[] {
+  return [
+    createContentReadTool(options),
+    createContentWriteTool(options),
+    createContentEditTool(options),
+    createApplyPatchTool(options),
+  ];
+}

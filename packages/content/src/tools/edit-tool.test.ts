@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTools, textOf } from '../test/content-tools.js';
+import { readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+
+const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
+const dirs: string[] = [];
+const space = async (files: Record<string, string | Uint8Array> = {}) => {
+  const root = await tempSpace(files);
+  dirs.push(root);
+  return root;
+};
+afterEach(() => removeAll(dirs));
+
+/** Reads `path`, edits it, and returns the bytes on disk afterwards. */
+async function readThenEdit(content: string | Uint8Array, oldText: string, newText: string) {
+  const root = await space({ 'f.txt': content });
+  const { call } = await openTools(root);
+  await call('read', { path: 'f.txt' });
+  const result = await call('edit', { path: 'f.txt', edits: [{ oldText, newText }] });
+  return { result, bytes: await readFile(join(root, 'f.txt')), root };
+}
+
+describe('edit tool', () => {
+  describe('saving', () => {
+    it("saves through the store with receipts and keeps Pi's committed diff", async () => {
+      const { result, bytes } = await readThenEdit('alpha\nbeta\n', 'beta', 'BETA');
+      expect(bytes.toString()).toBe('alpha\nBETA\n');
+      expect(textOf(result)).toBe('Successfully replaced 1 block(s) in f.txt.');
+      expect(result.details).toMatchObject({
+        operationId: 'op-1',
+        receipts: [
+          { target: 'f.txt', previousVersion: sha('alpha\nbeta\n'), version: sha('alpha\nBETA\n') },
+        ],
+        firstChangedLine: 2,
+      });
+      expect(result.details.diff).toContain('+2 BETA');
+      expect(result.details.patch).toContain('+BETA');
+    });
+
+    it('requires a read first (read_required) and the current version (stale_version)', async () => {
+      const root = await space({ 'f.txt': 'one\n' });
+      const { call } = await openTools(root);
+      const unread = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'one', newText: 'two' }] }),
+      );
+      expect(unread.code).toBe('read_required');
+      expect(unread.message).toMatch(/^read_required: /);
+      await call('read', { path: 'f.txt' });
+      await writeFile(join(root, 'f.txt'), 'one, changed elsewhere\n');
+      const stale = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'one', newText: 'two' }] }),
+      );
+      expect(stale.code).toBe('stale_version');
+      expect(stale.message).toContain('one, changed elsewhere');
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('one, changed elsewhere\n');
+    });
+
+    it('edits after a partial read (R64) and after its own earlier save', async () => {
+      const root = await space({ 'f.txt': 'a\nb\nc\n' });
+      const { call } = await openTools(root);
+      await call('read', { path: 'f.txt', offset: 3 });
+      await call('edit', { path: 'f.txt', edits: [{ oldText: 'c', newText: 'C' }] });
+      await call('edit', { path: 'f.txt', edits: [{ oldText: 'a', newText: 'A' }] });
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('A\nb\nC\n');
+    });
+
+    it("reports Pi's matching errors with a code and changes nothing", async () => {
+      const root = await space({ 'f.txt': 'x\nx\n' });
+      const { call } = await openTools(root);
+      await call('read', { path: 'f.txt' });
+      const missing = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'y', newText: 'z' }] }),
+      );
+      expect(missing.code).toBe('patch_conflict');
+      const twice = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'x', newText: 'z' }] }),
+      );
+      expect(twice.code).toBe('invalid_request');
+      expect(twice.message).toContain('Found 2 occurrences');
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('x\nx\n');
+    });
+
+    it('refuses to edit bytes that are not UTF-8 text', async () => {
+      const { call } = await openTools(await space({ 'f.bin': Buffer.from([0x61, 0xff, 0x0a]) }));
+      await call('read', { path: 'f.bin' });
+      const error = await repaErrorOf(
+        call('edit', { path: 'f.bin', edits: [{ oldText: 'a', newText: 'b' }] }),
+      );
+      expect(error.code).toBe('invalid_request');
+    });
+  });
+
+  describe('preserving what was not asked to change', () => {
+    it('keeps CRLF line endings', async () => {
+      const { bytes } = await readThenEdit('a\r\nb\r\nc\r\n', 'b', 'B\nB2');
+      expect(bytes.toString()).toBe('a\r\nB\r\nB2\r\nc\r\n');
+    });
+
+    it('keeps a BOM', async () => {
+      const { bytes } = await readThenEdit('\uFEFFtitle\nbody\n', 'body', 'BODY');
+      expect(bytes.toString()).toBe('\uFEFFtitle\nBODY\n');
+    });
+
+    it('keeps a missing final newline', async () => {
+      const { bytes } = await readThenEdit('one\ntwo', 'one', 'ONE');
+      expect(bytes.toString()).toBe('ONE\ntwo');
+    });
+
+    it('keeps each line ending of a file that mixes them, and lone carriage returns', async () => {
+      const { bytes } = await readThenEdit('a\r\nb\nc\r\nd\re\n', 'c', 'C');
+      expect(bytes.toString()).toBe('a\r\nb\nC\r\nd\re\n');
+      const last = await readThenEdit('a\nb\r\nlast', 'last', 'LAST\nMORE');
+      expect(last.bytes.toString()).toBe('a\nb\r\nLAST\nMORE');
+    });
+
+    it('keeps the file mode', async () => {
+      const root = await space({ 'run.sh': 'echo one\n' });
+      await chmod(join(root, 'run.sh'), 0o751);
+      const { call } = await openTools(root);
+      await call('read', { path: 'run.sh' });
+      await call('edit', { path: 'run.sh', edits: [{ oldText: 'one', newText: 'two' }] });
+      expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o751);
+    });
+  });
+
+  describe('cancel', () => {
+    it('reports an edit whose save began before the cancel as saved (R66)', async () => {
+      const root = await space({ 'f.txt': 'a\n' });
+      const controller = new AbortController();
+      const { call } = await openTools(root, {
+        hooks: { step: (step) => void (step === 'checked' && controller.abort()) },
+      });
+      await call('read', { path: 'f.txt' });
+      const result = await call(
+        'edit',
+        { path: 'f.txt', edits: [{ oldText: 'a', newText: 'b' }] },
+        controller.signal,
+      );
+      expect(result.details).toMatchObject({
+        receipts: [{ version: sha('b\n') }],
+        firstChangedLine: 1,
+      });
+      expect(result.details.diff).toContain('+1 b');
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('b\n');
+    });
+  });
+
+  describe('renderCall', () => {
+    // A theme whose every method returns its last (text) argument.
+    const theme = new Proxy(
+      {},
+      {
+        get:
+          () =>
+          (...args: unknown[]) =>
+            args.at(-1),
+      },
+    ) as never;
+    const render = (tool: ToolDefinition, root: string) => {
+      const args = { path: 'f.txt', edits: [{ oldText: 'a', newText: 'b' }] };
+      const state: { callComponent?: { previewPending: boolean } } = {};
+      const context = {
+        args,
+        toolCallId: 'c1',
+        invalidate: () => undefined,
+        lastComponent: undefined,
+        state,
+        cwd: root,
+        executionStarted: false,
+        argsComplete: true,
+        isPartial: false,
+        expanded: false,
+        showImages: false,
+        isError: false,
+      };
+      tool.renderCall?.(args as never, theme, context as never);
+      return state.callComponent?.previewPending;
+    };
+
+    it("never starts Pi's disk preview (R67)", async () => {
+      const root = await space({ 'f.txt': 'a\n' });
+      const { tools } = await openTools(root);
+      expect(render(tools.edit as ToolDefinition, root)).toBe(false);
+      // Pi's own renderer would read the file for a preview.
+      expect(render(createEditToolDefinition(root) as unknown as ToolDefinition, root)).toBe(true);
+      expect(Object.keys(await readTree(root))).toEqual(['f.txt']);
+    });
+  });
+});

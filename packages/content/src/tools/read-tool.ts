@@ -1,0 +1,124 @@
+import {
+  createReadToolDefinition,
+  type ReadOperations,
+  type ReadToolDetails,
+  type ToolDefinition,
+} from '@earendil-works/pi-coding-agent';
+import { Type } from 'typebox';
+import type { ContentSnapshot } from '../content-store.js';
+import {
+  type ContentToolsOptions,
+  cancelledCall,
+  inToolCall,
+  runToolCall,
+  type ToolCallState,
+  toolError,
+} from './tool-call.js';
+
+/** Details of a `read` result: Pi's truncation facts plus what was read. */
+export interface ContentReadDetails extends ReadToolDetails {
+  /** Path relative to the space root (absolute for an outside material). */
+  target: string;
+  /** The object's identity. */
+  identity: string;
+  /** The version of the whole file (also after a partial read, spec R64). */
+  version: string;
+  /** True when the model saw only part of the file. */
+  partial: boolean;
+  /** True for an outside material. */
+  outside: boolean;
+}
+
+/** The path parameter description shared by the content tools. */
+export const PATH_DESCRIPTION =
+  'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
+
+const ADDRESSING =
+  ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible.';
+
+// The image types Pi's read tool sends as attachments, recognised by their first bytes.
+function imageMimeType(bytes: Buffer): string | undefined {
+  const ascii = (offset: number, text: string) =>
+    bytes.toString('latin1', offset, offset + text.length) === text;
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff && bytes[3] !== 0xf7)
+    return 'image/jpeg';
+  if (ascii(0, '\x89PNG\r\n\x1a\n') && ascii(12, 'IHDR')) return 'image/png';
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'image/gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'image/webp';
+  if (ascii(0, 'BM') && bytes.length >= 26) return 'image/bmp';
+  return undefined;
+}
+
+function isPartial(
+  snapshot: ContentSnapshot,
+  params: { offset?: number; limit?: number },
+  details: ReadToolDetails | undefined,
+): boolean {
+  if (imageMimeType(snapshot.bytes) !== undefined) return false;
+  const lines = snapshot.bytes.toString('utf8').split('\n').length;
+  const start = params.offset ? Math.max(0, params.offset - 1) : 0;
+  if (start > 0) return true;
+  if (params.limit !== undefined && start + params.limit < lines) return true;
+  return details?.truncation?.truncated === true;
+}
+
+/**
+ * Pi's `read` tool with all I/O through the ContentStore: one snapshot per call, accepting paths
+ * and `repa:` identities, recording what the model saw in the observer (spec R60, R64).
+ */
+export function createContentReadTool(options: ContentToolsOptions): ToolDefinition {
+  const { store, observer } = options;
+  const snapshotOf = async (state: ToolCallState) => {
+    state.snapshot ??= await store.read(state.address);
+    return state.snapshot;
+  };
+  const operations: ReadOperations = {
+    access: () => inToolCall(async (state) => void (await snapshotOf(state))),
+    detectImageMimeType: () =>
+      inToolCall(async (state) => imageMimeType((await snapshotOf(state)).bytes)),
+    readFile: () => inToolCall(async (state) => (await snapshotOf(state)).bytes),
+  };
+  const base = createReadToolDefinition(store.root, {
+    operations,
+    autoResizeImages: options.autoResizeImages ?? true,
+  });
+  const { properties } = base.parameters;
+  const parameters = Type.Object({
+    path: Type.String({ description: PATH_DESCRIPTION }),
+    offset: properties.offset,
+    limit: properties.limit,
+  });
+  const tool: ToolDefinition<typeof parameters, ContentReadDetails> = {
+    ...base,
+    description: base.description + ADDRESSING,
+    parameters,
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
+      if (signal?.aborted) throw toolError(cancelledCall());
+      const state: ToolCallState = { address: params.path, operationId: '' };
+      let result: Awaited<ReturnType<typeof base.execute>>;
+      try {
+        result = await runToolCall(state, () =>
+          base.execute(toolCallId, params, signal, undefined, ctx),
+        );
+      } catch (error) {
+        throw toolError(error, state);
+      }
+      const snapshot = state.snapshot;
+      if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
+      const partial = isPartial(snapshot, params, result.details);
+      observer.recordRead(snapshot, { partial });
+      return {
+        content: result.content,
+        details: {
+          ...result.details,
+          target: snapshot.target,
+          identity: snapshot.identity,
+          version: snapshot.version,
+          partial,
+          outside: snapshot.outside,
+        },
+      };
+    },
+  };
+  return tool as unknown as ToolDefinition;
+}

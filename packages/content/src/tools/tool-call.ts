@@ -1,0 +1,153 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { excerptOf } from '../content-bytes.js';
+import type { ContentObserver } from '../content-observer.js';
+import type { ContentSnapshot, ContentStore } from '../content-store.js';
+
+/** Options of {@link createContentTools}. */
+export interface ContentToolsOptions {
+  /** The space's store; every byte the tools read or write goes through it. */
+  store: ContentStore;
+  /** This host's observation map: reads record into it, saves check against it. */
+  observer: ContentObserver;
+  /** Generates an operation id per saving tool call (spec R65). Default: a random UUID. */
+  newOperationId?: () => string;
+  /** Passed to Pi's read tool: resize images before sending them. Default true. */
+  autoResizeImages?: boolean;
+}
+
+/** What one tool call has done so far; Pi's tools reach it through their `*Operations`. */
+export interface ToolCallState {
+  /** The path or identity the model gave. */
+  address: string;
+  /** The operation id of a saving call. */
+  operationId: string;
+  /** The one snapshot this call read. */
+  snapshot?: ContentSnapshot;
+  /** Receipts of a save that reached disk. */
+  receipts?: SaveReceipt[];
+  /** The bytes that save wrote. */
+  written?: Buffer;
+  /** The first RepaError an operation threw (Pi may re-wrap it in a plain Error). */
+  error?: RepaError;
+}
+
+const calls = new AsyncLocalStorage<ToolCallState>();
+
+/** Runs `task` as the tool call described by `state`. */
+export function runToolCall<T>(state: ToolCallState, task: () => Promise<T>): Promise<T> {
+  return calls.run(state, task);
+}
+
+/** Runs an operation of the current tool call, remembering the RepaError it throws. */
+export async function inToolCall<T>(operation: (state: ToolCallState) => Promise<T>): Promise<T> {
+  const state = calls.getStore();
+  if (state === undefined) {
+    throw new RepaError('internal', 'A content operation ran outside a Repa tool call.');
+  }
+  try {
+    return await operation(state);
+  } catch (error) {
+    if (RepaError.isInstance(error)) state.error ??= error;
+    throw error;
+  }
+}
+
+/** A new operation id from the options' generator. */
+export function operationIdFrom(options: ContentToolsOptions): string {
+  return options.newOperationId?.() ?? randomUUID();
+}
+
+/** The error of a tool call cancelled before it started. */
+export function cancelledCall(): RepaError {
+  return new RepaError(
+    'cancelled',
+    'The tool call was cancelled before it started; nothing was saved.',
+  );
+}
+
+function classify(error: unknown): RepaError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message === 'Operation aborted') {
+    return new RepaError('cancelled', 'The tool call was cancelled before anything was saved.');
+  }
+  if (message.startsWith('Could not find')) {
+    return new RepaError('patch_conflict', message, {
+      fix: 'Read the file again and copy oldText exactly from its current text.',
+    });
+  }
+  if (/occurrences/u.test(message)) {
+    return new RepaError('invalid_request', message, {
+      fix: 'Add surrounding lines to oldText until it matches exactly one place.',
+    });
+  }
+  return new RepaError('invalid_request', message, {
+    fix: 'Correct the tool arguments as the message says, then call the tool again.',
+  });
+}
+
+/**
+ * The error a tool throws: Pi turns it into an `isError` result whose text is the message, so the
+ * message carries the code, what went wrong, recovery facts and the fix. `details` stay intact.
+ */
+export function toolError(error: unknown, state?: ToolCallState): RepaError {
+  const cause = state?.error ?? (RepaError.isInstance(error) ? error : classify(error));
+  const lines = [`${cause.code}: ${cause.message}`];
+  const details = cause.details ?? {};
+  if (typeof details.currentVersion === 'string')
+    lines.push(`Current version: ${details.currentVersion}`);
+  if (typeof details.excerpt === 'string')
+    lines.push(`Current start of the file:\n${details.excerpt}`);
+  lines.push(`Fix: ${cause.fix}`);
+  return new RepaError(cause.code, lines.join('\n'), {
+    fix: cause.fix,
+    ...(cause.details === undefined ? {} : { details: cause.details }),
+    cause,
+  });
+}
+
+/**
+ * The snapshot a saving tool works on: it must be a space object this host observed at exactly
+ * its current version (`read_required` / `stale_version` otherwise), so nothing is overwritten blind.
+ */
+export async function observedSnapshot(
+  options: ContentToolsOptions,
+  address: string,
+): Promise<ContentSnapshot> {
+  const snapshot = await options.store.read(address);
+  if (snapshot.outside) {
+    throw new RepaError(
+      'path_outside_space',
+      `${address} is an outside material; outside materials are read-only.`,
+      {
+        fix: 'Save a copy inside the space instead.',
+      },
+    );
+  }
+  checkObserved(options.observer, snapshot);
+  return snapshot;
+}
+
+/** Throws `read_required` or `stale_version` unless this host saw `snapshot`'s version. */
+export function checkObserved(observer: ContentObserver, snapshot: ContentSnapshot): void {
+  const seen = observer.get(snapshot.target);
+  const details = {
+    target: snapshot.target,
+    currentVersion: snapshot.version,
+  };
+  if (seen === undefined) {
+    throw new RepaError(
+      'read_required',
+      `${snapshot.target} has not been read in this conversation.`,
+      {
+        details,
+      },
+    );
+  }
+  if (seen.version !== snapshot.version) {
+    throw new RepaError('stale_version', `${snapshot.target} changed since it was read.`, {
+      details: { ...details, expectedVersion: seen.version, excerpt: excerptOf(snapshot.bytes) },
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import {
+  createWriteToolDefinition,
+  type ToolDefinition,
+  type WriteOperations,
+} from '@earendil-works/pi-coding-agent';
+import type { SaveReceipt } from '@repa/protocol';
+import { Type } from 'typebox';
+import { PATH_DESCRIPTION } from './read-tool.js';
+import {
+  type ContentToolsOptions,
+  cancelledCall,
+  inToolCall,
+  operationIdFrom,
+  runToolCall,
+  type ToolCallState,
+  toolError,
+} from './tool-call.js';
+
+/** Details of a saving tool's result. */
+export interface ContentSaveDetails {
+  /** The operation id of the save. */
+  operationId: string;
+  /** One receipt per object the save changed (spec R65). */
+  receipts: SaveReceipt[];
+}
+
+/**
+ * Pi's `write` tool saving through the ContentStore: a new file is created (with its folders, only
+ * after every check passed); an existing file is replaced only at the version this host observed
+ * (`read_required` when it never read it, `stale_version` when it changed since; spec R61).
+ */
+export function createContentWriteTool(options: ContentToolsOptions): ToolDefinition {
+  const { store, observer } = options;
+  const operations: WriteOperations = {
+    // Folders are created by the save itself, after the path and version checks.
+    mkdir: async () => undefined,
+    writeFile: (_path, content) =>
+      inToolCall(async (state) => {
+        const location = await store.locate(state.address);
+        const bytes = Buffer.from(content, 'utf8');
+        const seen = location.outside ? undefined : observer.get(location.target);
+        state.receipts = await store.save(
+          [{ target: state.address, content: bytes, expectedVersion: seen?.version ?? null }],
+          { operationId: state.operationId },
+        );
+        state.written = bytes;
+      }),
+  };
+  const base = createWriteToolDefinition(store.root, { operations });
+  const { renderResult, ...baseRest } = base;
+  const parameters = Type.Object({
+    path: Type.String({ description: PATH_DESCRIPTION }),
+    content: base.parameters.properties.content,
+  });
+  const tool: ToolDefinition<typeof parameters, ContentSaveDetails> = {
+    ...baseRest,
+    description: `${base.description} Replacing an existing file requires having read it first.`,
+    parameters,
+    renderResult:
+      renderResult &&
+      ((result, renderOptions, theme, context) =>
+        renderResult({ ...result, details: undefined }, renderOptions, theme, context)),
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
+      if (signal?.aborted) throw toolError(cancelledCall());
+      const state: ToolCallState = { address: params.path, operationId: operationIdFrom(options) };
+      try {
+        await runToolCall(state, () => base.execute(toolCallId, params, signal, undefined, ctx));
+      } catch (error) {
+        // Contract: a save that reached disk is reported as saved, even if a cancel came later (R66).
+        if (state.receipts === undefined) throw toolError(error, state);
+      }
+      const receipts = state.receipts as SaveReceipt[];
+      const [receipt] = receipts as [SaveReceipt];
+      observer.recordSave(receipts, {
+        contents: new Map([[receipt.target, state.written as Buffer]]),
+        whole: true,
+      });
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `Successfully wrote ${receipt.bytes} bytes to ${receipt.target} (${receipt.identity}).`,
+          },
+        ],
+        details: { operationId: state.operationId, receipts },
+      };
+    },
+  };
+  return tool as unknown as ToolDefinition;
+}
