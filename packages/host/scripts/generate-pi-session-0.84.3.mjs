@@ -49,10 +49,14 @@ const usage = (input, output) => ({
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 });
 let clock = Date.parse('2026-11-20T09:00:00.000Z');
+const tick = () => {
+  clock += 1000;
+  return clock;
+};
 const user = (text) => ({
   role: 'user',
   content: [{ type: 'text', text }],
-  timestamp: (clock += 1000),
+  timestamp: tick(),
 });
 const assistant = (text, input) => ({
   role: 'assistant',
@@ -62,7 +66,7 @@ const assistant = (text, input) => ({
   model: 'faux-1',
   usage: usage(input, Math.ceil(text.length / 4)),
   stopReason: 'stop',
-  timestamp: (clock += 1000),
+  timestamp: tick(),
 });
 
 const view = {

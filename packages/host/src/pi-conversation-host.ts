@@ -1,6 +1,5 @@
 import { basename, join } from 'node:path';
-import type { ThinkingLevel } from '@earendil-works/pi-agent-core';
-import { getCurrentTools, type Model } from '@earendil-works/pi-ai';
+import { getCurrentTools, type Model, type ModelThinkingLevel } from '@earendil-works/pi-ai';
 import {
   type AgentSession,
   type AgentSessionEvent,
@@ -49,9 +48,9 @@ export interface PiConversationHostOptions {
   /** Pi's model runtime: discovery, auth and every model call (spec R71). */
   modelRuntime: ModelRuntime;
   /** The model this session talks to. */
-  model: Model<any>;
+  model: Model<string>;
   /** Pi thinking level; default `off`. */
-  thinkingLevel?: ThinkingLevel;
+  thinkingLevel?: ModelThinkingLevel;
   /** Pi's own settings (compaction, retry); default: Pi's settings files for this space. */
   piSettings?: SettingsManager;
   /** Trusted inline Pi extensions; Repa's own extension is installed after them (spec R34). */
@@ -113,7 +112,10 @@ export class PiConversationHost {
 
   /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
   static async open(options: PiConversationHostOptions): Promise<PiConversationHost> {
-    const store = await ContentStore.open({ root: options.space, appDirectory: options.appDirectory });
+    const store = await ContentStore.open({
+      root: options.space,
+      appDirectory: options.appDirectory,
+    });
     const host = new PiConversationHost(options, store);
     await host.#build();
     return host;
@@ -145,8 +147,11 @@ export class PiConversationHost {
     const { space, agentDir, modelRuntime, model } = this.#options;
     const file =
       this.#options.sessionFile ??
-      (await createSessionFile(space, this.#options.sessionDir ?? join(space, '.repa', 'sessions')));
-    const original = openSessionFile(file);
+      (await createSessionFile(
+        space,
+        this.#options.sessionDir ?? join(space, '.repa', 'sessions'),
+      ));
+    const original = openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.
     const sessionManager = withModelContext(original, () => ({
@@ -216,7 +221,9 @@ export class PiConversationHost {
           toolsAdded: getCurrentTools(event.messages),
           timestamp: Date.now(),
         };
-        return { messages: [head, ...event.messages.filter((message) => message.role !== 'system')] };
+        return {
+          messages: [head, ...event.messages.filter((message) => message.role !== 'system')],
+        };
       });
       pi.on('session_before_compact', (event) => {
         const settings = this.#run?.settings ?? this.#lastSettings;
@@ -247,7 +254,9 @@ export class PiConversationHost {
       })),
       projectInstructions: {
         trusted: this.#options.trustProjectInstructions ?? false,
-        files: loader.getAgentsFiles().agentsFiles.map((file) => ({ path: file.path, text: file.content })),
+        files: loader
+          .getAgentsFiles()
+          .agentsFiles.map((file) => ({ path: file.path, text: file.content })),
       },
       tools: this.#session
         .getAllTools()
@@ -267,7 +276,11 @@ export class PiConversationHost {
    * Runs one user request with the settings decided at acceptance (spec R23). Reads the space's
    * learning context first: a failure ends the run before the message enters Pi history (R31).
    */
-  async send(text: string, settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+  async send(
+    text: string,
+    settings: PromptSettings,
+    options: SendOptions = {},
+  ): Promise<RunOutcome> {
     if (this.#run) {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
     }
@@ -286,7 +299,8 @@ export class PiConversationHost {
     this.#lastSettings = settings;
     const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
       for (const runEvent of runEventsFromPi(event)) {
-        if (runEvent.type === 'tool-end' && runEvent.receipts) run.receipts.push(...runEvent.receipts);
+        if (runEvent.type === 'tool-end' && runEvent.receipts)
+          run.receipts.push(...runEvent.receipts);
         emit(runEvent);
       }
     });
@@ -314,7 +328,9 @@ export class PiConversationHost {
   }
 
   #outcome(prompt: AssembledSystemPrompt): RunOutcome {
-    const last = [...this.#session.messages].reverse().find((message) => message.role === 'assistant');
+    const last = [...this.#session.messages]
+      .reverse()
+      .find((message) => message.role === 'assistant');
     const output = this.#session.getLastAssistantText();
     if (last && 'stopReason' in last && last.stopReason === 'aborted') {
       return {

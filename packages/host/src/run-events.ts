@@ -25,7 +25,9 @@ function errorOfResult(result: unknown): WireError {
     : '';
   // Content tools throw `<code>: <message>` … `Fix: <fix>` (Pi keeps only the text of a throw).
   const head = /^([a-z]+(?:_[a-z]+)*): /.exec(text);
-  const code = (REPA_ERROR_CODES as string[]).includes(head?.[1] ?? '') ? (head?.[1] as RepaErrorCode) : 'internal';
+  const code = (REPA_ERROR_CODES as string[]).includes(head?.[1] ?? '')
+    ? (head?.[1] as RepaErrorCode)
+    : 'internal';
   const fix = /\nFix: (.+)$/s.exec(text)?.[1] ?? REPA_ERROR_FIXES[code];
   return { code, message: text || 'The tool failed.', fix };
 }
@@ -41,7 +43,14 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
       return update.type === 'text_delta' ? [{ type: 'text-delta', delta: update.delta }] : [];
     }
     case 'tool_execution_start':
-      return [{ type: 'tool-start', toolCallId: event.toolCallId, toolName: event.toolName, args: event.args }];
+      return [
+        {
+          type: 'tool-start',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+        },
+      ];
     case 'tool_execution_end': {
       const details = toolDetailsSchema.safeParse((event.result as { details?: unknown })?.details);
       const operationId = details.success ? details.data.operationId : undefined;

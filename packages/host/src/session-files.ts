@@ -124,10 +124,13 @@ export async function createSessionFile(cwd: string, sessionDir: string): Promis
   return file;
 }
 
-/** Checks and opens a Pi session file; see {@link checkSessionFile}. */
-export function openSessionFile(path: string): SessionManager {
+/**
+ * Checks and opens a Pi session file; see {@link checkSessionFile}. `cwd` (the space root) replaces
+ * the working directory recorded in the header for this process only; the file is not rewritten.
+ */
+export function openSessionFile(path: string, cwd?: string): SessionManager {
   checkSessionFile(path);
-  return SessionManager.open(path, dirname(path));
+  return SessionManager.open(path, dirname(path), cwd);
 }
 
 /** Session files (`*.jsonl`) in a directory, newest name last; none when it does not exist. */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type FauxProviderRegistration,
+  type FauxResponseStep,
   fauxProvider,
   InMemoryCredentialStore,
   type TranscriptContext,
@@ -13,7 +13,7 @@ import { PiConversationHost, type PiConversationHostOptions } from '../pi-conver
 /** Options of {@link createFauxHost}. */
 export interface FauxHostOptions
   extends Partial<Omit<PiConversationHostOptions, 'modelRuntime' | 'model'>> {
-  /** Pi settings overrides (default: compaction off, retry off). */
+  /** Pi's own settings (default: automatic compaction and retry off; manual `compact()` keeps little). */
   piSettings?: SettingsManager;
   /** Faux model context window (default 128k). */
   contextWindow?: number;
@@ -24,7 +24,7 @@ export interface FauxHost {
   /** The host. */
   host: PiConversationHost;
   /** Pi's faux provider: script replies with `setResponses`. */
-  faux: FauxProviderRegistration;
+  faux: ReturnType<typeof fauxProvider>;
   /** Every request the provider received, as cloned `TranscriptContext`s. */
   requests: TranscriptContext[];
   /** The space root. */
@@ -47,21 +47,24 @@ export async function createFauxHost(options: FauxHostOptions = {}): Promise<Fau
   const faux = fauxProvider({
     models: [{ id: 'faux-1', contextWindow: options.contextWindow ?? 128_000, maxTokens: 16_384 }],
   });
+  // Every scripted step first records the exact context the provider received.
   const requests: TranscriptContext[] = [];
-  const provider = faux.provider;
+  const recorded = (steps: FauxResponseStep[]): FauxResponseStep[] =>
+    steps.map((step) => (context, streamOptions, state, model) => {
+      requests.push(structuredClone(context));
+      return typeof step === 'function' ? step(context, streamOptions, state, model) : step;
+    });
+  const { setResponses, appendResponses } = faux;
+  faux.setResponses = (steps) => setResponses(recorded(steps));
+  faux.appendResponses = (steps) => appendResponses(recorded(steps));
   const modelRuntime = await ModelRuntime.create({
     credentials: new InMemoryCredentialStore(),
     modelsPath: null,
     refreshOnCreate: false,
   });
-  modelRuntime.registerNativeProvider(provider);
+  modelRuntime.registerNativeProvider(faux.provider);
   const model = modelRuntime.getModel('faux', 'faux-1');
   if (!model) throw new Error('faux model missing');
-  const recording = modelRuntime.streamSimple.bind(modelRuntime);
-  modelRuntime.streamSimple = ((m, context, streamOptions) => {
-    requests.push(structuredClone(context));
-    return recording(m, context, streamOptions);
-  }) as typeof modelRuntime.streamSimple;
   const host = await PiConversationHost.open({
     ...options,
     space,
@@ -71,7 +74,10 @@ export async function createFauxHost(options: FauxHostOptions = {}): Promise<Fau
     model,
     piSettings:
       options.piSettings ??
-      SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
+      SettingsManager.inMemory({
+        compaction: { enabled: false, keepRecentTokens: 1 },
+        retry: { enabled: false },
+      }),
   });
   return { host, faux, requests, space, appDirectory };
 }

@@ -1,0 +1,308 @@
+// Spec R91: the real Pi 0.87.1 SDK with Pi's faux provider; every assertion about what the model
+// was told goes through Pi's own transcript helpers (`getCurrentSystemPrompt`, `getCurrentTools`).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  fauxAssistantMessage,
+  fauxToolCall,
+  getCurrentSystemPrompt,
+  getCurrentTools,
+  type TranscriptContext,
+} from '@earendil-works/pi-ai';
+import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import { writeLearningContext } from '@repa/context';
+import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { createFauxHost } from '../src/testing/index.js';
+
+const defaults: PromptSettings = {
+  base: null,
+  append: '',
+  projectInstructions: false,
+  skillCatalog: true,
+  environment: true,
+  learningContext: true,
+  fileChanges: 'on-demand',
+};
+
+type Message = TranscriptContext['messages'][number];
+
+function textOf(message: Message): string {
+  if (message.role === 'system') return '';
+  const content = (message as { content: unknown }).content;
+  if (typeof content === 'string') return content;
+  return (content as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('');
+}
+
+const userTexts = (request: TranscriptContext) =>
+  request.messages.filter((message) => message.role === 'user').map(textOf);
+
+const reply = (text: string) => fauxAssistantMessage(text);
+const toolCall = (name: string, args: Record<string, unknown>) =>
+  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
+
+describe('PiConversationHost on the real Pi SDK', () => {
+  describe('system prompt ownership (R34, R35)', () => {
+    it('sends exactly the assembled prompt and the content tools on every request', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([reply('hello')]);
+      const outcome = await host.send('hi', defaults);
+      expect(outcome.status).toBe('succeeded');
+      expect(outcome.output).toBe('hello');
+      expect(requests).toHaveLength(1);
+      const [request] = requests as [TranscriptContext];
+      expect(getCurrentSystemPrompt(request.messages)).toBe(outcome.prompt?.text);
+      expect(getCurrentSystemPrompt(request.messages)).not.toContain('expert coding assistant');
+      expect(
+        getCurrentTools(request.messages)
+          .map((tool) => tool.name)
+          .sort(),
+      ).toEqual(['apply_patch', 'edit', 'read', 'write']);
+      host.dispose();
+    });
+
+    it('sends an explicitly empty prompt as empty, never the SDK default', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([reply('ok')]);
+      const empty: PromptSettings = {
+        ...defaults,
+        base: '',
+        append: '',
+        skillCatalog: false,
+        environment: false,
+        fileChanges: 'off',
+      };
+      const outcome = await host.send('hi', empty);
+      const prompt = getCurrentSystemPrompt((requests[0] as TranscriptContext).messages);
+      // Only the tools section is left: it describes the tools actually enabled (R35).
+      expect(prompt).toBe(outcome.prompt?.text);
+      expect(prompt.startsWith('<tools>')).toBe(true);
+      expect(outcome.prompt?.report.find((section) => section.name === 'base')?.included).toBe(
+        false,
+      );
+      host.dispose();
+    });
+
+    it('keeps the prompt when another extension forces its own system prompt', async () => {
+      const hostile: ExtensionFactory = (pi) => {
+        pi.on('before_agent_start', () => ({ systemPrompt: 'HOSTILE PROMPT' }));
+        pi.on('context_with_system', (event) => ({
+          messages: event.messages.map((message) =>
+            message.role === 'system'
+              ? { ...message, content: 'HOSTILE CWS', sections: {} }
+              : message,
+          ),
+        }));
+      };
+      const { host, faux, requests } = await createFauxHost({
+        extensions: [{ name: 'hostile', factory: hostile }],
+      });
+      faux.setResponses([toolCall('read', { path: 'missing.md' }), reply('done')]);
+      const outcome = await host.send('hi', { ...defaults, append: 'REPA APPEND' });
+      expect(requests).toHaveLength(2);
+      for (const request of requests) {
+        const prompt = getCurrentSystemPrompt(request.messages);
+        expect(prompt).toBe(outcome.prompt?.text);
+        expect(prompt).toContain('REPA APPEND');
+        expect(prompt).not.toContain('HOSTILE');
+      }
+      host.dispose();
+    });
+  });
+
+  describe('learning context (R30–R33, R41, R42)', () => {
+    it('appends a snapshot before the user message once, and again only after a change', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, {
+        body: 'Cells divide by mitosis.',
+        sources: ['notes/cells.md'],
+      });
+      const events: RunEvent[] = [];
+      faux.setResponses([reply('one'), reply('two'), reply('three')]);
+      await host.send('first', defaults, { onEvent: (event) => events.push(event) });
+      await host.send('second', defaults);
+      await writeLearningContext(space, {
+        body: 'Cells divide by mitosis and meiosis.',
+        sources: ['notes/cells.md'],
+      });
+      await host.send('third', defaults);
+      const snapshotsIn = (request: TranscriptContext) =>
+        userTexts(request).filter((text) => text.includes('<learning-context>'));
+      expect(snapshotsIn(requests[0] as TranscriptContext)).toHaveLength(1);
+      expect(snapshotsIn(requests[1] as TranscriptContext)).toHaveLength(1);
+      expect(snapshotsIn(requests[2] as TranscriptContext)).toHaveLength(2);
+      expect(userTexts(requests[0] as TranscriptContext)).toEqual([
+        expect.stringContaining('Cells divide by mitosis.'),
+        'first',
+      ]);
+      expect(events).toContainEqual({
+        type: 'context-snapshot',
+        revision: '1',
+        chars: 24,
+        sources: ['notes/cells.md'],
+      });
+      host.dispose();
+    });
+
+    it('removes the learning context when the source is off and brings it back when on', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'Mitosis.', sources: [] });
+      faux.setResponses([reply('a'), reply('b'), reply('c')]);
+      await host.send('on', defaults);
+      await host.send('off', { ...defaults, learningContext: false });
+      await host.send('on again', defaults);
+      const has = (request: TranscriptContext) =>
+        userTexts(request).some((text) => text.includes('<learning-context>'));
+      expect(requests.map((request) => has(request))).toEqual([true, false, true]);
+      host.dispose();
+    });
+
+    it('fails the run before the user message enters history when the context is unreadable', async () => {
+      const { host, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'x', sources: [] });
+      writeFileSync(join(space, '.repa', 'learning-context.json'), '{ broken');
+      const before = host.session.sessionManager.getEntries().length;
+      const outcome = await host.send('hello', defaults);
+      expect(outcome).toMatchObject({ status: 'failed', error: { code: 'context_unavailable' } });
+      expect(host.session.sessionManager.getEntries()).toHaveLength(before);
+      host.dispose();
+    });
+
+    it('keeps the run-entry prompt and context for tool follow-up turns (R33)', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'Version one.', sources: [] });
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      faux.setResponses([
+        async () => {
+          // Mid-run, the space's context changes: this run keeps its entry context.
+          await writeLearningContext(space, { body: 'Version two.', sources: [] });
+          return toolCall('read', { path: 'a.md' });
+        },
+        reply('done'),
+        reply('next run'),
+      ]);
+      await host.send('read a', defaults);
+      await host.send('again', defaults);
+      const [first, second, third] = requests as [
+        TranscriptContext,
+        TranscriptContext,
+        TranscriptContext,
+      ];
+      expect(getCurrentSystemPrompt(second.messages)).toBe(getCurrentSystemPrompt(first.messages));
+      expect(userTexts(second).join('\n')).not.toContain('Version two.');
+      expect(userTexts(third).join('\n')).toContain('Version two.');
+      host.dispose();
+    });
+
+    it('backfills the snapshot right after the compaction summary', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, {
+        body: 'Photosynthesis basics.',
+        sources: ['notes/p.md'],
+      });
+      faux.setResponses([reply('one'), reply('two'), reply('three')]);
+      await host.send('first question', defaults);
+      await host.send('second question', defaults);
+      // Pi may summarise a split turn with a second call; then the queue is replaced.
+      faux.setResponses([reply('Summary: photosynthesis questions.'), reply('Turn prefix.')]);
+      await host.session.compact();
+      faux.setResponses([reply('after')]);
+      await host.send('third question', defaults);
+      const last = requests.at(-1) as TranscriptContext;
+      const texts = last.messages.filter((message) => message.role !== 'system').map(textOf);
+      const summaryAt = texts.findIndex((text) =>
+        text.includes('Summary: photosynthesis questions.'),
+      );
+      expect(summaryAt).toBeGreaterThanOrEqual(0);
+      expect(texts[summaryAt + 1]).toContain('Photosynthesis basics.');
+      expect(texts.filter((text) => text.includes('<learning-context>'))).toHaveLength(1);
+      host.dispose();
+    });
+  });
+
+  describe('file changes (R50–R53)', () => {
+    it('tells the very next request about a file changed between two tool calls', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      writeFileSync(join(space, 'b.md'), 'beta\n');
+      faux.setResponses([
+        toolCall('read', { path: 'a.md' }),
+        () => {
+          writeFileSync(join(space, 'a.md'), 'alpha changed outside\n');
+          return toolCall('read', { path: 'b.md' });
+        },
+        reply('noted'),
+      ]);
+      const events: RunEvent[] = [];
+      await host.send(
+        'read both',
+        { ...defaults, fileChanges: 'notice' },
+        { onEvent: (e) => events.push(e) },
+      );
+      expect(requests).toHaveLength(3);
+      const notice = (request: TranscriptContext) =>
+        userTexts(request).filter((text) => text.includes('changed on disk'));
+      expect(notice(requests[1] as TranscriptContext)).toEqual([]);
+      expect(notice(requests[2] as TranscriptContext)).toEqual([expect.stringContaining('a.md')]);
+      expect(events.filter((event) => event.type === 'file-change-notice')).toHaveLength(1);
+      host.dispose();
+    });
+
+    it('does not report the agent’s own saves, and saving never starts the model (R51, R53)', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      faux.setResponses([
+        toolCall('read', { path: 'a.md' }),
+        toolCall('edit', { path: 'a.md', edits: [{ oldText: 'alpha', newText: 'omega' }] }),
+        reply('edited'),
+      ]);
+      const events: RunEvent[] = [];
+      const outcome = await host.send(
+        'edit',
+        { ...defaults, fileChanges: 'diff' },
+        { onEvent: (e) => events.push(e) },
+      );
+      expect(outcome.status).toBe('succeeded');
+      expect(readFileSync(join(space, 'a.md'), 'utf8')).toBe('omega\n');
+      expect(requests).toHaveLength(3);
+      expect(userTexts(requests[2] as TranscriptContext).join('\n')).not.toContain(
+        'changed on disk',
+      );
+      const end = events.find((event) => event.type === 'tool-end' && event.toolName === 'edit');
+      expect(end).toMatchObject({ isError: false, receipts: [{ target: 'a.md' }] });
+      host.dispose();
+    });
+  });
+
+  describe('direct extension model calls (R35, documented limit)', () => {
+    it('are not routed through Repa’s prompt hooks', async () => {
+      let direct: unknown;
+      const caller: ExtensionFactory = (pi) => {
+        pi.registerCommand('ask', {
+          description: 'asks the model directly',
+          handler: async (_args, ctx) => {
+            const model = ctx.model;
+            if (!model) return;
+            direct = await ctx.modelRegistry.complete(model, {
+              systemPrompt: 'EXTENSION OWN PROMPT',
+              messages: [{ role: 'user', content: 'q', timestamp: Date.now() }],
+            });
+          },
+        });
+      };
+      const { host, faux, requests } = await createFauxHost({
+        extensions: [{ name: 'caller', factory: caller }],
+      });
+      faux.setResponses([reply('first'), reply('direct answer')]);
+      await host.send('hi', defaults);
+      await host.session.prompt('/ask');
+      expect(direct).toBeDefined();
+      expect(getCurrentSystemPrompt((requests.at(-1) as TranscriptContext).messages)).toBe(
+        'EXTENSION OWN PROMPT',
+      );
+      host.dispose();
+    });
+  });
+});
