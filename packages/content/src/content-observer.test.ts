@@ -16,7 +16,10 @@ function countingFs() {
   const opened: string[] = [];
   const fs: FsLayer = {
     ...nodeFsLayer,
-    open: (path, flags, mode) => (opened.push(path), nodeFsLayer.open(path, flags, mode)),
+    open: (path, flags, mode) => {
+      opened.push(path);
+      return nodeFsLayer.open(path, flags, mode);
+    },
   };
   return { fs, opened };
 }
