@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rm, utimes, writeFile } from 'node:fs/promises';
+import { rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentObserver } from './content-observer.js';
@@ -16,7 +16,10 @@ function countingFs() {
   const opened: string[] = [];
   const fs: FsLayer = {
     ...nodeFsLayer,
-    open: (path, flags, mode) => (opened.push(path), nodeFsLayer.open(path, flags, mode)),
+    open: (path, flags, mode) => {
+      opened.push(path);
+      return nodeFsLayer.open(path, flags, mode);
+    },
   };
   return { fs, opened };
 }
@@ -126,6 +129,18 @@ describe('ContentObserver', () => {
         { target: 'a.md', kind: 'deleted', version: null, form: 'notice' },
       ]);
       expect(observer.list()).toEqual([]);
+    });
+
+    it('reports a file replaced by a symlink leading out of the space as deleted', async () => {
+      const { root, observer, readAll } = await setUp({ 'a.md': 'a' });
+      const outside = await tempSpace({ 'x.md': 'secret' });
+      dirs.push(outside);
+      await readAll();
+      await rm(join(root, 'a.md'));
+      await symlink(join(outside, 'x.md'), join(root, 'a.md'));
+      expect((await observer.checkChanges('diff')).changes).toMatchObject([
+        { target: 'a.md', kind: 'deleted' },
+      ]);
     });
 
     it('reports nothing and keeps the baseline in off and on-demand modes', async () => {

@@ -100,6 +100,11 @@ export class ContentObserver {
     receipts: readonly SaveReceipt[],
     options: { contents?: ReadonlyMap<string, Uint8Array>; whole?: boolean } = {},
   ): void {
+    // What the host knew before this save, looked up by identity first (a move keeps it).
+    const before = [...this.byIdentity.values()];
+    const knownBefore = (receipt: SaveReceipt) =>
+      before.find((observation) => observation.identity === receipt.identity) ??
+      before.find((observation) => observation.target === receipt.target);
     for (const receipt of receipts) {
       if (receipt.version !== null) continue;
       const gone = this.get(receipt.target);
@@ -107,7 +112,7 @@ export class ContentObserver {
     }
     for (const receipt of receipts) {
       if (receipt.version === null) continue;
-      const previous = this.byIdentity.get(receipt.identity) ?? this.get(receipt.target);
+      const previous = knownBefore(receipt);
       const partial = options.whole === true ? false : (previous?.partial ?? false);
       const bytes = options.contents?.get(receipt.target);
       const replaced = this.get(receipt.target);
@@ -168,7 +173,10 @@ export class ContentObserver {
       try {
         snapshot = await this.store.read(observation.target);
       } catch (error) {
-        if (!RepaError.isInstance(error) || error.code !== 'not_found') throw error;
+        // Gone, or no longer a safe file of the space (e.g. now a symlink leading out): for this
+        // host the object it read is no longer there.
+        const gone = ['not_found', 'path_outside_space', 'protected_path', 'invalid_request'];
+        if (!RepaError.isInstance(error) || !gone.includes(error.code)) throw error;
       }
     }
     const base = {

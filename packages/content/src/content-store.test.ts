@@ -294,6 +294,34 @@ describe('ContentStore', () => {
       expect(await readdir(join(root, '.repa/intents'))).toEqual([]);
     });
 
+    it('does not count a no-op change as the commit point', async () => {
+      const root = await space({ 'same.md': 's\n', 'b.md': 'b\n' });
+      await mkdir(join(root, '.repa/intents'), { recursive: true });
+      const change = (target: string, from: string, to: string) => ({
+        target,
+        identity: `repa:document/${target.replace('.', '-')}`,
+        previousVersion: sha(from),
+        version: sha(to),
+        content: bytes(to).toString('base64'),
+        temp: `.${target}.repa-tmp-op-noop-0`,
+        mode: null,
+        createdDirs: [],
+      });
+      const record = {
+        format: 'repa.content-intent/1',
+        operationId: 'op-noop',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        status: 'pending',
+        changes: [change('same.md', 's\n', 's\n'), change('b.md', 'b\n', 'B\n')],
+      };
+      await writeFile(join(root, '.repa/intents/op-noop.json'), JSON.stringify(record));
+      const store = await ContentStore.open({ root });
+      expect(await readTextTree(root)).toEqual({ 'same.md': 's\n', 'b.md': 'b\n' });
+      expect((await store.listRecoverable()).map((entry) => entry.operationId)).toEqual([
+        'op-noop',
+      ]);
+    });
+
     it('keeps a save that never reached disk as a recoverable record until discarded', async () => {
       const root = await space({ 'a.md': 'a\n' });
       await mkdir(join(root, '.repa/intents'), { recursive: true });

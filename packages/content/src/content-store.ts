@@ -923,7 +923,10 @@ export class ContentStore {
 
   private async resolveIntent(record: IntentRecord, recordPath: string): Promise<void> {
     const states = await Promise.all(record.changes.map((change) => this.changeState(change)));
-    const committed = states.includes('applied');
+    // Committed once any real change (not a no-op rewrite) is on disk: its rename happened.
+    const committed = record.changes.some(
+      (change, index) => states[index] === 'applied' && change.version !== change.previousVersion,
+    );
     const toPlanned = (change: IntentChange): PlannedChange => ({
       target: change.target,
       absolutePath: join(this.root, change.target),

@@ -142,6 +142,17 @@ describe('apply_patch tool', () => {
       await call('edit', { path: identity, edits: [{ oldText: 'moved', newText: 'still' }] });
       expect(await readTextTree(root)).toEqual({ 'new/b.md': 'still text\n' });
     });
+
+    it('keeps a partial observation partial across a move', async () => {
+      const root = await space({ 'a.md': 'one\ntwo\n' });
+      const { observer, call } = await openTools(root);
+      await call('read', { path: 'a.md', limit: 1 });
+      await call('apply_patch', {
+        input: patch('*** Update File: a.md', '*** Move to: b.md', '@@', '-one', '+ONE'),
+      });
+      expect(observer.get('b.md')).toMatchObject({ partial: true });
+      expect(observer.get('b.md')?.text).toBeUndefined();
+    });
   });
 
   describe('all or nothing', () => {
