@@ -1,9 +1,17 @@
 export {
+  type ChooseModelOptions,
+  chooseModel,
+  type ModelChoice,
+  offlineModel,
+} from './models.js';
+export { OFFLINE_MODEL_ID } from './offline-model.js';
+export {
   PiConversationHost,
   type PiConversationHostOptions,
   type RunOutcome,
   type SendOptions,
 } from './pi-conversation-host.js';
+export { recoverSpace } from './recover-space.js';
 export {
   checkSessionFile,
   createSessionFile,
@@ -11,3 +19,10 @@ export {
   openSessionFile,
   type SessionFileCheck,
 } from './session-files.js';
+export {
+  createSpaceSession,
+  findSessionFile,
+  listSpaceSessions,
+  readSessionHistory,
+  sessionDirectoryOf,
+} from './space-sessions.js';

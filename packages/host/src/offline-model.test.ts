@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { offlineModel } from './models.js';
+import { PiConversationHost } from './pi-conversation-host.js';
+import { createFauxHost } from './testing/index.js';
+
+const defaults: PromptSettings = {
+  base: null,
+  append: '',
+  projectInstructions: false,
+  skillCatalog: true,
+  environment: true,
+  learningContext: true,
+  fileChanges: 'on-demand',
+};
+
+async function offlineHost() {
+  // createFauxHost builds the temp dirs; the host itself runs on the offline model.
+  const { space, appDirectory } = await createFauxHost();
+  const choice = await offlineModel();
+  const host = await PiConversationHost.open({
+    space,
+    appDirectory,
+    agentDir: join(appDirectory, 'agent'),
+    modelRuntime: choice.modelRuntime,
+    model: choice.model,
+  });
+  return { host, space };
+}
+
+describe('the offline model', () => {
+  it('answers a question from the file it names, through the read tool', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(
+      join(space, 'cells.md'),
+      '# Cells\nMitochondria make ATP for the cell.\nRibosomes make proteins.\n',
+    );
+    const events: RunEvent[] = [];
+    const outcome = await host.send('What do mitochondria make? See cells.md', defaults, {
+      onEvent: (event) => events.push(event),
+    });
+    expect(outcome.output).toBe(
+      '[repa-offline] From cells.md: Mitochondria make ATP for the cell.',
+    );
+    expect(
+      events
+        .filter((event) => event.type === 'tool-start')
+        .map((event) => event.type === 'tool-start' && event.toolName),
+    ).toEqual(['read']);
+    host.dispose();
+  });
+
+  it('performs a requested edit through read and edit, with a receipt', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(join(space, 'todo.md'), 'Study mitosis\r\nStudy meiosis\r\n');
+    const events: RunEvent[] = [];
+    const outcome = await host.send(
+      'Please replace "mitosis" with "the cell cycle" in todo.md',
+      defaults,
+      {
+        onEvent: (event) => events.push(event),
+      },
+    );
+    expect(outcome.output).toBe(
+      '[repa-offline] Saved todo.md: replaced "mitosis" with "the cell cycle".',
+    );
+    expect(readFileSync(join(space, 'todo.md'), 'utf8')).toBe(
+      'Study the cell cycle\r\nStudy meiosis\r\n',
+    );
+    const end = events.find((event) => event.type === 'tool-end' && event.toolName === 'edit');
+    expect(end).toMatchObject({ isError: false, receipts: [{ target: 'todo.md' }] });
+    host.dispose();
+  });
+
+  it('says what it is when the request names no file', async () => {
+    const { host } = await offlineHost();
+    const outcome = await host.send('hello', defaults);
+    expect(outcome.output).toMatch(
+      /^\[repa-offline\] I am a local responder, not a language model\./,
+    );
+    host.dispose();
+  });
+});

@@ -1,0 +1,142 @@
+import {
+  type AssistantMessage,
+  type FauxResponseFactory,
+  fauxAssistantMessage,
+  fauxProvider,
+  fauxToolCall,
+  type TranscriptContext,
+} from '@earendil-works/pi-ai';
+
+/** The name the embedded offline model goes by in every output. */
+export const OFFLINE_MODEL_ID = 'repa-offline';
+
+type Message = TranscriptContext['messages'][number];
+
+function textOf(message: Message | undefined): string {
+  if (!message || message.role === 'system') return '';
+  const content = (message as { content: unknown }).content;
+  if (typeof content === 'string') return content;
+  return (content as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
+    .join('\n');
+}
+
+interface Turn {
+  request: string;
+  results: { toolName: string; isError: boolean; text: string }[];
+}
+
+function currentTurn(context: TranscriptContext): Turn {
+  const messages = context.messages;
+  let start = messages.length - 1;
+  while (start >= 0) {
+    const message = messages[start];
+    // The user's own request: learning-context and file-change notices also arrive as `user`.
+    if (
+      message?.role === 'user' &&
+      !/^(The space's current learning context|Files you read)/.test(textOf(message))
+    ) {
+      break;
+    }
+    start -= 1;
+  }
+  const results = messages
+    .slice(start + 1)
+    .flatMap((message) =>
+      message.role === 'toolResult'
+        ? [{ toolName: message.toolName, isError: message.isError, text: textOf(message) }]
+        : [],
+    );
+  return { request: textOf(messages[start]), results };
+}
+
+const say = (text: string): AssistantMessage =>
+  fauxAssistantMessage(`[${OFFLINE_MODEL_ID}] ${text}`);
+const call = (name: string, args: Parameters<typeof fauxToolCall>[1]): AssistantMessage =>
+  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
+
+const EDIT = /replace\s+["“']([^"”']+)["”']\s+with\s+["“']([^"”']*)["”']\s+in\s+([\w./-]+)/i;
+const FILE = /([\w-]+(?:\/[\w.-]+)*\.(?:md|markdown|txt|rst|org|csv|json))/i;
+
+function answerFrom(path: string, text: string, question: string): string {
+  const words = new Set(
+    question
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length > 3),
+  );
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line));
+  const scored = lines
+    .map((line) => ({
+      line: line.trim(),
+      score: line
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((word) => words.has(word)).length,
+    }))
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const best = scored[0]?.score ?? 0;
+  const chosen = (
+    best > 0 ? scored.filter((entry) => entry.score === best).map((entry) => entry.line) : lines
+  ).slice(0, 2);
+  return `From ${path}: ${chosen.join(' ') || '(the file is empty)'}`;
+}
+
+/**
+ * A deterministic responder for the offline model: it reads the file a request names and answers
+ * from its content, and performs `replace "X" with "Y" in FILE` through `read` then `edit`.
+ * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
+ */
+export const offlineResponder: FauxResponseFactory = (context) => {
+  const { request, results } = currentTurn(context);
+  const failed = results.find((result) => result.isError);
+  if (failed) return say(`The ${failed.toolName} tool failed: ${failed.text}`);
+  const edit = EDIT.exec(request);
+  if (edit) {
+    const [, oldText, newText, path] = edit as unknown as [string, string, string, string];
+    if (!results.some((result) => result.toolName === 'read')) return call('read', { path });
+    if (!results.some((result) => result.toolName === 'edit')) {
+      return call('edit', { path, edits: [{ oldText, newText }] });
+    }
+    return say(`Saved ${path}: replaced "${oldText}" with "${newText}".`);
+  }
+  const file = FILE.exec(request)?.[1];
+  if (file) {
+    const read = results.find((result) => result.toolName === 'read');
+    if (!read) return call('read', { path: file });
+    return say(answerFrom(file, read.text, request));
+  }
+  const background = context.messages
+    .map(textOf)
+    .filter((text) => text.includes('<learning-context>'))
+    .at(-1);
+  const body = background?.split('<learning-context>\n')[1]?.split('\n</learning-context>')[0];
+  return say(
+    body
+      ? `I am a local responder, not a language model. The space's learning context says: ${body.split('\n')[0]}`
+      : 'I am a local responder, not a language model. Name a file (e.g. notes/a.md) to read it, or ask me to replace "X" with "Y" in a file.',
+  );
+};
+
+/** The offline model's faux provider, answering every request with {@link offlineResponder}. */
+export function createOfflineProvider(): ReturnType<typeof fauxProvider> {
+  const faux = fauxProvider({
+    provider: OFFLINE_MODEL_ID,
+    api: OFFLINE_MODEL_ID,
+    models: [
+      {
+        id: OFFLINE_MODEL_ID,
+        name: 'Repa offline responder (no language model)',
+        contextWindow: 128_000,
+        maxTokens: 8_192,
+      },
+    ],
+  });
+  const step: FauxResponseFactory = (...args) => {
+    faux.appendResponses([step]);
+    return offlineResponder(...args);
+  };
+  faux.setResponses([step]);
+  return faux;
+}
