@@ -143,13 +143,30 @@ describe('ContentObserver', () => {
       ]);
     });
 
-    it('reports nothing and keeps the baseline in off and on-demand modes', async () => {
+    it('reports nothing and keeps the baseline when off', async () => {
       const { root, observer, readAll } = await setUp({ 'a.md': 'a' });
       await readAll();
       await writeFile(join(root, 'a.md'), 'b');
       expect(await observer.checkChanges('off')).toEqual({ changes: [] });
-      expect(await observer.checkChanges('on-demand')).toEqual({ changes: [] });
       expect((await observer.checkChanges('notice')).changes).toHaveLength(1);
+    });
+
+    it('names the changed file without size or diff on demand', async () => {
+      const { root, observer, readAll } = await setUp({ 'a.md': 'a\n' });
+      await readAll();
+      await writeFile(join(root, 'a.md'), 'b\n');
+      const { changes } = await observer.checkChanges('on-demand');
+      expect(changes).toEqual([
+        {
+          target: 'a.md',
+          identity: expect.any(String),
+          kind: 'modified',
+          previousVersion: sha('a\n'),
+          version: sha('b\n'),
+          form: 'notice',
+        },
+      ]);
+      expect(await observer.checkChanges('on-demand')).toEqual({ changes: [] });
     });
 
     it('only looks at observed files and hashes only those whose stat changed', async () => {

@@ -1,4 +1,4 @@
-import type { FileChange, FileChangeReport, SaveReceipt } from '@repa/protocol';
+import type { FileChange, FileChangeReport, FileChangesMode, SaveReceipt } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { decodeText } from './content-bytes.js';
@@ -13,9 +13,6 @@ function settledKey(key: string | undefined): string | undefined {
   const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
   return BigInt(Date.now()) * 1_000_000n - mtime > RACY_NS ? key : undefined;
 }
-
-/** How file changes are told to the model (the `prompts.fileChanges` setting, spec R14/R52). */
-export type FileChangesMode = 'off' | 'on-demand' | 'notice' | 'diff';
 
 /** What this host saw of one object. */
 export interface Observation {
@@ -134,16 +131,19 @@ export class ContentObserver {
   }
 
   /**
-   * The objects this host read that changed on disk since, described for `mode` (R52):
-   * - `off` and `on-demand`: nothing is reported and no baseline moves (on demand, the agent
-   *   finds out when it reads again, or from `stale_version` when it saves);
-   * - `notice`: a bare notice per change;
+   * The objects this host read that changed on disk since, described for `mode` (the protocol's
+   * `prompts.fileChanges`, spec R14/R52):
+   * - `off`: nothing is checked or reported, and no baseline moves;
+   * - `on-demand`: a short notice naming each changed object (`form: 'notice'`), the content left
+   *   to a re-read;
+   * - `notice`: the same with the new size (`bytes`);
    * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
    * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
-   * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported change moves the baseline, so it is reported once.
+   * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported
+   * change moves the baseline, so it is reported once.
    */
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
-    if (mode === 'off' || mode === 'on-demand') return { changes: [] };
+    if (mode === 'off') return { changes: [] };
     const changes: FileChange[] = [];
     for (const observation of this.list()) {
       const change = await this.checkOne(observation, mode);
@@ -164,7 +164,7 @@ export class ContentObserver {
 
   private async checkOne(
     observation: Observation,
-    mode: 'notice' | 'diff',
+    mode: Exclude<FileChangesMode, 'off'>,
   ): Promise<FileChange | undefined> {
     const key = await this.store.statKeyOf(observation.target);
     if (key !== null && key === observation.statKey) return undefined;
@@ -196,7 +196,7 @@ export class ContentObserver {
       ...base,
       kind: 'modified' as const,
       version: snapshot.version,
-      bytes: snapshot.bytes.length,
+      ...(mode === 'on-demand' ? {} : { bytes: snapshot.bytes.length }),
     };
     const described =
       mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' as const };

@@ -1,7 +1,6 @@
 export {
   ContentObserver,
   type ContentObserverOptions,
-  type FileChangesMode,
   type Observation,
 } from './content-observer.js';
 export {
