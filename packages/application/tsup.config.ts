@@ -8,4 +8,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // Keep `node:sqlite` as written: it exists only under the `node:` scheme.
+  removeNodeProtocol: false,
 });

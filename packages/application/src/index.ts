@@ -1,3 +1,11 @@
+export { RepaApplication, type RepaApplicationOptions } from './repa-application.js';
+export { type RunDaemonOptions, type RunningDaemon, runDaemon } from './run-daemon.js';
+export {
+  type Acceptance,
+  type AcceptedSettings,
+  RunLedger,
+  type RunRequest,
+} from './run-ledger.js';
 export type {
   ConnectionContext,
   RepaHandledMethod,

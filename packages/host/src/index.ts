@@ -1,3 +1,5 @@
+export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
+export { type LearningContextView, readLearningContext, writeLearningContext } from '@repa/context';
 export {
   type ChooseModelOptions,
   chooseModel,

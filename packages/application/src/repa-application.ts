@@ -1,0 +1,336 @@
+import { realpath, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join } from 'node:path';
+import {
+  createSpaceSession,
+  findSessionFile,
+  listSpaceSessions,
+  type ModelChoice,
+  PiConversationHost,
+  readLearningContext,
+  readSessionHistory,
+  recoverSpace,
+} from '@repa/host';
+import {
+  RepaError,
+  type RunEvent,
+  type RunInfo,
+  type V1Params,
+  type V1Result,
+} from '@repa/protocol';
+import { SettingsStore } from '@repa/settings';
+import { RunLedger, type RunRequest } from './run-ledger.js';
+import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
+
+/** Options of {@link RepaApplication.open}. */
+export interface RepaApplicationOptions {
+  /** Repa's application directory: settings, grants, the run ledger. */
+  appDirectory: string;
+  /** Pi's configuration directory (models, auth, Pi settings). */
+  agentDir: string;
+  /** The model every session talks to (decided once per application). */
+  model: ModelChoice;
+  /** Whether project instruction files in spaces are trusted. Default false. */
+  trustProjectInstructions?: boolean;
+}
+
+interface RunWatch {
+  seq: number;
+  subscribers: Set<ConnectionContext>;
+}
+
+/**
+ * Repa's application layer: accepts requests durably (settings decided before acceptance, spec
+ * R20–R22), runs them on one {@link PiConversationHost} per session without letting one session's
+ * run stop another's (R25), and answers the protocol v1 methods.
+ */
+export class RepaApplication {
+  readonly #options: RepaApplicationOptions;
+  readonly #ledger: RunLedger;
+  readonly #settings: SettingsStore;
+  readonly #hosts = new Map<string, Promise<PiConversationHost>>();
+  readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
+  readonly #watches = new Map<string, RunWatch>();
+  #closing = false;
+
+  private constructor(options: RepaApplicationOptions) {
+    this.#options = options;
+    this.#ledger = new RunLedger(join(options.appDirectory, 'ledger.sqlite'));
+    this.#settings = new SettingsStore({ appDirectory: options.appDirectory });
+  }
+
+  /**
+   * Opens the application. Runs left `accepted` or `running` by a crash become `interrupted` (no
+   * automatic re-run, spec R73) and their spaces' pending save intents are resolved.
+   */
+  static async open(options: RepaApplicationOptions): Promise<RepaApplication> {
+    const app = new RepaApplication(options);
+    const interrupted = app.#ledger.interruptActive(
+      new RepaError('cancelled', 'The daemon stopped while this run was active.', {
+        fix: 'Look at the session history, then submit again or use run.retry.',
+      }).toWire(),
+    );
+    for (const space of new Set(interrupted.map((run) => run.space))) {
+      await recoverSpace(space, options.appDirectory).catch(() => 0);
+    }
+    return app;
+  }
+
+  /** The model label every session uses. */
+  get modelLabel(): string {
+    return this.#options.model.label;
+  }
+
+  /** The protocol v1 handlers, for `startRepaServer`. */
+  handlers(): RepaHandlers {
+    return {
+      'space.open': (params) => this.openSpace(params),
+      'session.create': async (params) => ({
+        session: await createSpaceSession(await this.#space(params.space), params.title),
+      }),
+      'session.list': async (params) => ({
+        sessions: await listSpaceSessions(await this.#space(params.space)),
+      }),
+      'session.history': async (params) => ({
+        items: await readSessionHistory(await this.#space(params.space), params.sessionId),
+      }),
+      'run.submit': async (params, connection) => {
+        const result = await this.submit(params);
+        this.#subscribe(result.run.runId, connection);
+        return result;
+      },
+      'run.get': async (params) => ({ run: this.#ledger.getRun(params.runId) }),
+      'run.list': async (params) => ({
+        runs: this.#ledger.listRuns({
+          ...params,
+          ...(params.space ? { space: await this.#space(params.space) } : {}),
+        }),
+      }),
+      'run.subscribe': async (params, connection) => {
+        const run = this.#ledger.getRun(params.runId);
+        this.#subscribe(run.runId, connection);
+        return { run };
+      },
+      'run.cancel': async (params) => ({ run: await this.cancel(params.runId) }),
+      'run.retry': async (params, connection) => {
+        const result = await this.retry(params.runId, params.requestId);
+        this.#subscribe(result.run.runId, connection);
+        return result;
+      },
+      'settings.get': async (params) => ({
+        items: await this.#settings.get(await this.#scope(params)),
+      }),
+      'settings.set': async (params) => ({
+        item: await this.#settings.set({ ...params, ...(await this.#scope(params)) }),
+      }),
+      'settings.reset': async (params) => ({
+        item: await this.#settings.reset({ ...params, ...(await this.#scope(params)) }),
+      }),
+    };
+  }
+
+  /** `space.open`: the space's real root, name and current learning context. */
+  async openSpace(params: V1Params<'space.open'>): Promise<V1Result<'space.open'>> {
+    const root = await this.#space(params.root);
+    const view = await readLearningContext(root);
+    const learningContext = view
+      ? { revision: view.revision, chars: view.body.length, sources: view.sources }
+      : null;
+    return { space: { root, name: basename(root), learningContext } };
+  }
+
+  /** Accepts a run request (spec R20–R22) and starts it in the background. */
+  async submit(params: V1Params<'run.submit'>): Promise<V1Result<'run.submit'>> {
+    const space = await this.#space(params.space);
+    return this.#accept({ ...params, space });
+  }
+
+  /** Starts a new attempt of an ended run, linked to it (no automatic retry, spec R73). */
+  async retry(runId: string, requestId: string): Promise<V1Result<'run.retry'>> {
+    const original = this.#ledger.getRun(runId);
+    if (original.status === 'accepted' || original.status === 'running') {
+      throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
+        fix: 'Wait for it to end, or cancel it, before retrying.',
+      });
+    }
+    return this.#accept({
+      requestId,
+      space: original.space,
+      sessionId: original.sessionId,
+      input: original.input,
+      retryOf: runId,
+    });
+  }
+
+  async #accept(request: RunRequest): Promise<V1Result<'run.submit'>> {
+    if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
+    // R21: a known request id answers from the ledger before anything else is read.
+    const known = this.#ledger.lookup(request);
+    if (known) return { ...known };
+    await findSessionFile(request.space, request.sessionId);
+    const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
+    const acceptance = this.#ledger.accept(request, {
+      promptSettings: snapshot.promptSettings,
+      settingsRevisions: snapshot.revisions,
+    });
+    if (!acceptance.resubmitted) this.#start(acceptance.run);
+    return { ...acceptance };
+  }
+
+  #start(run: RunInfo): void {
+    const sessionKey = `${run.space}\0${run.sessionId}`;
+    const done = this.#execute(run, sessionKey).finally(() => this.#active.delete(run.runId));
+    this.#active.set(run.runId, { sessionKey, done });
+  }
+
+  async #execute(run: RunInfo, sessionKey: string): Promise<void> {
+    const emit = (event: RunEvent) => this.#emit(run, event);
+    let host: PiConversationHost;
+    try {
+      host = await this.#host(sessionKey, run.space, run.sessionId);
+    } catch (error) {
+      const wire = RepaError.fromUnknown(error).toWire();
+      this.#ledger.finish(run.runId, { status: 'failed', error: wire });
+      emit({ type: 'status', status: 'failed', error: wire });
+      return;
+    }
+    if (this.#ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
+    this.#ledger.markRunning(run.runId);
+    emit({ type: 'status', status: 'running' });
+    const text = run.input.type === 'text' ? run.input.text : '';
+    const outcome = await host.send(text, run.promptSettings, { onEvent: emit });
+    if (outcome.prompt) this.#ledger.recordPromptSections(run.runId, outcome.prompt.report);
+    const finished = this.#ledger.finish(run.runId, {
+      status: outcome.status,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.output !== undefined ? { output: outcome.output } : {}),
+    });
+    emit({
+      type: 'status',
+      status: finished.status,
+      ...(finished.error ? { error: finished.error } : {}),
+    });
+  }
+
+  /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */
+  async cancel(runId: string): Promise<RunInfo> {
+    const run = this.#ledger.getRun(runId);
+    if (run.status === 'accepted') {
+      const cancelled = this.#ledger.finish(runId, {
+        status: 'cancelled',
+        error: new RepaError('cancelled', 'The run was cancelled before it started.').toWire(),
+      });
+      this.#emit(cancelled, {
+        type: 'status',
+        status: 'cancelled',
+        ...(cancelled.error ? { error: cancelled.error } : {}),
+      });
+      return cancelled;
+    }
+    const active = this.#active.get(runId);
+    if (run.status === 'running' && active) {
+      const host = await this.#hosts.get(active.sessionKey);
+      await host?.cancel();
+      await active.done;
+    }
+    return this.#ledger.getRun(runId);
+  }
+
+  #host(sessionKey: string, space: string, sessionId: string): Promise<PiConversationHost> {
+    let host = this.#hosts.get(sessionKey);
+    if (!host) {
+      host = findSessionFile(space, sessionId).then((sessionFile) =>
+        PiConversationHost.open({
+          space,
+          sessionFile,
+          appDirectory: this.#options.appDirectory,
+          agentDir: this.#options.agentDir,
+          modelRuntime: this.#options.model.modelRuntime,
+          model: this.#options.model.model,
+          trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
+        }),
+      );
+      // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
+      host.catch(() => this.#hosts.delete(sessionKey));
+      this.#hosts.set(sessionKey, host);
+    }
+    return host;
+  }
+
+  #subscribe(runId: string, connection: ConnectionContext): void {
+    const watch = this.#watch(runId);
+    if (watch.subscribers.has(connection)) return;
+    watch.subscribers.add(connection);
+    connection.onClose(() => watch.subscribers.delete(connection));
+  }
+
+  #watch(runId: string): RunWatch {
+    let watch = this.#watches.get(runId);
+    if (!watch) {
+      watch = { seq: 0, subscribers: new Set() };
+      this.#watches.set(runId, watch);
+    }
+    return watch;
+  }
+
+  #emit(run: RunInfo, event: RunEvent): void {
+    const watch = this.#watch(run.runId);
+    watch.seq += 1;
+    for (const connection of watch.subscribers) {
+      connection.notify('run.event', {
+        runId: run.runId,
+        sessionId: run.sessionId,
+        seq: watch.seq,
+        event,
+      });
+    }
+    if (event.type === 'status' && !['accepted', 'running'].includes(event.status)) {
+      this.#watches.delete(run.runId);
+    }
+  }
+
+  async #space(root: string): Promise<string> {
+    if (!isAbsolute(root)) {
+      throw new RepaError('invalid_request', `The space root must be an absolute path: ${root}`, {
+        fix: 'Pass the absolute path of the space folder.',
+      });
+    }
+    try {
+      const real = await realpath(root);
+      if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+      return real;
+    } catch {
+      throw new RepaError('not_found', `There is no space folder at ${root}.`, {
+        fix: 'Create the folder first, or pass the path of an existing space.',
+      });
+    }
+  }
+
+  async #scope(params: {
+    space?: string;
+    sessionId?: string;
+  }): Promise<{ space?: string; sessionId?: string }> {
+    return {
+      ...(params.space ? { space: await this.#space(params.space) } : {}),
+      ...(params.sessionId ? { sessionId: params.sessionId } : {}),
+    };
+  }
+
+  /**
+   * Stops accepting, waits up to `graceMs` for active runs, cancels the rest (they end
+   * `cancelled`, what Pi saved is kept), then releases every session and the ledger.
+   */
+  async close(options: { graceMs?: number } = {}): Promise<void> {
+    this.#closing = true;
+    const pending = [...this.#active.values()].map((active) => active.done);
+    const timeout = new Promise<'timeout'>((resolve) =>
+      setTimeout(() => resolve('timeout'), options.graceMs ?? 5_000).unref(),
+    );
+    if ((await Promise.race([Promise.all(pending), timeout])) === 'timeout') {
+      for (const runId of this.#active.keys()) await this.cancel(runId).catch(() => undefined);
+    }
+    for (const host of this.#hosts.values()) {
+      await host.then((h) => h.dispose()).catch(() => undefined);
+    }
+    this.#ledger.close();
+  }
+}

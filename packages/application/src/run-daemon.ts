@@ -1,0 +1,100 @@
+import { chooseModel, defaultAgentDir, type ModelChoice } from '@repa/host';
+import { RepaError, v1Methods } from '@repa/protocol';
+import { resolveAppDirectory } from '@repa/settings';
+import { RepaApplication } from './repa-application.js';
+import type { RepaHandledMethod, RepaHandlers } from './server/repa-handlers.js';
+import { type RepaServer, startRepaServer } from './server/start-repa-server.js';
+
+/** Options of {@link runDaemon}. */
+export interface RunDaemonOptions {
+  /** Repa's application directory; default per spec R15 (`$XDG_CONFIG_HOME/repa`, `~/.config/repa`). */
+  appDirectory?: string;
+  /** Pi's configuration directory (models, auth); default Pi's own (`~/.pi/agent`). */
+  agentDir?: string;
+  /** `provider/id` or `repa-offline`; default: the first model with credentials, else offline. */
+  model?: string;
+  /** @internal A ready model (tests). */
+  modelChoice?: ModelChoice;
+  /** Also listen on 127.0.0.1 with this port and token. */
+  tcp?: { port: number; token: string };
+  /** The daemon's version, reported by `initialize`. */
+  version?: string;
+}
+
+/** A running daemon. */
+export interface RunningDaemon {
+  /** The unix socket path. */
+  socketPath: string;
+  /** The application directory. */
+  appDirectory: string;
+  /** The model label (`repa-offline` for the embedded responder). */
+  model: string;
+  /** Stops: no new requests, active runs get `graceMs` to finish, then are cancelled. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * Starts the Repa daemon for an application directory: claims the socket first (one daemon per
+ * directory), then opens the application (crash recovery) and serves protocol v1.
+ */
+export async function runDaemon(options: RunDaemonOptions = {}): Promise<RunningDaemon> {
+  const appDirectory = resolveAppDirectory({
+    ...(options.appDirectory ? { appDirectory: options.appDirectory } : {}),
+  });
+  const agentDir = options.agentDir ?? defaultAgentDir();
+  let resolveApp!: (app: RepaApplication) => void;
+  let rejectApp!: (error: unknown) => void;
+  const appReady = new Promise<RepaApplication>((resolve, reject) => {
+    resolveApp = resolve;
+    rejectApp = reject;
+  });
+  appReady.catch(() => undefined);
+  // Requests that arrive while the application opens wait for it.
+  const handlers: RepaHandlers = {};
+  for (const method of Object.keys(v1Methods) as (keyof typeof v1Methods)[]) {
+    if (method === 'initialize') continue;
+    const name = method as RepaHandledMethod;
+    Object.assign(handlers, {
+      [name]: async (params: never, context: never) => {
+        const handler = (await appReady).handlers()[name] as
+          | ((params: never, context: never) => Promise<unknown>)
+          | undefined;
+        if (!handler) throw new RepaError('method_not_found', `Method ${name} is not served.`);
+        return handler(params, context);
+      },
+    });
+  }
+  const server: RepaServer = await startRepaServer({
+    appDirectory,
+    handlers,
+    serverInfo: { name: 'repa-daemon', version: options.version ?? '0.0.0' },
+    ...(options.tcp ? { tcp: options.tcp } : {}),
+  });
+  let app: RepaApplication;
+  let model: ModelChoice;
+  try {
+    model =
+      options.modelChoice ??
+      (await chooseModel({ agentDir, ...(options.model ? { model: options.model } : {}) }));
+    app = await RepaApplication.open({ appDirectory, agentDir, model });
+    resolveApp(app);
+  } catch (error) {
+    rejectApp(error);
+    await server.close({ graceMs: 0 });
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    socketPath: server.socketPath,
+    appDirectory,
+    model: model.label,
+    close(closeOptions = {}) {
+      closed ??= (async () => {
+        // Requests in flight are answered first; then active runs get their grace period.
+        await server.close({ graceMs: 1_000 });
+        await app.close(closeOptions);
+      })();
+      return closed;
+    },
+  };
+}
