@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // Child processes load Pi (about 1 s each) on a 2-core machine: allow for a busy CI.
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
 });

@@ -81,6 +81,7 @@ export interface RunOutcome {
 
 interface ActiveRun {
   settings: PromptSettings;
+  cancelRequested: boolean;
   view: LearningContextView | null;
   prompt: AssembledSystemPrompt | undefined;
   receipts: SaveReceipt[];
@@ -294,7 +295,14 @@ export class PiConversationHost {
         return { status: 'failed', error: wire };
       }
     }
-    const run: ActiveRun = { settings, view, prompt: undefined, receipts: [], emit };
+    const run: ActiveRun = {
+      settings,
+      cancelRequested: false,
+      view,
+      prompt: undefined,
+      receipts: [],
+      emit,
+    };
     this.#run = run;
     this.#lastSettings = settings;
     const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
@@ -318,8 +326,9 @@ export class PiConversationHost {
         });
       }
       await this.#session.prompt(text);
-      return this.#outcome(prompt);
+      return this.#outcome(prompt, run);
     } catch (error) {
+      if (run.cancelRequested) return this.#cancelled(run.prompt);
       return { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt };
     } finally {
       unsubscribe();
@@ -327,18 +336,23 @@ export class PiConversationHost {
     }
   }
 
-  #outcome(prompt: AssembledSystemPrompt): RunOutcome {
+  #cancelled(prompt: AssembledSystemPrompt | undefined, output?: string): RunOutcome {
+    return {
+      status: 'cancelled',
+      error: new RepaError('cancelled', 'The run was cancelled.').toWire(),
+      ...(prompt ? { prompt } : {}),
+      ...(output ? { output } : {}),
+    };
+  }
+
+  #outcome(prompt: AssembledSystemPrompt, run: ActiveRun): RunOutcome {
     const last = [...this.#session.messages]
       .reverse()
       .find((message) => message.role === 'assistant');
     const output = this.#session.getLastAssistantText();
-    if (last && 'stopReason' in last && last.stopReason === 'aborted') {
-      return {
-        status: 'cancelled',
-        error: new RepaError('cancelled', 'The run was cancelled.').toWire(),
-        prompt,
-        ...(output ? { output } : {}),
-      };
+    // A cancel that arrives between tool rounds ends Pi's loop without an aborted reply.
+    if (run.cancelRequested || (last && 'stopReason' in last && last.stopReason === 'aborted')) {
+      return this.#cancelled(prompt, output);
     }
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
@@ -349,7 +363,9 @@ export class PiConversationHost {
 
   /** Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66). */
   async cancel(): Promise<void> {
-    if (this.#run) await this.#session.abort();
+    if (!this.#run) return;
+    this.#run.cancelRequested = true;
+    await this.#session.abort();
   }
 
   /** Releases Pi's session. */

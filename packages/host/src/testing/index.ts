@@ -1,1 +1,3 @@
 export { createFauxHost, type FauxHost, type FauxHostOptions } from './create-faux-host.js';
+export { createFauxModel } from './create-faux-model.js';
+export { createScriptedModel } from './create-scripted-model.js';

@@ -1,0 +1,304 @@
+// Spec R93: the public client against a real daemon child process with a real SQLite ledger.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createRepaClient,
+  type RepaClient,
+  RepaError,
+  type RunEventNotification,
+  type RunInfo,
+} from '@repa/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('./scripted-daemon.mjs', import.meta.url));
+const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const node = process.execPath;
+
+interface Daemon {
+  child: ChildProcess;
+  socketPath: string;
+}
+
+function startDaemon(appDirectory: string, agentDir: string): Promise<Daemon> {
+  const child = spawn(node, [script, appDirectory, agentDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const ready = /^ready (.+)$/m.exec(out);
+      if (ready?.[1]) resolve({ child, socketPath: ready[1] });
+    });
+    child.stderr?.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.once('exit', (code) => reject(new Error(`daemon exited ${code}: ${err}`)));
+  });
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
+  try {
+    await promise;
+    expect.unreachable(`expected ${code}`);
+  } catch (error) {
+    expect(RepaError.isInstance(error) && error.code).toBe(code);
+  }
+}
+
+/** Collects run events of a client and waits for conditions on them. */
+function eventLog(client: RepaClient) {
+  const events: RunEventNotification[] = [];
+  const waiters: { test: () => boolean; resolve: () => void }[] = [];
+  client.on('run.event', (params) => {
+    events.push(params);
+    for (const waiter of [...waiters]) {
+      if (waiter.test()) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  const of = (runId: string) => events.filter((event) => event.runId === runId);
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve) => (test() ? resolve() : waiters.push({ test, resolve })));
+  return {
+    of,
+    until,
+    ended: (runId: string) =>
+      until(() =>
+        of(runId).some(
+          (event) =>
+            event.event.type === 'status' && !['accepted', 'running'].includes(event.event.status),
+        ),
+      ),
+  };
+}
+
+describe('RepaApplication through a real daemon process', () => {
+  const base = mkdtempSync(join(tmpdir(), 'repa-app-'));
+  const appDirectory = join(base, 'app');
+  const agentDir = join(base, 'agent');
+  const space = join(base, 'space');
+  mkdirSync(space);
+  let daemon: Daemon;
+  let client: RepaClient;
+  let log: ReturnType<typeof eventLog>;
+
+  beforeAll(async () => {
+    expect(existsSync(dist), 'build @repa/application first').toBe(true);
+    daemon = await startDaemon(appDirectory, agentDir);
+    client = createRepaClient({ socketPath: daemon.socketPath });
+    log = eventLog(client);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    daemon?.child.kill('SIGTERM');
+    if (daemon) await stopped(daemon.child);
+  });
+
+  const newSession = async (title?: string) =>
+    (await client.request('session.create', { space, ...(title ? { title } : {}) })).session
+      .sessionId;
+
+  const submit = (sessionId: string, text: string, requestId = `q-${Math.random()}`) =>
+    client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } });
+
+  it('serves the public calls: space, sessions, a run with its events, history', async () => {
+    const opened = await client.request('space.open', { root: space });
+    expect(opened.space).toMatchObject({ name: 'space', learningContext: null });
+    const sessionId = await newSession('Biology');
+    const listed = await client.request('session.list', { space });
+    expect(listed.sessions).toContainEqual(
+      expect.objectContaining({ sessionId, title: 'Biology' }),
+    );
+
+    const { run, resubmitted } = await submit(sessionId, 'hello there');
+    expect(resubmitted).toBe(false);
+    expect(run.status).toBe('accepted');
+    await log.ended(run.runId);
+    const types = log.of(run.runId).map((event) => event.event.type);
+    expect(types[0]).toBe('status');
+    expect(types).toContain('prompt-sections');
+    expect(types).toContain('text-delta');
+    expect(log.of(run.runId).map((event) => event.seq)).toEqual(types.map((_, index) => index + 1));
+
+    const done = (await client.request('run.get', { runId: run.runId })).run;
+    expect(done).toMatchObject({ status: 'succeeded', output: 'ok: hello there', attempt: 1 });
+    expect(done.promptSections?.map((section) => section.name)).toContain('base');
+
+    const history = await client.request('session.history', { space, sessionId });
+    expect(history.items.map((item) => [item.kind, item.text])).toEqual([
+      ['user', 'hello there'],
+      ['assistant', 'ok: hello there'],
+    ]);
+  });
+
+  it('stores the settings decided at acceptance; a resubmission never re-reads them', async () => {
+    const sessionId = await newSession();
+    await client.request('settings.set', {
+      level: 'space',
+      space,
+      key: 'prompts.append',
+      value: 'FIRST',
+    });
+    const first = await submit(sessionId, 'with settings', 'settings-req');
+    expect(first.run.promptSettings.append).toBe('FIRST');
+    await log.ended(first.run.runId);
+    await client.request('settings.set', {
+      level: 'space',
+      space,
+      key: 'prompts.append',
+      value: 'SECOND',
+    });
+    const again = await submit(sessionId, 'with settings', 'settings-req');
+    expect(again.resubmitted).toBe(true);
+    expect(again.run.runId).toBe(first.run.runId);
+    expect(again.run.promptSettings.append).toBe('FIRST');
+    expect(again.run.settingsRevisions.space).toBeGreaterThan(0);
+    await expectCode(submit(sessionId, 'something else', 'settings-req'), 'idempotency_mismatch');
+    await client.request('settings.reset', { level: 'space', space, key: 'prompts.append' });
+  });
+
+  it('accepts one run for two concurrent submits with one request id', async () => {
+    const sessionId = await newSession();
+    const other = createRepaClient({ socketPath: daemon.socketPath });
+    const [a, b] = await Promise.all([
+      submit(sessionId, 'same', 'concurrent-req'),
+      other.request('run.submit', {
+        space,
+        sessionId,
+        requestId: 'concurrent-req',
+        input: { type: 'text', text: 'same' },
+      }),
+    ]);
+    expect(a.run.runId).toBe(b.run.runId);
+    expect([a.resubmitted, b.resubmitted].sort()).toEqual([false, true]);
+    expect((await client.request('run.list', { sessionId })).runs).toHaveLength(1);
+    await log.ended(a.run.runId);
+    await other.close();
+  });
+
+  it('answers busy in a session with an active run while another session runs', async () => {
+    const busySession = await newSession();
+    const freeSession = await newSession();
+    const held = await submit(busySession, 'hold please');
+    await log.until(() =>
+      log
+        .of(held.run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    await expectCode(submit(busySession, 'another'), 'busy');
+    const free = await submit(freeSession, 'meanwhile');
+    await log.ended(free.run.runId);
+    expect((await client.request('run.get', { runId: free.run.runId })).run.status).toBe(
+      'succeeded',
+    );
+    expect((await client.request('run.get', { runId: held.run.runId })).run.status).toBe('running');
+    const cancelled = await client.request('run.cancel', { runId: held.run.runId });
+    expect(cancelled.run).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+  });
+
+  it('cancels mid-run after a save and reports the save truthfully; retry is a linked new attempt', async () => {
+    const sessionId = await newSession();
+    const { run } = await submit(sessionId, 'save kept.md then hold');
+    await log.until(() => log.of(run.runId).some((event) => event.event.type === 'tool-end'));
+    const cancelled = (await client.request('run.cancel', { runId: run.runId })).run;
+    expect(cancelled.status).toBe('cancelled');
+    const toolEnd = log.of(run.runId).find((event) => event.event.type === 'tool-end')?.event;
+    expect(toolEnd).toMatchObject({
+      toolName: 'write',
+      isError: false,
+      receipts: [{ target: 'kept.md' }],
+    });
+    expect(readFileSync(join(space, 'kept.md'), 'utf8')).toBe('saved before cancel\n');
+
+    const retried = await client.request('run.retry', {
+      runId: run.runId,
+      requestId: `retry-${run.runId}`,
+    });
+    expect(retried.run).toMatchObject({ attempt: 2, retryOf: run.runId, input: run.input });
+    await log.until(() =>
+      log.of(retried.run.runId).some((event) => event.event.type === 'tool-end'),
+    );
+    await client.request('run.cancel', { runId: retried.run.runId });
+  });
+
+  it('keeps serving another client through malformed input and unknown methods', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = createConnection(daemon.socketPath);
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+        if (data.split('\n').length > 3) {
+          socket.destroy();
+          resolve(data);
+        }
+      });
+      socket.on('error', reject);
+      socket.write('{not json\n');
+      socket.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersions: ['v1'] } })}\n`,
+      );
+      socket.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'run.explode', params: {} })}\n`,
+      );
+    });
+    const [malformed, , unknown] = reply
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(malformed.error.data.code).toBe('invalid_request');
+    expect(unknown.error.data.code).toBe('method_not_found');
+    const sessionId = await newSession();
+    const { run } = await submit(sessionId, 'still here');
+    await log.ended(run.runId);
+    expect((await client.request('run.get', { runId: run.runId })).run.output).toBe(
+      'ok: still here',
+    );
+  });
+
+  it('after kill -9 mid-run and a restart: the run is interrupted, history intact, resubmit returns it', async () => {
+    const sessionId = await newSession();
+    const { run } = await submit(sessionId, 'hold across a crash', 'crash-req');
+    // Wait until Pi has written the user message (what was saved must survive the crash).
+    while (
+      !(await client.request('session.history', { space, sessionId })).items.some(
+        (item) => item.kind === 'user',
+      )
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await client.request('run.get', { runId: run.runId })).run.status).toBe('running');
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    daemon = await startDaemon(appDirectory, agentDir);
+    const after: RunInfo = (await client.request('run.get', { runId: run.runId })).run;
+    expect(after).toMatchObject({ status: 'interrupted', error: { code: 'cancelled' } });
+    const again = await submit(sessionId, 'hold across a crash', 'crash-req');
+    expect(again).toMatchObject({
+      resubmitted: true,
+      run: { runId: run.runId, status: 'interrupted' },
+    });
+    const history = await client.request('session.history', { space, sessionId });
+    expect(history.items.map((item) => item.kind)).toContain('user');
+    const next = await submit(sessionId, 'after the crash');
+    await log.ended(next.run.runId);
+    expect((await client.request('run.get', { runId: next.run.runId })).run.status).toBe(
+      'succeeded',
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import {
+  type AssistantMessage,
+  fauxAssistantMessage,
+  fauxToolCall,
+  type TranscriptContext,
+} from '@earendil-works/pi-ai';
+import type { ModelChoice } from '../models.js';
+import { createFauxModel } from './create-faux-model.js';
+
+function lastRequest(messages: TranscriptContext['messages']) {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== 'user') continue;
+    const text =
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((block) => ('text' in block ? block.text : '')).join('');
+    if (!text.includes('<learning-context>')) return { text, after: messages.slice(index + 1) };
+  }
+  return { text: '', after: [] };
+}
+
+function hold(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  }).then(() => fauxAssistantMessage('stopped'));
+}
+
+/**
+ * A faux model with a tiny script, for applications and daemons under test: `hold …` keeps the
+ * run streaming until it is cancelled; `save NAME then hold` writes NAME through the `write` tool,
+ * then holds; anything else is answered `ok: <text>` at once.
+ */
+export function createScriptedModel(): Promise<ModelChoice> {
+  return createFauxModel(async (context, options) => {
+    const { text, after } = lastRequest(context.messages);
+    const save = /^save (\S+) then hold/.exec(text);
+    if (save?.[1]) {
+      if (!after.some((message) => message.role === 'toolResult')) {
+        return fauxAssistantMessage(
+          [fauxToolCall('write', { path: save[1], content: 'saved before cancel\n' })],
+          { stopReason: 'toolUse' },
+        );
+      }
+      return hold(options?.signal);
+    }
+    if (text.startsWith('hold')) return hold(options?.signal);
+    return fauxAssistantMessage(`ok: ${text}`);
+  });
+}
