@@ -322,10 +322,14 @@ export class RepaApplication {
   async close(options: { graceMs?: number } = {}): Promise<void> {
     this.#closing = true;
     const pending = [...this.#active.values()].map((active) => active.done);
-    const timeout = new Promise<'timeout'>((resolve) =>
-      setTimeout(() => resolve('timeout'), options.graceMs ?? 5_000).unref(),
-    );
-    if ((await Promise.race([Promise.all(pending), timeout])) === 'timeout') {
+    // Not unref'd: a held run keeps no handle open, and the wait itself must keep the process up.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.graceMs ?? 5_000);
+    });
+    const result = await Promise.race([Promise.all(pending), timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
       for (const runId of this.#active.keys()) await this.cancel(runId).catch(() => undefined);
     }
     for (const host of this.#hosts.values()) {

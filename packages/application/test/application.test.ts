@@ -301,4 +301,23 @@ describe('RepaApplication through a real daemon process', () => {
       'succeeded',
     );
   });
+
+  it('on SIGTERM answers, cancels the held run after its grace period and exits cleanly', async () => {
+    const sessionId = await newSession();
+    const { run } = await submit(sessionId, 'hold until shutdown');
+    await log.until(() =>
+      log
+        .of(run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    daemon.child.kill('SIGTERM');
+    await stopped(daemon.child);
+    expect(daemon.child.exitCode).toBe(0);
+    expect(existsSync(daemon.socketPath)).toBe(false);
+    daemon = await startDaemon(appDirectory, agentDir);
+    expect((await client.request('run.get', { runId: run.runId })).run).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'cancelled' },
+    });
+  });
 });

@@ -113,6 +113,8 @@ export class PiConversationHost {
 
   /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
   static async open(options: PiConversationHostOptions): Promise<PiConversationHost> {
+    // No search tool is enabled, so Pi must never download rg/fd (toolchain pitfall 6).
+    process.env.PI_OFFLINE ??= '1';
     const store = await ContentStore.open({
       root: options.space,
       appDirectory: options.appDirectory,
@@ -306,6 +308,8 @@ export class PiConversationHost {
     this.#run = run;
     this.#lastSettings = settings;
     const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
+      // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
+      if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
       for (const runEvent of runEventsFromPi(event)) {
         if (runEvent.type === 'tool-end' && runEvent.receipts)
           run.receipts.push(...runEvent.receipts);
@@ -313,6 +317,7 @@ export class PiConversationHost {
       }
     });
     try {
+      if (run.cancelRequested) return this.#cancelled(undefined);
       const prompt = this.#assemblePrompt(settings);
       emit({ type: 'prompt-sections', sections: prompt.report });
       const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
