@@ -2,18 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PromptSettings, RepaError } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { RunLedger, type RunRequest } from './run-ledger.js';
 
-const promptSettings: PromptSettings = {
-  base: null,
-  append: '',
-  projectInstructions: false,
-  skillCatalog: true,
-  environment: true,
-  learningContext: true,
-  fileChanges: 'on-demand',
-};
+const promptSettings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const settings = { promptSettings, settingsRevisions: { application: 1, space: 0, session: 0 } };
 
 function ledgerPath(): string {

@@ -1,20 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { offlineModel } from './models.js';
 import { PiConversationHost } from './pi-conversation-host.js';
 import { createFauxHost } from './testing/index.js';
 
-const defaults: PromptSettings = {
-  base: null,
-  append: '',
-  projectInstructions: false,
-  skillCatalog: true,
-  environment: true,
-  learningContext: true,
-  fileChanges: 'on-demand',
-};
+const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 
 async function offlineHost() {
   // createFauxHost builds the temp dirs; the host itself runs on the offline model.

@@ -12,18 +12,11 @@ import {
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import { writeLearningContext } from '@repa/context';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
 
-const defaults: PromptSettings = {
-  base: null,
-  append: '',
-  projectInstructions: false,
-  skillCatalog: true,
-  environment: true,
-  learningContext: true,
-  fileChanges: 'on-demand',
-};
+const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 
 type Message = TranscriptContext['messages'][number];
 

@@ -4,6 +4,7 @@ export {
 } from './resolve-app-directory.js';
 export {
   createSettingsRegistry,
+  DEFAULT_PROMPT_SETTINGS,
   defineSettingItem,
   type SettingItemDefinition,
   type SettingsRegistry,

@@ -118,3 +118,10 @@ export const promptSettingItems: {
 export const settingsRegistry: SettingsRegistry = createSettingsRegistry(
   Object.values(promptSettingItems),
 );
+
+/** The built-in defaults of every `prompts.*` item (spec R14), as one `PromptSettings`. */
+export const DEFAULT_PROMPT_SETTINGS: Readonly<PromptSettings> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(promptSettingItems).map(([name, item]) => [name, item.defaultValue]),
+  ) as PromptSettings,
+);
