@@ -78,8 +78,8 @@ export async function changeDetection({ scale = 1 } = {}) {
   age(large, largeTargets, 60);
   const smallObserver = await observe(small, smallTargets);
   const largeObserver = await observe(large, largeTargets);
-  const rounds = 2;
-  const iterations = Math.max(5, Math.round((300 * scale) / rounds));
+  const rounds = 4;
+  const iterations = Math.max(5, Math.round((600 * scale) / rounds));
   const [smallStats, largeStats] = await measureSides({
     iterations,
     rounds,

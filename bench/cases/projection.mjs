@@ -94,9 +94,9 @@ export function buildSession(size) {
 }
 
 const SIZES = [
-  { size: 1_000, iterations: 100 },
-  { size: 10_000, iterations: 30 },
-  { size: 50_000, iterations: 8 },
+  { size: 1_000, iterations: 600 },
+  { size: 10_000, iterations: 200 },
+  { size: 50_000, iterations: 40 },
 ];
 
 /** Runs benchmark 2 and returns its table rows. */
@@ -111,7 +111,7 @@ export async function projection({ scale = 1 } = {}) {
     if (repa.messages.length !== pi.messages.length + 1) {
       throw new Error(`projection ${size}: Repa did not backfill exactly one snapshot`);
     }
-    const rounds = 2;
+    const rounds = 4;
     const [piStats, repaStats] = await measureSides({
       iterations: Math.max(2, Math.round((iterations * scale) / rounds)),
       rounds,

@@ -51,9 +51,9 @@ async function saveThroughput({ scale }) {
   const store = await ContentStore.open({ root });
   let repaCount = 0;
   let bareCount = 0;
-  const rounds = 2;
+  const rounds = 4;
   const [bare, repa] = await measureSides({
-    iterations: Math.max(5, Math.round((150 * scale) / rounds)),
+    iterations: Math.max(5, Math.round((300 * scale) / rounds)),
     rounds,
     warmup: 5,
     onRound: progress('saves (4 KiB)', rounds),
