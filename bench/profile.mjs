@@ -31,8 +31,11 @@ const result = spawnSync(
   },
 );
 if (result.status !== 0) process.exit(result.status ?? 1);
-for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.cpuprofile'))) {
-  process.stdout.write(
-    `${join(dir, file)}\n${formatProfileSummary(summarizeProfile(join(dir, file)))}\n`,
-  );
+// The bench process and, for the daemon benchmark, every daemon it started: the busiest first.
+const summaries = readdirSync(dir)
+  .filter((entry) => entry.endsWith('.cpuprofile'))
+  .map((file) => ({ path: join(dir, file), summary: summarizeProfile(join(dir, file)) }))
+  .sort((a, b) => b.summary.totalMs - a.summary.totalMs);
+for (const { path, summary } of summaries) {
+  process.stdout.write(`${path}\n${formatProfileSummary(summary)}\n`);
 }
