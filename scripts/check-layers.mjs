@@ -34,6 +34,19 @@ export const LAYERS = {
   '@repa/cli': { allow: ['@repa/protocol', '@repa/application'], pi: false },
   '@repa/daemon': { allow: ['@repa/protocol', '@repa/application'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
+  // The benchmarks measure every layer against bare Pi (npm run bench).
+  '@repa/bench': {
+    allow: [
+      '@repa/protocol',
+      '@repa/settings',
+      '@repa/prompt',
+      '@repa/context',
+      '@repa/content',
+      '@repa/host',
+      '@repa/application',
+    ],
+    pi: true,
+  },
 };
 
 const TEST_FILE = /(\.test\.ts|\.test-d\.ts|\.bench\.ts)$|[\\/](test|testing-fixtures)[\\/]/;
@@ -67,7 +80,7 @@ function workspacePackages(root) {
     }
     for (const name of names) dirs.push(join(base, name));
   }
-  dirs.push(join(root, 'fixtures'));
+  dirs.push(join(root, 'fixtures'), join(root, 'bench'));
   return dirs.filter((dir) => {
     try {
       return statSync(join(dir, 'package.json')).isFile();

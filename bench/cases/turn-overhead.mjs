@@ -1,0 +1,301 @@
+// Benchmark 1 — turn overhead: the same scripted 5-turn conversation (each turn: read, edit, answer)
+// through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  fauxAssistantMessage,
+  fauxProvider,
+  fauxToolCall,
+  InMemoryCredentialStore,
+} from '@earendil-works/pi-ai';
+import {
+  createAgentSessionFromServices,
+  createAgentSessionServices,
+  ModelRuntime,
+  SessionManager,
+  SettingsManager,
+} from '@earendil-works/pi-coding-agent';
+import { ContentObserver, ContentStore } from '@repa/content';
+import { PiConversationHost } from '@repa/host';
+import { measureSides } from '../lib/compare.mjs';
+import { log, progress } from '../lib/progress.mjs';
+
+const TURNS = 5;
+const BREAKDOWN_RUNS = 5;
+const REPLY_DELAY_MS = 50;
+const FILES = Array.from({ length: TURNS }, (_, index) => `notes/topic-${index + 1}.md`);
+
+/** The effective prompt settings of a default run (protocol `PromptSettings`). */
+const DEFAULT_SETTINGS = {
+  base: null,
+  append: '',
+  projectInstructions: false,
+  skillCatalog: true,
+  environment: true,
+  learningContext: true,
+  fileChanges: 'on-demand',
+};
+
+function fileText(index) {
+  const lines = [`# Topic ${index + 1}`, ''];
+  for (let line = 0; line < 40; line++) {
+    lines.push(`Line ${line} of topic ${index + 1}: photosynthesis turns light into sugar.`);
+  }
+  lines.push('', 'Status: draft', '');
+  return lines.join('\n');
+}
+
+/** The faux replies of one conversation: per turn a read, an edit, then a short answer. */
+function script(delayMs) {
+  const steps = [];
+  for (const [index, path] of FILES.entries()) {
+    steps.push(
+      fauxAssistantMessage([fauxToolCall('read', { path })], { stopReason: 'toolUse' }),
+      fauxAssistantMessage(
+        [
+          fauxToolCall('edit', {
+            path,
+            edits: [{ oldText: 'Status: draft', newText: `Status: reviewed in turn ${index + 1}` }],
+          }),
+        ],
+        { stopReason: 'toolUse' },
+      ),
+      fauxAssistantMessage(`Marked ${path} as reviewed.`),
+    );
+  }
+  if (delayMs === 0) return steps;
+  // A function step holds the reply back, as a real model's latency would (both sides alike).
+  return steps.map((message) => () => delay(delayMs).then(() => message));
+}
+
+function resetFiles(space) {
+  for (const [index, path] of FILES.entries()) {
+    mkdirSync(join(space, 'notes'), { recursive: true });
+    writeFileSync(join(space, path), fileText(index));
+  }
+}
+
+function piSettings() {
+  return SettingsManager.inMemory({
+    compaction: { enabled: false },
+    retry: { enabled: false },
+  });
+}
+
+/** Runs benchmark 1 and returns its table rows. */
+export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = {}) {
+  const rounds = 4;
+  const iterations = Math.max(2, Math.round((60 * scale) / rounds));
+  process.env.PI_OFFLINE = '1';
+  const base = mkdtempSync(join(tmpdir(), 'repa-bench-turn-'));
+  const agentDir = join(base, 'agent');
+  const appDirectory = join(base, 'app');
+  mkdirSync(appDirectory, { recursive: true });
+  const faux = fauxProvider({
+    models: [{ id: 'faux-1', contextWindow: 128_000, maxTokens: 16_384 }],
+  });
+  const modelRuntime = await ModelRuntime.create({
+    credentials: new InMemoryCredentialStore(),
+    modelsPath: null,
+    refreshOnCreate: false,
+  });
+  modelRuntime.registerNativeProvider(faux.provider);
+  const model = modelRuntime.getModel('faux', 'faux-1');
+  if (!model) throw new Error('faux model missing');
+
+  let replyDelayMs = 0;
+  let counter = 0;
+  const freshSpace = () => {
+    counter += 1;
+    const space = join(base, `space-${counter}`);
+    mkdirSync(space, { recursive: true });
+    resetFiles(space);
+    return space;
+  };
+
+  /** Bare Pi: the same services path the host uses, Pi's own read and edit tools, no extension. */
+  let bare;
+  const openBare = async () => {
+    const space = freshSpace();
+    const services = await createAgentSessionServices({
+      cwd: space,
+      agentDir,
+      settingsManager: piSettings(),
+      modelRuntime,
+      resourceLoaderOptions: { noExtensions: true, noPromptTemplates: true, noThemes: true },
+    });
+    const { session } = await createAgentSessionFromServices({
+      services,
+      sessionManager: SessionManager.create(space, join(space, '.pi-sessions')),
+      model,
+      thinkingLevel: 'off',
+      tools: ['read', 'edit'],
+    });
+    await session.bindExtensions({ onError: () => {} });
+    faux.setResponses(script(replyDelayMs));
+    bare = session;
+  };
+
+  let host;
+  let hostSpace;
+  const openHost = async () => {
+    const space = freshSpace();
+    hostSpace = space;
+    host = await PiConversationHost.open({
+      space,
+      appDirectory,
+      agentDir,
+      modelRuntime,
+      model,
+      piSettings: piSettings(),
+    });
+    faux.setResponses(script(replyDelayMs));
+  };
+
+  /** Both sides must really have edited every file, or the comparison means nothing. */
+  const check = (text, space, who) => {
+    if (!text?.startsWith('Marked notes/topic-5.md')) {
+      throw new Error(`${who}: the scripted conversation did not finish (last reply: ${text})`);
+    }
+    for (const [index, path] of FILES.entries()) {
+      const saved = readFileSync(join(space, path), 'utf8');
+      if (!saved.includes(`Status: reviewed in turn ${index + 1}`)) {
+        throw new Error(`${who}: ${path} was not edited`);
+      }
+    }
+  };
+
+  const repaConversation = async () => {
+    for (let turn = 0; turn < TURNS; turn++) {
+      const outcome = await host.send(`Review turn ${turn + 1}`, settings);
+      if (outcome.status !== 'succeeded') throw new Error(JSON.stringify(outcome.error));
+    }
+  };
+
+  const compare = (label, measureRounds, measureIterations) =>
+    measureSides({
+      iterations: measureIterations,
+      rounds: measureRounds,
+      warmup: 2,
+      onRound: progress(label, measureRounds),
+      sides: [
+        {
+          name: 'bare Pi AgentSession',
+          beforeEach: openBare,
+          fn: async () => {
+            for (let turn = 0; turn < TURNS; turn++) await bare.prompt(`Review turn ${turn + 1}`);
+          },
+          afterEach: () => {
+            check(bare.getLastAssistantText(), bare.sessionManager.getCwd(), 'bare Pi');
+            bare.dispose();
+          },
+        },
+        {
+          name: 'Repa PiConversationHost',
+          beforeEach: openHost,
+          fn: repaConversation,
+          afterEach: () => {
+            check(host.session.getLastAssistantText(), hostSpace, 'Repa');
+            host.dispose();
+          },
+        },
+      ],
+    });
+  const [pi, repa] = await compare('turn overhead', rounds, iterations);
+  // Diagnostic: the same conversation with every reply held back 50 ms (faster than any real
+  // model), to show how the fixed overhead weighs once the model takes time.
+  replyDelayMs = REPLY_DELAY_MS;
+  const delayedRounds = 2;
+  const [piDelayed, repaDelayed] = await compare(
+    `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
+    delayedRounds,
+    Math.max(2, Math.round((10 * scale) / delayedRounds)),
+  );
+  replyDelayMs = 0;
+
+  // Where Repa's extra time goes: a few more conversations with the content layer's entry points
+  // timed (wall clock, so waits for fsync count too; the CPU profile cannot show those).
+  log(`turn overhead: breakdown over ${BREAKDOWN_RUNS} more conversations`);
+  const breakdown = await timeContentLayer(async () => {
+    for (let run = 0; run < BREAKDOWN_RUNS; run++) {
+      await openHost();
+      await repaConversation();
+      host.dispose();
+    }
+  });
+  rmSync(base, { recursive: true, force: true });
+  const part = (label, { ms, calls }) => ({
+    kind: 'metric',
+    bench: 'turn overhead (breakdown)',
+    case: `${label} per conversation`,
+    value: ms / BREAKDOWN_RUNS,
+    unit: 'ms',
+    target: null,
+    samples: BREAKDOWN_RUNS,
+    note: `${(calls / BREAKDOWN_RUNS).toFixed(0)} calls; Repa median ${repa.median.toFixed(0)} ms, bare Pi ${pi.median.toFixed(0)} ms`,
+  });
+  return [
+    {
+      bench: 'turn overhead',
+      case: `${TURNS} turns × (read + edit + answer), faux model`,
+      baseline: pi,
+      candidate: repa,
+      target: { max: 1.1 },
+    },
+    {
+      bench: 'turn overhead',
+      case: `the same, every faux reply after ${REPLY_DELAY_MS} ms (diagnostic)`,
+      baseline: piDelayed,
+      candidate: repaDelayed,
+      target: null,
+    },
+    part('ContentObserver.checkChanges (the context hook)', breakdown.checkChanges),
+    part('ContentStore.save (edit tool)', breakdown.save),
+    part('ContentStore.read outside checkChanges (read + edit tools)', breakdown.read),
+  ];
+}
+
+/**
+ * Runs `task` with ContentStore.read/save and ContentObserver.checkChanges timed; reads made by
+ * checkChanges count only there. The prototypes are restored afterwards.
+ */
+async function timeContentLayer(task) {
+  const totals = {
+    checkChanges: { ms: 0, calls: 0 },
+    save: { ms: 0, calls: 0 },
+    read: { ms: 0, calls: 0 },
+  };
+  let checking = 0;
+  const originals = [];
+  const wrap = (prototype, method, key, { counts = () => true, marks = false } = {}) => {
+    const original = prototype[method];
+    originals.push(() => {
+      prototype[method] = original;
+    });
+    prototype[method] = async function timed(...args) {
+      const counted = counts();
+      if (marks) checking += 1;
+      const started = performance.now();
+      try {
+        return await original.apply(this, args);
+      } finally {
+        if (marks) checking -= 1;
+        if (counted) {
+          totals[key].ms += performance.now() - started;
+          totals[key].calls += 1;
+        }
+      }
+    };
+  };
+  wrap(ContentObserver.prototype, 'checkChanges', 'checkChanges', { marks: true });
+  wrap(ContentStore.prototype, 'save', 'save');
+  wrap(ContentStore.prototype, 'read', 'read', { counts: () => checking === 0 });
+  try {
+    await task();
+  } finally {
+    for (const restore of originals) restore();
+  }
+  return totals;
+}
