@@ -50,6 +50,8 @@ export class RepaApplication {
   readonly #hosts = new Map<string, Promise<PiConversationHost>>();
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
   readonly #watches = new Map<string, RunWatch>();
+  /** Session files already found, by `space\0sessionId` (Pi's listing parses every session). */
+  readonly #sessionFiles = new Map<string, string>();
   #closing = false;
 
   private constructor(options: RepaApplicationOptions) {
@@ -166,7 +168,7 @@ export class RepaApplication {
     // R21: a known request id answers from the ledger before anything else is read.
     const known = this.#ledger.lookup(request);
     if (known) return { ...known };
-    await findSessionFile(request.space, request.sessionId);
+    await this.#sessionFile(request.space, request.sessionId);
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
@@ -197,7 +199,14 @@ export class RepaApplication {
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
     const text = run.input.type === 'text' ? run.input.text : '';
-    const outcome = await host.send(text, run.promptSettings, { onEvent: emit });
+    const outcome = await host
+      .send(text, run.promptSettings, { onEvent: emit })
+      .catch((error: unknown) => ({
+        status: 'failed' as const,
+        error: RepaError.fromUnknown(error).toWire(),
+        prompt: undefined,
+        output: undefined,
+      }));
     if (outcome.prompt) this.#ledger.recordPromptSections(run.runId, outcome.prompt.report);
     const finished = this.#ledger.finish(run.runId, {
       status: outcome.status,
@@ -238,7 +247,7 @@ export class RepaApplication {
   #host(sessionKey: string, space: string, sessionId: string): Promise<PiConversationHost> {
     let host = this.#hosts.get(sessionKey);
     if (!host) {
-      host = findSessionFile(space, sessionId).then((sessionFile) =>
+      host = this.#sessionFile(space, sessionId).then((sessionFile) =>
         PiConversationHost.open({
           space,
           sessionFile,
@@ -254,6 +263,15 @@ export class RepaApplication {
       this.#hosts.set(sessionKey, host);
     }
     return host;
+  }
+
+  async #sessionFile(space: string, sessionId: string): Promise<string> {
+    const key = `${space}\0${sessionId}`;
+    const known = this.#sessionFiles.get(key);
+    if (known) return known;
+    const file = await findSessionFile(space, sessionId);
+    this.#sessionFiles.set(key, file);
+    return file;
   }
 
   #subscribe(runId: string, connection: ConnectionContext): void {
