@@ -107,6 +107,9 @@ describe('repa', () => {
       expect(extra.code).toBe(2);
       expect(extra.stderr).toMatch(/Unexpected argument 'now'/);
       expect(global.code).toBe(2);
+      const topic = await repa(sandbox, ['help', 'nope']);
+      expect(topic.code).toBe(2);
+      expect(topic.stderr).toMatch(/^repa: Unknown command 'nope'\. \(invalid_request\)/);
     });
 
     it('exits 2 on a bad --level, --status or --limit before starting a daemon', async () => {
@@ -156,6 +159,24 @@ describe('repa', () => {
         env: { XDG_CONFIG_HOME: xdg },
       });
       expect(JSON.parse(withXdg.stdout).appDirectory).toBe(join(xdg, 'repa'));
+    });
+  });
+
+  describe('daemon start', () => {
+    it("fails with the daemon's own error when the daemon cannot start", async () => {
+      const { code, stdout, stderr } = await repa(sandbox, [
+        'daemon',
+        'start',
+        '--model',
+        'nope/x',
+      ]);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        'repa: The daemon did not start: Pi knows no model nope/x. (not_found)\nFix: Use provider/id as listed by `repa doctor`, or repa-offline.\n',
+      );
+      const { json } = await repaJson(sandbox, ['daemon', 'status']);
+      expect(json.running).toBe(false);
     });
   });
 

@@ -51,19 +51,22 @@ const RUNS = {
 /** Writes progress lines; `start` leaves the line open until `end` closes it with the time taken. */
 class Steps {
   readonly #context: CliContext;
-  #started = 0;
+  #started: number | undefined;
   constructor(context: CliContext) {
     this.#context = context;
   }
   line(text = ''): void {
+    if (this.#started !== undefined) this.end('failed');
     if (!this.#context.json) this.#context.stdout.write(`${text}\n`);
   }
   start(text: string): void {
+    if (this.#started !== undefined) this.end('failed');
     this.#started = performance.now();
     if (!this.#context.json) this.#context.stdout.write(`${text} … `);
   }
   end(text: string): void {
-    const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
+    const seconds = ((performance.now() - (this.#started ?? 0)) / 1000).toFixed(1);
+    this.#started = undefined;
     if (!this.#context.json) this.#context.stdout.write(`${text} (${seconds} s)\n`);
   }
 }
@@ -111,6 +114,7 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
     let daemonStarted = false;
     let interrupted = false;
     let active: FollowedRun | undefined;
+    let succeeded = false;
     const onInterrupt = () => {
       if (interrupted) process.exit(130);
       interrupted = true;
@@ -253,6 +257,7 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
           `The demo did not show everything: ${problems.join('; ')}.`,
         );
       }
+      succeeded = true;
       return 0;
     } catch (error) {
       if (interrupted) {
@@ -275,10 +280,12 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
         await rm(root, { recursive: true, force: true });
         steps.line(`Removed ${root} (pass --keep to look at it).`);
       }
-      steps.line();
-      steps.line(
-        'Next: repa chat in a folder of your notes; repa doctor shows how to use a real model.',
-      );
+      if (succeeded) {
+        steps.line();
+        steps.line(
+          'Next: repa chat in a folder of your notes; repa doctor shows how to use a real model.',
+        );
+      }
     }
   },
 };
