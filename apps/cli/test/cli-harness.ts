@@ -57,12 +57,6 @@ export function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-/** Writes a text file of about `megabytes` MB, which the offline model's `read` takes a while on. */
-export function writeLargeFile(path: string, megabytes: number): void {
-  const line = 'The moon pulls the sea; tides rise and fall twice a day.\n';
-  writeFileSync(path, line.repeat(Math.ceil((megabytes * 1024 * 1024) / line.length)));
-}
-
 /** A finished `repa` invocation. */
 export interface CliResult {
   code: number | null;
