@@ -34,7 +34,8 @@ export interface CommandGroup {
 
 /** The help lines of the global options, shared by every `--help`. */
 export const GLOBAL_OPTIONS_HELP = `Global options:
-  --app-dir DIR    Repa's application directory (default: $XDG_CONFIG_HOME/repa, else ~/.config/repa)
+  --app-dir DIR    Repa's application directory: settings, run ledger, daemon socket and log
+                   (default: --agent-dir when given, else $XDG_CONFIG_HOME/repa, else ~/.config/repa)
   --agent-dir DIR  Pi's agent directory with models and credentials (default: ~/.pi/agent)
   --json           print data as JSON on stdout (streams as one JSON object per line)
   -h, --help       show help for the command`;

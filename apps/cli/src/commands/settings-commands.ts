@@ -125,8 +125,8 @@ const settingsGet: Command = {
 application, space or session) and the current revision of each level.
 
 Options:
-  --level LEVEL    whose view: application (application overrides only), space (up to the space),
-                   session (up to the session, created when the space has none)
+  --level LEVEL    whose view: application (defaults and application values only), space (up
+                   to the space), session (up to the session, created when the space has none)
                    (default: the space and its most recent session, when it has one)
 ${SCOPE_HELP}
 
