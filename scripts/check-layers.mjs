@@ -31,7 +31,7 @@ export const LAYERS = {
     allow: ['@repa/protocol', '@repa/settings', '@repa/host'],
     pi: false,
   },
-  '@repa/cli': { allow: ['@repa/protocol', '@repa/application'], pi: false },
+  '@repa/cli': { allow: ['@repa/protocol', '@repa/application', '@repa/daemon'], pi: false },
   '@repa/daemon': { allow: ['@repa/protocol', '@repa/application'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
   // The benchmarks measure every layer against bare Pi (npm run bench).

@@ -1,29 +1,30 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { runCli } from './run-cli.js';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-) as {
-  version: string;
-};
+) as { version: string };
 
-const HELP = `repa ${version} — talk to an agent inside a space of documents and materials.
-
-Usage:
-  repa --help      Show this help.
-  repa --version   Print the version.
-
-The daemon, chat, run, settings and demo commands are not built yet; see the README.
-`;
-
-const [command] = process.argv.slice(2);
-if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-  process.stdout.write(HELP);
-} else if (command === '--version' || command === '-v') {
-  process.stdout.write(`${version}\n`);
-} else {
-  process.stderr.write(
-    `repa: unknown command '${command}' (invalid_request)\nFix: run 'repa --help' to see the commands.\n`,
-  );
-  process.exitCode = 2;
+// A reader that went away (repa … | head) ends the output, not with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
+
+// Pi downloads helper binaries when it cannot find them; Repa's offline paths never need them.
+process.env.PI_OFFLINE ??= '1';
+
+const code = await runCli(process.argv.slice(2), {
+  version,
+  cwd: process.cwd(),
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
+process.exitCode = code;
+// Lingering handles (stdin, timers of a closed client) must not keep `repa` alive.
+await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+process.exit(code);

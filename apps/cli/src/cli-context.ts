@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+import { createRepaClient, type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import { daemonPaths, startDaemon } from './daemon-control.js';
+
+/** What every command gets: the global options, the streams and a lazily connected client. */
+export interface CliContext {
+  /** The CLI's version. */
+  version: string;
+  /** The app directory (`--app-dir`, else spec R15). */
+  appDirectory: string;
+  /** `--agent-dir`, when given. */
+  agentDir: string | undefined;
+  /** `--json`: data on stdout as JSON. */
+  json: boolean;
+  /** The working directory (the default space). */
+  cwd: string;
+  /** Standard input. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Standard output. */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Standard error. */
+  stderr: NodeJS.WritableStream;
+  /** The daemon client; the daemon is started in the background when none runs. */
+  client(): Promise<RepaClient>;
+  /** The model of the daemon, as reported by its `ready` line (undefined when unknown). */
+  model(): Promise<string | undefined>;
+  /** Closes the client, when one was opened. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createCliContext}. */
+export interface CliContextOptions {
+  version: string;
+  appDirectory: string;
+  agentDir: string | undefined;
+  json: boolean;
+  cwd: string;
+  stdin: CliContext['stdin'];
+  stdout: CliContext['stdout'];
+  stderr: CliContext['stderr'];
+}
+
+/** The context of one `repa` invocation. */
+export function createCliContext(options: CliContextOptions): CliContext {
+  let connecting: Promise<{ client: RepaClient; model: string | undefined }> | undefined;
+  const connect = () => {
+    connecting ??= (async () => {
+      const { status, started } = await startDaemon({
+        appDirectory: options.appDirectory,
+        agentDir: options.agentDir,
+      });
+      if (started && !options.json) {
+        options.stderr.write(
+          `repa: started the daemon for ${options.appDirectory} (pid ${status.pid ?? '?'}, log ${daemonPaths(options.appDirectory).logPath})\n`,
+        );
+      }
+      const client = createRepaClient(
+        { socketPath: status.socketPath },
+        { client: { name: 'repa', version: options.version } },
+      );
+      await client.connect();
+      return { client, model: status.model };
+    })();
+    return connecting;
+  };
+  return {
+    ...options,
+    client: async () => (await connect()).client,
+    model: async () => (await connect()).model,
+    async close() {
+      if (!connecting) return;
+      const opened = await connecting.catch(() => undefined);
+      await opened?.client.close();
+    },
+  };
+}
+
+/** The space root a command works in: `--space`, else the working directory, made absolute. */
+export function spaceOf(context: CliContext, space: string | undefined): string {
+  return resolve(context.cwd, space ?? '.');
+}
+
+/** The most recently changed session of a space, or undefined when it has none. */
+export async function latestSession(
+  client: RepaClient,
+  space: string,
+): Promise<SessionInfo | undefined> {
+  const { sessions } = await client.request('session.list', { space });
+  return [...sessions].sort((a, b) =>
+    (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt),
+  )[0];
+}
+
+/**
+ * The session a command works in: `--session`, else the space's most recent session, else a new
+ * one. Returns whether it was created.
+ */
+export async function sessionOf(
+  client: RepaClient,
+  space: string,
+  sessionId: string | undefined,
+): Promise<{ sessionId: string; created: boolean }> {
+  if (sessionId) {
+    const { sessions } = await client.request('session.list', { space });
+    if (!sessions.some((session) => session.sessionId === sessionId)) {
+      throw new RepaError('not_found', `Space ${space} has no session ${sessionId}.`, {
+        fix: 'List the sessions of the space (repa sessions list), or leave out --session.',
+      });
+    }
+    return { sessionId, created: false };
+  }
+  const latest = await latestSession(client, space);
+  if (latest) return { sessionId: latest.sessionId, created: false };
+  const { session } = await client.request('session.create', { space });
+  return { sessionId: session.sessionId, created: true };
+}

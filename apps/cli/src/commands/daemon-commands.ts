@@ -1,0 +1,95 @@
+import { describeModel } from '../app-directory.js';
+import type { CliContext } from '../cli-context.js';
+import type { Command } from '../command.js';
+import { type DaemonStatus, daemonStatus, startDaemon, stopDaemon } from '../daemon-control.js';
+import { writeJson } from '../format-table.js';
+
+/** The daemon's state as human lines. */
+export function describeDaemon(status: DaemonStatus): string {
+  if (!status.running) {
+    return `daemon    not running (the first command that needs it starts it)
+socket    ${status.socketPath}
+log       ${status.logPath}
+`;
+  }
+  return `daemon    running${status.pid === undefined ? '' : ` (pid ${status.pid})`}, ${status.server?.name ?? 'repa-daemon'} ${status.server?.version ?? ''}
+model     ${describeModel(status.model)}
+socket    ${status.socketPath}
+log       ${status.logPath}
+`;
+}
+
+function writeStatus(context: CliContext, status: DaemonStatus, extra: Record<string, unknown>) {
+  if (context.json) writeJson(context.stdout, { ...extra, ...status });
+  else context.stdout.write(describeDaemon(status));
+}
+
+const daemonStart: Command = {
+  words: ['daemon', 'start'],
+  summary: 'start the daemon in the background',
+  usage: 'daemon start [--model ID]',
+  help: `Starts the daemon of the app directory in the background (detached; its output goes to
+<app-dir>/run/daemon.log) and waits until it is ready. Does nothing when it already runs.
+Other commands start it by themselves; use this to choose the model.
+
+Options:
+  --model ID       provider/id of the model, or repa-offline (default: the first model with
+                   credentials in Pi's agent directory, else repa-offline)`,
+  options: { model: { type: 'string' } },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const model = typeof values.model === 'string' ? values.model : undefined;
+    const { started, status } = await startDaemon({
+      appDirectory: context.appDirectory,
+      agentDir: context.agentDir,
+      model,
+    });
+    if (!context.json) {
+      context.stdout.write(
+        started
+          ? 'started\n'
+          : `already running${model ? ' (its model is kept; stop it first to change the model)' : ''}\n`,
+      );
+    }
+    writeStatus(context, status, { started });
+    return 0;
+  },
+};
+
+const daemonStop: Command = {
+  words: ['daemon', 'stop'],
+  summary: 'stop the daemon (active runs get 5 seconds to finish)',
+  usage: 'daemon stop',
+  help: `Stops the daemon of the app directory: sends SIGTERM to the pid in <app-dir>/run/daemon.pid and
+waits until the process is gone. Active runs get 5 seconds to finish, then are cancelled. Does nothing
+when no daemon runs.`,
+  options: {},
+  positionals: [0, 0],
+  async run(context) {
+    const result = await stopDaemon(context.appDirectory);
+    if (context.json) writeJson(context.stdout, result);
+    else {
+      context.stdout.write(
+        result.stopped ? `stopped (pid ${result.pid})\n` : 'not running; nothing to stop\n',
+      );
+    }
+    return 0;
+  },
+};
+
+const daemonStatusCommand: Command = {
+  words: ['daemon', 'status'],
+  summary: 'show whether the daemon runs, its pid, model, socket and log',
+  usage: 'daemon status',
+  help: `Shows whether the daemon of the app directory runs, with its pid, version, model, socket and
+log. Never starts it.`,
+  options: {},
+  positionals: [0, 0],
+  async run(context) {
+    writeStatus(context, await daemonStatus(context.appDirectory), {});
+    return 0;
+  },
+};
+
+/** `repa daemon start|stop|status`. */
+export const daemonCommands: Command[] = [daemonStart, daemonStop, daemonStatusCommand];

@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { type RepaClient, RepaError, type RunInfo, runStatusSchema } from '@repa/protocol';
+import { describeModel } from '../app-directory.js';
+import { type CliContext, sessionOf, spaceOf } from '../cli-context.js';
+import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../command.js';
+import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
+import { formatTable, writeJson } from '../format-table.js';
+import { RunPrinter, summarizePromptSections } from '../run-printer.js';
+import { usageError } from '../usage-error.js';
+import { writeError } from '../write-error.js';
+
+const str = (value: string | boolean | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/** Opens the space and session of a run command and prints which model answers. */
+async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
+  const client = await context.client();
+  const space = spaceOf(context, str(values.space));
+  const { sessionId, created } = await sessionOf(client, space, str(values.session));
+  const model = await context.model();
+  if (context.json) {
+    context.stdout.write(
+      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model) })}\n`,
+    );
+  } else {
+    printer.note(`[repa] space ${space}`);
+    printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
+    printer.note(`[repa] model: ${describeModel(model)}`);
+  }
+  return { client, space, sessionId };
+}
+
+/** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
+async function followWithInterrupt(
+  context: CliContext,
+  follow: FollowedRun,
+): Promise<{ run: RunInfo; code: number }> {
+  const onInterrupt = () => {
+    if (follow.cancelling) process.exit(130);
+    follow.cancel();
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const run = await follow.done;
+    if ((run.status === 'failed' || run.status === 'interrupted') && run.error) {
+      writeError(context.stderr, RepaError.fromWire(run.error));
+    }
+    return { run, code: exitCodeOf(run) };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+const runCommand: Command = {
+  words: ['run'],
+  summary: 'perform one request in a space and stream the reply',
+  usage: 'run [--space DIR] [--session ID] [--request-id ID] TEXT…',
+  help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
+tool calls and every save with its receipt. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
+
+Options:
+${SPACE_OPTIONS_HELP}
+  --request-id ID  idempotency key: the same id again returns the original run instead of a new one
+                   (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
+With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
+run event, and {"kind":"finished","run":…} with the final run record.`,
+  options: { ...SPACE_OPTIONS, 'request-id': { type: 'string' } },
+  positionals: [1, Number.POSITIVE_INFINITY],
+  async run(context, args, values) {
+    const text = args.join(' ').trim();
+    if (text === '')
+      throw usageError('The request text is empty.', 'Pass the request: repa run TEXT.');
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    const { client, space, sessionId } = await openConversation(context, values, printer);
+    const requestId = str(values['request-id']) ?? randomUUID();
+    const follow = followRun(client, printer, () =>
+      client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } }),
+    );
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
+
+const CHAT_HELP = `Commands at the prompt: /help shows this, /exit leaves. Ctrl-C cancels a running reply; Ctrl-C
+or Ctrl-D at the prompt leaves.`;
+
+const chatCommand: Command = {
+  words: ['chat'],
+  summary: 'talk with the agent in a space (interactive)',
+  usage: 'chat [--space DIR] [--session ID]',
+  help: `Reads one request per line from standard input and streams each reply as it arrives, with the
+tool calls and every save with its receipt. Works over a pipe as well as in a terminal.
+${CHAT_HELP}
+
+Options:
+${SPACE_OPTIONS_HELP}
+
+With --json, no prompt is shown and every run prints the same JSON lines as repa run --json.`,
+  options: SPACE_OPTIONS,
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
+    const { client, space, sessionId } = await openConversation(context, values, printer);
+    printer.note(CHAT_HELP);
+    const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
+    const rl = createInterface({
+      input: context.stdin,
+      ...(context.json ? {} : { output: context.stdout }),
+      terminal,
+      prompt: 'you> ',
+    });
+    let active: FollowedRun | undefined;
+    const interrupt = () => {
+      if (active) {
+        if (active.cancelling) process.exit(130);
+        active.cancel();
+        return;
+      }
+      rl.close();
+    };
+    rl.on('SIGINT', interrupt); // A terminal's Ctrl-C arrives here (readline owns raw mode).
+    process.on('SIGINT', interrupt); // A signal sent to the process (e.g. over a pipe).
+    try {
+      rl.prompt();
+      for await (const line of rl) {
+        // Over a pipe nothing echoes the request: show it after the prompt, as a terminal would.
+        if (!terminal && !context.json) context.stdout.write(`${line}\n`);
+        const text = line.trim();
+        if (text === '/exit' || text === '/quit') break;
+        if (text === '/help') printer.note(CHAT_HELP);
+        else if (text !== '') {
+          active = followRun(client, printer, () =>
+            client.request('run.submit', {
+              space,
+              sessionId,
+              requestId: randomUUID(),
+              input: { type: 'text', text },
+            }),
+          );
+          try {
+            await active.done;
+          } catch (error) {
+            if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') throw error;
+            writeError(context.stderr, error);
+          } finally {
+            active = undefined;
+          }
+        }
+        rl.prompt();
+      }
+    } finally {
+      process.off('SIGINT', interrupt);
+      rl.close();
+      if (!context.json && !terminal) context.stdout.write('\n');
+    }
+    return 0;
+  },
+};
+
+function runRow(run: RunInfo): string[] {
+  const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
+  return [
+    run.runId,
+    run.status,
+    run.sessionId,
+    run.acceptedAt,
+    text.length > 50 ? `${text.slice(0, 49)}…` : text,
+  ];
+}
+
+function describeRun(run: RunInfo): string {
+  const lines = [
+    `run        ${run.runId}`,
+    `status     ${run.status}`,
+    `request    ${run.requestId}`,
+    `space      ${run.space}`,
+    `session    ${run.sessionId}`,
+    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}`,
+    `accepted   ${run.acceptedAt}`,
+    ...(run.startedAt ? [`started    ${run.startedAt}`] : []),
+    ...(run.endedAt ? [`ended      ${run.endedAt}`] : []),
+    `input      ${run.input.type === 'text' ? run.input.text : run.input.type}`,
+    `settings   ${Object.entries(run.promptSettings)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join(' ')}`,
+    `revisions  ${Object.entries(run.settingsRevisions)
+      .map(([level, revision]) => `${level} ${revision}`)
+      .join(', ')}`,
+    ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.error
+      ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
+      : []),
+    ...(run.output !== undefined ? ['output', ...run.output.split('\n').map((l) => `  ${l}`)] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function requireRun(client: RepaClient, runId: string): Promise<RunInfo> {
+  return (await client.request('run.get', { runId })).run;
+}
+
+const runsList: Command = {
+  words: ['runs', 'list'],
+  summary: 'list the runs of a space, newest first',
+  usage: 'runs list [--space DIR] [--session ID] [--status STATUS] [--limit N] [--all]',
+  help: `Lists runs, newest first: id, status, session, when accepted and the request.
+
+Options:
+  --space DIR      only runs of this space (default: the current directory)
+  --session ID     only runs of this session (default: every session of the space)
+  --status STATUS  only runs in this status: ${runStatusSchema.options.join(', ')}
+  --limit N        at most N runs (default 50)
+  --all            runs of every space`,
+  options: {
+    space: { type: 'string' },
+    session: { type: 'string' },
+    status: { type: 'string' },
+    limit: { type: 'string' },
+    all: { type: 'boolean' },
+  },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const status = str(values.status);
+    if (status !== undefined && !runStatusSchema.safeParse(status).success) {
+      throw usageError(
+        `Unknown run status '${status}'.`,
+        `Use one of: ${runStatusSchema.options.join(', ')}.`,
+      );
+    }
+    const limitText = str(values.limit);
+    const limit = limitText === undefined ? undefined : Number(limitText);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
+      throw usageError(
+        `--limit must be a whole number from 1 to 1000, not '${limitText}'.`,
+        'Pass e.g. --limit 20.',
+      );
+    }
+    if (values.all && values.space) {
+      throw usageError('--all and --space exclude each other.', 'Pass one of them.');
+    }
+    const client = await context.client();
+    const { runs } = await client.request('run.list', {
+      ...(values.all ? {} : { space: spaceOf(context, str(values.space)) }),
+      ...(str(values.session) ? { sessionId: str(values.session) } : {}),
+      ...(status ? { status: status as RunInfo['status'] } : {}),
+      ...(limit ? { limit } : {}),
+    });
+    if (context.json) writeJson(context.stdout, { runs });
+    else if (runs.length === 0) context.stdout.write('No runs.\n');
+    else {
+      context.stdout.write(
+        formatTable(['run', 'status', 'session', 'accepted', 'request'], runs.map(runRow)),
+      );
+    }
+    return 0;
+  },
+};
+
+const runsShow: Command = {
+  words: ['runs', 'show'],
+  summary: 'show one run: status, settings, prompt sections, output or error',
+  usage: 'runs show RUN_ID',
+  help: `Shows the record of one run: status, request, session, the prompt settings decided at
+acceptance with their revisions, the prompt sections the model saw, and the output or the error.`,
+  options: {},
+  positionals: [1, 1],
+  async run(context, [runId = '']) {
+    const run = await requireRun(await context.client(), runId);
+    if (context.json) writeJson(context.stdout, { run });
+    else context.stdout.write(describeRun(run));
+    return 0;
+  },
+};
+
+const runsCancel: Command = {
+  words: ['runs', 'cancel'],
+  summary: 'cancel a run that is accepted or running',
+  usage: 'runs cancel RUN_ID',
+  help: `Cancels a run: an accepted run never starts, a running one is stopped through Pi (what was saved
+stays saved). Waits until the run has ended, then shows its status. A run that already ended is left
+as it is.`,
+  options: {},
+  positionals: [1, 1],
+  async run(context, [runId = '']) {
+    const { run } = await (await context.client()).request('run.cancel', { runId });
+    if (context.json) writeJson(context.stdout, { run });
+    else context.stdout.write(`run ${run.runId} is ${run.status}\n`);
+    return 0;
+  },
+};
+
+const runsRetry: Command = {
+  words: ['runs', 'retry'],
+  summary: 'run an ended run again as a new attempt, and stream it',
+  usage: 'runs retry RUN_ID [--request-id ID]',
+  help: `Starts a new attempt of an ended run (same space, session and request; linked by retryOf) and
+streams it like repa run. Ctrl-C cancels it.
+
+Options:
+  --request-id ID  idempotency key of the retry itself (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
+  options: { 'request-id': { type: 'string' } },
+  positionals: [1, 1],
+  async run(context, [runId = ''], values) {
+    const client = await context.client();
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
+    const requestId = str(values['request-id']) ?? randomUUID();
+    const follow = followRun(client, printer, async () => {
+      const result = await client.request('run.retry', { runId, requestId });
+      printer.note(
+        `[repa] run ${result.run.runId} retries ${runId} (attempt ${result.run.attempt})`,
+      );
+      return result;
+    });
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
+
+/** `repa run`, `repa chat` and `repa runs …`. */
+export const runCommands: Command[] = [
+  runCommand,
+  chatCommand,
+  runsList,
+  runsShow,
+  runsCancel,
+  runsRetry,
+];

@@ -1,0 +1,218 @@
+import {
+  type RepaClient,
+  RepaError,
+  type SettingItemView,
+  type WritableSettingsLevel,
+  writableSettingsLevelSchema,
+} from '@repa/protocol';
+import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
+import type { Command, OptionValues } from '../command.js';
+import { formatTable, writeJson } from '../format-table.js';
+import { usageError } from '../usage-error.js';
+
+const str = (value: string | boolean | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+const LEVELS = writableSettingsLevelSchema.options;
+
+function levelOf(values: OptionValues): WritableSettingsLevel | undefined {
+  const level = str(values.level);
+  if (level === undefined) return undefined;
+  if (!(LEVELS as readonly string[]).includes(level)) {
+    throw usageError(`Unknown settings level '${level}'.`, `Use --level ${LEVELS.join('|')}.`);
+  }
+  return level as WritableSettingsLevel;
+}
+
+/** A value in a table cell: JSON, shortened. */
+function cell(value: unknown): string {
+  const text = value === undefined ? '' : JSON.stringify(value);
+  return text.length > 48 ? `${text.slice(0, 47)}…` : text;
+}
+
+function revisionsOf(item: SettingItemView): string {
+  const { application, space, session } = item.revisions;
+  return [
+    `application ${application}`,
+    ...(space === undefined ? [] : [`space ${space}`]),
+    ...(session === undefined ? [] : [`session ${session}`]),
+  ].join(', ');
+}
+
+function writeItems(context: CliContext, items: readonly SettingItemView[]): void {
+  context.stdout.write(
+    formatTable(
+      ['key', 'value', 'source', 'revisions'],
+      items.map((item) => [item.key, cell(item.value), item.source, revisionsOf(item)]),
+    ),
+  );
+}
+
+/** The scope of a read: the level's view, or the space with its latest session when one exists. */
+async function readScope(
+  context: CliContext,
+  client: RepaClient,
+  values: OptionValues,
+  level: WritableSettingsLevel | undefined,
+): Promise<{ space?: string; sessionId?: string }> {
+  if (level === 'application') return {};
+  const space = spaceOf(context, str(values.space));
+  if (level === 'space') return { space };
+  if (level === 'session') {
+    return { space, sessionId: (await sessionOf(client, space, str(values.session))).sessionId };
+  }
+  const sessionId = str(values.session) ?? (await latestSession(client, space))?.sessionId;
+  return { space, ...(sessionId ? { sessionId } : {}) };
+}
+
+/** The scope of a write at `level`. */
+async function writeScope(
+  context: CliContext,
+  client: RepaClient,
+  values: OptionValues,
+  level: WritableSettingsLevel,
+): Promise<{ space?: string; sessionId?: string }> {
+  if (level === 'application') return {};
+  const space = spaceOf(context, str(values.space));
+  if (level === 'space') return { space };
+  const { sessionId } = await sessionOf(client, space, str(values.session));
+  return { space, sessionId };
+}
+
+function expectedRevisionOf(values: OptionValues): { expectedRevision?: number } {
+  const text = str(values['expected-revision']);
+  if (text === undefined) return {};
+  const revision = Number(text);
+  if (!Number.isInteger(revision) || revision < 0) {
+    throw usageError(
+      `--expected-revision must be a whole number, not '${text}'.`,
+      'Pass the revision shown by repa settings get.',
+    );
+  }
+  return { expectedRevision: revision };
+}
+
+/** `set`'s VALUE: JSON when it parses as JSON, else the string itself. */
+export function parseSettingValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const SCOPE_HELP = `  --space DIR      the space (default: the current directory)
+  --session ID     the session (default: the space's most recent session)`;
+
+const WRITE_OPTIONS = {
+  space: { type: 'string' },
+  session: { type: 'string' },
+  level: { type: 'string' },
+  'expected-revision': { type: 'string' },
+} as const;
+
+const WRITE_HELP = `${SCOPE_HELP}; for --level session it is created
+                   when the space has none
+  --level LEVEL    application, space or session (default: space)
+  --expected-revision N
+                   refuse with stale_version unless the level's revision is N`;
+
+const settingsGet: Command = {
+  words: ['settings', 'get'],
+  summary: 'show the settings: value, source level and revisions',
+  usage: 'settings get [KEY] [--level LEVEL] [--space DIR] [--session ID]',
+  help: `Shows every setting (or only KEY) with its effective value, the level it comes from (default,
+application, space or session) and the current revision of each level.
+
+Options:
+  --level LEVEL    whose view: application (defaults and application values only), space (up
+                   to the space), session (up to the session, created when the space has none)
+                   (default: the space and its most recent session, when it has one)
+${SCOPE_HELP}
+
+With --json: {"items": [SettingItemView…]}, each with value, source, defaultValue, overrides and
+revisions.`,
+  options: {
+    space: { type: 'string' },
+    session: { type: 'string' },
+    level: { type: 'string' },
+  },
+  positionals: [0, 1],
+  async run(context, [key], values) {
+    const level = levelOf(values);
+    const client = await context.client();
+    const scope = await readScope(context, client, values, level);
+    const { items } = await client.request('settings.get', scope);
+    const shown = key === undefined ? items : items.filter((item) => item.key === key);
+    if (key !== undefined && shown.length === 0) {
+      throw new RepaError('not_found', `There is no setting '${key}'.`, {
+        fix: `Use one of: ${items.map((item) => item.key).join(', ')}.`,
+      });
+    }
+    if (context.json) writeJson(context.stdout, { ...scope, items: shown });
+    else writeItems(context, shown);
+    return 0;
+  },
+};
+
+const settingsSet: Command = {
+  words: ['settings', 'set'],
+  summary: 'set one setting at a level',
+  usage: 'settings set KEY VALUE [--level LEVEL] [--space DIR] [--session ID]',
+  help: `Stores VALUE as the complete value of KEY at one level. VALUE is read as JSON when it parses as
+JSON (true, 12, "text", null, [..]), else taken as a string: prompts.fileChanges notice sets the
+string "notice". An empty string and false are real values, not "default" (reset removes a value).
+
+Options:
+${WRITE_HELP}
+
+Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
+  options: WRITE_OPTIONS,
+  positionals: [2, 2],
+  async run(context, [key = '', valueText = ''], values) {
+    const level = levelOf(values) ?? 'space';
+    const client = await context.client();
+    const scope = await writeScope(context, client, values, level);
+    const { item } = await client.request('settings.set', {
+      ...scope,
+      level,
+      key,
+      value: parseSettingValue(valueText),
+      ...expectedRevisionOf(values),
+    });
+    if (context.json) writeJson(context.stdout, { ...scope, level, item });
+    else writeItems(context, [item]);
+    return 0;
+  },
+};
+
+const settingsReset: Command = {
+  words: ['settings', 'reset'],
+  summary: "remove one setting's value at a level",
+  usage: 'settings reset KEY [--level LEVEL] [--space DIR] [--session ID]',
+  help: `Removes the value of KEY stored at one level, so the next weaker level decides again.
+
+Options:
+${WRITE_HELP}
+
+Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
+  options: WRITE_OPTIONS,
+  positionals: [1, 1],
+  async run(context, [key = ''], values) {
+    const level = levelOf(values) ?? 'space';
+    const client = await context.client();
+    const scope = await writeScope(context, client, values, level);
+    const { item } = await client.request('settings.reset', {
+      ...scope,
+      level,
+      key,
+      ...expectedRevisionOf(values),
+    });
+    if (context.json) writeJson(context.stdout, { ...scope, level, item });
+    else writeItems(context, [item]);
+    return 0;
+  },
+};
+
+/** `repa settings get|set|reset`. */
+export const settingsCommands: Command[] = [settingsGet, settingsSet, settingsReset];

@@ -1,0 +1,272 @@
+import { spawn } from 'node:child_process';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { createRepaClient, RepaError, type RepaErrorCode } from '@repa/protocol';
+
+/** Where a daemon of an app directory keeps its socket, pid and log. */
+export interface DaemonPaths {
+  /** `<appDir>/run`. */
+  runDirectory: string;
+  /** `<appDir>/run/daemon.sock`. */
+  socketPath: string;
+  /** `<appDir>/run/daemon.pid`. */
+  pidPath: string;
+  /** `<appDir>/run/daemon.log`: stdout and stderr of daemons started by `repa`. */
+  logPath: string;
+}
+
+/** The daemon files of an app directory. */
+export function daemonPaths(appDirectory: string): DaemonPaths {
+  const runDirectory = join(appDirectory, 'run');
+  return {
+    runDirectory,
+    socketPath: join(runDirectory, 'daemon.sock'),
+    pidPath: join(runDirectory, 'daemon.pid'),
+    logPath: join(runDirectory, 'daemon.log'),
+  };
+}
+
+/** What `repa daemon status` reports. */
+export interface DaemonStatus {
+  /** Whether a daemon answers on the socket. */
+  running: boolean;
+  /** The app directory. */
+  appDirectory: string;
+  /** The socket path. */
+  socketPath: string;
+  /** The daemon log. */
+  logPath: string;
+  /** The pid from `daemon.pid`, when running. */
+  pid?: number;
+  /** The server's name and version from `initialize`, when running. */
+  server?: { name: string; version: string };
+  /** The model from the daemon's `ready` line in the log, when running and known. */
+  model?: string;
+}
+
+const READY = /^repa-daemon ready socket=(\S+) model=(\S+)$/;
+const FAILED = /^repa-daemon: (.*) \(([a-z_]+)\)\nFix: (.*)$/m;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+const POLL_MS = 50;
+
+/** Asks the daemon's socket whether a daemon answers; resolves with its `initialize` result. */
+async function probe(socketPath: string): Promise<{ name: string; version: string } | null> {
+  const client = createRepaClient({ socketPath }, { client: { name: 'repa', version: 'probe' } });
+  try {
+    return (await client.connect()).server;
+  } catch (error) {
+    if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') return null;
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+async function readPid(pidPath: string): Promise<number | undefined> {
+  try {
+    const pid = Number.parseInt(await readFile(pidPath, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The model of the last `ready` line in the daemon log (the daemon does not report it otherwise). */
+async function modelFromLog(paths: DaemonPaths): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(paths.logPath, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n').reverse();
+  for (const line of lines) {
+    const match = READY.exec(line);
+    if (match) return match[1] === paths.socketPath ? match[2] : undefined;
+  }
+  return undefined;
+}
+
+/** The daemon's state for an app directory, without starting one. */
+export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> {
+  const paths = daemonPaths(appDirectory);
+  const server = await probe(paths.socketPath);
+  const base = { appDirectory, socketPath: paths.socketPath, logPath: paths.logPath };
+  if (server === null) return { running: false, ...base };
+  const [pid, model] = await Promise.all([readPid(paths.pidPath), modelFromLog(paths)]);
+  return {
+    running: true,
+    ...base,
+    ...(pid === undefined ? {} : { pid }),
+    server,
+    ...(model === undefined ? {} : { model }),
+  };
+}
+
+/** Options of {@link startDaemon}. */
+export interface StartDaemonOptions {
+  /** The app directory the daemon serves. */
+  appDirectory: string;
+  /** Pi's agent directory, when given on the command line. */
+  agentDir?: string | undefined;
+  /** `provider/id` or `repa-offline`, when given. */
+  model?: string | undefined;
+}
+
+/** What {@link startDaemon} did. */
+export interface StartedDaemon {
+  /** False when a daemon was already running (nothing was started). */
+  started: boolean;
+  /** The daemon's state now. */
+  status: DaemonStatus;
+}
+
+/** The daemon app's entry point, resolved through the `@repa/daemon` dependency. */
+function daemonEntry(): string {
+  return join(
+    dirname(fileURLToPath(import.meta.resolve('@repa/daemon/package.json'))),
+    'dist/main.js',
+  );
+}
+
+/**
+ * Starts the daemon of `appDirectory` in the background unless one already answers: a detached
+ * `repa-daemon` on this Node, with stdout and stderr appended to `<appDir>/run/daemon.log`. Resolves
+ * once the daemon printed its `ready` line; rejects with the daemon's own error when it exits first.
+ */
+export async function startDaemon(options: StartDaemonOptions): Promise<StartedDaemon> {
+  const paths = daemonPaths(options.appDirectory);
+  if ((await probe(paths.socketPath)) !== null) {
+    return { started: false, status: await daemonStatus(options.appDirectory) };
+  }
+  await mkdir(paths.runDirectory, { recursive: true, mode: 0o700 });
+  const log = openSync(paths.logPath, 'a', 0o600);
+  const offset = fstatSync(log).size;
+  const args = [daemonEntry(), '--app-dir', options.appDirectory];
+  if (options.agentDir) args.push('--agent-dir', options.agentDir);
+  if (options.model) args.push('--model', options.model);
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  try {
+    const child = spawn(process.execPath, args, {
+      cwd: paths.runDirectory,
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: process.env,
+    });
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+    });
+    child.once('error', () => {
+      exit = { code: null, signal: null };
+    });
+    try {
+      const deadline = Date.now() + START_TIMEOUT_MS;
+      while (Date.now() < deadline) {
+        const output = await readFrom(paths.logPath, offset);
+        if (output.split('\n').some((line) => READY.test(line))) {
+          return { started: true, status: await daemonStatus(options.appDirectory) };
+        }
+        if (exit) {
+          const failure = FAILED.exec(output);
+          if (failure?.[2] === 'daemon_already_running' && (await probe(paths.socketPath))) {
+            // Another repa started the same daemon at the same moment: use that one.
+            return { started: false, status: await daemonStatus(options.appDirectory) };
+          }
+          if (failure) {
+            const [, message = '', code = 'internal', fix = ''] = failure;
+            throw new RepaError(code as RepaErrorCode, `The daemon did not start: ${message}`, {
+              fix,
+              details: { logPath: paths.logPath },
+            });
+          }
+          throw new RepaError(
+            'daemon_unavailable',
+            `The daemon exited (${exit.signal ?? `code ${exit.code}`}) before it was ready.`,
+            {
+              fix: `Read ${paths.logPath} for what went wrong.`,
+              details: { logPath: paths.logPath },
+            },
+          );
+        }
+        await delay(POLL_MS);
+      }
+      throw new RepaError('daemon_unavailable', 'The daemon did not get ready within 60 seconds.', {
+        fix: `Read ${paths.logPath}; stop it with repa daemon stop and try again.`,
+        details: { logPath: paths.logPath },
+      });
+    } finally {
+      child.unref();
+    }
+  } finally {
+    closeSync(log);
+  }
+}
+
+async function readFrom(path: string, offset: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size <= offset) return '';
+    const buffer = Buffer.alloc(size - offset);
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What {@link stopDaemon} did. */
+export interface StoppedDaemon {
+  /** False when no daemon was running. */
+  stopped: boolean;
+  /** The pid that was stopped. */
+  pid?: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops the daemon of `appDirectory`: SIGTERM to the pid in `run/daemon.pid`, then waits until the
+ * process is gone (active runs get the daemon's grace period). A pid is signalled only while a daemon
+ * answers on the socket, so a stale pid file never kills an unrelated process.
+ */
+export async function stopDaemon(appDirectory: string): Promise<StoppedDaemon> {
+  const paths = daemonPaths(appDirectory);
+  if ((await probe(paths.socketPath)) === null) return { stopped: false };
+  const pid = await readPid(paths.pidPath);
+  if (pid === undefined) {
+    throw new RepaError(
+      'io_error',
+      `A daemon answers on ${paths.socketPath} but has no pid file.`,
+      {
+        fix: `Stop the process that listens on ${paths.socketPath} by hand.`,
+      },
+    );
+  }
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (alive(pid)) {
+    if (Date.now() > deadline) {
+      throw new RepaError('io_error', `The daemon (pid ${pid}) did not stop within 30 seconds.`, {
+        fix: `Look at ${paths.logPath}; end it with kill -KILL ${pid} if it hangs.`,
+      });
+    }
+    await delay(POLL_MS);
+  }
+  return { stopped: true, pid };
+}

@@ -1,0 +1,14 @@
+/**
+ * Imports `@repa/application` (and with it Pi) on first use: only `doctor`, `context` and `demo`
+ * need it, and it takes about a second to load.
+ */
+export async function loadApplication(): Promise<typeof import('@repa/application')> {
+  // node:sqlite (the run ledger) warns that it is experimental; the warning would only confuse users.
+  const emitWarning = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).includes('SQLite is an experimental feature')) return;
+    (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning;
+  process.env.PI_OFFLINE ??= '1';
+  return import('@repa/application');
+}

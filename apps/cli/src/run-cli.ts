@@ -1,0 +1,241 @@
+import { parseArgs } from 'node:util';
+import { appDirectoryOf } from './app-directory.js';
+import { createCliContext } from './cli-context.js';
+import {
+  type Command,
+  type CommandGroup,
+  GLOBAL_OPTIONS,
+  GLOBAL_OPTIONS_HELP,
+  type OptionValues,
+} from './command.js';
+import { contextCommands } from './commands/context-command.js';
+import { daemonCommands } from './commands/daemon-commands.js';
+import { demoCommands } from './commands/demo-command.js';
+import { doctorCommands } from './commands/doctor-command.js';
+import { runCommands } from './commands/run-commands.js';
+import { sessionCommands } from './commands/session-commands.js';
+import { settingsCommands } from './commands/settings-commands.js';
+import { isUsageError, usageError } from './usage-error.js';
+import { writeError } from './write-error.js';
+
+const COMMANDS: Command[] = [
+  ...runCommands,
+  ...settingsCommands,
+  ...sessionCommands,
+  ...contextCommands,
+  ...daemonCommands,
+  ...doctorCommands,
+  ...demoCommands,
+];
+
+const GROUPS: CommandGroup[] = [
+  { word: 'settings', summary: 'show and change prompt settings', defaultSubcommand: 'get' },
+  { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
+  { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
+  { word: 'context', summary: "show a space's learning context", defaultSubcommand: 'show' },
+  { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
+];
+
+/** The streams and environment of one invocation. */
+export interface CliIo {
+  /** The CLI's version. */
+  version: string;
+  /** The working directory. */
+  cwd: string;
+  /** Standard input. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Standard output. */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Standard error. */
+  stderr: NodeJS.WritableStream;
+}
+
+function mainHelp(version: string): string {
+  const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));
+  const lines = COMMANDS.map(
+    (command) => `  ${command.words.join(' ').padEnd(width)}  ${command.summary}`,
+  );
+  return `repa ${version}: talk to an agent inside a space, a folder of documents with a learning context.
+
+Usage: repa [global options] <command> [options] [arguments]
+
+Commands:
+${lines.join('\n')}
+
+${GLOBAL_OPTIONS_HELP}
+  --version        print the version
+
+Commands that need the daemon start it in the background for the app directory. Each command has
+--help. Start with: repa demo, then repa chat in a folder of your notes.
+`;
+}
+
+function groupHelp(group: CommandGroup): string {
+  const commands = COMMANDS.filter((command) => command.words[0] === group.word);
+  const width = Math.max(...commands.map((command) => command.usage.length));
+  return `repa ${group.word}: ${group.summary}.
+
+Usage:
+${commands.map((command) => `  repa ${command.usage.padEnd(width)}  ${command.summary}`).join('\n')}
+
+Without a subcommand: repa ${group.word} ${group.defaultSubcommand}. Each subcommand has --help.
+
+${GLOBAL_OPTIONS_HELP}
+`;
+}
+
+function commandHelp(command: Command): string {
+  return `Usage: repa ${command.usage}
+
+${command.summary.charAt(0).toUpperCase()}${command.summary.slice(1)}.
+
+${command.help}
+
+${GLOBAL_OPTIONS_HELP}
+`;
+}
+
+const GLOBAL_WITH_VALUE = new Set(['--app-dir', '--agent-dir']);
+
+/** Splits the arguments into the command words and the rest (options may come before them). */
+function locate(args: readonly string[]): { words: string[]; rest: string[] } {
+  const rest: string[] = [];
+  let index = 0;
+  while (index < args.length) {
+    const arg = args[index] as string;
+    if (arg === '--') break;
+    if (GLOBAL_WITH_VALUE.has(arg)) {
+      rest.push(arg, ...(args[index + 1] === undefined ? [] : [args[index + 1] as string]));
+      index += 2;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      rest.push(arg);
+      index += 1;
+    } else break;
+  }
+  const words: string[] = [];
+  const first = args[index];
+  if (first !== undefined && first !== '--') {
+    words.push(first);
+    index += 1;
+    const next = args[index];
+    if (
+      GROUPS.some((group) => group.word === first) &&
+      next !== undefined &&
+      !next.startsWith('-')
+    ) {
+      words.push(next);
+      index += 1;
+    }
+  }
+  return { words, rest: [...rest, ...args.slice(index)] };
+}
+
+function parseGlobal(rest: string[]) {
+  return parseArgs({
+    args: rest,
+    options: { ...GLOBAL_OPTIONS, version: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+}
+
+/**
+ * Runs one `repa` invocation and resolves with its exit code: 0 done, 1 failed, 2 usage error,
+ * 130 cancelled. Errors are printed as `repa: <message> (<code>)` and `Fix: <fix>` on stderr.
+ */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  let context: ReturnType<typeof createCliContext> | undefined;
+  try {
+    const { words, rest } = locate(args);
+    const [word, sub] = words;
+    if (word === undefined || word === 'help') {
+      let global: ReturnType<typeof parseGlobal>;
+      try {
+        global = parseGlobal(rest);
+      } catch (error) {
+        throw usageError((error as Error).message, "Run 'repa --help' to see the options.");
+      }
+      if (global.values.version) {
+        io.stdout.write(`${io.version}\n`);
+        return 0;
+      }
+      const topic = word === 'help' ? global.positionals.join(' ') : '';
+      const group = GROUPS.find((candidate) => candidate.word === topic);
+      const command = COMMANDS.find((candidate) => candidate.words.join(' ') === topic);
+      if (topic !== '' && !group && !command) {
+        throw usageError(`Unknown command '${topic}'.`, "Run 'repa --help' to see the commands.");
+      }
+      io.stdout.write(
+        group ? groupHelp(group) : command ? commandHelp(command) : mainHelp(io.version),
+      );
+      return 0;
+    }
+    const group = GROUPS.find((candidate) => candidate.word === word);
+    let command: Command | undefined;
+    if (group) {
+      if (sub === undefined && (rest.includes('--help') || rest.includes('-h'))) {
+        io.stdout.write(groupHelp(group));
+        return 0;
+      }
+      const name = sub ?? group.defaultSubcommand;
+      command = COMMANDS.find((candidate) => candidate.words.join(' ') === `${word} ${name}`);
+      if (!command) {
+        throw usageError(
+          `Unknown command 'repa ${word} ${name}'.`,
+          `Run 'repa ${word} --help' to see its subcommands.`,
+        );
+      }
+    } else {
+      command = COMMANDS.find((candidate) => candidate.words.join(' ') === word);
+      if (!command) {
+        throw usageError(`Unknown command '${word}'.`, "Run 'repa --help' to see the commands.");
+      }
+    }
+    let parsed: { values: OptionValues; positionals: string[] };
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...GLOBAL_OPTIONS, ...command.options },
+        allowPositionals: true,
+        strict: true,
+      }) as { values: OptionValues; positionals: string[] };
+    } catch (error) {
+      throw usageError(
+        (error as Error).message,
+        `Run 'repa ${command.words.join(' ')} --help' to see its options.`,
+      );
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout.write(commandHelp(command));
+      return 0;
+    }
+    const [min, max] = command.positionals;
+    if (positionals.length < min || positionals.length > max) {
+      throw usageError(
+        positionals.length < min
+          ? `Missing arguments: repa ${command.usage}`
+          : `Unexpected argument '${positionals[max]}'.`,
+        `Run 'repa ${command.words.join(' ')} --help'.`,
+      );
+    }
+    const appDir = typeof values['app-dir'] === 'string' ? values['app-dir'] : undefined;
+    const agentDir = typeof values['agent-dir'] === 'string' ? values['agent-dir'] : undefined;
+    context = createCliContext({
+      version: io.version,
+      appDirectory: appDirectoryOf({ appDirectory: appDir, agentDir }),
+      agentDir,
+      json: values.json === true,
+      cwd: io.cwd,
+      stdin: io.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+    });
+    return await command.run(context, positionals, values);
+  } catch (error) {
+    writeError(io.stderr, error);
+    return isUsageError(error) ? 2 : 1;
+  } finally {
+    await context?.close();
+  }
+}

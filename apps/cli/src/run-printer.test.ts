@@ -1,0 +1,189 @@
+import { PassThrough } from 'node:stream';
+import type { RunEvent, RunInfo } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { describeReceipt, describeToolArgs, RunPrinter } from './run-printer.js';
+
+const V1 = 'a'.repeat(64);
+const V2 = 'b'.repeat(64);
+
+function capture() {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return { out, text: () => text };
+}
+
+function run(overrides: Partial<RunInfo> = {}): RunInfo {
+  return {
+    runId: 'r1',
+    requestId: 'q1',
+    space: '/s',
+    sessionId: 's1',
+    input: { type: 'text', text: 'hi' },
+    status: 'succeeded',
+    attempt: 1,
+    promptSettings: {
+      base: null,
+      append: '',
+      projectInstructions: false,
+      skillCatalog: true,
+      environment: true,
+      learningContext: true,
+      fileChanges: 'on-demand',
+    },
+    settingsRevisions: {},
+    acceptedAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+function feed(printer: RunPrinter, events: RunEvent[]): void {
+  for (const [index, event] of events.entries()) {
+    printer.event({ runId: 'r1', sessionId: 's1', seq: index + 1, event });
+  }
+}
+
+describe('RunPrinter', () => {
+  describe('human transcript', () => {
+    it('streams the reply and puts every note on a line of its own, indented', () => {
+      const { out, text } = capture();
+      const printer = new RunPrinter({ out, json: false, indent: '  ' });
+      feed(printer, [
+        { type: 'status', status: 'running' },
+        {
+          type: 'tool-start',
+          toolCallId: 't1',
+          toolName: 'edit',
+          args: { path: 'a.md', edits: [{}] },
+        },
+        {
+          type: 'tool-end',
+          toolCallId: 't1',
+          toolName: 'edit',
+          isError: false,
+          receipts: [
+            {
+              operationId: 'op1',
+              target: 'a.md',
+              identity: 'repa:document/1',
+              previousVersion: V1,
+              version: V2,
+              bytes: 5,
+            },
+          ],
+        },
+        { type: 'text-delta', delta: 'Saved' },
+        { type: 'text-delta', delta: ' it.\nDone' },
+        {
+          type: 'file-change-notice',
+          changes: [
+            {
+              target: 'b.md',
+              kind: 'modified',
+              previousVersion: V1,
+              version: V2,
+              form: 'notice',
+              bytes: 9,
+            },
+          ],
+        },
+      ]);
+      printer.finished(run(), false);
+      expect(text()).toBe(
+        [
+          '  [tool] edit a.md (1 edit)',
+          `  [saved] a.md  aaaaaaaa → bbbbbbbb, 5 bytes  receipt op1  repa:document/1`,
+          '  Saved it.',
+          '  Done',
+          '  [changes] the model was told: b.md modified (aaaaaaaa → bbbbbbbb), 9 bytes',
+          '  [succeeded] run r1',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('shows a tool failure without its fix, and a failed run with its error when asked to', () => {
+      const { out, text } = capture();
+      const printer = new RunPrinter({ out, json: false, showErrors: true });
+      feed(printer, [
+        {
+          type: 'tool-end',
+          toolCallId: 't1',
+          toolName: 'read',
+          isError: true,
+          error: {
+            code: 'not_found',
+            message: 'not_found: No file x.md.\nFix: Check it.',
+            fix: 'Check it.',
+          },
+        },
+      ]);
+      printer.finished(
+        run({ status: 'failed', error: { code: 'internal', message: 'Boom.', fix: 'Report it.' } }),
+        false,
+      );
+      expect(text()).toBe(
+        '[tool] read failed: No file x.md. (not_found)\n[failed] run r1: Boom. (internal)\nFix: Report it.\n',
+      );
+    });
+
+    it("prints a resubmitted run's output once", () => {
+      const { out, text } = capture();
+      const printer = new RunPrinter({ out, json: false });
+      printer.accepted(run(), true);
+      printer.finished(run({ output: 'Old answer.' }), true);
+      expect(text()).toBe(
+        '[run] request q1 was already accepted as run r1 (succeeded)\nOld answer.\n[succeeded] run r1\n',
+      );
+    });
+  });
+
+  describe('JSON lines', () => {
+    it('prints one object per line and no notes', () => {
+      const { out, text } = capture();
+      const printer = new RunPrinter({ out, json: true });
+      printer.accepted(run({ status: 'accepted' }), false);
+      printer.note('ignored');
+      feed(printer, [{ type: 'text-delta', delta: 'x' }]);
+      printer.finished(run(), false);
+      const lines = text()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => line.kind)).toEqual(['accepted', 'event', 'finished']);
+      expect(lines[1]).toEqual({
+        kind: 'event',
+        runId: 'r1',
+        sessionId: 's1',
+        seq: 1,
+        event: { type: 'text-delta', delta: 'x' },
+      });
+    });
+  });
+});
+
+describe('describeToolArgs', () => {
+  describe('shapes', () => {
+    it('names the path and the kind of change, else shortened JSON', () => {
+      expect(describeToolArgs('read', { path: 'a.md' })).toBe('a.md');
+      expect(describeToolArgs('write', { path: 'a.md', content: 'abc' })).toBe('a.md (3 chars)');
+      expect(describeToolArgs('apply_patch', { input: 'x'.repeat(200) })).toHaveLength(80);
+    });
+  });
+});
+
+describe('describeReceipt', () => {
+  describe('new and deleted objects', () => {
+    it('says new and deleted instead of a version', () => {
+      const base = { operationId: 'op', target: 'n.md', identity: 'repa:document/2', bytes: 3 };
+      expect(describeReceipt({ ...base, previousVersion: null, version: V2 })).toBe(
+        'n.md  new → bbbbbbbb, 3 bytes  receipt op  repa:document/2',
+      );
+      expect(describeReceipt({ ...base, previousVersion: V1, version: null, bytes: 0 })).toBe(
+        'n.md  deleted (was aaaaaaaa)  receipt op  repa:document/2',
+      );
+    });
+  });
+});

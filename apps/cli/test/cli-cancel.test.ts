@@ -1,0 +1,142 @@
+import { rmSync } from 'node:fs';
+import type { RunInfo } from '@repa/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, jsonLines, repa, repaJson, spawnRepa } from './cli-harness.js';
+import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+
+// A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
+// active, waiting on the model, until it is cancelled. No timing is involved.
+const sandbox = createSandbox();
+let slow: SlowModel;
+
+beforeAll(async () => {
+  slow = await startSlowModel();
+  slow.configure(sandbox.agentDir);
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
+  expect(start.code, start.stderr).toBe(0);
+  expect(start.json).toMatchObject({ started: true, model: SLOW_MODEL });
+});
+
+afterAll(async () => {
+  const stop = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
+  expect(stop.json.stopped).toBe(true);
+  await slow.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+describe('repa chat', () => {
+  describe('Ctrl-C during a run', () => {
+    it('cancels the run (run.cancel), not the program, and the conversation goes on', async () => {
+      const chat = spawnRepa(sandbox, ['chat']);
+      await chat.waitFor(/you> $/);
+      expect(chat.stdout).toContain(`[repa] model: ${SLOW_MODEL}\n`);
+      const held = slow.nextHeld();
+      chat.child.stdin.write('Please wait for me.\n');
+      await held; // The run is active: Pi waits on the model.
+      const aborted = slow.aborted;
+      chat.child.kill('SIGINT');
+      const from = chat.stdout.length;
+      await chat.waitFor(
+        /^\[cancelled\] run \S+: The run was cancelled\. \(cancelled\)\nFix: .*\nyou> $/m,
+        from,
+      );
+      expect(chat.stdout.slice(from)).toMatch(/^\[cancel\] cancelling the run …$/m);
+      expect(slow.aborted).toBe(aborted + 1); // Pi aborted the model call.
+      expect(chat.child.exitCode).toBeNull();
+
+      const next = chat.stdout.length;
+      chat.child.stdin.end('Hello?\n');
+      await chat.waitFor(/^Hello from the test model\.\n\[succeeded\] run \S+$/m, next);
+      const { code } = await chat.exited;
+      expect(code).toBe(0);
+    });
+  });
+});
+
+describe('repa run', () => {
+  describe('Ctrl-C', () => {
+    it('cancels the run and exits 130', async () => {
+      const held = slow.nextHeld();
+      const run = spawnRepa(sandbox, ['run', 'Please wait.']);
+      run.child.stdin.end();
+      await held;
+      run.child.kill('SIGINT');
+      const { code, stdout, stderr } = await run.exited;
+      expect(code).toBe(130);
+      expect(stdout).toMatch(/^\[cancel\] cancelling the run …\n\[cancelled\] run \S+\n$/m);
+      expect(stderr).not.toContain('Fix:');
+    });
+  });
+});
+
+describe('repa runs', () => {
+  describe('cancel and retry', () => {
+    it('cancels an active run from another process; repa run exits 130; retry runs it again', async () => {
+      const held = slow.nextHeld();
+      const running = spawnRepa(sandbox, ['run', '--json', 'Please wait, then answer.']);
+      running.child.stdin.end();
+      const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);
+      const runId = accepted[1] as string;
+      await held;
+
+      const active = await repaJson<{ runs: RunInfo[] }>(sandbox, [
+        'runs',
+        'list',
+        '--status',
+        'running',
+      ]);
+      expect(active.json.runs.map((run) => run.runId)).toEqual([runId]);
+      const cancel = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'cancel', runId]);
+      expect(cancel.code).toBe(0);
+      expect(cancel.json.run).toMatchObject({
+        runId,
+        status: 'cancelled',
+        error: { code: 'cancelled' },
+      });
+      const ended = await running.exited;
+      expect(ended.code).toBe(130);
+      const final = jsonLines(ended.stdout).at(-1) as { kind: string; run: RunInfo };
+      expect(final).toMatchObject({ kind: 'finished', run: { runId, status: 'cancelled' } });
+
+      const again = await repa(sandbox, ['runs', 'cancel', runId]);
+      expect(again.stdout).toBe(`run ${runId} is cancelled\n`);
+      const shown = await repa(sandbox, ['runs', 'show', runId]);
+      expect(shown.stdout).toMatch(/^status {5}cancelled$/m);
+      expect(shown.stdout).toMatch(/^error {6}The run was cancelled\. \(cancelled\)$/m);
+
+      slow.holding = false; // The model answers this time.
+      try {
+        const retry = await repa(sandbox, ['runs', 'retry', runId, '--json']);
+        expect(retry.code, retry.stderr).toBe(0);
+        const lines = jsonLines(retry.stdout);
+        const first = lines.find((line) => line.kind === 'accepted') as { run: RunInfo };
+        expect(first.run).toMatchObject({ retryOf: runId, attempt: 2 });
+        expect((lines.at(-1) as { run: RunInfo }).run).toMatchObject({
+          status: 'succeeded',
+          retryOf: runId,
+          output: 'Hello from the test model.',
+        });
+        const human = await repa(sandbox, ['runs', 'retry', runId]);
+        expect(human.code).toBe(0);
+        expect(human.stdout).toMatch(/^\[repa\] run \S+ retries \S+ \(attempt 2\)$/m);
+        expect(human.stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
+      } finally {
+        slow.holding = true;
+      }
+    });
+  });
+});
+
+describe('repa doctor and daemon status', () => {
+  describe('with a model that has credentials', () => {
+    it('lists the model and names it in the status', async () => {
+      const doctor = await repa(sandbox, ['doctor']);
+      expect(doctor.stdout).toMatch(
+        /^models {4}1 with credentials; the daemon's default: test\/slow$/m,
+      );
+      expect(doctor.stdout).toContain('models.json present');
+      const status = await repa(sandbox, ['daemon', 'status']);
+      expect(status.stdout).toContain(`model     ${SLOW_MODEL}\n`);
+    });
+  });
+});

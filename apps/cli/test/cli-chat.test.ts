@@ -1,0 +1,72 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, repa, spawnRepa } from './cli-harness.js';
+
+const sandbox = createSandbox();
+
+afterAll(async () => {
+  const stop = await repa(sandbox, ['daemon', 'stop']);
+  expect(stop.stdout).toMatch(/^stopped \(pid \d+\)$/m);
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+describe('repa chat', () => {
+  describe('over piped stdin', () => {
+    it('holds a two-turn conversation in one session and leaves at the end of input', async () => {
+      const { code, stdout, stderr } = await repa(sandbox, ['chat'], {
+        input:
+          'What does notes/a.md say about the tide?\nreplace "weekly" with "daily" in notes/plan.md\n',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('[repa] model: repa-offline (local responder, no language model)');
+      expect(stdout).toMatch(/^\[repa\] session (\S+) \(new\)$/m);
+      const turns = stdout.split(/^you> /m).slice(1);
+      expect(turns).toHaveLength(3); // two requests, then the prompt that met the end of input
+      expect(turns[0]).toMatch(/^What does notes\/a\.md say about the tide\?\n/);
+      expect(turns[0]).toContain('[tool] read notes/a.md\n');
+      expect(turns[0]).toContain('[repa-offline] From notes/a.md: The tide turns every six hours.');
+      expect(turns[0]).toMatch(/\[succeeded\] run \S+\n$/);
+      expect(turns[1]).toContain('[tool] edit notes/plan.md (1 edit)\n');
+      expect(turns[1]).toMatch(
+        /^\[saved\] notes\/plan\.md {2}[0-9a-f]{8} → [0-9a-f]{8}, \d+ bytes {2}receipt \S+ {2}repa:document\/\S+$/m,
+      );
+      expect(turns[1]).toContain(
+        '[repa-offline] Saved notes/plan.md: replaced "weekly" with "daily".',
+      );
+
+      // Both turns went to the same session, which later commands pick up as the most recent.
+      const history = await repa(sandbox, ['sessions', 'show', '--json']);
+      const items = JSON.parse(history.stdout).items as { kind: string; text: string }[];
+      expect(items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual([
+        'What does notes/a.md say about the tide?',
+        'replace "weekly" with "daily" in notes/plan.md',
+      ]);
+    });
+  });
+
+  describe('Ctrl-C', () => {
+    it('at the prompt leaves the chat with exit code 0', async () => {
+      const chat = spawnRepa(sandbox, ['chat']);
+      await chat.waitFor(/you> $/);
+      chat.child.kill('SIGINT');
+      const { code, stderr } = await chat.exited;
+      expect(code).toBe(0);
+      expect(stderr).not.toContain('Fix:');
+    });
+  });
+
+  describe('--json', () => {
+    it('prints JSON lines and no prompt', async () => {
+      const { code, stdout } = await repa(sandbox, ['chat', '--json'], {
+        input: 'What does notes/a.md say about the tide?\n',
+      });
+      expect(code).toBe(0);
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { kind: string; run?: { status: string } });
+      expect(lines[0]).toMatchObject({ kind: 'start', model: 'repa-offline' });
+      expect(lines.at(-1)).toMatchObject({ kind: 'finished', run: { status: 'succeeded' } });
+    });
+  });
+});

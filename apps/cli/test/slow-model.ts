@@ -1,0 +1,90 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** The model id Pi knows the test endpoint by (`provider/id`). */
+export const SLOW_MODEL = 'test/slow';
+
+/**
+ * An OpenAI-compatible chat endpoint on 127.0.0.1, configured in Pi's `models.json` like any local
+ * server (Ollama, vLLM): the honest way to have a run that stays active until it is cancelled.
+ * A request whose last message contains "wait" is held open (no tokens) while `holding` is true;
+ * every other request is answered "Hello from the test model.".
+ */
+export interface SlowModel {
+  /** Whether "wait" requests are held open. */
+  holding: boolean;
+  /** Resolves when the next held request has arrived (the run is waiting on the model). */
+  nextHeld(): Promise<void>;
+  /** How many held requests the client closed (Pi aborting the model call). */
+  readonly aborted: number;
+  /** Writes `<agentDir>/models.json` naming this endpoint as provider `test`, model `slow`. */
+  configure(agentDir: string): void;
+  /** Stops the server (held requests are closed). */
+  close(): Promise<void>;
+}
+
+function chunk(delta: Record<string, string>, finish: string | null): string {
+  const choice = { index: 0, delta, finish_reason: finish };
+  return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'slow', choices: [choice] })}\n\n`;
+}
+
+/** Starts the endpoint. */
+export async function startSlowModel(): Promise<SlowModel> {
+  let waiters: (() => void)[] = [];
+  let aborted = 0;
+  const open = new Set<ServerResponse>();
+  const handle = (request: IncomingMessage, response: ServerResponse, body: string) => {
+    const messages = (JSON.parse(body) as { messages?: unknown[] }).messages ?? [];
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (model.holding && JSON.stringify(messages.at(-1)).includes('wait')) {
+      open.add(response);
+      response.on('close', () => {
+        open.delete(response);
+        aborted += 1;
+      });
+      for (const waiter of waiters.splice(0)) waiter();
+      return;
+    }
+    response.write(chunk({ role: 'assistant', content: 'Hello from the test model.' }, null));
+    response.write(chunk({}, 'stop'));
+    response.end('data: [DONE]\n\n');
+    void request;
+  };
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (text: string) => {
+      body += text;
+    });
+    request.on('end', () => handle(request, response, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const model: SlowModel = {
+    holding: true,
+    nextHeld: () => new Promise((resolve) => waiters.push(resolve)),
+    get aborted() {
+      return aborted;
+    },
+    configure(agentDir) {
+      const providers = {
+        test: {
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          api: 'openai-completions',
+          apiKey: 'test-key',
+          models: [{ id: 'slow' }],
+        },
+      };
+      writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers }, null, 2));
+    },
+    async close() {
+      waiters = [];
+      for (const response of open) response.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return model;
+}
