@@ -95,11 +95,7 @@ export class RepaApplication {
       'session.history': async (params) => ({
         items: await readSessionHistory(await this.#space(params.space), params.sessionId),
       }),
-      'run.submit': async (params, connection) => {
-        const result = await this.submit(params);
-        this.#subscribe(result.run.runId, connection);
-        return result;
-      },
+      'run.submit': (params, connection) => this.submit(params, connection),
       'run.get': async (params) => ({ run: this.#ledger.getRun(params.runId) }),
       'run.list': async (params) => ({
         runs: this.#ledger.listRuns({
@@ -113,11 +109,7 @@ export class RepaApplication {
         return { run };
       },
       'run.cancel': async (params) => ({ run: await this.cancel(params.runId) }),
-      'run.retry': async (params, connection) => {
-        const result = await this.retry(params.runId, params.requestId);
-        this.#subscribe(result.run.runId, connection);
-        return result;
-      },
+      'run.retry': (params, connection) => this.retry(params.runId, params.requestId, connection),
       'settings.get': async (params) => ({
         items: await this.#settings.get(await this.#scope(params)),
       }),
@@ -141,39 +133,57 @@ export class RepaApplication {
   }
 
   /** Accepts a run request (spec R20–R22) and starts it in the background. */
-  async submit(params: V1Params<'run.submit'>): Promise<V1Result<'run.submit'>> {
+  async submit(
+    params: V1Params<'run.submit'>,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.submit'>> {
     const space = await this.#space(params.space);
-    return this.#accept({ ...params, space });
+    return this.#accept({ ...params, space }, subscriber);
   }
 
   /** Starts a new attempt of an ended run, linked to it (no automatic retry, spec R73). */
-  async retry(runId: string, requestId: string): Promise<V1Result<'run.retry'>> {
+  async retry(
+    runId: string,
+    requestId: string,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
     if (original.status === 'accepted' || original.status === 'running') {
       throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
         fix: 'Wait for it to end, or cancel it, before retrying.',
       });
     }
-    return this.#accept({
-      requestId,
-      space: original.space,
-      sessionId: original.sessionId,
-      input: original.input,
-      retryOf: runId,
-    });
+    return this.#accept(
+      {
+        requestId,
+        space: original.space,
+        sessionId: original.sessionId,
+        input: original.input,
+        retryOf: runId,
+      },
+      subscriber,
+    );
   }
 
-  async #accept(request: RunRequest): Promise<V1Result<'run.submit'>> {
+  /** Accepts a request; `subscriber` gets the run's events from the first one on. */
+  async #accept(
+    request: RunRequest,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.submit'>> {
     if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
     // R21: a known request id answers from the ledger before anything else is read.
     const known = this.#ledger.lookup(request);
-    if (known) return { ...known };
+    if (known) {
+      if (subscriber) this.#subscribe(known.run.runId, subscriber);
+      return { ...known };
+    }
     await this.#sessionFile(request.space, request.sessionId);
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
       settingsRevisions: snapshot.revisions,
     });
+    if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) this.#start(acceptance.run);
     return { ...acceptance };
   }

@@ -134,7 +134,9 @@ describe('RepaApplication through a real daemon process', () => {
     expect(types[0]).toBe('status');
     expect(types).toContain('prompt-sections');
     expect(types).toContain('text-delta');
+    // The submitting connection gets every event from the first (seq 1) on.
     expect(log.of(run.runId).map((event) => event.seq)).toEqual(types.map((_, index) => index + 1));
+    expect(log.of(run.runId)[0]?.event).toEqual({ type: 'status', status: 'running' });
 
     const done = (await client.request('run.get', { runId: run.runId })).run;
     expect(done).toMatchObject({ status: 'succeeded', output: 'ok: hello there', attempt: 1 });
