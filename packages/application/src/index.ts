@@ -26,7 +26,6 @@ export type {
   RepaHandledMethod,
   RepaHandler,
   RepaHandlers,
-  V1NotificationParams,
 } from './server/repa-handlers.js';
 export {
   type RepaServer,

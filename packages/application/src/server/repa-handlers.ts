@@ -1,8 +1,10 @@
-import type { V1Method, V1Notification, V1Params, V1Result, v1Notifications } from '@repa/protocol';
-import type { z } from 'zod';
-
-/** The params of a v1 notification. */
-export type V1NotificationParams<N extends V1Notification> = z.infer<(typeof v1Notifications)[N]>;
+import type {
+  V1Method,
+  V1Notification,
+  V1NotificationParams,
+  V1Params,
+  V1Result,
+} from '@repa/protocol';
 
 /** A v1 method the application answers (the server answers `initialize` itself). */
 export type RepaHandledMethod = Exclude<V1Method, 'initialize'>;

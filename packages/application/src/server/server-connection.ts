@@ -15,11 +15,12 @@ import {
   tcpAuthParamsSchema,
   type V1Method,
   type V1Notification,
+  type V1NotificationParams,
   v1Methods,
   v1Notifications,
 } from '@repa/protocol';
 import type { z } from 'zod';
-import type { ConnectionContext, RepaHandlers, V1NotificationParams } from './repa-handlers.js';
+import type { ConnectionContext, RepaHandlers } from './repa-handlers.js';
 
 /** What every connection of one server shares. */
 export interface ConnectionSettings {

@@ -1,8 +1,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DEFAULT_MAX_FRAME_BYTES, RepaError, type V1Notification } from '@repa/protocol';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  RepaError,
+  type V1Notification,
+  type V1NotificationParams,
+} from '@repa/protocol';
 import { claimDaemonSocket } from './claim-daemon-socket.js';
-import type { RepaHandlers, V1NotificationParams } from './repa-handlers.js';
+import type { RepaHandlers } from './repa-handlers.js';
 import { type ConnectionSettings, ServerConnection } from './server-connection.js';
 
 /** Options of {@link startRepaServer}. */

@@ -177,3 +177,5 @@ export type V1Params<M extends V1Method> = z.infer<(typeof v1Methods)[M]['params
 export type V1Result<M extends V1Method> = z.infer<(typeof v1Methods)[M]['result']>;
 /** A v1 notification name. */
 export type V1Notification = keyof typeof v1Notifications;
+/** The params of a v1 notification. */
+export type V1NotificationParams<N extends V1Notification> = z.infer<(typeof v1Notifications)[N]>;
