@@ -45,6 +45,14 @@ describe('the offline model', () => {
     host.dispose();
   });
 
+  it('answers with prose, not with the Markdown heading', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(join(space, 'tides.md'), '# Tides\nTides are caused by the moon.\n');
+    const outcome = await host.send('What does tides.md say about tides?', defaults);
+    expect(outcome.output).toBe('[repa-offline] From tides.md: Tides are caused by the moon.');
+    host.dispose();
+  });
+
   it('performs a requested edit through read and edit, with a receipt', async () => {
     const { host, space } = await offlineHost();
     writeFileSync(join(space, 'todo.md'), 'Study mitosis\r\nStudy meiosis\r\n');

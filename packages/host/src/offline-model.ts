@@ -65,7 +65,10 @@ function answerFrom(path: string, text: string, question: string): string {
       .split(/[^a-z0-9]+/)
       .filter((word) => word.length > 3),
   );
-  const lines = text.split('\n').filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line));
+  const nonEmpty = text.split('\n').filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line));
+  // Prose first: a Markdown heading names a topic, it does not answer a question.
+  const prose = nonEmpty.filter((line) => !/^\s*#/.test(line));
+  const lines = prose.length > 0 ? prose : nonEmpty;
   const scored = lines
     .map((line) => ({
       line: line.trim(),
