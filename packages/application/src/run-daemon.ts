@@ -64,10 +64,15 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
       },
     });
   }
+  // Filled in once the model is chosen; `initialize` reports it from then on.
+  const serverInfo: { name: string; version: string; model?: string } = {
+    name: 'repa-daemon',
+    version: options.version ?? '0.0.0',
+  };
   const server: RepaServer = await startRepaServer({
     appDirectory,
     handlers,
-    serverInfo: { name: 'repa-daemon', version: options.version ?? '0.0.0' },
+    serverInfo,
     ...(options.tcp ? { tcp: options.tcp } : {}),
   });
   let app: RepaApplication;
@@ -77,6 +82,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
       options.modelChoice ??
       (await chooseModel({ agentDir, ...(options.model ? { model: options.model } : {}) }));
     app = await RepaApplication.open({ appDirectory, agentDir, model });
+    serverInfo.model = model.label;
     resolveApp(app);
   } catch (error) {
     rejectApp(error);

@@ -118,6 +118,8 @@ describe('RepaApplication through a real daemon process', () => {
     client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } });
 
   it('serves the public calls: space, sessions, a run with its events, history', async () => {
+    const info = await client.connect();
+    expect(info.server).toMatchObject({ name: 'repa-daemon', model: 'faux/faux-1' });
     const opened = await client.request('space.open', { root: space });
     expect(opened.space).toMatchObject({ name: 'space', learningContext: null });
     const sessionId = await newSession('Biology');

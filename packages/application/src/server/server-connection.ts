@@ -25,7 +25,7 @@ import type { ConnectionContext, RepaHandlers } from './repa-handlers.js';
 /** What every connection of one server shares. */
 export interface ConnectionSettings {
   handlers: RepaHandlers;
-  serverInfo: { name: string; version: string };
+  serverInfo: { name: string; version: string; model?: string };
   maxFrameBytes: number;
   idleTimeoutMs: number;
   /** Bytes queued for a client that does not read before it is disconnected. */

@@ -17,7 +17,7 @@ export interface RepaServerOptions {
   /** The application's answer to each v1 method; a missing one answers `method_not_found`. */
   handlers: RepaHandlers;
   /** Name and version reported by `initialize`. Default `{ name: 'repa-daemon', version: '0.0.0' }`. */
-  serverInfo?: { name: string; version: string };
+  serverInfo?: { name: string; version: string; model?: string };
   /**
    * Also listen on loopback TCP (127.0.0.1 only). Off by default. Every TCP connection must open
    * with a `rpc.auth` frame carrying `token` (at least 16 characters) before `initialize`.

@@ -46,8 +46,8 @@ export const v1Methods = {
     result: z.looseObject({
       /** The version chosen for this connection. */
       protocolVersion: z.literal(PROTOCOL_VERSION),
-      /** The server's name and version. */
-      server: z.object({ name: z.string(), version: z.string() }),
+      /** The server's name and version, and the model its runs use (`repa-offline` offline). */
+      server: z.object({ name: z.string(), version: z.string(), model: z.string().optional() }),
     }),
   },
   'space.open': {
