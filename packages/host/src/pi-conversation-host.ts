@@ -5,6 +5,7 @@ import {
   type AgentSessionEvent,
   createAgentSessionFromServices,
   createAgentSessionServices,
+  type ExtensionError,
   type ExtensionFactory,
   type InlineExtension,
   type ModelRuntime,
@@ -30,6 +31,7 @@ import {
   type SaveReceipt,
   type WireError,
 } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { runEventsFromPi } from './run-events.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 
@@ -57,6 +59,8 @@ export interface PiConversationHostOptions {
   extensions?: InlineExtension[];
   /** Whether the space's project instruction files are trusted (spec R13). Default false. */
   trustProjectInstructions?: boolean;
+  /** Receives errors thrown by extension handlers (Pi isolates them; default: ignored). */
+  onExtensionError?: (error: ExtensionError) => void;
   /** The date shown in the environment section; default: the clock at run start. */
   now?: () => Date;
 }
@@ -189,7 +193,9 @@ export class PiConversationHost {
       customTools: tools,
       tools: tools.map((tool) => tool.name),
     });
-    await session.bindExtensions({ onError: () => {} });
+    await session.bindExtensions({
+      onError: (error) => this.#options.onExtensionError?.(error),
+    });
     this.#session = session;
   }
 
@@ -238,8 +244,8 @@ export class PiConversationHost {
 
   #assemblePrompt(settings: PromptSettings | undefined): AssembledSystemPrompt {
     if (this.#run?.prompt) return this.#run.prompt;
-    const resolved = settings ?? this.#lastSettings;
-    if (!resolved) throw new RepaError('internal', 'No run settings to assemble a prompt from.');
+    // A turn Pi starts before any run (an extension's idle custom message) gets the defaults.
+    const resolved = settings ?? this.#lastSettings ?? DEFAULT_PROMPT_SETTINGS;
     const active = new Set(this.#session.getActiveToolNames());
     const loader = this.#session.resourceLoader;
     const prompt = assembleSystemPrompt({

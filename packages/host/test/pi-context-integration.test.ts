@@ -105,6 +105,40 @@ describe('PiConversationHost on the real Pi SDK', () => {
     });
   });
 
+  describe('turns Pi starts without a run', () => {
+    it('still carry Repa’s prompt (context_with_system covers an idle custom message)', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([reply('seen')]);
+      await host.session.sendCustomMessage(
+        { customType: 'test.note', content: 'a note from an extension', display: false },
+        { triggerTurn: true },
+      );
+      await host.session.waitForIdle();
+      expect(requests).toHaveLength(1);
+      const prompt = getCurrentSystemPrompt((requests[0] as TranscriptContext).messages);
+      expect(prompt.startsWith('You are Repa')).toBe(true);
+      expect(prompt).not.toContain('expert coding assistant');
+      host.dispose();
+    });
+
+    it('reports errors thrown by extension handlers', async () => {
+      const errors: string[] = [];
+      const broken: ExtensionFactory = (pi) => {
+        pi.on('before_agent_start', () => {
+          throw new Error('broken extension');
+        });
+      };
+      const { host, faux } = await createFauxHost({
+        extensions: [{ name: 'broken', factory: broken }],
+        onExtensionError: (error) => errors.push(error.error),
+      });
+      faux.setResponses([reply('fine')]);
+      expect((await host.send('hi', defaults)).status).toBe('succeeded');
+      expect(errors).toEqual(['broken extension']);
+      host.dispose();
+    });
+  });
+
   describe('learning context (R30–R33, R41, R42)', () => {
     it('appends a snapshot before the user message once, and again only after a change', async () => {
       const { host, faux, requests, space } = await createFauxHost();
