@@ -342,6 +342,23 @@ describe('projectSessionContext', () => {
       expect(labels(projectSessionContext(sm, ON))).not.toContain('snapshot:r1');
     });
 
+    it('does not resurrect a snapshot edited before an older compaction', () => {
+      const sm = memory();
+      const s1 = snapshot(sm, '1');
+      exchange(sm, 'one');
+      sm.appendContextEdit(s1, null);
+      const kept1 = exchange(sm, 'two');
+      compaction(sm, 'S1', kept1);
+      exchange(sm, 'three');
+      const kept2 = exchange(sm, 'four');
+      compaction(sm, 'S2', kept2);
+      expect(labels(projectSessionContext(sm, ON))).toEqual([
+        'summary:S2',
+        'user:four',
+        'assistant:re: four',
+      ]);
+    });
+
     it('removes a backfilled snapshot once a later edit omits it', () => {
       const sm = memory();
       const s1 = snapshot(sm, '1');

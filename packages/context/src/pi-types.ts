@@ -18,6 +18,6 @@ export type CompactionPreparation = SessionBeforeCompactEvent['preparation'];
 export type CustomMessageContent = CustomAgentMessage['content'];
 
 /** The read side of a session the projection needs; a `ReadonlySessionManager` satisfies it. */
-export type ProjectionSource = Pick<SessionManager, 'buildSessionProjection' | 'getBranch'>;
+export type ProjectionSource = Pick<SessionManager, 'buildSessionProjection' | 'getEntry'>;
 
 export type { SessionEntry };

@@ -6,6 +6,7 @@ import type {
 import {
   inspectLearningContextSnapshot,
   isSnapshotMessage,
+  LEARNING_CONTEXT_CUSTOM_TYPE,
   snapshotMessageOf,
 } from './learning-context-snapshot.js';
 import type { ProjectionSource, SessionEntry } from './pi-types.js';
@@ -24,8 +25,9 @@ export interface ModelContextOptions {
  * - `learningContext` off: every Repa snapshot's messages are dropped (the entry stays, with no
  *   messages, like a Pi omission) (R41).
  * - `learningContext` on, after a compaction: the latest complete snapshot before the latest
- *   compaction entry on the current branch is found through `getBranch()`. If it fell out of the
- *   kept segment it is placed right after the compaction summary, paired with its own raw entry;
+ *   compaction entry on the current branch is found by walking back from that compaction (parent
+ *   by parent). If it fell out of the kept segment it is placed right after the compaction
+ *   summary, paired with its own raw entry;
  *   if it is still in the kept segment it stays where Pi put it; if any `context_edit` on the
  *   branch omitted or replaced it, it is not resurrected (and no older snapshot is used) (R42).
  *
@@ -38,7 +40,7 @@ export function projectSessionContext(
   const original = originalOf(sessionManager);
   const projection = original.buildSessionProjection();
   if (!options.learningContext) return withoutSnapshots(projection);
-  return withBackfilledSnapshot(projection, original.getBranch());
+  return withBackfilledSnapshot(projection, original);
 }
 
 function withoutSnapshots(projection: SessionProjection): SessionProjection {
@@ -58,7 +60,7 @@ function withoutSnapshots(projection: SessionProjection): SessionProjection {
 
 function withBackfilledSnapshot(
   projection: SessionProjection,
-  branch: SessionEntry[],
+  source: ProjectionSource,
 ): SessionProjection {
   // Pi projects the newest compaction first, as the only compaction with messages.
   const head = projection.entries[0];
@@ -66,29 +68,53 @@ function withBackfilledSnapshot(
     return projection;
   }
   const compaction: CompactionEntry = head.sourceEntry;
-  const boundary = branch.findIndex((entry) => entry.id === compaction.id);
-  if (boundary < 0) return projection;
 
+  // Walk back from the compaction to the latest complete snapshot before it. The cost depends on
+  // the distance between the two, not on the session's length (no full `getBranch()` walk).
+  const editedBeforeCompaction = new Set<string>();
   let snapshot: SessionEntry | undefined;
-  for (let index = boundary - 1; index >= 0; index--) {
-    const entry = branch[index] as SessionEntry;
-    if (inspectLearningContextSnapshot(entry)?.complete) {
+  let parentId = compaction.parentId;
+  while (parentId !== null) {
+    const entry = source.getEntry(parentId);
+    if (!entry) break;
+    if (mayBeSnapshot(entry) && inspectLearningContextSnapshot(entry)?.complete) {
       snapshot = entry;
       break;
     }
+    if (entry.type === 'context_edit') editedBeforeCompaction.add(entry.targetId);
+    parentId = entry.parentId;
   }
   if (!snapshot) return projection;
   const snapshotId = snapshot.id;
-  // Still in the kept segment: Pi already placed it (and applied any edit to it).
-  if (projection.entries.some((entry) => entry.sourceEntry.id === snapshotId)) return projection;
-  // Omitted or replaced by Pi's explicit context edit: never resurrect the old body.
-  if (branch.some((entry) => entry.type === 'context_edit' && entry.targetId === snapshotId)) {
-    return projection;
+  if (editedBeforeCompaction.has(snapshotId)) return projection;
+  for (const { sourceEntry } of projection.entries) {
+    // Still in the kept segment: Pi already placed it (and applied any edit to it).
+    if (sourceEntry.id === snapshotId) return projection;
+    // Omitted or replaced by Pi's explicit context edit: never resurrect the old body. Pi's
+    // `appendContextEdit()` (also used for draft edits) only targets an entry already on the
+    // branch, so an edit always follows its target: the entries walked above plus the projected
+    // ones (every entry after the compaction) hold every edit that can target the snapshot.
+    if (sourceEntry.type === 'context_edit' && sourceEntry.targetId === snapshotId) {
+      return projection;
+    }
   }
   const message = snapshotMessageOf(snapshot);
   if (!message) return projection;
   const backfill: ProjectedSessionEntry = { sourceEntry: snapshot, messages: [message] };
-  return rebuild(projection, [head, backfill, ...projection.entries.slice(1)]);
+  // Placed right after the compaction summary: the head's messages come first in Pi's list.
+  const at = head.messages.length;
+  return {
+    entries: [head, backfill, ...projection.entries.slice(1)],
+    messages: [...projection.messages.slice(0, at), message, ...projection.messages.slice(at)],
+    thinkingLevel: projection.thinkingLevel,
+    model: projection.model,
+  };
+}
+
+/** A cheap pre-check: false for every entry `snapshotMessageOf()` would not read as a snapshot. */
+function mayBeSnapshot(entry: SessionEntry): boolean {
+  if (entry.type === 'custom_message') return entry.customType === LEARNING_CONTEXT_CUSTOM_TYPE;
+  return entry.type === 'message' && entry.message.role === 'custom';
 }
 
 function rebuild(
