@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
+import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
@@ -260,6 +261,57 @@ describe('ContentStore', () => {
       expect((await repaErrorOf(store.save([], { operationId: '../x' }))).code).toBe(
         'invalid_request',
       );
+    });
+    describe('identity index writes', () => {
+      /** The real filesystem, recording each rename's target name and failing those in `fail`. */
+      const recordingFs = (fail: Set<number> = new Set()) => {
+        const renamed: string[] = [];
+        const fs: FsLayer = {
+          ...nodeFsLayer,
+          rename: async (from, to) => {
+            renamed.push(basename(to));
+            if (fail.has(renamed.length)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+            await nodeFsLayer.rename(from, to);
+          },
+        };
+        return { fs, renamed };
+      };
+
+      it('rewrites the index for a new object or a delete, not for an overwrite', async () => {
+        const root = await space({ 'a.md': 'one\n', 'c.md': 'c\n' });
+        const { fs, renamed } = recordingFs();
+        const store = await ContentStore.open({ root, fs });
+        const a = await store.read('a.md');
+        const c = await store.read('c.md');
+        renamed.length = 0;
+        const [first] = await store.save([
+          { target: 'a.md', content: bytes('two\n'), expectedVersion: a.version },
+        ]);
+        await store.save([
+          { target: 'a.md', content: bytes('three\n'), expectedVersion: first?.version ?? null },
+        ]);
+        expect(renamed.filter((name) => name === 'identities.json')).toEqual([]);
+        await store.save([{ target: 'b.md', content: bytes('b\n'), expectedVersion: null }]);
+        expect(renamed.filter((name) => name === 'identities.json')).toHaveLength(1);
+        await store.save([{ target: 'c.md', content: null, expectedVersion: c.version }]);
+        expect(renamed.filter((name) => name === 'identities.json')).toHaveLength(2);
+        const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8')) as {
+          objects: Record<string, string>;
+        };
+        expect(Object.values(index.objects).sort()).toEqual(['a.md', 'b.md']);
+      });
+
+      it('writes an identity whose earlier index write failed with the next overwrite', async () => {
+        const root = await space({ 'a.md': 'one\n' });
+        // The first rename is the index write of the first read's new identity.
+        const { fs } = recordingFs(new Set([1]));
+        const store = await ContentStore.open({ root, fs });
+        await expect(store.read('a.md')).rejects.toThrow();
+        const a = await store.read('a.md');
+        await store.save([{ target: 'a.md', content: bytes('two\n'), expectedVersion: a.version }]);
+        const reopened = await ContentStore.open({ root });
+        expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      });
     });
   });
 

@@ -179,6 +179,8 @@ export class ContentStore {
   private readonly fs: FsLayer;
   private readonly hooks: ContentStoreHooks;
   private index = new IdentityIndex();
+  /** True while the in-memory index holds changes not yet written to disk. */
+  private indexDirty = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
@@ -485,7 +487,14 @@ export class ContentStore {
   }
 
   private async persistIndex(): Promise<void> {
-    await this.writeRepaFile(join(this.repaDir, INDEX_FILE), this.index.serialize());
+    const text = this.index.serialize();
+    this.indexDirty = false;
+    try {
+      await this.writeRepaFile(join(this.repaDir, INDEX_FILE), text);
+    } catch (error) {
+      this.indexDirty = true;
+      throw error;
+    }
   }
 
   private async assignIdentity(target: string): Promise<string> {
@@ -493,13 +502,16 @@ export class ContentStore {
       const existing = this.index.identityOf(target);
       if (existing !== undefined) return existing;
       const identity = newIdentity();
-      this.index.set(identity, target);
+      if (this.index.set(identity, target)) this.indexDirty = true;
       await this.persistIndex();
       return identity;
     });
   }
 
-  /** Applies the identity changes of saved changes to the index (deletes first, then moves and new objects). */
+  /**
+   * Applies the identity changes of saved changes to the index (deletes first, then moves and new
+   * objects); marks the index dirty when anything changed.
+   */
   private applyIdentities(
     changes: readonly Pick<PlannedChange, 'target' | 'identity' | 'content' | 'version'>[],
   ): void {
@@ -509,10 +521,12 @@ export class ContentStore {
     for (const change of changes) {
       if (change.version !== null) continue;
       const identity = this.index.identityOf(change.target);
-      if (identity !== undefined && !kept.has(identity)) this.index.remove(identity);
+      if (identity !== undefined && !kept.has(identity) && this.index.remove(identity))
+        this.indexDirty = true;
     }
     for (const change of changes)
-      if (change.version !== null) this.index.set(change.identity, change.target);
+      if (change.version !== null && this.index.set(change.identity, change.target))
+        this.indexDirty = true;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -743,7 +757,9 @@ export class ContentStore {
     await this.step('dirs-synced', operationId);
     try {
       this.applyIdentities(plan);
-      await this.persistIndex();
+      // An overwrite that keeps every identity (the common case) leaves the index as it is on
+      // disk; a new object, a move or a delete (or an earlier failed write) rewrites it.
+      if (this.indexDirty) await this.persistIndex();
     } catch {
       durable = false;
     }

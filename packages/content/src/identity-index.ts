@@ -41,21 +41,28 @@ export class IdentityIndex {
     return this.pathById.get(identity);
   }
 
-  /** Points `identity` at `path`; any other identity of `path` is forgotten (its object was replaced). */
-  set(identity: string, path: string): void {
+  /**
+   * Points `identity` at `path`; any other identity of `path` is forgotten (its object was replaced).
+   * Returns whether the index changed.
+   */
+  set(identity: string, path: string): boolean {
     const previousPath = this.pathById.get(identity);
+    if (previousPath === path) return false;
     if (previousPath !== undefined) this.idByPath.delete(previousPath);
     const previousId = this.idByPath.get(path);
     if (previousId !== undefined) this.pathById.delete(previousId);
     this.pathById.set(identity, path);
     this.idByPath.set(path, identity);
+    return true;
   }
 
-  /** Forgets `identity`. */
-  remove(identity: string): void {
+  /** Forgets `identity`; returns whether it was known. */
+  remove(identity: string): boolean {
     const path = this.pathById.get(identity);
-    if (path !== undefined) this.idByPath.delete(path);
+    if (path === undefined) return false;
+    this.idByPath.delete(path);
     this.pathById.delete(identity);
+    return true;
   }
 
   /** The file text of the index. */
