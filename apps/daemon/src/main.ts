@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { RepaError } from '@repa/protocol';
 
@@ -83,6 +84,8 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   if (String(warning).includes('SQLite is an experimental feature')) return;
   (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
 }) as typeof process.emitWarning;
+// Most of a cold start is compiling Pi's modules; Node's on-disk compile cache reuses that work.
+enableCompileCache?.();
 const { runDaemon } = await import('@repa/application');
 try {
   const daemon = await runDaemon({

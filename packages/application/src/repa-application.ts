@@ -217,9 +217,9 @@ export class RepaApplication {
         prompt: undefined,
         output: undefined,
       }));
-    if (outcome.prompt) this.#ledger.recordPromptSections(run.runId, outcome.prompt.report);
     const finished = this.#ledger.finish(run.runId, {
       status: outcome.status,
+      ...(outcome.prompt ? { promptSections: outcome.prompt.report } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.output !== undefined ? { output: outcome.output } : {}),
     });

@@ -262,25 +262,23 @@ export class RunLedger {
     return this.getRun(runId);
   }
 
-  /** Stores the prompt section report of a started run. */
-  recordPromptSections(runId: string, sections: PromptSectionReport[]): void {
-    this.#db
-      .prepare('UPDATE runs SET prompt_sections = ? WHERE run_id = ?')
-      .run(JSON.stringify(sections), runId);
-  }
-
-  /** Ends an active run with its final status; a run that already ended is left as it is. */
+  /**
+   * Ends an active run with its final status (and, for a run that started, the prompt section
+   * report, in the same commit); a run that already ended is left as it is.
+   */
   finish(
     runId: string,
     outcome: {
       status: 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
       error?: WireError;
       output?: string;
+      promptSections?: PromptSectionReport[];
     },
   ): RunInfo {
     this.#db
       .prepare(
-        `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?
+        `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
+           prompt_sections = COALESCE(?, prompt_sections)
          WHERE run_id = ? AND status IN ('accepted', 'running')`,
       )
       .run(
@@ -288,6 +286,7 @@ export class RunLedger {
         outcome.error ? JSON.stringify(outcome.error) : null,
         outcome.output ?? null,
         new Date().toISOString(),
+        outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
         runId,
       );
     return this.getRun(runId);
