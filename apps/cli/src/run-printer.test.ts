@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { RunEvent, RunInfo } from '@repa/protocol';
+import { runInfo } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { describeReceipt, describeToolArgs, RunPrinter } from './run-printer.js';
 
@@ -16,27 +17,14 @@ function capture() {
 }
 
 function run(overrides: Partial<RunInfo> = {}): RunInfo {
-  return {
-    runId: 'r1',
-    requestId: 'q1',
+  return runInfo({
     space: '/s',
-    sessionId: 's1',
     input: { type: 'text', text: 'hi' },
     status: 'succeeded',
-    attempt: 1,
-    promptSettings: {
-      base: null,
-      append: '',
-      projectInstructions: false,
-      skillCatalog: true,
-      environment: true,
-      learningContext: true,
-      fileChanges: 'on-demand',
-    },
     settingsRevisions: {},
     acceptedAt: '2026-01-01T00:00:00Z',
     ...overrides,
-  };
+  });
 }
 
 function feed(printer: RunPrinter, events: RunEvent[]): void {

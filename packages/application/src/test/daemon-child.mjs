@@ -2,29 +2,11 @@
 // directory in argv[2]. Prints `ready <socketPath>` once listening, or `error <code>` and exits 1.
 // `run.subscribe` answers, then sends one `run.event` whose seq is the generation in argv[3].
 import { startRepaServer } from '@repa/application';
+import { runInfo } from '@repa/protocol/testing';
 
 const [appDirectory, generation = '1'] = process.argv.slice(2);
 
-const run = (runId) => ({
-  runId,
-  requestId: 'q1',
-  space: '/spaces/a',
-  sessionId: 's1',
-  input: { type: 'text', text: 'hello' },
-  status: 'running',
-  attempt: 1,
-  promptSettings: {
-    base: null,
-    append: '',
-    projectInstructions: false,
-    skillCatalog: true,
-    environment: true,
-    learningContext: true,
-    fileChanges: 'on-demand',
-  },
-  settingsRevisions: {},
-  acceptedAt: '2026-12-02T10:00:00.000Z',
-});
+const run = (runId) => runInfo({ runId, settingsRevisions: {} });
 
 try {
   const server = await startRepaServer({

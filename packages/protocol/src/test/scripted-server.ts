@@ -109,27 +109,4 @@ export async function startScriptedServer(
   };
 }
 
-/** A valid run as the ledger reports it. */
-export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
-  return {
-    runId: 'r1',
-    requestId: 'q1',
-    space: '/spaces/a',
-    sessionId: 's1',
-    input: { type: 'text', text: 'hello' },
-    status: 'running',
-    attempt: 1,
-    promptSettings: {
-      base: null,
-      append: '',
-      projectInstructions: false,
-      skillCatalog: true,
-      environment: true,
-      learningContext: true,
-      fileChanges: 'on-demand',
-    },
-    settingsRevisions: { application: 0, space: 0, session: 0 },
-    acceptedAt: '2026-12-02T10:00:00.000Z',
-    ...overrides,
-  };
-}
+export { runInfo } from '../testing/index.js';
