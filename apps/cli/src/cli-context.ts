@@ -22,7 +22,7 @@ export interface CliContext {
   stderr: NodeJS.WritableStream;
   /** The daemon client; the daemon is started in the background when none runs. */
   client(): Promise<RepaClient>;
-  /** The model of the daemon, as reported by its `ready` line (undefined when unknown). */
+  /** The model of the daemon, as its `initialize` reports it (undefined when unknown). */
   model(): Promise<string | undefined>;
   /** Closes the client, when one was opened. */
   close(): Promise<void>;

@@ -43,7 +43,7 @@ export interface DaemonStatus {
   pid?: number;
   /** The server's name and version from `initialize`, when running. */
   server?: { name: string; version: string };
-  /** The model from the daemon's `ready` line in the log, when running and known. */
+  /** The model the daemon reports in `initialize`, when running and known. */
   model?: string;
 }
 
@@ -54,7 +54,9 @@ const STOP_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
 
 /** Asks the daemon's socket whether a daemon answers; resolves with its `initialize` result. */
-async function probe(socketPath: string): Promise<{ name: string; version: string } | null> {
+async function probe(
+  socketPath: string,
+): Promise<{ name: string; version: string; model?: string | undefined } | null> {
   const client = createRepaClient({ socketPath }, { client: { name: 'repa', version: 'probe' } });
   try {
     return (await client.connect()).server;
@@ -75,29 +77,15 @@ async function readPid(pidPath: string): Promise<number | undefined> {
   }
 }
 
-/** The model of the last `ready` line in the daemon log (the daemon does not report it otherwise). */
-async function modelFromLog(paths: DaemonPaths): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(paths.logPath, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const lines = text.split('\n').reverse();
-  for (const line of lines) {
-    const match = READY.exec(line);
-    if (match) return match[1] === paths.socketPath ? match[2] : undefined;
-  }
-  return undefined;
-}
-
 /** The daemon's state for an app directory, without starting one. */
 export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> {
   const paths = daemonPaths(appDirectory);
   const server = await probe(paths.socketPath);
   const base = { appDirectory, socketPath: paths.socketPath, logPath: paths.logPath };
   if (server === null) return { running: false, ...base };
-  const [pid, model] = await Promise.all([readPid(paths.pidPath), modelFromLog(paths)]);
+  const pid = await readPid(paths.pidPath);
+  // `initialize` reports the model once the daemon has chosen it.
+  const model = server.model;
   return {
     running: true,
     ...base,
