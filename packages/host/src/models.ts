@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { InMemoryCredentialStore, type Model } from '@earendil-works/pi-ai';
+import type { Model } from '@earendil-works/pi-ai';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
+import { fauxModelChoice } from './faux-model-choice.js';
 import { createOfflineProvider, OFFLINE_MODEL_ID } from './offline-model.js';
 
 /** The model a host talks to, with Pi's runtime that reaches it. */
@@ -25,17 +26,8 @@ export interface ChooseModelOptions {
 }
 
 /** The embedded offline responder as a model choice (spec: a faux provider, clearly named). */
-export async function offlineModel(): Promise<ModelChoice> {
-  const modelRuntime = await ModelRuntime.create({
-    credentials: new InMemoryCredentialStore(),
-    modelsPath: null,
-    refreshOnCreate: false,
-  });
-  const faux = createOfflineProvider();
-  modelRuntime.registerNativeProvider(faux.provider);
-  const model = modelRuntime.getModel(OFFLINE_MODEL_ID, OFFLINE_MODEL_ID);
-  if (!model) throw new RepaError('internal', 'The offline model did not register.');
-  return { modelRuntime, model, label: OFFLINE_MODEL_ID, offline: true };
+export function offlineModel(): Promise<ModelChoice> {
+  return fauxModelChoice(createOfflineProvider(), OFFLINE_MODEL_ID);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
+import { answerEveryRequest } from './faux-model-choice.js';
 
 /** The name the embedded offline model goes by in every output. */
 export const OFFLINE_MODEL_ID = 'repa-offline';
@@ -136,10 +137,6 @@ export function createOfflineProvider(): ReturnType<typeof fauxProvider> {
       },
     ],
   });
-  const step: FauxResponseFactory = (...args) => {
-    faux.appendResponses([step]);
-    return offlineResponder(...args);
-  };
-  faux.setResponses([step]);
+  answerEveryRequest(faux, offlineResponder);
   return faux;
 }

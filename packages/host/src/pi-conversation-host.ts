@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { getCurrentTools, type Model, type ModelThinkingLevel } from '@earendil-works/pi-ai';
 import {
   type AgentSession,
@@ -34,6 +34,7 @@ import {
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { runEventsFromPi } from './run-events.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
+import { sessionDirectoryOf } from './space-sessions.js';
 
 /** Options of {@link PiConversationHost.open}. */
 export interface PiConversationHostOptions {
@@ -154,10 +155,7 @@ export class PiConversationHost {
     const { space, agentDir, modelRuntime, model } = this.#options;
     const file =
       this.#options.sessionFile ??
-      (await createSessionFile(
-        space,
-        this.#options.sessionDir ?? join(space, '.repa', 'sessions'),
-      ));
+      (await createSessionFile(space, this.#options.sessionDir ?? sessionDirectoryOf(space)));
     const original = openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.

@@ -1,13 +1,9 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type FauxResponseStep,
-  fauxProvider,
-  InMemoryCredentialStore,
-  type TranscriptContext,
-} from '@earendil-works/pi-ai';
-import { ModelRuntime, SettingsManager } from '@earendil-works/pi-coding-agent';
+import { type FauxResponseStep, fauxProvider, type TranscriptContext } from '@earendil-works/pi-ai';
+import { SettingsManager } from '@earendil-works/pi-coding-agent';
+import { fauxModelChoice } from '../faux-model-choice.js';
 import { PiConversationHost, type PiConversationHostOptions } from '../pi-conversation-host.js';
 
 /** Options of {@link createFauxHost}. */
@@ -57,14 +53,7 @@ export async function createFauxHost(options: FauxHostOptions = {}): Promise<Fau
   const { setResponses, appendResponses } = faux;
   faux.setResponses = (steps) => setResponses(recorded(steps));
   faux.appendResponses = (steps) => appendResponses(recorded(steps));
-  const modelRuntime = await ModelRuntime.create({
-    credentials: new InMemoryCredentialStore(),
-    modelsPath: null,
-    refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  const model = modelRuntime.getModel('faux', 'faux-1');
-  if (!model) throw new Error('faux model missing');
+  const { modelRuntime, model } = await fauxModelChoice(faux, 'faux/faux-1');
   const host = await PiConversationHost.open({
     ...options,
     space,
