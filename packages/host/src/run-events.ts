@@ -1,8 +1,6 @@
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import {
-  REPA_ERROR_CODES,
-  REPA_ERROR_FIXES,
-  type RepaErrorCode,
+  parseToolErrorText,
   type RunEvent,
   saveReceiptSchema,
   type WireError,
@@ -23,13 +21,7 @@ function errorOfResult(result: unknown): WireError {
         .map((block) => block.text)
         .join('\n')
     : '';
-  // Content tools throw `<code>: <message>` … `Fix: <fix>` (Pi keeps only the text of a throw).
-  const head = /^([a-z]+(?:_[a-z]+)*): /.exec(text);
-  const code = (REPA_ERROR_CODES as string[]).includes(head?.[1] ?? '')
-    ? (head?.[1] as RepaErrorCode)
-    : 'internal';
-  const fix = /\nFix: (.+)$/s.exec(text)?.[1] ?? REPA_ERROR_FIXES[code];
-  return { code, message: text || 'The tool failed.', fix };
+  return parseToolErrorText(text);
 }
 
 /**

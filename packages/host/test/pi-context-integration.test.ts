@@ -303,6 +303,20 @@ describe('PiConversationHost on the real Pi SDK', () => {
     });
   });
 
+  describe('tool errors', () => {
+    it('reach run events with their Repa code and fix', async () => {
+      const { host, faux, space } = await createFauxHost();
+      writeFileSync(join(space, 'unread.md'), 'never read\n');
+      faux.setResponses([toolCall('write', { path: 'unread.md', content: 'blind' }), reply('ok')]);
+      const events: RunEvent[] = [];
+      await host.send('overwrite', defaults, { onEvent: (event) => events.push(event) });
+      const end = events.find((event) => event.type === 'tool-end');
+      expect(end).toMatchObject({ isError: true, error: { code: 'read_required' } });
+      expect(readFileSync(join(space, 'unread.md'), 'utf8')).toBe('never read\n');
+      host.dispose();
+    });
+  });
+
   describe('direct extension model calls (R35, documented limit)', () => {
     it('are not routed through Repa’s prompt hooks', async () => {
       let direct: unknown;

@@ -15,6 +15,7 @@ export {
   type WireError,
   wireErrorSchema,
 } from './errors/repa-error.js';
+export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
 export * from './v1/common.js';
 export * from './v1/content.js';
 export {

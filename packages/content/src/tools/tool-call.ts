@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { RepaError, type SaveReceipt, toolErrorText } from '@repa/protocol';
 import { excerptOf } from '../content-bytes.js';
 import type { ContentObserver } from '../content-observer.js';
 import type { ContentSnapshot, ContentStore } from '../content-store.js';
@@ -93,14 +93,13 @@ function classify(error: unknown): RepaError {
  */
 export function toolError(error: unknown, state?: ToolCallState): RepaError {
   const cause = state?.error ?? (RepaError.isInstance(error) ? error : classify(error));
-  const lines = [`${cause.code}: ${cause.message}`];
+  const extra: string[] = [];
   const details = cause.details ?? {};
   if (typeof details.currentVersion === 'string')
-    lines.push(`Current version: ${details.currentVersion}`);
+    extra.push(`Current version: ${details.currentVersion}`);
   if (typeof details.excerpt === 'string')
-    lines.push(`Current start of the file:\n${details.excerpt}`);
-  lines.push(`Fix: ${cause.fix}`);
-  return new RepaError(cause.code, lines.join('\n'), {
+    extra.push(`Current start of the file:\n${details.excerpt}`);
+  return new RepaError(cause.code, toolErrorText(cause, extra), {
     fix: cause.fix,
     ...(cause.details === undefined ? {} : { details: cause.details }),
     cause,
