@@ -19,6 +19,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { ContentObserver, ContentStore } from '@repa/content';
 import { PiConversationHost } from '@repa/host';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { measureSides } from '../lib/compare.mjs';
 import { log, progress } from '../lib/progress.mjs';
 
@@ -27,16 +28,8 @@ const BREAKDOWN_RUNS = 5;
 const REPLY_DELAY_MS = 50;
 const FILES = Array.from({ length: TURNS }, (_, index) => `notes/topic-${index + 1}.md`);
 
-/** The effective prompt settings of a default run (protocol `PromptSettings`). */
-const DEFAULT_SETTINGS = {
-  base: null,
-  append: '',
-  projectInstructions: false,
-  skillCatalog: true,
-  environment: true,
-  learningContext: true,
-  fileChanges: 'on-demand',
-};
+/** The effective prompt settings of a default run. */
+const DEFAULT_SETTINGS = DEFAULT_PROMPT_SETTINGS;
 
 function fileText(index) {
   const lines = [`# Topic ${index + 1}`, ''];

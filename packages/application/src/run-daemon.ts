@@ -49,6 +49,8 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     rejectApp = reject;
   });
   appReady.catch(() => undefined);
+  const appHandlers = appReady.then((app) => app.handlers());
+  appHandlers.catch(() => undefined);
   // Requests that arrive while the application opens wait for it.
   const handlers: RepaHandlers = {};
   for (const method of Object.keys(v1Methods) as (keyof typeof v1Methods)[]) {
@@ -56,7 +58,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     const name = method as RepaHandledMethod;
     Object.assign(handlers, {
       [name]: async (params: never, context: never) => {
-        const handler = (await appReady).handlers()[name] as
+        const handler = (await appHandlers)[name] as
           | ((params: never, context: never) => Promise<unknown>)
           | undefined;
         if (!handler) throw new RepaError('method_not_found', `Method ${name} is not served.`);
