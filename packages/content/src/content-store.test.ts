@@ -25,10 +25,10 @@ describe('ContentStore', () => {
       expect(error.code).toBe('not_found');
     });
 
-    it('refuses a damaged identity index with settings_corrupt and leaves it as it is', async () => {
+    it('refuses a damaged identity index with data_corrupt and leaves it as it is', async () => {
       const root = await space({ '.repa/identities.json': '{ broken' });
       const error = await repaErrorOf(ContentStore.open({ root }));
-      expect(error.code).toBe('settings_corrupt');
+      expect(error.code).toBe('data_corrupt');
       expect(await readFile(join(root, '.repa/identities.json'), 'utf8')).toBe('{ broken');
     });
   });
@@ -105,7 +105,7 @@ describe('ContentStore', () => {
       const store = await ContentStore.open({ root, appDirectory });
       expect((await repaErrorOf(store.read('repa:material/p'))).code).toBe('not_found');
       await writeFile(join(appDirectory, 'repa-content-access.json'), '[');
-      expect((await repaErrorOf(store.read('repa:material/p'))).code).toBe('settings_corrupt');
+      expect((await repaErrorOf(store.read('repa:material/p'))).code).toBe('data_corrupt');
     });
   });
 

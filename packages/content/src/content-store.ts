@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
 import { newIdentity, parseIdentity } from './content-address.js';
 import { excerptOf, versionOf } from './content-bytes.js';
 import {
@@ -9,11 +10,13 @@ import {
   errnoCode,
   type FsLayer,
   nodeFsLayer,
+  READ_FOLLOW,
   READ_NO_FOLLOW,
 } from './fs-layer.js';
 import { IdentityIndex } from './identity-index.js';
 import { type IntentChange, type IntentRecord, intentRecordSchema } from './intent-record.js';
 import { grantedMaterialPath } from './outside-grants.js';
+import { isSocketOpenError, notRegularFile, readDataFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 
 /**
@@ -179,6 +182,8 @@ export class ContentStore {
   private readonly fs: FsLayer;
   private readonly hooks: ContentStoreHooks;
   private index = new IdentityIndex();
+  /** Whether the space's disk takes names differing only by case for one (probed at open). */
+  private caseInsensitive = false;
   /** True while the in-memory index holds changes not yet written to disk. */
   private indexDirty = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -210,6 +215,7 @@ export class ContentStore {
       });
     }
     const store = new ContentStore(root, options, fs);
+    store.caseInsensitive = await isCaseInsensitive(fs, root);
     await store.loadIndex();
     await store.recover();
     return store;
@@ -387,7 +393,8 @@ export class ContentStore {
       }
     }
     const target = toPosix(relative(this.root, current));
-    if (!this.isInside(current) || target === '' || target.startsWith('..')) {
+    // Only a first part that is exactly `..` leaves the root; `..notes.md` is an ordinary name.
+    if (!this.isInside(current) || target === '' || target.split('/')[0] === '..') {
       throw new RepaError(
         'path_outside_space',
         `${JSON.stringify(path)} does not name a file inside the space.`,
@@ -406,9 +413,13 @@ export class ContentStore {
     const shown = JSON.stringify(location.outside ? location.identity : location.target);
     let handle: Awaited<ReturnType<FsLayer['open']>>;
     try {
-      handle = await this.fs.open(location.absolutePath, location.outside ? 'r' : READ_NO_FOLLOW);
+      handle = await this.fs.open(
+        location.absolutePath,
+        location.outside ? READ_FOLLOW : READ_NO_FOLLOW,
+      );
     } catch (error) {
       const code = errnoCode(error);
+      if (isSocketOpenError(error)) throw notRegularFile(shown);
       if (code === 'ENOENT' || code === 'ENOTDIR') {
         throw new RepaError('not_found', `There is no file at ${shown}.`);
       }
@@ -420,11 +431,13 @@ export class ContentStore {
     try {
       for (let attempt = 0; ; attempt++) {
         const before = await this.fs.fstat(handle);
-        if (!before.isFile()) {
+        if (before.isDirectory()) {
           throw new RepaError('invalid_request', `${shown} is a folder, not a file.`, {
             fix: 'Name a file inside the folder.',
           });
         }
+        // Checked before reading: a FIFO or device opened without blocking is never read.
+        if (!before.isFile()) throw notRegularFile(shown, before);
         const bytes = await this.fs.read(handle);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
@@ -460,9 +473,11 @@ export class ContentStore {
         fix: 'Name a file, not a folder.',
       });
     }
-    if (!stats.isFile()) {
-      throw new RepaError('path_outside_space', `${JSON.stringify(target)} is not a regular file.`);
+    if (stats.isSymbolicLink()) {
+      throw new RepaError('path_outside_space', `${JSON.stringify(target)} became a symlink.`);
     }
+    // A FIFO, device or socket is refused from lstat alone: it is never opened.
+    if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
     const { bytes } = await this.readFile({ target, absolutePath, outside: false });
     return { version: versionOf(bytes), bytes, mode: Number(stats.mode & 0o7777n) };
   }
@@ -476,14 +491,8 @@ export class ContentStore {
 
   private async loadIndex(): Promise<void> {
     const file = join(this.repaDir, INDEX_FILE);
-    let text: string;
-    try {
-      text = (await this.fs.readFile(file)).toString('utf8');
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return;
-      throw ioError(error, `Reading ${file}`);
-    }
-    this.index = IdentityIndex.parse(text, file);
+    const bytes = await readDataFile(this.fs, file, 'identity index');
+    if (bytes !== undefined) this.index = IdentityIndex.parse(bytes.toString('utf8'), file);
   }
 
   private async persistIndex(): Promise<void> {
@@ -568,6 +577,10 @@ export class ContentStore {
         );
       }
       locations.push(location);
+    }
+    refuseCaseTwins(locations.map((location) => location.target));
+    if (this.caseInsensitive) {
+      for (const { target } of locations) await refuseCaseClash(this.fs, this.root, target);
     }
     // Identities: a moved object keeps its own; an object without one gets a new one here, so the
     // receipts of both ends of a move name the same identity.

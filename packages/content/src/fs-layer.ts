@@ -39,8 +39,15 @@ export interface FsLayer {
   syncDir(path: string): Promise<void>;
 }
 
-/** Flags for reading a file without following a symlink in its last component. */
-export const READ_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+/**
+ * Flags for reading a file without following a symlink in its last component. `O_NONBLOCK` makes
+ * opening a FIFO or a device return at once (so its type can be checked with `fstat`); it has no
+ * effect on regular files.
+ */
+export const READ_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Flags for reading a file through symlinks (outside materials, Repa's data files); see {@link READ_NO_FOLLOW}. */
+export const READ_FOLLOW = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** Flags for creating a new file that must not exist yet (never follows a symlink). */
 export const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;

@@ -1,5 +1,5 @@
-import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
+import { dataCorrupt, problemOf } from './regular-file.js';
 
 const indexFileSchema = z.object({
   format: z.literal('repa.identities/1'),
@@ -15,15 +15,15 @@ export class IdentityIndex {
   private readonly pathById = new Map<string, string>();
   private readonly idByPath = new Map<string, string>();
 
-  /** Parses the index file's text; throws `settings_corrupt` naming `file` when it is damaged. */
+  /** Parses the index file's text; throws `data_corrupt` naming `file` when it is damaged. */
   static parse(text: string, file: string): IdentityIndex {
     let parsed: z.infer<typeof indexFileSchema>;
     try {
       parsed = indexFileSchema.parse(JSON.parse(text));
     } catch (error) {
-      throw new RepaError('settings_corrupt', `The identity index ${file} is damaged.`, {
-        fix: `Repair or remove ${file}; nothing was overwritten. Removing it forgets which repa: identity names which file.`,
+      throw dataCorrupt('identity index', file, problemOf(error), {
         cause: error,
+        note: 'Removing it forgets which repa: identity names which file.',
       });
     }
     const index = new IdentityIndex();

@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
-import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
-import { errnoCode, type FsLayer } from './fs-layer.js';
+import type { FsLayer } from './fs-layer.js';
+import { dataCorrupt, problemOf, readDataFile } from './regular-file.js';
 
 /** The file in the application directory that grants access to outside materials (spec R15). */
 export const CONTENT_ACCESS_FILE = 'repa-content-access.json';
@@ -23,7 +23,7 @@ const grantsSchema = z.looseObject({
 /**
  * The absolute path granted for material `id` in the space at `root`, or `undefined` when there is
  * no such grant. Reads the grants file on every call, so edits take effect at once.
- * Throws `settings_corrupt` when the file is damaged (it is never rewritten here).
+ * Throws `data_corrupt` when the file is damaged (it is never rewritten here).
  */
 export async function grantedMaterialPath(
   fs: FsLayer,
@@ -33,21 +33,13 @@ export async function grantedMaterialPath(
 ): Promise<string | undefined> {
   if (appDirectory === undefined) return undefined;
   const file = join(appDirectory, CONTENT_ACCESS_FILE);
-  let text: string;
-  try {
-    text = (await fs.readFile(file)).toString('utf8');
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });
-  }
+  const bytes = await readDataFile(fs, file, 'content access file');
+  if (bytes === undefined) return undefined;
   let grants: z.infer<typeof grantsSchema>;
   try {
-    grants = grantsSchema.parse(JSON.parse(text));
+    grants = grantsSchema.parse(JSON.parse(bytes.toString('utf8')));
   } catch (error) {
-    throw new RepaError('settings_corrupt', `The content access file ${file} is damaged.`, {
-      fix: `Repair or remove ${file}; nothing was overwritten.`,
-      cause: error,
-    });
+    throw dataCorrupt('content access file', file, problemOf(error), { cause: error });
   }
   const grant = grants.materials[id];
   if (grant === undefined) return undefined;

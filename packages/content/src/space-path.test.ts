@@ -21,6 +21,8 @@ describe('parseSpacePath', () => {
       expect(parseSpacePath('console.md')).toBe('console.md');
       expect(parseSpacePath('.repair/x')).toBe('.repair/x');
       expect(parseSpacePath('repa/x')).toBe('repa/x');
+      expect(parseSpacePath('..notes.md')).toBe('..notes.md');
+      expect(parseSpacePath('repa~/x')).toBe('repa~/x');
     });
   });
 
@@ -29,7 +31,8 @@ describe('parseSpacePath', () => {
       '/etc/passwd',
       '\\\\server\\share\\x',
       'C:\\Windows\\x',
-      'c:x',
+      'C:/Windows/x',
+      'C:',
       '~/notes.md',
       '~',
       'file:///etc/passwd',
@@ -59,6 +62,10 @@ describe('parseSpacePath', () => {
       'notes.',
       'notes ',
       'dir./a.md',
+      // A drive-relative `c:x` or a stream `a.md:s` is a ":" in a name, not a location.
+      'c:x',
+      'a:b',
+      'notes.md:stream',
     ])('refuses %j with invalid_request', (path) => {
       expect(codeOf(path)).toBe('invalid_request');
     });
@@ -82,6 +89,10 @@ describe('parseSpacePath', () => {
       '.re\u200Bpa/x',
       '.repa\u00AD/x',
       '.\u0052\u0045\u0420\u0410/x',
+      'REPA~1',
+      'repa~2/x',
+      'sub/Repa~10',
+      '\uFF32\uFF25\uFF30\uFF21\uFF5E1/x',
     ])('refuses %j with protected_path', (path) => {
       expect(codeOf(path)).toBe('protected_path');
     });

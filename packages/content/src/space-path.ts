@@ -56,9 +56,16 @@ function protectionSkeleton(name: string): string {
   return mapped.replace(/[. ]+$/u, '');
 }
 
-/** True when `name` is, or could be mistaken for, Repa's own `.repa` folder. */
+// A Windows 8.3 short name of `.repa` (`REPA~1`, `REPA~2`, …) reaches the same folder.
+const SHORT_NAME_ALIAS = /^repa~[0-9]+$/u;
+
+/**
+ * True when `name` is, or could be mistaken for, Repa's own `.repa` folder, including its 8.3
+ * short-name aliases (`REPA~1`).
+ */
 export function isProtectedName(name: string): boolean {
-  return protectionSkeleton(name) === REPA_FOLDER;
+  const skeleton = protectionSkeleton(name);
+  return skeleton === REPA_FOLDER || SHORT_NAME_ALIAS.test(skeleton);
 }
 
 const show = (value: string) => JSON.stringify(value);
@@ -66,9 +73,9 @@ const show = (value: string) => JSON.stringify(value);
 /**
  * Checks a path given by a tool or a caller and returns it in canonical relative form
  * (`/`-separated, without `.` and empty parts). Throws a RepaError for every unsafe spelling:
- * absolute paths and `..` (`path_outside_space`), `.repa` look-alikes (`protected_path`), NUL and
- * control characters, Windows-reserved names and names ending in a dot or a space
- * (`invalid_request`). Both `/` and `\` separate parts.
+ * absolute paths (drives `C:`, `C:\…`) and `..` parts (`path_outside_space`), `.repa` look-alikes
+ * and its 8.3 alias `REPA~1` (`protected_path`), NUL and control characters, `:` anywhere,
+ * Windows-reserved names and names ending in a dot or a space (`invalid_request`). Both `/` and `\` separate parts.
  * Contract: only the spelling is checked here; symlinks are resolved by the store.
  */
 export function parseSpacePath(input: string): string {
@@ -91,9 +98,17 @@ export function parseSpacePath(input: string): string {
       },
     );
   }
-  if (/^([/\\]|[A-Za-z]:|~([/\\]|$)|file:)/u.test(input)) {
+  // A drive (`C:` alone, `C:\…`, `C:/…`) is absolute; any other `:` is refused below.
+  if (/^([/\\]|[A-Za-z]:([/\\]|$)|~([/\\]|$)|file:)/u.test(input)) {
     throw new RepaError('path_outside_space', `The path ${show(input)} is absolute.`, {
       fix: 'Use a path relative to the space root (e.g. notes/intro.md), or a repa: identity.',
+    });
+  }
+  // On Windows `name:stream` names an NTFS alternate data stream and `C:name` a drive-relative
+  // path: refused on every OS so that a space stays portable.
+  if (input.includes(':')) {
+    throw new RepaError('invalid_request', `The path ${show(input)} contains ":".`, {
+      fix: 'Remove the ":" from the name; Windows reads it as a drive or a data stream.',
     });
   }
   const parts = input.split(/[/\\]/u).filter((part) => part !== '' && part !== '.');

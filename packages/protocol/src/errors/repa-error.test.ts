@@ -24,6 +24,7 @@ describe('RepaError', () => {
       'path_outside_space',
       'protected_path',
       'settings_corrupt',
+      'data_corrupt',
       'idempotency_mismatch',
       'context_unavailable',
       'session_damaged',

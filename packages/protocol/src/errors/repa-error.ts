@@ -18,6 +18,8 @@ export const REPA_ERROR_FIXES = {
   path_outside_space: 'Use a path inside the space, relative to its root.',
   protected_path: 'The .repa folder belongs to Repa; work on other files of the space.',
   settings_corrupt: 'Repair or remove the named settings file; nothing was overwritten.',
+  data_corrupt:
+    'Repair or remove the named Repa data file (see the message); nothing was overwritten.',
   idempotency_mismatch: 'Use a new request id for a different request.',
   context_unavailable: "Repair the space's learning context (see the reason), then submit again.",
   session_damaged:
