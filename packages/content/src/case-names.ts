@@ -79,8 +79,8 @@ function swapAsciiCase(name: string): string {
  * Whether the folder `root` is on a case-insensitive disk. The probe runs in `root` itself (so a
  * mount point or a per-folder setting is seen as the space's files see it):
  * 1. an existing entry with an ASCII letter is looked up with every letter's case swapped: the
- *    same file (device and inode) means case-insensitive, none (or another file) case-sensitive;
- *    nothing is written;
+ *    same file (device and inode) means case-insensitive, none (or another file, or both spellings
+ *    listed by `readdir`) case-sensitive; nothing is written;
  * 2. when no entry has a letter (an empty space), a uniquely named probe file is created there
  *    (`O_EXCL`), looked up the same way and removed; a probe left by a crash is removed next time;
  * 3. when the probe cannot be created (a read-only space), the disk is taken as case-insensitive,
@@ -99,6 +99,8 @@ export async function isCaseInsensitive(fs: FsLayer, root: string): Promise<bool
       await fs.unlink(join(root, name)).catch(() => undefined);
       continue;
     }
+    // Both spellings listed: two distinct entries, so the disk tells case apart.
+    if (names.includes(swapAsciiCase(name)) && swapAsciiCase(name) !== name) return false;
     const answer = await sameFileUnderSwappedCase(fs, root, name);
     if (answer !== undefined) return answer;
   }
