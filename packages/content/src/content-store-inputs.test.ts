@@ -244,6 +244,13 @@ describe('ContentStore inputs', () => {
       expect(await readTextTree(root)).toEqual({ 'A.md': 'upper' });
     });
 
+    it('removes a case probe left by a crash when the space is opened again', async () => {
+      const leftover = '.repa-case-probe-0f3c5a2e-7d4b-4c1e-9a6f-2b8d1e0c3f47';
+      const root = await folder({ [leftover]: '', '1.txt': 'one' });
+      await ContentStore.open({ root });
+      expect(await readdir(root)).toEqual(['1.txt']);
+    });
+
     it('probes an empty space on a case-sensitive disk as case-sensitive', async () => {
       const root = await folder();
       const store = await ContentStore.open({ root });
