@@ -92,5 +92,10 @@ describe('FrameDecoder', () => {
       });
       expect(new FrameDecoder().push(line)[0]?.ok).toBe(true);
     });
+
+    it('refuses an unsafe key spelt with \\u escapes', () => {
+      const [frame] = strict().push(Buffer.from('{"a":{"__proto\\u005f_":{}}}\n'));
+      expect(frame).toMatchObject({ ok: false, error: { details: { path: 'a.__proto__' } } });
+    });
   });
 });

@@ -130,7 +130,7 @@ export class FrameDecoder {
     } catch (cause) {
       return refused(`Malformed JSON: ${(cause as Error).message}`, SEND_JSON_LINES);
     }
-    const unsafePath = this.#refuseUnsafeKeys ? findUnsafeKey(value) : undefined;
+    const unsafePath = this.#refuseUnsafeKeys ? findUnsafeKey(value, line) : undefined;
     if (unsafePath !== undefined) {
       return {
         ...refused(
@@ -203,29 +203,50 @@ function nestingExceeds(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/** The path (`params.input.__proto__`) of the first unsafe key in `value` parsed from `text`. */
+function findUnsafeKey(value: unknown, text: string): string | undefined {
+  // An unsafe key is in the text as written, or spelt with \u escapes (the only JSON escapes that
+  // yield letters or `_`): without either, no walk is needed.
+  if (!UNSAFE_KEYS.some((key) => text.includes(key)) && !text.includes('\\u')) return undefined;
+  // A fast pass without paths; the slower one that tracks them runs only for a refused message.
+  return hasUnsafeKey(value) ? pathOfUnsafeKey(value) : undefined;
+}
+
+/** Whether any object in `value` has an unsafe own key; walked with an explicit stack. */
+function hasUnsafeKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const child of node) if (typeof child === 'object' && child !== null) stack.push(child);
+      continue;
+    }
+    for (const key of UNSAFE_KEYS) if (Object.hasOwn(node, key)) return true;
+    for (const key of Object.keys(node)) {
+      const child: unknown = (node as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
+}
+
 interface Visit {
   value: object;
   key: string;
   parent: Visit | undefined;
 }
 
-/** The path (`params.input.__proto__`) of the first unsafe key in `value`, walked with an explicit stack. */
-function findUnsafeKey(value: unknown): string | undefined {
+/** The path of the first unsafe key, walked with an explicit stack of visits linked to their parent. */
+function pathOfUnsafeKey(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const stack: Visit[] = [{ value, key: '', parent: undefined }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const node = visit.value;
-    if (Array.isArray(node)) {
-      for (let index = 0; index < node.length; index++) {
-        const child: unknown = node[index];
-        if (typeof child === 'object' && child !== null) {
-          stack.push({ value: child, key: String(index), parent: visit });
-        }
+    if (!Array.isArray(node)) {
+      for (const key of UNSAFE_KEYS) {
+        if (Object.hasOwn(node, key)) return pathOf({ value: node, key, parent: visit });
       }
-      continue;
-    }
-    for (const key of UNSAFE_KEYS) {
-      if (Object.hasOwn(node, key)) return pathOf({ value: node, key, parent: visit });
     }
     for (const [key, child] of Object.entries(node)) {
       if (typeof child === 'object' && child !== null) {
