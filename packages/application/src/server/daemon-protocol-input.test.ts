@@ -31,11 +31,11 @@ async function open(target: string | { host: string; port: number }): Promise<Ra
   return connection;
 }
 
-/** Hang guard: the promise, or a failure when it has not settled within 10 s. */
+/** Hang guard: the promise, or a failure when it has not settled within 20 s. */
 function within<T>(promise: Promise<T>, what = 'answer'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within 10 s`)), 10_000);
+    timer = setTimeout(() => reject(new Error(`no ${what} within 20 s`)), 20_000);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
