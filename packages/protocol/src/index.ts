@@ -7,6 +7,7 @@ export {
 } from './client/create-repa-client.js';
 export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from './client/tcp-auth.js';
 export {
+  isRepaErrorCode,
   REPA_ERROR_CODES,
   REPA_ERROR_FIXES,
   RepaError,
@@ -23,6 +24,8 @@ export {
   type DecodedFrame,
   encodeFrame,
   FrameDecoder,
+  type FrameDecoderOptions,
+  MAX_MESSAGE_DEPTH,
 } from './v1/framing.js';
 export {
   errorResponse,

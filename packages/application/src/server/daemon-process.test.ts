@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRepaClient, RepaError, type RunEventNotification } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, tempAppDirectory } from '../test/builders.js';
+import { spawnDaemon as spawnDaemonChild } from '../test/spawn-daemon.js';
 
-const nodeBinary = fileURLToPath(new URL('../../../../node_modules/.bin/node', import.meta.url));
-const daemonScript = fileURLToPath(new URL('../test/daemon-child.mjs', import.meta.url));
 const builtEntry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 const children: ChildProcess[] = [];
@@ -16,20 +15,9 @@ afterEach(() => {
 
 /** Starts the test daemon script (on the built dist) and waits for its first line. */
 async function spawnDaemon(appDirectory: string, generation: number) {
-  const child = spawn(nodeBinary, [daemonScript, appDirectory, String(generation)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = await new Promise<string>((resolve) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('\n')) resolve(output.trim());
-    });
-    void exited.then(() => resolve(output.trim()));
-  });
-  return { child, line, exited };
+  const daemon = await spawnDaemonChild(appDirectory, generation);
+  children.push(daemon.child);
+  return daemon;
 }
 
 describe('startRepaServer', () => {

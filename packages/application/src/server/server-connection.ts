@@ -8,6 +8,7 @@ import {
   invalidRequestFromZod,
   type JsonRpcResponse,
   jsonRpcRequestSchema,
+  MAX_MESSAGE_DEPTH,
   PROTOCOL_VERSION,
   RepaError,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -36,8 +37,34 @@ export interface ConnectionSettings {
   isClosing: () => boolean;
   /** Reports a non-Repa error (with its stack) that was answered as `internal`. */
   onError: (error: unknown, context: { connectionId: string; method?: string }) => void;
+  /** The bytes of unfinished frames all connections of the server hold, with their bound. */
+  pendingBytes: PendingBytes;
   /** Records the bytes of an unfinished frame a connection holds (test statistics). */
   recordPending: (bytes: number) => void;
+}
+
+/**
+ * @internal The bytes of unfinished frames held across all connections, bounded in total so that
+ * many connections each holding a large half frame cannot exhaust the daemon's memory.
+ */
+export class PendingBytes {
+  /** The bound on the total. */
+  readonly limit: number;
+  #total = 0;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /**
+   * Records that one connection now holds `to` bytes instead of `from`. Refuses (returns false and
+   * records nothing) when it grows and would pass the limit.
+   */
+  move(from: number, to: number): boolean {
+    if (to > from && this.#total - from + to > this.limit) return false;
+    this.#total += to - from;
+    return true;
+  }
 }
 
 type AnyHandler = (params: unknown, context: ConnectionContext) => Promise<unknown>;
@@ -62,6 +89,8 @@ export class ServerConnection implements ConnectionContext {
   readonly #closed: Promise<void>;
   #authenticated: boolean;
   #initialized = false;
+  /** The bytes of this connection's unfinished frame counted in `settings.pendingBytes`. */
+  #heldBytes = 0;
   #ending = false;
   #isClosed = false;
 
@@ -75,7 +104,11 @@ export class ServerConnection implements ConnectionContext {
     this.transport = transport;
     this.#socket = socket;
     this.#settings = settings;
-    this.#decoder = new FrameDecoder({ maxFrameBytes: settings.maxFrameBytes });
+    this.#decoder = new FrameDecoder({
+      maxFrameBytes: settings.maxFrameBytes,
+      maxDepth: MAX_MESSAGE_DEPTH,
+      refuseUnsafeKeys: true,
+    });
     this.#authenticated = settings.token === undefined;
     this.#idleTimer = setTimeout(() => this.#onIdle(), settings.idleTimeoutMs);
     this.#idleTimer.unref();
@@ -85,6 +118,7 @@ export class ServerConnection implements ConnectionContext {
       socket.once('close', () => {
         this.#isClosed = true;
         clearTimeout(this.#idleTimer);
+        this.#releaseHeldBytes();
         for (const callback of this.#closeCallbacks) this.#runCloseCallback(callback);
         this.#closeCallbacks.clear();
         resolve();
@@ -136,23 +170,59 @@ export class ServerConnection implements ConnectionContext {
     const frames: DecodedFrame[] = this.#decoder.push(chunk);
     this.#settings.recordPending(this.#decoder.pendingBytes);
     for (const frame of frames) {
-      if (this.#ending) return;
+      if (this.#ending) break;
       if (!frame.ok && frame.fatal) {
         // message_too_large: the decoder already dropped the frame; answer and close.
         this.#end(errorResponse(null, frame.error));
-        return;
+        break;
       }
       this.#onFrame(frame);
     }
+    this.#holdPendingBytes();
+  }
+
+  /**
+   * Counts this connection's unfinished frame in the server's total. When it grows past the total
+   * bound (by at most the one read just decoded), the frame is dropped and the connection is
+   * answered `message_too_large` and closed; the other connections keep theirs.
+   */
+  #holdPendingBytes(): void {
+    if (this.#ending) {
+      this.#decoder.reset();
+      this.#releaseHeldBytes();
+      return;
+    }
+    const pending = this.#decoder.pendingBytes;
+    if (this.#settings.pendingBytes.move(this.#heldBytes, pending)) {
+      this.#heldBytes = pending;
+      return;
+    }
+    this.#decoder.reset();
+    this.#releaseHeldBytes();
+    const limit = this.#settings.pendingBytes.limit;
+    const error = new RepaError(
+      'message_too_large',
+      `Unfinished messages across all connections exceeded the daemon's limit of ${limit} bytes.`,
+      {
+        fix: 'Send the message again once the daemon is less loaded, or raise its maxTotalBufferedBytes.',
+        details: { limit, scope: 'all-connections' },
+      },
+    );
+    this.#end(errorResponse(null, error));
+  }
+
+  #releaseHeldBytes(): void {
+    this.#settings.pendingBytes.move(this.#heldBytes, 0);
+    this.#heldBytes = 0;
   }
 
   #onFrame(frame: DecodedFrame): void {
     if (!this.#authenticated) {
-      this.#authenticate(frame.ok ? frame.value : undefined);
+      this.#authenticate(frame);
       return;
     }
     if (!frame.ok) {
-      this.#send(errorResponse(null, frame.error));
+      this.#send(errorResponse(idOf(frame.value), frame.error));
       return;
     }
     const parsed = jsonRpcRequestSchema.safeParse(frame.value);
@@ -214,12 +284,16 @@ export class ServerConnection implements ConnectionContext {
 
   #initialize(rawParams: unknown): unknown {
     const params = v1Methods.initialize.params.safeParse(rawParams ?? {});
-    if (!params.success) throw invalidRequestFromZod(params.error);
-    const requested = params.data.protocolVersions;
+    // No version offered is a version mismatch, not a malformed request: the answer lists ours.
+    if (!params.success && !offersNoVersion(rawParams)) throw invalidRequestFromZod(params.error);
+    const requested = params.data?.protocolVersions ?? [];
     if (!requested.includes(PROTOCOL_VERSION)) {
+      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
       throw new RepaError(
         'unsupported_version',
-        `This daemon speaks none of ${requested.join(', ')}; it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+        requested.length === 0
+          ? `The client offered no protocol version; this daemon supports ${supported}.`
+          : `This daemon speaks none of ${requested.join(', ')}; it supports ${supported}.`,
         { details: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } },
       );
     }
@@ -227,12 +301,22 @@ export class ServerConnection implements ConnectionContext {
     return { protocolVersion: PROTOCOL_VERSION, server: this.#settings.serverInfo };
   }
 
-  #authenticate(value: unknown): void {
-    const frame = jsonRpcRequestSchema.safeParse(value);
-    const params = tcpAuthParamsSchema.safeParse(frame.data?.params);
+  /** Handles the first frame of a TCP connection: the auth frame, or a refusal and close. */
+  #authenticate(decoded: DecodedFrame): void {
+    if (!decoded.ok) {
+      this.#end(errorResponse(idOf(decoded.value), decoded.error));
+      return;
+    }
+    const frame = jsonRpcRequestSchema.safeParse(decoded.value);
+    if (!frame.success) {
+      // Not JSON-RPC at all (e.g. an HTTP request): a malformed request, not a failed login.
+      const error = invalidRequestFromZod(frame.error, 'message');
+      this.#end(errorResponse(idOf(decoded.value), error));
+      return;
+    }
+    const params = tcpAuthParamsSchema.safeParse(frame.data.params);
     const token = this.#settings.token;
     if (
-      frame.success &&
       frame.data.method === TCP_AUTH_METHOD &&
       params.success &&
       token !== undefined &&
@@ -245,11 +329,13 @@ export class ServerConnection implements ConnectionContext {
       return;
     }
     const error = new RepaError(
-      'invalid_request',
-      `This TCP listener needs its token first: send a ${TCP_AUTH_METHOD} frame with params.token.`,
+      'unauthorized',
+      frame.data.method === TCP_AUTH_METHOD
+        ? `The ${TCP_AUTH_METHOD} frame did not carry this TCP listener's token.`
+        : `This TCP listener needs its token before ${frame.data.method}: send a ${TCP_AUTH_METHOD} frame with params.token first.`,
       { fix: 'Connect with createRepaClient({ host, port, token }) using the daemon’s TCP token.' },
     );
-    this.#end(errorResponse(idOf(value), error));
+    this.#end(errorResponse(frame.data.id ?? null, error));
   }
 
   #toRepaError(error: unknown, method: string): RepaError {
@@ -306,6 +392,17 @@ export class ServerConnection implements ConnectionContext {
 
 function isV1Method(method: string): method is V1Method {
   return Object.hasOwn(v1Methods, method);
+}
+
+/** True for initialize params without `protocolVersions` or with an empty list. */
+function offersNoVersion(rawParams: unknown): boolean {
+  if (rawParams === undefined || rawParams === null) return true;
+  if (typeof rawParams !== 'object' || Array.isArray(rawParams)) return false;
+  const { protocolVersions } = rawParams as { protocolVersions?: unknown };
+  return (
+    protocolVersions === undefined ||
+    (Array.isArray(protocolVersions) && protocolVersions.length === 0)
+  );
 }
 
 function idOf(value: unknown): string | number | null {

@@ -459,34 +459,40 @@ describe('startRepaServer', () => {
       expect((await client.request('run.get', { runId: 'r1' })).run.runId).toBe('r1');
     });
 
-    it('closes a connection whose first frame is not the auth frame with the right token', async () => {
+    it('closes a connection whose first frame is not the auth frame with the right token: unauthorized for a request, invalid_request for garbage', async () => {
       const server = await start({ tcp: { port: 0, token } });
       const address = server.tcpAddress ?? { host: '127.0.0.1', port: 0 };
       const firstFrames = [
-        encodeFrame({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersions: ['v1'] },
-        }),
-        encodeFrame({
-          jsonrpc: '2.0',
-          method: 'rpc.auth',
-          params: { token: 'wrong-token-xxxxxxxxxxx' },
-        }),
-        'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
-      ];
-      for (const first of firstFrames) {
+        [
+          encodeFrame({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersions: ['v1'] },
+          }),
+          'unauthorized',
+        ],
+        [
+          encodeFrame({
+            jsonrpc: '2.0',
+            method: 'rpc.auth',
+            params: { token: 'wrong-token-xxxxxxxxxxx' },
+          }),
+          'unauthorized',
+        ],
+        ['POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'invalid_request'],
+      ] as const;
+      for (const [first, code] of firstFrames) {
         const connection = await RawConnection.open(address);
         cleanups.push(() => connection.destroy());
         await connection.write(first);
-        expect(errorOf(await connection.next()).code).toBe('invalid_request');
+        expect(errorOf(await connection.next()).code).toBe(code);
         await connection.closed;
       }
       const error = await rejection(
         clientOf({ ...address, token: 'wrong-token-xxxxxxxxxxx' }).connect(),
       );
-      expect(error.code).toBe('invalid_request');
+      expect(error.code).toBe('unauthorized');
     });
 
     it('refuses a token shorter than 16 characters', async () => {

@@ -2,13 +2,15 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   DEFAULT_MAX_FRAME_BYTES,
+  encodeFrame,
+  errorResponse,
   RepaError,
   type V1Notification,
   type V1NotificationParams,
 } from '@repa/protocol';
 import { claimDaemonSocket } from './claim-daemon-socket.js';
 import type { RepaHandlers } from './repa-handlers.js';
-import { type ConnectionSettings, ServerConnection } from './server-connection.js';
+import { type ConnectionSettings, PendingBytes, ServerConnection } from './server-connection.js';
 
 /** Options of {@link startRepaServer}. */
 export interface RepaServerOptions {
@@ -25,6 +27,17 @@ export interface RepaServerOptions {
   tcp?: { port: number; token: string };
   /** Largest accepted frame in bytes; a larger one is answered `message_too_large` and the connection closed. Default 8 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Most connections served at once (unix and TCP together). A connection beyond it gets one
+   * `busy` error line (`id: null`, `details.limit`) and is closed. Default 64.
+   */
+  maxConnections?: number;
+  /**
+   * Most bytes of unfinished frames held across all connections. A connection whose unfinished
+   * frame would pass it is answered `message_too_large` and closed; the others keep theirs.
+   * Default 32 MiB.
+   */
+  maxTotalBufferedBytes?: number;
   /** A connection with no traffic and no request in progress for this long is closed. Default 10 minutes. */
   idleTimeoutMs?: number;
   /** How long {@link RepaServer.close} waits for requests in progress. Default 5 seconds. */
@@ -66,6 +79,10 @@ export interface ServerStats {
 }
 
 const TEN_MINUTES = 10 * 60 * 1000;
+const DEFAULT_MAX_CONNECTIONS = 64;
+const DEFAULT_MAX_TOTAL_BUFFERED_BYTES = 32 * 1024 * 1024;
+// A refused connection gets this long to read its error line before it is cut off.
+const REFUSAL_LINGER_MS = 1_000;
 const LOOPBACK = '127.0.0.1';
 
 /**
@@ -82,6 +99,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   const stats: ServerStats = { connections: 0, peakPendingFrameBytes: 0 };
   let closing = false;
   let nextConnection = 1;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const shared: Omit<ConnectionSettings, 'token'> = {
     handlers: options.handlers,
     serverInfo: options.serverInfo ?? { name: 'repa-daemon', version: '0.0.0' },
@@ -89,6 +107,9 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     idleTimeoutMs: options.idleTimeoutMs ?? TEN_MINUTES,
     maxBufferedWriteBytes: 4 * (options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES),
     isClosing: () => closing,
+    pendingBytes: new PendingBytes(
+      options.maxTotalBufferedBytes ?? DEFAULT_MAX_TOTAL_BUFFERED_BYTES,
+    ),
     onError: options.onError ?? (() => {}),
     recordPending: (bytes) => {
       stats.peakPendingFrameBytes = Math.max(stats.peakPendingFrameBytes, bytes);
@@ -97,6 +118,10 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   const accept = (transport: 'unix' | 'tcp', token: string | undefined) => (socket: Socket) => {
     if (closing) {
       socket.destroy();
+      return;
+    }
+    if (connections.size >= maxConnections) {
+      refuseConnection(socket, maxConnections);
       return;
     }
     const connection = new ServerConnection(socket, `${transport}-${nextConnection++}`, transport, {
@@ -166,6 +191,18 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
       return closed;
     },
   };
+}
+
+/** Answers a connection beyond the limit with one `busy` line, then closes it. */
+function refuseConnection(socket: Socket, limit: number): void {
+  const error = new RepaError('busy', `The daemon serves at most ${limit} connections at once.`, {
+    fix: 'Close connections you no longer use, then connect again.',
+    details: { limit },
+  });
+  socket.on('error', () => {}); // The client may be gone already; 'close' follows.
+  socket.resume(); // Whatever it sends is discarded unread.
+  socket.end(encodeFrame(errorResponse(null, error)));
+  setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }
 
 function listenLoopback(server: Server, port: number): Promise<{ host: string; port: number }> {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { REPA_ERROR_CODES, RepaError } from './repa-error.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { isRepaErrorCode, REPA_ERROR_CODES, RepaError, type RepaErrorCode } from './repa-error.js';
 
 describe('RepaError', () => {
   it('carries the code, message, default fix and details', () => {
@@ -49,6 +49,22 @@ describe('RepaError', () => {
   it('passes unknown codes from a newer server through unchanged', () => {
     const back = RepaError.fromWire({ code: 'quota_exceeded', message: 'm', fix: 'f' });
     expect(back.code).toBe('quota_exceeded');
+  });
+
+  it('types code as a known code or any string, and isRepaErrorCode narrows it to the known ones', () => {
+    const back = RepaError.fromWire({ code: 'quota_exceeded', message: 'm', fix: 'f' });
+    expectTypeOf(back.code).toEqualTypeOf<RepaErrorCode | (string & {})>();
+    expect(isRepaErrorCode(back.code)).toBe(false);
+    expect(isRepaErrorCode('toString')).toBe(false);
+    const known = RepaError.fromWire({ code: 'busy', message: 'm', fix: 'f' });
+    expect(isRepaErrorCode(known.code)).toBe(true);
+    if (isRepaErrorCode(known.code)) expectTypeOf(known.code).toEqualTypeOf<RepaErrorCode>();
+  });
+
+  it('has the unauthorized code with its fix', () => {
+    expect(new RepaError('unauthorized', 'wrong token').fix).toBe(
+      "Authenticate with the daemon's token (see its app directory) before calling other methods.",
+    );
   });
 
   it('turns a malformed wire error into an internal error', () => {

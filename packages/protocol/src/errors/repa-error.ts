@@ -30,6 +30,8 @@ export const REPA_ERROR_FIXES = {
   message_too_large: 'Send a smaller message, or raise the server message limit.',
   daemon_already_running: 'Use the running daemon, or stop it first (repa daemon stop).',
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
+  unauthorized:
+    "Authenticate with the daemon's token (see its app directory) before calling other methods.",
   io_error: 'Check disk space and permissions for the path named in the message.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
@@ -39,6 +41,17 @@ export type RepaErrorCode = keyof typeof REPA_ERROR_FIXES;
 
 /** Every known error code, in declaration order. */
 export const REPA_ERROR_CODES = Object.keys(REPA_ERROR_FIXES) as RepaErrorCode[];
+
+/**
+ * True when `code` is one this version knows. Narrows `error.code` (which may be a newer server's
+ * code) to {@link RepaErrorCode}, so a `switch` over it can be checked for exhaustiveness.
+ */
+export function isRepaErrorCode(code: string): code is RepaErrorCode {
+  return Object.hasOwn(REPA_ERROR_FIXES, code);
+}
+
+// Lets fromWire build an error with a code this version does not know; not exported.
+const FROM_WIRE: unique symbol = Symbol('repa.error.fromWire');
 
 /** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
 export const wireErrorSchema = z.looseObject({
@@ -68,18 +81,30 @@ export interface RepaErrorOptions {
 /** The one error family of Repa: a stable `code`, a human message and the fix. */
 export class RepaError extends Error {
   protected readonly [MARKER] = true;
-  /** Stable machine-readable code. */
-  readonly code: RepaErrorCode;
+  /**
+   * Stable machine-readable code: one of {@link RepaErrorCode}, or a code of a newer server passed
+   * through by {@link RepaError.fromWire} (narrow with {@link isRepaErrorCode}).
+   */
+  readonly code: RepaErrorCode | (string & {});
   /** What to do about it. */
   readonly fix: string;
   /** Structured facts for recovery. */
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: RepaErrorCode, message: string, options: RepaErrorOptions = {}) {
+  constructor(code: RepaErrorCode, message: string, options?: RepaErrorOptions);
+  /** @internal A code received over the wire, which this version may not know. */
+  constructor(code: string, message: string, options: RepaErrorOptions, origin: typeof FROM_WIRE);
+  constructor(
+    code: RepaErrorCode | (string & {}),
+    message: string,
+    options: RepaErrorOptions = {},
+    _origin?: typeof FROM_WIRE,
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RepaError';
     this.code = code;
-    this.fix = options.fix ?? REPA_ERROR_FIXES[code] ?? REPA_ERROR_FIXES.internal;
+    this.fix =
+      options.fix ?? (isRepaErrorCode(code) ? REPA_ERROR_FIXES[code] : REPA_ERROR_FIXES.internal);
     this.details = options.details;
   }
 
@@ -104,7 +129,7 @@ export class RepaError extends Error {
       });
     }
     const { code, message, fix, details } = parsed.data;
-    return new RepaError(code as RepaErrorCode, message, { fix, details });
+    return new RepaError(code, message, { fix, details }, FROM_WIRE);
   }
 
   /** The wire shape of this error. */

@@ -33,15 +33,15 @@ export const jsonRpcResponseSchema = z.union([
 /** A JSON-RPC 2.0 response. */
 export type JsonRpcResponse = z.infer<typeof jsonRpcResponseSchema>;
 
-const NUMERIC_CODES: Partial<Record<RepaErrorCode, number>> = {
-  invalid_request: -32602,
-  method_not_found: -32601,
-  internal: -32603,
-};
+const NUMERIC_CODES: ReadonlyMap<string, number> = new Map<RepaErrorCode, number>([
+  ['invalid_request', -32602],
+  ['method_not_found', -32601],
+  ['internal', -32603],
+]);
 
 /** The JSON-RPC numeric code for a Repa error code (Repa codes travel in `error.data.code`). */
-export function jsonRpcCodeFor(code: RepaErrorCode): number {
-  return NUMERIC_CODES[code] ?? -32000;
+export function jsonRpcCodeFor(code: RepaErrorCode | (string & {})): number {
+  return NUMERIC_CODES.get(code) ?? -32000;
 }
 
 /** A JSON-RPC error response for `error` answering request `id`. */
