@@ -156,7 +156,7 @@ export class PiConversationHost {
     const file =
       this.#options.sessionFile ??
       (await createSessionFile(space, this.#options.sessionDir ?? sessionDirectoryOf(space)));
-    const original = openSessionFile(file, space);
+    const original = await openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.
     const sessionManager = withModelContext(original, () => ({
