@@ -64,6 +64,14 @@ export interface PiConversationHostOptions {
   onExtensionError?: (error: ExtensionError) => void;
   /** The date shown in the environment section; default: the clock at run start. */
   now?: () => Date;
+  /**
+   * Test hooks handed as-is to the session's content store (`ContentStore.open({ hooks })`):
+   * `step` runs after each named save step and may pause it.
+   * @internal
+   */
+  contentHooks?: {
+    step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
+  };
 }
 
 /** Options of one {@link PiConversationHost.send}. */
@@ -123,6 +131,7 @@ export class PiConversationHost {
     const store = await ContentStore.open({
       root: options.space,
       appDirectory: options.appDirectory,
+      ...(options.contentHooks ? { hooks: options.contentHooks } : {}),
     });
     const host = new PiConversationHost(options, store);
     await host.#build();
