@@ -76,6 +76,14 @@ export function sessionIdOfFileName(path: string): { sessionId: string; createdA
   return { sessionId: name.replace(/\.jsonl$/, '') };
 }
 
+/** `not_found` when the file is gone, `io_error` when it is there but cannot be read. */
+function unreadable(path: string, cause: unknown): RepaError {
+  if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
+    return new RepaError('not_found', `Session file ${path} does not exist.`, { cause });
+  }
+  return new RepaError('io_error', `Session file ${path} cannot be read.`, { cause });
+}
+
 function damaged(path: string, problem: string, copy: string | Error): RepaError {
   const kept = typeof copy === 'string';
   return new RepaError('session_damaged', `Session file ${path} is damaged: ${problem}.`, {
@@ -192,7 +200,7 @@ async function look(path: string): Promise<SessionFileState> {
       await handle.close();
     }
   } catch (cause) {
-    throw new RepaError('not_found', `Session file ${path} cannot be read.`, { cause });
+    throw unreadable(path, cause);
   }
   const found = inspect(bytes);
   if ('check' in found) {
@@ -206,7 +214,8 @@ async function look(path: string): Promise<SessionFileState> {
     };
   }
   // The header's identity when it still reads; else the one Pi put in the file name.
-  const firstLine = bytes.subarray(0, Math.max(0, bytes.indexOf(10))).toString('utf8');
+  const newline = bytes.indexOf(10);
+  const firstLine = bytes.subarray(0, newline === -1 ? bytes.length : newline).toString('utf8');
   let header: z.infer<typeof headerSchema> | undefined;
   try {
     header = headerSchema.safeParse(JSON.parse(firstLine)).data;
@@ -237,7 +246,7 @@ export async function sessionFileState(path: string): Promise<SessionFileState> 
     key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
   } catch (cause) {
     states.delete(path);
-    throw new RepaError('not_found', `Session file ${path} cannot be read.`, { cause });
+    throw unreadable(path, cause);
   }
   const cached = states.get(path);
   if (cached?.key === key) return cached.state;

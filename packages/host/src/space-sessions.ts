@@ -157,6 +157,6 @@ export async function readSessionHistory(space: string, sessionId: string): Prom
   if (state.damage) throw state.damage;
   // From the checked entries in memory: opening the file with Pi would repair a torn last line,
   // and a read never writes.
-  const manager = SessionManager.inMemory(space, undefined, state.entries ?? []);
+  const manager = SessionManager.inMemory(space, undefined, [...(state.entries ?? [])]);
   return manager.getBranch().flatMap((entry) => historyItemOf(entry) ?? []);
 }
