@@ -38,7 +38,11 @@ describe('RepaApplication.cancel', () => {
     app = await RepaApplication.open({
       appDirectory: join(base, 'app'),
       agentDir: join(base, 'agent'),
-      model: await createScriptedModel({ onRequest: () => void (modelRequests += 1) }),
+      model: await createScriptedModel({
+        onRequest: () => {
+          modelRequests += 1;
+        },
+      }),
       contentHooks: {
         step: async (step) => {
           if (step !== 'temp-written') return;
