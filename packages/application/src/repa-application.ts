@@ -31,6 +31,14 @@ export interface RepaApplicationOptions {
   model: ModelChoice;
   /** Whether project instruction files in spaces are trusted. Default false. */
   trustProjectInstructions?: boolean;
+  /**
+   * Test hooks handed as-is to every session's content store (through `PiConversationHost.open`):
+   * `step` runs after each named save step and may pause it.
+   * @internal
+   */
+  contentHooks?: {
+    step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
+  };
 }
 
 interface RunWatch {
@@ -266,6 +274,7 @@ export class RepaApplication {
           modelRuntime: this.#options.model.modelRuntime,
           model: this.#options.model.model,
           trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
+          ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
         }),
       );
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).

@@ -1,9 +1,17 @@
 // Spec R93: the public client against a real daemon child process with a real SQLite ledger.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   createRepaClient,
@@ -239,6 +247,66 @@ describe('RepaApplication through a real daemon process', () => {
       log.of(retried.run.runId).some((event) => event.event.type === 'tool-end'),
     );
     await client.request('run.cancel', { runId: retried.run.runId });
+  });
+
+  const sessionsDir = () => join(space, '.repa', 'sessions');
+  const sessionFileOf = (sessionId: string) => {
+    const name = readdirSync(sessionsDir()).find((file) => file.endsWith(`_${sessionId}.jsonl`));
+    if (!name) throw new Error(`no session file for ${sessionId}`);
+    return join(sessionsDir(), name);
+  };
+
+  it('lists sessions with a garbled header or NULs over the last entry as damaged, keeps byte copies and never touches them', async () => {
+    const garbled = await newSession('Garbled header');
+    const nulled = await newSession('NUL tail');
+    const garbledFile = sessionFileOf(garbled);
+    writeFileSync(garbledFile, `#garbled#${readFileSync(garbledFile, 'utf8').slice(9)}`);
+    const nulledFile = sessionFileOf(nulled);
+    const bytes = readFileSync(nulledFile);
+    // After a power loss the last entry's blocks read back as zeros.
+    bytes.fill(0, bytes.lastIndexOf(10, bytes.length - 2) + 1);
+    writeFileSync(nulledFile, bytes);
+
+    for (const [sessionId, file] of [
+      [garbled, garbledFile],
+      [nulled, nulledFile],
+    ] as const) {
+      const before = readFileSync(file);
+      const listed = (await client.request('session.list', { space })).sessions;
+      const info = listed.find((session) => session.sessionId === sessionId);
+      expect(info?.damaged).toMatchObject({ code: 'session_damaged' });
+      await expectCode(client.request('session.history', { space, sessionId }), 'session_damaged');
+      await expectCode(submit(sessionId, 'go on'), 'session_damaged');
+      expect(readFileSync(file)).toEqual(before);
+      const quarantine = join(sessionsDir(), 'quarantine');
+      const copies = readdirSync(quarantine).filter((name) =>
+        name.startsWith(`${basename(file)}.`),
+      );
+      expect(copies).toHaveLength(1);
+      expect(readFileSync(join(quarantine, copies[0] ?? ''))).toEqual(before);
+    }
+  });
+
+  it('reads a session with a torn last line without writing it; continuing it keeps the bytes as a prefix', async () => {
+    const sessionId = await newSession('Torn');
+    const file = sessionFileOf(sessionId);
+    appendFileSync(file, '{"type":"message","id":"torn","parentId":null,"message":{"ro');
+    const torn = readFileSync(file);
+    const history = await client.request('session.history', { space, sessionId });
+    expect(history.items).toEqual([]);
+    expect(readFileSync(file)).toEqual(torn);
+
+    const { run } = await submit(sessionId, 'after the tear');
+    await log.ended(run.runId);
+    expect((await client.request('run.get', { runId: run.runId })).run.status).toBe('succeeded');
+    const continued = readFileSync(file);
+    expect(continued.subarray(0, torn.length)).toEqual(torn);
+    expect(continued[torn.length]).toBe(10);
+    const after = await client.request('session.history', { space, sessionId });
+    expect(after.items.map((item) => [item.kind, item.text])).toEqual([
+      ['user', 'after the tear'],
+      ['assistant', 'ok: after the tear'],
+    ]);
   });
 
   it('keeps serving another client through malformed input and unknown methods', async () => {

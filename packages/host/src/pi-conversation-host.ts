@@ -64,6 +64,14 @@ export interface PiConversationHostOptions {
   onExtensionError?: (error: ExtensionError) => void;
   /** The date shown in the environment section; default: the clock at run start. */
   now?: () => Date;
+  /**
+   * Test hooks handed as-is to the session's content store (`ContentStore.open({ hooks })`):
+   * `step` runs after each named save step and may pause it.
+   * @internal
+   */
+  contentHooks?: {
+    step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
+  };
 }
 
 /** Options of one {@link PiConversationHost.send}. */
@@ -123,6 +131,7 @@ export class PiConversationHost {
     const store = await ContentStore.open({
       root: options.space,
       appDirectory: options.appDirectory,
+      ...(options.contentHooks ? { hooks: options.contentHooks } : {}),
     });
     const host = new PiConversationHost(options, store);
     await host.#build();
@@ -156,7 +165,7 @@ export class PiConversationHost {
     const file =
       this.#options.sessionFile ??
       (await createSessionFile(space, this.#options.sessionDir ?? sessionDirectoryOf(space)));
-    const original = openSessionFile(file, space);
+    const original = await openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.
     const sessionManager = withModelContext(original, () => ({

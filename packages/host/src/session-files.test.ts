@@ -1,6 +1,17 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SessionManager } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
@@ -30,10 +41,10 @@ function sessionWithEntries(): string {
   return file;
 }
 
-function expectDamaged(file: string, pattern: RegExp): void {
+async function expectDamaged(file: string, pattern: RegExp): Promise<void> {
   const before = readFileSync(file);
   try {
-    checkSessionFile(file);
+    await checkSessionFile(file);
     expect.unreachable('checkSessionFile accepted a damaged file');
   } catch (error) {
     expect(RepaError.isInstance(error) && error.code).toBe('session_damaged');
@@ -42,29 +53,32 @@ function expectDamaged(file: string, pattern: RegExp): void {
   expect(readFileSync(file)).toEqual(before);
 }
 
+function quarantined(file: string): Buffer[] {
+  const dir = join(dirname(file), 'quarantine');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(`${basename(file)}.`))
+    .map((name) => readFileSync(join(dir, name)));
+}
+
 describe('checkSessionFile', () => {
-  it('accepts a sound file and leaves it byte-identical', () => {
+  it('accepts a sound file and leaves it byte-identical', async () => {
     const file = sessionWithEntries();
     const before = readFileSync(file);
-    expect(checkSessionFile(file)).toEqual({
+    expect(await checkSessionFile(file)).toEqual({
       sessionId: 'sess-1',
       entries: 2,
-      repairedTornLine: false,
+      tornLastLine: false,
     });
     expect(readFileSync(file)).toEqual(before);
   });
 
-  it('appends a newline after a torn last line, keeping the original bytes as a prefix', () => {
+  it('reports a torn last line without writing the file', async () => {
     const file = sessionWithEntries();
     appendFileSync(file, '{"type":"message","id":"c","parentId":"b","mess');
     const before = readFileSync(file);
-    expect(checkSessionFile(file).repairedTornLine).toBe(true);
-    const after = readFileSync(file);
-    expect(after.subarray(0, before.length)).toEqual(before);
-    expect(after.toString('utf8')).toBe(`${before.toString('utf8')}\n`);
-    // Pi then opens it and appends after the repaired line; the chain stays sound.
-    const manager = openSessionFile(file);
-    expect(manager.getLeafId()).toBe('b');
+    expect((await checkSessionFile(file)).tornLastLine).toBe(true);
+    expect(readFileSync(file)).toEqual(before);
   });
 
   it.each([
@@ -82,10 +96,82 @@ describe('checkSessionFile', () => {
       /missing parent zz/,
     ],
     ['an entry without an id', (text: string) => text.replace('"id":"b",', ''), /entry 2/],
-  ])('reports %s as session_damaged and leaves the file untouched', (_name, damage, pattern) => {
+    [
+      'NULs over the last entry',
+      (text: string) => {
+        const last = text.lastIndexOf('\n', text.length - 2) + 1;
+        return text.slice(0, last) + '\0'.repeat(text.length - last);
+      },
+      /NUL/,
+    ],
+    [
+      'NULs over the last entry, newline kept',
+      (text: string) => {
+        const last = text.lastIndexOf('\n', text.length - 2) + 1;
+        return `${text.slice(0, last)}${'\0'.repeat(text.length - last - 1)}\n`;
+      },
+      /NUL/,
+    ],
+  ])(
+    'reports %s as session_damaged and leaves the file untouched',
+    async (_name, damage, pattern) => {
+      const file = sessionWithEntries();
+      writeFileSync(file, damage(readFileSync(file, 'utf8')));
+      await expectDamaged(file, pattern);
+    },
+  );
+
+  it('keeps a byte-identical quarantine copy of a damaged file, once per damaged state', async () => {
     const file = sessionWithEntries();
-    writeFileSync(file, damage(readFileSync(file, 'utf8')));
-    expectDamaged(file, pattern);
+    writeFileSync(file, `#garbled${readFileSync(file, 'utf8').slice(8)}`);
+    const before = readFileSync(file);
+    await expectDamaged(file, /header/);
+    await expectDamaged(file, /header/);
+    expect(quarantined(file)).toEqual([before]);
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  it('answers an unchanged file (same dev, inode, size and mtime) from its last check', async () => {
+    const file = sessionWithEntries();
+    const stamp = new Date('2026-01-02T03:04:05.000Z');
+    utimesSync(file, stamp, stamp);
+    expect((await checkSessionFile(file)).entries).toBe(2);
+    // Same size, same inode, same mtime: the check is not repeated.
+    const text = readFileSync(file, 'utf8');
+    const fd = openSync(file, 'r+');
+    writeSync(fd, '#'.repeat(10), 0);
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).not.toBe(text);
+    utimesSync(file, stamp, stamp);
+    expect((await checkSessionFile(file)).entries).toBe(2);
+    // A new mtime is a new state: checked again.
+    utimesSync(file, stamp, new Date('2026-01-02T03:04:06.000Z'));
+    await expectDamaged(file, /header/);
+  });
+});
+
+describe('openSessionFile', () => {
+  it('repairs a torn last line for a continued session, keeping the original bytes as a prefix', async () => {
+    const file = sessionWithEntries();
+    appendFileSync(file, '{"type":"message","id":"c","parentId":"b","mess');
+    const before = readFileSync(file);
+    const manager = await openSessionFile(file);
+    const after = readFileSync(file);
+    expect(after.toString('utf8')).toBe(`${before.toString('utf8')}\n`);
+    // Pi then appends after the repaired line; the chain stays sound.
+    expect(manager.getLeafId()).toBe('b');
+    manager.appendMessage({ role: 'user', content: 'hi', timestamp: 1 });
+    const continued = readFileSync(file);
+    expect(continued.subarray(0, before.length)).toEqual(before);
+    expect((await checkSessionFile(file)).entries).toBe(3);
+  });
+
+  it('refuses a damaged file without opening or writing it', async () => {
+    const file = sessionWithEntries();
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"parentId":"a"', '"parentId":"zz"'));
+    const before = readFileSync(file);
+    await expect(openSessionFile(file)).rejects.toMatchObject({ code: 'session_damaged' });
+    expect(readFileSync(file)).toEqual(before);
   });
 });
 
@@ -101,6 +187,6 @@ describe('createSessionFile', () => {
     reopened.appendMessage({ role: 'user', content: 'hi', timestamp: 1 });
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(checkSessionFile(file).entries).toBe(1);
+    expect((await checkSessionFile(file)).entries).toBe(1);
   });
 });

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import {
-  appendFileSync,
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { CURRENT_SESSION_VERSION, SessionManager } from '@earendil-works/pi-coding-agent';
+  CURRENT_SESSION_VERSION,
+  type FileEntry,
+  SessionManager,
+} from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
 
@@ -28,47 +24,104 @@ const entrySchema = z.looseObject({
   parentId: z.string().nullable(),
 });
 
-/** What {@link checkSessionFile} found and did. */
+/** What {@link checkSessionFile} found. */
 export interface SessionFileCheck {
   /** The session id from the header. */
   sessionId: string;
   /** Entries with a valid id and parent. */
   entries: number;
-  /** True when a torn last line got a newline appended (the original bytes stay a prefix). */
-  repairedTornLine: boolean;
-}
-
-function damaged(path: string, problem: string): RepaError {
-  return new RepaError('session_damaged', `Session file ${path} is damaged: ${problem}.`, {
-    details: { path, problem },
-  });
+  /** True when the last line has no newline (a torn write); {@link openSessionFile} repairs it. */
+  tornLastLine: boolean;
 }
 
 /**
- * Checks a Pi session file before Pi opens it. A torn last line gets a newline appended; a damaged
- * header or a broken parent chain throws `session_damaged` and leaves the file untouched.
- *
- * Contract: Pi 0.87.1 silently migrates (and rewrites) a file whose header lacks a current version,
- * and skips malformed lines; this check runs first so neither can hide damage.
+ * What one look at a session file found; cached by the file's stat key.
+ * @internal
  */
-export function checkSessionFile(path: string): SessionFileCheck {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new RepaError('not_found', `Session file ${path} cannot be read.`, { cause });
+export interface SessionFileState {
+  /** The header's id; for an unreadable header, the id in Pi's file name (`<time>_<id>.jsonl`). */
+  sessionId: string;
+  /** The header's timestamp; for an unreadable header, the time in Pi's file name. */
+  createdAt: string | undefined;
+  /** The file's modification time. */
+  modifiedAt: string;
+  /** The check of a sound file. */
+  check?: SessionFileCheck;
+  /** The entries of a sound file as Pi loads them (header first). */
+  entries?: FileEntry[];
+  /** Why the file is damaged (`session_damaged`, its quarantine copy in `details`). */
+  damage?: RepaError;
+}
+
+const MAX_CACHED_FILES = 256;
+const states = new Map<string, { key: string; state: Promise<SessionFileState> }>();
+
+/** Pi names session files `<timestamp with - for : and .>_<session id>.jsonl`. */
+const PI_FILE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2})-(\d{3}Z)_(.+)\.jsonl$/;
+
+/**
+ * The session id (and creation time) Pi put in a session file's name.
+ * @internal
+ */
+export function sessionIdOfFileName(path: string): { sessionId: string; createdAt?: string } {
+  const name = basename(path);
+  const match = PI_FILE_NAME.exec(name);
+  if (match) {
+    const [, dateAndHour, minutes, seconds, millis, sessionId] = match;
+    return {
+      sessionId: sessionId ?? '',
+      createdAt: `${dateAndHour}:${minutes}:${seconds}.${millis}`,
+    };
+  }
+  return { sessionId: name.replace(/\.jsonl$/, '') };
+}
+
+/** `not_found` when the file is gone, `io_error` when it is there but cannot be read. */
+function unreadable(path: string, cause: unknown): RepaError {
+  if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
+    return new RepaError('not_found', `Session file ${path} does not exist.`, { cause });
+  }
+  return new RepaError('io_error', `Session file ${path} cannot be read.`, { cause });
+}
+
+function damaged(path: string, problem: string, copy: string | Error): RepaError {
+  const kept = typeof copy === 'string';
+  return new RepaError('session_damaged', `Session file ${path} is damaged: ${problem}.`, {
+    details: {
+      path,
+      problem,
+      ...(kept ? { quarantine: copy } : { quarantineFailed: copy.message }),
+    },
+    ...(kept
+      ? {
+          fix: `Restore the session file from a backup or start a new session; the file was left untouched and a byte copy is kept at ${copy}.`,
+        }
+      : {}),
+  });
+}
+
+/** What is wrong with a session file's bytes, or its check and entries when it is sound. */
+function inspect(
+  bytes: Buffer,
+): { problem: string } | { check: SessionFileCheck; entries: FileEntry[] } {
+  // JSON text never holds a raw NUL; NULs are blocks a crash never wrote (e.g. after a power loss).
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    const line = bytes.subarray(0, nul).toString('utf8').split('\n').length;
+    return {
+      problem: `NUL bytes from byte ${nul} (line ${line}); the data there was never written`,
+    };
   }
   const text = bytes.toString('utf8');
-  const lines = text.split('\n');
-  const torn = text.length > 0 && !text.endsWith('\n');
   const parsed: unknown[] = [];
-  for (const line of lines) {
+  for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
       parsed.push(JSON.parse(line));
     } catch {
       // Skipped like Pi does (a torn line from an earlier crash); real damage shows up below as a
-      // broken parent chain, because nothing valid can point to a line that does not parse.
+      // broken parent chain, because nothing valid can point to a line that does not parse. An
+      // unreadable first line makes the first parsed line fail as a header.
     }
   }
   const [first, ...rest] = parsed;
@@ -77,22 +130,152 @@ export function checkSessionFile(path: string): SessionFileCheck {
     const problem = header.error.issues
       .map((issue) => `header ${issue.path.join('.') || '(line)'}: ${issue.message}`)
       .join('; ');
-    throw damaged(path, problem);
+    return { problem };
   }
   const seen = new Set<string>();
-  let entries = 0;
   for (const [index, raw] of rest.entries()) {
     const entry = entrySchema.safeParse(raw);
-    if (!entry.success) throw damaged(path, `entry ${index + 1} has no valid id/parentId`);
+    if (!entry.success) return { problem: `entry ${index + 1} has no valid id/parentId` };
     const { id, parentId } = entry.data;
     if (parentId !== null && !seen.has(parentId)) {
-      throw damaged(path, `entry ${id} points to a missing parent ${parentId}`);
+      return { problem: `entry ${id} points to a missing parent ${parentId}` };
     }
     seen.add(id);
-    entries += 1;
   }
-  if (torn) appendFileSync(path, '\n');
-  return { sessionId: header.data.id, entries, repairedTornLine: torn };
+  return {
+    check: {
+      sessionId: header.data.id,
+      entries: rest.length,
+      tornLastLine: text.length > 0 && !text.endsWith('\n'),
+    },
+    entries: parsed as FileEntry[],
+  };
+}
+
+/** Writes `bytes` to `target` atomically (temp + fsync + rename + directory fsync). */
+async function writeDurably(target: string, bytes: Buffer): Promise<void> {
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${randomUUID()}.tmp`);
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, target);
+  const dirHandle = await open(dir, 'r');
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
+  }
+}
+
+/**
+ * Keeps a byte copy of a damaged file as `quarantine/<name>.<mtime>` next to it, once per damaged
+ * state (the name comes from the file's mtime), and never touches the original.
+ */
+async function quarantine(path: string, bytes: Buffer, mtime: Date): Promise<string> {
+  const stamp = mtime.toISOString().replace(/[:.]/g, '-');
+  const target = join(dirname(path), 'quarantine', `${basename(path)}.${stamp}`);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.size !== bytes.length) await writeDurably(target, bytes);
+  return target;
+}
+
+async function look(path: string): Promise<SessionFileState> {
+  let bytes: Buffer;
+  let mtime: Date;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      mtime = (await handle.stat()).mtime;
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (cause) {
+    throw unreadable(path, cause);
+  }
+  const found = inspect(bytes);
+  if ('check' in found) {
+    const header = found.entries[0] as { timestamp: string };
+    return {
+      sessionId: found.check.sessionId,
+      createdAt: header.timestamp,
+      modifiedAt: mtime.toISOString(),
+      check: found.check,
+      entries: found.entries,
+    };
+  }
+  // The header's identity when it still reads; else the one Pi put in the file name.
+  const newline = bytes.indexOf(10);
+  const firstLine = bytes.subarray(0, newline === -1 ? bytes.length : newline).toString('utf8');
+  let header: z.infer<typeof headerSchema> | undefined;
+  try {
+    header = headerSchema.safeParse(JSON.parse(firstLine)).data;
+  } catch {
+    header = undefined;
+  }
+  const named = sessionIdOfFileName(path);
+  const copy = await quarantine(path, bytes, mtime).catch((error: unknown) =>
+    error instanceof Error ? error : new Error(String(error)),
+  );
+  return {
+    sessionId: header?.id ?? named.sessionId,
+    createdAt: header?.timestamp ?? named.createdAt,
+    modifiedAt: mtime.toISOString(),
+    damage: damaged(path, found.problem, copy),
+  };
+}
+
+/**
+ * Looks at a session file once per state: the result is cached by the file's stat key (device,
+ * inode, size, mtime), so an unchanged file is never read twice. Never writes the file.
+ * @internal
+ */
+export async function sessionFileState(path: string): Promise<SessionFileState> {
+  let key: string;
+  try {
+    const stats = await stat(path, { bigint: true });
+    key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  } catch (cause) {
+    states.delete(path);
+    throw unreadable(path, cause);
+  }
+  const cached = states.get(path);
+  if (cached?.key === key) return cached.state;
+  const state = look(path);
+  states.delete(path);
+  states.set(path, { key, state });
+  state.catch(() => states.delete(path));
+  if (states.size > MAX_CACHED_FILES) {
+    const oldest = states.keys().next().value;
+    if (oldest !== undefined) states.delete(oldest);
+  }
+  return state;
+}
+
+/**
+ * Checks a Pi session file before it is read or continued, and never writes it. A torn last line
+ * is reported (`tornLastLine`); NUL bytes, a damaged header (including a missing or old version,
+ * which Pi would migrate and rewrite) or a broken parent chain throw `session_damaged`, after a
+ * byte copy of the file is kept in `quarantine/` beside it. Cached by the file's stat key.
+ *
+ * Contract: Pi 0.87.1 silently migrates (and rewrites) a file whose header lacks a current version,
+ * skips malformed lines and appends a newline to a torn file when it opens one; this check runs
+ * first so none of these can hide damage.
+ */
+export async function checkSessionFile(path: string): Promise<SessionFileCheck> {
+  const state = await sessionFileState(path);
+  if (state.damage) throw state.damage;
+  if (!state.check) throw new RepaError('internal', `Session file ${path} was not checked.`);
+  return state.check;
 }
 
 /**
@@ -125,11 +308,22 @@ export async function createSessionFile(cwd: string, sessionDir: string): Promis
 }
 
 /**
- * Checks and opens a Pi session file; see {@link checkSessionFile}. `cwd` (the space root) replaces
- * the working directory recorded in the header for this process only; the file is not rewritten.
+ * Checks and opens a Pi session file to continue it; see {@link checkSessionFile}. Only here is a
+ * torn last line repaired (spec R92): a newline is appended and synced, so the original bytes stay
+ * a prefix. `cwd` (the space root) replaces the working directory recorded in the header for this
+ * process only; the file is not rewritten.
  */
-export function openSessionFile(path: string, cwd?: string): SessionManager {
-  checkSessionFile(path);
+export async function openSessionFile(path: string, cwd?: string): Promise<SessionManager> {
+  const check = await checkSessionFile(path);
+  if (check.tornLastLine) {
+    const handle = await open(path, 'a');
+    try {
+      await handle.appendFile('\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
   return SessionManager.open(path, dirname(path), cwd);
 }
 

@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
-import { checkSessionFile, createSessionFile } from './session-files.js';
+import {
+  createSessionFile,
+  listSessionFiles,
+  type SessionFileState,
+  sessionFileState,
+  sessionIdOfFileName,
+} from './session-files.js';
 
 /** Where a space keeps its Pi session files. */
 export function sessionDirectoryOf(space: string): string {
@@ -23,28 +29,65 @@ export async function createSpaceSession(space: string, title?: string): Promise
   };
 }
 
-/** The sessions of a space, newest first, through Pi's own session listing. */
-export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
-  const sessions = await SessionManager.listAll(sessionDirectoryOf(space));
-  return sessions.map((session) => ({
-    sessionId: session.id,
-    space,
-    createdAt: session.created.toISOString(),
-    updatedAt: session.modified.toISOString(),
-    ...(session.name ? { title: session.name } : {}),
-  }));
+/** The state of a session file, or undefined when it went away meanwhile. */
+async function stateOf(file: string): Promise<SessionFileState | undefined> {
+  try {
+    return await sessionFileState(file);
+  } catch (error) {
+    if (RepaError.isInstance(error) && error.code === 'not_found') return undefined;
+    throw error;
+  }
 }
 
-/** The session file of a session id in a space, or `not_found`. */
-export async function findSessionFile(space: string, sessionId: string): Promise<string> {
-  const sessions = await SessionManager.listAll(sessionDirectoryOf(space));
-  const found = sessions.find((session) => session.id === sessionId);
-  if (!found) {
-    throw new RepaError('not_found', `Space ${space} has no session ${sessionId}.`, {
-      fix: 'List the sessions of the space (session.list) or create one (session.create).',
+/**
+ * The sessions of a space, newest first, through Pi's own session listing. A damaged session
+ * (which Pi's listing skips or reads past) is listed too, with `damaged` saying why.
+ */
+export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
+  const dir = sessionDirectoryOf(space);
+  const [files, listed] = await Promise.all([listSessionFiles(dir), SessionManager.listAll(dir)]);
+  const byPath = new Map(listed.map((session) => [session.path, session]));
+  const sessions: SessionInfo[] = [];
+  for (const file of files) {
+    const state = await stateOf(file);
+    const session = byPath.get(file);
+    if (!state || (!session && !state.damage)) continue;
+    sessions.push({
+      sessionId: session?.id ?? state.sessionId,
+      space,
+      createdAt: session?.created.toISOString() ?? state.createdAt ?? state.modifiedAt,
+      updatedAt: session?.modified.toISOString() ?? state.modifiedAt,
+      ...(session?.name ? { title: session.name } : {}),
+      ...(state.damage ? { damaged: state.damage.toWire() } : {}),
     });
   }
-  return found.path;
+  return sessions.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+}
+
+/**
+ * The state of a session id's file in a space: Pi names files `<time>_<id>.jsonl`, so only a file
+ * named otherwise makes this look at the others (each look is cached by the file's stat key).
+ */
+async function findSessionState(
+  space: string,
+  sessionId: string,
+): Promise<{ file: string; state: SessionFileState }> {
+  const files = await listSessionFiles(sessionDirectoryOf(space));
+  const named = (file: string) => sessionIdOfFileName(file).sessionId === sessionId;
+  for (const file of [...files.filter(named), ...files.filter((file) => !named(file))]) {
+    const state = await stateOf(file);
+    if (state?.sessionId === sessionId) return { file, state };
+  }
+  throw new RepaError('not_found', `Space ${space} has no session ${sessionId}.`, {
+    fix: 'List the sessions of the space (session.list) or create one (session.create).',
+  });
+}
+
+/** The session file of a session id in a space; `not_found`, or `session_damaged` when damaged. */
+export async function findSessionFile(space: string, sessionId: string): Promise<string> {
+  const { file, state } = await findSessionState(space, sessionId);
+  if (state.damage) throw state.damage;
+  return file;
 }
 
 function textOf(content: unknown): string {
@@ -106,11 +149,14 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
 
 /**
  * The public history of a session's current branch (spec R27): the real exchange, tool results,
- * context snapshots, file-change notices and summaries; never Pi's system entries.
+ * context snapshots, file-change notices and summaries; never Pi's system entries. Never writes
+ * the session file; a damaged one is `session_damaged`.
  */
 export async function readSessionHistory(space: string, sessionId: string): Promise<HistoryItem[]> {
-  const file = await findSessionFile(space, sessionId);
-  checkSessionFile(file);
-  const manager = SessionManager.open(file, sessionDirectoryOf(space), space);
+  const { state } = await findSessionState(space, sessionId);
+  if (state.damage) throw state.damage;
+  // From the checked entries in memory: opening the file with Pi would repair a torn last line,
+  // and a read never writes.
+  const manager = SessionManager.inMemory(space, undefined, [...(state.entries ?? [])]);
   return manager.getBranch().flatMap((entry) => historyItemOf(entry) ?? []);
 }

@@ -30,10 +30,14 @@ function hold(signal: AbortSignal | undefined): Promise<AssistantMessage> {
 /**
  * A faux model with a tiny script, for applications and daemons under test: `hold …` keeps the
  * run streaming until it is cancelled; `save NAME then hold` writes NAME through the `write` tool,
- * then holds; anything else is answered `ok: <text>` at once.
+ * then holds; anything else is answered `ok: <text>` at once. `onRequest` is called for every
+ * model request.
  */
-export function createScriptedModel(): Promise<ModelChoice> {
-  return createFauxModel(async (context, options) => {
+export function createScriptedModel(
+  options: { onRequest?: () => void } = {},
+): Promise<ModelChoice> {
+  return createFauxModel(async (context, streamOptions) => {
+    options.onRequest?.();
     const { text, after } = lastRequest(context.messages);
     const save = /^save (\S+) then hold/.exec(text);
     if (save?.[1]) {
@@ -43,9 +47,9 @@ export function createScriptedModel(): Promise<ModelChoice> {
           { stopReason: 'toolUse' },
         );
       }
-      return hold(options?.signal);
+      return hold(streamOptions?.signal);
     }
-    if (text.startsWith('hold')) return hold(options?.signal);
+    if (text.startsWith('hold')) return hold(streamOptions?.signal);
     return fauxAssistantMessage(`ok: ${text}`);
   });
 }

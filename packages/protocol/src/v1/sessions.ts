@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 
 /** A session of a space. */
@@ -13,6 +14,11 @@ export const sessionInfoSchema = z.looseObject({
   createdAt: timestampSchema,
   /** When the session last changed. */
   updatedAt: timestampSchema.optional(),
+  /**
+   * Present when the session file is damaged (`session_damaged`): the session is listed but cannot
+   * be read or continued; `details.quarantine` names the byte copy kept before anything else.
+   */
+  damaged: wireErrorSchema.optional(),
 });
 /** A session of a space. */
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
