@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore, type SaveStep } from './content-store.js';
+import { openTools } from './test/content-tools.js';
 import { readTextTree, removeAll, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -55,6 +56,26 @@ describe('ContentStore across sessions of one process', () => {
       ]);
       expect(results.map(codeOf).sort(), `round ${round}`).toEqual(['saved', 'stale_version']);
       const winner = results[0]?.status === 'fulfilled' ? `one ${round}\n` : `two ${round}\n`;
+      expect(await readFile(join(root, 'a.md'), 'utf8')).toBe(winner);
+    }
+  });
+
+  it('lets one of two sessions win when one agent uses write and the other apply_patch on one file (20 races)', async () => {
+    const root = await space({ 'a.md': 'base\n' });
+    const one = await openTools(root);
+    const two = await openTools(root);
+    for (let round = 0; round < 20; round++) {
+      await one.observe('a.md');
+      await two.observe('a.md');
+      const line = (await readFile(join(root, 'a.md'), 'utf8')).trimEnd();
+      const results = await Promise.allSettled([
+        one.call('write', { path: 'a.md', content: `write ${round}\n` }),
+        two.call('apply_patch', {
+          input: `*** Begin Patch\n*** Update File: a.md\n@@\n-${line}\n+patch ${round}\n*** End Patch`,
+        }),
+      ]);
+      expect(results.map(codeOf).sort(), `round ${round}`).toEqual(['saved', 'stale_version']);
+      const winner = results[0]?.status === 'fulfilled' ? `write ${round}\n` : `patch ${round}\n`;
       expect(await readFile(join(root, 'a.md'), 'utf8')).toBe(winner);
     }
   });

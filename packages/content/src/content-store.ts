@@ -575,6 +575,8 @@ export class ContentStore {
   /** Rereads `identities.json` when another store or process replaced it; keeps unsaved changes. */
   private async refreshIndex(): Promise<void> {
     const file = join(this.repaDir, INDEX_FILE);
+    // Never read an index through a `.repa` that is not a real folder (space_unsafe).
+    if (!(await this.repaDirExists())) return;
     const key = await this.fs.lstat(file).then(
       (stats) => statKeyOf(stats),
       (error: unknown) => {
