@@ -9,6 +9,7 @@ import {
   readLearningContext,
   readSessionHistory,
   recoverSpace,
+  type SpaceRecovery,
 } from '@repa/host';
 import {
   RepaError,
@@ -70,18 +71,34 @@ export class RepaApplication {
 
   /**
    * Opens the application. Runs left `accepted` or `running` by a crash become `interrupted` (no
-   * automatic re-run, spec R73) and their spaces' pending save intents are resolved.
+   * automatic re-run, spec R73) and their spaces' pending save intents are resolved; the saves a
+   * run had made that recovery finished are attached to its error (`details.recoveredSaves`).
    */
   static async open(options: RepaApplicationOptions): Promise<RepaApplication> {
     const app = new RepaApplication(options);
-    const interrupted = app.#ledger.interruptActive(
-      new RepaError('cancelled', 'The daemon stopped while this run was active.', {
-        fix: 'Look at the session history, then submit again or use run.retry.',
-      }).toWire(),
-    );
-    for (const space of new Set(interrupted.map((run) => run.space))) {
-      await recoverSpace(space, options.appDirectory).catch(() => 0);
+    const active = app.#ledger.activeRuns();
+    const recovered = new Map<string, SpaceRecovery['recovered']>();
+    for (const space of new Set(active.map((run) => run.space))) {
+      const report = await recoverSpace(space, options.appDirectory).catch(() => undefined);
+      if (report) recovered.set(space, report.recovered);
     }
+    app.#ledger.interruptActive((run) => {
+      const saves = (recovered.get(run.space) ?? []).filter(
+        (save) => save.outcome === 'rolled-forward' && save.operationId.startsWith(`${run.runId}-`),
+      );
+      return new RepaError('interrupted', 'The daemon stopped while this run was active.', {
+        ...(saves.length === 0
+          ? {}
+          : {
+              details: {
+                recoveredSaves: saves.map(({ operationId, receipts }) => ({
+                  operationId,
+                  receipts,
+                })),
+              },
+            }),
+      }).toWire();
+    });
     return app;
   }
 
@@ -218,7 +235,7 @@ export class RepaApplication {
     emit({ type: 'status', status: 'running' });
     const text = run.input.type === 'text' ? run.input.text : '';
     const outcome = await host
-      .send(text, run.promptSettings, { onEvent: emit })
+      .send(text, run.promptSettings, { onEvent: emit, runId: run.runId })
       .catch((error: unknown) => ({
         status: 'failed' as const,
         error: RepaError.fromUnknown(error).toWire(),

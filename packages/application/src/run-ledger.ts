@@ -296,12 +296,20 @@ export class RunLedger {
    * After a crash: every run still `accepted` or `running` becomes `interrupted` (no automatic
    * re-run; spec R73). Returns the runs it changed.
    */
-  interruptActive(reason: WireError): RunInfo[] {
+  interruptActive(reason: WireError | ((run: RunInfo) => WireError)): RunInfo[] {
+    return this.activeRuns().map((run) =>
+      this.finish(run.runId, {
+        status: 'interrupted',
+        error: typeof reason === 'function' ? reason(run) : reason,
+      }),
+    );
+  }
+
+  /** The runs left `accepted` or `running` (after a crash: those {@link interruptActive} ends). */
+  activeRuns(): RunInfo[] {
     const rows = this.#db
       .prepare(`SELECT run_id FROM runs WHERE status IN ('accepted', 'running')`)
       .all() as Row[];
-    return rows.map((row) =>
-      this.finish(String(row.run_id), { status: 'interrupted', error: reason }),
-    );
+    return rows.map((row) => this.getRun(String(row.run_id)));
   }
 }

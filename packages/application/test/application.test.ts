@@ -1,5 +1,6 @@
 // Spec R93: the public client against a real daemon child process with a real SQLite ledger.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   existsSync,
@@ -359,7 +360,7 @@ describe('RepaApplication through a real daemon process', () => {
     await stopped(daemon.child);
     daemon = await startDaemon(appDirectory, agentDir);
     const after: RunInfo = (await client.request('run.get', { runId: run.runId })).run;
-    expect(after).toMatchObject({ status: 'interrupted', error: { code: 'cancelled' } });
+    expect(after).toMatchObject({ status: 'interrupted', error: { code: 'interrupted' } });
     const again = await submit(sessionId, 'hold across a crash', 'crash-req');
     expect(again).toMatchObject({
       resubmitted: true,
@@ -372,6 +373,66 @@ describe('RepaApplication through a real daemon process', () => {
     expect((await client.request('run.get', { runId: next.run.runId })).run.status).toBe(
       'succeeded',
     );
+  });
+
+  it('after kill -9 in the middle of a save: the restart finishes the save and attaches it to the interrupted run', async () => {
+    const sessionId = await newSession();
+    const { run } = await submit(sessionId, 'save first.md then hold');
+    await log.until(() => log.of(run.runId).some((event) => event.event.type === 'tool-end'));
+    const toolEnd = log.of(run.runId).find((event) => event.event.type === 'tool-end')?.event;
+    // The run's saves are named after the run.
+    expect(toolEnd).toMatchObject({ receipts: [{ operationId: `${run.runId}-1` }] });
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    // What a daemon killed right after the first rename of the run's second save leaves behind.
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const operationId = `${run.runId}-2`;
+    writeFileSync(join(space, 'two-a.md'), 'new a\n');
+    writeFileSync(join(space, 'two-b.md'), 'old b\n');
+    const change = (target: string, from: string, to: string, position: number) => ({
+      target,
+      identity: `repa:document/${target.replace('.', '-')}`,
+      previousVersion: sha(from),
+      version: sha(to),
+      content: Buffer.from(to).toString('base64'),
+      temp: `.${target}.repa-tmp-${operationId}-${position}`,
+      mode: null,
+      createdDirs: [],
+    });
+    mkdirSync(join(space, '.repa/intents'), { recursive: true });
+    writeFileSync(
+      join(space, `.repa/intents/${operationId}.json`),
+      JSON.stringify({
+        format: 'repa.content-intent/1',
+        operationId,
+        createdAt: new Date().toISOString(),
+        status: 'pending',
+        changes: [
+          change('two-a.md', 'old a\n', 'new a\n', 0),
+          change('two-b.md', 'old b\n', 'new b\n', 1),
+        ],
+      }),
+    );
+    daemon = await startDaemon(appDirectory, agentDir);
+    const after: RunInfo = (await client.request('run.get', { runId: run.runId })).run;
+    expect(after).toMatchObject({
+      status: 'interrupted',
+      error: {
+        code: 'interrupted',
+        details: {
+          recoveredSaves: [
+            {
+              operationId,
+              receipts: [
+                { target: 'two-a.md', version: sha('new a\n') },
+                { target: 'two-b.md', version: sha('new b\n') },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(readFileSync(join(space, 'two-b.md'), 'utf8')).toBe('new b\n');
   });
 
   it('on SIGTERM answers, cancels the held run after its grace period and exits cleanly', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { lock } from 'proper-lockfile';
 import { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
 import { newIdentity, parseIdentity } from './content-address.js';
 import { excerptOf, versionOf } from './content-bytes.js';
@@ -16,7 +17,7 @@ import {
 import { IdentityIndex } from './identity-index.js';
 import { type IntentChange, type IntentRecord, intentRecordSchema } from './intent-record.js';
 import { grantedMaterialPath } from './outside-grants.js';
-import { isSocketOpenError, notRegularFile, readDataFile } from './regular-file.js';
+import { dataCorrupt, isSocketOpenError, notRegularFile, readDataFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 
 /**
@@ -108,15 +109,20 @@ export interface SaveOptions {
   signal?: AbortSignal;
 }
 
-/** A save that recovery could not finish; its record stays in `.repa/intents/` until discarded. */
+/**
+ * A save that recovery could not finish, or a record it refused to trust (`quarantined`); the
+ * record stays in `.repa/intents/` until discarded.
+ */
 export interface RecoverableIntent {
-  /** The save's operation id. */
+  /** The save's operation id (for a quarantined record: its file name without `.json`). */
   operationId: string;
-  /** When the save started (ISO-8601). */
+  /** `recoverable`: nothing of it was lost; `quarantined`: the record is damaged or unsafe and was not acted on. */
+  status: 'recoverable' | 'quarantined';
+  /** When the save started (ISO-8601; empty when the record is unreadable). */
   createdAt: string;
   /** Absolute path of the record, which also holds the new bytes (base64). */
   recordPath: string;
-  /** Why it was left unfinished. */
+  /** Why it was left unfinished or quarantined. */
   reason: string;
   /** Each change and whether it is on disk. */
   changes: {
@@ -125,6 +131,21 @@ export interface RecoverableIntent {
     version: string | null;
     applied: boolean;
   }[];
+}
+
+/** What opening the store did with one intent record it found (see README, "Recovery"). */
+export interface RecoveredSave {
+  /** The save's operation id (for a quarantined record: its file name without `.json`). */
+  operationId: string;
+  /**
+   * `rolled-forward`: the save is complete on disk now; `recoverable`: kept for a person to look at
+   * (see `listRecoverable`); `quarantined`: the record is damaged or unsafe, nothing was done.
+   */
+  outcome: 'rolled-forward' | 'recoverable' | 'quarantined';
+  /** The changes of the save that are on disk now. */
+  receipts: SaveReceipt[];
+  /** Why it ended this way. */
+  reason: string;
 }
 
 interface PlannedChange {
@@ -144,11 +165,28 @@ const OPERATION_ID = /^[A-Za-z0-9_-]{1,100}$/u;
 const INTENTS = 'intents';
 const INDEX_FILE = 'identities.json';
 const TEMP_MARK = '.repa-tmp-';
+/** The cross-process lock of a space's saves and records: `.repa/content.lock` (proper-lockfile). */
+const LOCK_NAME = 'content';
+/** A lock whose holder stopped refreshing it this long ago (e.g. a killed process) is taken over. */
+const LOCK_STALE_MS = 5_000;
+/** How long to keep retrying a held lock (about 20 s in total) before `busy`. */
+const LOCK_RETRIES = { retries: 400, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true };
+/** Errors of a folder fsync on file systems that do not support it; the rename itself is done. */
+const DIR_SYNC_REFUSED = new Set(['EINVAL', 'EPERM', 'EISDIR', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP']);
+/** The live stores of this process, one per real space root and app directory. */
+const sharedStores = new Map<string, Promise<ContentStore>>();
 
 const statKeyOf = (stats: BigIntStats) =>
   `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
 
 const toPosix = (path: string) => path.split(sep).join('/');
+
+/** The temp file a save writes for change `position` of `operationId`, beside its target. */
+const tempPathOf = (absolutePath: string, operationId: string, position: number) =>
+  join(
+    dirname(absolutePath),
+    `.${basename(absolutePath).slice(0, 80)}${TEMP_MARK}${operationId}-${position}`,
+  );
 
 function ioError(error: unknown, what: string): RepaError {
   if (RepaError.isInstance(error)) return error;
@@ -156,6 +194,12 @@ function ioError(error: unknown, what: string): RepaError {
   return new RepaError('io_error', `${what} failed${code ? ` (${code})` : ''}: ${String(error)}`, {
     cause: error,
     details: code ? { errno: code } : undefined,
+  });
+}
+
+function spaceUnsafe(path: string): RepaError {
+  return new RepaError('space_unsafe', `${path} is not a plain folder (e.g. it is a symlink).`, {
+    details: { path },
   });
 }
 
@@ -184,9 +228,12 @@ export class ContentStore {
   private index = new IdentityIndex();
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
   private caseInsensitive = false;
-  /** True while the in-memory index holds changes not yet written to disk. */
-  private indexDirty = false;
+  /** Index changes not yet written to disk; replayed when the index is reloaded. */
+  private unsaved: ((index: IdentityIndex) => boolean)[] = [];
+  /** Stat key of `identities.json` when last read or written (`null`: absent; `undefined`: never read). */
+  private indexKey: string | null | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private report: RecoveredSave[] = [];
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
     this.root = root;
@@ -199,6 +246,8 @@ export class ContentStore {
   /**
    * Opens the space at `options.root`: loads the identity index and resolves pending intents left by
    * a crash (rolled forward when their first rename happened, otherwise kept as recoverable).
+   * Contract: within a process every open of the same real root and app directory returns the same
+   * live store (recovery runs once); only test options (`fs`, `hooks`) give a private store.
    */
   static async open(options: ContentStoreOptions): Promise<ContentStore> {
     const fs = options.fs ?? nodeFsLayer;
@@ -214,15 +263,50 @@ export class ContentStore {
         fix: 'Create the folder or open another space.',
       });
     }
+    if (options.fs !== undefined || options.hooks !== undefined) {
+      return ContentStore.start(root, options, fs);
+    }
+    const key = `${root}\0${options.appDirectory === undefined ? '' : resolve(options.appDirectory)}`;
+    let shared = sharedStores.get(key);
+    if (shared === undefined) {
+      shared = ContentStore.start(root, options, fs);
+      sharedStores.set(key, shared);
+      shared.catch(() => sharedStores.delete(key));
+    }
+    return shared;
+  }
+
+  private static async start(
+    root: string,
+    options: ContentStoreOptions,
+    fs: FsLayer,
+  ): Promise<ContentStore> {
     const store = new ContentStore(root, options, fs);
     store.caseInsensitive = await isCaseInsensitive(fs, root);
-    await store.loadIndex();
-    await store.recover();
+    try {
+      // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
+      if (await store.repaDirExists()) await store.locked(() => store.recover());
+    } catch (error) {
+      // An unsafe `.repa` is refused by every later use of it; opening only reads addresses.
+      if (!(RepaError.isInstance(error) && error.code === 'space_unsafe')) throw error;
+    }
     return store;
+  }
+
+  /** What opening the store did with the intent records it found, in record order. */
+  get recovered(): readonly RecoveredSave[] {
+    return this.report;
   }
 
   /** Where `address` (a path relative to the space root, or a `repa:` identity) points. */
   async locate(address: string): Promise<ContentLocation> {
+    const parsed = parseIdentity(address);
+    // Another process may have assigned or moved the identity: reread a changed index first.
+    if (parsed?.kind === 'document') await this.exclusive(() => this.refreshIndex());
+    return this.resolveAddress(address);
+  }
+
+  private async resolveAddress(address: string): Promise<ContentLocation> {
     const parsed = parseIdentity(address);
     if (parsed === undefined) {
       const location = await this.canonical(parseSpacePath(address));
@@ -282,24 +366,32 @@ export class ContentStore {
         fix: 'Pass at least one change.',
       });
     }
-    return this.exclusive(async () => {
+    return this.locked(async () => {
       if (options.signal?.aborted) throw cancelled();
+      if (await this.exists(this.intentPath(operationId))) {
+        throw new RepaError(
+          'invalid_request',
+          `The operation id ${operationId} already has a record in this space.`,
+          { fix: 'Use a new operation id.' },
+        );
+      }
       const plan = await this.plan(changes, operationId);
       return this.commit(plan, operationId);
     });
   }
 
-  /** The saves a crash left unfinished (see README, "Recovery"). */
+  /** The saves a crash left unfinished and the records recovery quarantined (see README, "Recovery"). */
   async listRecoverable(): Promise<RecoverableIntent[]> {
     const result: RecoverableIntent[] = [];
-    for (const { record, path } of await this.readIntents()) {
-      if (record.status !== 'recoverable') continue;
+    for (const { record, path, name, problem } of await this.readIntents()) {
+      if (problem === undefined && record?.status !== 'recoverable') continue;
       result.push({
-        operationId: record.operationId,
-        createdAt: record.createdAt,
+        operationId: name,
+        status: problem === undefined ? 'recoverable' : 'quarantined',
+        createdAt: record?.createdAt ?? '',
         recordPath: path,
-        reason: record.reason ?? 'The save did not reach disk.',
-        changes: record.changes.map((change) => ({
+        reason: problem ?? record?.reason ?? 'The save did not reach disk.',
+        changes: (record?.changes ?? []).map((change) => ({
           target: change.target,
           previousVersion: change.previousVersion,
           version: change.version,
@@ -310,15 +402,21 @@ export class ContentStore {
     return result;
   }
 
-  /** Deletes the record of a recoverable save (after the user has dealt with it). */
+  /** Deletes the record of a recoverable or quarantined save (after the user has dealt with it). */
   async discardRecoverable(operationId: string): Promise<void> {
-    const found = (await this.readIntents()).find(
-      ({ record }) => record.operationId === operationId && record.status === 'recoverable',
-    );
-    if (!found) {
-      throw new RepaError('not_found', `No recoverable save has the operation id ${operationId}.`);
-    }
-    await this.exclusive(() => this.fs.unlink(found.path));
+    await this.locked(async () => {
+      const found = (await this.readIntents()).find(
+        ({ record, name, problem }) =>
+          name === operationId && (problem !== undefined || record?.status === 'recoverable'),
+      );
+      if (!found) {
+        throw new RepaError(
+          'not_found',
+          `No recoverable save has the operation id ${operationId}.`,
+        );
+      }
+      await this.fs.unlink(found.path);
+    });
   }
 
   /**
@@ -489,29 +587,57 @@ export class ContentStore {
     return join(this.root, REPA_FOLDER);
   }
 
-  private async loadIndex(): Promise<void> {
+  /** Rereads `identities.json` when another store or process replaced it; keeps unsaved changes. */
+  private async refreshIndex(): Promise<void> {
     const file = join(this.repaDir, INDEX_FILE);
-    const bytes = await readDataFile(this.fs, file, 'identity index');
-    if (bytes !== undefined) this.index = IdentityIndex.parse(bytes.toString('utf8'), file);
+    // Never read an index through a `.repa` that is not a real folder (space_unsafe).
+    if (!(await this.repaDirExists())) return;
+    const stats = await this.fs.lstat(file).then(
+      (found) => found,
+      (error: unknown) => {
+        if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return null;
+        throw ioError(error, `Checking ${file}`);
+      },
+    );
+    // A symlink, FIFO or folder in its place is damaged data, found without opening it.
+    if (stats !== null && !stats.isFile()) {
+      throw dataCorrupt('identity index', file, 'it is not a regular file');
+    }
+    const key = stats === null ? null : statKeyOf(stats);
+    if (key === this.indexKey) return;
+    let index = new IdentityIndex();
+    const bytes = key === null ? undefined : await readDataFile(this.fs, file, 'identity index');
+    if (bytes !== undefined) index = IdentityIndex.parse(bytes.toString('utf8'), file);
+    for (const change of this.unsaved) change(index);
+    this.index = index;
+    this.indexKey = key;
   }
 
   private async persistIndex(): Promise<void> {
-    const text = this.index.serialize();
-    this.indexDirty = false;
-    try {
-      await this.writeRepaFile(join(this.repaDir, INDEX_FILE), text);
-    } catch (error) {
-      this.indexDirty = true;
-      throw error;
-    }
+    const file = join(this.repaDir, INDEX_FILE);
+    const written = this.unsaved.length;
+    await this.writeRepaFile(file, this.index.serialize());
+    this.unsaved.splice(0, written);
+    this.indexKey = await this.fs.lstat(file).then(
+      (stats) => statKeyOf(stats),
+      () => undefined,
+    );
+  }
+
+  /** Applies an index change now and keeps it until it is on disk. */
+  private changeIndex(change: (index: IdentityIndex) => boolean): void {
+    if (change(this.index)) this.unsaved.push(change);
   }
 
   private async assignIdentity(target: string): Promise<string> {
-    return this.exclusive(async () => {
+    return this.locked(async () => {
       const existing = this.index.identityOf(target);
       if (existing !== undefined) return existing;
       const identity = newIdentity();
-      if (this.index.set(identity, target)) this.indexDirty = true;
+      // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
+      this.changeIndex(
+        (index) => index.identityOf(target) === undefined && index.set(identity, target),
+      );
       await this.persistIndex();
       return identity;
     });
@@ -529,13 +655,14 @@ export class ContentStore {
     );
     for (const change of changes) {
       if (change.version !== null) continue;
-      const identity = this.index.identityOf(change.target);
-      if (identity !== undefined && !kept.has(identity) && this.index.remove(identity))
-        this.indexDirty = true;
+      this.changeIndex((index) => {
+        const identity = index.identityOf(change.target);
+        return identity !== undefined && !kept.has(identity) && index.remove(identity);
+      });
     }
     for (const change of changes)
-      if (change.version !== null && this.index.set(change.identity, change.target))
-        this.indexDirty = true;
+      if (change.version !== null)
+        this.changeIndex((index) => index.set(change.identity, change.target));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -545,6 +672,47 @@ export class ContentStore {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Runs `task` alone in this store and, across processes, under the space's lock
+   * (`.repa/content.lock`): every save, identity assignment and recovery step. The identity index
+   * is reread first when another process changed it.
+   */
+  private locked<T>(task: () => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.ensureDir(this.repaDir);
+      const release = await this.acquireLock();
+      try {
+        // Checked again under the lock: `.repa` may have been swapped meanwhile.
+        await this.ensureDir(this.repaDir);
+        await this.refreshIndex();
+        return await task();
+      } finally {
+        await release().catch(() => undefined);
+      }
+    });
+  }
+
+  private async acquireLock(): Promise<() => Promise<void>> {
+    try {
+      return await lock(join(this.repaDir, LOCK_NAME), {
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        retries: LOCK_RETRIES,
+        // The default throws from a timer and crashes the process; a save takes far less than
+        // `stale`, and its checks do not rely on the lock alone (versions are re-checked).
+        onCompromised: () => {},
+      });
+    } catch (error) {
+      if (errnoCode(error) === 'ELOCKED') {
+        throw new RepaError('busy', 'Another Repa process kept this space locked for saving.', {
+          fix: `Retry shortly. If no Repa process is running, remove the folder ${join(this.repaDir, `${LOCK_NAME}.lock`)}.`,
+          cause: error,
+        });
+      }
+      throw ioError(error, 'Locking the space');
+    }
   }
 
   private async step(step: SaveStep, operationId: string, index?: number): Promise<void> {
@@ -557,7 +725,7 @@ export class ContentStore {
   ): Promise<PlannedChange[]> {
     const locations: ContentLocation[] = [];
     for (const change of changes) {
-      const location = await this.locate(change.target);
+      const location = await this.resolveAddress(change.target);
       if (location.outside) {
         throw new RepaError(
           'path_outside_space',
@@ -594,17 +762,11 @@ export class ContentStore {
       this.checkExpectation(target, change.expectedVersion, current);
       let identity = identities.get(target) as string;
       if (change.content !== null && change.identityFrom !== undefined) {
-        const from = await this.locate(change.identityFrom);
+        const from = await this.resolveAddress(change.identityFrom);
         identity = from.identity ?? identities.get(from.target) ?? identity;
       }
       const content = change.content === null ? null : Buffer.from(change.content);
-      const temp =
-        content === null
-          ? null
-          : join(
-              dirname(absolutePath),
-              `.${basename(absolutePath).slice(0, 80)}${TEMP_MARK}${operationId}-${position}`,
-            );
+      const temp = content === null ? null : tempPathOf(absolutePath, operationId, position);
       plan.push({
         target,
         absolutePath,
@@ -614,7 +776,7 @@ export class ContentStore {
         version: content === null ? null : versionOf(content),
         content,
         temp,
-        mode: current?.mode ?? null,
+        mode: current === null ? null : current.mode & 0o777,
         createdDirs: content === null ? [] : await this.missingDirs(dirname(absolutePath)),
       });
     }
@@ -759,11 +921,12 @@ export class ContentStore {
         { cause: error, details: { operationId, applied: done, pending } },
       );
     }
+    // From here on the save is reported saved whatever fails: every rename is done.
     let durable = true;
     try {
       const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
       for (const dir of created) dirs.add(dirname(dir));
-      for (const dir of dirs) await this.fs.syncDir(dir);
+      for (const dir of dirs) await this.syncDir(dir);
     } catch {
       durable = false;
     }
@@ -772,18 +935,28 @@ export class ContentStore {
       this.applyIdentities(plan);
       // An overwrite that keeps every identity (the common case) leaves the index as it is on
       // disk; a new object, a move or a delete (or an earlier failed write) rewrites it.
-      if (this.indexDirty) await this.persistIndex();
+      if (this.unsaved.length > 0) await this.persistIndex();
     } catch {
+      // The index stays dirty in memory and is written with the next change of it.
       durable = false;
     }
     await this.step('index-written', operationId);
-    // Contract: the intent goes only once everything it describes is durable; otherwise the next
-    // open re-checks and finishes it.
-    if (durable) {
-      await this.fs
-        .unlink(recordPath)
-        .then(() => this.fs.syncDir(join(this.repaDir, INTENTS)))
-        .catch(() => undefined);
+    // Contract: a save reported saved is never replayed. The record goes; if it cannot go (or a
+    // step above failed), it is rewritten as `committed`, which recovery never replays: it only
+    // brings the identity index up to date for the changes still on disk.
+    const removed =
+      durable &&
+      (await this.fs.unlink(recordPath).then(
+        () => true,
+        () => false,
+      ));
+    if (removed) {
+      await this.syncDir(join(this.repaDir, INTENTS)).catch(() => undefined);
+    } else {
+      await this.writeRepaFile(
+        recordPath,
+        JSON.stringify({ ...record, status: 'committed' } satisfies IntentRecord),
+      ).catch(() => undefined);
     }
     await this.step('done', operationId);
     return plan.map((change) => ({
@@ -864,17 +1037,48 @@ export class ContentStore {
     if (clean) await this.fs.unlink(recordPath).catch(() => undefined);
   }
 
+  /** Creates `dir` (one of `.repa/` and its folders) if missing; it must be a real folder. */
   private async ensureDir(dir: string): Promise<void> {
+    if (await this.realDirExists(dir)) return;
     try {
       await this.fs.mkdir(dir);
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
+    }
+    if (!(await this.realDirExists(dir))) throw spaceUnsafe(dir);
+  }
+
+  /** Whether `dir` exists; throws `space_unsafe` when it is anything but a real folder (`lstat`). */
+  private async realDirExists(dir: string): Promise<boolean> {
+    let stats: BigIntStats;
+    try {
+      stats = await this.fs.lstat(dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return false;
+      throw ioError(error, `Checking ${dir}`);
+    }
+    if (!stats.isDirectory()) throw spaceUnsafe(dir);
+    return true;
+  }
+
+  private async repaDirExists(): Promise<boolean> {
+    return this.realDirExists(this.repaDir);
+  }
+
+  private async exists(path: string): Promise<boolean> {
+    try {
+      await this.fs.lstat(path);
+      return true;
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return false;
+      throw ioError(error, `Checking ${path}`);
     }
   }
 
   /** Atomically replaces one of Repa's own files in `.repa/` (temp file, fsync, rename, fsync dir). */
   private async writeRepaFile(path: string, text: string): Promise<void> {
     await this.ensureDir(this.repaDir);
+    if (dirname(path) !== this.repaDir) await this.ensureDir(dirname(path));
     const temp = `${path}${TEMP_MARK}${randomUUID()}`;
     try {
       await this.writeNewFile(temp, Buffer.from(text, 'utf8'), null);
@@ -883,43 +1087,133 @@ export class ContentStore {
       await this.fs.unlink(temp).catch(() => undefined);
       throw error;
     }
-    await this.fs.syncDir(dirname(path));
+    await this.syncDir(dirname(path));
+  }
+
+  /** Flushes a folder's entries; skipped where the file system refuses folder fsync (see README). */
+  private async syncDir(path: string): Promise<void> {
+    try {
+      await this.fs.syncDir(path);
+    } catch (error) {
+      if (!DIR_SYNC_REFUSED.has(errnoCode(error) ?? '')) throw error;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
   // Recovery
 
-  private async readIntents(): Promise<{ record: IntentRecord; path: string }[]> {
+  /**
+   * Every record in `.repa/intents/`, checked: `problem` says why a record is not trusted
+   * (unreadable, or a path, temp, folder or mode the store itself would never have written).
+   */
+  private async readIntents(): Promise<
+    { name: string; path: string; record?: IntentRecord; problem?: string }[]
+  > {
     const dir = join(this.repaDir, INTENTS);
+    if (!(await this.repaDirExists()) || !(await this.realDirExists(dir))) return [];
     let names: string[];
     try {
       names = await this.fs.readdir(dir);
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return [];
       throw ioError(error, `Listing ${dir}`);
     }
-    const records: { record: IntentRecord; path: string }[] = [];
-    for (const name of names.sort()) {
-      if (!name.endsWith('.json')) continue;
-      const path = join(dir, name);
+    const records: { name: string; path: string; record?: IntentRecord; problem?: string }[] = [];
+    for (const file of names.sort()) {
+      if (!file.endsWith('.json') || file.includes(TEMP_MARK)) continue;
+      const name = file.slice(0, -'.json'.length);
+      const path = join(dir, file);
+      let record: IntentRecord;
       try {
-        records.push({
-          record: intentRecordSchema.parse(
-            JSON.parse((await this.fs.readFile(path)).toString('utf8')),
-          ),
-          path,
-        });
+        if (!(await this.fs.lstat(path)).isFile()) {
+          records.push({ name, path, problem: 'The record is not a plain file.' });
+          continue;
+        }
+        record = intentRecordSchema.parse(
+          JSON.parse((await this.fs.readFile(path)).toString('utf8')),
+        );
       } catch {
-        // A damaged record is left in place for a person to inspect; it is never guessed at.
+        // A damaged record is quarantined: kept for a person to inspect, never guessed at.
+        records.push({
+          name,
+          path,
+          problem: 'The record is damaged (torn or not a Repa intent record).',
+        });
+        continue;
       }
+      const problem = await this.problemOf(record, name);
+      records.push(
+        problem === undefined ? { name, path, record } : { name, path, record, problem },
+      );
     }
     return records;
+  }
+
+  /** Why a record cannot be trusted, or `undefined`: every path passes the rules of a tool call. */
+  private async problemOf(record: IntentRecord, name: string): Promise<string | undefined> {
+    if (!OPERATION_ID.test(record.operationId) || record.operationId !== name) {
+      return 'The operation id does not match the record file name.';
+    }
+    if (record.changes.length === 0) return 'The record has no changes.';
+    const targets = new Set<string>();
+    for (const [position, change] of record.changes.entries()) {
+      const shown = JSON.stringify(change.target);
+      let location: ContentLocation;
+      try {
+        if (parseSpacePath(change.target) !== change.target) throw new Error('not canonical');
+        location = await this.canonical(change.target);
+      } catch {
+        return `The target ${shown} is not a safe path inside the space.`;
+      }
+      if (location.target !== change.target) return `The target ${shown} goes through a symlink.`;
+      if (targets.has(change.target)) return `The target ${shown} appears twice.`;
+      targets.add(change.target);
+      const temp =
+        change.version === null
+          ? null
+          : this.rel(tempPathOf(location.absolutePath, record.operationId, position));
+      if (change.temp !== temp) {
+        return `The temp file ${JSON.stringify(change.temp)} is not the one this save uses for ${shown}.`;
+      }
+      if ((change.content === null) !== (change.version === null)) {
+        return `The change of ${shown} has bytes and version out of step.`;
+      }
+      if (
+        change.content !== null &&
+        versionOf(Buffer.from(change.content, 'base64')) !== change.version
+      ) {
+        return `The saved bytes of ${shown} do not have the recorded version.`;
+      }
+      if (change.mode !== null && (change.mode < 0 || (change.mode & ~0o777) !== 0)) {
+        return `The mode of ${shown} is not plain permission bits.`;
+      }
+      if (parseIdentity(change.identity)?.kind !== 'document') {
+        return `The identity of ${shown} is not a repa:document identity.`;
+      }
+      if (change.version === null && change.createdDirs.length > 0) {
+        return `The delete of ${shown} lists created folders.`;
+      }
+      for (const dir of change.createdDirs) {
+        try {
+          if (
+            parseSpacePath(dir) !== dir ||
+            !change.target.startsWith(`${dir}/`) ||
+            (await this.canonical(dir)).target !== dir
+          ) {
+            throw new Error('not an ancestor');
+          }
+        } catch {
+          return `The folder ${JSON.stringify(dir)} is not a folder of ${shown} inside the space.`;
+        }
+      }
+    }
+    return undefined;
   }
 
   private async removeStrayRepaTemps(): Promise<void> {
     for (const dir of [this.repaDir, join(this.repaDir, INTENTS)]) {
       let names: string[];
       try {
+        if (!(await this.realDirExists(dir))) continue;
         names = await this.fs.readdir(dir);
       } catch {
         continue;
@@ -930,10 +1224,22 @@ export class ContentStore {
     }
   }
 
+  /** Runs under the lock: no save of any process is in flight, so every record is a dead writer's. */
   private async recover(): Promise<void> {
     await this.removeStrayRepaTemps();
-    for (const { record, path } of await this.readIntents()) {
-      if (record.status === 'pending') await this.resolveIntent(record, path);
+    for (const { name, path, record, problem } of await this.readIntents()) {
+      if (problem !== undefined || record === undefined) {
+        this.report.push({
+          operationId: name,
+          outcome: 'quarantined',
+          receipts: [],
+          reason: problem ?? 'The record is damaged.',
+        });
+      } else if (record.status === 'pending') {
+        this.report.push(await this.resolveIntent(record, path));
+      } else if (record.status === 'committed') {
+        this.report.push(await this.finishCommitted(record, path));
+      }
     }
   }
 
@@ -950,13 +1256,8 @@ export class ContentStore {
     }
   }
 
-  private async resolveIntent(record: IntentRecord, recordPath: string): Promise<void> {
-    const states = await Promise.all(record.changes.map((change) => this.changeState(change)));
-    // Committed once any real change (not a no-op rewrite) is on disk: its rename happened.
-    const committed = record.changes.some(
-      (change, index) => states[index] === 'applied' && change.version !== change.previousVersion,
-    );
-    const toPlanned = (change: IntentChange): PlannedChange => ({
+  private toPlanned(change: IntentChange): PlannedChange {
+    return {
       target: change.target,
       absolutePath: join(this.root, change.target),
       identity: change.identity,
@@ -966,8 +1267,48 @@ export class ContentStore {
       temp: change.temp === null ? null : join(this.root, change.temp),
       mode: change.mode,
       createdDirs: change.createdDirs.map((dir) => join(this.root, dir)),
-    });
-    const planned = record.changes.map(toPlanned);
+    };
+  }
+
+  private receiptsOf(operationId: string, changes: readonly PlannedChange[]): SaveReceipt[] {
+    return changes.map((change) => ({
+      operationId,
+      target: change.target,
+      identity: change.identity,
+      previousVersion: change.previousVersion,
+      version: change.version,
+      bytes: change.content?.length ?? 0,
+    }));
+  }
+
+  /** A save reported saved whose clean-up failed: only its identities are finished, nothing is replayed. */
+  private async finishCommitted(record: IntentRecord, recordPath: string): Promise<RecoveredSave> {
+    const states = await Promise.all(record.changes.map((change) => this.changeState(change)));
+    const planned = record.changes.map((change) => this.toPlanned(change));
+    for (const change of planned) {
+      if (change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
+    }
+    const onDisk = planned.filter((_, index) => states[index] === 'applied');
+    this.applyIdentities(onDisk);
+    if (this.unsaved.length > 0) await this.persistIndex();
+    await this.fs.unlink(recordPath);
+    await this.syncDir(dirname(recordPath));
+    return {
+      operationId: record.operationId,
+      outcome: 'rolled-forward',
+      receipts: this.receiptsOf(record.operationId, onDisk),
+      reason:
+        'The save had been reported saved; only its identity index update was finished (nothing was written again).',
+    };
+  }
+
+  private async resolveIntent(record: IntentRecord, recordPath: string): Promise<RecoveredSave> {
+    const states = await Promise.all(record.changes.map((change) => this.changeState(change)));
+    // Committed once any real change (not a no-op rewrite) is on disk: its rename happened.
+    const committed = record.changes.some(
+      (change, index) => states[index] === 'applied' && change.version !== change.previousVersion,
+    );
+    const planned = record.changes.map((change) => this.toPlanned(change));
     for (const [index, change] of planned.entries()) {
       if (change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
       if (!committed || states[index] !== 'base') continue;
@@ -979,7 +1320,7 @@ export class ContentStore {
         } else {
           await this.fs.unlink(change.absolutePath);
         }
-        await this.fs.syncDir(dirname(change.absolutePath));
+        await this.syncDir(dirname(change.absolutePath));
         states[index] = 'applied';
       } catch {
         if (change.temp !== null) await this.removeTemp(change.temp, change.absolutePath);
@@ -990,10 +1331,16 @@ export class ContentStore {
       this.applyIdentities(applied);
       await this.persistIndex();
     }
+    const receipts = this.receiptsOf(record.operationId, applied);
     if (applied.length === planned.length) {
       await this.fs.unlink(recordPath);
-      await this.fs.syncDir(dirname(recordPath));
-      return;
+      await this.syncDir(dirname(recordPath));
+      return {
+        operationId: record.operationId,
+        outcome: 'rolled-forward',
+        receipts,
+        reason: 'The save was interrupted after its first rename; it was finished on open.',
+      };
     }
     if (!committed) {
       for (const change of planned) {
@@ -1001,17 +1348,19 @@ export class ContentStore {
           await this.fs.rmdir(dir).catch(() => undefined);
       }
     }
+    const reason = committed
+      ? 'The save was interrupted; some objects were changed by someone else before it could be finished.'
+      : 'The save was interrupted before any object reached disk; the objects are unchanged.';
     const kept: IntentRecord = {
       ...record,
       status: 'recoverable',
-      reason: committed
-        ? 'The save was interrupted; some objects were changed by someone else before it could be finished.'
-        : 'The save was interrupted before any object reached disk; the objects are unchanged.',
+      reason,
       changes: record.changes.map((change, index) => ({
         ...change,
         applied: states[index] === 'applied',
       })),
     };
     await this.writeRepaFile(recordPath, JSON.stringify(kept));
+    return { operationId: record.operationId, outcome: 'recoverable', receipts, reason };
   }
 }

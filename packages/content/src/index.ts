@@ -9,6 +9,7 @@ export {
   ContentStore,
   type ContentStoreOptions,
   type RecoverableIntent,
+  type RecoveredSave,
   type SaveChange,
   type SaveOptions,
 } from './content-store.js';

@@ -32,8 +32,11 @@ export const intentRecordSchema = z.object({
   format: z.literal('repa.content-intent/1'),
   operationId: z.string(),
   createdAt: z.string(),
-  /** `pending` while saving (or after a crash); `recoverable` once recovery left it unfinished. */
-  status: z.enum(['pending', 'recoverable']),
+  /**
+   * `pending` while saving (or after a crash); `recoverable` once recovery left it unfinished;
+   * `committed` when the save was reported saved but its clean-up failed (never replayed).
+   */
+  status: z.enum(['pending', 'recoverable', 'committed']),
   changes: z.array(intentChangeSchema),
   /** Why recovery kept this record. */
   reason: z.string().optional(),

@@ -13,7 +13,7 @@ export {
   type RunOutcome,
   type SendOptions,
 } from './pi-conversation-host.js';
-export { recoverSpace } from './recover-space.js';
+export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export {
   checkSessionFile,
   createSessionFile,

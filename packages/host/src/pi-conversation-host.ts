@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { getCurrentTools, type Model, type ModelThinkingLevel } from '@earendil-works/pi-ai';
 import {
@@ -78,6 +79,8 @@ export interface PiConversationHostOptions {
 export interface SendOptions {
   /** Receives the run's events as they happen. */
   onEvent?: (event: RunEvent) => void;
+  /** The run's id; the run's saves get the operation ids `<runId>-<n>` (so recovery can name the run). */
+  runId?: string;
 }
 
 /** How a run ended. */
@@ -99,6 +102,9 @@ interface ActiveRun {
   prompt: AssembledSystemPrompt | undefined;
   receipts: SaveReceipt[];
   emit: (event: RunEvent) => void;
+  runId: string | undefined;
+  /** Saving tool calls so far (numbers the operation ids). */
+  saves: number;
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -191,7 +197,14 @@ export class PiConversationHost {
         ],
       },
     });
-    const tools = createContentTools({ store: this.#store, observer: this.#observer });
+    const tools = createContentTools({
+      store: this.#store,
+      observer: this.#observer,
+      newOperationId: () => {
+        const run = this.#run;
+        return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
+      },
+    });
     const { session } = await createAgentSessionFromServices({
       services,
       sessionManager,
@@ -317,6 +330,8 @@ export class PiConversationHost {
       prompt: undefined,
       receipts: [],
       emit,
+      runId: options.runId,
+      saves: 0,
     };
     this.#run = run;
     this.#lastSettings = settings;

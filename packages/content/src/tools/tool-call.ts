@@ -99,11 +99,7 @@ export function toolError(error: unknown, state?: ToolCallState): RepaError {
     extra.push(`Current version: ${details.currentVersion}`);
   if (typeof details.excerpt === 'string')
     extra.push(`Current start of the file:\n${details.excerpt}`);
-  return new RepaError(cause.code, toolErrorText(cause, extra), {
-    fix: cause.fix,
-    ...(cause.details === undefined ? {} : { details: cause.details }),
-    cause,
-  });
+  return cause.withMessage(toolErrorText(cause, extra));
 }
 
 /**

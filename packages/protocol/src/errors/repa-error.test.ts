@@ -89,4 +89,21 @@ describe('RepaError', () => {
     const same = new RepaError('busy', 'b');
     expect(RepaError.fromUnknown(same)).toBe(same);
   });
+
+  it('tells the same error with another message, keeping code, fix, details and even an unknown code', () => {
+    const original = new RepaError('stale_version', 'old', {
+      fix: 'Read again.',
+      details: { a: 1 },
+    });
+    const told = original.withMessage('new');
+    expect(told.toWire()).toEqual({
+      code: 'stale_version',
+      message: 'new',
+      fix: 'Read again.',
+      details: { a: 1 },
+    });
+    expect(told.cause).toBe(original);
+    const newer = RepaError.fromWire({ code: 'from_the_future', message: 'm', fix: 'f' });
+    expect(newer.withMessage('n').code).toBe('from_the_future');
+  });
 });

@@ -32,6 +32,10 @@ export const REPA_ERROR_FIXES = {
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
   unauthorized:
     "Authenticate with the daemon's token (see its app directory) before calling other methods.",
+  space_unsafe:
+    "Repa's .repa folder in this space is not a plain folder (e.g. a symlink); replace it with a real folder.",
+  interrupted:
+    'The daemon stopped while this run was active; look at the session history, then retry the run.',
   io_error: 'Check disk space and permissions for the path named in the message.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
@@ -50,7 +54,7 @@ export function isRepaErrorCode(code: string): code is RepaErrorCode {
   return Object.hasOwn(REPA_ERROR_FIXES, code);
 }
 
-// Lets fromWire build an error with a code this version does not know; not exported.
+// Lets fromWire (and withMessage) build an error with a code this version may not know; not exported.
 const FROM_WIRE: unique symbol = Symbol('repa.error.fromWire');
 
 /** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
@@ -130,6 +134,12 @@ export class RepaError extends Error {
     }
     const { code, message, fix, details } = parsed.data;
     return new RepaError(code, message, { fix, details }, FROM_WIRE);
+  }
+
+  /** The same error (code, fix, details) told with another message; this error becomes its cause. */
+  withMessage(message: string): RepaError {
+    const details = this.details === undefined ? {} : { details: this.details };
+    return new RepaError(this.code, message, { fix: this.fix, ...details, cause: this }, FROM_WIRE);
   }
 
   /** The wire shape of this error. */
