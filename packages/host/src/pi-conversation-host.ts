@@ -292,38 +292,39 @@ export class PiConversationHost {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
     }
     const emit = options.onEvent ?? (() => {});
-    let view: LearningContextView | null = null;
-    if (settings.learningContext) {
-      try {
-        view = await readLearningContext(this.#options.space);
-      } catch (error) {
-        const wire = RepaError.fromUnknown(error).toWire();
-        return { status: 'failed', error: wire };
-      }
-    }
+    // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run: ActiveRun = {
       settings,
       cancelRequested: false,
-      view,
+      view: null,
       prompt: undefined,
       receipts: [],
       emit,
     };
     this.#run = run;
-    this.#lastSettings = settings;
-    const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
-      // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
-      if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
-      for (const runEvent of runEventsFromPi(event)) {
-        if (runEvent.type === 'tool-end' && runEvent.receipts)
-          run.receipts.push(...runEvent.receipts);
-        emit(runEvent);
-      }
-    });
+    let unsubscribe = () => {};
     try {
+      if (settings.learningContext) {
+        try {
+          run.view = await readLearningContext(this.#options.space);
+        } catch (error) {
+          return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
+        }
+      }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      this.#lastSettings = settings;
+      unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
+        // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
+        if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
+        for (const runEvent of runEventsFromPi(event)) {
+          if (runEvent.type === 'tool-end' && runEvent.receipts)
+            run.receipts.push(...runEvent.receipts);
+          emit(runEvent);
+        }
+      });
       const prompt = this.#assemblePrompt(settings);
       emit({ type: 'prompt-sections', sections: prompt.report });
+      const { view } = run;
       const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
       if (decision.append && view) {
         appendLearningContextSnapshot(this.#sessionManager, view);
@@ -334,6 +335,9 @@ export class PiConversationHost {
           sources: view.sources,
         });
       }
+      // Files changed since the last request are told before the new user message (R50).
+      await this.#appendFileChangeNotice(run);
+      if (run.cancelRequested) return this.#cancelled(prompt);
       await this.#session.prompt(text);
       return this.#outcome(prompt, run);
     } catch (error) {
@@ -343,6 +347,23 @@ export class PiConversationHost {
       unsubscribe();
       this.#run = undefined;
     }
+  }
+
+  /** Persists a notice of the files this host read that changed on disk, if any (R50–R53). */
+  async #appendFileChangeNotice(run: ActiveRun): Promise<void> {
+    const mode = run.settings.fileChanges;
+    if (mode === 'off') return;
+    const message = buildFileChangeMessage(await this.#observer.checkChanges(mode), mode, {
+      receipts: run.receipts,
+    });
+    if (!message) return;
+    this.#sessionManager.appendCustomMessageEntry(
+      message.customType,
+      message.content,
+      message.display,
+      message.details,
+    );
+    run.emit({ type: 'file-change-notice', changes: message.details.changes });
   }
 
   #cancelled(prompt: AssembledSystemPrompt | undefined, output?: string): RunOutcome {
@@ -365,7 +386,7 @@ export class PiConversationHost {
     }
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
-      return { status: 'failed', error: new RepaError('internal', message).toWire(), prompt };
+      return { status: 'failed', error: new RepaError('model_error', message).toWire(), prompt };
     }
     return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
   }

@@ -29,6 +29,8 @@ export const REPA_ERROR_FIXES = {
   daemon_already_running: 'Use the running daemon, or stop it first (repa daemon stop).',
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
   io_error: 'Check disk space and permissions for the path named in the message.',
+  model_error:
+    'The model provider reported an error (see the message); check the model, its credentials and the network, then retry.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

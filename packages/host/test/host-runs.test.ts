@@ -1,0 +1,94 @@
+// A run's start, its order of messages and how it ends, on the real Pi 0.87.1 SDK with Pi's faux
+// provider (no mocks): what the provider received is captured by `createFauxHost`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fauxAssistantMessage, fauxToolCall, type TranscriptContext } from '@earendil-works/pi-ai';
+import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { describe, expect, it } from 'vitest';
+import { createFauxHost } from '../src/testing/index.js';
+
+const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
+
+type Message = TranscriptContext['messages'][number];
+
+function textOf(message: Message): string {
+  if (message.role === 'system') return '';
+  const content = (message as { content: unknown }).content;
+  if (typeof content === 'string') return content;
+  return (content as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('');
+}
+
+/** Makes `<space>/.repa/learning-context.json` a FIFO: a read of it blocks until a writer opens it. */
+function heldLearningContext(space: string): { release: () => Promise<void> } {
+  mkdirSync(join(space, '.repa'), { recursive: true });
+  const file = join(space, '.repa', 'learning-context.json');
+  execFileSync('mkfifo', [file]);
+  const body = JSON.stringify({ revision: '1', body: 'Held context.', sources: [] });
+  return { release: () => writeFile(file, body) };
+}
+
+describe('PiConversationHost runs', () => {
+  describe('run start (R66)', () => {
+    it('is busy and cancellable while the learning context is still being read', async () => {
+      const { host, faux, space } = await createFauxHost();
+      const held = heldLearningContext(space);
+      faux.setResponses([fauxAssistantMessage('should never be asked')]);
+      const running = host.send('hi', defaults);
+      expect(host.busy).toBe(true);
+      await host.cancel();
+      await held.release();
+      const outcome = await running;
+      expect(outcome).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+      expect(faux.state.callCount).toBe(0);
+      expect(host.busy).toBe(false);
+      host.dispose();
+    });
+  });
+
+  describe('file changes between runs (R50)', () => {
+    it('puts the notice before the new user message', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      faux.setResponses([
+        fauxAssistantMessage([fauxToolCall('read', { path: 'a.md' })], { stopReason: 'toolUse' }),
+        fauxAssistantMessage('read it'),
+        fauxAssistantMessage('noted'),
+      ]);
+      const settings: PromptSettings = { ...defaults, fileChanges: 'notice' };
+      await host.send('read a', settings);
+      writeFileSync(join(space, 'a.md'), 'alpha changed between runs\n');
+      const events: RunEvent[] = [];
+      await host.send('what now?', settings, { onEvent: (event) => events.push(event) });
+      expect(requests).toHaveLength(3);
+      const texts = (requests[2] as TranscriptContext).messages
+        .filter((message) => message.role !== 'system')
+        .map(textOf);
+      const notice = texts.findIndex((text) => text.includes('changed on disk'));
+      expect(notice).toBeGreaterThanOrEqual(0);
+      expect(texts[notice]).toContain('a.md');
+      expect(texts.indexOf('what now?')).toBe(notice + 1);
+      expect(texts.at(-1)).toBe('what now?');
+      expect(events.filter((event) => event.type === 'file-change-notice')).toHaveLength(1);
+      host.dispose();
+    });
+  });
+
+  describe('errors', () => {
+    it('reports a provider error reply as model_error with the provider’s message', async () => {
+      const { host, faux } = await createFauxHost();
+      faux.setResponses([
+        fauxAssistantMessage('', { stopReason: 'error', errorMessage: '429 rate limited' }),
+      ]);
+      const outcome = await host.send('hi', defaults);
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error).toMatchObject({ code: 'model_error', message: '429 rate limited' });
+      expect(outcome.error?.fix).not.toContain('bug in Repa');
+      host.dispose();
+    });
+  });
+});
