@@ -182,6 +182,7 @@ export class RepaApplication {
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
       settingsRevisions: snapshot.revisions,
+      settingsSources: snapshot.sources,
     });
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) this.#start(acceptance.run);
@@ -210,7 +211,10 @@ export class RepaApplication {
     emit({ type: 'status', status: 'running' });
     const text = run.input.type === 'text' ? run.input.text : '';
     const outcome = await host
-      .send(text, run.promptSettings, { onEvent: emit })
+      .send(text, run.promptSettings, {
+        onEvent: emit,
+        ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+      })
       .catch((error: unknown) => ({
         status: 'failed' as const,
         error: RepaError.fromUnknown(error).toWire(),

@@ -26,6 +26,7 @@ import {
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
   type PromptSettings,
+  type PromptSettingsSources,
   RepaError,
   type RunEvent,
   type SaveReceipt,
@@ -70,6 +71,8 @@ export interface PiConversationHostOptions {
 export interface SendOptions {
   /** Receives the run's events as they happen. */
   onEvent?: (event: RunEvent) => void;
+  /** The level each of the run's settings came from; the prompt report names it (spec R10). */
+  sources?: PromptSettingsSources;
 }
 
 /** How a run ended. */
@@ -86,6 +89,7 @@ export interface RunOutcome {
 
 interface ActiveRun {
   settings: PromptSettings;
+  sources: PromptSettingsSources | undefined;
   cancelRequested: boolean;
   view: LearningContextView | null;
   prompt: AssembledSystemPrompt | undefined;
@@ -248,6 +252,7 @@ export class PiConversationHost {
     const loader = this.#session.resourceLoader;
     const prompt = assembleSystemPrompt({
       settings: resolved,
+      ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
       environment: {
         spaceRoot: this.#options.space,
         spaceName: basename(this.#options.space),
@@ -295,6 +300,7 @@ export class PiConversationHost {
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run: ActiveRun = {
       settings,
+      sources: options.sources,
       cancelRequested: false,
       view: null,
       prompt: undefined,

@@ -50,6 +50,35 @@ describe('PiConversationHost runs', () => {
     });
   });
 
+  describe('prompt report (R10)', () => {
+    it('names the level each setting came from in the section reasons', async () => {
+      const { host, faux } = await createFauxHost();
+      faux.setResponses([fauxAssistantMessage('ok')]);
+      const outcome = await host.send(
+        'hi',
+        { ...defaults, append: 'SPACE APPEND', fileChanges: 'off' },
+        {
+          sources: {
+            base: 'default',
+            append: 'space',
+            environment: 'default',
+            learningContext: 'session',
+            fileChanges: 'application',
+          },
+        },
+      );
+      const reasons = Object.fromEntries(
+        (outcome.prompt?.report ?? []).map((section) => [section.name, section.reason]),
+      );
+      expect(reasons).toMatchObject({
+        append: 'set by space override',
+        environment: 'enabled by default; learning context on by session override',
+        fileChanges: 'off by application override',
+      });
+      host.dispose();
+    });
+  });
+
   describe('file changes between runs (R50)', () => {
     it('puts the notice before the new user message', async () => {
       const { host, faux, requests, space } = await createFauxHost();
