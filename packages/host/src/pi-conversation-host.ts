@@ -163,8 +163,10 @@ export class PiConversationHost {
     const original = openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.
+    // Pi's estimates count the system message of the prompt Repa actually sends, not Pi's own.
     const sessionManager = withModelContext(original, () => ({
       learningContext: (this.#run?.settings ?? this.#lastSettings)?.learningContext ?? true,
+      systemPrompt: (this.#run?.prompt ?? this.#lastPrompt)?.text,
     }));
     const settingsManager = this.#options.piSettings ?? SettingsManager.create(space, agentDir);
     // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.

@@ -4,7 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fauxAssistantMessage, fauxToolCall, type TranscriptContext } from '@earendil-works/pi-ai';
+import {
+  fauxAssistantMessage,
+  fauxToolCall,
+  getCurrentSystemPrompt,
+  type TranscriptContext,
+} from '@earendil-works/pi-ai';
+import { type AgentMessage, estimateTokens } from '@earendil-works/pi-coding-agent';
+import { writeLearningContext } from '@repa/context';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +110,59 @@ describe('PiConversationHost runs', () => {
       expect(texts.indexOf('what now?')).toBe(notice + 1);
       expect(texts.at(-1)).toBe('what now?');
       expect(events.filter((event) => event.type === 'file-change-notice')).toHaveLength(1);
+      host.dispose();
+    });
+  });
+
+  describe('context size (R43–R45)', () => {
+    it('estimates the request with Repa’s prompt, as the provider received it', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'Cells divide by mitosis.', sources: [] });
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      const estimates: (number | null | undefined)[] = [];
+      const estimateNow = () => estimates.push(host.session.getContextUsage()?.tokens);
+      faux.setResponses([
+        () => {
+          estimateNow();
+          return fauxAssistantMessage([fauxToolCall('read', { path: 'a.md' })], {
+            stopReason: 'toolUse',
+          });
+        },
+        () => fauxAssistantMessage('done'),
+      ]);
+      const outcome = await host.send('read a', { ...defaults, append: 'REPA APPEND' });
+      expect(outcome.status).toBe('succeeded');
+      const [first] = requests as [TranscriptContext];
+      expect(getCurrentSystemPrompt(first.messages)).toBe(outcome.prompt?.text);
+      // Pi's own estimate (no provider usage yet) over the projection, against chars/4 of what
+      // the provider received, message by message as Pi counts.
+      const received = first.messages.reduce(
+        (sum, message) => sum + estimateTokens(message as AgentMessage),
+        0,
+      );
+      expect(estimates).toEqual([received]);
+      host.dispose();
+    });
+
+    it('writes no extra system entries, also across tool follow-up turns', async () => {
+      const { host, faux, space } = await createFauxHost();
+      writeFileSync(join(space, 'a.md'), 'alpha\n');
+      const read = () =>
+        fauxAssistantMessage([fauxToolCall('read', { path: 'a.md' })], { stopReason: 'toolUse' });
+      faux.setResponses([read(), fauxAssistantMessage('one'), read(), fauxAssistantMessage('two')]);
+      const roles = () =>
+        host.session.sessionManager
+          .getEntries()
+          .flatMap((entry) => (entry.type === 'message' ? [entry.message.role] : []));
+      await host.send('first', defaults);
+      await host.send('second', defaults);
+      // Pi declares its prompt and tools once; the projection's Repa prompt makes Pi re-declare
+      // them before each follow-up turn, which must not reach the raw session.
+      expect(roles()).toEqual([
+        'system',
+        ...['user', 'assistant', 'toolResult', 'assistant'],
+        ...['user', 'assistant', 'toolResult', 'assistant'],
+      ]);
       host.dispose();
     });
   });
