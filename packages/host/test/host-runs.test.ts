@@ -144,6 +144,29 @@ describe('PiConversationHost runs', () => {
       host.dispose();
     });
 
+    it('reports estimatedTokensAfter of a compaction with Repa’s prompt, as next sent', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([fauxAssistantMessage('one'), fauxAssistantMessage('two')]);
+      await host.send('first question', defaults);
+      await host.send('second question', defaults);
+      faux.setResponses([fauxAssistantMessage('Summary.'), fauxAssistantMessage('Prefix.')]);
+      const result = await host.session.compact();
+      const rest = host.session.sessionManager
+        .buildSessionProjection()
+        .messages.filter((message) => message.role !== 'system');
+      faux.setResponses([fauxAssistantMessage('after')]);
+      await host.send('third question', defaults);
+      const [system] = (requests.at(-1) as TranscriptContext).messages;
+      expect(system?.role).toBe('system');
+      // Pi's estimate after compacting: the system message as the provider then received it, plus
+      // the rest of the projection (Pi counts its summary without the wrapper it sends).
+      expect(result.estimatedTokensAfter).toBe(
+        estimateTokens(system as AgentMessage) +
+          rest.reduce((sum, message) => sum + estimateTokens(message), 0),
+      );
+      host.dispose();
+    });
+
     it('writes no extra system entries, also across tool follow-up turns', async () => {
       const { host, faux, space } = await createFauxHost();
       writeFileSync(join(space, 'a.md'), 'alpha\n');
