@@ -207,6 +207,7 @@ export class RepaApplication {
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
       settingsRevisions: snapshot.revisions,
+      settingsSources: snapshot.sources,
     });
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) this.#start(acceptance.run);
@@ -235,7 +236,11 @@ export class RepaApplication {
     emit({ type: 'status', status: 'running' });
     const text = run.input.type === 'text' ? run.input.text : '';
     const outcome = await host
-      .send(text, run.promptSettings, { onEvent: emit, runId: run.runId })
+      .send(text, run.promptSettings, {
+        onEvent: emit,
+        runId: run.runId,
+        ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+      })
       .catch((error: unknown) => ({
         status: 'failed' as const,
         error: RepaError.fromUnknown(error).toWire(),

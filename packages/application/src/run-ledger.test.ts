@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { type PromptSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +46,54 @@ describe('RunLedger', () => {
       });
       ledger.close();
       expect(new RunLedger(path).getRun(run.runId)).toEqual(run);
+    });
+
+    it('stores the source level of each prompt setting with the run (R10, R20)', () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
+      const settingsSources = {
+        base: 'default',
+        append: 'space',
+        projectInstructions: 'default',
+        skillCatalog: 'application',
+        environment: 'default',
+        learningContext: 'session',
+        fileChanges: 'default',
+      } as const;
+      const { run } = ledger.accept(request(), { ...settings, settingsSources });
+      expect(run.settingsSources).toEqual(settingsSources);
+      ledger.close();
+      expect(new RunLedger(path).getRun(run.runId).settingsSources).toEqual(settingsSources);
+    });
+
+    it('opens a ledger written before sources were kept and adds them to new runs', () => {
+      const path = ledgerPath();
+      const old = new DatabaseSync(path);
+      old.exec(`CREATE TABLE runs (run_id TEXT PRIMARY KEY, request_id TEXT NOT NULL UNIQUE,
+        space TEXT NOT NULL, session_id TEXT NOT NULL, input TEXT NOT NULL, status TEXT NOT NULL,
+        attempt INTEGER NOT NULL, retry_of TEXT, target_run_id TEXT, prompt_settings TEXT NOT NULL,
+        settings_revisions TEXT NOT NULL, prompt_sections TEXT, error TEXT, output TEXT,
+        accepted_at TEXT NOT NULL, started_at TEXT, ended_at TEXT)`);
+      old
+        .prepare(
+          `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt,
+             prompt_settings, settings_revisions, accepted_at)
+           VALUES ('old', 'q0', '/s', 's0', ?, 'succeeded', 1, ?, ?, '2026-01-01T00:00:00.000Z')`,
+        )
+        .run(
+          JSON.stringify({ type: 'text', text: 'old' }),
+          JSON.stringify(promptSettings),
+          JSON.stringify(settings.settingsRevisions),
+        );
+      old.close();
+      const ledger = new RunLedger(path);
+      expect(ledger.getRun('old').settingsSources).toBeUndefined();
+      const { run } = ledger.accept(request(), {
+        ...settings,
+        settingsSources: { append: 'space' },
+      });
+      expect(ledger.getRun(run.runId).settingsSources).toEqual({ append: 'space' });
+      ledger.close();
     });
 
     it('returns the original run for the same request id without new settings', () => {

@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import {
   type PromptSectionReport,
   type PromptSettings,
+  type PromptSettingsSources,
   RepaError,
   type RunInfo,
   type RunInput,
@@ -32,6 +33,8 @@ export interface AcceptedSettings {
   promptSettings: PromptSettings;
   /** The settings revisions they were built from. */
   settingsRevisions: Record<string, number>;
+  /** The level each prompt setting came from (spec R10). */
+  settingsSources?: PromptSettingsSources;
 }
 
 /** The outcome of {@link RunLedger.accept}. */
@@ -65,6 +68,7 @@ CREATE TABLE IF NOT EXISTS runs (
   target_run_id TEXT REFERENCES runs(run_id),
   prompt_settings TEXT NOT NULL,
   settings_revisions TEXT NOT NULL,
+  settings_sources TEXT,
   prompt_sections TEXT,
   error TEXT,
   output TEXT,
@@ -95,6 +99,7 @@ function rowToRun(row: Row): RunInfo {
   };
   const extras = {
     retryOf: optional('retry_of'),
+    settingsSources: optional('settings_sources', JSON.parse),
     promptSections: optional('prompt_sections', JSON.parse),
     error: optional('error', JSON.parse),
     output: optional('output'),
@@ -129,6 +134,11 @@ export class RunLedger {
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;',
     );
     this.#db.exec(SCHEMA);
+    // Ledgers written before sources were kept lack the column; their runs report none.
+    const columns = this.#db.prepare('PRAGMA table_info(runs)').all() as Row[];
+    if (!columns.some((column) => column.name === 'settings_sources')) {
+      this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
+    }
   }
 
   /** Closes the file. */
@@ -197,8 +207,8 @@ export class RunLedger {
       this.#db
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
-             prompt_settings, settings_revisions, accepted_at)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?)`,
+             prompt_settings, settings_revisions, settings_sources, accepted_at)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -210,6 +220,7 @@ export class RunLedger {
           request.retryOf ?? null,
           JSON.stringify(settings.promptSettings),
           JSON.stringify(settings.settingsRevisions),
+          settings.settingsSources ? JSON.stringify(settings.settingsSources) : null,
           now,
         );
       this.#db.exec('COMMIT');

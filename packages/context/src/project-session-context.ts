@@ -1,3 +1,4 @@
+import { getCurrentTools } from '@earendil-works/pi-ai';
 import type {
   CompactionEntry,
   ProjectedSessionEntry,
@@ -9,13 +10,19 @@ import {
   LEARNING_CONTEXT_CUSTOM_TYPE,
   snapshotMessageOf,
 } from './learning-context-snapshot.js';
-import type { ProjectionSource, SessionEntry } from './pi-types.js';
+import type { AgentMessage, ProjectionSource, SessionEntry } from './pi-types.js';
 import { originalOf } from './proxy-registry.js';
 
 /** Which Repa sources the model's working view includes in a run. */
 export interface ModelContextOptions {
   /** Include learning-context snapshots (`prompts.learningContext`, default true). */
   learningContext: boolean;
+  /**
+   * The system prompt text the model is actually sent (Repa's, spec R34). When set, the
+   * projection's system messages (Pi's own persisted sections) are replaced by one system message
+   * holding this text and the tools Pi declared, so Pi's token estimates count what is sent.
+   */
+  systemPrompt?: string | undefined;
 }
 
 /**
@@ -39,8 +46,45 @@ export function projectSessionContext(
 ): SessionProjection {
   const original = originalOf(sessionManager);
   const projection = original.buildSessionProjection();
-  if (!options.learningContext) return withoutSnapshots(projection);
-  return withBackfilledSnapshot(projection, original);
+  const adjusted = options.learningContext
+    ? withBackfilledSnapshot(projection, original)
+    : withoutSnapshots(projection);
+  return options.systemPrompt === undefined
+    ? adjusted
+    : withSystemPrompt(adjusted, options.systemPrompt);
+}
+
+/**
+ * Replaces every system message by one holding `text` and the tools the replaced ones declared,
+ * shaped as the request's leading system message (Pi's forced-prompt head: the text as `content`,
+ * no sections). It stays paired with the raw entry of the first system message; a projection
+ * without system messages is returned as is.
+ */
+function withSystemPrompt(projection: SessionProjection, text: string): SessionProjection {
+  const system = projection.messages.filter((message) => message.role === 'system');
+  const [first] = system;
+  if (!first) return projection;
+  const toolsAdded = getCurrentTools(system);
+  const head = {
+    role: 'system',
+    content: text,
+    ...(toolsAdded.length > 0 ? { toolsAdded } : {}),
+    timestamp: first.timestamp,
+  } as AgentMessage;
+  let placed = false;
+  return rebuild(
+    projection,
+    projection.entries.map((entry) => {
+      if (!entry.messages.some((message) => message.role === 'system')) return entry;
+      const messages = entry.messages.flatMap((message) => {
+        if (message.role !== 'system') return [message];
+        if (placed) return [];
+        placed = true;
+        return [head];
+      });
+      return { sourceEntry: entry.sourceEntry, messages };
+    }),
+  );
 }
 
 function withoutSnapshots(projection: SessionProjection): SessionProjection {

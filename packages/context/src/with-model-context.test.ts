@@ -39,6 +39,57 @@ describe('withModelContext', () => {
       expect(labels(sm.buildSessionContext())).not.toContain('snapshot:r1');
     });
 
+    it('carries the system prompt actually sent in place of Pi’s own system messages', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      const tool = { name: 'read', description: 'Reads.', parameters: {} };
+      const piPrompt = { preamble: 'PI DEFAULT PROMPT', cwd: '<cwd>\n/tmp\n</cwd>' };
+      const first = sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: piPrompt,
+        toolsAdded: [tool],
+        timestamp: 1,
+      } as never);
+      exchange(sm, 'one');
+      sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/x' },
+        timestamp: 2,
+      } as never);
+      exchange(sm, 'two');
+      const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
+      const projection = proxy.buildSessionProjection();
+      const system = projection.messages.filter((message) => message.role === 'system');
+      expect(system).toEqual([
+        { role: 'system', content: 'REPA PROMPT', toolsAdded: [tool], timestamp: 1 },
+      ]);
+      // Paired with the raw entry of Pi's first system message; the later one projects nothing.
+      expect(
+        projection.entries.find((entry) => entry.messages.includes(system[0] as never))?.sourceEntry
+          .id,
+      ).toBe(first);
+      expect(projection.messages.filter((message) => message.role !== 'system')).toEqual(
+        sm.buildSessionProjection().messages.filter((message) => message.role !== 'system'),
+      );
+      // A system message that changes nothing in the raw session is not written; a real change is.
+      const entries = sm.getEntries().length;
+      proxy.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/x' },
+        timestamp: 3,
+      } as never);
+      expect(sm.getEntries()).toHaveLength(entries);
+      proxy.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/y' },
+        timestamp: 4,
+      } as never);
+      expect(sm.getEntries()).toHaveLength(entries + 1);
+    });
+
     it('reads a getter on every projection, so runs can switch sources', () => {
       const sm = SessionManager.inMemory('/tmp');
       compactedWithSnapshot(sm);

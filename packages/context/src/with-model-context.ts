@@ -1,3 +1,4 @@
+import { getCurrentSystemMessage } from '@earendil-works/pi-ai';
 import type { SessionContext, SessionManager } from '@earendil-works/pi-coding-agent';
 import { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
 import { registerProxy } from './proxy-registry.js';
@@ -12,23 +13,41 @@ export type ModelContextOptionsSource = ModelContextOptions | (() => ModelContex
  * method (reads, appends, branching, the file) goes to the original instance, bound to it, so
  * the original keeps reading unaltered history and nothing extra is written (R43–R45).
  * Pi's compaction check, `estimatedTokensAfter` and every model request read this projection,
- * so the backfilled snapshot is counted where Pi decides to compact.
+ * so the backfilled snapshot, and with `systemPrompt` the prompt actually sent, are counted where
+ * Pi decides to compact. With `systemPrompt` set, `appendMessage()` also skips a system message
+ * that changes nothing in the raw session (Pi re-declaring its own sections, which it no longer
+ * sees in the projection).
  */
 export function withModelContext<T extends SessionManager>(
   sessionManager: T,
   options: ModelContextOptionsSource,
 ): T {
-  const resolve = typeof options === 'function' ? options : () => options;
+  const resolve: () => ModelContextOptions =
+    typeof options === 'function' ? options : () => options;
   const buildSessionProjection = () => projectSessionContext(sessionManager, resolve());
   const buildSessionContext = (): SessionContext => {
     const { messages, thinkingLevel, model } = buildSessionProjection();
     return { messages, thinkingLevel, model };
+  };
+  // With Repa's system message in the projection, Pi re-declares its own prompt sections before a
+  // tool follow-up turn; applied to the raw session that patch changes nothing, so it is not
+  // written (the session would otherwise gain a copy of Pi's prompt on every such turn).
+  const appendMessage = (message: Parameters<SessionManager['appendMessage']>[0]) => {
+    if (
+      message.role === 'system' &&
+      resolve().systemPrompt !== undefined &&
+      changesNothing(sessionManager, message)
+    ) {
+      return undefined as unknown as string;
+    }
+    return sessionManager.appendMessage(message);
   };
   const bound = new Map<PropertyKey, { original: unknown; bound: unknown }>();
   const proxy = new Proxy(sessionManager, {
     get(target, property) {
       if (property === 'buildSessionProjection') return buildSessionProjection;
       if (property === 'buildSessionContext') return buildSessionContext;
+      if (property === 'appendMessage') return appendMessage;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       // Bind to the original so Pi's internals (`this.buildSessionProjection()` inside
@@ -45,4 +64,21 @@ export function withModelContext<T extends SessionManager>(
   });
   registerProxy(proxy, sessionManager);
   return proxy;
+}
+
+/** True when appending the system `message` would leave the raw session's prompt and tools as they are. */
+function changesNothing(
+  sessionManager: SessionManager,
+  message: Parameters<SessionManager['appendMessage']>[0],
+): boolean {
+  const messages = sessionManager.buildSessionProjection().messages;
+  const state = (list: typeof messages) => {
+    const current = getCurrentSystemMessage(list);
+    return JSON.stringify([
+      current?.content ?? '',
+      current?.sections ?? {},
+      current?.toolsAdded ?? [],
+    ]);
+  };
+  return state(messages) === state([...messages, message]);
 }

@@ -27,6 +27,7 @@ import {
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
   type PromptSettings,
+  type PromptSettingsSources,
   RepaError,
   type RunEvent,
   type SaveReceipt,
@@ -81,6 +82,8 @@ export interface SendOptions {
   onEvent?: (event: RunEvent) => void;
   /** The run's id; the run's saves get the operation ids `<runId>-<n>` (so recovery can name the run). */
   runId?: string;
+  /** The level each of the run's settings came from; the prompt report names it (spec R10). */
+  sources?: PromptSettingsSources;
 }
 
 /** How a run ended. */
@@ -97,6 +100,7 @@ export interface RunOutcome {
 
 interface ActiveRun {
   settings: PromptSettings;
+  sources: PromptSettingsSources | undefined;
   cancelRequested: boolean;
   view: LearningContextView | null;
   prompt: AssembledSystemPrompt | undefined;
@@ -174,8 +178,10 @@ export class PiConversationHost {
     const original = await openSessionFile(file, space);
     this.#sessionManager = original;
     // Spec R43–R45: Pi decides compaction and builds every request from this projection.
+    // Pi's estimates count the system message of the prompt Repa actually sends, not Pi's own.
     const sessionManager = withModelContext(original, () => ({
       learningContext: (this.#run?.settings ?? this.#lastSettings)?.learningContext ?? true,
+      systemPrompt: (this.#run?.prompt ?? this.#lastPrompt)?.text,
     }));
     const settingsManager = this.#options.piSettings ?? SettingsManager.create(space, agentDir);
     // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
@@ -270,6 +276,7 @@ export class PiConversationHost {
     const loader = this.#session.resourceLoader;
     const prompt = assembleSystemPrompt({
       settings: resolved,
+      ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
       environment: {
         spaceRoot: this.#options.space,
         spaceName: basename(this.#options.space),
@@ -314,19 +321,12 @@ export class PiConversationHost {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
     }
     const emit = options.onEvent ?? (() => {});
-    let view: LearningContextView | null = null;
-    if (settings.learningContext) {
-      try {
-        view = await readLearningContext(this.#options.space);
-      } catch (error) {
-        const wire = RepaError.fromUnknown(error).toWire();
-        return { status: 'failed', error: wire };
-      }
-    }
+    // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run: ActiveRun = {
       settings,
+      sources: options.sources,
       cancelRequested: false,
-      view,
+      view: null,
       prompt: undefined,
       receipts: [],
       emit,
@@ -334,20 +334,29 @@ export class PiConversationHost {
       saves: 0,
     };
     this.#run = run;
-    this.#lastSettings = settings;
-    const unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
-      // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
-      if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
-      for (const runEvent of runEventsFromPi(event)) {
-        if (runEvent.type === 'tool-end' && runEvent.receipts)
-          run.receipts.push(...runEvent.receipts);
-        emit(runEvent);
-      }
-    });
+    let unsubscribe = () => {};
     try {
+      if (settings.learningContext) {
+        try {
+          run.view = await readLearningContext(this.#options.space);
+        } catch (error) {
+          return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
+        }
+      }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      this.#lastSettings = settings;
+      unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
+        // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
+        if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
+        for (const runEvent of runEventsFromPi(event)) {
+          if (runEvent.type === 'tool-end' && runEvent.receipts)
+            run.receipts.push(...runEvent.receipts);
+          emit(runEvent);
+        }
+      });
       const prompt = this.#assemblePrompt(settings);
       emit({ type: 'prompt-sections', sections: prompt.report });
+      const { view } = run;
       const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
       if (decision.append && view) {
         appendLearningContextSnapshot(this.#sessionManager, view);
@@ -358,6 +367,9 @@ export class PiConversationHost {
           sources: view.sources,
         });
       }
+      // Files changed since the last request are told before the new user message (R50).
+      await this.#appendFileChangeNotice(run);
+      if (run.cancelRequested) return this.#cancelled(prompt);
       await this.#session.prompt(text);
       return this.#outcome(prompt, run);
     } catch (error) {
@@ -367,6 +379,23 @@ export class PiConversationHost {
       unsubscribe();
       this.#run = undefined;
     }
+  }
+
+  /** Persists a notice of the files this host read that changed on disk, if any (R50–R53). */
+  async #appendFileChangeNotice(run: ActiveRun): Promise<void> {
+    const mode = run.settings.fileChanges;
+    if (mode === 'off') return;
+    const message = buildFileChangeMessage(await this.#observer.checkChanges(mode), mode, {
+      receipts: run.receipts,
+    });
+    if (!message) return;
+    this.#sessionManager.appendCustomMessageEntry(
+      message.customType,
+      message.content,
+      message.display,
+      message.details,
+    );
+    run.emit({ type: 'file-change-notice', changes: message.details.changes });
   }
 
   #cancelled(prompt: AssembledSystemPrompt | undefined, output?: string): RunOutcome {
@@ -389,7 +418,7 @@ export class PiConversationHost {
     }
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
-      return { status: 'failed', error: new RepaError('internal', message).toWire(), prompt };
+      return { status: 'failed', error: new RepaError('model_error', message).toWire(), prompt };
     }
     return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
   }

@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import {
   fauxAssistantMessage,
   fauxToolCall,
+  getCurrentSystemMessage,
   getCurrentSystemPrompt,
   getCurrentTools,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import { writeLearningContext } from '@repa/context';
+import { assembleSystemPrompt } from '@repa/prompt';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -57,24 +59,57 @@ describe('PiConversationHost on the real Pi SDK', () => {
     });
 
     it('sends an explicitly empty prompt as empty, never the SDK default', async () => {
-      const { host, faux, requests } = await createFauxHost();
+      const { host, faux, requests, space } = await createFauxHost();
       faux.setResponses([reply('ok')]);
       const empty: PromptSettings = {
-        ...defaults,
         base: '',
         append: '',
+        projectInstructions: false,
         skillCatalog: false,
         environment: false,
+        learningContext: false,
         fileChanges: 'off',
       };
       const outcome = await host.send('hi', empty);
       const prompt = getCurrentSystemPrompt((requests[0] as TranscriptContext).messages);
-      // Only the tools section is left: it describes the tools actually enabled (R35).
+      // Every source is off: only the tools section is left, describing the enabled tools (R35).
+      const active = new Set(host.session.getActiveToolNames());
+      const tools = host.session
+        .getAllTools()
+        .filter((tool) => active.has(tool.name))
+        .map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          promptGuidelines: [...(tool.promptGuidelines ?? [])],
+        }));
+      const expected = assembleSystemPrompt({
+        settings: empty,
+        environment: { spaceRoot: space, spaceName: 'space', platform: 'none', date: 'none' },
+        skills: [],
+        projectInstructions: { trusted: false, files: [] },
+        tools,
+      });
+      expect(Object.keys(expected.sections)).toEqual(['tools']);
+      expect(prompt).toBe(expected.text);
       expect(prompt).toBe(outcome.prompt?.text);
-      expect(prompt.startsWith('<tools>')).toBe(true);
-      expect(outcome.prompt?.report.find((section) => section.name === 'base')?.included).toBe(
-        false,
-      );
+      expect(
+        outcome.prompt?.report.filter((section) => section.included).map((section) => section.name),
+      ).toEqual(['tools']);
+      // Pi's own default sections, as Pi persisted them in the raw session: none of Pi's text is
+      // sent (the tools' own guideline lines, which Pi lists too, belong to the tools section).
+      const piSections = getCurrentSystemMessage(
+        host.session.sessionManager
+          .getEntries()
+          .flatMap((entry) => (entry.type === 'message' ? [entry.message] : [])),
+      )?.sections;
+      expect(piSections?.preamble).toContain('expert coding assistant');
+      const piLines = Object.values(piSections ?? {})
+        .flatMap((text) => text.split('\n'))
+        .map((line) => line.trim())
+        .filter((line) => line.length >= 20)
+        .filter((line) => !tools.some((tool) => tool.promptGuidelines.includes(line.slice(2))));
+      expect(piLines.length).toBeGreaterThan(5);
+      for (const line of piLines) expect(prompt).not.toContain(line);
       host.dispose();
     });
 
@@ -293,6 +328,10 @@ describe('PiConversationHost on the real Pi SDK', () => {
       );
       expect(outcome.status).toBe('succeeded');
       expect(readFileSync(join(space, 'a.md'), 'utf8')).toBe('omega\n');
+      await host.session.waitForIdle();
+      // Every provider request counts here, scripted or not (an unscripted one would be an error
+      // reply the recorded steps never see): the read, the edit and the final reply, no more.
+      expect(faux.state.callCount).toBe(3);
       expect(requests).toHaveLength(3);
       expect(userTexts(requests[2] as TranscriptContext).join('\n')).not.toContain(
         'changed on disk',

@@ -37,6 +37,8 @@ export const REPA_ERROR_FIXES = {
   interrupted:
     'The daemon stopped while this run was active; look at the session history, then retry the run.',
   io_error: 'Check disk space and permissions for the path named in the message.',
+  model_error:
+    'The model provider reported an error (see the message); check the model, its credentials and the network, then retry.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

@@ -3,7 +3,7 @@ import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { promptSectionReportSchema } from './prompt.js';
-import { promptSettingsSchema } from './settings.js';
+import { promptSettingsSchema, promptSettingsSourcesSchema } from './settings.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
 export const runStatusSchema = z.enum([
@@ -50,6 +50,11 @@ export const runInfoSchema = z.looseObject({
   promptSettings: promptSettingsSchema,
   /** The settings revisions those prompt settings were built from, per level. */
   settingsRevisions: z.record(z.string(), z.number().int().nonnegative()),
+  /**
+   * The level each of those prompt settings came from (absent on runs recorded before servers
+   * kept it).
+   */
+  settingsSources: promptSettingsSourcesSchema.optional(),
   /** The prompt section report of the run, once it started. */
   promptSections: z.array(promptSectionReportSchema).optional(),
   /** Why the run failed, was cancelled or interrupted. */

@@ -40,6 +40,14 @@ export const promptSettingsSchema = z.object({
 /** The effective `prompts.*` settings decided for one run. */
 export type PromptSettings = z.infer<typeof promptSettingsSchema>;
 
+/** The level each effective `prompts.*` setting of a run came from (spec R10, R20). */
+export const promptSettingsSourcesSchema = z.partialRecord(
+  promptSettingsSchema.keyof(),
+  settingsLevelSchema,
+);
+/** The level each effective `prompts.*` setting of a run came from. */
+export type PromptSettingsSources = z.infer<typeof promptSettingsSourcesSchema>;
+
 /** One level's override of one item. */
 export const settingOverrideSchema = z.object({
   /** The stored value. */

@@ -1,0 +1,121 @@
+// An in-process RepaApplication on Pi's faux provider (real host, real SQLite ledger, real files).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createSpaceSession, readSessionHistory } from '@repa/host';
+import { createScriptedModel } from '@repa/host/testing';
+import type { RunEvent } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { RepaApplication } from './repa-application.js';
+import type { ConnectionContext } from './server/repa-handlers.js';
+import { tempAppDirectory } from './test/builders.js';
+
+/** A subscriber that records every run event the application sends it. */
+function listener(): {
+  connection: ConnectionContext;
+  events: RunEvent[];
+  next: () => Promise<void>;
+} {
+  const events: RunEvent[] = [];
+  let wake = () => {};
+  const connection: ConnectionContext = {
+    connectionId: 'test',
+    transport: 'unix',
+    notify: (_method, params) => {
+      events.push((params as { event: RunEvent }).event);
+      wake();
+      return true;
+    },
+    onClose: () => () => {},
+  };
+  const next = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  return { connection, events, next };
+}
+
+async function openApplication() {
+  const base = tempAppDirectory();
+  const space = join(base, 'space');
+  mkdirSync(space);
+  const model = await createScriptedModel();
+  const app = await RepaApplication.open({
+    appDirectory: join(base, 'app'),
+    agentDir: join(base, 'agent'),
+    model,
+  });
+  const { sessionId } = await createSpaceSession(space);
+  return { app, space, sessionId };
+}
+
+/** Waits for the run's final status event, then reads the run back from the ledger. */
+async function ended(
+  app: RepaApplication,
+  runId: string,
+  events: RunEvent[],
+  next: () => Promise<void>,
+) {
+  const isEnd = (event: RunEvent) =>
+    event.type === 'status' && !['accepted', 'running'].includes(event.status);
+  while (!events.some(isEnd)) await next();
+  const got = await app.handlers()['run.get']?.({ runId }, connectionOf(listener()));
+  if (!got) throw new Error('run.get is not handled');
+  return got.run;
+}
+
+const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
+
+describe('RepaApplication runs', () => {
+  it('cancels a run whose learning context is still being read: cancelled, no model request', async () => {
+    const { app, space, sessionId } = await openApplication();
+    mkdirSync(join(space, '.repa'), { recursive: true });
+    const fifo = join(space, '.repa', 'learning-context.json');
+    // A FIFO: reading it blocks until a writer opens it, holding the run at its start.
+    execFileSync('mkfifo', [fifo]);
+    const { connection, events, next } = listener();
+    const running = next();
+    const { run } = await app.submit(
+      { space, sessionId, requestId: 'held', input: { type: 'text', text: 'hi' } },
+      connection,
+    );
+    await running;
+    expect(events[0]).toEqual({ type: 'status', status: 'running' });
+    const cancelling = app.cancel(run.runId);
+    await writeFile(fifo, JSON.stringify({ revision: '1', body: 'Held.', sources: [] }));
+    const cancelled = await cancelling;
+    expect(cancelled).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+    expect((await ended(app, run.runId, events, next)).status).toBe('cancelled');
+    // No model request: nothing streamed and nothing entered the session's history.
+    expect(events.map((event) => event.type)).not.toContain('text-delta');
+    expect(await readSessionHistory(space, sessionId)).toEqual([]);
+    await app.close();
+  });
+
+  it('records each prompt setting’s source level with the run and says it in the report', async () => {
+    const { app, space, sessionId } = await openApplication();
+    await app
+      .handlers()
+      ['settings.set']?.(
+        { level: 'space', space, key: 'prompts.append', value: 'SPACE APPEND' },
+        connectionOf(listener()),
+      );
+    const { connection, events, next } = listener();
+    const { run } = await app.submit(
+      { space, sessionId, requestId: 'sourced', input: { type: 'text', text: 'hi' } },
+      connection,
+    );
+    expect(run.settingsSources).toMatchObject({ append: 'space', base: 'default' });
+    const done = await ended(app, run.runId, events, next);
+    expect(done.status).toBe('succeeded');
+    expect(done.settingsSources).toEqual(run.settingsSources);
+    const append = done.promptSections?.find((section) => section.name === 'append');
+    expect(append?.reason).toBe('set by space override');
+    const base = done.promptSections?.find((section) => section.name === 'base');
+    expect(base?.reason).toBe('built-in base prompt');
+    const environment = done.promptSections?.find((section) => section.name === 'environment');
+    expect(environment?.reason).toBe('enabled by default; learning context on by default');
+    await app.close();
+  });
+});
