@@ -7,6 +7,7 @@ import {
   fauxToolCall,
   getCurrentSystemPrompt,
   getCurrentTools,
+  type ToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
@@ -33,7 +34,7 @@ const userTexts = (request: TranscriptContext) =>
   request.messages.filter((message) => message.role === 'user').map(textOf);
 
 const reply = (text: string) => fauxAssistantMessage(text);
-const toolCall = (name: string, args: Record<string, unknown>) =>
+const toolCall = (name: string, args: ToolCall['arguments']) =>
   fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 describe('PiConversationHost on the real Pi SDK', () => {
