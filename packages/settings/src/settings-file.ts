@@ -1,7 +1,7 @@
-import { open, readFile, realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, open, readdir, readFile, realpath, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { RepaError } from '@repa/protocol';
-import { lock } from 'proper-lockfile';
+import { check, lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { SettingsDocument, type SettingsFileKind } from './settings-document.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -75,15 +75,27 @@ async function inProcessQueue<T>(path: string, task: () => Promise<T>): Promise<
   }
 }
 
-async function acquireLock(path: string): Promise<() => Promise<void>> {
+/** A cross-process lock held on one settings file. */
+interface HeldLock {
+  /** Throws `busy` unless the lock is provably still this writer's; call right before writing. */
+  assertHeld(): Promise<void>;
+  /** Releases the lock (a no-op once proper-lockfile reported it compromised). */
+  release(): Promise<void>;
+}
+
+async function acquireLock(path: string, staleMs: number): Promise<HeldLock> {
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
   try {
-    return await lock(path, {
+    release = await lock(path, {
       realpath: false,
-      stale: LOCK_STALE_MS,
+      stale: staleMs,
       retries: LOCK_RETRIES,
-      // The default throws from a timer and crashes the process. A lock is only compromised when
-      // its refresh fails for `stale` ms; the read-modify-write it guards takes milliseconds.
-      onCompromised: () => {},
+      // The default throws from a timer and crashes the process; instead the write that holds the
+      // lock fails in `assertHeld`.
+      onCompromised: (error) => {
+        compromised = error;
+      },
     });
   } catch (error) {
     if (errorCode(error) === 'ELOCKED') {
@@ -94,6 +106,58 @@ async function acquireLock(path: string): Promise<() => Promise<void>> {
       });
     }
     throw ioError(error, path, 'lock');
+  }
+  const lockedAt = Date.now();
+  const lost = (reason: string, cause?: unknown) =>
+    new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
+      fix: 'Nothing was written; retry the change (another process may have changed the file).',
+      details: { path },
+      cause,
+    });
+  return {
+    async assertHeld() {
+      if (compromised !== undefined) throw lost(compromised.message, compromised);
+      // Others take a lock over once its mtime is `staleMs` old; the mtime is refreshed only every
+      // `staleMs / 2`, so after that long without a check the lock may no longer be ours.
+      const elapsed = Date.now() - lockedAt;
+      if (elapsed > staleMs / 2) {
+        throw lost(`the write stalled for ${elapsed} ms, long enough to look stale to others`);
+      }
+      let held: boolean;
+      try {
+        held = await check(path, { realpath: false, stale: staleMs });
+      } catch (error) {
+        throw ioError(error, path, 'check the lock of');
+      }
+      if (!held) throw lost('its lock folder is gone or stale');
+    },
+    release: () => (compromised === undefined ? release() : Promise.resolve()),
+  };
+}
+
+/** write-file-atomic's temp file beside `<name>`: `<name>.<unsigned 32-bit number>`. */
+function isTempNameOf(fileName: string, name: string): boolean {
+  return name.startsWith(`${fileName}.`) && /^\d{1,10}$/.test(name.slice(fileName.length + 1));
+}
+
+/**
+ * Removes temp files a killed writer left beside the settings file. Runs under the lock, so no
+ * other writer is between its temp file and its rename, except one whose lock went stale: only temp
+ * files older than the lock's stale time are removed. Best effort: a failure never fails the write.
+ */
+async function removeStaleTempFiles(path: string, staleMs: number): Promise<void> {
+  const target = await realpath(path).catch(() => path);
+  const folder = dirname(target);
+  const fileName = basename(target);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((entry) => isTempNameOf(fileName, entry))) {
+    const file = join(folder, name);
+    try {
+      const stats = await lstat(file);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > staleMs) await unlink(file);
+    } catch {
+      // Removed meanwhile, or not ours to remove: left for the next write.
+    }
   }
 }
 
@@ -121,10 +185,20 @@ export interface DocumentChange<T> {
   readonly result: T;
 }
 
+/** Options of {@link updateSettingsDocument}. */
+export interface UpdateOptions {
+  /** Checks the file's folder is still safe; runs under the lock, before reading and writing. */
+  verify?: (() => Promise<void>) | undefined;
+  /** @internal The lock's stale time (default 10 s, at least 2 s); tests shorten it. */
+  staleMs?: number | undefined;
+}
+
 /**
  * Read-modify-write of one settings file under a cross-process lock: reads the current file,
  * lets `mutate` change it, then replaces it atomically (temp file in the same folder, fsync,
- * rename, folder fsync). A corrupt file throws `settings_corrupt` before anything is written.
+ * rename, folder fsync). A corrupt file throws `settings_corrupt` before anything is written; a
+ * lock that is no longer provably held throws `busy` before anything is written. Temp files left
+ * by killed writers are removed on the next write.
  * Contract: `prepareDirectory` creates the file's folder; it runs before the lock is taken,
  * because the lock lives beside the file.
  */
@@ -134,17 +208,23 @@ export async function updateSettingsDocument<T>(
   registry: SettingsRegistry,
   prepareDirectory: () => Promise<void>,
   mutate: (document: SettingsDocument) => DocumentChange<T>,
+  options: UpdateOptions = {},
 ): Promise<T> {
+  const staleMs = Math.max(options.staleMs ?? LOCK_STALE_MS, 2_000);
   return inProcessQueue(path, async () => {
     await prepareDirectory();
-    const release = await acquireLock(path);
+    const held = await acquireLock(path, staleMs);
     let outcome: DocumentChange<T>;
     try {
+      await options.verify?.();
       const document = await readSettingsDocument(path, kind, registry);
       outcome = mutate(document);
       if (outcome.changed) {
         const text = document.serialize();
         assertReadable(text, path, kind, registry);
+        await removeStaleTempFiles(path, staleMs);
+        await options.verify?.();
+        await held.assertHeld();
         try {
           await writeFileAtomic(path, text, { encoding: 'utf8', fsync: true });
           const target = await realpath(path);
@@ -154,7 +234,7 @@ export async function updateSettingsDocument<T>(
         }
       }
     } finally {
-      await release().catch(() => {});
+      await held.release().catch(() => {});
     }
     return outcome.result;
   });

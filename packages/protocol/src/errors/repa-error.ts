@@ -28,6 +28,8 @@ export const REPA_ERROR_FIXES = {
   message_too_large: 'Send a smaller message, or raise the server message limit.',
   daemon_already_running: 'Use the running daemon, or stop it first (repa daemon stop).',
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
+  space_unsafe:
+    "Repa's .repa folder in this space is not a plain folder (e.g. a symlink); replace it with a real folder.",
   io_error: 'Check disk space and permissions for the path named in the message.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
