@@ -1,7 +1,8 @@
-import { lstat, open, readdir, readFile, realpath, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, open, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RepaError } from '@repa/protocol';
-import { check, lock } from 'proper-lockfile';
+import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { SettingsDocument, type SettingsFileKind } from './settings-document.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -79,17 +80,27 @@ async function inProcessQueue<T>(path: string, task: () => Promise<T>): Promise<
 interface HeldLock {
   /** Throws `busy` unless the lock is provably still this writer's; call right before writing. */
   assertHeld(): Promise<void>;
-  /** Releases the lock (a no-op once proper-lockfile reported it compromised). */
+  /** Releases the lock, unless it is no longer this writer's (then its holder's lock is left alone). */
   release(): Promise<void>;
 }
 
-async function acquireLock(path: string, staleMs: number): Promise<HeldLock> {
+/**
+ * Ours is still ours when nobody removed its folder: proper-lockfile takes a stale lock over by
+ * removing the folder and making a new one, so a folder with another inode or birth time is
+ * someone else's. And it must not look stale right now, with a margin for the rename that follows:
+ * proper-lockfile refreshes the mtime every half stale time; only a stalled event loop lets it age.
+ */
+const STALE_MARGIN = 0.75;
+
+async function acquireLock(path: string): Promise<HeldLock> {
+  const lockPath = `${path}.lock`;
   let compromised: Error | undefined;
+  let takenOver = false;
   let release: () => Promise<void>;
   try {
     release = await lock(path, {
       realpath: false,
-      stale: staleMs,
+      stale: LOCK_STALE_MS,
       retries: LOCK_RETRIES,
       // The default throws from a timer and crashes the process; instead the write that holds the
       // lock fails in `assertHeld`.
@@ -100,14 +111,20 @@ async function acquireLock(path: string, staleMs: number): Promise<HeldLock> {
   } catch (error) {
     if (errorCode(error) === 'ELOCKED') {
       throw new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
-        fix: `Retry shortly. If no Repa process is running, remove the folder ${path}.lock.`,
+        fix: `Retry shortly. If no Repa process is running, remove the folder ${lockPath}.`,
         details: { path },
         cause: error,
       });
     }
     throw ioError(error, path, 'lock');
   }
-  const lockedAt = Date.now();
+  let owned: Stats;
+  try {
+    owned = await stat(lockPath);
+  } catch (error) {
+    await release().catch(() => {});
+    throw ioError(error, path, 'lock');
+  }
   const lost = (reason: string, cause?: unknown) =>
     new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
       fix: 'Nothing was written; retry the change (another process may have changed the file).',
@@ -117,21 +134,25 @@ async function acquireLock(path: string, staleMs: number): Promise<HeldLock> {
   return {
     async assertHeld() {
       if (compromised !== undefined) throw lost(compromised.message, compromised);
-      // Others take a lock over once its mtime is `staleMs` old; the mtime is refreshed only every
-      // `staleMs / 2`, so after that long without a check the lock may no longer be ours.
-      const elapsed = Date.now() - lockedAt;
-      if (elapsed > staleMs / 2) {
-        throw lost(`the write stalled for ${elapsed} ms, long enough to look stale to others`);
-      }
-      let held: boolean;
+      let now: Stats;
       try {
-        held = await check(path, { realpath: false, stale: staleMs });
+        now = await stat(lockPath);
       } catch (error) {
+        if (errorCode(error) === 'ENOENT') {
+          takenOver = true; // a folder made there later is someone else's
+          throw lost('its lock folder was removed');
+        }
         throw ioError(error, path, 'check the lock of');
       }
-      if (!held) throw lost('its lock folder is gone or stale');
+      if (now.ino !== owned.ino || now.birthtimeMs !== owned.birthtimeMs) {
+        takenOver = true;
+        throw lost('another process took the lock over');
+      }
+      if (Date.now() - now.mtimeMs > LOCK_STALE_MS * STALE_MARGIN) {
+        throw lost('it was not refreshed for so long that another process may take it over');
+      }
     },
-    release: () => (compromised === undefined ? release() : Promise.resolve()),
+    release: () => (compromised === undefined && !takenOver ? release() : Promise.resolve()),
   };
 }
 
@@ -145,7 +166,7 @@ function isTempNameOf(fileName: string, name: string): boolean {
  * other writer is between its temp file and its rename, except one whose lock went stale: only temp
  * files older than the lock's stale time are removed. Best effort: a failure never fails the write.
  */
-async function removeStaleTempFiles(path: string, staleMs: number): Promise<void> {
+async function removeStaleTempFiles(path: string): Promise<void> {
   const target = await realpath(path).catch(() => path);
   const folder = dirname(target);
   const fileName = basename(target);
@@ -154,7 +175,7 @@ async function removeStaleTempFiles(path: string, staleMs: number): Promise<void
     const file = join(folder, name);
     try {
       const stats = await lstat(file);
-      if (stats.isFile() && Date.now() - stats.mtimeMs > staleMs) await unlink(file);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > LOCK_STALE_MS) await unlink(file);
     } catch {
       // Removed meanwhile, or not ours to remove: left for the next write.
     }
@@ -189,8 +210,6 @@ export interface DocumentChange<T> {
 export interface UpdateOptions {
   /** Checks the file's folder is still safe; runs under the lock, before reading and writing. */
   verify?: (() => Promise<void>) | undefined;
-  /** @internal The lock's stale time (default 10 s, at least 2 s); tests shorten it. */
-  staleMs?: number | undefined;
 }
 
 /**
@@ -210,10 +229,9 @@ export async function updateSettingsDocument<T>(
   mutate: (document: SettingsDocument) => DocumentChange<T>,
   options: UpdateOptions = {},
 ): Promise<T> {
-  const staleMs = Math.max(options.staleMs ?? LOCK_STALE_MS, 2_000);
   return inProcessQueue(path, async () => {
     await prepareDirectory();
-    const held = await acquireLock(path, staleMs);
+    const held = await acquireLock(path);
     let outcome: DocumentChange<T>;
     try {
       await options.verify?.();
@@ -222,7 +240,7 @@ export async function updateSettingsDocument<T>(
       if (outcome.changed) {
         const text = document.serialize();
         assertReadable(text, path, kind, registry);
-        await removeStaleTempFiles(path, staleMs);
+        await removeStaleTempFiles(path);
         await options.verify?.();
         await held.assertHeld();
         try {

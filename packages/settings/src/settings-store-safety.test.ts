@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, utimesSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,7 +117,7 @@ describe('SettingsStore', () => {
   });
 
   describe('a lock lost during a write', () => {
-    const update = (path: string, during: () => void, staleMs?: number) =>
+    const update = (path: string, during: () => void) =>
       updateSettingsDocument(
         path,
         'application',
@@ -130,7 +130,6 @@ describe('SettingsStore', () => {
           document.write({ level: 'application' }, 'prompts.append', { value: 'late' });
           return { changed: true, result: undefined };
         },
-        staleMs === undefined ? {} : { staleMs },
       );
 
     it('fails with busy and writes nothing when its lock folder vanished mid-write', async () => {
@@ -140,22 +139,34 @@ describe('SettingsStore', () => {
       );
       expect(error.code).toBe('busy');
       expect(existsSync(t.appFile)).toBe(false);
-      expect(existsSync(`${t.appFile}.lock`)).toBe(false);
     });
 
-    it('fails with busy and writes nothing when the write stalled past half the stale time', async () => {
+    it('fails with busy, writes nothing and keeps the new lock when another process took it over', async () => {
       const t = await makeTempSpace();
-      // An event-loop stall: long enough for another process to judge the lock stale.
-      const stall = () => {
-        const until = Date.now() + 1_200;
-        while (Date.now() < until) {
-          // busy wait
-        }
+      const lockPath = `${t.appFile}.lock`;
+      // What proper-lockfile in another process does with a lock it judges stale.
+      const takeOver = () => {
+        rmSync(lockPath, { recursive: true });
+        mkdirSync(lockPath);
       };
-      const error = await rejectionOf(update(t.appFile, stall, 2_000));
+      const error = await rejectionOf(update(t.appFile, takeOver));
       expect(error.code).toBe('busy');
       expect(existsSync(t.appFile)).toBe(false);
-      expect(existsSync(`${t.appFile}.lock`)).toBe(false);
+      expect(existsSync(lockPath)).toBe(true);
+    });
+
+    it('fails with busy and writes nothing when its lock went stale during a stall', async () => {
+      const t = await makeTempSpace();
+      const lockPath = `${t.appFile}.lock`;
+      // A stalled event loop stops proper-lockfile's refresh: the lock's mtime ages.
+      const age = () => {
+        const longAgo = new Date(Date.now() - 60_000);
+        utimesSync(lockPath, longAgo, longAgo);
+      };
+      const error = await rejectionOf(update(t.appFile, age));
+      expect(error.code).toBe('busy');
+      expect(existsSync(t.appFile)).toBe(false);
+      expect(existsSync(lockPath)).toBe(false);
     });
   });
 });
