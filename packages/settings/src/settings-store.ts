@@ -384,13 +384,15 @@ async function checkRepaFolder(space: string): Promise<void> {
   }
 }
 
-/** Reads `<space>/.repa/settings.json` after {@link checkRepaFolder}. */
+/** Reads `<space>/.repa/settings.json`, checked by {@link checkRepaFolder} before and after. */
 async function readSpaceDocument(
   space: string,
   registry: SettingsRegistry,
 ): Promise<SettingsDocument> {
   await checkRepaFolder(space);
-  return readSettingsDocument(join(space, SPACE_FILE), 'space', registry);
+  const document = await readSettingsDocument(join(space, SPACE_FILE), 'space', registry);
+  await checkRepaFolder(space); // swapped for a symlink while it was read
+  return document;
 }
 
 /** Creates `<space>/.repa` as a real folder, refusing to create the space folder itself. */
