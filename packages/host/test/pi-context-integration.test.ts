@@ -8,6 +8,7 @@ import {
   getCurrentSystemMessage,
   getCurrentSystemPrompt,
   getCurrentTools,
+  type ToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
@@ -35,7 +36,7 @@ const userTexts = (request: TranscriptContext) =>
   request.messages.filter((message) => message.role === 'user').map(textOf);
 
 const reply = (text: string) => fauxAssistantMessage(text);
-const toolCall = (name: string, args: Record<string, unknown>) =>
+const toolCall = (name: string, args: ToolCall['arguments']) =>
   fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 describe('PiConversationHost on the real Pi SDK', () => {

@@ -1,5 +1,6 @@
-import { open, readFile, realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { Stats } from 'node:fs';
+import { lstat, open, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -75,25 +76,109 @@ async function inProcessQueue<T>(path: string, task: () => Promise<T>): Promise<
   }
 }
 
-async function acquireLock(path: string): Promise<() => Promise<void>> {
+/** A cross-process lock held on one settings file. */
+interface HeldLock {
+  /** Throws `busy` unless the lock is provably still this writer's; call right before writing. */
+  assertHeld(): Promise<void>;
+  /** Releases the lock, unless it is no longer this writer's (then its holder's lock is left alone). */
+  release(): Promise<void>;
+}
+
+/**
+ * Ours is still ours when nobody removed its folder: proper-lockfile takes a stale lock over by
+ * removing the folder and making a new one, so a folder with another inode or birth time is
+ * someone else's. And it must not look stale right now, with a margin for the rename that follows:
+ * proper-lockfile refreshes the mtime every half stale time; only a stalled event loop lets it age.
+ */
+const STALE_MARGIN = 0.75;
+
+async function acquireLock(path: string): Promise<HeldLock> {
+  const lockPath = `${path}.lock`;
+  let compromised: Error | undefined;
+  let takenOver = false;
+  let release: () => Promise<void>;
   try {
-    return await lock(path, {
+    release = await lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
       retries: LOCK_RETRIES,
-      // The default throws from a timer and crashes the process. A lock is only compromised when
-      // its refresh fails for `stale` ms; the read-modify-write it guards takes milliseconds.
-      onCompromised: () => {},
+      // The default throws from a timer and crashes the process; instead the write that holds the
+      // lock fails in `assertHeld`.
+      onCompromised: (error) => {
+        compromised = error;
+      },
     });
   } catch (error) {
     if (errorCode(error) === 'ELOCKED') {
       throw new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
-        fix: `Retry shortly. If no Repa process is running, remove the folder ${path}.lock.`,
+        fix: `Retry shortly. If no Repa process is running, remove the folder ${lockPath}.`,
         details: { path },
         cause: error,
       });
     }
     throw ioError(error, path, 'lock');
+  }
+  let owned: Stats;
+  try {
+    owned = await stat(lockPath);
+  } catch (error) {
+    await release().catch(() => {});
+    throw ioError(error, path, 'lock');
+  }
+  const lost = (reason: string, cause?: unknown) =>
+    new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
+      fix: 'Nothing was written; retry the change (another process may have changed the file).',
+      details: { path },
+      cause,
+    });
+  return {
+    async assertHeld() {
+      if (compromised !== undefined) throw lost(compromised.message, compromised);
+      let now: Stats;
+      try {
+        now = await stat(lockPath);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') {
+          takenOver = true; // a folder made there later is someone else's
+          throw lost('its lock folder was removed');
+        }
+        throw ioError(error, path, 'check the lock of');
+      }
+      if (now.ino !== owned.ino || now.birthtimeMs !== owned.birthtimeMs) {
+        takenOver = true;
+        throw lost('another process took the lock over');
+      }
+      if (Date.now() - now.mtimeMs > LOCK_STALE_MS * STALE_MARGIN) {
+        throw lost('it was not refreshed for so long that another process may take it over');
+      }
+    },
+    release: () => (compromised === undefined && !takenOver ? release() : Promise.resolve()),
+  };
+}
+
+/** write-file-atomic's temp file beside `<name>`: `<name>.<unsigned 32-bit number>`. */
+function isTempNameOf(fileName: string, name: string): boolean {
+  return name.startsWith(`${fileName}.`) && /^\d{1,10}$/.test(name.slice(fileName.length + 1));
+}
+
+/**
+ * Removes temp files a killed writer left beside the settings file. Runs under the lock, so no
+ * other writer is between its temp file and its rename, except one whose lock went stale: only temp
+ * files older than the lock's stale time are removed. Best effort: a failure never fails the write.
+ */
+async function removeStaleTempFiles(path: string): Promise<void> {
+  const target = await realpath(path).catch(() => path);
+  const folder = dirname(target);
+  const fileName = basename(target);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((entry) => isTempNameOf(fileName, entry))) {
+    const file = join(folder, name);
+    try {
+      const stats = await lstat(file);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > LOCK_STALE_MS) await unlink(file);
+    } catch {
+      // Removed meanwhile, or not ours to remove: left for the next write.
+    }
   }
 }
 
@@ -121,10 +206,18 @@ export interface DocumentChange<T> {
   readonly result: T;
 }
 
+/** Options of {@link updateSettingsDocument}. */
+export interface UpdateOptions {
+  /** Checks the file's folder is still safe; runs under the lock, before reading and writing. */
+  verify?: (() => Promise<void>) | undefined;
+}
+
 /**
  * Read-modify-write of one settings file under a cross-process lock: reads the current file,
  * lets `mutate` change it, then replaces it atomically (temp file in the same folder, fsync,
- * rename, folder fsync). A corrupt file throws `settings_corrupt` before anything is written.
+ * rename, folder fsync). A corrupt file throws `settings_corrupt` before anything is written; a
+ * lock that is no longer provably held throws `busy` before anything is written. Temp files left
+ * by killed writers are removed on the next write.
  * Contract: `prepareDirectory` creates the file's folder; it runs before the lock is taken,
  * because the lock lives beside the file.
  */
@@ -134,17 +227,22 @@ export async function updateSettingsDocument<T>(
   registry: SettingsRegistry,
   prepareDirectory: () => Promise<void>,
   mutate: (document: SettingsDocument) => DocumentChange<T>,
+  options: UpdateOptions = {},
 ): Promise<T> {
   return inProcessQueue(path, async () => {
     await prepareDirectory();
-    const release = await acquireLock(path);
+    const held = await acquireLock(path);
     let outcome: DocumentChange<T>;
     try {
+      await options.verify?.();
       const document = await readSettingsDocument(path, kind, registry);
       outcome = mutate(document);
       if (outcome.changed) {
         const text = document.serialize();
         assertReadable(text, path, kind, registry);
+        await removeStaleTempFiles(path);
+        await options.verify?.();
+        await held.assertHeld();
         try {
           await writeFileAtomic(path, text, { encoding: 'utf8', fsync: true });
           const target = await realpath(path);
@@ -154,7 +252,7 @@ export async function updateSettingsDocument<T>(
         }
       }
     } finally {
-      await release().catch(() => {});
+      await held.release().catch(() => {});
     }
     return outcome.result;
   });

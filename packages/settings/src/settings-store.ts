@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   idSchema,
@@ -244,9 +244,7 @@ export class SettingsStore {
   private async readLayers(scope: CheckedScope): Promise<Layers> {
     const [application, space] = await Promise.all([
       readSettingsDocument(this.applicationPath(), 'application', this.registry),
-      scope.space === undefined
-        ? undefined
-        : readSettingsDocument(join(scope.space, SPACE_FILE), 'space', this.registry),
+      scope.space === undefined ? undefined : readSpaceDocument(scope.space, this.registry),
     ]);
     return layersOf(application, space, scope);
   }
@@ -299,7 +297,7 @@ export class SettingsStore {
       kind === 'application'
         ? space === undefined
           ? undefined
-          : await readSettingsDocument(join(space, SPACE_FILE), 'space', this.registry)
+          : await readSpaceDocument(space, this.registry)
         : await readSettingsDocument(this.applicationPath(), 'application', this.registry);
     const path =
       kind === 'application' ? this.applicationPath() : join(space as string, SPACE_FILE);
@@ -326,6 +324,7 @@ export class SettingsStore {
         document.write(target, item.key, change);
         return { changed: true, result: document };
       },
+      { verify: kind === 'space' ? () => checkRepaFolder(space as string) : undefined },
     );
     const application = kind === 'application' ? written : (other as SettingsDocument);
     const spaceDocument = kind === 'application' ? other : written;
@@ -356,7 +355,47 @@ function layersOf(
   };
 }
 
-/** Creates `<space>/.repa`, refusing to create the space folder itself. */
+/**
+ * Refuses with `space_unsafe` unless `<space>/.repa` (when present) is a real folder and its
+ * settings file (when present) a real file: a symlink at either level would put the space's
+ * settings somewhere else (spec R16). The space root itself may be reached through a symlink.
+ */
+async function checkRepaFolder(space: string): Promise<void> {
+  const folder = join(space, '.repa');
+  const file = join(space, SPACE_FILE);
+  for (const [path, wanted] of [
+    [folder, 'folder'],
+    [file, 'file'],
+  ] as const) {
+    let stats: Awaited<ReturnType<typeof lstat>>;
+    try {
+      stats = await lstat(path);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return;
+      throw ioError(error, file, 'inspect the folder of');
+    }
+    const plain = wanted === 'folder' ? stats.isDirectory() : stats.isFile();
+    if (!plain) {
+      const found = stats.isSymbolicLink() ? 'a symlink' : `not a ${wanted}`;
+      throw new RepaError('space_unsafe', `${path} is ${found}; space settings stay untouched.`, {
+        details: { space, path },
+      });
+    }
+  }
+}
+
+/** Reads `<space>/.repa/settings.json`, checked by {@link checkRepaFolder} before and after. */
+async function readSpaceDocument(
+  space: string,
+  registry: SettingsRegistry,
+): Promise<SettingsDocument> {
+  await checkRepaFolder(space);
+  const document = await readSettingsDocument(join(space, SPACE_FILE), 'space', registry);
+  await checkRepaFolder(space); // swapped for a symlink while it was read
+  return document;
+}
+
+/** Creates `<space>/.repa` as a real folder, refusing to create the space folder itself. */
 async function prepareSpace(space: string): Promise<void> {
   const path = join(space, SPACE_FILE);
   let isDirectory = false;
@@ -370,9 +409,14 @@ async function prepareSpace(space: string): Promise<void> {
       details: { space },
     });
   }
+  await checkRepaFolder(space);
   try {
-    await mkdir(join(space, '.repa'), { recursive: true });
+    await mkdir(join(space, '.repa'));
   } catch (error) {
-    throw ioError(error, path, 'create the folder of');
+    if ((error as { code?: unknown }).code !== 'EEXIST') {
+      throw ioError(error, path, 'create the folder of');
+    }
   }
+  // Created meanwhile by someone else: it must be a real folder too.
+  await checkRepaFolder(space);
 }

@@ -1,25 +1,26 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools } from '../test/content-tools.js';
 import { readTree, removeAll, repaErrorOf, tempSpace, writeFiles } from '../test/temp-space.js';
 
-// Codex's portable apply_patch scenarios, read in place from the shared conformance data (never
-// copied into this repository). CI has `shared/` beside the checkout; locally it is further up.
-function findScenarios(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'shared/conformance/codex-apply-patch/scenarios');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+// Codex's portable apply_patch scenarios, read in place from the conformance data beside the
+// repository (never copied into it). Not part of `npm test`: run by `npm run conformance`, which
+// reads `$REPA_CONFORMANCE_DIR`, by default `<repository>/../shared/conformance`.
+const conformanceDir = resolve(
+  process.env.REPA_CONFORMANCE_DIR ??
+    fileURLToPath(new URL('../../../../../shared/conformance', import.meta.url)),
+);
+const scenarios = join(conformanceDir, 'codex-apply-patch', 'scenarios');
+if (!existsSync(scenarios)) {
+  throw new Error(
+    `Codex conformance data not found: ${scenarios} does not exist. Put the shared conformance ` +
+      'folder beside the repository (../shared/conformance) or set REPA_CONFORMANCE_DIR to it.',
+  );
 }
 
-const scenarios = findScenarios();
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -41,7 +42,7 @@ async function files(dir: string): Promise<Record<string, Buffer>> {
 }
 
 async function runScenario(name: string, options: { unobserved?: string }) {
-  const scenario = join(scenarios as string, name);
+  const scenario = join(scenarios, name);
   const input = await files(join(scenario, 'input'));
   const root = await tempSpace();
   dirs.push(root);
@@ -56,14 +57,6 @@ async function runScenario(name: string, options: { unobserved?: string }) {
 
 describe('apply_patch', () => {
   describe('Codex scenarios', () => {
-    it('finds the shared scenario data beside the repository', () => {
-      expect(
-        scenarios,
-        'shared/conformance/codex-apply-patch/scenarios not found above the package',
-      ).toBeDefined();
-    });
-    if (scenarios === undefined) return;
-
     it('covers all 23 scenarios', async () => {
       const names = (await readdir(scenarios, { withFileTypes: true })).filter((entry) =>
         entry.isDirectory(),

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs script without type declarations
+import { checkDesignCitations, designRequirements } from './check-design-citations.mjs';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function workspace(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'repa-citations-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const design = '# Design\n\n- **R1.** One.\n- **R12.** Twelve.\n';
+
+describe('checkDesignCitations', () => {
+  it('numbers every requirement block of the design, R1–R3 through R90–R94', () => {
+    const numbers = [...(designRequirements(repoRoot) as Set<number>)].sort((a, b) => a - b);
+    const ranges: [number, number][] = [
+      [1, 3],
+      [10, 16],
+      [20, 27],
+      [30, 35],
+      [40, 48],
+      [50, 54],
+      [60, 67],
+      [70, 75],
+      [80, 82],
+      [90, 94],
+    ];
+    const expected = ranges.flatMap(([from, to]) =>
+      Array.from({ length: to - from + 1 }, (_, index) => from + index),
+    );
+    expect(numbers).toEqual(expected);
+  });
+
+  it('finds every requirement cited in this repository in docs/design.md', () => {
+    const violations: string[] = checkDesignCitations(repoRoot);
+    expect(violations.filter((line) => line.includes('not in docs/design.md'))).toEqual([]);
+  });
+
+  it('finds no source in this repository citing §10 or ../shared', () => {
+    const violations: string[] = checkDesignCitations(repoRoot);
+    expect(violations.filter((line) => !line.includes('not in docs/design.md'))).toEqual([]);
+  });
+
+  it('flags a comment or a test name citing a requirement the design does not number', () => {
+    const root = workspace({
+      'docs/design.md': design,
+      'packages/a/src/x.ts': "// spec R12 and R1\n/* see R13 */\nit('does it (R7)', () => {});\n",
+    });
+    expect(checkDesignCitations(root)).toEqual([
+      'packages/a/src/x.ts:2: cites R13, not in docs/design.md',
+      'packages/a/src/x.ts:3: cites R7, not in docs/design.md',
+    ]);
+  });
+
+  it('ignores R-numbers in code that is neither a comment nor a string', () => {
+    const root = workspace({
+      'docs/design.md': design,
+      'apps/b/src/y.ts': 'const R5 = 1;\nexport { R5 };\n',
+    });
+    expect(checkDesignCitations(root)).toEqual([]);
+  });
+
+  it('flags §10 and ../shared anywhere in a source, except in conformance tests', () => {
+    const root = workspace({
+      'docs/design.md': design,
+      'apps/b/src/y.ts': "// as in §10\nconst data = '../shared/conformance';\n",
+      'packages/c/src/z.conformance.test.ts': "const data = '../shared/conformance';\n",
+    });
+    expect(checkDesignCitations(root)).toEqual([
+      'apps/b/src/y.ts:1: cites §10 (cite docs/design.md instead)',
+      'apps/b/src/y.ts:2: cites ../shared, which is not in the repository',
+    ]);
+  });
+});
