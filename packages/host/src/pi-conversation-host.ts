@@ -230,7 +230,8 @@ export class PiConversationHost {
     return (pi) => {
       pi.on('before_agent_start', (event) => {
         // Another extension's `systemPrompt` would replace every system message after
-        // `context_with_system`; as the last handler, Repa's own prompt wins (spec R34, §10).
+        // `context_with_system`; as the last handler, Repa's own prompt wins (spec R34, and
+        // "Where Pi 0.87.1 differs" in docs/design.md).
         const prompt = this.#assemblePrompt(this.#run?.settings);
         event.systemPromptOptions.forceSystemPrompt = prompt.text;
         return undefined;
