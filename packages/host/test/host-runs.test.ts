@@ -10,12 +10,15 @@ import {
   getCurrentSystemPrompt,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
-import { type AgentMessage, estimateTokens } from '@earendil-works/pi-coding-agent';
+import { estimateTokens } from '@earendil-works/pi-coding-agent';
 import { writeLearningContext } from '@repa/context';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+
+/** A message of Pi's model context, as `estimateTokens` takes it. */
+type AgentMessage = Parameters<typeof estimateTokens>[0];
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 

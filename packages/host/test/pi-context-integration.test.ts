@@ -105,7 +105,7 @@ describe('PiConversationHost on the real Pi SDK', () => {
       )?.sections;
       expect(piSections?.preamble).toContain('expert coding assistant');
       const piLines = Object.values(piSections ?? {})
-        .flatMap((text) => text.split('\n'))
+        .flatMap((text) => (text ?? '').split('\n'))
         .map((line) => line.trim())
         .filter((line) => line.length >= 20)
         .filter((line) => !tools.some((tool) => tool.promptGuidelines.includes(line.slice(2))));

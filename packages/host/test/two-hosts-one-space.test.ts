@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-const toolCall = (name: string, args: Record<string, unknown>) =>
+const toolCall = (name: string, args: Parameters<typeof fauxToolCall>[1]) =>
   fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 describe('two hosts of one space in one process', () => {

@@ -6,7 +6,6 @@ import type { RepaClientTarget } from '../client/create-repa-client.js';
 import type { RepaError } from '../errors/repa-error.js';
 import { encodeFrame, FrameDecoder } from '../v1/framing.js';
 import { errorResponse, type JsonRpcRequest } from '../v1/json-rpc.js';
-import type { RunInfo } from '../v1/runs.js';
 
 /** One connection to a {@link ScriptedServer}, as the test sees it. */
 export class ScriptedConnection {
