@@ -156,6 +156,6 @@ describe('ContentStore.save', () => {
           expect(Object.values(index.objects).sort(), label).toEqual(['a.md', 'b/new.md']);
         }
       }
-    }, 60_000);
+    }, 180_000);
   });
 });
