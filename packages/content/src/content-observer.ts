@@ -2,7 +2,8 @@ import type { FileChange, FileChangeReport, FileChangesMode, SaveReceipt } from 
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { decodeText } from './content-bytes.js';
-import type { ContentSnapshot, ContentStore } from './content-store.js';
+import type { ContentStore } from './content-store.js';
+import type { ContentSnapshot } from './space-resolver.js';
 
 // File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
 // within the same tick keeps the stat key. A key is trusted only once its mtime is older than this.
@@ -166,7 +167,7 @@ export class ContentObserver {
     observation: Observation,
     mode: Exclude<FileChangesMode, 'off'>,
   ): Promise<FileChange | undefined> {
-    const key = await this.store.statKeyOf(observation.target);
+    const key = await this.store.space.statKeyOf(observation.target);
     if (key !== null && key === observation.statKey) return undefined;
     let snapshot: ContentSnapshot | undefined;
     if (key !== null) {

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContentStore, type SaveStep } from './content-store.js';
+import { ContentStore } from './content-store.js';
 import { type FsLayer, nodeFsLayer } from './fs-layer.js';
+import type { SaveStep } from './save-committer.js';
 import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContentStore, type SaveStep } from './content-store.js';
+import { ContentStore } from './content-store.js';
+import type { SaveStep } from './save-committer.js';
 import { openTools } from './test/content-tools.js';
 import { readTextTree, removeAll, tempSpace } from './test/temp-space.js';
 

@@ -3,16 +3,10 @@ export {
   type ContentObserverOptions,
   type Observation,
 } from './content-observer.js';
-export {
-  type ContentLocation,
-  type ContentSnapshot,
-  ContentStore,
-  type ContentStoreOptions,
-  type RecoverableIntent,
-  type RecoveredSave,
-  type SaveChange,
-  type SaveOptions,
-} from './content-store.js';
+export { ContentStore, type ContentStoreOptions, type SaveOptions } from './content-store.js';
+export type { SaveChange } from './save-planner.js';
+export type { RecoverableIntent, RecoveredSave } from './save-recovery.js';
+export type { ContentLocation, ContentSnapshot } from './space-resolver.js';
 export type { ContentPatchDetails } from './tools/apply-patch-tool.js';
 export { createContentTools } from './tools/create-content-tools.js';
 export type { ContentEditDetails } from './tools/edit-tool.js';

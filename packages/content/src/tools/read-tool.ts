@@ -5,7 +5,7 @@ import {
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import type { ContentSnapshot } from '../content-store.js';
+import type { ContentSnapshot } from '../space-resolver.js';
 import {
   type ContentToolsOptions,
   cancelledCall,

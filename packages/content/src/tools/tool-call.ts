@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { RepaError, type SaveReceipt, toolErrorText } from '@repa/protocol';
 import { excerptOf } from '../content-bytes.js';
 import type { ContentObserver } from '../content-observer.js';
-import type { ContentSnapshot, ContentStore } from '../content-store.js';
+import type { ContentStore } from '../content-store.js';
+import type { ContentSnapshot } from '../space-resolver.js';
 
 /** Options of {@link createContentTools}. */
 export interface ContentToolsOptions {

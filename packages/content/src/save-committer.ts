@@ -1,0 +1,190 @@
+import { dirname } from 'node:path';
+import { RepaError, type SaveReceipt } from '@repa/protocol';
+import type { IdentityLedger } from './identity-ledger.js';
+import type { IntentRecord } from './intent-record.js';
+import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
+import type { SpaceResolver } from './space-resolver.js';
+import {
+  ensureDir,
+  ioError,
+  removeTemp,
+  syncDir,
+  writeNewFile,
+  writeRepaFile,
+} from './store-files.js';
+
+/**
+ * The named steps of a save, in order; test hooks run after each.
+ */
+export type SaveStep =
+  | 'planned'
+  | 'intent-written'
+  | 'temp-written'
+  | 'checked'
+  | 'renamed'
+  | 'dirs-synced'
+  | 'index-written'
+  | 'done';
+
+/**
+ * Test hooks: `step` runs after each named save step and may pause, change the disk or kill the
+ * process.
+ */
+export interface ContentStoreHooks {
+  step?(step: SaveStep, info: { operationId: string; index?: number }): void | Promise<void>;
+}
+
+/**
+ * Carries out a plan under the lock: intent record, temp files, recheck, renames (the commit
+ * point), folder syncs, identity index, record removal; rolls back what it did before the commit
+ * point.
+ */
+export class SaveCommitter {
+  constructor(
+    private readonly space: SpaceResolver,
+    private readonly ledger: IdentityLedger,
+    private readonly hooks: ContentStoreHooks,
+  ) {}
+
+  private async step(step: SaveStep, operationId: string, index?: number): Promise<void> {
+    await this.hooks.step?.(step, index === undefined ? { operationId } : { operationId, index });
+  }
+
+  /** Saves `plan`; returns one receipt per change, in order. */
+  async commit(plan: PlannedChange[], operationId: string): Promise<SaveReceipt[]> {
+    const { fs, repaDir } = this.space;
+    await this.step('planned', operationId);
+    const record = toRecord(this.space, plan, operationId);
+    const recordPath = this.space.intentPath(operationId);
+    try {
+      await ensureDir(fs, repaDir);
+      await ensureDir(fs, this.space.intentsDir);
+      await writeRepaFile(fs, repaDir, recordPath, JSON.stringify(record));
+    } catch (error) {
+      await fs.unlink(recordPath).catch(() => undefined);
+      throw ioError(error, 'Writing the intent record');
+    }
+    await this.step('intent-written', operationId);
+    const created: string[] = [];
+    try {
+      for (const change of plan) {
+        for (const dir of change.createdDirs) {
+          if (created.includes(dir)) continue;
+          await this.space.expectRealDir(dirname(dir));
+          await fs.mkdir(dir);
+          created.push(dir);
+        }
+        if (change.content !== null && change.temp !== null) {
+          await writeNewFile(fs, change.temp, change.content, change.mode);
+        }
+      }
+      await this.step('temp-written', operationId);
+      await this.recheck(plan);
+      await this.step('checked', operationId);
+    } catch (error) {
+      await this.rollback(plan, created, recordPath);
+      throw ioError(error, 'Preparing the save');
+    }
+    // Commit point: from the first rename on, recovery rolls the save forward.
+    const applied: PlannedChange[] = [];
+    try {
+      for (const [index, change] of plan.entries()) {
+        if (change.temp !== null) await fs.rename(change.temp, change.absolutePath);
+        else await fs.unlink(change.absolutePath);
+        applied.push(change);
+        await this.step('renamed', operationId, index);
+      }
+    } catch (error) {
+      if (applied.length === 0) {
+        await this.rollback(plan, created, recordPath);
+        throw ioError(error, 'Saving');
+      }
+      for (const change of plan) {
+        if (!applied.includes(change) && change.temp !== null)
+          await removeTemp(fs, change.temp, change.absolutePath);
+      }
+      const done = applied.map((change) => change.target);
+      const pending = plan
+        .filter((change) => !applied.includes(change))
+        .map((change) => change.target);
+      throw new RepaError(
+        'io_error',
+        `The save was interrupted after ${done.join(', ')} reached disk; ${pending.join(', ')} did not. The rest is completed when the space is opened again.`,
+        { cause: error, details: { operationId, applied: done, pending } },
+      );
+    }
+    // From here on the save is reported saved whatever fails: every rename is done.
+    let durable = true;
+    try {
+      const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
+      for (const dir of created) dirs.add(dirname(dir));
+      for (const dir of dirs) await syncDir(fs, dir);
+    } catch {
+      durable = false;
+    }
+    await this.step('dirs-synced', operationId);
+    try {
+      this.ledger.apply(plan);
+      // An overwrite that keeps every identity (the common case) leaves the index as it is on
+      // disk; a new object, a move or a delete (or an earlier failed write) rewrites it.
+      await this.ledger.persistIfChanged();
+    } catch {
+      // The index stays dirty in memory and is written with the next change of it.
+      durable = false;
+    }
+    await this.step('index-written', operationId);
+    // Contract: a save reported saved is never replayed. The record goes; if it cannot go (or a
+    // step above failed), it is rewritten as `committed`, which recovery never replays: it only
+    // brings the identity index up to date for the changes still on disk.
+    const removed =
+      durable &&
+      (await fs.unlink(recordPath).then(
+        () => true,
+        () => false,
+      ));
+    if (removed) {
+      await syncDir(fs, this.space.intentsDir).catch(() => undefined);
+    } else {
+      await writeRepaFile(
+        fs,
+        repaDir,
+        recordPath,
+        JSON.stringify({ ...record, status: 'committed' } satisfies IntentRecord),
+      ).catch(() => undefined);
+    }
+    await this.step('done', operationId);
+    return receiptsOf(operationId, plan);
+  }
+
+  /** Right before the renames: every target is still where it was and still has the version planned. */
+  private async recheck(plan: readonly PlannedChange[]): Promise<void> {
+    for (const change of plan) {
+      const again = await this.space.canonical(change.target);
+      if (again.absolutePath !== change.absolutePath) {
+        throw new RepaError(
+          'path_outside_space',
+          `${JSON.stringify(change.target)} was moved while saving.`,
+        );
+      }
+      await this.space.expectRealDir(dirname(change.absolutePath));
+      const current = await this.space.currentVersion(change.absolutePath, change.target);
+      checkExpectation(change.target, change.previousVersion, current);
+    }
+  }
+
+  private async rollback(
+    plan: readonly PlannedChange[],
+    created: readonly string[],
+    recordPath: string,
+  ): Promise<void> {
+    const { fs } = this.space;
+    let clean = true;
+    for (const change of plan) {
+      if (change.temp !== null && !(await removeTemp(fs, change.temp, change.absolutePath)))
+        clean = false;
+    }
+    for (const dir of [...created].reverse()) await fs.rmdir(dir).catch(() => undefined);
+    // A temp file that could not be removed stays listed in its intent; recovery removes it later.
+    if (clean) await fs.unlink(recordPath).catch(() => undefined);
+  }
+}

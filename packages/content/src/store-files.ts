@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
+import { dirname, sep } from 'node:path';
+import { RepaError } from '@repa/protocol';
+import { CREATE_EXCLUSIVE, errnoCode, type FsLayer } from './fs-layer.js';
+
+/** The mark in the name of every temp file the store writes (beside a target, or in `.repa/`). */
+export const TEMP_MARK = '.repa-tmp-';
+/** Errors of a folder fsync on file systems that do not support it; the rename itself is done. */
+const DIR_SYNC_REFUSED = new Set(['EINVAL', 'EPERM', 'EISDIR', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP']);
+
+/** Cheap change key of a file: device, inode, size, mtime. */
+export const statKeyOf = (stats: BigIntStats) =>
+  `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+
+/** A native path as a `/`-separated one. */
+export const toPosix = (path: string) => path.split(sep).join('/');
+
+/** `error` as a `RepaError`: itself when it is one, otherwise `io_error` saying `what` failed. */
+export function ioError(error: unknown, what: string): RepaError {
+  if (RepaError.isInstance(error)) return error;
+  const code = errnoCode(error);
+  return new RepaError('io_error', `${what} failed${code ? ` (${code})` : ''}: ${String(error)}`, {
+    cause: error,
+    details: code ? { errno: code } : undefined,
+  });
+}
+
+function spaceUnsafe(path: string): RepaError {
+  return new RepaError('space_unsafe', `${path} is not a plain folder (e.g. it is a symlink).`, {
+    details: { path },
+  });
+}
+
+/** Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it. */
+export async function writeNewFile(
+  fs: FsLayer,
+  path: string,
+  bytes: Uint8Array,
+  mode: number | null,
+): Promise<void> {
+  const handle = await fs.open(path, CREATE_EXCLUSIVE, 0o666);
+  try {
+    await fs.write(handle, bytes);
+    if (mode !== null) await fs.chmod(handle, mode);
+    await fs.sync(handle);
+  } finally {
+    await fs.close(handle).catch(() => undefined);
+  }
+}
+
+/** Removes a temp file, but only from the folder it was planned in (never through a swapped symlink). */
+export async function removeTemp(fs: FsLayer, temp: string, target: string): Promise<boolean> {
+  try {
+    if ((await fs.realpath(dirname(temp))) !== dirname(target)) return false;
+    await fs.unlink(temp);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === 'ENOENT';
+  }
+}
+
+/** Flushes a folder's entries; skipped where the file system refuses folder fsync (see README). */
+export async function syncDir(fs: FsLayer, path: string): Promise<void> {
+  try {
+    await fs.syncDir(path);
+  } catch (error) {
+    if (!DIR_SYNC_REFUSED.has(errnoCode(error) ?? '')) throw error;
+  }
+}
+
+/** Whether `path` exists (`lstat`). */
+export async function exists(fs: FsLayer, path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw ioError(error, `Checking ${path}`);
+  }
+}
+
+/** Whether `dir` exists; throws `space_unsafe` when it is anything but a real folder (`lstat`). */
+export async function realDirExists(fs: FsLayer, dir: string): Promise<boolean> {
+  let stats: BigIntStats;
+  try {
+    stats = await fs.lstat(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw ioError(error, `Checking ${dir}`);
+  }
+  if (!stats.isDirectory()) throw spaceUnsafe(dir);
+  return true;
+}
+
+/** Creates `dir` (one of `.repa/` and its folders) if missing; it must be a real folder. */
+export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
+  if (await realDirExists(fs, dir)) return;
+  try {
+    await fs.mkdir(dir);
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  if (!(await realDirExists(fs, dir))) throw spaceUnsafe(dir);
+}
+
+/**
+ * Atomically replaces one of Repa's own files in `repaDir` or a folder of it (temp file, fsync,
+ * rename, fsync dir).
+ */
+export async function writeRepaFile(
+  fs: FsLayer,
+  repaDir: string,
+  path: string,
+  text: string,
+): Promise<void> {
+  await ensureDir(fs, repaDir);
+  if (dirname(path) !== repaDir) await ensureDir(fs, dirname(path));
+  const temp = `${path}${TEMP_MARK}${randomUUID()}`;
+  try {
+    await writeNewFile(fs, temp, Buffer.from(text, 'utf8'), null);
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(fs, dirname(path));
+}
