@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
@@ -242,5 +242,55 @@ describe('ContentStore after the renames of a save', () => {
     ).toEqual([]);
     // The identity of the saved file that is still there was kept.
     expect((await reopened.read('a.md')).identity).toBe(a.identity);
+  });
+
+  it('never brings back a deleted file when neither the index nor the committed record could be written', async () => {
+    const root = await space({ 'a.md': 'a\n' });
+    let armed = false;
+    const hooks = {
+      step: (step: SaveStep) => {
+        if (step === 'dirs-synced') armed = true;
+        if (step === 'done') armed = false;
+      },
+    };
+    // A full disk after the renames: no file of Repa's can be replaced any more, an unlink still works.
+    const fs = failingFs((call, args) =>
+      armed && call === 'rename' && String(args[1]).includes('.repa') ? 'ENOSPC' : undefined,
+    );
+    const store = await ContentStore.open({ root, fs, hooks });
+    const a = await store.read('a.md');
+    const receipts = await store.save([
+      { target: 'a.md', content: bytes('A\n'), expectedVersion: a.version },
+      { target: 'b.md', content: bytes('b\n'), expectedVersion: null },
+    ]);
+    expect(receipts.map((receipt) => receipt.target)).toEqual(['a.md', 'b.md']);
+    await rm(join(root, 'b.md'));
+    const reopened = await ContentStore.open({ root });
+    expect(await readTextTree(root)).toEqual({ 'a.md': 'A\n' });
+    expect(await reopened.listRecoverable()).toEqual([]);
+  });
+
+  it('refuses to commit with busy, changing nothing, when another process took the save lock over', async () => {
+    const root = await space({ 'a.md': 'a\n' });
+    const lockFolder = join(root, '.repa', 'content.lock');
+    const hooks = {
+      step: async (step: SaveStep) => {
+        // As if this process had stalled and another one took the stale lock over.
+        if (step === 'checked') {
+          await mkdir(`${lockFolder}.other`);
+          await rm(lockFolder, { recursive: true });
+          await rename(`${lockFolder}.other`, lockFolder);
+        }
+      },
+    };
+    const store = await ContentStore.open({ root, hooks });
+    const a = await store.read('a.md');
+    const save = store.save([
+      { target: 'a.md', content: bytes('A\n'), expectedVersion: a.version },
+    ]);
+    expect((await repaErrorOf(save)).code).toBe('busy');
+    expect(await readTextTree(root)).toEqual({ 'a.md': 'a\n' });
+    // The other holder's lock is left to it.
+    expect((await readdir(join(root, '.repa'))).includes('content.lock')).toBe(true);
   });
 });

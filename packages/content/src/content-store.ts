@@ -9,7 +9,7 @@ import { IdentityLedger } from './identity-ledger.js';
 import { type ContentStoreHooks, SaveCommitter } from './save-committer.js';
 import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
 import { type RecoverableIntent, type RecoveredSave, SaveRecovery } from './save-recovery.js';
-import { acquireSpaceLock } from './space-lock.js';
+import { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 import { type ContentLocation, type ContentSnapshot, SpaceResolver } from './space-resolver.js';
 import { ensureDir, exists } from './store-files.js';
 
@@ -173,7 +173,7 @@ export class ContentStore {
         fix: 'Pass at least one change.',
       });
     }
-    return this.locked(async () => {
+    return this.locked(async (lock) => {
       if (options.signal?.aborted) throw cancelled();
       if (await exists(this.space.fs, this.space.intentPath(operationId))) {
         throw new RepaError(
@@ -189,7 +189,7 @@ export class ContentStore {
         changes,
         operationId,
       );
-      return this.committer.commit(plan, operationId);
+      return this.committer.commit(plan, operationId, lock);
     });
   }
 
@@ -214,18 +214,18 @@ export class ContentStore {
    * (`.repa/content.lock`): every save, identity assignment and recovery step. The identity index
    * is reread first when another process changed it.
    */
-  private locked<T>(task: () => Promise<T>): Promise<T> {
+  private locked<T>(task: (lock: SpaceLock) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const { fs, repaDir } = this.space;
       await ensureDir(fs, repaDir);
-      const release = await acquireSpaceLock(repaDir);
+      const lock = await acquireSpaceLock(repaDir);
       try {
         // Checked again under the lock: `.repa` may have been swapped meanwhile.
         await ensureDir(fs, repaDir);
         await this.ledger.reload();
-        return await task();
+        return await task(lock);
       } finally {
-        await release().catch(() => undefined);
+        await lock.release().catch(() => undefined);
       }
     });
   }

@@ -3,6 +3,7 @@ import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
+import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
 import {
   ensureDir,
@@ -51,7 +52,11 @@ export class SaveCommitter {
   }
 
   /** Saves `plan`; returns one receipt per change, in order. */
-  async commit(plan: PlannedChange[], operationId: string): Promise<SaveReceipt[]> {
+  async commit(
+    plan: PlannedChange[],
+    operationId: string,
+    lock: Pick<SpaceLock, 'assertHeld'>,
+  ): Promise<SaveReceipt[]> {
     const { fs, repaDir } = this.space;
     await this.step('planned', operationId);
     const record = toRecord(this.space, plan, operationId);
@@ -81,6 +86,8 @@ export class SaveCommitter {
       await this.step('temp-written', operationId);
       await this.recheck(plan);
       await this.step('checked', operationId);
+      // The re-check is atomic against other processes only while the lock is still ours.
+      await lock.assertHeld();
     } catch (error) {
       await this.rollback(plan, created, recordPath);
       throw ioError(error, 'Preparing the save');
@@ -145,12 +152,18 @@ export class SaveCommitter {
     if (removed) {
       await syncDir(fs, this.space.intentsDir).catch(() => undefined);
     } else {
-      await writeRepaFile(
+      const kept = await writeRepaFile(
         fs,
         repaDir,
         recordPath,
         JSON.stringify({ ...record, status: 'committed' } satisfies IntentRecord),
-      ).catch(() => undefined);
+      ).then(
+        () => true,
+        () => false,
+      );
+      // A record that cannot say `committed` must not stay `pending` (recovery would replay it
+      // over later changes): it goes, and the identity index catches up with the next change.
+      if (!kept) await fs.unlink(recordPath).catch(() => undefined);
     }
     await this.step('done', operationId);
     return receiptsOf(operationId, plan);
