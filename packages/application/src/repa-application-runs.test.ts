@@ -1,13 +1,10 @@
-// An in-process RepaApplication on Pi's faux provider (real host, real SQLite ledger, real files).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSpaceSession, readSessionHistory } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
 import type { RunEvent } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { RepaApplication } from './repa-application.js';
+import { RepaApplication, type RepaApplicationOptions } from './repa-application.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
 import { tempAppDirectory } from './test/builders.js';
 
@@ -36,7 +33,9 @@ function listener(): {
   return { connection, events, next };
 }
 
-async function openApplication() {
+async function openApplication(
+  options: Pick<RepaApplicationOptions, 'learningContextReader'> = {},
+) {
   const base = tempAppDirectory();
   const space = join(base, 'space');
   mkdirSync(space);
@@ -45,6 +44,7 @@ async function openApplication() {
     appDirectory: join(base, 'app'),
     agentDir: join(base, 'agent'),
     model,
+    ...options,
   });
   const { sessionId } = await createSpaceSession(space);
   return { app, space, sessionId };
@@ -69,11 +69,12 @@ const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
 
 describe('RepaApplication runs', () => {
   it('cancels a run whose learning context is still being read: cancelled, no model request', async () => {
-    const { app, space, sessionId } = await openApplication();
-    mkdirSync(join(space, '.repa'), { recursive: true });
-    const fifo = join(space, '.repa', 'learning-context.json');
-    // A FIFO: reading it blocks until a writer opens it, holding the run at its start.
-    execFileSync('mkfifo', [fifo]);
+    // The learning-context read stays pending until released, holding the run at its start.
+    let release = () => {};
+    const held = new Promise<null>((resolve) => {
+      release = () => resolve(null);
+    });
+    const { app, space, sessionId } = await openApplication({ learningContextReader: () => held });
     const { connection, events, next } = listener();
     const running = next();
     const { run } = await app.submit(
@@ -83,7 +84,7 @@ describe('RepaApplication runs', () => {
     await running;
     expect(events[0]).toEqual({ type: 'status', status: 'running' });
     const cancelling = app.cancel(run.runId);
-    await writeFile(fifo, JSON.stringify({ revision: '1', body: 'Held.', sources: [] }));
+    release();
     const cancelled = await cancelling;
     expect(cancelled).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
     expect((await ended(app, run.runId, events, next)).status).toBe('cancelled');

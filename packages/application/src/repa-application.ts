@@ -40,6 +40,13 @@ export interface RepaApplicationOptions {
   contentHooks?: {
     step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
   };
+  /**
+   * Test seam handed as-is to every session's host: reads the learning context at run start.
+   * @internal
+   */
+  learningContextReader?: (
+    space: string,
+  ) => Promise<{ revision: string; body: string; sources: string[] } | null>;
 }
 
 interface RunWatch {
@@ -297,6 +304,9 @@ export class RepaApplication {
           model: this.#options.model.model,
           trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
           ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
+          ...(this.#options.learningContextReader
+            ? { learningContextReader: this.#options.learningContextReader }
+            : {}),
         }),
       );
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
@@ -71,6 +79,37 @@ describe('readLearningContext', () => {
       const error = await failure(readLearningContext(root));
       expect(error.code).toBe('context_unavailable');
       expect(error.message).toContain('cannot be read');
+    });
+
+    it('refuses a FIFO at once instead of waiting for a writer', async () => {
+      const root = space();
+      mkdirSync(join(root, '.repa'));
+      execFileSync('mkfifo', [join(root, '.repa', 'learning-context.json')]);
+      const timeout = new Promise<string>((resolve) => {
+        setTimeout(() => resolve('still waiting after 5 s'), 5_000).unref();
+      });
+      const error = await Promise.race([failure(readLearningContext(root)), timeout]);
+      expect(error).toMatchObject({ code: 'context_unavailable' });
+      expect(String((error as RepaError).message)).toContain('is not a regular file');
+    });
+
+    it('does not follow a symlinked learning-context file out of the space', async () => {
+      const root = space();
+      const outside = join(space(), 'context.json');
+      writeFileSync(outside, JSON.stringify({ revision: '1', body: 'outside', sources: [] }));
+      mkdirSync(join(root, '.repa'));
+      symlinkSync(outside, join(root, '.repa', 'learning-context.json'));
+      const error = await failure(readLearningContext(root));
+      expect(error.code).toBe('context_unavailable');
+      expect(error.message).toContain('is a symlink');
+    });
+
+    it('refuses to read through a .repa that is a symlink (space_unsafe)', async () => {
+      const root = space();
+      const elsewhere = space();
+      stored(elsewhere, JSON.stringify({ revision: '1', body: 'elsewhere', sources: [] }));
+      symlinkSync(join(elsewhere, '.repa'), join(root, '.repa'));
+      expect((await failure(readLearningContext(root))).code).toBe('space_unsafe');
     });
   });
 });

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import {
   type LearningContextView,
@@ -14,13 +16,8 @@ import {
  */
 export async function readLearningContext(spaceRoot: string): Promise<LearningContextView | null> {
   const file = learningContextPath(spaceRoot);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw unavailable(file, `cannot be read (${errorText(error)})`, error);
-  }
+  const text = await readRegularFile(file);
+  if (text === null) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -38,6 +35,49 @@ export async function readLearningContext(spaceRoot: string): Promise<LearningCo
   }
   const { revision, body, sources } = parsed.data;
   return { revision, body, sources };
+}
+
+// Never through a symlink, never waiting on a FIFO or device: the space is untrusted input.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The file's text, or `null` when it (or `.repa`) does not exist. */
+async function readRegularFile(file: string): Promise<string | null> {
+  const repaDir = dirname(file);
+  const folder = await lstat(repaDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw unavailable(file, `cannot be read (${errorText(error)})`, error);
+  });
+  if (folder === null) return null;
+  if (!folder.isDirectory()) {
+    throw new RepaError(
+      'space_unsafe',
+      `${repaDir} is not a plain folder (a symlink or a file); the learning context is not read through it.`,
+      { details: { file } },
+    );
+  }
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw unavailable(file, 'is a symlink', error);
+    if (code === 'ENXIO' || code === 'EOPNOTSUPP') {
+      throw unavailable(file, 'is not a regular file', error);
+    }
+    throw unavailable(file, `cannot be read (${errorText(error)})`, error);
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw unavailable(file, 'cannot be read (it is a folder)', undefined);
+    if (!stats.isFile()) throw unavailable(file, 'is not a regular file', undefined);
+    return await handle.readFile('utf8');
+  } catch (error) {
+    if (RepaError.isInstance(error)) throw error;
+    throw unavailable(file, `cannot be read (${errorText(error)})`, error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 function unavailable(file: string, problem: string, cause: unknown): RepaError {

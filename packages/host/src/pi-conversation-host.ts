@@ -74,6 +74,12 @@ export interface PiConversationHostOptions {
   contentHooks?: {
     step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
   };
+  /**
+   * Test seam: reads the space's learning context at run start instead of `readLearningContext`
+   * (a test holds the read with it).
+   * @internal
+   */
+  learningContextReader?: (space: string) => Promise<LearningContextView | null>;
 }
 
 /** Options of one {@link PiConversationHost.send}. */
@@ -339,7 +345,9 @@ export class PiConversationHost {
     try {
       if (settings.learningContext) {
         try {
-          run.view = await readLearningContext(this.#options.space);
+          run.view = await (this.#options.learningContextReader ?? readLearningContext)(
+            this.#options.space,
+          );
         } catch (error) {
           return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
         }

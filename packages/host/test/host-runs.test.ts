@@ -1,8 +1,4 @@
-// A run's start, its order of messages and how it ends, on the real Pi 0.87.1 SDK with Pi's faux
-// provider (no mocks): what the provider received is captured by `createFauxHost`.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   fauxAssistantMessage,
@@ -11,7 +7,7 @@ import {
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import { estimateTokens } from '@earendil-works/pi-coding-agent';
-import { writeLearningContext } from '@repa/context';
+import { type LearningContextView, writeLearningContext } from '@repa/context';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -34,19 +30,26 @@ function textOf(message: Message): string {
 }
 
 /** Makes `<space>/.repa/learning-context.json` a FIFO: a read of it blocks until a writer opens it. */
-function heldLearningContext(space: string): { release: () => Promise<void> } {
-  mkdirSync(join(space, '.repa'), { recursive: true });
-  const file = join(space, '.repa', 'learning-context.json');
-  execFileSync('mkfifo', [file]);
-  const body = JSON.stringify({ revision: '1', body: 'Held context.', sources: [] });
-  return { release: () => writeFile(file, body) };
+/** A learning-context read that stays pending until released (the host's test seam). */
+function heldLearningContext(): {
+  reader: () => Promise<LearningContextView | null>;
+  release: () => Promise<void>;
+} {
+  let resolve = (_view: LearningContextView | null) => {};
+  const pending = new Promise<LearningContextView | null>((done) => {
+    resolve = done;
+  });
+  return {
+    reader: () => pending,
+    release: async () => resolve({ revision: '1', body: 'Held context.', sources: [] }),
+  };
 }
 
 describe('PiConversationHost runs', () => {
   describe('run start (R66)', () => {
     it('is busy and cancellable while the learning context is still being read', async () => {
-      const { host, faux, space } = await createFauxHost();
-      const held = heldLearningContext(space);
+      const held = heldLearningContext();
+      const { host, faux } = await createFauxHost({ learningContextReader: held.reader });
       faux.setResponses([fauxAssistantMessage('should never be asked')]);
       const running = host.send('hi', defaults);
       expect(host.busy).toBe(true);
