@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, constants, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import {
   CURRENT_SESSION_VERSION,
   type FileEntry,
@@ -183,23 +183,52 @@ async function writeDurably(target: string, bytes: Buffer): Promise<void> {
 async function quarantine(path: string, bytes: Buffer, mtime: Date): Promise<string> {
   const stamp = mtime.toISOString().replace(/[:.]/g, '-');
   const target = join(dirname(path), 'quarantine', `${basename(path)}.${stamp}`);
-  const existing = await stat(target).catch(() => undefined);
+  // The quarantine folder is part of the space too: never written through a symlink.
+  await assertRealFolders(dirname(path), dirname(target));
+  const existing = await lstat(target).catch(() => undefined);
   if (existing?.size !== bytes.length) await writeDurably(target, bytes);
   return target;
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** A symlink, FIFO, device or socket named like a session: listed as damaged, never opened. */
+function notRegular(path: string, mtime: Date): SessionFileState {
+  const named = sessionIdOfFileName(path);
+  return {
+    sessionId: named.sessionId,
+    createdAt: named.createdAt,
+    modifiedAt: mtime.toISOString(),
+    damage: new RepaError(
+      'session_damaged',
+      `Session file ${path} is not a regular file (a symlink, FIFO, device or socket).`,
+      {
+        fix: 'Remove it from the session folder; Repa reads only regular session files.',
+        details: { path, problem: 'not a regular file' },
+      },
+    ),
+  };
 }
 
 async function look(path: string): Promise<SessionFileState> {
   let bytes: Buffer;
   let mtime: Date;
   try {
-    const handle = await open(path, 'r');
+    // Never through a symlink, never waiting on a FIFO: a space's files are untrusted input.
+    const handle = await open(path, READ_FLAGS);
     try {
-      mtime = (await handle.stat()).mtime;
+      const stats = await handle.stat();
+      if (!stats.isFile()) return notRegular(path, stats.mtime);
+      mtime = stats.mtime;
       bytes = await handle.readFile();
     } finally {
       await handle.close();
     }
   } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EOPNOTSUPP') {
+      return notRegular(path, new Date());
+    }
     throw unreadable(path, cause);
   }
   const found = inspect(bytes);
@@ -242,7 +271,7 @@ async function look(path: string): Promise<SessionFileState> {
 export async function sessionFileState(path: string): Promise<SessionFileState> {
   let key: string;
   try {
-    const stats = await stat(path, { bigint: true });
+    const stats = await lstat(path, { bigint: true });
     key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
   } catch (cause) {
     states.delete(path);
@@ -284,7 +313,9 @@ export async function checkSessionFile(path: string): Promise<SessionFileCheck> 
  * 0.87.1 writes nothing until the first assistant reply).
  */
 export async function createSessionFile(cwd: string, sessionDir: string): Promise<string> {
+  await assertRealFolders(cwd, sessionDir);
   await mkdir(sessionDir, { recursive: true });
+  await assertRealFolders(cwd, sessionDir);
   const manager = SessionManager.create(cwd, sessionDir);
   const file = manager.getSessionFile();
   const header = manager.getHeader();
@@ -325,6 +356,33 @@ export async function openSessionFile(path: string, cwd?: string): Promise<Sessi
     }
   }
   return SessionManager.open(path, dirname(path), cwd);
+}
+
+/**
+ * Throws `space_unsafe` when a folder between `root` and `dir` (inside the space, e.g. `.repa` or
+ * `.repa/sessions`) is a symlink or not a folder; missing folders are fine. A `dir` outside `root`
+ * (a session folder the embedding application chose) is not checked.
+ * @internal
+ */
+export async function assertRealFolders(root: string, dir: string): Promise<void> {
+  const path = relative(root, dir);
+  if (path === '' || path.startsWith('..')) return;
+  let current = root;
+  for (const part of path.split(sep)) {
+    current = join(current, part);
+    const stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw unreadable(current, error);
+    });
+    if (stats === undefined) return;
+    if (!stats.isDirectory()) {
+      throw new RepaError(
+        'space_unsafe',
+        `${current} is not a plain folder (a symlink or a file); Repa keeps no sessions through it.`,
+        { details: { path: current } },
+      );
+    }
+  }
 }
 
 /** Session files (`*.jsonl`) in a directory, newest name last; none when it does not exist. */

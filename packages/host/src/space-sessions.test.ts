@@ -1,4 +1,13 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,5 +69,54 @@ describe('readSessionHistory', () => {
     const before = readFileSync(file);
     expect(await readSessionHistory(space, session.sessionId)).toEqual([]);
     expect(readFileSync(file)).toEqual(before);
+  });
+});
+
+/** Settles `promise` or says it is still waiting after 5 s (a hang fails instead of hanging). */
+function within5s<T>(promise: Promise<T>): Promise<T | 'still waiting after 5 s'> {
+  const timeout = new Promise<'still waiting after 5 s'>((resolve) => {
+    setTimeout(() => resolve('still waiting after 5 s'), 5_000).unref();
+  });
+  return Promise.race([promise, timeout]);
+}
+
+describe('untrusted session folders', () => {
+  const fifoName = '2026-01-01T00-00-00-000Z_0196a3c4-fifo.jsonl';
+
+  it('lists a FIFO named like a session as damaged without waiting for a writer', async () => {
+    const { space, session } = await spaceWithSession('Sound');
+    execFileSync('mkfifo', [join(sessionDirectoryOf(space), fifoName)]);
+    const listed = await within5s(listSpaceSessions(space));
+    expect(listed).not.toBe('still waiting after 5 s');
+    const sessions = listed as Awaited<ReturnType<typeof listSpaceSessions>>;
+    expect(sessions.map((info) => info.sessionId).sort()).toEqual(
+      ['0196a3c4-fifo', session.sessionId].sort(),
+    );
+    const fifo = sessions.find((info) => info.sessionId === '0196a3c4-fifo');
+    expect(fifo?.damaged).toMatchObject({ code: 'session_damaged' });
+    const found = await within5s(findSessionFile(space, '0196a3c4-fifo').catch((e) => e));
+    expect(found).toMatchObject({ code: 'session_damaged' });
+  });
+
+  it('never reads a session file through a symlink', async () => {
+    const { space, file } = await spaceWithSession('Elsewhere');
+    const other = mkdtempSync(join(tmpdir(), 'repa-space-sessions-other-'));
+    const target = join(other, 'outside.jsonl');
+    writeFileSync(target, readFileSync(file));
+    const link = join(sessionDirectoryOf(space), '2026-01-01T00-00-00-000Z_0196a3c4-link.jsonl');
+    symlinkSync(target, link);
+    const listed = await listSpaceSessions(space);
+    const linked = listed.find((info) => info.sessionId === '0196a3c4-link');
+    expect(linked?.damaged).toMatchObject({ code: 'session_damaged' });
+  });
+
+  it('refuses to list or create sessions through a .repa that is a symlink (space_unsafe)', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-space-sessions-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'repa-space-sessions-elsewhere-'));
+    mkdirSync(join(elsewhere, 'sessions'));
+    symlinkSync(elsewhere, join(space, '.repa'));
+    await expect(listSpaceSessions(space)).rejects.toMatchObject({ code: 'space_unsafe' });
+    await expect(createSpaceSession(space, 'x')).rejects.toMatchObject({ code: 'space_unsafe' });
+    expect(readdirSync(join(elsewhere, 'sessions'))).toEqual([]);
   });
 });

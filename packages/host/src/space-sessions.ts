@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
+import { type FileEntry, type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
 import {
+  assertRealFolders,
   createSessionFile,
   listSessionFiles,
   type SessionFileState,
@@ -39,25 +40,41 @@ async function stateOf(file: string): Promise<SessionFileState | undefined> {
   }
 }
 
+/** What Pi's own session listing shows of a sound session: its name and its last activity. */
+function summaryOf(entries: readonly FileEntry[]): { name?: string; lastActivity?: number } {
+  let name: string | undefined;
+  let lastActivity: number | undefined;
+  for (const entry of entries) {
+    if (entry.type === 'session_info') name = entry.name?.trim() || undefined;
+    if (entry.type !== 'message') continue;
+    const { role, timestamp } = entry.message as { role: string; timestamp?: unknown };
+    if (role !== 'user' && role !== 'assistant') continue;
+    const time = typeof timestamp === 'number' ? timestamp : Date.parse(entry.timestamp);
+    if (!Number.isNaN(time)) lastActivity = Math.max(lastActivity ?? 0, time);
+  }
+  return { ...(name ? { name } : {}), ...(lastActivity ? { lastActivity } : {}) };
+}
+
 /**
- * The sessions of a space, newest first, through Pi's own session listing. A damaged session
- * (which Pi's listing skips or reads past) is listed too, with `damaged` saying why.
+ * The sessions of a space, newest first, as Pi's own listing names and dates them, built from the
+ * cached checks of each file (Pi's listing would stream every file, and wait forever on a FIFO). A
+ * damaged session is listed too, with `damaged` saying why.
  */
 export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
   const dir = sessionDirectoryOf(space);
-  const [files, listed] = await Promise.all([listSessionFiles(dir), SessionManager.listAll(dir)]);
-  const byPath = new Map(listed.map((session) => [session.path, session]));
+  await assertRealFolders(space, dir);
   const sessions: SessionInfo[] = [];
-  for (const file of files) {
+  for (const file of await listSessionFiles(dir)) {
     const state = await stateOf(file);
-    const session = byPath.get(file);
-    if (!state || (!session && !state.damage)) continue;
+    if (!state) continue;
+    const { name, lastActivity } = summaryOf(state.entries ?? []);
+    const created = state.createdAt ?? state.modifiedAt;
     sessions.push({
-      sessionId: session?.id ?? state.sessionId,
+      sessionId: state.sessionId,
       space,
-      createdAt: session?.created.toISOString() ?? state.createdAt ?? state.modifiedAt,
-      updatedAt: session?.modified.toISOString() ?? state.modifiedAt,
-      ...(session?.name ? { title: session.name } : {}),
+      createdAt: created,
+      updatedAt: lastActivity ? new Date(lastActivity).toISOString() : created,
+      ...(name ? { title: name } : {}),
       ...(state.damage ? { damaged: state.damage.toWire() } : {}),
     });
   }
@@ -72,6 +89,7 @@ async function findSessionState(
   space: string,
   sessionId: string,
 ): Promise<{ file: string; state: SessionFileState }> {
+  await assertRealFolders(space, sessionDirectoryOf(space));
   const files = await listSessionFiles(sessionDirectoryOf(space));
   const named = (file: string) => sessionIdOfFileName(file).sessionId === sessionId;
   for (const file of [...files.filter(named), ...files.filter((file) => !named(file))]) {
