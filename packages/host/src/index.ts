@@ -1,11 +1,7 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
 export { type LearningContextView, readLearningContext, writeLearningContext } from '@repa/context';
-export {
-  type ChooseModelOptions,
-  chooseModel,
-  type ModelChoice,
-  offlineModel,
-} from './models.js';
+export type { ModelChoice } from './model-choice.js';
+export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export { OFFLINE_MODEL_ID } from './offline-model.js';
 export {
   PiConversationHost,
