@@ -12,6 +12,7 @@ import {
   type SpaceRecovery,
 } from '@repa/host';
 import {
+  isTerminalRunStatus,
   RepaError,
   type RunEvent,
   type RunInfo,
@@ -173,7 +174,7 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
-    if (original.status === 'accepted' || original.status === 'running') {
+    if (!isTerminalRunStatus(original.status)) {
       throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
         fix: 'Wait for it to end, or cancel it, before retrying.',
       });
@@ -342,7 +343,7 @@ export class RepaApplication {
         event,
       });
     }
-    if (event.type === 'status' && !['accepted', 'running'].includes(event.status)) {
+    if (event.type === 'status' && isTerminalRunStatus(event.status)) {
       this.#watches.delete(run.runId);
     }
   }
