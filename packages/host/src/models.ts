@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Model } from '@earendil-works/pi-ai';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import { fauxModelChoice } from './faux-model-choice.js';
 import type { ModelChoice } from './model-choice.js';
-import { createOfflineProvider, OFFLINE_MODEL_ID } from './offline-model.js';
+import { createOfflineProvider } from './offline-model.js';
 
 /** Options of {@link chooseModel}. */
 export interface ChooseModelOptions {

@@ -6,6 +6,21 @@ export {
   type RepaClientTarget,
 } from './client/create-repa-client.js';
 export {
+  type DaemonPaths,
+  daemonPaths,
+  type ResolveAppDirectoryOptions,
+  resolveAppDirectory,
+} from './daemon/app-directory.js';
+export {
+  type DaemonFailure,
+  type DaemonReady,
+  formatDaemonFailure,
+  formatDaemonReady,
+  OFFLINE_MODEL_ID,
+  parseDaemonFailure,
+  parseDaemonReady,
+} from './daemon/daemon-output.js';
+export {
   isRepaErrorCode,
   REPA_ERROR_CODES,
   REPA_ERROR_FIXES,
@@ -35,6 +50,8 @@ export {
 export { invalidRequestFromZod } from './v1/json-rpc.js';
 export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
 export {
+  type LearningContext,
+  learningContextSchema,
   type V1Method,
   type V1Notification,
   type V1NotificationParams,
