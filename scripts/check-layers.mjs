@@ -4,7 +4,10 @@
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
-// dependencies are checked. Usage: `node scripts/check-layers.mjs [root]`; exit 1 on any violation.
+// dependencies are checked. A package never re-exports another workspace package's symbols
+// (`export … from '@repa/…'`, or an imported binding exported again; test helpers may), the files of
+// a package never import each other in a cycle, and library code (packages/*, tests aside) never sets
+// `process.env`. Usage: `node scripts/check-layers.mjs [root]`; exit 1 on any violation.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +52,11 @@ export const LAYERS = {
   },
 };
 
-const TEST_FILE = /(\.test\.ts|\.test-d\.ts|\.bench\.ts)$|[\\/](test|testing-fixtures)[\\/]/;
+/** An assignment to (or deletion from) `process.env`, which only apps and tests may make. */
+const SETS_ENV =
+  /process\.env(\.[\w$]+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=|&&=)|delete\s+process\.env|Object\.assign\(\s*process\.env/;
+
+const TEST_FILE = /(\.test\.ts|\.test-d\.ts|\.bench\.ts)$|(^|[\\/])(test|testing-fixtures)[\\/]/;
 
 function packageOf(specifier) {
   if (specifier.startsWith('.') || specifier.startsWith('node:') || specifier.startsWith('/')) {
@@ -90,6 +97,96 @@ function workspacePackages(root) {
   });
 }
 
+/** Names a file imports from another workspace package, and what it exports from one (by AST). */
+function reExports(file, text, ownName) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const foreign = (node) =>
+    node.moduleSpecifier &&
+    ts.isStringLiteral(node.moduleSpecifier) &&
+    packageOf(node.moduleSpecifier.text)?.startsWith('@repa/') &&
+    packageOf(node.moduleSpecifier.text) !== ownName;
+  const imported = new Map();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !foreign(statement)) continue;
+    const clause = statement.importClause;
+    const from = statement.moduleSpecifier.text;
+    if (clause?.name) imported.set(clause.name.text, from);
+    const bindings = clause?.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) imported.set(bindings.name.text, from);
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const element of bindings.elements) imported.set(element.name.text, from);
+    }
+  }
+  const found = [];
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      if (foreign(statement)) {
+        found.push(statement.moduleSpecifier.text);
+      } else if (!statement.moduleSpecifier && statement.exportClause) {
+        if (!ts.isNamedExports(statement.exportClause)) continue;
+        for (const element of statement.exportClause.elements) {
+          const local = (element.propertyName ?? element.name).text;
+          if (imported.has(local)) found.push(imported.get(local));
+        }
+      }
+    } else if (
+      ts.isExportAssignment(statement) &&
+      ts.isIdentifier(statement.expression) &&
+      imported.has(statement.expression.text)
+    ) {
+      found.push(imported.get(statement.expression.text));
+    }
+  }
+  return found;
+}
+
+/** The file a relative specifier names, among `files` (`./a.js` → `a.ts`, `./dir` → `dir/index.ts`). */
+function resolveRelative(from, specifier, files) {
+  const base = resolve(dirname(from), specifier);
+  const stem = base.replace(/\.(c|m)?js$/, '');
+  const candidates = [base];
+  for (const ext of ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs']) {
+    candidates.push(stem + ext, join(base, `index${ext}`));
+  }
+  return candidates.find((candidate) => files.has(candidate));
+}
+
+/** Every import cycle among `graph`'s files (strongly connected components, Tarjan), as paths. */
+function importCycles(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const cycles = [];
+  let next = 0;
+  const visit = (file) => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file), low.get(target)));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file), index.get(target)));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)?.has(file)) cycles.push(component.reverse());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
 /** Every violation of the layering rules under `root`, as human-readable lines. */
 export function checkLayers(root) {
   const violations = [];
@@ -119,11 +216,24 @@ export function checkLayers(root) {
       if (!allowed(dep, true))
         violations.push(`${where}/package.json: ${name} must not depend on ${dep}`);
     }
-    for (const file of sourceFiles(dir)) {
-      if (file.endsWith('.config.ts')) continue;
+    const files = new Set([...sourceFiles(dir)].filter((file) => !file.endsWith('.config.ts')));
+    const graph = new Map();
+    for (const file of files) {
       const isTest = TEST_FILE.test(relative(dir, file));
       const text = readFileSync(file, 'utf8');
       const { importedFiles } = ts.preProcessFile(text, true, true);
+      const edges = new Set();
+      graph.set(file, edges);
+      if (!isTest && where.startsWith(`packages${sep}`) && SETS_ENV.test(text)) {
+        violations.push(
+          `${relative(root, file)}: sets process.env; library code only reads it (the apps and tests decide)`,
+        );
+      }
+      for (const from of isTest ? [] : reExports(file, text, name)) {
+        violations.push(
+          `${relative(root, file)}: re-exports '${from}'; ${name} must not pass another package's symbols on (import them where they are used)`,
+        );
+      }
       for (const { fileName: specifier } of importedFiles) {
         const at = `${relative(root, file)}: imports '${specifier}'`;
         if (specifier.startsWith('.')) {
@@ -131,6 +241,8 @@ export function checkLayers(root) {
           if (target !== dir && !target.startsWith(dir + sep)) {
             violations.push(`${at}, which reaches outside ${name}`);
           }
+          const resolved = resolveRelative(file, specifier, files);
+          if (resolved) edges.add(resolved);
           continue;
         }
         const pkg = packageOf(specifier);
@@ -141,6 +253,12 @@ export function checkLayers(root) {
           );
         if (PI.includes(pkg) && !rule.pi) violations.push(`${at}; ${name} must stay Pi-free`);
       }
+    }
+    for (const cycle of importCycles(graph)) {
+      const names = cycle.map((file) => relative(root, file));
+      violations.push(
+        `${names[0]}: import cycle among ${names.join(', ')}; move the shared piece into a file they all import`,
+      );
     }
   }
   return violations;
@@ -153,7 +271,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layering check failed (${violations.length}):`);
     for (const line of violations) console.error(`  ${line}`);
     console.error(
-      'Fix: import only along apps → host → {settings, prompt, context, content} → protocol.',
+      'Fix: import only along apps → application → host → {settings, prompt, context, content} → protocol, import symbols from the package that defines them, and break cycles.',
     );
     process.exit(1);
   }

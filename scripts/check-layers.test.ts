@@ -28,7 +28,7 @@ describe('checkLayers', () => {
   it('fails when settings imports host', () => {
     const root = workspace({
       'packages/settings/package.json': manifest('@repa/settings'),
-      'packages/settings/src/index.ts': "import { x } from '@repa/host';\nexport { x };\n",
+      'packages/settings/src/index.ts': "import { x } from '@repa/host';\nexport const y = x;\n",
     });
     expect(checkLayers(root)).toEqual([
       expect.stringContaining("packages/settings/src/index.ts: imports '@repa/host'"),
@@ -77,5 +77,72 @@ describe('checkLayers', () => {
     const violations = checkLayers(root);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toContain('src/b.ts');
+  });
+
+  it("fails when a package re-exports another package's symbols", () => {
+    const root = workspace({
+      'packages/application/package.json': manifest('@repa/application'),
+      'packages/application/src/index.ts': "export { chooseModel } from '@repa/host';\n",
+      'packages/application/src/other.ts': "export * from '@repa/protocol';\n",
+    });
+    const violations = checkLayers(root);
+    expect(violations).toEqual([
+      expect.stringContaining("packages/application/src/index.ts: re-exports '@repa/host'"),
+      expect.stringContaining("packages/application/src/other.ts: re-exports '@repa/protocol'"),
+    ]);
+  });
+
+  it('fails when an imported binding of another package is exported again', () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/index.ts':
+        "import { readLearningContext as read } from '@repa/context';\nexport { read };\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining("packages/host/src/index.ts: re-exports '@repa/context'"),
+    ]);
+  });
+
+  it('lets a package re-export its own files and test helpers re-export others', () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/index.ts': "export { a } from './a.js';\n",
+      'packages/host/src/a.ts': 'export const a = 1;\n',
+      'packages/host/src/test/builders.ts': "export { x } from '@repa/protocol';\n",
+    });
+    expect(checkLayers(root)).toEqual([]);
+  });
+
+  it('fails when library code sets process.env, but not when an app or a test does', () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/a.ts': "process.env.PI_OFFLINE ??= '1';\n",
+      'packages/host/src/b.ts': "export const offline = process.env.PI_OFFLINE === '1';\n",
+      'packages/host/src/b.test.ts': "process.env.PI_OFFLINE = '1';\n",
+      'apps/cli/package.json': manifest('@repa/cli'),
+      'apps/cli/src/main.ts': "process.env.PI_OFFLINE ??= '1';\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining('packages/host/src/a.ts: sets process.env'),
+    ]);
+  });
+
+  it('fails on an import cycle inside a package, type-only imports included', () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/models.ts': "import { b } from './faux.js';\nexport const a = b;\n",
+      'packages/host/src/faux.ts':
+        "import type { C } from './offline.js';\nexport const b: C = 1;\n",
+      'packages/host/src/offline.ts':
+        "import { a } from './models.js';\nexport type C = typeof a;\n",
+      'packages/host/src/index.ts': "export { a } from './models.js';\n",
+    });
+    const violations = checkLayers(root);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toContain('import cycle among');
+    for (const file of ['models.ts', 'faux.ts', 'offline.ts']) {
+      expect(violations[0]).toContain(`packages/host/src/${file}`);
+    }
+    expect(violations[0]).not.toContain('index.ts');
   });
 });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRepaClient } from '@repa/protocol';
+import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
 import { Bench } from 'tinybench';
 import { measureSides, quantile, statsOf } from '../lib/compare.mjs';
 import { memoryOf, NODE, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
@@ -64,7 +64,7 @@ function trackingClient(socketPath) {
   const ended = new Map();
   const waiting = new Map();
   client.on('run.event', ({ runId, event }) => {
-    if (event.type !== 'status' || ['accepted', 'running'].includes(event.status)) return;
+    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
     ended.set(runId, event.status);
     waiting.get(runId)?.(event.status);
   });

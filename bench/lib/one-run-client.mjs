@@ -2,14 +2,14 @@
 // end and exits. Stands in for `repa run` while the CLI has no run command yet.
 // Usage: node one-run-client.mjs <socketPath> <space> <text>
 import { randomUUID } from 'node:crypto';
-import { createRepaClient } from '@repa/protocol';
+import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
 
 const [socketPath, space, text] = process.argv.slice(2);
 const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
 const terminal = new Map();
 const waiters = new Map();
 client.on('run.event', ({ runId, event }) => {
-  if (event.type !== 'status' || ['accepted', 'running'].includes(event.status)) return;
+  if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
   terminal.set(runId, event.status);
   waiters.get(runId)?.(event.status);
 });

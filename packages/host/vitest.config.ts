@@ -6,5 +6,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // No search tool is enabled, so Pi must never download rg/fd: the apps set this, and so do tests.
+    env: { PI_OFFLINE: '1' },
   },
 });

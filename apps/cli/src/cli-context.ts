@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
-import { createRepaClient, type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
-import { daemonPaths, startDaemon } from './daemon-control.js';
+import {
+  createRepaClient,
+  daemonPaths,
+  type RepaClient,
+  RepaError,
+  type SessionInfo,
+} from '@repa/protocol';
+import { startDaemon } from './daemon-control.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
 export interface CliContext {

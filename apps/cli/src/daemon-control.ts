@@ -4,30 +4,13 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createRepaClient, RepaError, type RepaErrorCode } from '@repa/protocol';
-
-/** Where a daemon of an app directory keeps its socket, pid and log. */
-export interface DaemonPaths {
-  /** `<appDir>/run`. */
-  runDirectory: string;
-  /** `<appDir>/run/daemon.sock`. */
-  socketPath: string;
-  /** `<appDir>/run/daemon.pid`. */
-  pidPath: string;
-  /** `<appDir>/run/daemon.log`: stdout and stderr of daemons started by `repa`. */
-  logPath: string;
-}
-
-/** The daemon files of an app directory. */
-export function daemonPaths(appDirectory: string): DaemonPaths {
-  const runDirectory = join(appDirectory, 'run');
-  return {
-    runDirectory,
-    socketPath: join(runDirectory, 'daemon.sock'),
-    pidPath: join(runDirectory, 'daemon.pid'),
-    logPath: join(runDirectory, 'daemon.log'),
-  };
-}
+import {
+  createRepaClient,
+  daemonPaths,
+  parseDaemonFailure,
+  parseDaemonReady,
+  RepaError,
+} from '@repa/protocol';
 
 /** What `repa daemon status` reports. */
 export interface DaemonStatus {
@@ -47,8 +30,6 @@ export interface DaemonStatus {
   model?: string;
 }
 
-const READY = /^repa-daemon ready socket=(\S+) model=(\S+)$/;
-const FAILED = /^repa-daemon: (.*) \(([a-z_]+)\)\nFix: (.*)$/m;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
@@ -155,19 +136,18 @@ export async function startDaemon(options: StartDaemonOptions): Promise<StartedD
       const deadline = Date.now() + START_TIMEOUT_MS;
       while (Date.now() < deadline) {
         const output = await readFrom(paths.logPath, offset);
-        if (output.split('\n').some((line) => READY.test(line))) {
+        if (parseDaemonReady(output) !== null) {
           return { started: true, status: await daemonStatus(options.appDirectory) };
         }
         if (exit) {
-          const failure = FAILED.exec(output);
-          if (failure?.[2] === 'daemon_already_running' && (await probe(paths.socketPath))) {
+          const failure = parseDaemonFailure(output);
+          if (failure?.code === 'daemon_already_running' && (await probe(paths.socketPath))) {
             // Another repa started the same daemon at the same moment: use that one.
             return { started: false, status: await daemonStatus(options.appDirectory) };
           }
           if (failure) {
-            const [, message = '', code = 'internal', fix = ''] = failure;
-            throw new RepaError(code as RepaErrorCode, `The daemon did not start: ${message}`, {
-              fix,
+            throw new RepaError(failure.code, `The daemon did not start: ${failure.message}`, {
+              fix: failure.fix,
               details: { logPath: paths.logPath },
             });
           }

@@ -1,18 +1,11 @@
 import {
+  isTerminalRunStatus,
   type RepaClient,
   RepaError,
   type RunEventNotification,
   type RunInfo,
-  type RunStatus,
 } from '@repa/protocol';
 import type { RunPrinter } from './run-printer.js';
-
-const TERMINAL: ReadonlySet<RunStatus> = new Set([
-  'succeeded',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
 
 /** A run being followed. */
 export interface FollowedRun {
@@ -74,7 +67,7 @@ export function followRun(
   const handle = (notification: RunEventNotification) => {
     printer.event(notification);
     const { event } = notification;
-    if (event.type === 'status' && TERMINAL.has(event.status)) {
+    if (event.type === 'status' && isTerminalRunStatus(event.status)) {
       client.request('run.get', { runId: notification.runId }).then(
         ({ run }) => finish(run, false),
         (error: unknown) => fail(error),
@@ -100,7 +93,7 @@ export function followRun(
       for (const notification of early.splice(0)) {
         if (notification.runId === runId) handle(notification);
       }
-      if (TERMINAL.has(run.status)) finish(run, resubmitted);
+      if (isTerminalRunStatus(run.status)) finish(run, resubmitted);
       else if (cancelRequested) sendCancel(run.runId);
     },
     (error: unknown) => fail(error),

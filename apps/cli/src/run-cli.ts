@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { appDirectoryOf } from './app-directory.js';
+import { resolveAppDirectory } from '@repa/protocol';
 import { createCliContext } from './cli-context.js';
 import {
   type Command,
@@ -223,7 +223,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     const agentDir = typeof values['agent-dir'] === 'string' ? values['agent-dir'] : undefined;
     context = createCliContext({
       version: io.version,
-      appDirectory: appDirectoryOf({ appDirectory: appDir, agentDir }),
+      appDirectory: resolveAppDirectory({ appDirectory: appDir, agentDir }),
       agentDir,
       json: values.json === true,
       cwd: io.cwd,

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeLearningContext } from '@repa/application';
-import type { RunInfo, SessionInfo, SettingItemView } from '@repa/protocol';
+import {
+  createRepaClient,
+  daemonPaths,
+  type RunInfo,
+  type SessionInfo,
+  type SettingItemView,
+} from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, jsonLines, repa, repaJson, writeFiles } from './cli-harness.js';
 
@@ -13,6 +18,25 @@ function newSpace(name: string, files: Record<string, string> = {}): string {
   const space = join(sandbox.root, name);
   writeFiles(space, { 'README.md': `# ${name}\n`, ...files });
   return space;
+}
+
+/** Writes a space's learning context through the sandbox's daemon (`context.set`). */
+async function writeLearningContext(
+  space: string,
+  input: { body: string; sources: string[] },
+): Promise<void> {
+  const client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
+  try {
+    await client.connect();
+    const { context } = await client.request('context.get', { space });
+    await client.request('context.set', {
+      space,
+      ...input,
+      expectedRevision: context?.revision ?? null,
+    });
+  } finally {
+    await client.close();
+  }
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
-import { RepaError } from '@repa/protocol';
+import { formatDaemonFailure, formatDaemonReady, RepaError } from '@repa/protocol';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -28,7 +28,7 @@ Most people never start it by hand: the repa command starts it when needed.
 `;
 
 function fail(error: RepaError): never {
-  process.stderr.write(`repa-daemon: ${error.message} (${error.code})\nFix: ${error.fix}\n`);
+  process.stderr.write(formatDaemonFailure(error));
   process.exit(1);
 }
 
@@ -95,7 +95,7 @@ try {
     ...(values.model ? { model: values.model } : {}),
     ...(tcp ? { tcp } : {}),
   });
-  process.stdout.write(`repa-daemon ready socket=${daemon.socketPath} model=${daemon.model}\n`);
+  process.stdout.write(formatDaemonReady({ socketPath: daemon.socketPath, model: daemon.model }));
   const stop = () => {
     void daemon.close({ graceMs: 5_000 }).then(() => process.exit(0));
   };

@@ -3,15 +3,17 @@ import { basename, isAbsolute, join } from 'node:path';
 import {
   createSpaceSession,
   findSessionFile,
+  getLearningContext,
   listSpaceSessions,
   type ModelChoice,
   PiConversationHost,
-  readLearningContext,
   readSessionHistory,
   recoverSpace,
   type SpaceRecovery,
+  setLearningContext,
 } from '@repa/host';
 import {
+  isTerminalRunStatus,
   RepaError,
   type RunEvent,
   type RunInfo,
@@ -19,6 +21,7 @@ import {
   type V1Result,
 } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
+import { doctorFacts } from './doctor-facts.js';
 import { RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
 
@@ -68,6 +71,8 @@ export class RepaApplication {
   readonly #watches = new Map<string, RunWatch>();
   /** Session files already found, by `space\0sessionId` (Pi's listing parses every session). */
   readonly #sessionFiles = new Map<string, string>();
+  /** The last `context.set` of each space, which the next one waits for. */
+  readonly #contextWrites = new Map<string, Promise<void>>();
   #closing = false;
 
   private constructor(options: RepaApplicationOptions) {
@@ -151,13 +156,38 @@ export class RepaApplication {
       'settings.reset': async (params) => ({
         item: await this.#settings.reset({ ...params, ...(await this.#scope(params)) }),
       }),
+      'context.get': async (params) => ({
+        context: await getLearningContext(await this.#space(params.space)),
+      }),
+      'context.set': (params) => this.setContext(params),
+      doctor: () => doctorFacts({ agentDir: this.#options.agentDir, model: this.#options.model }),
     };
+  }
+
+  /**
+   * `context.set`: replaces the space's learning context when its revision is still the expected
+   * one (`stale_version` otherwise). Writes of one space are serialized, so check and write pair up.
+   */
+  async setContext(params: V1Params<'context.set'>): Promise<V1Result<'context.set'>> {
+    const space = await this.#space(params.space);
+    const previous = this.#contextWrites.get(space) ?? Promise.resolve();
+    const write = previous.then(() => setLearningContext(space, params));
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#contextWrites.set(space, settled);
+    try {
+      return { revision: (await write).revision };
+    } finally {
+      if (this.#contextWrites.get(space) === settled) this.#contextWrites.delete(space);
+    }
   }
 
   /** `space.open`: the space's real root, name and current learning context. */
   async openSpace(params: V1Params<'space.open'>): Promise<V1Result<'space.open'>> {
     const root = await this.#space(params.root);
-    const view = await readLearningContext(root);
+    const view = await getLearningContext(root);
     const learningContext = view
       ? { revision: view.revision, chars: view.body.length, sources: view.sources }
       : null;
@@ -180,7 +210,7 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
-    if (original.status === 'accepted' || original.status === 'running') {
+    if (!isTerminalRunStatus(original.status)) {
       throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
         fix: 'Wait for it to end, or cancel it, before retrying.',
       });
@@ -352,7 +382,7 @@ export class RepaApplication {
         event,
       });
     }
-    if (event.type === 'status' && !['accepted', 'running'].includes(event.status)) {
+    if (event.type === 'status' && isTerminalRunStatus(event.status)) {
       this.#watches.delete(run.runId);
     }
   }

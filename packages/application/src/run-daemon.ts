@@ -1,6 +1,5 @@
 import { chooseModel, defaultAgentDir, type ModelChoice } from '@repa/host';
-import { RepaError, v1Methods } from '@repa/protocol';
-import { resolveAppDirectory } from '@repa/settings';
+import { RepaError, resolveAppDirectory, v1Methods } from '@repa/protocol';
 import { RepaApplication } from './repa-application.js';
 import type { RepaHandledMethod, RepaHandlers } from './server/repa-handlers.js';
 import { type RepaServer, startRepaServer } from './server/start-repa-server.js';

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
+  isTerminalRunStatus,
   type PromptSectionReport,
   type PromptSettings,
   type PromptSettingsSources,
@@ -10,6 +11,7 @@ import {
   type RunInfo,
   type RunInput,
   type RunStatus,
+  runStatusSchema,
   type WireError,
 } from '@repa/protocol';
 
@@ -45,7 +47,9 @@ export interface Acceptance {
   resubmitted: boolean;
 }
 
-const ACTIVE: RunStatus[] = ['accepted', 'running'];
+const ACTIVE: RunStatus[] = runStatusSchema.options.filter(
+  (status) => !isTerminalRunStatus(status),
+);
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS requests (
@@ -290,7 +294,7 @@ export class RunLedger {
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
            prompt_sections = COALESCE(?, prompt_sections)
-         WHERE run_id = ? AND status IN ('accepted', 'running')`,
+         WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
         outcome.status,
@@ -299,6 +303,7 @@ export class RunLedger {
         new Date().toISOString(),
         outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
         runId,
+        ...ACTIVE,
       );
     return this.getRun(runId);
   }
@@ -319,8 +324,8 @@ export class RunLedger {
   /** The runs left `accepted` or `running` (after a crash: those {@link interruptActive} ends). */
   activeRuns(): RunInfo[] {
     const rows = this.#db
-      .prepare(`SELECT run_id FROM runs WHERE status IN ('accepted', 'running')`)
-      .all() as Row[];
+      .prepare(`SELECT run_id FROM runs WHERE status IN (${ACTIVE.map(() => '?').join(',')})`)
+      .all(...ACTIVE) as Row[];
     return rows.map((row) => this.getRun(String(row.run_id)));
   }
 }

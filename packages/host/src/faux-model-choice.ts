@@ -5,7 +5,7 @@ import {
 } from '@earendil-works/pi-ai';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
-import type { ModelChoice } from './models.js';
+import type { ModelChoice } from './model-choice.js';
 
 type FauxRegistration = ReturnType<typeof fauxProvider>;
 

@@ -1,12 +1,6 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
-export { type LearningContextView, readLearningContext, writeLearningContext } from '@repa/context';
-export {
-  type ChooseModelOptions,
-  chooseModel,
-  type ModelChoice,
-  offlineModel,
-} from './models.js';
-export { OFFLINE_MODEL_ID } from './offline-model.js';
+export type { ModelChoice } from './model-choice.js';
+export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {
   PiConversationHost,
   type PiConversationHostOptions,
@@ -21,6 +15,11 @@ export {
   openSessionFile,
   type SessionFileCheck,
 } from './session-files.js';
+export {
+  getLearningContext,
+  type SetLearningContextInput,
+  setLearningContext,
+} from './space-learning-context.js';
 export {
   createSpaceSession,
   findSessionFile,

@@ -1,21 +1,10 @@
 import { join } from 'node:path';
 import type { Model } from '@earendil-works/pi-ai';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import { fauxModelChoice } from './faux-model-choice.js';
-import { createOfflineProvider, OFFLINE_MODEL_ID } from './offline-model.js';
-
-/** The model a host talks to, with Pi's runtime that reaches it. */
-export interface ModelChoice {
-  /** Pi's model runtime (discovery, auth, every model call). */
-  modelRuntime: ModelRuntime;
-  /** The model. */
-  model: Model<string>;
-  /** `provider/id`, shown to users. */
-  label: string;
-  /** True for the embedded offline responder (no language model, no network). */
-  offline: boolean;
-}
+import type { ModelChoice } from './model-choice.js';
+import { createOfflineProvider } from './offline-model.js';
 
 /** Options of {@link chooseModel}. */
 export interface ChooseModelOptions {

@@ -6,10 +6,8 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
+import { OFFLINE_MODEL_ID } from '@repa/protocol';
 import { answerEveryRequest } from './faux-model-choice.js';
-
-/** The name the embedded offline model goes by in every output. */
-export const OFFLINE_MODEL_ID = 'repa-offline';
 
 type Message = TranscriptContext['messages'][number];
 

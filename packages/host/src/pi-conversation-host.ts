@@ -142,8 +142,6 @@ export class PiConversationHost {
 
   /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
   static async open(options: PiConversationHostOptions): Promise<PiConversationHost> {
-    // No search tool is enabled, so Pi must never download rg/fd (toolchain pitfall 6).
-    process.env.PI_OFFLINE ??= '1';
     const store = await ContentStore.open({
       root: options.space,
       appDirectory: options.appDirectory,

@@ -5,7 +5,21 @@ export {
   type RepaClientOptions,
   type RepaClientTarget,
 } from './client/create-repa-client.js';
-export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from './client/tcp-auth.js';
+export {
+  type DaemonPaths,
+  daemonPaths,
+  type ResolveAppDirectoryOptions,
+  resolveAppDirectory,
+} from './daemon/app-directory.js';
+export {
+  type DaemonFailure,
+  type DaemonReady,
+  formatDaemonFailure,
+  formatDaemonReady,
+  OFFLINE_MODEL_ID,
+  parseDaemonFailure,
+  parseDaemonReady,
+} from './daemon/daemon-output.js';
 export {
   isRepaErrorCode,
   REPA_ERROR_CODES,
@@ -17,29 +31,73 @@ export {
   wireErrorSchema,
 } from './errors/repa-error.js';
 export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
-export * from './v1/common.js';
-export * from './v1/content.js';
 export {
-  DEFAULT_MAX_FRAME_BYTES,
-  type DecodedFrame,
-  encodeFrame,
-  FrameDecoder,
-  type FrameDecoderOptions,
-  MAX_MESSAGE_DEPTH,
-} from './v1/framing.js';
+  idSchema,
+  PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  spaceRootSchema,
+  timestampSchema,
+  versionSchema,
+} from './v1/common.js';
 export {
-  errorResponse,
-  invalidRequestFromZod,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  jsonRpcCodeFor,
-  jsonRpcErrorSchema,
-  jsonRpcRequestSchema,
-  jsonRpcResponseSchema,
-} from './v1/json-rpc.js';
+  type FileChange,
+  type FileChangeReport,
+  fileChangeReportSchema,
+  fileChangeSchema,
+  type SaveReceipt,
+  saveReceiptSchema,
+} from './v1/content.js';
+export { invalidRequestFromZod } from './v1/json-rpc.js';
 export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
-export * from './v1/methods.js';
-export * from './v1/prompt.js';
-export * from './v1/runs.js';
-export * from './v1/sessions.js';
-export * from './v1/settings.js';
+export {
+  type LearningContext,
+  learningContextSchema,
+  type V1Method,
+  type V1Notification,
+  type V1NotificationParams,
+  type V1Params,
+  type V1Result,
+  v1Methods,
+  v1Notifications,
+} from './v1/methods.js';
+export {
+  type PromptSectionName,
+  type PromptSectionReport,
+  promptSectionNameSchema,
+  promptSectionReportSchema,
+} from './v1/prompt.js';
+export {
+  isTerminalRunStatus,
+  type RunEvent,
+  type RunEventNotification,
+  type RunInfo,
+  type RunInput,
+  type RunStatus,
+  runEventNotificationSchema,
+  runEventSchema,
+  runInfoSchema,
+  runInputSchema,
+  runStatusSchema,
+} from './v1/runs.js';
+export {
+  type HistoryItem,
+  historyItemSchema,
+  type SessionInfo,
+  sessionInfoSchema,
+} from './v1/sessions.js';
+export {
+  type FileChangesMode,
+  fileChangesModeSchema,
+  type PromptSettings,
+  type PromptSettingsSources,
+  promptSettingsSchema,
+  promptSettingsSourcesSchema,
+  type SettingItemView,
+  type SettingsLevel,
+  settingItemViewSchema,
+  settingOverrideSchema,
+  settingsLevelSchema,
+  settingsScopeSchema,
+  type WritableSettingsLevel,
+  writableSettingsLevelSchema,
+} from './v1/settings.js';

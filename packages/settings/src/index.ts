@@ -1,8 +1,4 @@
 export {
-  type ResolveAppDirectoryOptions,
-  resolveAppDirectory,
-} from './resolve-app-directory.js';
-export {
   createSettingsRegistry,
   DEFAULT_PROMPT_SETTINGS,
   defineSettingItem,

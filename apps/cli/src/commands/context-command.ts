@@ -1,7 +1,6 @@
 import { latestSession, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';
-import { loadApplication } from '../load-application.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -32,8 +31,12 @@ With --json: {"space", "sessionId", "provided", "learningContext": {"revision", 
     });
     const setting = items.find((item) => item.key === 'prompts.learningContext');
     const provided = setting?.value !== false;
-    const { readLearningContext } = await loadApplication();
-    const learningContext = await readLearningContext(space);
+    const { context: found } = await client.request('context.get', { space });
+    const learningContext = found && {
+      revision: found.revision,
+      sources: found.sources,
+      body: found.body,
+    };
     if (context.json) {
       writeJson(context.stdout, { space, sessionId: sessionId ?? null, provided, learningContext });
       return 0;

@@ -1,7 +1,7 @@
-import { describeModel } from '../app-directory.js';
 import type { CliContext } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { type DaemonStatus, daemonStatus, startDaemon, stopDaemon } from '../daemon-control.js';
+import { describeModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 
 /** The daemon's state as human lines. */

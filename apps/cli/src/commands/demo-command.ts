@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createRepaClient,
+  OFFLINE_MODEL_ID,
   type RepaClient,
   RepaError,
   type RunEventNotification,
   type RunInfo,
 } from '@repa/protocol';
-import { describeModel, OFFLINE_MODEL } from '../app-directory.js';
 import type { CliContext } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { startDaemon, stopDaemon } from '../daemon-control.js';
+import { describeModel } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
-import { loadApplication } from '../load-application.js';
 import { RunPrinter } from '../run-printer.js';
 
 const NOTES: Record<string, string> = {
@@ -97,15 +97,11 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
   options: { model: { type: 'string' }, keep: { type: 'boolean' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const model = typeof values.model === 'string' ? values.model : OFFLINE_MODEL;
-    const strictOffline = model === OFFLINE_MODEL;
+    const model = typeof values.model === 'string' ? values.model : OFFLINE_MODEL_ID;
+    const strictOffline = model === OFFLINE_MODEL_ID;
     const steps = new Steps(context);
     steps.line(`Repa demo: three runs in a sample space, on ${describeModel(model)}.`);
     steps.line();
-
-    steps.start('loading Repa');
-    const { writeLearningContext } = await loadApplication();
-    steps.end('loaded');
 
     const root = await mkdtemp(join(tmpdir(), 'repa-demo-'));
     const space = join(root, 'space');
@@ -127,10 +123,7 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
         await mkdir(join(space, path, '..'), { recursive: true });
         await writeFile(join(space, path), text);
       }
-      const learning = await writeLearningContext(space, LEARNING_CONTEXT);
-      steps.end(
-        `${Object.keys(NOTES).join(', ')}; learning context revision ${learning.revision} from ${learning.sources.join(', ')}`,
-      );
+      steps.end(Object.keys(NOTES).join(', '));
 
       steps.start('starting daemon');
       const { status } = await startDaemon({ appDirectory, agentDir: context.agentDir, model });
@@ -140,6 +133,13 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
         { socketPath: status.socketPath },
         { client: { name: 'repa-demo', version: context.version } },
       );
+      steps.start('writing the learning context');
+      const learning = await client.request('context.set', {
+        space,
+        ...LEARNING_CONTEXT,
+        expectedRevision: null,
+      });
+      steps.end(`revision ${learning.revision} from ${LEARNING_CONTEXT.sources.join(', ')}`);
       const { session } = await client.request('session.create', { space, title: 'Repa demo' });
       await client.request('settings.set', {
         space,

@@ -1,26 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { RepaError } from '@repa/protocol';
-import { describeModel, OFFLINE_MODEL } from '../app-directory.js';
+import { OFFLINE_MODEL_ID } from '@repa/protocol';
 import type { Command } from '../command.js';
 import { daemonStatus } from '../daemon-control.js';
+import { describeModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
 import { describeDaemon } from './daemon-commands.js';
 
 const MINIMUM_NODE = [22, 19] as const;
-
-/** Environment variables Pi reads keys from, for the most used providers (names only). */
-const KEY_VARIABLES = [
-  'ANTHROPIC_API_KEY',
-  'OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'MISTRAL_API_KEY',
-  'GROQ_API_KEY',
-  'OPENROUTER_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'XAI_API_KEY',
-];
 
 function nodeOk(version: string): boolean {
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
@@ -37,35 +25,30 @@ credentials, or that runs use the offline responder, and how to add a key.`,
   options: {},
   positionals: [0, 0],
   async run(context) {
-    const { chooseModel, defaultAgentDir } = await loadApplication();
-    const agentDir = context.agentDir ?? defaultAgentDir();
     const node = { version: process.version, ok: nodeOk(process.version), required: '>=22.19' };
     const appDirectory = { path: context.appDirectory, exists: existsSync(context.appDirectory) };
     const daemon = await daemonStatus(context.appDirectory);
+    // A running daemon answers for the Pi configuration it uses; else the CLI looks itself (never
+    // starting a daemon), with the same code the daemon runs.
+    const facts = daemon.running
+      ? await (await context.client()).request('doctor', {})
+      : await (await loadApplication()).doctorFacts({ agentDir: context.agentDir });
+    const { agentDir, keyVariables, ...piFacts } = facts.pi;
+    const pi = { agentDir, ...piFacts };
     const authPath = join(agentDir, 'auth.json');
-    const modelsPath = join(agentDir, 'models.json');
-    const pi = {
-      agentDir,
-      exists: existsSync(agentDir),
-      authJson: existsSync(authPath),
-      modelsJson: existsSync(modelsPath),
-      keyVariablesSet: KEY_VARIABLES.filter((name) => Boolean(process.env[name])),
-    };
-    let models: { default: string; offline: boolean; available: string[] } | { error: unknown };
-    try {
-      const choice = await chooseModel({ agentDir });
-      const available = choice.offline
-        ? []
-        : (await choice.modelRuntime.getAvailable()).map(
-            (model) => `${model.provider}/${model.id}`,
-          );
-      models = { default: choice.label, offline: choice.offline, available };
-    } catch (error) {
-      models = { error: RepaError.fromUnknown(error).toWire() };
-    }
+    const { error: modelsError } = facts.models;
+    const models:
+      | { default: string; offline: boolean; available: string[] }
+      | { error: NonNullable<typeof modelsError> } = modelsError
+      ? { error: modelsError }
+      : {
+          default: facts.models.default,
+          offline: facts.models.offline,
+          available: facts.models.available,
+        };
     const howToAddKey = [
       `store a key in ${authPath}, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}}`,
-      `or export a variable Pi reads before the daemon starts, e.g. ${KEY_VARIABLES.slice(0, 3).join(', ')}`,
+      `or export a variable Pi reads before the daemon starts, e.g. ${keyVariables.slice(0, 3).join(', ')}`,
       'then restart the daemon (repa daemon stop; the next command starts it again)',
     ];
     if (context.json) {
@@ -89,13 +72,13 @@ credentials, or that runs use the offline responder, and how to add a key.`,
       `pi        ${agentDir}${pi.exists ? '' : ' (does not exist)'}; auth.json ${pi.authJson ? 'present' : 'absent'}, models.json ${pi.modelsJson ? 'present' : 'absent'}\n`,
     );
     out.write(
-      `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${KEY_VARIABLES.join(', ')}`}\n`,
+      `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${keyVariables.join(', ')}`}\n`,
     );
     if ('error' in models) {
-      const error = models.error as { message: string; code: string };
+      const { error } = models;
       out.write(`models    Pi's configuration cannot be read: ${error.message} (${error.code})\n`);
     } else if (models.offline) {
-      out.write(`models    none with credentials; runs use ${describeModel(OFFLINE_MODEL)}\n`);
+      out.write(`models    none with credentials; runs use ${describeModel(OFFLINE_MODEL_ID)}\n`);
     } else {
       const shown = models.available.slice(0, 10);
       out.write(

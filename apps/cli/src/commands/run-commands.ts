@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { type RepaClient, RepaError, type RunInfo, runStatusSchema } from '@repa/protocol';
-import { describeModel } from '../app-directory.js';
 import { type CliContext, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../command.js';
+import { describeModel } from '../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, writeJson } from '../format-table.js';
 import { RunPrinter, summarizePromptSections } from '../run-printer.js';

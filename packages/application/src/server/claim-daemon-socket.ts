@@ -2,7 +2,7 @@ import { chmod, lstat, mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { connect, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { RepaError } from '@repa/protocol';
+import { daemonPaths, RepaError } from '@repa/protocol';
 
 /** The daemon's socket, claimed for this process. */
 export interface DaemonSocketClaim {
@@ -32,10 +32,8 @@ export async function claimDaemonSocket(
   appDirectory: string,
   server: Server,
 ): Promise<DaemonSocketClaim> {
-  const runDirectory = join(resolve(appDirectory), 'run');
+  const { runDirectory, socketPath, pidPath } = daemonPaths(resolve(appDirectory));
   await ensurePrivateDirectory(runDirectory);
-  const socketPath = join(runDirectory, 'daemon.sock');
-  const pidPath = join(runDirectory, 'daemon.pid');
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new RepaError('io_error', `The daemon socket path is too long: ${socketPath}`, {
       fix: `Use an app directory whose path is shorter (a socket path allows ${MAX_SOCKET_PATH_BYTES} bytes).`,

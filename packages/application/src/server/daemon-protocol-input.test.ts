@@ -1,4 +1,4 @@
-import { encodeFrame } from '@repa/protocol';
+import { encodeFrame } from '@repa/protocol/internal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';

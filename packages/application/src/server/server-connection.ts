@@ -1,25 +1,27 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import {
-  type DecodedFrame,
-  encodeFrame,
-  errorResponse,
-  FrameDecoder,
   invalidRequestFromZod,
-  type JsonRpcResponse,
-  jsonRpcRequestSchema,
-  MAX_MESSAGE_DEPTH,
   PROTOCOL_VERSION,
   RepaError,
   SUPPORTED_PROTOCOL_VERSIONS,
-  TCP_AUTH_METHOD,
-  tcpAuthParamsSchema,
   type V1Method,
   type V1Notification,
   type V1NotificationParams,
   v1Methods,
   v1Notifications,
 } from '@repa/protocol';
+import {
+  type DecodedFrame,
+  encodeFrame,
+  errorResponse,
+  FrameDecoder,
+  type JsonRpcResponse,
+  jsonRpcRequestSchema,
+  MAX_MESSAGE_DEPTH,
+  TCP_AUTH_METHOD,
+  tcpAuthParamsSchema,
+} from '@repa/protocol/internal';
 import type { z } from 'zod';
 import type { ConnectionContext, RepaHandlers } from './repa-handlers.js';
 

@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createRepaClient,
-  encodeFrame,
   type RepaClient,
   type RepaClientTarget,
   RepaError,
   type RunEventNotification,
 } from '@repa/protocol';
+import { encodeFrame } from '@repa/protocol/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, runInfo, tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';

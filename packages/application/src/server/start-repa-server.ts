@@ -1,13 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  DEFAULT_MAX_FRAME_BYTES,
-  encodeFrame,
-  errorResponse,
-  RepaError,
-  type V1Notification,
-  type V1NotificationParams,
-} from '@repa/protocol';
+import { RepaError, type V1Notification, type V1NotificationParams } from '@repa/protocol';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, errorResponse } from '@repa/protocol/internal';
 import { claimDaemonSocket } from './claim-daemon-socket.js';
 import type { RepaHandlers } from './repa-handlers.js';
 import { type ConnectionSettings, PendingBytes, ServerConnection } from './server-connection.js';

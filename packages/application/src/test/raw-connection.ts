@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { encodeFrame, FrameDecoder } from '@repa/protocol';
+import { encodeFrame, FrameDecoder } from '@repa/protocol/internal';
 
 /** A client socket that speaks raw bytes, for feeding the server bad input. */
 export class RawConnection {

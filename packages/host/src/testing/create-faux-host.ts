@@ -34,7 +34,6 @@ export interface FauxHost {
  * examples; no network, no keys). Script replies with `faux.setResponses`; every request is captured.
  */
 export async function createFauxHost(options: FauxHostOptions = {}): Promise<FauxHost> {
-  process.env.PI_OFFLINE = '1';
   const base = mkdtempSync(join(tmpdir(), 'repa-faux-host-'));
   const space = options.space ?? join(base, 'space');
   mkdirSync(space, { recursive: true });

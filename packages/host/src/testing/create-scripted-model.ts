@@ -4,7 +4,7 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
-import type { ModelChoice } from '../models.js';
+import type { ModelChoice } from '../model-choice.js';
 import { createFauxModel } from './create-faux-model.js';
 
 function lastRequest(messages: TranscriptContext['messages']) {

@@ -10,7 +10,7 @@ import {
   v1Methods,
   v1Notifications,
 } from '../v1/methods.js';
-import type { RunEventNotification, RunStatus } from '../v1/runs.js';
+import { isTerminalRunStatus, type RunEventNotification } from '../v1/runs.js';
 import { ClientConnection, openSocket, type RepaClientTarget } from './client-connection.js';
 import { TCP_AUTH_METHOD } from './tcp-auth.js';
 
@@ -50,13 +50,6 @@ export interface RepaClient {
   /** Closes the connection; pending and later calls reject with `cancelled`. */
   close(): Promise<void>;
 }
-
-const TERMINAL: ReadonlySet<RunStatus> = new Set([
-  'succeeded',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
 
 type Listeners = {
   'run.event': Set<(params: RunEventNotification) => void>;
@@ -117,7 +110,8 @@ class DaemonClient implements RepaClient {
     try {
       const result = parseResult(method, await connection.call(method, params));
       const run = subscribed === undefined ? undefined : (result as V1Result<'run.subscribe'>).run;
-      if (run !== undefined && TERMINAL.has(run.status)) this.#subscriptions.delete(run.runId);
+      if (run !== undefined && isTerminalRunStatus(run.status))
+        this.#subscriptions.delete(run.runId);
       return result;
     } catch (error) {
       if (subscribed !== undefined) this.#subscriptions.delete(subscribed);
@@ -210,7 +204,7 @@ class DaemonClient implements RepaClient {
         try {
           const raw = await connection.call('run.subscribe', { runId });
           const { run } = parseResult('run.subscribe', raw);
-          if (TERMINAL.has(run.status)) this.#subscriptions.delete(runId);
+          if (isTerminalRunStatus(run.status)) this.#subscriptions.delete(runId);
         } catch (error) {
           if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') throw error;
           // The daemon no longer knows the run (or cannot follow it): stop asking for it.
@@ -225,7 +219,8 @@ class DaemonClient implements RepaClient {
     const parsed = v1Notifications['run.event'].safeParse(params);
     if (!parsed.success) return;
     const { event, runId } = parsed.data;
-    if (event.type === 'status' && TERMINAL.has(event.status)) this.#subscriptions.delete(runId);
+    if (event.type === 'status' && isTerminalRunStatus(event.status))
+      this.#subscriptions.delete(runId);
     emit(this.#listeners['run.event'], parsed.data);
   }
 

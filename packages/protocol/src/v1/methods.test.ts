@@ -91,6 +91,28 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { item },
   },
   'settings.reset': { params: { level: 'application', key: 'prompts.append' }, result: { item } },
+  'context.get': {
+    params: { space: '/spaces/a' },
+    result: { context: { body: 'Tides.', sources: ['a.md'], revision: '2' } },
+  },
+  'context.set': {
+    params: { space: '/spaces/a', body: 'Tides.', sources: [], expectedRevision: null },
+    result: { revision: '1' },
+  },
+  doctor: {
+    params: {},
+    result: {
+      models: { default: 'repa-offline', offline: true, available: [] },
+      pi: {
+        agentDir: '/home/a/.pi/agent',
+        exists: true,
+        authJson: false,
+        modelsJson: false,
+        keyVariables: ['ANTHROPIC_API_KEY'],
+        keyVariablesSet: [],
+      },
+    },
+  },
 };
 
 /** One malformed params example per method, with the path zod must name. */
@@ -118,6 +140,12 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     params: { level: 'space', key: 'prompts.base', expectedRevision: -1 },
     path: 'params.expectedRevision',
   },
+  'context.get': { params: {}, path: 'params.space' },
+  'context.set': {
+    params: { space: '/a', body: 'x', sources: [] },
+    path: 'params.expectedRevision',
+  },
+  doctor: { params: [], path: 'params' },
 };
 
 const roundTrip = (schema: z.ZodType, value: unknown) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, PROTOCOL_VERSION, spaceRootSchema } from './common.js';
 import {
   runEventNotificationSchema,
@@ -12,6 +13,18 @@ import {
   settingsScopeSchema,
   writableSettingsLevelSchema,
 } from './settings.js';
+
+/** A space's learning context (`<space>/.repa/learning-context.json`). */
+export const learningContextSchema = z.looseObject({
+  /** The full body of text given to the model. */
+  body: z.string(),
+  /** The space-relative sources the body was built from. */
+  sources: z.array(z.string()),
+  /** Changes on every write; `context.set` compares it. */
+  revision: z.string(),
+});
+/** A space's learning context. */
+export type LearningContext = z.infer<typeof learningContextSchema>;
 
 const spaceInfoSchema = z.looseObject({
   /** The space root (absolute, real path). */
@@ -150,6 +163,57 @@ export const v1Methods = {
       expectedRevision: z.number().int().nonnegative().optional(),
     }),
     result: z.looseObject({ item: settingItemViewSchema }),
+  },
+  'context.get': {
+    params: z.object({ /** The space root. */ space: spaceRootSchema }),
+    result: z.looseObject({
+      /** The space's learning context, or null when it has none. */
+      context: learningContextSchema.nullable(),
+    }),
+  },
+  'context.set': {
+    params: z.object({
+      /** The space root. */
+      space: spaceRootSchema,
+      /** The full new body. */
+      body: z.string(),
+      /** The space-relative sources it was built from. */
+      sources: z.array(z.string()),
+      /** Refuse with `stale_version` unless the current revision is this; null: unless none exists. */
+      expectedRevision: z.string().nullable(),
+    }),
+    result: z.looseObject({ /** The new revision. */ revision: z.string() }),
+  },
+  doctor: {
+    params: z.object({}),
+    result: z.looseObject({
+      /** The model the daemon's runs use, and which ones have credentials (never the keys). */
+      models: z.looseObject({
+        /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+        default: z.string(),
+        /** True for the embedded offline responder. */
+        offline: z.boolean(),
+        /** `provider/id` of every model with credentials (empty when offline). */
+        available: z.array(z.string()),
+        /** Why Pi's configuration could not be read (then `default` is empty). */
+        error: wireErrorSchema.optional(),
+      }),
+      /** Pi's configuration as the daemon sees it. */
+      pi: z.looseObject({
+        /** Pi's agent directory. */
+        agentDir: z.string(),
+        /** Whether it exists. */
+        exists: z.boolean(),
+        /** Whether `auth.json` exists in it. */
+        authJson: z.boolean(),
+        /** Whether `models.json` exists in it. */
+        modelsJson: z.boolean(),
+        /** The key variables the daemon looked for (names only). */
+        keyVariables: z.array(z.string()),
+        /** Those set in the daemon's environment (names only, never values). */
+        keyVariablesSet: z.array(z.string()),
+      }),
+    }),
   },
   'settings.reset': {
     params: settingsScopeSchema.extend({

@@ -17,6 +17,11 @@ export const runStatusSchema = z.enum([
 /** A run's status. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
+/** True once a run has finished (`succeeded`, `failed`, `cancelled` or `interrupted`): its status no longer changes. */
+export function isTerminalRunStatus(status: RunStatus): boolean {
+  return status !== 'accepted' && status !== 'running';
+}
+
 /** A run's input. Only text today; other kinds (images, steering) are added as new variants. */
 export const runInputSchema = z.discriminatedUnion('type', [
   z.object({

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveAppDirectory } from './resolve-app-directory.js';
+import { resolveAppDirectory } from './app-directory.js';
 
 const home = '/home/learner';
 const env = { XDG_CONFIG_HOME: '/xdg' };

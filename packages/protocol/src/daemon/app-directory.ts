@@ -29,3 +29,26 @@ export function resolveAppDirectory(options: ResolveAppDirectoryOptions = {}): s
   if (given(xdgConfigHome) && isAbsolute(xdgConfigHome)) return join(xdgConfigHome, 'repa');
   return join(options.homedir ?? osHomedir(), '.config', 'repa');
 }
+
+/** Where the daemon of an app directory keeps its socket, pid and log. */
+export interface DaemonPaths {
+  /** `<appDirectory>/run`. */
+  runDirectory: string;
+  /** `<appDirectory>/run/daemon.sock`. */
+  socketPath: string;
+  /** `<appDirectory>/run/daemon.pid`: the serving daemon's pid. */
+  pidPath: string;
+  /** `<appDirectory>/run/daemon.log`: stdout and stderr of daemons started by `repa`. */
+  logPath: string;
+}
+
+/** The daemon files of an (absolute) app directory; daemon and clients both use this. */
+export function daemonPaths(appDirectory: string): DaemonPaths {
+  const runDirectory = join(appDirectory, 'run');
+  return {
+    runDirectory,
+    socketPath: join(runDirectory, 'daemon.sock'),
+    pidPath: join(runDirectory, 'daemon.pid'),
+    logPath: join(runDirectory, 'daemon.log'),
+  };
+}

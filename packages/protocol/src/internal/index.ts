@@ -1,0 +1,21 @@
+// Server-side transport of protocol v1, for `@repa/application` only (`@repa/protocol/internal`).
+// Not part of the public API: it may change in any release.
+
+export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from '../client/tcp-auth.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  type DecodedFrame,
+  encodeFrame,
+  FrameDecoder,
+  type FrameDecoderOptions,
+  MAX_MESSAGE_DEPTH,
+} from '../v1/framing.js';
+export {
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  jsonRpcCodeFor,
+  jsonRpcErrorSchema,
+  jsonRpcRequestSchema,
+  jsonRpcResponseSchema,
+} from '../v1/json-rpc.js';
