@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Layering check: packages may only import along the graph
 //   apps → application → host → {settings, prompt, context, content} → protocol
+// with durable-fs (crash-safe file writes) below settings, context, content and host, above protocol.
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
@@ -22,12 +23,20 @@ const PI = [
 /** Which workspace packages each package may import, and whether it may import Pi. */
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
-  '@repa/settings': { allow: ['@repa/protocol'], pi: false },
+  '@repa/durable-fs': { allow: ['@repa/protocol'], pi: false },
+  '@repa/settings': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: false },
   '@repa/prompt': { allow: ['@repa/protocol'], pi: false },
-  '@repa/context': { allow: ['@repa/protocol'], pi: true },
-  '@repa/content': { allow: ['@repa/protocol'], pi: true },
+  '@repa/context': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: true },
+  '@repa/content': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: true },
   '@repa/host': {
-    allow: ['@repa/protocol', '@repa/settings', '@repa/prompt', '@repa/context', '@repa/content'],
+    allow: [
+      '@repa/protocol',
+      '@repa/durable-fs',
+      '@repa/settings',
+      '@repa/prompt',
+      '@repa/context',
+      '@repa/content',
+    ],
     pi: true,
   },
   '@repa/application': {
@@ -271,7 +280,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layering check failed (${violations.length}):`);
     for (const line of violations) console.error(`  ${line}`);
     console.error(
-      'Fix: import only along apps → application → host → {settings, prompt, context, content} → protocol, import symbols from the package that defines them, and break cycles.',
+      'Fix: import only along apps → application → host → {settings, prompt, context, content} → durable-fs → protocol, import symbols from the package that defines them, and break cycles.',
     );
     process.exit(1);
   }

@@ -47,6 +47,37 @@ describe('checkLayers', () => {
     expect(violations.join('\n')).toContain('must not depend on @repa/context');
   });
 
+  it('lets settings, context, content and host import durable-fs', () => {
+    const files: Record<string, string> = {};
+    for (const pkg of ['settings', 'context', 'content', 'host']) {
+      files[`packages/${pkg}/package.json`] = manifest(`@repa/${pkg}`, {
+        '@repa/durable-fs': 'workspace:*',
+      });
+      files[`packages/${pkg}/src/a.ts`] = "import { replaceFile } from '@repa/durable-fs';\n";
+    }
+    expect(checkLayers(workspace(files))).toEqual([]);
+  });
+
+  it('fails when durable-fs imports any package above protocol', () => {
+    const siblings = ['settings', 'prompt', 'context', 'content', 'host'];
+    const files: Record<string, string> = {
+      'packages/durable-fs/package.json': manifest('@repa/durable-fs', {
+        '@repa/protocol': 'workspace:*',
+      }),
+      'packages/durable-fs/src/ok.ts': "import { RepaError } from '@repa/protocol';\n",
+    };
+    for (const pkg of siblings) {
+      files[`packages/durable-fs/src/${pkg}.ts`] = `import * as x from '@repa/${pkg}';\n`;
+    }
+    const violations = checkLayers(workspace(files));
+    expect(violations).toHaveLength(siblings.length);
+    for (const pkg of siblings) {
+      expect(violations.join('\n')).toContain(
+        `packages/durable-fs/src/${pkg}.ts: imports '@repa/${pkg}'`,
+      );
+    }
+  });
+
   it('fails when prompt imports Pi, even with a type-only import', () => {
     const root = workspace({
       'packages/prompt/package.json': manifest('@repa/prompt'),

@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { readLearningContext } from './read-learning-context.js';
@@ -16,6 +17,16 @@ import { writeLearningContext } from './write-learning-context.js';
 
 function space(): string {
   return mkdtempSync(join(tmpdir(), 'repa-space-'));
+}
+
+/** The real file system, except that every call of `method` fails with `code` (recorded in `failed`). */
+function failing(method: keyof FsLayer, code: string): { fs: FsLayer; failed: string[] } {
+  const failed: string[] = [];
+  const fail = async () => {
+    failed.push(method);
+    throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
+  };
+  return { fs: { ...nodeFsLayer, [method]: fail }, failed };
 }
 
 function stored(root: string, text: string): string {
@@ -135,6 +146,32 @@ describe('writeLearningContext', () => {
     it('leaves only the file behind (no temp files)', async () => {
       const root = space();
       await writeLearningContext(root, { body: 'x', sources: [] });
+      expect(readdirSync(join(root, '.repa'))).toEqual(['learning-context.json']);
+    });
+
+    it('still saves when the file system refuses a folder fsync (EINVAL)', async () => {
+      const root = space();
+      const { fs, failed } = failing('syncDir', 'EINVAL');
+      const view = await writeLearningContext(root, { body: 'saved', sources: [] }, { fs });
+      expect(failed).toEqual(['syncDir']);
+      expect(view.revision).toBe('1');
+      expect(await readLearningContext(root)).toEqual({
+        revision: '1',
+        body: 'saved',
+        sources: [],
+      });
+    });
+
+    it('fails with io_error on EIO, leaving the old file intact and no temp file', async () => {
+      const root = space();
+      await writeLearningContext(root, { body: 'old', sources: [] });
+      const before = readFileSync(join(root, '.repa', 'learning-context.json'), 'utf8');
+      const { fs, failed } = failing('sync', 'EIO');
+      const error = await failure(writeLearningContext(root, { body: 'new', sources: [] }, { fs }));
+      expect(failed).toEqual(['sync']);
+      expect(error.code).toBe('io_error');
+      expect(error.details).toMatchObject({ errno: 'EIO' });
+      expect(readFileSync(join(root, '.repa', 'learning-context.json'), 'utf8')).toBe(before);
       expect(readdirSync(join(root, '.repa'))).toEqual(['learning-context.json']);
     });
 

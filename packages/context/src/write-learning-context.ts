@@ -1,19 +1,27 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RepaError } from '@repa/protocol';
-import writeFileAtomic from 'write-file-atomic';
+import { type FsLayer, ioError, replaceFile } from '@repa/durable-fs';
 import { type LearningContextView, learningContextPath } from './learning-context-file.js';
 import { readLearningContext } from './read-learning-context.js';
 
+/** Options of {@link writeLearningContext}. @internal */
+export interface WriteLearningContextOptions {
+  /** The file system to write through (tests inject faults here); the real one by default. @internal */
+  fs?: FsLayer | undefined;
+}
+
 /**
  * Replaces the space's learning context with `body` and `sources`, bumping the revision
- * (`"1"`, `"2"`, …). The file is written atomically: temp file, fsync, rename, then an fsync of
- * the `.repa` folder. A corrupt existing file is never overwritten: it throws `context_unavailable`.
+ * (`"1"`, `"2"`, …). The file is replaced with `@repa/durable-fs`'s `replaceFile` (temp file,
+ * fsync, rename, fsync of the `.repa` folder, which counts as done where the file system cannot
+ * sync folders); a failure throws `io_error` and leaves the old file. A corrupt existing file is
+ * never overwritten: it throws `context_unavailable`.
  * Not safe against concurrent writers of the same space (last one wins).
  */
 export async function writeLearningContext(
   spaceRoot: string,
   input: { body: string; sources: readonly string[] },
+  options: WriteLearningContextOptions = {},
 ): Promise<LearningContextView> {
   const file = learningContextPath(spaceRoot);
   const current = await readLearningContext(spaceRoot);
@@ -25,17 +33,9 @@ export async function writeLearningContext(
   const text = `${JSON.stringify({ ...view, updatedAt: new Date().toISOString() }, null, 2)}\n`;
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, text, { encoding: 'utf8', fsync: true });
-    await fsyncDirectory(dirname(file));
+    await replaceFile(file, Buffer.from(text, 'utf8'), { fs: options.fs });
   } catch (error) {
-    throw new RepaError(
-      'io_error',
-      `Cannot write the learning context file ${file}: ${String(error)}`,
-      {
-        details: { file },
-        cause: error,
-      },
-    );
+    throw ioError(error, `Writing the learning context file ${file}`, { file });
   }
   return view;
 }
@@ -43,13 +43,4 @@ export async function writeLearningContext(
 function nextRevision(previous: string | undefined): string {
   if (previous === undefined || !/^\d+$/.test(previous)) return '1';
   return (BigInt(previous) + 1n).toString();
-}
-
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,0 +1,16 @@
+export { errnoCode, ioError } from './errors.js';
+export {
+  CREATE_EXCLUSIVE,
+  type FsLayer,
+  nodeFsLayer,
+  READ_FOLLOW,
+  READ_NO_FOLLOW,
+} from './fs-layer.js';
+export {
+  isReplaceTempName,
+  type ReplaceFileOptions,
+  replaceFile,
+  type SyncDirectoryOptions,
+  syncDirectory,
+} from './replace-file.js';
+export { SerialQueue } from './serial-queue.js';
