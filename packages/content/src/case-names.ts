@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { CREATE_EXCLUSIVE, errnoCode, type FsLayer } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { CREATE_EXCLUSIVE, errnoCode, type FsLayer } from './fs-layer.js';
 
 const show = (value: string) => JSON.stringify(value);
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentObserver } from './content-observer.js';
 import { ContentStore } from './content-store.js';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { removeAll, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');

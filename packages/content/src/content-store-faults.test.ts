@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { readTree, removeAll, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import type { SaveStep } from './save-committer.js';
 import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from './test/temp-space.js';
 

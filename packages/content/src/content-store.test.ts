@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');

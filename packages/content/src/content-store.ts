@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { isCaseInsensitive } from './case-names.js';
 import { parseIdentity } from './content-address.js';
 import { versionOf } from './content-bytes.js';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { IdentityLedger } from './identity-ledger.js';
 import { type ContentStoreHooks, SaveCommitter } from './save-committer.js';
 import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';

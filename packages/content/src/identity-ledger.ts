@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import { errnoCode, ioError } from '@repa/durable-fs';
 import { newIdentity } from './content-address.js';
-import { errnoCode } from './fs-layer.js';
 import { IdentityIndex } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { ioError, statKeyOf, writeRepaFile } from './store-files.js';
+import { statKeyOf, writeRepaFile } from './store-files.js';
 
 const INDEX_FILE = 'identities.json';
 

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
+import type { FsLayer } from '@repa/durable-fs';
 import { z } from 'zod';
-import type { FsLayer } from './fs-layer.js';
 import { dataCorrupt, problemOf, readDataFile } from './regular-file.js';
 
 /** The file in the application directory that grants access to outside materials (spec R15). */

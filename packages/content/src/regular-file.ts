@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
+import { errnoCode, type FsLayer, READ_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
-import { errnoCode, type FsLayer, READ_FOLLOW } from './fs-layer.js';
 
 /** What kind of file system object `stats` describes, for messages (`a FIFO`, `a device`, …). */
 function kindOf(stats: BigIntStats | undefined): string {

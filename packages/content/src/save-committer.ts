@@ -1,18 +1,12 @@
 import { dirname } from 'node:path';
+import { ioError } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import {
-  ensureDir,
-  ioError,
-  removeTemp,
-  syncDir,
-  writeNewFile,
-  writeRepaFile,
-} from './store-files.js';
+import { ensureDir, removeTemp, syncDir, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { ioError } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
 import { versionOf } from './content-bytes.js';
@@ -8,7 +9,6 @@ import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner
 import { parseSpacePath } from './space-path.js';
 import type { ContentLocation, SpaceResolver } from './space-resolver.js';
 import {
-  ioError,
   realDirExists,
   removeTemp,
   syncDir,

@@ -1,10 +1,9 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errnoCode, ioError } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { lock } from 'proper-lockfile';
-import { errnoCode } from './fs-layer.js';
-import { ioError } from './store-files.js';
 
 /** The cross-process lock of a space's saves and records: `.repa/content.lock` (proper-lockfile). */
 const LOCK_NAME = 'content';

@@ -1,14 +1,14 @@
 import type { BigIntStats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { errnoCode, type FsLayer, ioError, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
 import { versionOf } from './content-bytes.js';
-import { errnoCode, type FsLayer, READ_FOLLOW, READ_NO_FOLLOW } from './fs-layer.js';
 import type { IdentityIndex } from './identity-index.js';
 import { grantedMaterialPath } from './outside-grants.js';
 import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
-import { ioError, realDirExists, statKeyOf, toPosix } from './store-files.js';
+import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
 /** Where an address points, without reading the object. */
 export interface ContentLocation {

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import {
+  CREATE_EXCLUSIVE,
+  errnoCode,
+  type FsLayer,
+  ioError,
+  syncDirectory,
+} from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { CREATE_EXCLUSIVE, errnoCode, type FsLayer } from './fs-layer.js';
 
 /** The mark in the name of every temp file the store writes (beside a target, or in `.repa/`). */
 export const TEMP_MARK = '.repa-tmp-';
-/** Errors of a folder fsync on file systems that do not support it; the rename itself is done. */
-const DIR_SYNC_REFUSED = new Set(['EINVAL', 'EPERM', 'EISDIR', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP']);
 
 /** Cheap change key of a file: device, inode, size, mtime. */
 export const statKeyOf = (stats: BigIntStats) =>
@@ -15,16 +19,6 @@ export const statKeyOf = (stats: BigIntStats) =>
 
 /** A native path as a `/`-separated one. */
 export const toPosix = (path: string) => path.split(sep).join('/');
-
-/** `error` as a `RepaError`: itself when it is one, otherwise `io_error` saying `what` failed. */
-export function ioError(error: unknown, what: string): RepaError {
-  if (RepaError.isInstance(error)) return error;
-  const code = errnoCode(error);
-  return new RepaError('io_error', `${what} failed${code ? ` (${code})` : ''}: ${String(error)}`, {
-    cause: error,
-    details: code ? { errno: code } : undefined,
-  });
-}
 
 function spaceUnsafe(path: string): RepaError {
   return new RepaError('space_unsafe', `${path} is not a plain folder (e.g. it is a symlink).`, {
@@ -62,11 +56,7 @@ export async function removeTemp(fs: FsLayer, temp: string, target: string): Pro
 
 /** Flushes a folder's entries; skipped where the file system refuses folder fsync (see README). */
 export async function syncDir(fs: FsLayer, path: string): Promise<void> {
-  try {
-    await fs.syncDir(path);
-  } catch (error) {
-    if (!DIR_SYNC_REFUSED.has(errnoCode(error) ?? '')) throw error;
-  }
+  await syncDirectory(path, { fs });
 }
 
 /** Whether `path` exists (`lstat`). */

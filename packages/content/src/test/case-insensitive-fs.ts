@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import { type FsLayer, nodeFsLayer } from '../fs-layer.js';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 
 /**
  * The real filesystem seen as a case-insensitive disk below `root` (as on macOS or Windows): each
