@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -6,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
+import { nodeBinary, runNode } from './test/child-node.js';
 import { readTree, removeAll, tempSpace } from './test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -13,15 +13,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '../dist/index.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
-
-/** The workspace's Node 22 (`node_modules/.bin/node`), found above this package. */
-function nodeBinary(): string {
-  for (let dir = here; dirname(dir) !== dir; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules/.bin/node');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error('node_modules/.bin/node not found above the package');
-}
 
 // The child opens the store from the built package, reads, saves three changes and is killed with
 // SIGKILL (no clean-up of any kind) right after the named step.
@@ -52,22 +43,6 @@ process.stdout.write(JSON.stringify(receipts));
 const OLD = { 'a.md': 'old a\n', 'c.md': 'old c\n' };
 const NEW = { 'a.md': 'new a\n', 'b/new.md': 'new b\n' };
 
-function run(node: string, script: string, args: string[]) {
-  return new Promise<{
-    signal: NodeJS.Signals | null;
-    code: number | null;
-    stdout: string;
-    stderr: string;
-  }>((resolve) => {
-    const child = spawn(node, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
 /** [step, index, what restart must find]; `none` is the uninterrupted control run. */
 const KILLS: [string, number, 'old' | 'old+record' | 'new'][] = [
   ['planned', 0, 'old'],
@@ -87,7 +62,7 @@ describe('ContentStore.save', () => {
   describe('killed with SIGKILL at each step (child process running dist/)', () => {
     it('leaves old or new bytes, finishes or keeps the intent on restart, and no temp files', async () => {
       expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
-      const node = nodeBinary();
+      const node = nodeBinary(here);
       const scriptDir = await tempSpace();
       dirs.push(scriptDir);
       const script = join(scriptDir, 'child.mjs');
@@ -95,10 +70,10 @@ describe('ContentStore.save', () => {
       const cases = await Promise.all(KILLS.map(async () => tempSpace(OLD)));
       dirs.push(...cases);
       // Two children at a time: the machine's two cores are shared.
-      const results: Awaited<ReturnType<typeof run>>[] = [];
+      const results: Awaited<ReturnType<typeof runNode>>[] = [];
       for (let index = 0; index < KILLS.length; index += 2) {
         const batch = KILLS.slice(index, index + 2).map(([step, at], offset) =>
-          run(node, script, [cases[index + offset] as string, step, String(at)]),
+          runNode(node, script, [cases[index + offset] as string, step, String(at)]),
         );
         results.push(...(await Promise.all(batch)));
       }
@@ -106,7 +81,7 @@ describe('ContentStore.save', () => {
       for (const [index, [step, at, expected]] of KILLS.entries()) {
         const label = `killed after ${step}#${at}`;
         const root = cases[index] as string;
-        const result = results[index] as Awaited<ReturnType<typeof run>>;
+        const result = results[index] as Awaited<ReturnType<typeof runNode>>;
         if (step === 'none') {
           expect(result.code, result.stderr).toBe(0);
           // Nothing reported saved is missing from disk.
