@@ -12,22 +12,12 @@ import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+import { textOf } from './transcript-text.js';
 
 /** A message of Pi's model context, as `estimateTokens` takes it. */
 type AgentMessage = Parameters<typeof estimateTokens>[0];
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-
-type Message = TranscriptContext['messages'][number];
-
-function textOf(message: Message): string {
-  if (message.role === 'system') return '';
-  const content = (message as { content: unknown }).content;
-  if (typeof content === 'string') return content;
-  return (content as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('');
-}
 
 /** Makes `<space>/.repa/learning-context.json` a FIFO: a read of it blocks until a writer opens it. */
 /** A learning-context read that stays pending until released (the host's test seam). */

@@ -18,19 +18,9 @@ import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+import { textOf } from './transcript-text.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-
-type Message = TranscriptContext['messages'][number];
-
-function textOf(message: Message): string {
-  if (message.role === 'system') return '';
-  const content = (message as { content: unknown }).content;
-  if (typeof content === 'string') return content;
-  return (content as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('');
-}
 
 const userTexts = (request: TranscriptContext) =>
   request.messages.filter((message) => message.role === 'user').map(textOf);

@@ -1,0 +1,14 @@
+import type { TranscriptContext } from '@earendil-works/pi-ai';
+
+/** One message of a request the faux provider received. */
+export type Message = TranscriptContext['messages'][number];
+
+/** The text of a request message (system messages: none). */
+export function textOf(message: Message): string {
+  if (message.role === 'system') return '';
+  const content = (message as { content: unknown }).content;
+  if (typeof content === 'string') return content;
+  return (content as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('');
+}
