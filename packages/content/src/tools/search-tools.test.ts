@@ -234,8 +234,8 @@ describe('grep tool', () => {
     const error = await repaErrorOf(call('grep', { pattern: 'tide(' }));
     expect(error.code).toBe('invalid_request');
     expect(error.message).toContain('"tide("');
-    const escape = await repaErrorOf(call('grep', { pattern: 'x', glob: '../*.md' }));
-    expect(escape.code).toBe('path_outside_space');
+    const leaving = await repaErrorOf(call('grep', { pattern: 'x', glob: '../*.md' }));
+    expect(leaving.code).toBe('path_outside_space');
   });
 
   it('finishes a catastrophic pattern on a long line (RE2 matching is linear)', async () => {
