@@ -35,7 +35,7 @@ const DEFAULT_LIMIT = 100;
 /** Files are matched in slices of about this many characters (cut at a line end). */
 const SLICE_CHARS = 256 * 1024;
 /** Files read at once. */
-const READ_AHEAD = 8;
+const READ_AHEAD = 32;
 
 interface FileHit {
   path: string;
