@@ -333,7 +333,7 @@ describe('assembleSystemPrompt', () => {
       expect(env).toContain(
         "The space's files are not listed here: use ls and grep to find what the space holds before reading it.",
       );
-      input.tools.push({ name: 'find', description: 'Find files.' });
+      input.tools = [...input.tools, { name: 'find', description: 'Find files.' }];
       expect(assembleSystemPrompt(input).sections.environment).toContain('use ls, find and grep');
     });
 

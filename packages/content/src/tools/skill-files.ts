@@ -3,7 +3,12 @@ import { RepaError } from '@repa/protocol';
 import { versionOf } from '../content-bytes.js';
 import type { ContentStore } from '../content-store.js';
 import type { ContentSnapshot } from '../space-resolver.js';
-import type { ContentToolsOptions } from './tool-call.js';
+
+/** What the skill checks need of the tool options (a structural slice, so no import cycle). */
+interface SkillOptions {
+  store: ContentStore;
+  skillFiles?: (() => readonly string[]) | undefined;
+}
 
 // A skill in its own folder (`<name>/SKILL.md`) may refer to files beside it.
 const SKILL_FOLDER_FILE = 'SKILL.md';
@@ -30,10 +35,7 @@ async function realOrSelf(store: ContentStore, path: string): Promise<string> {
  * Whether `address` names a file of an offered skill, by its spelling or by its real location.
  * Contract: only absolute addresses can; a space path or identity never does.
  */
-async function skillAddress(
-  options: ContentToolsOptions,
-  address: string,
-): Promise<string | undefined> {
+async function skillAddress(options: SkillOptions, address: string): Promise<string | undefined> {
   const files = options.skillFiles?.() ?? [];
   if (files.length === 0 || !isAbsolute(address)) return undefined;
   const path = resolve(address);
@@ -50,7 +52,7 @@ async function skillAddress(
  * Skill files are read-only and untracked (spec R54): no identity is assigned, nothing is observed.
  */
 export async function readSkillFile(
-  options: ContentToolsOptions,
+  options: SkillOptions,
   address: string,
 ): Promise<ContentSnapshot | undefined> {
   const real = await skillAddress(options, address);
@@ -61,10 +63,7 @@ export async function readSkillFile(
 }
 
 /** Throws `protected_path` when `address` names an offered skill's file (skills are read-only). */
-export async function refuseSkillFile(
-  options: ContentToolsOptions,
-  address: string,
-): Promise<void> {
+export async function refuseSkillFile(options: SkillOptions, address: string): Promise<void> {
   if ((await skillAddress(options, address)) === undefined) return;
   throw new RepaError('protected_path', `${address} is a skill's file; skills are read-only.`, {
     fix: 'Save a copy inside the space instead.',
