@@ -7,8 +7,8 @@ export type PathMatcher = (path: string) => boolean;
 
 /**
  * A glob as `find` and `grep` use it (as fd and ripgrep do): without `/` it matches a file's name at
- * any depth, with `/` the path below the folder searched (at any depth unless it starts with `**`
- * or `/`). Dotfiles match. A glob that would leave the space (`..`, an absolute path) is
+ * any depth, with `/` a path (the caller tries it below the folder searched and from the space
+ * root; at any depth unless it starts with `**`). Dotfiles match. A glob that would leave the space (`..`, an absolute path) is
  * `path_outside_space`.
  */
 export function compileGlob(pattern: string, parameter: string): PathMatcher {

@@ -55,7 +55,7 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
         const matches = compileGlob(params.pattern, 'pattern');
         const start = await resolveWalkStart(store, params.path);
         if (!start.folder) {
-          throw new RepaError('invalid_request', `${start.target} is a file, not a folder.`, {
+          throw new RepaError('invalid_request', `${params.path} is a file, not a folder.`, {
             fix: 'Give the folder to search in as path, or leave it out to search the whole space.',
           });
         }
@@ -69,7 +69,7 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
         const files: ContentFindDetails['files'] = [];
         const details: ContentFindDetails = { files };
         for await (const entry of walk.files(startEntry(start))) {
-          if (!matches(below(start.target, entry.path))) continue;
+          if (!matches(below(start.target, entry.path)) && !matches(entry.path)) continue;
           if (files.length >= limit) {
             details.resultLimitReached = limit;
             break;

@@ -161,7 +161,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
         } else {
           let batch: WalkEntry[] = [];
           for await (const entry of walk.files(startEntry(start))) {
-            if (glob && !glob(below(start.target, entry.path))) continue;
+            if (glob && !glob(below(start.target, entry.path)) && !glob(entry.path)) continue;
             batch.push(entry);
             if (batch.length < READ_AHEAD) continue;
             await searchBatch(batch);

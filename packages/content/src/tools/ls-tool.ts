@@ -51,7 +51,7 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
       try {
         const start = await resolveWalkStart(store, params.path);
         if (!start.folder) {
-          throw new RepaError('invalid_request', `${start.target} is a file, not a folder.`, {
+          throw new RepaError('invalid_request', `${params.path} is a file, not a folder.`, {
             fix: 'Use read to see a file, or ls its folder.',
           });
         }
