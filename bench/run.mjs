@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: Repa's cost on top of Pi, measured as ratios in one process run.
-// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon …] [--scale=N] [--update-readme]
+// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|search …] [--scale=N] [--update-readme]
 //   cases     run only these (default: all, in this order)
 //   --scale   multiply every sample count (e.g. 0.3 for a quick look; default 1)
 //   --update-readme  replace the table in bench/README.md with this run's
@@ -12,6 +12,7 @@ import { changeDetection } from './cases/change-detection.mjs';
 import { daemon } from './cases/daemon.mjs';
 import { projection } from './cases/projection.mjs';
 import { saves } from './cases/saves.mjs';
+import { search } from './cases/search.mjs';
 import { turnOverhead } from './cases/turn-overhead.mjs';
 import { markdownTables, ratioOf, verdictOf } from './lib/report.mjs';
 
@@ -21,6 +22,7 @@ const CASES = {
   changes: changeDetection,
   saves,
   daemon,
+  search,
 };
 
 const args = process.argv.slice(2);

@@ -97,6 +97,25 @@ describe('repa', () => {
       expect(stdout).toMatch(/^\[succeeded\] run \S+$/m);
     });
 
+    it('answers a question about the notes from the right file without being told its name', async () => {
+      const space = newSpace('run-search', {
+        'notes/tides.md': '# Tides\n\nTides are caused by the moon.\n',
+        'notes/birds.md': '# Birds\n\nGulls nest on cliffs.\n',
+        'journal.md': 'A day at the beach.\n',
+      });
+      const { code, stdout, stderr } = await repa(
+        sandbox,
+        ['run', '--space', space, 'what do my notes say about tides?'],
+        { cwd: sandbox.root },
+      );
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^\[tool\] grep /m);
+      expect(stdout).toContain('[tool] read notes/tides.md\n');
+      expect(stdout).toContain(
+        '[repa-offline] From notes/tides.md: Tides are caused by the moon. (I searched the space and used notes/tides.md.)',
+      );
+    });
+
     it('streams JSON lines and saves an edit with its receipt', async () => {
       const space = newSpace('run-edit', { 'plan.md': 'Read weekly.\n' });
       const { code, stdout } = await repa(

@@ -153,6 +153,16 @@ export class ContentStore {
   }
 
   /**
+   * A look-up of the identities the space's index holds now (reread first when another process
+   * changed it). Contract: read-only; it never assigns an identity or writes.
+   * @internal
+   */
+  async identityLookup(): Promise<(target: string) => string | undefined> {
+    await this.exclusive(() => this.ledger.reload());
+    return (target) => this.ledger.identityOf(target);
+  }
+
+  /**
    * Saves `changes` atomically: all are checked against their expected versions first; any failure
    * changes nothing. Returns one receipt per change, in order (spec R65).
    */

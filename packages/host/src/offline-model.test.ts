@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
@@ -8,6 +8,8 @@ import { PiConversationHost } from './pi-conversation-host.js';
 import { createFauxHost } from './testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
+const toolNames = (events: RunEvent[]) =>
+  events.flatMap((event) => (event.type === 'tool-start' ? [event.toolName] : []));
 
 async function offlineHost() {
   // createFauxHost builds the temp dirs; the host itself runs on the offline model.
@@ -72,6 +74,37 @@ describe('the offline model', () => {
     );
     const end = events.find((event) => event.type === 'tool-end' && event.toolName === 'edit');
     expect(end).toMatchObject({ isError: false, receipts: [{ target: 'todo.md' }] });
+    host.dispose();
+  });
+
+  it('searches when the request names no file, reads the best hit and names it', async () => {
+    const { host, space } = await offlineHost();
+    mkdirSync(join(space, 'notes'));
+    writeFileSync(join(space, 'notes/tides.md'), '# Tides\nTides are caused by the moon.\n');
+    writeFileSync(join(space, 'notes/birds.md'), '# Birds\nGulls nest on cliffs.\n');
+    writeFileSync(join(space, 'README.md'), 'My notes about the sea.\n');
+    const events: RunEvent[] = [];
+    const outcome = await host.send('what do my notes say about tides?', defaults, {
+      onEvent: (event) => events.push(event),
+    });
+    expect(outcome.output).toBe(
+      '[repa-offline] From notes/tides.md: Tides are caused by the moon. (I searched the space and used notes/tides.md.)',
+    );
+    expect(toolNames(events)).toEqual(['grep', 'read']);
+    host.dispose();
+  });
+
+  it('falls back to find by name when no line matches', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(join(space, 'tide-tables.md'), 'High water at 06:12.\n');
+    const events: RunEvent[] = [];
+    const outcome = await host.send('anything on tides?', defaults, {
+      onEvent: (event) => events.push(event),
+    });
+    expect(outcome.output).toBe(
+      '[repa-offline] From tide-tables.md: High water at 06:12. (I searched the space and used tide-tables.md.)',
+    );
+    expect(toolNames(events)).toEqual(['grep', 'find', 'read']);
     host.dispose();
   });
 

@@ -85,9 +85,88 @@ function answerFrom(path: string, text: string, question: string): string {
   return `From ${path}: ${chosen.join(' ') || '(the file is empty)'}`;
 }
 
+// Words that say how a question is asked, not what it is about.
+const STOP_WORDS = new Set(
+  (
+    'about also what which when where does doing have there their them they this that these those ' +
+    'from with into your mine notes note file files folder space tell know think write wrote ' +
+    'said says say please could would should will shall find search look show give some any ' +
+    'much many more most very just like only than then were been being anything something everything'
+  ).split(' '),
+);
+
+/** The distinctive words of a request, crudely stemmed (`tides` → `tide`), at most five. */
+function searchWords(request: string): string[] {
+  const words = request
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 3 && !STOP_WORDS.has(word))
+    .map((word) =>
+      word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word,
+    );
+  return [...new Set(words)].slice(0, 5);
+}
+
+const GREP_HIT = /^(.+?):(\d+): (.*)$/;
+
+/** The file whose lines hold the most of `words` (then the most hits, then the first found). */
+function bestGrepHit(grepText: string, words: readonly string[]): string | undefined {
+  const files = new Map<string, { words: Set<string>; hits: number }>();
+  for (const line of grepText.split('\n')) {
+    const hit = GREP_HIT.exec(line);
+    if (!hit) continue;
+    const [, path, , text] = hit as unknown as [string, string, string, string];
+    const entry = files.get(path) ?? { words: new Set<string>(), hits: 0 };
+    for (const word of words) if (text.toLowerCase().includes(word)) entry.words.add(word);
+    entry.hits += 1;
+    files.set(path, entry);
+  }
+  let best: string | undefined;
+  let bestScore = -1;
+  for (const [path, entry] of files) {
+    // Distinct words first, then the number of hits.
+    const score = entry.words.size * 1_000_000 + entry.hits;
+    if (score > bestScore) {
+      best = path;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The first path a `find` result lists. */
+function firstFound(findText: string): string | undefined {
+  const first = findText.split('\n\n')[0]?.split('\n')[0];
+  return first === undefined || first === '' || first.startsWith('No files found')
+    ? undefined
+    : first;
+}
+
+/**
+ * A request that names no file: `grep` for its distinctive words, else `find` names holding one,
+ * then `read` the best hit and answer from it, naming the file. `undefined` when there is nothing
+ * to search for or nothing was found.
+ */
+function searchAndAnswer(request: string, results: Turn['results']): AssistantMessage | undefined {
+  const words = searchWords(request);
+  if (words.length === 0) return undefined;
+  const grep = results.find((result) => result.toolName === 'grep');
+  if (!grep) return call('grep', { pattern: words.join('|'), ignoreCase: true, limit: 200 });
+  const find = results.find((result) => result.toolName === 'find');
+  const read = results.find((result) => result.toolName === 'read');
+  const path = bestGrepHit(grep.text, words) ?? (find ? firstFound(find.text) : undefined);
+  if (path === undefined) {
+    const names = words.length === 1 ? words[0] : `{${words.join(',')}}`;
+    return find ? undefined : call('find', { pattern: `*${names}*` });
+  }
+  if (!read) return call('read', { path });
+  return say(`${answerFrom(path, read.text, request)} (I searched the space and used ${path}.)`);
+}
+
 /**
  * A deterministic responder for the offline model: it reads the file a request names and answers
- * from its content, and performs `replace "X" with "Y" in FILE` through `read` then `edit`.
+ * from its content; a request naming no file is searched for (`grep`, then `find`) and answered
+ * from the best hit; `replace "X" with "Y" in FILE` is performed through `read` then `edit`.
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
 export const offlineResponder: FauxResponseFactory = (context) => {
@@ -109,15 +188,23 @@ export const offlineResponder: FauxResponseFactory = (context) => {
     if (!read) return call('read', { path: file });
     return say(answerFrom(file, read.text, request));
   }
+  const searched = searchAndAnswer(request, results);
+  if (searched) return searched;
   const background = context.messages
     .map(textOf)
     .filter((text) => text.includes('<learning-context>'))
     .at(-1);
   const body = background?.split('<learning-context>\n')[1]?.split('\n</learning-context>')[0];
+  if (body) {
+    return say(
+      `I am a local responder, not a language model. The space's learning context says: ${body.split('\n')[0]}`,
+    );
+  }
+  const words = searchWords(request);
   return say(
-    body
-      ? `I am a local responder, not a language model. The space's learning context says: ${body.split('\n')[0]}`
-      : 'I am a local responder, not a language model. Name a file (e.g. notes/a.md) to read it, or ask me to replace "X" with "Y" in a file.',
+    words.length > 0
+      ? `I am a local responder, not a language model. I searched the space for ${words.map((word) => `"${word}"`).join(', ')} and found nothing; name a file (e.g. notes/a.md) to read it.`
+      : 'I am a local responder, not a language model. Name a file (e.g. notes/a.md) to read it, ask about words in your notes to search them, or ask me to replace "X" with "Y" in a file.',
   );
 };
 

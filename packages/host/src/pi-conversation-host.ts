@@ -133,6 +133,8 @@ export class PiConversationHost {
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   #lastPrompt: AssembledSystemPrompt | undefined;
+  /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
+  #offeredSkills: readonly string[] = [];
 
   private constructor(options: PiConversationHostOptions, store: ContentStore) {
     this.#options = options;
@@ -210,6 +212,7 @@ export class PiConversationHost {
     const tools = createContentTools({
       store: this.#store,
       observer: this.#observer,
+      skillFiles: () => this.#offeredSkills,
       newOperationId: () => {
         const run = this.#run;
         return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
@@ -279,6 +282,11 @@ export class PiConversationHost {
     const resolved = settings ?? this.#lastSettings ?? DEFAULT_PROMPT_SETTINGS;
     const active = new Set(this.#session.getActiveToolNames());
     const loader = this.#session.resourceLoader;
+    const skills = loader.getSkills().skills.map((skill) => ({
+      name: skill.name,
+      description: skill.description,
+      location: skill.filePath,
+    }));
     const prompt = assembleSystemPrompt({
       settings: resolved,
       ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
@@ -288,11 +296,7 @@ export class PiConversationHost {
         platform: process.platform,
         date: (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10),
       },
-      skills: loader.getSkills().skills.map((skill) => ({
-        name: skill.name,
-        description: skill.description,
-        location: skill.filePath,
-      })),
+      skills,
       projectInstructions: {
         trusted: this.#options.trustProjectInstructions ?? false,
         files: loader
@@ -310,6 +314,9 @@ export class PiConversationHost {
     });
     if (this.#run) this.#run.prompt = prompt;
     this.#lastPrompt = prompt;
+    // Contract: only the skills the model is shown become readable, at the location shown.
+    this.#offeredSkills =
+      prompt.sections.skillCatalog === undefined ? [] : skills.map((skill) => skill.location);
     return prompt;
   }
 

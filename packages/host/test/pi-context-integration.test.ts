@@ -45,7 +45,7 @@ describe('PiConversationHost on the real Pi SDK', () => {
         getCurrentTools(request.messages)
           .map((tool) => tool.name)
           .sort(),
-      ).toEqual(['apply_patch', 'edit', 'read', 'write']);
+      ).toEqual(['apply_patch', 'edit', 'find', 'grep', 'ls', 'read', 'write']);
       host.dispose();
     });
 

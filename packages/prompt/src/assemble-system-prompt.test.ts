@@ -320,6 +320,23 @@ describe('assembleSystemPrompt', () => {
       );
     });
 
+    it('names the enabled tools that find things, and never lists the space', () => {
+      const none = assembleSystemPrompt(readGoldenInput('defaults')).sections.environment ?? '';
+      expect(none).not.toContain('find what the space holds');
+      const input = readGoldenInput('defaults');
+      input.tools = [
+        ...input.tools,
+        { name: 'grep', description: 'Search file contents.' },
+        { name: 'ls', description: 'List a folder.' },
+      ];
+      const env = assembleSystemPrompt(input).sections.environment ?? '';
+      expect(env).toContain(
+        "The space's files are not listed here: use ls and grep to find what the space holds before reading it.",
+      );
+      input.tools = [...input.tools, { name: 'find', description: 'Find files.' }];
+      expect(assembleSystemPrompt(input).sections.environment).toContain('use ls, find and grep');
+    });
+
     it('is absent when disabled, and the base prompt then promises no learning context', () => {
       const { report, text } = assembleSystemPrompt(
         withSettings('space-disables-environment', (x) => {

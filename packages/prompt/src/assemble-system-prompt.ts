@@ -63,7 +63,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
   const environmentDecision: SectionDecision = settings.environment
     ? {
         name: 'environment',
-        text: environmentSection(environment, settings.learningContext),
+        text: environmentSection(environment, settings.learningContext, tools),
         reason: `enabled${source('environment')}; learning context ${settings.learningContext ? 'on' : 'off'}${source('learningContext')}`,
       }
     : { name: 'environment', text: null, reason: `disabled${source('environment')}` };

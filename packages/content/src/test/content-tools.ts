@@ -2,6 +2,7 @@ import type { ExtensionContext, ToolDefinition } from '@earendil-works/pi-coding
 import { ContentObserver } from '../content-observer.js';
 import { ContentStore, type ContentStoreOptions } from '../content-store.js';
 import { createContentTools } from '../tools/create-content-tools.js';
+import type { ContentToolsOptions } from '../tools/tool-call.js';
 
 /** A tool result as Pi's `execute` returns it. */
 export interface ToolResult {
@@ -10,11 +11,20 @@ export interface ToolResult {
 }
 
 /** The store, observer and content tools of a space, with a direct `execute` caller. */
-export async function openTools(root: string, options: Omit<ContentStoreOptions, 'root'> = {}) {
+export async function openTools(
+  root: string,
+  options: Omit<ContentStoreOptions, 'root'> = {},
+  toolOptions: Pick<ContentToolsOptions, 'skillFiles' | 'searchLimits'> = {},
+) {
   const store = await ContentStore.open({ root, ...options });
   const observer = new ContentObserver(store);
   let next = 0;
-  const tools = createContentTools({ store, observer, newOperationId: () => `op-${++next}` });
+  const tools = createContentTools({
+    store,
+    observer,
+    newOperationId: () => `op-${++next}`,
+    ...toolOptions,
+  });
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool])) as Record<
     string,
     ToolDefinition

@@ -3,6 +3,7 @@ import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { parsePatch } from '../patch/parse-patch.js';
 import { planPatch } from '../patch/plan-patch.js';
+import { refuseSkillFile } from './skill-files.js';
 import {
   type ContentToolsOptions,
   cancelledCall,
@@ -61,6 +62,11 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
         const hunks = parsePatch(input);
         if (hunks.length === 0)
           throw new RepaError('patch_invalid', 'Invalid patch: No files were modified.');
+        for (const hunk of hunks) {
+          await refuseSkillFile(options, hunk.path);
+          if (hunk.type === 'update' && hunk.moveTo !== undefined)
+            await refuseSkillFile(options, hunk.moveTo);
+        }
         plan = await planPatch(hunks, store, observer);
         if (plan.changes.length === 0) {
           return {

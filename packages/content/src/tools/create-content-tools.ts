@@ -1,14 +1,18 @@
 import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { createApplyPatchTool } from './apply-patch-tool.js';
 import { createContentEditTool } from './edit-tool.js';
+import { createContentFindTool } from './find-tool.js';
+import { createContentGrepTool } from './grep-tool.js';
+import { createContentLsTool } from './ls-tool.js';
 import { createContentReadTool } from './read-tool.js';
 import type { ContentToolsOptions } from './tool-call.js';
 import { createContentWriteTool } from './write-tool.js';
 
 /**
  * The content tools of one space for one host: `read`, `write`, `edit` (Pi's own definitions with
- * all I/O through the ContentStore) and `apply_patch`. Pass them to Pi as `customTools`; they
- * replace Pi's built-in tools of the same names.
+ * all I/O through the ContentStore), `apply_patch`, and the read-only `ls`, `find` and `grep`
+ * (Pi's schemas, searching in process through the space's scope rules). Pass them to Pi as
+ * `customTools`; they replace Pi's built-in tools of the same names.
  */
 export function createContentTools(options: ContentToolsOptions): ToolDefinition[] {
   return [
@@ -16,5 +20,8 @@ export function createContentTools(options: ContentToolsOptions): ToolDefinition
     createContentWriteTool(options),
     createContentEditTool(options),
     createApplyPatchTool(options),
+    createContentLsTool(options),
+    createContentFindTool(options),
+    createContentGrepTool(options),
   ];
 }

@@ -6,6 +6,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
 import type { ContentSnapshot } from '../space-resolver.js';
+import { readSkillFile } from './skill-files.js';
 import {
   type ContentToolsOptions,
   cancelledCall,
@@ -25,8 +26,10 @@ export interface ContentReadDetails extends ReadToolDetails {
   version: string;
   /** True when the model saw only part of the file. */
   partial: boolean;
-  /** True for an outside material. */
+  /** True for an outside material or an offered skill's file. */
   outside: boolean;
+  /** True for an offered skill's file (read-only, untracked; `identity` is the path given). */
+  skill?: boolean;
 }
 
 /** The path parameter description shared by the content tools. */
@@ -34,7 +37,7 @@ export const PATH_DESCRIPTION =
   'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
 
 const ADDRESSING =
-  ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible.';
+  ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
 
 // The image types Pi's read tool sends as attachments, recognised by their first bytes.
 function imageMimeType(bytes: Buffer): string | undefined {
@@ -69,7 +72,11 @@ function isPartial(
 export function createContentReadTool(options: ContentToolsOptions): ToolDefinition {
   const { store, observer } = options;
   const snapshotOf = async (state: ToolCallState) => {
-    state.snapshot ??= await store.read(state.address);
+    if (state.snapshot === undefined) {
+      const skill = await readSkillFile(options, state.address);
+      state.skill = skill !== undefined;
+      state.snapshot = skill ?? (await store.read(state.address));
+    }
     return state.snapshot;
   };
   const operations: ReadOperations = {
@@ -106,7 +113,8 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       const snapshot = state.snapshot;
       if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
       const partial = isPartial(snapshot, params, result.details);
-      observer.recordRead(snapshot, { partial });
+      // Contract: a skill's file is untracked (R54): no baseline, no change notices.
+      if (!state.skill) observer.recordRead(snapshot, { partial });
       return {
         content: result.content,
         details: {
@@ -116,6 +124,7 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
           version: snapshot.version,
           partial,
           outside: snapshot.outside,
+          ...(state.skill ? { skill: true } : {}),
         },
       };
     },

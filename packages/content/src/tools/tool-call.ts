@@ -4,7 +4,9 @@ import { RepaError, type SaveReceipt, toolErrorText } from '@repa/protocol';
 import { excerptOf } from '../content-bytes.js';
 import type { ContentObserver } from '../content-observer.js';
 import type { ContentStore } from '../content-store.js';
+import type { SearchLimits } from '../search/space-walk.js';
 import type { ContentSnapshot } from '../space-resolver.js';
+import { refuseSkillFile } from './skill-files.js';
 
 /** Options of {@link createContentTools}. */
 export interface ContentToolsOptions {
@@ -16,6 +18,13 @@ export interface ContentToolsOptions {
   newOperationId?: () => string;
   /** Passed to Pi's read tool: resize images before sending them. Default true. */
   autoResizeImages?: boolean;
+  /**
+   * The files of the skills the prompt's catalog offers (absolute paths, read at each call): `read`
+   * accepts them (and files inside the folder of a `SKILL.md`) read-only and untracked.
+   */
+  skillFiles?: () => readonly string[];
+  /** Per-call bounds of `ls`, `find` and `grep`; defaults in the package README. */
+  searchLimits?: Partial<SearchLimits>;
 }
 
 /** What one tool call has done so far; Pi's tools reach it through their `*Operations`. */
@@ -32,6 +41,8 @@ export interface ToolCallState {
   written?: Buffer;
   /** The first RepaError an operation threw (Pi may re-wrap it in a plain Error). */
   error?: RepaError;
+  /** True when the snapshot is an offered skill's file (read-only, untracked). */
+  skill?: boolean;
 }
 
 const calls = new AsyncLocalStorage<ToolCallState>();
@@ -111,6 +122,7 @@ export async function observedSnapshot(
   options: ContentToolsOptions,
   address: string,
 ): Promise<ContentSnapshot> {
+  await refuseSkillFile(options, address);
   const snapshot = await options.store.read(address);
   if (snapshot.outside) {
     throw new RepaError(

@@ -6,6 +6,7 @@ import {
 import type { SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { PATH_DESCRIPTION } from './read-tool.js';
+import { refuseSkillFile } from './skill-files.js';
 import {
   type ContentToolsOptions,
   cancelledCall,
@@ -64,6 +65,7 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: operationIdFrom(options) };
       try {
+        await refuseSkillFile(options, params.path);
         await runToolCall(state, () => base.execute(toolCallId, params, signal, undefined, ctx));
       } catch (error) {
         // Contract: a save that reached disk is reported as saved, even if a cancel came later (R66).

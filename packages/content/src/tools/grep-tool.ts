@@ -1,0 +1,233 @@
+import {
+  createGrepToolDefinition,
+  formatSize,
+  type ToolDefinition,
+  truncateLine,
+} from '@earendil-works/pi-coding-agent';
+import { Type } from 'typebox';
+import { readForSearch } from '../search/search-file.js';
+import { compileGlob, compileLinePattern } from '../search/search-patterns.js';
+import { resolveWalkStart, SpaceWalk, startEntry, type WalkEntry } from '../search/space-walk.js';
+import { below } from './find-tool.js';
+import {
+  type ContentSearchDetails,
+  INCLUDE_IGNORED,
+  identityLines,
+  SEARCH_SCOPE,
+  searchLimitsOf,
+  searchResult,
+} from './search-result.js';
+import { type ContentToolsOptions, cancelledCall, toolError } from './tool-call.js';
+
+/** Details of a `grep` result. */
+export interface ContentGrepDetails extends ContentSearchDetails {
+  /** Every matching line: the file's space-relative path, its identity where it has one, the line. */
+  hits: { path: string; identity?: string; line: number }[];
+  /** Files not (fully) searched and why: `too large`, `too slow` (the per-file time box). */
+  skippedFiles?: { path: string; reason: 'too large' | 'too slow' }[];
+  /** The limit, when it cut the matches. */
+  matchLimitReached?: number;
+  /** True when some lines were cut to Pi's grep line length. */
+  linesTruncated?: boolean;
+}
+
+const DEFAULT_LIMIT = 100;
+/** Files are matched in slices of about this many characters (cut at a line end). */
+const SLICE_CHARS = 256 * 1024;
+/** Files read at once. */
+const READ_AHEAD = 32;
+
+interface FileHit {
+  path: string;
+  identity?: string;
+  line: number;
+  lines: readonly string[];
+}
+
+/**
+ * Pi's `grep` (parameters, output lines, limits, truncation) searching in process, without
+ * ripgrep: a bounded walk of the space through its scope rules, RE2 matching (linear time) in
+ * slices with a time box per file, binary files skipped. A hit is not a read: nothing is observed.
+ */
+export function createContentGrepTool(options: ContentToolsOptions): ToolDefinition {
+  const { store } = options;
+  const base = createGrepToolDefinition(store.root);
+  const { properties } = base.parameters;
+  const parameters = Type.Object({
+    pattern: properties.pattern,
+    path: Type.Optional(
+      Type.String({
+        description:
+          'Folder or file to search, relative to the space root (default: the whole space); a granted outside material by its repa:material/<id> identity',
+      }),
+    ),
+    glob: properties.glob,
+    ignoreCase: properties.ignoreCase,
+    literal: properties.literal,
+    context: properties.context,
+    limit: properties.limit,
+    includeIgnored: INCLUDE_IGNORED,
+  });
+  const tool: ToolDefinition<typeof parameters, ContentGrepDetails> = {
+    ...base,
+    description: `${base.description.replace(
+      'with file paths and line numbers.',
+      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
+    )}${SEARCH_SCOPE}`,
+    parameters,
+    async execute(_toolCallId, params, signal) {
+      if (signal?.aborted) throw toolError(cancelledCall());
+      try {
+        const pattern = compileLinePattern(params.pattern, params);
+        const glob = params.glob === undefined ? undefined : compileGlob(params.glob, 'glob');
+        const start = await resolveWalkStart(store, params.path);
+        const limits = searchLimitsOf(options);
+        const walk = new SpaceWalk(store, {
+          includeIgnored: params.includeIgnored ?? false,
+          limits,
+          signal,
+        });
+        const identityOf = await store.identityLookup();
+        const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
+        const hits: FileHit[] = [];
+        const skippedFiles: NonNullable<ContentGrepDetails['skippedFiles']> = [];
+        let bytesRead = 0;
+
+        const search = async (entry: WalkEntry, text: string) => {
+          const identity = start.outside ? start.identity : identityOf(entry.target);
+          const path = start.outside ? (start.identity ?? entry.path) : entry.path;
+          const normalised = text.includes('\r') ? text.replace(/\r\n?/gu, '\n') : text;
+          const began = performance.now();
+          let allLines: string[] | undefined;
+          let first = 1;
+          for (let from = 0; from < normalised.length && hits.length < limit; ) {
+            if (performance.now() - began >= limits.matchMillisPerFile) {
+              skippedFiles.push({ path, reason: 'too slow' });
+              return;
+            }
+            const cut = normalised.indexOf('\n', from + SLICE_CHARS);
+            const to = cut < 0 ? normalised.length : cut;
+            const slice = normalised.slice(from, to);
+            if (pattern.test(slice)) {
+              allLines ??= normalised.split('\n');
+              const sliceLines = slice.split('\n');
+              for (let index = 0; index < sliceLines.length && hits.length < limit; index++) {
+                if (!pattern.test(sliceLines[index] as string)) continue;
+                hits.push({
+                  path,
+                  ...(identity === undefined ? {} : { identity }),
+                  line: first + index,
+                  lines: allLines,
+                });
+              }
+              first += sliceLines.length;
+            } else {
+              first += countLines(slice);
+            }
+            from = to + 1;
+            await walk.breathe();
+          }
+        };
+
+        const searchBatch = async (batch: WalkEntry[]) => {
+          const reads = await Promise.all(
+            batch.map((entry) =>
+              readForSearch(entry.absolutePath, {
+                follow: start.outside,
+                maxBytes: limits.maxFileBytes,
+              }),
+            ),
+          );
+          for (const [index, read] of reads.entries()) {
+            const entry = batch[index] as WalkEntry;
+            if (hits.length >= limit || walk.report.stopped !== undefined) return;
+            if ('skipped' in read) {
+              if (read.skipped === 'special') walk.report.special += 1;
+              if (read.skipped === 'too large')
+                skippedFiles.push({ path: entry.path, reason: 'too large' });
+              continue;
+            }
+            bytesRead += read.bytes.length;
+            if (bytesRead > limits.maxBytes) {
+              walk.stop(`${formatSize(limits.maxBytes)} of files read`);
+              return;
+            }
+            await search(entry, read.bytes.toString('utf8'));
+          }
+        };
+
+        if (!start.folder) {
+          await searchBatch([{ ...startEntry(start), path: start.target }]);
+        } else {
+          let batch: WalkEntry[] = [];
+          for await (const entry of walk.files(startEntry(start))) {
+            if (glob && !glob(below(start.target, entry.path)) && !glob(entry.path)) continue;
+            batch.push(entry);
+            if (batch.length < READ_AHEAD) continue;
+            await searchBatch(batch);
+            batch = [];
+            if (hits.length >= limit || walk.report.stopped !== undefined) break;
+          }
+          if (hits.length < limit && walk.report.stopped === undefined) await searchBatch(batch);
+        }
+        const matchLimitReached = hits.length >= limit;
+        const details: ContentGrepDetails = {
+          hits: hits.map(({ path, identity, line }) =>
+            identity === undefined ? { path, line } : { path, identity, line },
+          ),
+          ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
+        };
+        const notices: string[] = [];
+        const tooSlow = skippedFiles.filter((file) => file.reason === 'too slow');
+        if (tooSlow.length > 0) {
+          notices.push(
+            `Matching stopped after ${limits.matchMillisPerFile} ms in ${tooSlow.map((file) => file.path).join(', ')} (not fully searched; simplify the pattern or search those files with a narrower path)`,
+          );
+        }
+        const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
+        if (tooLarge.length > 0) {
+          notices.push(
+            `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
+          );
+        }
+        if (hits.length === 0) {
+          return searchResult(['No matches found'], notices, walk.report, details);
+        }
+        const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
+        const lines: string[] = [];
+        for (const hit of hits) {
+          const from = Math.max(1, hit.line - context);
+          const to = Math.min(hit.lines.length, hit.line + context);
+          for (let current = from; current <= to; current++) {
+            const { text, wasTruncated } = truncateLine(hit.lines[current - 1] ?? '');
+            if (wasTruncated) details.linesTruncated = true;
+            lines.push(
+              current === hit.line
+                ? `${hit.path}:${current}: ${text}`
+                : `${hit.path}-${current}- ${text}`,
+            );
+          }
+        }
+        if (matchLimitReached) {
+          notices.unshift(
+            `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+          );
+          details.matchLimitReached = limit;
+        }
+        if (details.linesTruncated) {
+          notices.push('Some lines truncated to 500 chars. Use read tool to see full lines');
+        }
+        return searchResult([...lines, ...identityLines(hits)], notices, walk.report, details);
+      } catch (error) {
+        throw toolError(error);
+      }
+    },
+  };
+  return tool as unknown as ToolDefinition;
+}
+
+function countLines(text: string): number {
+  let count = 1;
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count++;
+  return count;
+}

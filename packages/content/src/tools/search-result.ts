@@ -1,0 +1,95 @@
+import {
+  DEFAULT_MAX_BYTES,
+  formatSize,
+  type TruncationResult,
+  truncateHead,
+} from '@earendil-works/pi-coding-agent';
+import { Type } from 'typebox';
+import type { WalkReport } from '../search/space-walk.js';
+import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from '../search/space-walk.js';
+import type { ContentToolsOptions } from './tool-call.js';
+
+/** What `ls`, `find` and `grep` add to Pi's details: why a walk stopped early and what it skipped. */
+export interface ContentSearchDetails {
+  /** Pi's byte truncation of the output, when it applied. */
+  truncation?: TruncationResult;
+  /** Why the walk stopped before covering everything (entries or bytes bound), if it did. */
+  stoppedEarly?: string;
+  /** Entries left out because `.gitignore`, `node_modules` or `.git` covers them. */
+  ignored?: number;
+  /** Symlinks not followed because they leave the space. */
+  symlinksLeaving?: number;
+  /** FIFOs, sockets and devices skipped without opening them. */
+  special?: number;
+}
+
+/** The `includeIgnored` parameter of the search tools. */
+export const INCLUDE_IGNORED = Type.Optional(
+  Type.Boolean({
+    description:
+      'Also include .gitignored paths, node_modules and .git (default: false). The .repa folder is never included.',
+  }),
+);
+
+/** The `path` parameter of `ls`, `find` and `grep`. */
+export function searchPathParameter(what: string) {
+  return Type.Optional(
+    Type.String({
+      description: `${what}, relative to the space root (default: the whole space)`,
+    }),
+  );
+}
+
+/** The sentence the search tools add to Pi's descriptions. */
+export const SEARCH_SCOPE =
+  ' Covers the space only; the .repa folder is never listed, symlinks leaving the space are not followed, and .gitignored paths, node_modules and .git are skipped unless includeIgnored is true. Paths are relative to the space root, so read and edit take them as they are.';
+
+/** The tool options' search bounds with defaults filled in. */
+export function searchLimitsOf(options: ContentToolsOptions): SearchLimits {
+  return { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits };
+}
+
+/** Pi's byte truncation plus the notices of a search result, as one text and its details. */
+export function searchResult<T extends ContentSearchDetails>(
+  lines: readonly string[],
+  notices: string[],
+  report: WalkReport,
+  details: T,
+): { content: [{ type: 'text'; text: string }]; details: T } {
+  const truncation = truncateHead(lines.join('\n'), { maxLines: Number.MAX_SAFE_INTEGER });
+  let text = truncation.content;
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (report.stopped !== undefined) {
+    notices.push(
+      `Stopped early: ${report.stopped} (the per-call bound); narrow the path or the pattern to see the rest`,
+    );
+    details.stoppedEarly = report.stopped;
+  }
+  if (report.ignored > 0) {
+    notices.push(
+      `${report.ignored} ignored entr${report.ignored === 1 ? 'y' : 'ies'} skipped (.gitignore, node_modules, .git); includeIgnored=true includes them`,
+    );
+    details.ignored = report.ignored;
+  }
+  if (report.symlinksLeaving > 0) {
+    notices.push(`${report.symlinksLeaving} symlink(s) leaving the space not followed`);
+    details.symlinksLeaving = report.symlinksLeaving;
+  }
+  if (report.special > 0) {
+    notices.push(`${report.special} FIFO(s), socket(s) or device(s) skipped`);
+    details.special = report.special;
+  }
+  if (notices.length > 0) text += `\n\n[${notices.join('. ')}]`;
+  return { content: [{ type: 'text', text }], details };
+}
+
+/** The `Identities:` block that follows the hits: each file's identity, where it has one. */
+export function identityLines(files: readonly { path: string; identity?: string }[]): string[] {
+  const seen = new Map<string, string>();
+  for (const file of files) if (file.identity !== undefined) seen.set(file.path, file.identity);
+  if (seen.size === 0) return [];
+  return ['', 'Identities:', ...[...seen].map(([path, identity]) => `${path} ${identity}`)];
+}
