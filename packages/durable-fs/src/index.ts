@@ -7,6 +7,7 @@ export {
   READ_NO_FOLLOW,
 } from './fs-layer.js';
 export {
+  createFile,
   isReplaceTempName,
   type ReplaceFileOptions,
   replaceFile,
