@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { createFile } from './replace-file.js';
+import { failingFs as failing } from './testing/index.js';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'repa-durable-fs-'));
-}
-
-/** The real file system, except that every call of `method` fails with `code` (recorded in `failed`). */
-function failing(method: keyof FsLayer, code: string): { fs: FsLayer; failed: string[] } {
-  const failed: string[] = [];
-  const fail = async () => {
-    failed.push(method);
-    throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
-  };
-  return { fs: { ...nodeFsLayer, [method]: fail }, failed };
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<RepaError> {

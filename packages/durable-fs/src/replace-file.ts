@@ -68,16 +68,10 @@ export async function replaceFile(
   options: ReplaceFileOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeFsLayer;
-  let temp: string | undefined;
-  try {
-    temp = await writeTempFile(fs, path, bytes, options.mode ?? (await modeOf(fs, path)));
-    await fs.rename(temp, path);
-    temp = undefined;
-  } catch (error) {
-    if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
-    throw ioError(error, `Replacing ${path}`, { path });
-  }
-  await syncDirectory(dirname(path), { fs });
+  await writeAndPlace(fs, path, bytes, `Replacing ${path}`, {
+    mode: async () => options.mode ?? (await modeOf(fs, path)),
+    place: (temp) => fs.rename(temp, path),
+  });
 }
 
 /** Errors of `link` that mean the file system has no hard links (FAT, some network file systems). */
@@ -97,25 +91,45 @@ export async function createFile(
   options: ReplaceFileOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeFsLayer;
+  await writeAndPlace(fs, path, bytes, `Creating ${path}`, {
+    mode: async () => options.mode,
+    place: async (temp) => {
+      try {
+        await fs.link(temp, path);
+      } catch (error) {
+        if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+        if (await exists(fs, path)) {
+          throw Object.assign(new Error(`${path} already exists`), { code: 'EEXIST' });
+        }
+        await fs.rename(temp, path);
+        return;
+      }
+      // The new name is in place; a temp name left by a failed unlink is one isReplaceTempName finds.
+      await fs.unlink(temp).catch(() => undefined);
+    },
+  });
+}
+
+/**
+ * Writes `bytes` to a temp file beside `path`, lets `place` put it at `path` (after which the temp
+ * name is gone), then syncs the folder. Any failure before that removes the temp file and throws
+ * `io_error` about `what`.
+ */
+async function writeAndPlace(
+  fs: FsLayer,
+  path: string,
+  bytes: Uint8Array,
+  what: string,
+  steps: { mode: () => Promise<number | undefined>; place: (temp: string) => Promise<void> },
+): Promise<void> {
   let temp: string | undefined;
   try {
-    temp = await writeTempFile(fs, path, bytes, options.mode);
-    try {
-      await fs.link(temp, path);
-    } catch (error) {
-      if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
-      if (await exists(fs, path)) {
-        throw Object.assign(new Error(`${path} already exists`), { code: 'EEXIST' });
-      }
-      await fs.rename(temp, path);
-      temp = undefined;
-    }
+    temp = await writeTempFile(fs, path, bytes, await steps.mode());
+    await steps.place(temp);
   } catch (error) {
     if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
-    throw ioError(error, `Creating ${path}`, { path });
+    throw ioError(error, what, { path });
   }
-  // The new name is linked; a temp name left by a failed unlink is one isReplaceTempName finds.
-  if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
   await syncDirectory(dirname(path), { fs });
 }
 

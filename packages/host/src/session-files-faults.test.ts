@@ -1,20 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { failingFs as failing } from '@repa/durable-fs/testing';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { checkSessionFile, createSessionFile } from './session-files.js';
-
-/** The real file system, except that every call of `method` fails with `code` (recorded in `failed`). */
-function failing(method: keyof FsLayer, code: string): { fs: FsLayer; failed: string[] } {
-  const failed: string[] = [];
-  const fail = async () => {
-    failed.push(method);
-    throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
-  };
-  return { fs: { ...nodeFsLayer, [method]: fail }, failed };
-}
 
 async function failure(promise: Promise<unknown>): Promise<RepaError> {
   const error = await promise.then(

@@ -1,19 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { failingFs as failing } from '@repa/durable-fs/testing';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from './settings-store.js';
 import { makeTempSpace, type TempSpace } from './test/temp-space.js';
-
-/** The real file system, except that every call of `method` fails with `code` (recorded in `failed`). */
-function failing(method: keyof FsLayer, code: string): { fs: FsLayer; failed: string[] } {
-  const failed: string[] = [];
-  const fail = async () => {
-    failed.push(method);
-    throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
-  };
-  return { fs: { ...nodeFsLayer, [method]: fail }, failed };
-}
 
 async function failure(promise: Promise<unknown>): Promise<RepaError> {
   const error = await promise.then(
