@@ -1,4 +1,5 @@
 export { errnoCode, ioError } from './errors.js';
+export { acquireFileLock, type FileLock, type FileLockOptions } from './file-lock.js';
 export {
   CREATE_EXCLUSIVE,
   type FsLayer,

@@ -1,8 +1,8 @@
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
+  acquireFileLock,
   errnoCode,
+  type FileLock,
   type FsLayer,
   ioError,
   isReplaceTempName,
@@ -11,12 +11,9 @@ import {
   SerialQueue,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { lock } from 'proper-lockfile';
 import { SettingsDocument, type SettingsFileKind } from './settings-document.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
-/** How long to keep retrying a held cross-process lock (about 20 s in total) before `busy`. */
-const LOCK_RETRIES = { retries: 400, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true };
 /** A lock whose holder stopped refreshing it this long ago is taken over (proper-lockfile). */
 const LOCK_STALE_MS = 10_000;
 
@@ -45,84 +42,23 @@ export async function readSettingsDocument(
 /** Per-process queue per file, so calls of one process wait in order instead of polling the lock. */
 const queue = new SerialQueue();
 
-/** A cross-process lock held on one settings file. */
-interface HeldLock {
-  /** Throws `busy` unless the lock is provably still this writer's; call right before writing. */
-  assertHeld(): Promise<void>;
-  /** Releases the lock, unless it is no longer this writer's (then its holder's lock is left alone). */
-  release(): Promise<void>;
-}
-
-/**
- * Ours is still ours when nobody removed its folder: proper-lockfile takes a stale lock over by
- * removing the folder and making a new one, so a folder with another inode or birth time is
- * someone else's. And it must not look stale right now, with a margin for the rename that follows:
- * proper-lockfile refreshes the mtime every half stale time; only a stalled event loop lets it age.
- */
-const STALE_MARGIN = 0.75;
-
-async function acquireLock(path: string): Promise<HeldLock> {
-  const lockPath = `${path}.lock`;
-  let compromised: Error | undefined;
-  let takenOver = false;
-  let release: () => Promise<void>;
-  try {
-    release = await lock(path, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      retries: LOCK_RETRIES,
-      // The default throws from a timer and crashes the process; instead the write that holds the
-      // lock fails in `assertHeld`.
-      onCompromised: (error) => {
-        compromised = error;
-      },
-    });
-  } catch (error) {
-    if (errnoCode(error) === 'ELOCKED') {
-      throw new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
-        fix: `Retry shortly. If no Repa process is running, remove the folder ${lockPath}.`,
+/** Takes the cross-process lock of one settings file (`<file>.lock`). */
+function acquireLock(path: string): Promise<FileLock> {
+  return acquireFileLock(path, {
+    staleMs: LOCK_STALE_MS,
+    busy: (cause) =>
+      new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
+        fix: `Retry shortly. If no Repa process is running, remove the folder ${path}.lock.`,
         details: { path },
-        cause: error,
-      });
-    }
-    throw settingsIoError(error, path, 'Locking');
-  }
-  let owned: Stats;
-  try {
-    owned = await stat(lockPath);
-  } catch (error) {
-    await release().catch(() => {});
-    throw settingsIoError(error, path, 'Locking');
-  }
-  const lost = (reason: string, cause?: unknown) =>
-    new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
-      fix: 'Nothing was written; retry the change (another process may have changed the file).',
-      details: { path },
-      cause,
-    });
-  return {
-    async assertHeld() {
-      if (compromised !== undefined) throw lost(compromised.message, compromised);
-      let now: Stats;
-      try {
-        now = await stat(lockPath);
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') {
-          takenOver = true; // a folder made there later is someone else's
-          throw lost('its lock folder was removed');
-        }
-        throw settingsIoError(error, path, 'Checking the lock of');
-      }
-      if (now.ino !== owned.ino || now.birthtimeMs !== owned.birthtimeMs) {
-        takenOver = true;
-        throw lost('another process took the lock over');
-      }
-      if (Date.now() - now.mtimeMs > LOCK_STALE_MS * STALE_MARGIN) {
-        throw lost('it was not refreshed for so long that another process may take it over');
-      }
-    },
-    release: () => (compromised === undefined && !takenOver ? release() : Promise.resolve()),
-  };
+        cause,
+      }),
+    lost: (reason, cause) =>
+      new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
+        fix: 'Nothing was written; retry the change (another process may have changed the file).',
+        details: { path },
+        cause,
+      }),
+  });
 }
 
 /**
