@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Layering check: packages may only import along the graph
 //   apps → application → host → {settings, prompt, context, content} → protocol
-// with durable-fs (crash-safe file writes) below settings, context, content and host, above protocol.
+// with durable-fs (crash-safe file writes, errno and io_error helpers) below settings, context, content,
+// host and application, above protocol; it imports no other workspace package.
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
@@ -40,7 +41,7 @@ export const LAYERS = {
     pi: true,
   },
   '@repa/application': {
-    allow: ['@repa/protocol', '@repa/settings', '@repa/host'],
+    allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/host'],
     pi: false,
   },
   '@repa/cli': { allow: ['@repa/protocol', '@repa/application', '@repa/daemon'], pi: false },

@@ -78,6 +78,24 @@ describe('checkLayers', () => {
     }
   });
 
+  it('fails when durable-fs depends on any other workspace package than protocol', () => {
+    const above = ['settings', 'prompt', 'context', 'content', 'host', 'application', 'daemon'];
+    const dependencies = Object.fromEntries(above.map((pkg) => [`@repa/${pkg}`, 'workspace:*']));
+    const violations = checkLayers(
+      workspace({
+        'packages/durable-fs/package.json': manifest('@repa/durable-fs', {
+          '@repa/protocol': 'workspace:*',
+          ...dependencies,
+        }),
+        'packages/durable-fs/src/ok.ts': "import { RepaError } from '@repa/protocol';\n",
+      }),
+    );
+    expect(violations).toHaveLength(above.length);
+    for (const pkg of above) {
+      expect(violations.join('\n')).toContain(`must not depend on @repa/${pkg}`);
+    }
+  });
+
   it('fails when prompt imports Pi, even with a type-only import', () => {
     const root = workspace({
       'packages/prompt/package.json': manifest('@repa/prompt'),

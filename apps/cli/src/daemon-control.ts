@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import {
   createRepaClient,
   daemonPaths,
+  isProcessAlive,
   parseDaemonFailure,
   parseDaemonReady,
   RepaError,
+  readPidFile,
 } from '@repa/protocol';
 
 /** What `repa daemon status` reports. */
@@ -49,22 +51,13 @@ async function probe(
   }
 }
 
-async function readPid(pidPath: string): Promise<number | undefined> {
-  try {
-    const pid = Number.parseInt(await readFile(pidPath, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The daemon's state for an app directory, without starting one. */
 export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> {
   const paths = daemonPaths(appDirectory);
   const server = await probe(paths.socketPath);
   const base = { appDirectory, socketPath: paths.socketPath, logPath: paths.logPath };
   if (server === null) return { running: false, ...base };
-  const pid = await readPid(paths.pidPath);
+  const pid = await readPidFile(paths.pidPath);
   // `initialize` reports the model once the daemon has chosen it.
   const model = server.model;
   return {
@@ -195,15 +188,6 @@ export interface StoppedDaemon {
   pid?: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Stops the daemon of `appDirectory`: SIGTERM to the pid in `run/daemon.pid`, then waits until the
  * process is gone (active runs get the daemon's grace period). A pid is signalled only while a daemon
@@ -212,7 +196,7 @@ function alive(pid: number): boolean {
 export async function stopDaemon(appDirectory: string): Promise<StoppedDaemon> {
   const paths = daemonPaths(appDirectory);
   if ((await probe(paths.socketPath)) === null) return { stopped: false };
-  const pid = await readPid(paths.pidPath);
+  const pid = await readPidFile(paths.pidPath);
   if (pid === undefined) {
     throw new RepaError(
       'io_error',
@@ -228,7 +212,7 @@ export async function stopDaemon(appDirectory: string): Promise<StoppedDaemon> {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (alive(pid)) {
+  while (isProcessAlive(pid)) {
     if (Date.now() > deadline) {
       throw new RepaError('io_error', `The daemon (pid ${pid}) did not stop within 30 seconds.`, {
         fix: `Look at ${paths.logPath}; end it with kill -KILL ${pid} if it hangs.`,

@@ -1,6 +1,6 @@
 /**
- * Imports `@repa/application` (and with it Pi) on first use: only `doctor`, `context` and `demo`
- * need it, and it takes about a second to load.
+ * Imports `@repa/application` (and with it Pi) on first use: only `doctor` needs it, when no daemon
+ * runs, and it takes about a second to load.
  */
 export async function loadApplication(): Promise<typeof import('@repa/application')> {
   // node:sqlite (the run ledger) warns that it is experimental; the warning would only confuse users.

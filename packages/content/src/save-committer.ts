@@ -1,12 +1,12 @@
 import { dirname } from 'node:path';
-import { ioError } from '@repa/durable-fs';
+import { ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { ensureDir, removeTemp, syncDir, writeNewFile, writeRepaFile } from './store-files.js';
+import { ensureDir, removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -119,7 +119,7 @@ export class SaveCommitter {
     try {
       const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
       for (const dir of created) dirs.add(dirname(dir));
-      for (const dir of dirs) await syncDir(fs, dir);
+      for (const dir of dirs) await syncDirectory(dir, { fs });
     } catch {
       durable = false;
     }
@@ -144,7 +144,7 @@ export class SaveCommitter {
         () => false,
       ));
     if (removed) {
-      await syncDir(fs, this.space.intentsDir).catch(() => undefined);
+      await syncDirectory(this.space.intentsDir, { fs }).catch(() => undefined);
     } else {
       const kept = await writeRepaFile(
         fs,

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { ioError } from '@repa/durable-fs';
+import { ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
 import { versionOf } from './content-bytes.js';
@@ -9,9 +9,9 @@ import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner
 import { parseSpacePath } from './space-path.js';
 import type { ContentLocation, SpaceResolver } from './space-resolver.js';
 import {
+  isStrayRepaTemp,
   realDirExists,
   removeTemp,
-  syncDir,
   TEMP_MARK,
   writeNewFile,
   writeRepaFile,
@@ -245,7 +245,7 @@ export class SaveRecovery {
         continue;
       }
       for (const name of names) {
-        if (name.includes(TEMP_MARK)) await fs.unlink(join(dir, name)).catch(() => undefined);
+        if (isStrayRepaTemp(name)) await fs.unlink(join(dir, name)).catch(() => undefined);
       }
     }
   }
@@ -275,7 +275,7 @@ export class SaveRecovery {
     this.ledger.apply(onDisk);
     await this.ledger.persistIfChanged();
     await fs.unlink(recordPath);
-    await syncDir(fs, dirname(recordPath));
+    await syncDirectory(dirname(recordPath), { fs });
     return {
       operationId: record.operationId,
       outcome: 'rolled-forward',
@@ -304,7 +304,7 @@ export class SaveRecovery {
         } else {
           await fs.unlink(change.absolutePath);
         }
-        await syncDir(fs, dirname(change.absolutePath));
+        await syncDirectory(dirname(change.absolutePath), { fs });
         states[index] = 'applied';
       } catch {
         if (change.temp !== null) await removeTemp(fs, change.temp, change.absolutePath);
@@ -318,7 +318,7 @@ export class SaveRecovery {
     const receipts = receiptsOf(record.operationId, applied);
     if (applied.length === planned.length) {
       await fs.unlink(recordPath);
-      await syncDir(fs, dirname(recordPath));
+      await syncDirectory(dirname(recordPath), { fs });
       return {
         operationId: record.operationId,
         outcome: 'rolled-forward',

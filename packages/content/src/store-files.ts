@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import {
@@ -6,7 +5,8 @@ import {
   errnoCode,
   type FsLayer,
   ioError,
-  syncDirectory,
+  isReplaceTempName,
+  replaceFile,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 
@@ -54,11 +54,6 @@ export async function removeTemp(fs: FsLayer, temp: string, target: string): Pro
   }
 }
 
-/** Flushes a folder's entries; skipped where the file system refuses folder fsync (see README). */
-export async function syncDir(fs: FsLayer, path: string): Promise<void> {
-  await syncDirectory(path, { fs });
-}
-
 /** Whether `path` exists (`lstat`). */
 export async function exists(fs: FsLayer, path: string): Promise<boolean> {
   try {
@@ -95,8 +90,9 @@ export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
 }
 
 /**
- * Atomically replaces one of Repa's own files in `repaDir` or a folder of it (temp file, fsync,
- * rename, fsync dir).
+ * Atomically replaces one of Repa's own files in `repaDir` or a folder of it, creating the folders
+ * as real folders first: `@repa/durable-fs`'s `replaceFile` (temp file `<name>.<number>`, fsync,
+ * rename, folder fsync; `io_error` on failure).
  */
 export async function writeRepaFile(
   fs: FsLayer,
@@ -106,13 +102,11 @@ export async function writeRepaFile(
 ): Promise<void> {
   await ensureDir(fs, repaDir);
   if (dirname(path) !== repaDir) await ensureDir(fs, dirname(path));
-  const temp = `${path}${TEMP_MARK}${randomUUID()}`;
-  try {
-    await writeNewFile(fs, temp, Buffer.from(text, 'utf8'), null);
-    await fs.rename(temp, path);
-  } catch (error) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncDir(fs, dirname(path));
+  await replaceFile(path, Buffer.from(text, 'utf8'), { fs });
+}
+
+/** Whether `name` in `.repa/` is a temp file a killed writer left: a save's or a `writeRepaFile`'s. */
+export function isStrayRepaTemp(name: string): boolean {
+  const base = name.slice(0, name.lastIndexOf('.'));
+  return name.includes(TEMP_MARK) || (base.endsWith('.json') && isReplaceTempName(base, name));
 }

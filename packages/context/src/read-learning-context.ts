@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   type LearningContextView,
@@ -37,14 +37,11 @@ export async function readLearningContext(spaceRoot: string): Promise<LearningCo
   return { revision, body, sources };
 }
 
-// Never through a symlink, never waiting on a FIFO or device: the space is untrusted input.
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /** The file's text, or `null` when it (or `.repa`) does not exist. */
 async function readRegularFile(file: string): Promise<string | null> {
   const repaDir = dirname(file);
-  const folder = await lstat(repaDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+  const folder = await lstat(repaDir).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT') return null;
     throw unavailable(file, `cannot be read (${errorText(error)})`, error);
   });
   if (folder === null) return null;
@@ -57,9 +54,10 @@ async function readRegularFile(file: string): Promise<string | null> {
   }
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(file, READ_FLAGS);
+    // Never through a symlink, never waiting on a FIFO or device: the space is untrusted input.
+    handle = await open(file, READ_NO_FOLLOW);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === 'ENOENT') return null;
     if (code === 'ELOOP') throw unavailable(file, 'is a symlink', error);
     if (code === 'ENXIO' || code === 'EOPNOTSUPP') {

@@ -2,6 +2,7 @@ import type { BigIntStats } from 'node:fs';
 import { constants } from 'node:fs';
 import {
   type FileHandle,
+  link,
   lstat,
   mkdir,
   open,
@@ -25,6 +26,8 @@ export interface FsLayer {
   mkdir(path: string): Promise<void>;
   rmdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** Makes `to` a hard link of `from`; fails with EEXIST when `to` exists. */
+  link(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   /** Opens a file; `flags` as for `fs.open` (numeric flags allow `O_NOFOLLOW`). */
   open(path: string, flags: string | number, mode?: number): Promise<FileHandle>;
@@ -62,6 +65,7 @@ export const nodeFsLayer: FsLayer = {
   },
   rmdir: (path) => rmdir(path),
   rename: (from, to) => rename(from, to),
+  link: (from, to) => link(from, to),
   unlink: (path) => unlink(path),
   open: (path, flags, mode) => open(path, flags, mode),
   write: async (handle, bytes) => {

@@ -1,4 +1,5 @@
 export { errnoCode, ioError } from './errors.js';
+export { acquireFileLock, type FileLock, type FileLockOptions } from './file-lock.js';
 export {
   CREATE_EXCLUSIVE,
   type FsLayer,
@@ -7,6 +8,7 @@ export {
   READ_NO_FOLLOW,
 } from './fs-layer.js';
 export {
+  createFile,
   isReplaceTempName,
   type ReplaceFileOptions,
   replaceFile,

@@ -68,36 +68,117 @@ export async function replaceFile(
   options: ReplaceFileOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeFsLayer;
-  const folder = dirname(path);
-  const what = `Replacing ${path}`;
+  await writeAndPlace(fs, path, bytes, `Replacing ${path}`, {
+    mode: async () => options.mode ?? (await modeOf(fs, path)),
+    place: (temp) => fs.rename(temp, path),
+  });
+}
+
+/** Errors of `link` that mean the file system has no hard links (FAT, some network file systems). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Creates the file at `path` with `bytes`, refusing one that already exists, so that a crash
+ * leaves either no file or the whole new one: writes and fsyncs a temp file `<name>.<number>` as
+ * {@link replaceFile} does, hard-links it to `path` (which fails on an existing name), removes the
+ * temp name and syncs the folder. Where the file system has no hard links, the temp file is renamed
+ * after checking that `path` is free. An existing `path` throws `io_error` with `details.errno`
+ * `'EEXIST'` and is left untouched; any failure removes the temp file.
+ */
+export async function createFile(
+  path: string,
+  bytes: Uint8Array,
+  options: ReplaceFileOptions = {},
+): Promise<void> {
+  const fs = options.fs ?? nodeFsLayer;
+  await writeAndPlace(fs, path, bytes, `Creating ${path}`, {
+    mode: async () => options.mode,
+    place: async (temp) => {
+      try {
+        await fs.link(temp, path);
+      } catch (error) {
+        if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+        if (await exists(fs, path)) {
+          throw Object.assign(new Error(`${path} already exists`), { code: 'EEXIST' });
+        }
+        await fs.rename(temp, path);
+        return;
+      }
+      // The new name is in place; a temp name left by a failed unlink is one isReplaceTempName finds.
+      await fs.unlink(temp).catch(() => undefined);
+    },
+  });
+}
+
+/**
+ * Writes `bytes` to a temp file beside `path`, lets `place` put it at `path` (after which the temp
+ * name is gone), then syncs the folder. Any failure before that removes the temp file and throws
+ * `io_error` about `what`.
+ */
+async function writeAndPlace(
+  fs: FsLayer,
+  path: string,
+  bytes: Uint8Array,
+  what: string,
+  steps: { mode: () => Promise<number | undefined>; place: (temp: string) => Promise<void> },
+): Promise<void> {
   let temp: string | undefined;
   try {
-    const mode = options.mode ?? (await modeOf(fs, path));
-    let handle: FileHandle | undefined;
-    for (let attempt = 1; handle === undefined; attempt++) {
-      const candidate = join(folder, `${basename(path)}.${randomInt(2 ** 32)}`);
-      try {
-        handle = await fs.open(candidate, CREATE_EXCLUSIVE, mode ?? 0o666);
-        temp = candidate;
-      } catch (error) {
-        if (errnoCode(error) !== 'EEXIST' || attempt >= TEMP_NAME_ATTEMPTS) throw error;
-      }
-    }
-    try {
-      // The umask applies at open; an explicit or kept mode is set exactly.
-      if (mode !== undefined) await fs.chmod(handle, mode);
-      await fs.write(handle, bytes);
-      await fs.sync(handle);
-    } finally {
-      await fs.close(handle);
-    }
-    await fs.rename(temp as string, path);
-    temp = undefined;
+    temp = await writeTempFile(fs, path, bytes, await steps.mode());
+    await steps.place(temp);
   } catch (error) {
     if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
     throw ioError(error, what, { path });
   }
-  await syncDirectory(folder, { fs });
+  await syncDirectory(dirname(path), { fs });
+}
+
+/** Writes `bytes` to a new, fsynced temp file `<name>.<number>` beside `path`; returns its path. */
+async function writeTempFile(
+  fs: FsLayer,
+  path: string,
+  bytes: Uint8Array,
+  mode: number | undefined,
+): Promise<string> {
+  const folder = dirname(path);
+  let handle: FileHandle | undefined;
+  let temp = '';
+  for (let attempt = 1; handle === undefined; attempt++) {
+    temp = join(folder, `${basename(path)}.${randomInt(2 ** 32)}`);
+    try {
+      handle = await fs.open(temp, CREATE_EXCLUSIVE, mode ?? 0o666);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST' || attempt >= TEMP_NAME_ATTEMPTS) throw error;
+    }
+  }
+  try {
+    // The umask applies at open; an explicit or kept mode is set exactly.
+    if (mode !== undefined) await fs.chmod(handle, mode);
+    await fs.write(handle, bytes);
+    await fs.sync(handle);
+  } catch (error) {
+    await fs.close(handle).catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  try {
+    await fs.close(handle);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  return temp;
+}
+
+/** Whether anything (a symlink too) is at `path`. */
+async function exists(fs: FsLayer, path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 /** The permission bits of the regular file at `path`; undefined when there is none. */

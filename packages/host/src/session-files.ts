@@ -1,12 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import {
   CURRENT_SESSION_VERSION,
   type FileEntry,
   SessionManager,
 } from '@earendil-works/pi-coding-agent';
+import {
+  createFile,
+  errnoCode,
+  type FsLayer,
+  nodeFsLayer,
+  READ_NO_FOLLOW,
+  replaceFile,
+} from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
 
@@ -78,7 +84,7 @@ export function sessionIdOfFileName(path: string): { sessionId: string; createdA
 
 /** `not_found` when the file is gone, `io_error` when it is there but cannot be read. */
 function unreadable(path: string, cause: unknown): RepaError {
-  if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
+  if (errnoCode(cause) === 'ENOENT') {
     return new RepaError('not_found', `Session file ${path} does not exist.`, { cause });
   }
   return new RepaError('io_error', `Session file ${path} cannot be read.`, { cause });
@@ -152,30 +158,6 @@ function inspect(
   };
 }
 
-/** Writes `bytes` to `target` atomically (temp + fsync + rename + directory fsync). */
-async function writeDurably(target: string, bytes: Buffer): Promise<void> {
-  const dir = dirname(target);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${randomUUID()}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  await rename(temp, target);
-  const dirHandle = await open(dir, 'r');
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
-}
-
 /**
  * Keeps a byte copy of a damaged file as `quarantine/<name>.<mtime>` next to it, once per damaged
  * state (the name comes from the file's mtime), and never touches the original.
@@ -186,11 +168,12 @@ async function quarantine(path: string, bytes: Buffer, mtime: Date): Promise<str
   // The quarantine folder is part of the space too: never written through a symlink.
   await assertRealFolders(dirname(path), dirname(target));
   const existing = await lstat(target).catch(() => undefined);
-  if (existing?.size !== bytes.length) await writeDurably(target, bytes);
+  if (existing?.size !== bytes.length) {
+    await mkdir(dirname(target), { recursive: true });
+    await replaceFile(target, bytes, { mode: 0o600 });
+  }
   return target;
 }
-
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** A symlink, FIFO, device or socket named like a session: listed as damaged, never opened. */
 function notRegular(path: string, mtime: Date): SessionFileState {
@@ -215,7 +198,7 @@ async function look(path: string): Promise<SessionFileState> {
   let mtime: Date;
   try {
     // Never through a symlink, never waiting on a FIFO: a space's files are untrusted input.
-    const handle = await open(path, READ_FLAGS);
+    const handle = await open(path, READ_NO_FOLLOW);
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) return notRegular(path, stats.mtime);
@@ -225,7 +208,7 @@ async function look(path: string): Promise<SessionFileState> {
       await handle.close();
     }
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errnoCode(cause);
     if (code === 'ELOOP' || code === 'ENXIO' || code === 'EOPNOTSUPP') {
       return notRegular(path, new Date());
     }
@@ -307,12 +290,24 @@ export async function checkSessionFile(path: string): Promise<SessionFileCheck> 
   return state.check;
 }
 
+/** Options of {@link createSessionFile}. @internal */
+export interface CreateSessionFileOptions {
+  /** The file system to write through (tests inject faults here); the real one by default. @internal */
+  fs?: FsLayer | undefined;
+}
+
 /**
- * Creates a new Pi session file in `sessionDir` and writes its header at once (temp + fsync +
- * rename), so the new session's identity is recoverable before its first message (spec R48: Pi
- * 0.87.1 writes nothing until the first assistant reply).
+ * Creates a new Pi session file in `sessionDir` and writes its header at once with
+ * `@repa/durable-fs`'s `createFile` (temp + fsync + link, never over an existing file, folder
+ * fsync), so the new session's identity is recoverable before its first message (spec R48: Pi
+ * 0.87.1 writes nothing until the first assistant reply). A failure throws `io_error` and leaves
+ * no session file.
  */
-export async function createSessionFile(cwd: string, sessionDir: string): Promise<string> {
+export async function createSessionFile(
+  cwd: string,
+  sessionDir: string,
+  options: CreateSessionFileOptions = {},
+): Promise<string> {
   await assertRealFolders(cwd, sessionDir);
   await mkdir(sessionDir, { recursive: true });
   await assertRealFolders(cwd, sessionDir);
@@ -320,21 +315,10 @@ export async function createSessionFile(cwd: string, sessionDir: string): Promis
   const file = manager.getSessionFile();
   const header = manager.getHeader();
   if (!file || !header) throw new RepaError('internal', 'Pi did not assign a session file.');
-  const temp = join(dirname(file), `.${randomUUID()}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(header)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  const dirFd = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
+  await createFile(file, Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), {
+    mode: 0o600,
+    fs: options.fs ?? nodeFsLayer,
+  });
   return file;
 }
 
@@ -370,8 +354,8 @@ export async function assertRealFolders(root: string, dir: string): Promise<void
   let current = root;
   for (const part of path.split(sep)) {
     current = join(current, part);
-    const stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
+    const stats = await lstat(current).catch((error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return undefined;
       throw unreadable(current, error);
     });
     if (stats === undefined) return;
@@ -394,7 +378,7 @@ export async function listSessionFiles(sessionDir: string): Promise<string[]> {
       .sort()
       .map((name) => join(sessionDir, name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errnoCode(error) === 'ENOENT') return [];
     throw error;
   }
 }

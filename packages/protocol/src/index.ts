@@ -20,6 +20,7 @@ export {
   parseDaemonFailure,
   parseDaemonReady,
 } from './daemon/daemon-output.js';
+export { isProcessAlive, readPidFile } from './daemon/daemon-pid.js';
 export {
   isRepaErrorCode,
   REPA_ERROR_CODES,

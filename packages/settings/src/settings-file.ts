@@ -1,30 +1,25 @@
-import type { Stats } from 'node:fs';
-import { lstat, open, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import {
+  acquireFileLock,
+  errnoCode,
+  type FileLock,
+  type FsLayer,
+  ioError,
+  isReplaceTempName,
+  nodeFsLayer,
+  replaceFile,
+  SerialQueue,
+} from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { lock } from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
 import { SettingsDocument, type SettingsFileKind } from './settings-document.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
-/** How long to keep retrying a held cross-process lock (about 20 s in total) before `busy`. */
-const LOCK_RETRIES = { retries: 400, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true };
 /** A lock whose holder stopped refreshing it this long ago is taken over (proper-lockfile). */
 const LOCK_STALE_MS = 10_000;
 
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** Wraps a file-system failure as `io_error` naming the path; RepaErrors pass unchanged. */
-export function ioError(error: unknown, path: string, action: string): RepaError {
-  if (RepaError.isInstance(error)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new RepaError('io_error', `Could not ${action} settings file ${path}: ${reason}`, {
-    details: { path, ...(errorCode(error) === undefined ? {} : { errno: errorCode(error) }) },
-    cause: error,
-  });
+/** Wraps a file-system failure as `io_error` naming the settings file; RepaErrors pass unchanged. */
+export function settingsIoError(error: unknown, path: string, action: string): RepaError {
+  return ioError(error, `${action} settings file ${path}`, { path });
 }
 
 /** Reads and validates a settings file; a missing file is an empty document. */
@@ -32,133 +27,38 @@ export async function readSettingsDocument(
   path: string,
   kind: SettingsFileKind,
   registry: SettingsRegistry,
+  fs: FsLayer = nodeFsLayer,
 ): Promise<SettingsDocument> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await fs.readFile(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return SettingsDocument.empty(path, kind, registry);
-    throw ioError(error, path, 'read');
+    if (errnoCode(error) === 'ENOENT') return SettingsDocument.empty(path, kind, registry);
+    throw settingsIoError(error, path, 'Reading');
   }
   return SettingsDocument.parse(bytes, path, kind, registry);
 }
 
-/** Flushes a directory entry change (a rename) to disk; skipped where directories cannot sync. */
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } catch (error) {
-    // Some platforms and file systems refuse fsync on a directory; the rename itself is done.
-    if (!['EINVAL', 'EPERM', 'EISDIR', 'EBADF', 'ENOTSUP'].includes(errorCode(error) ?? '')) {
-      throw error;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Per-process queue per file, so calls of one process wait in order instead of polling the lock. */
-const queues = new Map<string, Promise<void>>();
+const queue = new SerialQueue();
 
-async function inProcessQueue<T>(path: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(path) ?? Promise.resolve();
-  const run = previous.then(task);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(path, tail);
-  try {
-    return await run;
-  } finally {
-    if (queues.get(path) === tail) queues.delete(path);
-  }
-}
-
-/** A cross-process lock held on one settings file. */
-interface HeldLock {
-  /** Throws `busy` unless the lock is provably still this writer's; call right before writing. */
-  assertHeld(): Promise<void>;
-  /** Releases the lock, unless it is no longer this writer's (then its holder's lock is left alone). */
-  release(): Promise<void>;
-}
-
-/**
- * Ours is still ours when nobody removed its folder: proper-lockfile takes a stale lock over by
- * removing the folder and making a new one, so a folder with another inode or birth time is
- * someone else's. And it must not look stale right now, with a margin for the rename that follows:
- * proper-lockfile refreshes the mtime every half stale time; only a stalled event loop lets it age.
- */
-const STALE_MARGIN = 0.75;
-
-async function acquireLock(path: string): Promise<HeldLock> {
-  const lockPath = `${path}.lock`;
-  let compromised: Error | undefined;
-  let takenOver = false;
-  let release: () => Promise<void>;
-  try {
-    release = await lock(path, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      retries: LOCK_RETRIES,
-      // The default throws from a timer and crashes the process; instead the write that holds the
-      // lock fails in `assertHeld`.
-      onCompromised: (error) => {
-        compromised = error;
-      },
-    });
-  } catch (error) {
-    if (errorCode(error) === 'ELOCKED') {
-      throw new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
-        fix: `Retry shortly. If no Repa process is running, remove the folder ${lockPath}.`,
+/** Takes the cross-process lock of one settings file (`<file>.lock`). */
+function acquireLock(path: string): Promise<FileLock> {
+  return acquireFileLock(path, {
+    staleMs: LOCK_STALE_MS,
+    busy: (cause) =>
+      new RepaError('busy', `Settings file ${path} stayed locked by another process.`, {
+        fix: `Retry shortly. If no Repa process is running, remove the folder ${path}.lock.`,
         details: { path },
-        cause: error,
-      });
-    }
-    throw ioError(error, path, 'lock');
-  }
-  let owned: Stats;
-  try {
-    owned = await stat(lockPath);
-  } catch (error) {
-    await release().catch(() => {});
-    throw ioError(error, path, 'lock');
-  }
-  const lost = (reason: string, cause?: unknown) =>
-    new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
-      fix: 'Nothing was written; retry the change (another process may have changed the file).',
-      details: { path },
-      cause,
-    });
-  return {
-    async assertHeld() {
-      if (compromised !== undefined) throw lost(compromised.message, compromised);
-      let now: Stats;
-      try {
-        now = await stat(lockPath);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') {
-          takenOver = true; // a folder made there later is someone else's
-          throw lost('its lock folder was removed');
-        }
-        throw ioError(error, path, 'check the lock of');
-      }
-      if (now.ino !== owned.ino || now.birthtimeMs !== owned.birthtimeMs) {
-        takenOver = true;
-        throw lost('another process took the lock over');
-      }
-      if (Date.now() - now.mtimeMs > LOCK_STALE_MS * STALE_MARGIN) {
-        throw lost('it was not refreshed for so long that another process may take it over');
-      }
-    },
-    release: () => (compromised === undefined && !takenOver ? release() : Promise.resolve()),
-  };
-}
-
-/** write-file-atomic's temp file beside `<name>`: `<name>.<unsigned 32-bit number>`. */
-function isTempNameOf(fileName: string, name: string): boolean {
-  return name.startsWith(`${fileName}.`) && /^\d{1,10}$/.test(name.slice(fileName.length + 1));
+        cause,
+      }),
+    lost: (reason, cause) =>
+      new RepaError('busy', `Lost the lock of settings file ${path} before writing: ${reason}.`, {
+        fix: 'Nothing was written; retry the change (another process may have changed the file).',
+        details: { path },
+        cause,
+      }),
+  });
 }
 
 /**
@@ -166,19 +66,30 @@ function isTempNameOf(fileName: string, name: string): boolean {
  * other writer is between its temp file and its rename, except one whose lock went stale: only temp
  * files older than the lock's stale time are removed. Best effort: a failure never fails the write.
  */
-async function removeStaleTempFiles(path: string): Promise<void> {
-  const target = await realpath(path).catch(() => path);
+async function removeStaleTempFiles(fs: FsLayer, target: string): Promise<void> {
   const folder = dirname(target);
   const fileName = basename(target);
-  const names = await readdir(folder).catch(() => [] as string[]);
-  for (const name of names.filter((entry) => isTempNameOf(fileName, entry))) {
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((entry) => isReplaceTempName(fileName, entry))) {
     const file = join(folder, name);
     try {
-      const stats = await lstat(file);
-      if (stats.isFile() && Date.now() - stats.mtimeMs > LOCK_STALE_MS) await unlink(file);
+      const stats = await fs.lstat(file);
+      if (stats.isFile() && Date.now() - Number(stats.mtimeMs) > LOCK_STALE_MS) {
+        await fs.unlink(file);
+      }
     } catch {
       // Removed meanwhile, or not ours to remove: left for the next write.
     }
+  }
+}
+
+/** The file a write replaces: the target of a symlink at `path` (kept as a link), else `path`. */
+async function writeTarget(fs: FsLayer, path: string): Promise<string> {
+  try {
+    return await fs.realpath(path);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return path;
+    throw error;
   }
 }
 
@@ -210,12 +121,15 @@ export interface DocumentChange<T> {
 export interface UpdateOptions {
   /** Checks the file's folder is still safe; runs under the lock, before reading and writing. */
   verify?: (() => Promise<void>) | undefined;
+  /** The file system to read and write through (tests inject faults here); the real one by default. */
+  fs?: FsLayer | undefined;
 }
 
 /**
  * Read-modify-write of one settings file under a cross-process lock: reads the current file,
- * lets `mutate` change it, then replaces it atomically (temp file in the same folder, fsync,
- * rename, folder fsync). A corrupt file throws `settings_corrupt` before anything is written; a
+ * lets `mutate` change it, then replaces it atomically with `@repa/durable-fs`'s `replaceFile`
+ * (temp file in the same folder, fsync, rename, folder fsync); a failure throws `io_error` and
+ * leaves the old file. A corrupt file throws `settings_corrupt` before anything is written; a
  * lock that is no longer provably held throws `busy` before anything is written. Temp files left
  * by killed writers are removed on the next write.
  * Contract: `prepareDirectory` creates the file's folder; it runs before the lock is taken,
@@ -229,26 +143,26 @@ export async function updateSettingsDocument<T>(
   mutate: (document: SettingsDocument) => DocumentChange<T>,
   options: UpdateOptions = {},
 ): Promise<T> {
-  return inProcessQueue(path, async () => {
+  const fs = options.fs ?? nodeFsLayer;
+  return queue.run(path, async () => {
     await prepareDirectory();
     const held = await acquireLock(path);
     let outcome: DocumentChange<T>;
     try {
       await options.verify?.();
-      const document = await readSettingsDocument(path, kind, registry);
+      const document = await readSettingsDocument(path, kind, registry, fs);
       outcome = mutate(document);
       if (outcome.changed) {
         const text = document.serialize();
         assertReadable(text, path, kind, registry);
-        await removeStaleTempFiles(path);
-        await options.verify?.();
-        await held.assertHeld();
         try {
-          await writeFileAtomic(path, text, { encoding: 'utf8', fsync: true });
-          const target = await realpath(path);
-          await fsyncDirectory(dirname(target));
+          const target = await writeTarget(fs, path);
+          await removeStaleTempFiles(fs, target);
+          await options.verify?.();
+          await held.assertHeld();
+          await replaceFile(target, new TextEncoder().encode(text), { fs });
         } catch (error) {
-          throw ioError(error, path, 'write');
+          throw settingsIoError(error, path, 'Writing');
         }
       }
     } finally {

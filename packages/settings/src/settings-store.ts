@@ -1,5 +1,6 @@
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { errnoCode, type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import {
   idSchema,
   type PromptSettings,
@@ -18,7 +19,7 @@ import {
   type SettingsDocument,
   type SettingsFileKind,
 } from './settings-document.js';
-import { ioError, readSettingsDocument, updateSettingsDocument } from './settings-file.js';
+import { readSettingsDocument, settingsIoError, updateSettingsDocument } from './settings-file.js';
 import {
   promptSettingItems,
   type SettingItemDefinition,
@@ -71,6 +72,8 @@ export interface SettingsStoreOptions {
   appDirectory: string;
   /** The items the store knows. Default: Repa's `settingsRegistry`. */
   registry?: SettingsRegistry | undefined;
+  /** The file system settings files are read and written through (tests inject faults here). @internal */
+  fs?: FsLayer | undefined;
 }
 
 interface CheckedScope {
@@ -161,10 +164,12 @@ export class SettingsStore {
   readonly appDirectory: string;
   /** The items this store knows. */
   readonly registry: SettingsRegistry;
+  readonly #fs: FsLayer;
 
   constructor(options: SettingsStoreOptions) {
     this.appDirectory = resolve(options.appDirectory);
     this.registry = options.registry ?? settingsRegistry;
+    this.#fs = options.fs ?? nodeFsLayer;
   }
 
   /** Every item's effective value, source, default, overrides and revisions for a scope. */
@@ -243,8 +248,10 @@ export class SettingsStore {
 
   private async readLayers(scope: CheckedScope): Promise<Layers> {
     const [application, space] = await Promise.all([
-      readSettingsDocument(this.applicationPath(), 'application', this.registry),
-      scope.space === undefined ? undefined : readSpaceDocument(scope.space, this.registry),
+      readSettingsDocument(this.applicationPath(), 'application', this.registry, this.#fs),
+      scope.space === undefined
+        ? undefined
+        : readSpaceDocument(scope.space, this.registry, this.#fs),
     ]);
     return layersOf(application, space, scope);
   }
@@ -297,8 +304,13 @@ export class SettingsStore {
       kind === 'application'
         ? space === undefined
           ? undefined
-          : await readSpaceDocument(space, this.registry)
-        : await readSettingsDocument(this.applicationPath(), 'application', this.registry);
+          : await readSpaceDocument(space, this.registry, this.#fs)
+        : await readSettingsDocument(
+            this.applicationPath(),
+            'application',
+            this.registry,
+            this.#fs,
+          );
     const path =
       kind === 'application' ? this.applicationPath() : join(space as string, SPACE_FILE);
     const written = await updateSettingsDocument(
@@ -324,7 +336,10 @@ export class SettingsStore {
         document.write(target, item.key, change);
         return { changed: true, result: document };
       },
-      { verify: kind === 'space' ? () => checkRepaFolder(space as string) : undefined },
+      {
+        verify: kind === 'space' ? () => checkRepaFolder(space as string) : undefined,
+        fs: this.#fs,
+      },
     );
     const application = kind === 'application' ? written : (other as SettingsDocument);
     const spaceDocument = kind === 'application' ? other : written;
@@ -335,7 +350,7 @@ export class SettingsStore {
     try {
       await mkdir(this.appDirectory, { recursive: true });
     } catch (error) {
-      throw ioError(error, this.applicationPath(), 'create the folder of');
+      throw settingsIoError(error, this.applicationPath(), 'Creating the folder of');
     }
   }
 }
@@ -371,8 +386,8 @@ async function checkRepaFolder(space: string): Promise<void> {
     try {
       stats = await lstat(path);
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') return;
-      throw ioError(error, file, 'inspect the folder of');
+      if (errnoCode(error) === 'ENOENT') return;
+      throw settingsIoError(error, file, 'Inspecting the folder of');
     }
     const plain = wanted === 'folder' ? stats.isDirectory() : stats.isFile();
     if (!plain) {
@@ -388,9 +403,10 @@ async function checkRepaFolder(space: string): Promise<void> {
 async function readSpaceDocument(
   space: string,
   registry: SettingsRegistry,
+  fs: FsLayer,
 ): Promise<SettingsDocument> {
   await checkRepaFolder(space);
-  const document = await readSettingsDocument(join(space, SPACE_FILE), 'space', registry);
+  const document = await readSettingsDocument(join(space, SPACE_FILE), 'space', registry, fs);
   await checkRepaFolder(space); // swapped for a symlink while it was read
   return document;
 }
@@ -413,8 +429,8 @@ async function prepareSpace(space: string): Promise<void> {
   try {
     await mkdir(join(space, '.repa'));
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EEXIST') {
-      throw ioError(error, path, 'create the folder of');
+    if (errnoCode(error) !== 'EEXIST') {
+      throw settingsIoError(error, path, 'Creating the folder of');
     }
   }
   // Created meanwhile by someone else: it must be a real folder too.

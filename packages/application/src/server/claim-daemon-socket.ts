@@ -1,8 +1,9 @@
-import { chmod, lstat, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rm, stat } from 'node:fs/promises';
 import { connect, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { daemonPaths, RepaError } from '@repa/protocol';
+import { errnoCode, ioError } from '@repa/durable-fs';
+import { daemonPaths, isProcessAlive, RepaError, readPidFile } from '@repa/protocol';
 
 /** The daemon's socket, claimed for this process. */
 export interface DaemonSocketClaim {
@@ -56,7 +57,7 @@ export async function claimDaemonSocket(
     socketPath,
     pidPath,
     async release() {
-      const owner = await readPid(pidPath);
+      const owner = await readPidFile(pidPath);
       if (owner === process.pid) await rm(pidPath, { force: true });
     },
   };
@@ -96,7 +97,7 @@ async function acquireStartLock(lockPath: string): Promise<() => Promise<void>> 
       }
       return () => rm(lockPath, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asIoError(error, lockPath);
+      if (errnoCode(error) !== 'EEXIST') throw asIoError(error, lockPath);
     }
     if (await isStaleLock(lockPath)) {
       await rm(lockPath, { force: true });
@@ -111,8 +112,8 @@ async function acquireStartLock(lockPath: string): Promise<() => Promise<void>> 
 
 async function isStaleLock(lockPath: string): Promise<boolean> {
   try {
-    const [pid, info] = await Promise.all([readPid(lockPath), stat(lockPath)]);
-    if (pid === null || !isProcessAlive(pid)) return true;
+    const [pid, info] = await Promise.all([readPidFile(lockPath), stat(lockPath)]);
+    if (pid === undefined || !isProcessAlive(pid)) return true;
     // A live pid may be a reused one; nobody holds the lock this long on purpose.
     return Date.now() - info.mtimeMs > STALE_LOCK_MS;
   } catch {
@@ -125,7 +126,7 @@ async function probeSocket(socketPath: string): Promise<'absent' | 'stale'> {
   try {
     info = await lstat(socketPath);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    if (errnoCode(error) === 'ENOENT') return 'absent';
     throw asIoError(error, socketPath);
   }
   if (!info.isSocket()) {
@@ -145,12 +146,12 @@ async function probeSocket(socketPath: string): Promise<'absent' | 'stale'> {
   // Only a refused connection proves nobody listens; anything else (EAGAIN when the live daemon's
   // backlog is full, EACCES) is treated as a live daemon, whose socket must never be unlinked.
   if (errno === 'ECONNREFUSED') return 'stale';
-  const pid = await readPid(join(socketPath, '..', 'daemon.pid'));
+  const pid = await readPidFile(join(socketPath, '..', 'daemon.pid'));
   throw new RepaError(
     'daemon_already_running',
     `A Repa daemon is already running at ${socketPath}.`,
     {
-      details: { socketPath, ...(pid === null ? {} : { pid }), ...(errno ? { errno } : {}) },
+      details: { socketPath, ...(pid === undefined ? {} : { pid }), ...(errno ? { errno } : {}) },
     },
   );
 }
@@ -183,29 +184,7 @@ async function writePidFile(pidPath: string): Promise<void> {
   }
 }
 
-async function readPid(path: string): Promise<number | null> {
-  try {
-    const pid = Number.parseInt(await readFile(path, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
+/** Wraps a file-system failure while preparing the socket as `io_error` naming `path`. */
 function asIoError(error: unknown, path: string): RepaError {
-  if (RepaError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new RepaError('io_error', `Could not prepare the daemon socket at ${path}: ${message}`, {
-    details: { path },
-    cause: error,
-  });
+  return ioError(error, `Preparing the daemon socket at ${path}`, { path });
 }

@@ -1,0 +1,25 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContentStore } from './content-store.js';
+import { removeAll, tempSpace } from './test/temp-space.js';
+
+const dirs: string[] = [];
+afterEach(() => removeAll(dirs));
+
+describe('ContentStore.open after a writer of .repa/ was killed', () => {
+  it("removes replaceFile's temp files from .repa/ and .repa/intents/, and nothing else", async () => {
+    const root = await tempSpace({
+      'a.md': 'a\n',
+      '.repa/identities.json.123456': '{"torn',
+      '.repa/intents/op-1.json.4294967295': '{"torn',
+      '.repa/notes.json.txt': 'not a temp file',
+      'b.md.42': 'a user file beside the space files',
+    });
+    dirs.push(root);
+    await ContentStore.open({ root });
+    expect(await readdir(join(root, '.repa/intents'))).toEqual([]);
+    expect((await readdir(join(root, '.repa'))).sort()).toEqual(['intents', 'notes.json.txt']);
+    expect((await readdir(root)).sort()).toEqual(['.repa', 'a.md', 'b.md.42']);
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RepaError } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { acquireFileLock, type FileLockOptions } from './file-lock.js';
+
+const options: FileLockOptions = {
+  staleMs: 10_000,
+  busy: (cause) => new RepaError('busy', 'still locked', { cause }),
+  lost: (why) => new RepaError('busy', `lost: ${why}`),
+};
+
+async function rejectionOf(promise: Promise<unknown>): Promise<RepaError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
+  return error;
+}
+
+function target(): string {
+  return join(mkdtempSync(join(tmpdir(), 'repa-lock-')), 'settings.json');
+}
+
+describe('acquireFileLock', () => {
+  it('holds <path>.lock until released, then another holder can take it', async () => {
+    const path = target();
+    const held = await acquireFileLock(path, options);
+    await held.assertHeld();
+    await held.release();
+    const again = await acquireFileLock(path, options);
+    await again.assertHeld();
+    await again.release();
+  });
+
+  it('refuses with the lost error when its folder was removed, and then releases nothing', async () => {
+    const path = target();
+    const held = await acquireFileLock(path, options);
+    rmSync(`${path}.lock`, { recursive: true });
+    expect((await rejectionOf(held.assertHeld())).message).toBe(
+      'lost: its lock folder was removed',
+    );
+    await held.release();
+  });
+
+  it('refuses with the lost error when another process took it over, and leaves that lock', async () => {
+    const path = target();
+    const held = await acquireFileLock(path, options);
+    rmSync(`${path}.lock`, { recursive: true });
+    mkdirSync(`${path}.lock`);
+    expect((await rejectionOf(held.assertHeld())).message).toBe(
+      'lost: another process took it over',
+    );
+    await held.release();
+    expect(() => mkdirSync(`${path}.lock`)).toThrow(/EEXIST/);
+  });
+
+  it('refuses with the lost error when it was not refreshed within 3/4 of the stale time', async () => {
+    const path = target();
+    const held = await acquireFileLock(path, options);
+    const old = new Date(Date.now() - 8_000);
+    utimesSync(`${path}.lock`, old, old);
+    expect((await rejectionOf(held.assertHeld())).message).toBe(
+      'lost: this process stalled longer than the lock stays fresh',
+    );
+    await held.release();
+  });
+});

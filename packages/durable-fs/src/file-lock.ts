@@ -1,0 +1,98 @@
+import type { BigIntStats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import type { RepaError } from '@repa/protocol';
+import { lock } from 'proper-lockfile';
+import { errnoCode, ioError } from './errors.js';
+
+/** How long to keep retrying a lock another process holds (about 20 s in total). */
+const LOCK_RETRIES = { retries: 400, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true };
+
+/**
+ * proper-lockfile refreshes the lock folder's mtime every half stale time; older than this share of
+ * the stale time means this process stalled and another may take the lock over at any moment.
+ */
+const STALE_MARGIN = 0.75;
+
+/** A held cross-process lock. */
+export interface FileLock {
+  /**
+   * Throws the `lost` error unless this process provably still holds the lock: not reported
+   * compromised, its folder still the one this process made, and refreshed recently enough that
+   * no other process can take it over as stale. Call right before writing.
+   */
+  assertHeld(): Promise<void>;
+  /** Releases the lock; one that another process took over is left to it. */
+  release(): Promise<void>;
+}
+
+/** Options of {@link acquireFileLock}. */
+export interface FileLockOptions {
+  /** A lock whose holder stopped refreshing it this long ago (e.g. a killed process) is taken over. */
+  staleMs: number;
+  /** The error (usually `busy`) when another process kept the lock through every retry. */
+  busy: (cause: unknown) => RepaError;
+  /** The error (usually `busy`) when this process no longer holds the lock; `why` says what happened. */
+  lost: (why: string, cause?: unknown) => RepaError;
+}
+
+/**
+ * Takes the cross-process lock of `path`: a folder `<path>.lock` made with proper-lockfile, retried
+ * for about 20 s (then `busy`), taken over when its holder stopped refreshing it for `staleMs`. A
+ * compromise is recorded (never thrown from a timer) and refused by `assertHeld`. Other failures
+ * throw `io_error`.
+ */
+export async function acquireFileLock(path: string, options: FileLockOptions): Promise<FileLock> {
+  const folder = `${path}.lock`;
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lock(path, {
+      realpath: false,
+      stale: options.staleMs,
+      retries: LOCK_RETRIES,
+      onCompromised: (error) => {
+        compromised = error;
+      },
+    });
+  } catch (error) {
+    if (errnoCode(error) === 'ELOCKED') throw options.busy(error);
+    throw ioError(error, `Locking ${path}`, { path });
+  }
+  // proper-lockfile takes a stale lock over by removing the folder and making a new one, so a
+  // folder with another inode or birth time is someone else's.
+  const identityOf = (stats: BigIntStats) => `${stats.ino}:${stats.birthtimeNs}`;
+  const current = async (): Promise<BigIntStats | undefined> => {
+    try {
+      return await lstat(folder, { bigint: true });
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw ioError(error, `Checking the lock of ${path}`, { path });
+    }
+  };
+  let identity: string;
+  try {
+    const stats = await current();
+    if (stats === undefined)
+      throw Object.assign(new Error(`${folder} vanished`), { code: 'ENOENT' });
+    identity = identityOf(stats);
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw ioError(error, `Locking ${path}`, { path });
+  }
+  return {
+    async assertHeld() {
+      if (compromised !== undefined) throw options.lost(compromised.message, compromised);
+      const stats = await current();
+      if (stats === undefined) throw options.lost('its lock folder was removed');
+      if (identityOf(stats) !== identity) throw options.lost('another process took it over');
+      if (Date.now() - Number(stats.mtimeMs) > options.staleMs * STALE_MARGIN) {
+        throw options.lost('this process stalled longer than the lock stays fresh');
+      }
+    },
+    async release() {
+      if (compromised !== undefined) return;
+      const stats = await current().catch(() => undefined);
+      if (stats !== undefined && identityOf(stats) === identity) await release();
+    },
+  };
+}
