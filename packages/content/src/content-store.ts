@@ -4,7 +4,6 @@ import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { isCaseInsensitive } from './case-names.js';
 import { parseIdentity } from './content-address.js';
-import { versionOf } from './content-bytes.js';
 import { IdentityLedger } from './identity-ledger.js';
 import { type ContentStoreHooks, SaveCommitter } from './save-committer.js';
 import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
@@ -146,10 +145,10 @@ export class ContentStore {
   /** Reads the whole object at `address` once and returns that snapshot with its version. */
   async read(address: string): Promise<ContentSnapshot> {
     const location = await this.locate(address);
-    const { bytes, statKey } = await this.space.readStable(location);
+    const { bytes, statKey, version } = await this.space.readStable(location);
     const identity =
       location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
-    return { ...location, identity, bytes, statKey, version: versionOf(bytes) };
+    return { ...location, identity, bytes, statKey, version };
   }
 
   /**
