@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: Repa's cost on top of Pi, measured as ratios in one process run.
-// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon …] [--scale=N] [--update-readme]
+// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness …] [--scale=N] [--update-readme]
 //   cases     run only these (default: all, in this order)
 //   --scale   multiply every sample count (e.g. 0.3 for a quick look; default 1)
 //   --update-readme  replace the table in bench/README.md with this run's
@@ -10,6 +10,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { changeDetection } from './cases/change-detection.mjs';
 import { daemon } from './cases/daemon.mjs';
+import { fairness } from './cases/fairness.mjs';
 import { projection } from './cases/projection.mjs';
 import { saves } from './cases/saves.mjs';
 import { turnOverhead } from './cases/turn-overhead.mjs';
@@ -21,6 +22,7 @@ const CASES = {
   changes: changeDetection,
   saves,
   daemon,
+  fairness,
 };
 
 const args = process.argv.slice(2);

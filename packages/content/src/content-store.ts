@@ -45,6 +45,10 @@ function cancelled(): RepaError {
   );
 }
 
+/** The queue of an idle store: settled, and made outside any caller's async context. */
+const IDLE: Promise<unknown> = Promise.resolve();
+const IDLE_THEN = (): undefined => undefined;
+
 /**
  * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
  * and crash-safe saves against an expected version (spec R60–R66).
@@ -66,7 +70,7 @@ export class ContentStore {
   private readonly recovery: SaveRecovery;
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
   private caseInsensitive = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  private queue: Promise<unknown> = IDLE;
   private readonly report: RecoveredSave[] = [];
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
@@ -204,7 +208,12 @@ export class ContentStore {
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
+    const tail = run.then(IDLE_THEN, IDLE_THEN);
+    this.queue = tail;
+    // An idle store keeps no promise made in a caller's async context (and what that context holds).
+    void tail.then(() => {
+      if (this.queue === tail) this.queue = IDLE;
+    });
     return run;
   }
 

@@ -12,6 +12,7 @@ import {
   type ContentToolsOptions,
   cancelledCall,
   inToolCall,
+  releaseReadCall,
   runToolCall,
   type ToolCallState,
   toolError,
@@ -109,36 +110,40 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: '' };
-      let read: { result: ReadResult; totalLines?: number };
       try {
-        read = await runToolCall(state, async () => {
-          const snapshot = await inToolCall(snapshotOf);
-          if (imageMimeType(snapshot.bytes) === undefined) {
-            return readText(snapshot, params, signal);
-          }
-          return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
-        });
-      } catch (error) {
-        throw toolError(error, state);
+        let read: { result: ReadResult; totalLines?: number };
+        try {
+          read = await runToolCall(state, async () => {
+            const snapshot = await inToolCall(snapshotOf);
+            if (imageMimeType(snapshot.bytes) === undefined) {
+              return readText(snapshot, params, signal);
+            }
+            return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
+          });
+        } catch (error) {
+          throw toolError(error, state);
+        }
+        const { result } = read;
+        const snapshot = state.snapshot;
+        if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
+        // An image is shown whole.
+        const partial =
+          read.totalLines !== undefined && isPartial(read.totalLines, params, result.details);
+        observer.recordRead(snapshot, { partial });
+        return {
+          content: result.content,
+          details: {
+            ...result.details,
+            target: snapshot.target,
+            identity: snapshot.identity,
+            version: snapshot.version,
+            partial,
+            outside: snapshot.outside,
+          },
+        };
+      } finally {
+        releaseReadCall(state, signal);
       }
-      const { result } = read;
-      const snapshot = state.snapshot;
-      if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
-      // An image is shown whole.
-      const partial =
-        read.totalLines !== undefined && isPartial(read.totalLines, params, result.details);
-      observer.recordRead(snapshot, { partial });
-      return {
-        content: result.content,
-        details: {
-          ...result.details,
-          target: snapshot.target,
-          identity: snapshot.identity,
-          version: snapshot.version,
-          partial,
-          outside: snapshot.outside,
-        },
-      };
     },
   };
   return tool as unknown as ToolDefinition;

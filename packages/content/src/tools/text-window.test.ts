@@ -12,7 +12,8 @@ async function piRead(bytes: Buffer, params: { offset?: number; limit?: number }
     },
   });
   try {
-    const result = await tool.execute('call', { path: 'f.md', ...params }, undefined, undefined);
+    const request = { path: 'f.md', ...params };
+    const result = await tool.execute('call', request, undefined, undefined, undefined as never);
     const [first] = result.content;
     return { text: first?.type === 'text' ? first.text : '', details: result.details };
   } catch (error) {
