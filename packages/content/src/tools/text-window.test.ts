@@ -60,6 +60,12 @@ const PARAMS: { offset?: number; limit?: number }[] = [
   { offset: 5001 },
   { offset: 6000 },
   { limit: 100_000 },
+  { limit: 0 },
+  { offset: 3, limit: 0 },
+  { offset: 2.5 },
+  { offset: 2.5, limit: 1.5 },
+  { offset: 2, limit: -1 },
+  { limit: -3000 },
 ];
 
 describe('readTextWindow', () => {

@@ -76,26 +76,29 @@ export async function readTextWindow(
   const { offset, limit } = params;
   const startLine = offset ? Math.max(0, offset - 1) : 0;
   const asked = limit === undefined ? Number.POSITIVE_INFINITY : startLine + limit;
-  const scan = await scanLines(bytes, startLine, asked);
+  // Pi selects `allLines.slice(startLine, endLine)`: indexes truncated, a negative end from the end.
+  const from = Math.trunc(startLine);
+  let scan = await scanLines(bytes, from, Math.max(from, Math.trunc(asked)));
   const { totalLines } = scan;
   if (startLine >= totalLines) {
     throw new Error(`Offset ${offset} is beyond end of file (${totalLines} lines total)`);
   }
   const startLineDisplay = startLine + 1;
   const endLine = Math.min(asked, totalLines);
+  let to = Math.trunc(endLine);
+  if (to < 0) {
+    to = Math.max(0, totalLines + to);
+    if (to > from) scan = await scanLines(bytes, from, to);
+  }
   const userLimitedLines = limit === undefined ? undefined : endLine - startLine;
-  const selected = bytes.subarray(scan.start, scan.end);
+  const selected = to > from ? bytes.subarray(scan.start, scan.end) : bytes.subarray(0, 0);
   // Past DEFAULT_MAX_BYTES Pi keeps no line, so a window one byte longer decides the same cut.
   const window = selected.subarray(0, DEFAULT_MAX_BYTES + 4);
   const cut = truncateHead(window.toString('utf8'));
   const truncation =
     window.length === selected.length
       ? cut
-      : {
-          ...cut,
-          totalLines: countedLines(selected, startLine, endLine),
-          totalBytes: selected.length,
-        };
+      : { ...cut, totalLines: countedLines(selected, from, to), totalBytes: selected.length };
   let text: string;
   let details: ReadToolDetails | undefined;
   if (truncation.firstLineExceedsLimit) {
