@@ -64,7 +64,7 @@ function countedLines(selected: Buffer, from: number, to: number): number {
 /**
  * The text result of Pi's `read` tool for a text file, computed without decoding more than the
  * window the model is shown: the same text and truncation facts Pi gives for `offset`/`limit`
- * (Pi's own `truncateHead` does the cutting), for files too large to decode whole without holding
+ * (Pi's own `truncateHead` does the cutting), so a huge file is never decoded whole and never holds
  * the event loop. `totalLines` is the file's line count (for the partial-read check).
  * @throws Error exactly as Pi's tool does when `offset` lies beyond the end of the file.
  */
@@ -92,7 +92,7 @@ export async function readTextWindow(
   }
   const userLimitedLines = limit === undefined ? undefined : endLine - startLine;
   const selected = to > from ? bytes.subarray(scan.start, scan.end) : bytes.subarray(0, 0);
-  // Past DEFAULT_MAX_BYTES Pi keeps no line, so a window one byte longer decides the same cut.
+  // Pi keeps no line ending past DEFAULT_MAX_BYTES, so a few bytes more decide the same cut.
   const window = selected.subarray(0, DEFAULT_MAX_BYTES + 4);
   const cut = truncateHead(window.toString('utf8'));
   const truncation =
