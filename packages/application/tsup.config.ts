@@ -5,9 +5,9 @@ export default defineConfig({
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: true,
   sourcemap: true,
-  clean: true,
+  // Declarations come from `tsc --build` (the root project graph), which tsup leaves in place.
+  clean: ['!**/*.d.ts', '!**/*.d.ts.map'],
   // Keep `node:sqlite` as written: it exists only under the `node:` scheme.
   removeNodeProtocol: false,
 });

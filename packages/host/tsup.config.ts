@@ -5,7 +5,7 @@ export default defineConfig({
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: true,
   sourcemap: true,
-  clean: true,
+  // Declarations come from `tsc --build` (the root project graph), which tsup leaves in place.
+  clean: ['!**/*.d.ts', '!**/*.d.ts.map'],
 });

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseModel, defaultAgentDir, type ModelChoice } from '@repa/host';
+import type { ModelChoice } from '@repa/host';
 import { RepaError, type V1Result } from '@repa/protocol';
+import { loadHost } from './load-host.js';
 
 /** Environment variables Pi reads keys from, for the most used providers (names only). */
 const KEY_VARIABLES = [
@@ -31,6 +32,7 @@ export interface DoctorFactsOptions {
  * When no model is given and Pi's configuration cannot be read, `models.error` says why.
  */
 export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result<'doctor'>> {
+  const { chooseModel, defaultAgentDir } = await loadHost();
   const agentDir = options.agentDir ?? defaultAgentDir();
   const env = options.env ?? process.env;
   let models: V1Result<'doctor'>['models'];

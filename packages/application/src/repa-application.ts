@@ -1,17 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import {
-  createSpaceSession,
-  findSessionFile,
-  getLearningContext,
-  listSpaceSessions,
-  type ModelChoice,
-  PiConversationHost,
-  readSessionHistory,
-  recoverSpace,
-  type SpaceRecovery,
-  setLearningContext,
-} from '@repa/host';
+import type { ModelChoice, PiConversationHost, SpaceRecovery } from '@repa/host';
 import {
   isTerminalRunStatus,
   RepaError,
@@ -22,6 +11,7 @@ import {
 } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
 import { doctorFacts } from './doctor-facts.js';
+import { loadHost } from './load-host.js';
 import { RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
 
@@ -29,10 +19,10 @@ import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js'
 export interface RepaApplicationOptions {
   /** Repa's application directory: settings, grants, the run ledger. */
   appDirectory: string;
-  /** Pi's configuration directory (models, auth, Pi settings). */
-  agentDir: string;
-  /** The model every session talks to (decided once per application). */
-  model: ModelChoice;
+  /** Pi's configuration directory (models, auth, Pi settings). Default Pi's own (`~/.pi/agent`). */
+  agentDir?: string;
+  /** The model every session talks to (decided once per application), or its label and loader. */
+  model: ModelChoice | DeferredModelChoice;
   /** Whether project instruction files in spaces are trusted. Default false. */
   trustProjectInstructions?: boolean;
   /**
@@ -50,6 +40,14 @@ export interface RepaApplicationOptions {
   learningContextReader?: (
     space: string,
   ) => Promise<{ revision: string; body: string; sources: string[] } | null>;
+}
+
+/** A model known by its label whose Pi runtime is made at its first use (by the first run). */
+export interface DeferredModelChoice {
+  /** `provider/id`, shown to users. */
+  label: string;
+  /** Makes the model ready; called once. */
+  load(): Promise<ModelChoice>;
 }
 
 interface RunWatch {
@@ -74,6 +72,7 @@ export class RepaApplication {
   /** The last `context.set` of each space, which the next one waits for. */
   readonly #contextWrites = new Map<string, Promise<void>>();
   #closing = false;
+  #model: Promise<ModelChoice> | undefined;
 
   private constructor(options: RepaApplicationOptions) {
     this.#options = options;
@@ -91,6 +90,7 @@ export class RepaApplication {
     const active = app.#ledger.activeRuns();
     const recovered = new Map<string, SpaceRecovery['recovered']>();
     for (const space of new Set(active.map((run) => run.space))) {
+      const { recoverSpace } = await loadHost();
       const report = await recoverSpace(space, options.appDirectory).catch(() => undefined);
       if (report) recovered.set(space, report.recovered);
     }
@@ -124,13 +124,19 @@ export class RepaApplication {
     return {
       'space.open': (params) => this.openSpace(params),
       'session.create': async (params) => ({
-        session: await createSpaceSession(await this.#space(params.space), params.title),
+        session: await (await loadHost()).createSpaceSession(
+          await this.#space(params.space),
+          params.title,
+        ),
       }),
       'session.list': async (params) => ({
-        sessions: await listSpaceSessions(await this.#space(params.space)),
+        sessions: await (await loadHost()).listSpaceSessions(await this.#space(params.space)),
       }),
       'session.history': async (params) => ({
-        items: await readSessionHistory(await this.#space(params.space), params.sessionId),
+        items: await (await loadHost()).readSessionHistory(
+          await this.#space(params.space),
+          params.sessionId,
+        ),
       }),
       'run.submit': (params, connection) => this.submit(params, connection),
       'run.get': async (params) => ({ run: this.#ledger.getRun(params.runId) }),
@@ -157,10 +163,11 @@ export class RepaApplication {
         item: await this.#settings.reset({ ...params, ...(await this.#scope(params)) }),
       }),
       'context.get': async (params) => ({
-        context: await getLearningContext(await this.#space(params.space)),
+        context: await (await loadHost()).getLearningContext(await this.#space(params.space)),
       }),
       'context.set': (params) => this.setContext(params),
-      doctor: () => doctorFacts({ agentDir: this.#options.agentDir, model: this.#options.model }),
+      doctor: async () =>
+        doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };
   }
 
@@ -171,6 +178,7 @@ export class RepaApplication {
   async setContext(params: V1Params<'context.set'>): Promise<V1Result<'context.set'>> {
     const space = await this.#space(params.space);
     const previous = this.#contextWrites.get(space) ?? Promise.resolve();
+    const { setLearningContext } = await loadHost();
     const write = previous.then(() => setLearningContext(space, params));
     const settled = write.then(
       () => undefined,
@@ -187,7 +195,7 @@ export class RepaApplication {
   /** `space.open`: the space's real root, name and current learning context. */
   async openSpace(params: V1Params<'space.open'>): Promise<V1Result<'space.open'>> {
     const root = await this.#space(params.root);
-    const view = await getLearningContext(root);
+    const view = await (await loadHost()).getLearningContext(root);
     const learningContext = view
       ? { revision: view.revision, chars: view.body.length, sources: view.sources }
       : null;
@@ -324,21 +332,7 @@ export class RepaApplication {
   #host(sessionKey: string, space: string, sessionId: string): Promise<PiConversationHost> {
     let host = this.#hosts.get(sessionKey);
     if (!host) {
-      host = this.#sessionFile(space, sessionId).then((sessionFile) =>
-        PiConversationHost.open({
-          space,
-          sessionFile,
-          appDirectory: this.#options.appDirectory,
-          agentDir: this.#options.agentDir,
-          modelRuntime: this.#options.model.modelRuntime,
-          model: this.#options.model.model,
-          trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
-          ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
-          ...(this.#options.learningContextReader
-            ? { learningContextReader: this.#options.learningContextReader }
-            : {}),
-        }),
-      );
+      host = this.#openHost(space, sessionId);
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
       host.catch(() => this.#hosts.delete(sessionKey));
       this.#hosts.set(sessionKey, host);
@@ -346,11 +340,39 @@ export class RepaApplication {
     return host;
   }
 
+  async #openHost(space: string, sessionId: string): Promise<PiConversationHost> {
+    const sessionFile = await this.#sessionFile(space, sessionId);
+    const [{ PiConversationHost, defaultAgentDir }, model] = await Promise.all([
+      loadHost(),
+      this.#modelChoice(),
+    ]);
+    return PiConversationHost.open({
+      space,
+      sessionFile,
+      appDirectory: this.#options.appDirectory,
+      agentDir: this.#options.agentDir ?? defaultAgentDir(),
+      modelRuntime: model.modelRuntime,
+      model: model.model,
+      trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
+      ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
+      ...(this.#options.learningContextReader
+        ? { learningContextReader: this.#options.learningContextReader }
+        : {}),
+    });
+  }
+
+  /** The model, made ready once (a deferred one by the first run that needs it). */
+  #modelChoice(): Promise<ModelChoice> {
+    const model = this.#options.model;
+    this.#model ??= 'load' in model ? model.load() : Promise.resolve(model);
+    return this.#model;
+  }
+
   async #sessionFile(space: string, sessionId: string): Promise<string> {
     const key = `${space}\0${sessionId}`;
     const known = this.#sessionFiles.get(key);
     if (known) return known;
-    const file = await findSessionFile(space, sessionId);
+    const file = await (await loadHost()).findSessionFile(space, sessionId);
     this.#sessionFiles.set(key, file);
     return file;
   }

@@ -1,6 +1,7 @@
-import { chooseModel, defaultAgentDir, type ModelChoice } from '@repa/host';
-import { RepaError, resolveAppDirectory, v1Methods } from '@repa/protocol';
-import { RepaApplication } from './repa-application.js';
+import type { ModelChoice } from '@repa/host';
+import { OFFLINE_MODEL_ID, RepaError, resolveAppDirectory, v1Methods } from '@repa/protocol';
+import { loadHost } from './load-host.js';
+import { type DeferredModelChoice, RepaApplication } from './repa-application.js';
 import type { RepaHandledMethod, RepaHandlers } from './server/repa-handlers.js';
 import { type RepaServer, startRepaServer } from './server/start-repa-server.js';
 
@@ -33,6 +34,22 @@ export interface RunningDaemon {
 }
 
 /**
+ * The model `options` name. The offline responder is known by its label and made at the first
+ * run, so a daemon on it is ready without loading Pi; choosing among Pi's models needs Pi's
+ * configuration (and so Pi) now, to name the model in the ready line.
+ */
+async function modelFor(options: RunDaemonOptions): Promise<ModelChoice | DeferredModelChoice> {
+  if (options.model === OFFLINE_MODEL_ID) {
+    return { label: OFFLINE_MODEL_ID, load: async () => (await loadHost()).offlineModel() };
+  }
+  const { chooseModel, defaultAgentDir } = await loadHost();
+  return chooseModel({
+    agentDir: options.agentDir ?? defaultAgentDir(),
+    ...(options.model ? { model: options.model } : {}),
+  });
+}
+
+/**
  * Starts the Repa daemon for an application directory: claims the socket first (one daemon per
  * directory), then opens the application (crash recovery) and serves protocol v1.
  */
@@ -40,7 +57,6 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
   const appDirectory = resolveAppDirectory({
     ...(options.appDirectory ? { appDirectory: options.appDirectory } : {}),
   });
-  const agentDir = options.agentDir ?? defaultAgentDir();
   let resolveApp!: (app: RepaApplication) => void;
   let rejectApp!: (error: unknown) => void;
   const appReady = new Promise<RepaApplication>((resolve, reject) => {
@@ -77,12 +93,14 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     ...(options.tcp ? { tcp: options.tcp } : {}),
   });
   let app: RepaApplication;
-  let model: ModelChoice;
+  let model: ModelChoice | DeferredModelChoice;
   try {
-    model =
-      options.modelChoice ??
-      (await chooseModel({ agentDir, ...(options.model ? { model: options.model } : {}) }));
-    app = await RepaApplication.open({ appDirectory, agentDir, model });
+    model = options.modelChoice ?? (await modelFor(options));
+    app = await RepaApplication.open({
+      appDirectory,
+      ...(options.agentDir ? { agentDir: options.agentDir } : {}),
+      model,
+    });
     serverInfo.model = model.label;
     resolveApp(app);
   } catch (error) {

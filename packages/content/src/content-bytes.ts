@@ -1,8 +1,26 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** The version of some bytes: their lowercase hex sha256. */
 export function versionOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** How many bytes are hashed or scanned between two turns of the event loop. */
+export const YIELD_EVERY = 1024 * 1024;
+
+/**
+ * {@link versionOf} for bytes of any size: hashed in slices of {@link YIELD_EVERY} bytes, letting
+ * the event loop run between them, so a huge file never holds other clients up.
+ */
+export async function versionOfYielding(bytes: Uint8Array): Promise<string> {
+  if (bytes.length <= YIELD_EVERY) return versionOf(bytes);
+  const hash = createHash('sha256');
+  for (let start = 0; start < bytes.length; start += YIELD_EVERY) {
+    hash.update(bytes.subarray(start, start + YIELD_EVERY));
+    await nextTurn();
+  }
+  return hash.digest('hex');
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

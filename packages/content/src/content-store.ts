@@ -4,7 +4,6 @@ import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { isCaseInsensitive } from './case-names.js';
 import { parseIdentity } from './content-address.js';
-import { versionOf } from './content-bytes.js';
 import { IdentityLedger } from './identity-ledger.js';
 import { type ContentStoreHooks, SaveCommitter } from './save-committer.js';
 import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
@@ -46,6 +45,10 @@ function cancelled(): RepaError {
   );
 }
 
+/** The queue of an idle store: settled, and made outside any caller's async context. */
+const IDLE: Promise<unknown> = Promise.resolve();
+const IDLE_THEN = (): undefined => undefined;
+
 /**
  * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
  * and crash-safe saves against an expected version (spec R60–R66).
@@ -67,7 +70,7 @@ export class ContentStore {
   private readonly recovery: SaveRecovery;
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
   private caseInsensitive = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  private queue: Promise<unknown> = IDLE;
   private readonly report: RecoveredSave[] = [];
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
@@ -146,10 +149,10 @@ export class ContentStore {
   /** Reads the whole object at `address` once and returns that snapshot with its version. */
   async read(address: string): Promise<ContentSnapshot> {
     const location = await this.locate(address);
-    const { bytes, statKey } = await this.space.readStable(location);
+    const { bytes, statKey, version } = await this.space.readStable(location);
     const identity =
       location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
-    return { ...location, identity, bytes, statKey, version: versionOf(bytes) };
+    return { ...location, identity, bytes, statKey, version };
   }
 
   /**
@@ -215,7 +218,12 @@ export class ContentStore {
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
+    const tail = run.then(IDLE_THEN, IDLE_THEN);
+    this.queue = tail;
+    // An idle store keeps no promise made in a caller's async context (and what that context holds).
+    void tail.then(() => {
+      if (this.queue === tail) this.queue = IDLE;
+    });
     return run;
   }
 

@@ -3,7 +3,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode, type FsLayer, ioError, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
-import { versionOf } from './content-bytes.js';
+import { versionOfYielding } from './content-bytes.js';
 import type { IdentityIndex } from './identity-index.js';
 import { grantedMaterialPath } from './outside-grants.js';
 import { isSocketOpenError, notRegularFile } from './regular-file.js';
@@ -187,8 +187,13 @@ export class SpaceResolver {
     return { target, absolutePath: current, outside: false };
   }
 
-  /** Reads the whole file at `location` once, with the stat key the bytes belong to. */
-  async readStable(location: ContentLocation): Promise<{ bytes: Buffer; statKey: string }> {
+  /**
+   * Reads the whole file at `location` once, with the stat key the bytes belong to and their
+   * version (hashed in slices that let the event loop run, so a huge file blocks no one).
+   */
+  async readStable(
+    location: ContentLocation,
+  ): Promise<{ bytes: Buffer; statKey: string; version: string }> {
     const shown = JSON.stringify(location.outside ? location.identity : location.target);
     let handle: Awaited<ReturnType<FsLayer['open']>>;
     try {
@@ -221,7 +226,7 @@ export class SpaceResolver {
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
-          return { bytes, statKey: statKeyOf(after) };
+          return { bytes, statKey: statKeyOf(after), version: await versionOfYielding(bytes) };
         }
         if (attempt === 3) {
           throw new RepaError('io_error', `${shown} kept changing while it was read.`, {
@@ -258,8 +263,8 @@ export class SpaceResolver {
     }
     // A FIFO, device or socket is refused from lstat alone: it is never opened.
     if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
-    const { bytes } = await this.readStable({ target, absolutePath, outside: false });
-    return { version: versionOf(bytes), bytes, mode: Number(stats.mode & 0o7777n) };
+    const { bytes, version } = await this.readStable({ target, absolutePath, outside: false });
+    return { version, bytes, mode: Number(stats.mode & 0o7777n) };
   }
 
   /** The cheap change key of a space object, or `null` when it is gone. */

@@ -66,6 +66,20 @@ describe('read tool', () => {
       expect(textOf(result)).toContain('Use offset=');
       expect(result.details).toMatchObject({ partial: true, truncation: { truncated: true } });
     });
+
+    it("shows Pi's window of a file of several MiB with the whole file's version and line count", async () => {
+      // Past the 1 MiB slices the version is hashed and the lines are scanned in.
+      const line = (index: number) => `line ${index} ${'x'.repeat(90)}`;
+      const text = `${Array.from({ length: 40_000 }, (_, index) => line(index)).join('\n')}\n`;
+      const root = await space({ 'big.md': text });
+      const { call, observer } = await openTools(root);
+      const result = await call('read', { path: 'big.md', offset: 30_001, limit: 3 });
+      expect(textOf(result)).toBe(
+        `${line(30_000)}\n${line(30_001)}\n${line(30_002)}\n\n[9998 more lines in file. Use offset=30004 to continue.]`,
+      );
+      expect(result.details).toMatchObject({ partial: true, version: sha(text) });
+      expect(observer.get('big.md')).toMatchObject({ partial: true, version: sha(text) });
+    });
   });
 
   describe('images', () => {

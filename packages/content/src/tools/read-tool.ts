@@ -1,4 +1,5 @@
 import {
+  type AgentToolResult,
   createReadToolDefinition,
   type ReadOperations,
   type ReadToolDetails,
@@ -7,10 +8,12 @@ import {
 import { Type } from 'typebox';
 import type { ContentSnapshot } from '../space-resolver.js';
 import { readSkillFile } from './skill-files.js';
+import { readTextWindow } from './text-window.js';
 import {
   type ContentToolsOptions,
   cancelledCall,
   inToolCall,
+  releaseReadCall,
   runToolCall,
   type ToolCallState,
   toolError,
@@ -36,6 +39,8 @@ export interface ContentReadDetails extends ReadToolDetails {
 export const PATH_DESCRIPTION =
   'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
 
+type ReadResult = AgentToolResult<ReadToolDetails | undefined>;
+
 const ADDRESSING =
   ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
 
@@ -53,21 +58,31 @@ function imageMimeType(bytes: Buffer): string | undefined {
 }
 
 function isPartial(
-  snapshot: ContentSnapshot,
+  totalLines: number,
   params: { offset?: number; limit?: number },
   details: ReadToolDetails | undefined,
 ): boolean {
-  if (imageMimeType(snapshot.bytes) !== undefined) return false;
-  const lines = snapshot.bytes.toString('utf8').split('\n').length;
   const start = params.offset ? Math.max(0, params.offset - 1) : 0;
   if (start > 0) return true;
-  if (params.limit !== undefined && start + params.limit < lines) return true;
+  if (params.limit !== undefined && start + params.limit < totalLines) return true;
   return details?.truncation?.truncated === true;
+}
+
+/** Pi's result for a text file, cut from the snapshot without decoding more than the window. */
+async function readText(
+  snapshot: ContentSnapshot,
+  params: { path: string; offset?: number; limit?: number },
+  signal: AbortSignal | undefined,
+): Promise<{ result: ReadResult; totalLines: number }> {
+  const { text, details, totalLines } = await readTextWindow(snapshot.bytes, params.path, params);
+  if (signal?.aborted) throw new Error('Operation aborted');
+  return { result: { content: [{ type: 'text', text }], details }, totalLines };
 }
 
 /**
  * Pi's `read` tool with all I/O through the ContentStore: one snapshot per call, accepting paths
- * and `repa:` identities, recording what the model saw in the observer (spec R60, R64).
+ * and `repa:` identities, recording what the model saw in the observer (spec R60, R64). Images go
+ * through Pi's tool; text is cut to Pi's window without decoding the whole file.
  */
 export function createContentReadTool(options: ContentToolsOptions): ToolDefinition {
   const { store, observer } = options;
@@ -102,31 +117,42 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: '' };
-      let result: Awaited<ReturnType<typeof base.execute>>;
       try {
-        result = await runToolCall(state, () =>
-          base.execute(toolCallId, params, signal, undefined, ctx),
-        );
-      } catch (error) {
-        throw toolError(error, state);
+        let read: { result: ReadResult; totalLines?: number };
+        try {
+          read = await runToolCall(state, async () => {
+            const snapshot = await inToolCall(snapshotOf);
+            if (imageMimeType(snapshot.bytes) === undefined) {
+              return readText(snapshot, params, signal);
+            }
+            return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
+          });
+        } catch (error) {
+          throw toolError(error, state);
+        }
+        const { result } = read;
+        const snapshot = state.snapshot;
+        if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
+        // An image is shown whole.
+        const partial =
+          read.totalLines !== undefined && isPartial(read.totalLines, params, result.details);
+        // Contract: a skill's file is untracked (R54): no baseline, no change notices.
+        if (!state.skill) observer.recordRead(snapshot, { partial });
+        return {
+          content: result.content,
+          details: {
+            ...result.details,
+            target: snapshot.target,
+            identity: snapshot.identity,
+            version: snapshot.version,
+            partial,
+            outside: snapshot.outside,
+            ...(state.skill ? { skill: true } : {}),
+          },
+        };
+      } finally {
+        releaseReadCall(state, signal);
       }
-      const snapshot = state.snapshot;
-      if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
-      const partial = isPartial(snapshot, params, result.details);
-      // Contract: a skill's file is untracked (R54): no baseline, no change notices.
-      if (!state.skill) observer.recordRead(snapshot, { partial });
-      return {
-        content: result.content,
-        details: {
-          ...result.details,
-          target: snapshot.target,
-          identity: snapshot.identity,
-          version: snapshot.version,
-          partial,
-          outside: snapshot.outside,
-          ...(state.skill ? { skill: true } : {}),
-        },
-      };
     },
   };
   return tool as unknown as ToolDefinition;

@@ -52,6 +52,37 @@ export function runToolCall<T>(state: ToolCallState, task: () => Promise<T>): Pr
   return calls.run(state, task);
 }
 
+/** Bytes from this size on are handed back to the system as soon as a call is done with them. */
+const RELEASE_FROM = 1024 * 1024;
+
+/**
+ * Frees `bytes` now instead of at some later garbage collection, when they alone own their memory
+ * (never a slice of Node's shared pool): a huge file's snapshot must not keep the daemon's
+ * resident size up after the call.
+ */
+function freeNow(bytes: Buffer | undefined): void {
+  if (bytes === undefined || bytes.length < RELEASE_FROM) return;
+  const { buffer } = bytes;
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength !== bytes.length) return;
+  try {
+    (buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  } catch {
+    // Not detachable (owned by something else): the garbage collector frees it.
+  }
+}
+
+/**
+ * Drops the snapshot of a finished read call (`signal`: its abort signal). The call read the snapshot
+ * itself and nothing keeps its bytes (the observer copies the text it keeps), so a huge one is
+ * freed at once; and a promise created during the call keeps the call's async context, and with
+ * it `state`, alive after the call.
+ */
+export function releaseReadCall(state: ToolCallState, signal: AbortSignal | undefined): void {
+  // A cancelled call may still have Pi's image processing running on the bytes.
+  if (signal?.aborted !== true) freeNow(state.snapshot?.bytes);
+  delete state.snapshot;
+}
+
 /** Runs an operation of the current tool call, remembering the RepaError it throws. */
 export async function inToolCall<T>(operation: (state: ToolCallState) => Promise<T>): Promise<T> {
   const state = calls.getStore();

@@ -1,0 +1,182 @@
+// Benchmark 6 — fairness and memory around one huge file, on the real daemon (repa-offline):
+// client A asks about a 200 MB note (its run reads it), while client B keeps submitting runs in
+// its own session; B's run.submit latency while A's run is in flight, and the daemon's resident
+// size after A's runs compared with before them.
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  closeSync,
+  createWriteStream,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
+import { quantile } from '../lib/compare.mjs';
+import { memoryOf, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
+import { log } from '../lib/progress.mjs';
+
+const HUGE_MB = 200;
+/** From the issue: another client's run.submit answer under 50 ms p99; RSS back within 20 MiB. */
+const TARGETS = { submitP99: { max: 50 }, rssGrowth: { max: 20 } };
+
+/** Writes notes/huge.md (HUGE_MB MB of short prose lines) and notes/small.md. */
+async function createSpace(root) {
+  mkdirSync(join(root, 'notes'), { recursive: true });
+  writeFileSync(
+    join(root, 'notes', 'small.md'),
+    '# Small\n\nPhotosynthesis turns light into sugar.\n',
+  );
+  const out = createWriteStream(join(root, 'notes', 'huge.md'));
+  const block = Array.from(
+    { length: 1000 },
+    (_, line) => `Line ${line}: chlorophyll absorbs red and blue light in every leaf cell.`,
+  ).join('\n');
+  const chunk = Buffer.from(`${block}\n`);
+  for (let written = 0; written < HUGE_MB * 1024 * 1024; written += chunk.length) {
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  // On disk before measuring: its write-back would otherwise slow the daemon's own fsyncs.
+  const fd = openSync(join(root, 'notes', 'huge.md'), 'r');
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/** A connection whose `run` submits one run and resolves with the submit latency once it ended. */
+function trackingClient(socketPath) {
+  const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
+  const ended = new Map();
+  const waiting = new Map();
+  client.on('run.event', ({ runId, event }) => {
+    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
+    ended.set(runId, event.status);
+    waiting.get(runId)?.(event.status);
+  });
+  const run = async (space, sessionId, text) => {
+    const started = performance.now();
+    const { run: info } = await client.request('run.submit', {
+      space,
+      sessionId,
+      requestId: randomUUID(),
+      input: { type: 'text', text },
+    });
+    const submitMs = performance.now() - started;
+    const status =
+      ended.get(info.runId) ?? (await new Promise((resolve) => waiting.set(info.runId, resolve)));
+    ended.delete(info.runId);
+    waiting.delete(info.runId);
+    if (status !== 'succeeded') throw new Error(`run ${info.runId} ended ${status}`);
+    return { submitMs, totalMs: performance.now() - started };
+  };
+  return { client, run };
+}
+
+const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs benchmark 6 and returns its table rows. */
+export async function fairness({ scale = 1 } = {}) {
+  const base = mkdtempSync(join(tmpdir(), 'repa-bench-fairness-'));
+  const space = join(base, 'space');
+  log(`fairness: writing a ${HUGE_MB} MB note`);
+  await createSpace(space);
+  const daemon = await startDaemon(join(base, 'app'), join(base, 'agent'));
+  const a = trackingClient(daemon.socketPath);
+  const b = trackingClient(daemon.socketPath);
+  try {
+    await a.client.request('space.open', { root: space });
+    const { session: sessionA } = await a.client.request('session.create', { space });
+    const { session: sessionB } = await b.client.request('session.create', { space });
+    const small = 'What does notes/small.md say about photosynthesis?';
+    const huge = 'What does notes/huge.md say about chlorophyll?';
+    // Warm both sessions' code paths on the small note, then take the memory baseline.
+    for (let index = 0; index < 3; index++) {
+      await a.run(space, sessionA.sessionId, small);
+      await b.run(space, sessionB.sessionId, small);
+    }
+    await settle(1000);
+    const before = memoryOf(daemon.child.pid);
+
+    // The same submits with no huge read: what the machine's own noise gives.
+    const alone = [];
+    for (let index = Math.max(20, Math.round(60 * scale)); index > 0; index--) {
+      alone.push((await b.run(space, sessionB.sessionId, small)).submitMs);
+    }
+    alone.sort((x, y) => x - y);
+    const rounds = Math.max(1, Math.round(3 * scale));
+    const submits = [];
+    const hugeRuns = [];
+    const otherRuns = [];
+    for (let round = 0; round < rounds; round++) {
+      log(`fairness: round ${round + 1}/${rounds}: A reads the huge note, B submits runs`);
+      let busy = true;
+      const reading = a.run(space, sessionA.sessionId, huge).finally(() => {
+        busy = false;
+      });
+      while (busy) {
+        const { submitMs, totalMs } = await b.run(space, sessionB.sessionId, small);
+        if (busy) {
+          submits.push(submitMs);
+          otherRuns.push(totalMs);
+        }
+      }
+      hugeRuns.push((await reading).totalMs);
+    }
+    // The huge run is over: a few ordinary runs, a pause, then the daemon's resident size again.
+    for (let index = 0; index < 3; index++) await b.run(space, sessionB.sessionId, small);
+    await settle(2000);
+    const after = memoryOf(daemon.child.pid);
+    submits.sort((x, y) => x - y);
+    hugeRuns.sort((x, y) => x - y);
+    otherRuns.sort((x, y) => x - y);
+    const metric = (name, value, unit, target, extra = {}) => ({
+      kind: 'metric',
+      bench: 'fairness',
+      case: name,
+      value,
+      unit,
+      target,
+      ...extra,
+    });
+    return [
+      metric(
+        `run.submit p99 of client B while client A's run reads a ${HUGE_MB} MB note`,
+        quantile(submits, 0.99),
+        'ms',
+        TARGETS.submitP99,
+        {
+          samples: submits.length,
+          note: `p50 ${quantile(submits, 0.5).toFixed(1)} ms, max ${submits.at(-1)?.toFixed(0)} ms; B's whole runs p99 ${quantile(otherRuns, 0.99).toFixed(0)} ms; A's run ${quantile(hugeRuns, 0.5).toFixed(0)} ms (median of ${rounds})`,
+        },
+      ),
+      metric(
+        'run.submit p99 of client B with no huge read (diagnostic)',
+        quantile(alone, 0.99),
+        'ms',
+        null,
+        { samples: alone.length, note: `p50 ${quantile(alone, 0.5).toFixed(1)} ms` },
+      ),
+      metric(
+        `daemon RSS growth after ${rounds} run(s) on a ${HUGE_MB} MB note`,
+        (after.rssKiB - before.rssKiB) / 1024,
+        'MiB',
+        TARGETS.rssGrowth,
+        {
+          samples: rounds,
+          note: `before ${(before.rssKiB / 1024).toFixed(0)} MiB, after ${(after.rssKiB / 1024).toFixed(0)} MiB, peak ${(after.peakKiB / 1024).toFixed(0)} MiB`,
+        },
+      ),
+    ];
+  } finally {
+    await a.client.close().catch(() => undefined);
+    await b.client.close().catch(() => undefined);
+    await stopDaemon(daemon);
+    rmSync(base, { recursive: true, force: true });
+  }
+}
