@@ -2,16 +2,15 @@
 // cold start, throughput and run.submit latency of 20 concurrent sessions × 25 runs, resident
 // memory per idle session, and one run end to end from a fresh client process vs `node -e 0`.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
 import { Bench } from 'tinybench';
 import { measureSides, quantile, statsOf } from '../lib/compare.mjs';
 import { memoryOf, NODE, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
+import { trackingClient } from '../lib/tracking-client.mjs';
 
 const SESSIONS = 20;
 /**
@@ -57,36 +56,6 @@ function runProcess(args) {
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
   });
-}
-
-/** A client that resolves each run's terminal status, whether it arrives before or after submit. */
-function trackingClient(socketPath) {
-  const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
-  const ended = new Map();
-  const waiting = new Map();
-  client.on('run.event', ({ runId, event }) => {
-    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
-    ended.set(runId, event.status);
-    waiting.get(runId)?.(event.status);
-  });
-  /** Submits one run; resolves with the submit latency and the time to its end (ms). */
-  const run = async (space, sessionId, text) => {
-    const started = performance.now();
-    const { run: info } = await client.request('run.submit', {
-      space,
-      sessionId,
-      requestId: randomUUID(),
-      input: { type: 'text', text },
-    });
-    const submitMs = performance.now() - started;
-    const status =
-      ended.get(info.runId) ?? (await new Promise((resolve) => waiting.set(info.runId, resolve)));
-    ended.delete(info.runId);
-    waiting.delete(info.runId);
-    if (status !== 'succeeded') throw new Error(`run ${info.runId} ended ${status}`);
-    return { submitMs, totalMs: performance.now() - started };
-  };
-  return { client, run };
 }
 
 async function coldStart(base, { scale }) {

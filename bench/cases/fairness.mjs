@@ -1,8 +1,3 @@
-// Benchmark 6 — fairness and memory around one huge file, on the real daemon (repa-offline):
-// client A asks about a 200 MB note (its run reads it), while client B keeps submitting runs in
-// its own session; B's run.submit latency while A's run is in flight, and the daemon's resident
-// size after A's runs compared with before them.
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import {
   closeSync,
@@ -16,10 +11,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
 import { quantile } from '../lib/compare.mjs';
 import { memoryOf, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
+import { trackingClient } from '../lib/tracking-client.mjs';
 
 const HUGE_MB = 200;
 /** From the issue: another client's run.submit answer under 50 ms p99; RSS back within 20 MiB. */
@@ -47,35 +42,6 @@ async function createSpace(root) {
   const fd = openSync(join(root, 'notes', 'huge.md'), 'r');
   fsyncSync(fd);
   closeSync(fd);
-}
-
-/** A connection whose `run` submits one run and resolves with the submit latency once it ended. */
-function trackingClient(socketPath) {
-  const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
-  const ended = new Map();
-  const waiting = new Map();
-  client.on('run.event', ({ runId, event }) => {
-    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
-    ended.set(runId, event.status);
-    waiting.get(runId)?.(event.status);
-  });
-  const run = async (space, sessionId, text) => {
-    const started = performance.now();
-    const { run: info } = await client.request('run.submit', {
-      space,
-      sessionId,
-      requestId: randomUUID(),
-      input: { type: 'text', text },
-    });
-    const submitMs = performance.now() - started;
-    const status =
-      ended.get(info.runId) ?? (await new Promise((resolve) => waiting.set(info.runId, resolve)));
-    ended.delete(info.runId);
-    waiting.delete(info.runId);
-    if (status !== 'succeeded') throw new Error(`run ${info.runId} ended ${status}`);
-    return { submitMs, totalMs: performance.now() - started };
-  };
-  return { client, run };
 }
 
 const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

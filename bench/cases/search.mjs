@@ -2,15 +2,14 @@
 // space of 100,000 files vs ripgrep on the same tree (as Pi's own grep runs it), and the daemon's
 // responsiveness to another session's run.submit while a grep over that space runs.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
-import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
 import { measureSides, quantile } from '../lib/compare.mjs';
 import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
+import { trackingClient } from '../lib/tracking-client.mjs';
 
 const FILES = 100_000;
 const PER_FOLDER = 1_000;
@@ -119,33 +118,6 @@ async function grepVsRipgrep(root, { scale }) {
     ],
   });
   return { baseline, candidate };
-}
-
-/** A client that resolves each run's terminal status. */
-function trackingClient(socketPath) {
-  const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
-  const ended = new Map();
-  const waiting = new Map();
-  client.on('run.event', ({ runId, event }) => {
-    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
-    ended.set(runId, event.status);
-    waiting.get(runId)?.(event.status);
-  });
-  const submit = async (space, sessionId, text) => {
-    const started = performance.now();
-    const { run } = await client.request('run.submit', {
-      space,
-      sessionId,
-      requestId: randomUUID(),
-      input: { type: 'text', text },
-    });
-    const submitMs = performance.now() - started;
-    const finished = ended.has(run.runId)
-      ? Promise.resolve(ended.get(run.runId))
-      : new Promise((resolve) => waiting.set(run.runId, resolve));
-    return { submitMs, finished };
-  };
-  return { client, submit };
 }
 
 /**
