@@ -26,18 +26,22 @@ function spaceUnsafe(path: string): RepaError {
   });
 }
 
-/** Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it. */
+/**
+ * Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it (unless
+ * `sync` is false: then it survives a killed process, not a power loss).
+ */
 export async function writeNewFile(
   fs: FsLayer,
   path: string,
   bytes: Uint8Array,
   mode: number | null,
+  sync = true,
 ): Promise<void> {
   const handle = await fs.open(path, CREATE_EXCLUSIVE, 0o666);
   try {
     await fs.write(handle, bytes);
     if (mode !== null) await fs.chmod(handle, mode);
-    await fs.sync(handle);
+    if (sync) await fs.sync(handle);
   } finally {
     await fs.close(handle).catch(() => undefined);
   }
@@ -95,24 +99,32 @@ export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
 }
 
 /**
+ * How far {@link writeRepaFile} waits for the disk: `durable` (temp fsync, rename, folder fsync),
+ * `bytes` (temp fsync and rename: a power loss leaves the old or the new file), `cached` (no fsync:
+ * the file survives a killed process, not a power loss).
+ */
+export type RepaWrite = 'durable' | 'bytes' | 'cached';
+
+/**
  * Atomically replaces one of Repa's own files in `repaDir` or a folder of it (temp file, fsync,
- * rename, fsync dir).
+ * rename, fsync dir; fewer fsyncs as `how` says).
  */
 export async function writeRepaFile(
   fs: FsLayer,
   repaDir: string,
   path: string,
   text: string,
+  how: RepaWrite = 'durable',
 ): Promise<void> {
   await ensureDir(fs, repaDir);
   if (dirname(path) !== repaDir) await ensureDir(fs, dirname(path));
   const temp = `${path}${TEMP_MARK}${randomUUID()}`;
   try {
-    await writeNewFile(fs, temp, Buffer.from(text, 'utf8'), null);
+    await writeNewFile(fs, temp, Buffer.from(text, 'utf8'), null, how !== 'cached');
     await fs.rename(temp, path);
   } catch (error) {
     await fs.unlink(temp).catch(() => undefined);
     throw error;
   }
-  await syncDir(fs, dirname(path));
+  if (how === 'durable') await syncDir(fs, dirname(path));
 }
