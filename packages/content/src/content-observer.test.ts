@@ -184,6 +184,32 @@ describe('ContentObserver', () => {
       expect(opened).toEqual([join(root, 'b.md')]);
     });
 
+    it('trusts the stat of a file changed before the probed timestamp window, and hashes a racy one', async () => {
+      const { root, store, observer, opened } = await setUp({ 'a.md': 'a', 'b.md': 'b' });
+      observer.recordRead(await store.read('b.md'), { partial: false });
+      // This file system's timestamps move in ticks far below the 2 s fallback (ext4, tmpfs, btrfs).
+      expect(store.timestampWindowNs).toBeLessThan(100_000_000n);
+      await writeFile(join(root, 'a.md'), 'A');
+      await new Promise((done) =>
+        setTimeout(done, Number(store.timestampWindowNs / 1_000_000n) + 20),
+      );
+      observer.recordRead(await store.read('a.md'), { partial: false });
+      await writeFile(join(root, 'b.md'), 'B');
+      observer.recordRead(await store.read('b.md'), { partial: false });
+      opened.length = 0;
+      expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
+      // a.md is settled (stat alone); b.md was read inside the window, so it is hashed once more.
+      expect(opened).toEqual([join(root, 'b.md')]);
+      // Once the window has passed, that second hash settles its key too.
+      await new Promise((done) =>
+        setTimeout(done, Number(store.timestampWindowNs / 1_000_000n) + 20),
+      );
+      await observer.checkChanges('notice');
+      opened.length = 0;
+      await observer.checkChanges('notice');
+      expect(opened).toEqual([]);
+    });
+
     it('does not report the agent’s own saves (baseline from the receipt)', async () => {
       const { store, observer, readAll } = await setUp({ 'a.md': 'a\n' });
       await readAll();

@@ -6,13 +6,12 @@ import type { ContentStore } from './content-store.js';
 import type { ContentSnapshot } from './space-resolver.js';
 
 // File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
-// within the same tick keeps the stat key. A key is trusted only once its mtime is older than this.
-const RACY_NS = 2_000_000_000n;
-
-function settledKey(key: string | undefined): string | undefined {
+// within the same tick keeps the stat key. A key is trusted only once its mtime is older than the
+// store's window when it is taken (probed from the file system; 2 s until then).
+function settledKey(key: string | undefined, windowNs: bigint): string | undefined {
   if (key === undefined) return undefined;
   const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
-  return BigInt(Date.now()) * 1_000_000n - mtime > RACY_NS ? key : undefined;
+  return BigInt(Date.now()) * 1_000_000n - mtime > windowNs ? key : undefined;
 }
 
 /** What this host saw of one object. */
@@ -83,7 +82,7 @@ export class ContentObserver {
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
-      statKey: settledKey(snapshot.statKey),
+      statKey: settledKey(snapshot.statKey, this.store.timestampWindowNs),
       ...this.textOf(snapshot.bytes, options.partial),
     });
   }
@@ -146,7 +145,9 @@ export class ContentObserver {
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
     if (mode === 'off') return { changes: [] };
     const changes: FileChange[] = [];
-    for (const observation of this.list()) {
+    const observed = this.list();
+    if (observed.length > 0) await this.store.probeTimestampWindow();
+    for (const observation of observed) {
       const change = await this.checkOne(observation, mode);
       if (change) changes.push(change);
     }
@@ -190,7 +191,7 @@ export class ContentObserver {
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
     }
     if (snapshot.version === observation.version) {
-      observation.statKey = settledKey(snapshot.statKey);
+      observation.statKey = settledKey(snapshot.statKey, this.store.timestampWindowNs);
       return undefined;
     }
     const changed = {
@@ -206,7 +207,7 @@ export class ContentObserver {
       target: observation.target,
       version: snapshot.version,
       partial: observation.partial,
-      statKey: settledKey(snapshot.statKey),
+      statKey: settledKey(snapshot.statKey, this.store.timestampWindowNs),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
     });

@@ -6,7 +6,7 @@ import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { ensureDir, removeTemp, syncDir, writeNewFile, writeRepaFile } from './store-files.js';
+import { removeTemp, syncDir, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -60,8 +60,7 @@ export class SaveCommitter {
     // protocol"). Several changes need the record on disk before the first rename.
     const single = plan.length === 1;
     try {
-      await ensureDir(fs, repaDir);
-      await ensureDir(fs, this.space.intentsDir);
+      // Creates `.repa/intents/` if needed (both must be real folders).
       await writeRepaFile(
         fs,
         repaDir,
