@@ -162,8 +162,11 @@ export async function probeTimestampStep(fs: FsLayer, dir: string): Promise<bigi
     }
     const [first, second, third] = stamps;
     if (first === undefined || second === undefined || third === undefined) return undefined;
-    const step = second - first < third - second ? second - first : third - second;
-    return step > lag ? step : lag;
+    // Bigints: no Math.min / Math.max.
+    let step = second - first;
+    if (third - second < step) step = third - second;
+    if (lag > step) step = lag;
+    return step;
   } catch {
     return undefined;
   } finally {
