@@ -187,24 +187,22 @@ describe('ContentObserver', () => {
     it('trusts the stat of a file changed before the probed timestamp window, and hashes a racy one', async () => {
       const { root, store, observer, opened } = await setUp({ 'a.md': 'a', 'b.md': 'b' });
       observer.recordRead(await store.read('b.md'), { partial: false });
-      // This file system's timestamps move in ticks far below the 2 s fallback (ext4, tmpfs, btrfs).
-      expect(store.timestampWindowNs).toBeLessThan(100_000_000n);
-      await writeFile(join(root, 'a.md'), 'A');
-      await new Promise((done) =>
-        setTimeout(done, Number(store.timestampWindowNs / 1_000_000n) + 20),
-      );
+      // This file system's timestamps move in steps far below the 2 s fallback (ext4, tmpfs, btrfs).
+      expect(store.timestampWindowNs).toBeLessThan(1_000_000_000n);
+      // a.md changed 1.5 s ago: settled for the probed window, racy for the old fixed 2 s.
+      // b.md's mtime is ahead of the clock: racy for any window.
+      const before = new Date(Date.now() - 1_500);
+      const ahead = new Date(Date.now() + 3_600_000);
+      await utimes(join(root, 'a.md'), before, before);
+      await utimes(join(root, 'b.md'), ahead, ahead);
       observer.recordRead(await store.read('a.md'), { partial: false });
-      await writeFile(join(root, 'b.md'), 'B');
       observer.recordRead(await store.read('b.md'), { partial: false });
       opened.length = 0;
       expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
-      // a.md is settled (stat alone); b.md was read inside the window, so it is hashed once more.
       expect(opened).toEqual([join(root, 'b.md')]);
-      // Once the window has passed, that second hash settles its key too.
-      await new Promise((done) =>
-        setTimeout(done, Number(store.timestampWindowNs / 1_000_000n) + 20),
-      );
-      await observer.checkChanges('notice');
+      // Once b.md's mtime is settled too, one more hash (its stat moved) and then its stat alone.
+      await utimes(join(root, 'b.md'), before, before);
+      expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
       opened.length = 0;
       await observer.checkChanges('notice');
       expect(opened).toEqual([]);
