@@ -7,11 +7,13 @@ import type { ContentSnapshot } from './space-resolver.js';
 
 // File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
 // within the same tick keeps the stat key. A key is trusted only once its mtime is older than the
-// store's window when it is taken (probed from the file system; 2 s until then).
-function settledKey(key: string | undefined, windowNs: bigint): string | undefined {
+// store's window for the key's device when it is taken (probed from the file system; 2 s until
+// then, and on any device but the space root's).
+function settledKey(key: string | undefined, store: ContentStore): string | undefined {
   if (key === undefined) return undefined;
   const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
-  return BigInt(Date.now()) * 1_000_000n - mtime > windowNs ? key : undefined;
+  const window = store.timestampWindowOn(key.slice(0, key.indexOf(':')));
+  return BigInt(Date.now()) * 1_000_000n - mtime > window ? key : undefined;
 }
 
 /** What this host saw of one object. */
@@ -82,7 +84,7 @@ export class ContentObserver {
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
-      statKey: settledKey(snapshot.statKey, this.store.timestampWindowNs),
+      statKey: settledKey(snapshot.statKey, this.store),
       ...this.textOf(snapshot.bytes, options.partial),
     });
   }
@@ -191,7 +193,7 @@ export class ContentObserver {
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
     }
     if (snapshot.version === observation.version) {
-      observation.statKey = settledKey(snapshot.statKey, this.store.timestampWindowNs);
+      observation.statKey = settledKey(snapshot.statKey, this.store);
       return undefined;
     }
     const changed = {
@@ -207,7 +209,7 @@ export class ContentObserver {
       target: observation.target,
       version: snapshot.version,
       partial: observation.partial,
-      statKey: settledKey(snapshot.statKey, this.store.timestampWindowNs),
+      statKey: settledKey(snapshot.statKey, this.store),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
     });

@@ -160,6 +160,15 @@ export class ContentStore {
   }
 
   /**
+   * The window for a file on `device` (the first field of its stat key): the probed one on the
+   * space root's device, 2 s on any other (a file system mounted inside the space).
+   * @internal
+   */
+  timestampWindowOn(device: string): bigint {
+    return device === String(this.device) ? this.timestampWindowNs : UNPROBED_WINDOW_NS;
+  }
+
+  /**
    * Probes the file system's timestamp step once per device and process, in `.repa/` (never
    * created for it); until then, and where it cannot tell, the window stays 2 s.
    * @internal
