@@ -149,8 +149,13 @@ export class ContentObserver {
     const changes: FileChange[] = [];
     const observed = this.list();
     if (observed.length > 0) await this.store.probeTimestampWindow();
-    for (const observation of observed) {
-      const change = await this.checkOne(observation, mode);
+    // The stats first, all at once (one round trip of the thread pool, not one per file); any
+    // failure there throws before a baseline moves.
+    const keys = await Promise.all(
+      observed.map((observation) => this.store.space.statKeyOf(observation.target)),
+    );
+    for (const [index, observation] of observed.entries()) {
+      const change = await this.checkOne(observation, mode, keys[index] ?? null);
       if (change) changes.push(change);
     }
     return { changes };
@@ -169,8 +174,8 @@ export class ContentObserver {
   private async checkOne(
     observation: Observation,
     mode: Exclude<FileChangesMode, 'off'>,
+    key: string | null,
   ): Promise<FileChange | undefined> {
-    const key = await this.store.space.statKeyOf(observation.target);
     if (key !== null && key === observation.statKey) return undefined;
     let snapshot: ContentSnapshot | undefined;
     if (key !== null) {
