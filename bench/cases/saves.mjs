@@ -90,7 +90,7 @@ async function saveThroughput({ scale }) {
     higherIsBetter: true,
     ratio: throughput(repa) / throughput(bare),
     ratioLabel: 'throughput',
-    target: { min: 0.8 },
+    target: { min: 0.9 },
   };
 }
 

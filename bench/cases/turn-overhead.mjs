@@ -1,8 +1,10 @@
 // Benchmark 1 — turn overhead: the same scripted 5-turn conversation (each turn: read, edit, answer)
 // through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { access, open, readFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   fauxAssistantMessage,
@@ -13,6 +15,7 @@ import {
 import {
   createAgentSessionFromServices,
   createAgentSessionServices,
+  createEditToolDefinition,
   ModelRuntime,
   SessionManager,
   SettingsManager,
@@ -70,6 +73,36 @@ function resetFiles(space) {
   }
 }
 
+/**
+ * Pi's edit tool writing crash-safely: temp file, write, fsync, rename over the target, fsync the
+ * folder (the floor for any product that promises a save survives a crash).
+ */
+function durableEditTool(cwd) {
+  return createEditToolDefinition(cwd, {
+    operations: {
+      readFile: (path) => readFile(path),
+      access: (path) => access(path, constants.R_OK | constants.W_OK),
+      writeFile: async (path, content) => {
+        const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+        const handle = await open(temp, 'wx', 0o666);
+        try {
+          await handle.writeFile(content, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await rename(temp, path);
+        const folder = await open(dirname(path), 'r');
+        try {
+          await folder.sync();
+        } finally {
+          await folder.close();
+        }
+      },
+    },
+  });
+}
+
 function piSettings() {
   return SettingsManager.inMemory({
     compaction: { enabled: false },
@@ -108,10 +141,14 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     return space;
   };
 
-  /** Bare Pi: the same services path the host uses, Pi's own read and edit tools, no extension. */
+  /**
+   * Bare Pi: the same services path the host uses, Pi's own read and edit tools, no extension;
+   * `durable`: its edit tool writes crash-safely (see durableEditTool).
+   */
   let bare;
-  const openBare = async () => {
+  const openBare = async (durable = false) => {
     const space = freshSpace();
+    const durableEdit = durable ? durableEditTool(space) : undefined;
     const services = await createAgentSessionServices({
       cwd: space,
       agentDir,
@@ -125,7 +162,11 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       model,
       thinkingLevel: 'off',
       tools: ['read', 'edit'],
+      ...(durableEdit ? { customTools: [durableEdit] } : {}),
     });
+    if (durableEdit && session.getToolDefinition('edit') !== durableEdit) {
+      throw new Error('the durable edit tool did not replace Pi’s edit tool');
+    }
     await session.bindExtensions({ onError: () => {} });
     faux.setResponses(script(replyDelayMs));
     bare = session;
@@ -167,6 +208,17 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     }
   };
 
+  const bareSide = (name, durable) => ({
+    name,
+    beforeEach: () => openBare(durable),
+    fn: async () => {
+      for (let turn = 0; turn < TURNS; turn++) await bare.prompt(`Review turn ${turn + 1}`);
+    },
+    afterEach: () => {
+      check(bare.getLastAssistantText(), bare.sessionManager.getCwd(), name);
+      bare.dispose();
+    },
+  });
   const compare = (label, measureRounds, measureIterations) =>
     measureSides({
       iterations: measureIterations,
@@ -174,17 +226,8 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       warmup: 2,
       onRound: progress(label, measureRounds),
       sides: [
-        {
-          name: 'bare Pi AgentSession',
-          beforeEach: openBare,
-          fn: async () => {
-            for (let turn = 0; turn < TURNS; turn++) await bare.prompt(`Review turn ${turn + 1}`);
-          },
-          afterEach: () => {
-            check(bare.getLastAssistantText(), bare.sessionManager.getCwd(), 'bare Pi');
-            bare.dispose();
-          },
-        },
+        bareSide('bare Pi AgentSession', false),
+        bareSide('bare Pi AgentSession, durable edit', true),
         {
           name: 'Repa PiConversationHost',
           beforeEach: openHost,
@@ -196,12 +239,12 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
         },
       ],
     });
-  const [pi, repa] = await compare('turn overhead', rounds, iterations);
+  const [pi, piDurable, repa] = await compare('turn overhead', rounds, iterations);
   // Diagnostic: the same conversation with every reply held back 50 ms (faster than any real
   // model), to show how the fixed overhead weighs once the model takes time.
   replyDelayMs = REPLY_DELAY_MS;
   const delayedRounds = 2;
-  const [piDelayed, repaDelayed] = await compare(
+  const [piDelayed, , repaDelayed] = await compare(
     `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
     delayedRounds,
     Math.max(2, Math.round((10 * scale) / delayedRounds)),
@@ -239,10 +282,18 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     },
     {
       bench: 'turn overhead',
-      case: `the same, every faux reply after ${REPLY_DELAY_MS} ms (diagnostic)`,
+      case: `the same vs bare Pi whose edit writes durably (temp, fsync, rename, folder fsync)`,
+      baselineLabel: 'bare Pi, durable edit',
+      baseline: piDurable,
+      candidate: repa,
+      target: { max: 1.1 },
+    },
+    {
+      bench: 'turn overhead',
+      case: `the same, every faux reply after ${REPLY_DELAY_MS} ms`,
       baseline: piDelayed,
       candidate: repaDelayed,
-      target: null,
+      target: { max: 1.02 },
     },
     part('ContentObserver.checkChanges (the context hook)', breakdown.checkChanges),
     part('ContentStore.save (edit tool)', breakdown.save),

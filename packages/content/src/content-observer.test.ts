@@ -184,6 +184,30 @@ describe('ContentObserver', () => {
       expect(opened).toEqual([join(root, 'b.md')]);
     });
 
+    it('trusts the stat of a file changed before the probed timestamp window, and hashes a racy one', async () => {
+      const { root, store, observer, opened } = await setUp({ 'a.md': 'a', 'b.md': 'b' });
+      observer.recordRead(await store.read('b.md'), { partial: false });
+      // This file system's timestamps move in steps far below the 2 s fallback (ext4, tmpfs, btrfs).
+      expect(store.timestampWindowNs).toBeLessThan(1_000_000_000n);
+      // a.md changed 1.5 s ago: settled for the probed window, racy for the old fixed 2 s.
+      // b.md's mtime is ahead of the clock: racy for any window.
+      const before = new Date(Date.now() - 1_500);
+      const ahead = new Date(Date.now() + 3_600_000);
+      await utimes(join(root, 'a.md'), before, before);
+      await utimes(join(root, 'b.md'), ahead, ahead);
+      observer.recordRead(await store.read('a.md'), { partial: false });
+      observer.recordRead(await store.read('b.md'), { partial: false });
+      opened.length = 0;
+      expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
+      expect(opened).toEqual([join(root, 'b.md')]);
+      // Once b.md's mtime is settled too, one more hash (its stat moved) and then its stat alone.
+      await utimes(join(root, 'b.md'), before, before);
+      expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
+      opened.length = 0;
+      await observer.checkChanges('notice');
+      expect(opened).toEqual([]);
+    });
+
     it('does not report the agent’s own saves (baseline from the receipt)', async () => {
       const { store, observer, readAll } = await setUp({ 'a.md': 'a\n' });
       await readAll();

@@ -6,13 +6,14 @@ import type { ContentStore } from './content-store.js';
 import type { ContentSnapshot } from './space-resolver.js';
 
 // File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
-// within the same tick keeps the stat key. A key is trusted only once its mtime is older than this.
-const RACY_NS = 2_000_000_000n;
-
-function settledKey(key: string | undefined): string | undefined {
+// within the same tick keeps the stat key. A key is trusted only once its mtime is older than the
+// store's window for the key's device when it is taken (probed from the file system; 2 s until
+// then, and on any device but the space root's).
+function settledKey(key: string | undefined, store: ContentStore): string | undefined {
   if (key === undefined) return undefined;
   const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
-  return BigInt(Date.now()) * 1_000_000n - mtime > RACY_NS ? key : undefined;
+  const window = store.timestampWindowOn(key.slice(0, key.indexOf(':')));
+  return BigInt(Date.now()) * 1_000_000n - mtime > window ? key : undefined;
 }
 
 /** What this host saw of one object. */
@@ -83,7 +84,7 @@ export class ContentObserver {
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
-      statKey: settledKey(snapshot.statKey),
+      statKey: settledKey(snapshot.statKey, this.store),
       ...this.textOf(snapshot.bytes, options.partial),
     });
   }
@@ -146,8 +147,15 @@ export class ContentObserver {
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
     if (mode === 'off') return { changes: [] };
     const changes: FileChange[] = [];
-    for (const observation of this.list()) {
-      const change = await this.checkOne(observation, mode);
+    const observed = this.list();
+    if (observed.length > 0) await this.store.probeTimestampWindow();
+    // The stats first, all at once (one round trip of the thread pool, not one per file); any
+    // failure there throws before a baseline moves.
+    const keys = await Promise.all(
+      observed.map((observation) => this.store.space.statKeyOf(observation.target)),
+    );
+    for (const [index, observation] of observed.entries()) {
+      const change = await this.checkOne(observation, mode, keys[index] ?? null);
       if (change) changes.push(change);
     }
     return { changes };
@@ -166,8 +174,8 @@ export class ContentObserver {
   private async checkOne(
     observation: Observation,
     mode: Exclude<FileChangesMode, 'off'>,
+    key: string | null,
   ): Promise<FileChange | undefined> {
-    const key = await this.store.space.statKeyOf(observation.target);
     if (key !== null && key === observation.statKey) return undefined;
     let snapshot: ContentSnapshot | undefined;
     if (key !== null) {
@@ -190,7 +198,7 @@ export class ContentObserver {
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
     }
     if (snapshot.version === observation.version) {
-      observation.statKey = settledKey(snapshot.statKey);
+      observation.statKey = settledKey(snapshot.statKey, this.store);
       return undefined;
     }
     const changed = {
@@ -206,7 +214,7 @@ export class ContentObserver {
       target: observation.target,
       version: snapshot.version,
       partial: observation.partial,
-      statKey: settledKey(snapshot.statKey),
+      statKey: settledKey(snapshot.statKey, this.store),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
     });

@@ -19,7 +19,9 @@ describe('ContentStore.open after a writer of .repa/ was killed', () => {
     dirs.push(root);
     await ContentStore.open({ root });
     expect(await readdir(join(root, '.repa/intents'))).toEqual([]);
-    expect((await readdir(join(root, '.repa'))).sort()).toEqual(['intents', 'notes.json.txt']);
+    // The space lock may still linger right after opening (it is released 25 ms after a task).
+    const kept = (await readdir(join(root, '.repa'))).filter((name) => name !== 'content.lock');
+    expect(kept.sort()).toEqual(['intents', 'notes.json.txt']);
     expect((await readdir(root)).sort()).toEqual(['.repa', 'a.md', 'b.md.42']);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
@@ -110,6 +111,43 @@ describe('ContentStore', () => {
   });
 
   describe('save', () => {
+    it('keeps the space lock across a burst of saves and releases it when the burst ends', async () => {
+      const root = await space({ 'a.md': 'one\n' });
+      const store = await ContentStore.open({ root, hooks: {} });
+      const lockFolder = join(root, '.repa/content.lock');
+      let version = (await store.read('a.md')).version;
+      for (const text of ['two\n', 'three\n']) {
+        const [receipt] = await store.save([
+          { target: 'a.md', content: bytes(text), expectedVersion: version },
+        ]);
+        version = receipt?.version ?? '';
+        // Still held right after the save (checked synchronously, before any timer can run): the
+        // next save of the burst does not take it again.
+        expect(existsSync(lockFolder)).toBe(true);
+      }
+      // Released once nothing more comes (polled; the release is not timed here).
+      for (
+        let tries = 0;
+        tries < 200 &&
+        (await stat(lockFolder).then(
+          () => true,
+          () => false,
+        ));
+        tries++
+      ) {
+        await new Promise((done) => setTimeout(done, 25));
+      }
+      expect(
+        await stat(lockFolder).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
+      // Another store (as another process would) takes it and sees the burst's last version.
+      const other = await ContentStore.open({ root, hooks: {} });
+      expect((await other.read('a.md')).version).toBe(version);
+    });
+
     it('creates a new file with its folders and returns a receipt', async () => {
       const root = await space();
       const store = await ContentStore.open({ root });

@@ -10,7 +10,7 @@ import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
 import { type RecoverableIntent, type RecoveredSave, SaveRecovery } from './save-recovery.js';
 import { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 import { type ContentLocation, type ContentSnapshot, SpaceResolver } from './space-resolver.js';
-import { ensureDir, exists } from './store-files.js';
+import { ensureDir, exists, probeTimestampStep } from './store-files.js';
 
 /** Options of {@link ContentStore.open}. */
 export interface ContentStoreOptions {
@@ -37,6 +37,19 @@ export interface SaveOptions {
 
 /** The live stores of this process, one per real space root and app directory. */
 const sharedStores = new Map<string, Promise<ContentStore>>();
+
+/**
+ * How long the space lock stays taken after a task of this store (ms): saves in a burst take it
+ * once; another process waits at most this long (plus its retry step) once the burst ends.
+ */
+const LOCK_LINGER_MS = 25;
+
+/** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
+const UNPROBED_WINDOW_NS = 2_000_000_000n;
+/** Added to a probed window: the time between a read and its recording, clock reading (ns). */
+const WINDOW_MARGIN_NS = 5_000_000n;
+/** Probed windows per device of this process (a file system's clock step does not change). */
+const probedWindows = new Map<bigint, bigint>();
 
 function cancelled(): RepaError {
   return new RepaError(
@@ -71,7 +84,12 @@ export class ContentStore {
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
   private caseInsensitive = false;
   private queue: Promise<unknown> = IDLE;
+  /** The space lock while it lingers after a task (see {@link locked}), and its release timer. */
+  private held: { lock: SpaceLock; release: NodeJS.Timeout | undefined } | undefined;
   private readonly report: RecoveredSave[] = [];
+  /** The device of the root, for {@link probedWindows}. */
+  private device: bigint | undefined;
+  private probing: Promise<void> | undefined;
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
     this.root = root;
@@ -121,6 +139,7 @@ export class ContentStore {
   ): Promise<ContentStore> {
     const store = new ContentStore(root, options, fs);
     store.caseInsensitive = await isCaseInsensitive(fs, root);
+    store.device = (await fs.lstat(root)).dev;
     try {
       // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
       if (await store.space.repaDirExists()) {
@@ -131,6 +150,46 @@ export class ContentStore {
       if (!(RepaError.isInstance(error) && error.code === 'space_unsafe')) throw error;
     }
     return store;
+  }
+
+  /**
+   * How old (ns) a stat key's mtime must be when it is taken before it stands for the bytes read
+   * with it: twice the file system's timestamp step plus a margin once probed, 2 s before.
+   * @internal
+   */
+  get timestampWindowNs(): bigint {
+    const probed = this.device === undefined ? undefined : probedWindows.get(this.device);
+    return probed ?? UNPROBED_WINDOW_NS;
+  }
+
+  /**
+   * The window for a file on `device` (the first field of its stat key): the probed one on the
+   * space root's device, 2 s on any other (a file system mounted inside the space).
+   * @internal
+   */
+  timestampWindowOn(device: string): bigint {
+    return device === String(this.device) ? this.timestampWindowNs : UNPROBED_WINDOW_NS;
+  }
+
+  /**
+   * Probes the file system's timestamp step once per device and process, in `.repa/` (never
+   * created for it); until then, and where it cannot tell, the window stays 2 s.
+   * @internal
+   */
+  async probeTimestampWindow(): Promise<void> {
+    const device = this.device;
+    if (device === undefined || probedWindows.has(device) || this.probing) return this.probing;
+    const { fs, repaDir } = this.space;
+    this.probing = (async () => {
+      if (!(await this.space.repaDirExists().catch(() => false))) return;
+      const step = await probeTimestampStep(fs, repaDir);
+      // A probe that could not tell is not repeated: the 2 s window stays.
+      const window = step === undefined ? UNPROBED_WINDOW_NS : 2n * step + WINDOW_MARGIN_NS;
+      probedWindows.set(device, window < UNPROBED_WINDOW_NS ? window : UNPROBED_WINDOW_NS);
+    })().finally(() => {
+      this.probing = undefined;
+    });
+    return this.probing;
   }
 
   /** What opening the store did with the intent records it found, in record order. */
@@ -152,6 +211,8 @@ export class ContentStore {
     const { bytes, statKey, version } = await this.space.readStable(location);
     const identity =
       location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
+    // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
+    await this.probeTimestampWindow();
     return { ...location, identity, bytes, statKey, version };
   }
 
@@ -235,16 +296,42 @@ export class ContentStore {
   private locked<T>(task: (lock: SpaceLock) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const { fs, repaDir } = this.space;
-      await ensureDir(fs, repaDir);
-      const lock = await acquireSpaceLock(repaDir);
+      const lock = await this.takeLock();
       try {
         // Checked again under the lock: `.repa` may have been swapped meanwhile.
         await ensureDir(fs, repaDir);
         await this.ledger.reload();
         return await task(lock);
       } finally {
-        await lock.release().catch(() => undefined);
+        // The lock lingers briefly, so a burst of saves takes it once; it goes when the burst ends.
+        const held = { lock, release: undefined as NodeJS.Timeout | undefined };
+        held.release = setTimeout(() => {
+          void this.exclusive(async () => {
+            if (this.held !== held) return;
+            this.held = undefined;
+            await lock.release().catch(() => undefined);
+          });
+        }, LOCK_LINGER_MS);
+        held.release.unref();
+        this.held = held;
       }
     });
+  }
+
+  /** The lingering lock if this process still holds it, else a newly taken one. Runs in the queue. */
+  private async takeLock(): Promise<SpaceLock> {
+    const held = this.held;
+    this.held = undefined;
+    if (held !== undefined) {
+      clearTimeout(held.release);
+      const still = await held.lock.assertHeld().then(
+        () => true,
+        () => false,
+      );
+      if (still) return held.lock;
+      await held.lock.release().catch(() => undefined);
+    }
+    await ensureDir(this.space.fs, this.space.repaDir);
+    return acquireSpaceLock(this.space.repaDir);
   }
 }

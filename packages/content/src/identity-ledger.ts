@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { errnoCode, ioError } from '@repa/durable-fs';
+import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { newIdentity } from './content-address.js';
 import { IdentityIndex } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
@@ -25,6 +25,8 @@ export class IdentityLedger {
   private unsaved: ((index: IdentityIndex) => boolean)[] = [];
   /** Stat key of `identities.json` when last read or written (`null`: absent; `undefined`: never read). */
   private indexKey: string | null | undefined;
+  /** Whether `identities.json` was last replaced without the folder fsync (see {@link assign}). */
+  private renameUnsynced = false;
 
   constructor(private readonly space: SpaceResolver) {}
 
@@ -72,12 +74,17 @@ export class IdentityLedger {
     this.indexKey = key;
   }
 
-  /** Writes the index to disk; the changes it holds are no longer unsaved. */
-  async persist(): Promise<void> {
-    const { fs } = this.space;
+  /**
+   * Writes the index to disk; the changes it holds are no longer unsaved. `durable: false` fsyncs
+   * the new file's bytes but not the folder's rename: it survives a killed process, and a power
+   * loss leaves the old or the new index, never a torn one; {@link makeDurable} finishes it.
+   */
+  async persist(durable = true): Promise<void> {
+    const { fs, repaDir } = this.space;
     const file = this.file;
     const written = this.unsaved.length;
-    await writeRepaFile(fs, this.space.repaDir, file, this.index.serialize());
+    await writeRepaFile(fs, repaDir, file, this.index.serialize(), durable ? 'all' : 'file');
+    this.renameUnsynced = !durable;
     this.unsaved.splice(0, written);
     this.indexKey = await fs.lstat(file).then(
       (stats) => statKeyOf(stats),
@@ -90,19 +97,31 @@ export class IdentityLedger {
     if (this.unsaved.length > 0) await this.persist();
   }
 
+  /** Flushes the rename of an index written by {@link assign} (the folder fsync it skipped). */
+  async makeDurable(): Promise<void> {
+    if (!this.renameUnsynced) return;
+    await syncDirectory(this.space.repaDir, { fs: this.space.fs });
+    this.renameUnsynced = false;
+  }
+
   /** Applies an index change now and keeps it until it is on disk. */
   private change(change: (index: IdentityIndex) => boolean): void {
     if (change(this.index)) this.unsaved.push(change);
   }
 
-  /** The identity of `target`, assigned and written now if it has none. Runs under the lock. */
+  /**
+   * The identity of `target`, assigned and written now if it has none. Runs under the lock.
+   * Contract: the identity is on disk before it is returned (it survives a killed process); the
+   * folder fsync that makes its rename survive a power loss is left to the next save
+   * ({@link makeDurable}), so a read costs one fsync, not two.
+   */
   async assign(target: string): Promise<string> {
     const existing = this.index.identityOf(target);
     if (existing !== undefined) return existing;
     const identity = newIdentity();
     // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
     this.change((index) => index.identityOf(target) === undefined && index.set(identity, target));
-    await this.persist();
+    await this.persist(false);
     return identity;
   }
 

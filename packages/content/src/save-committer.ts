@@ -6,7 +6,7 @@ import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { ensureDir, removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
+import { removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -55,10 +55,13 @@ export class SaveCommitter {
     await this.step('planned', operationId);
     const record = toRecord(this.space, plan, operationId);
     const recordPath = this.space.intentPath(operationId);
+    // One change is one rename (or unlink): atomic by itself, so its record is needed only to find
+    // the save after a killed process, and the page cache keeps it for that (README, "The save
+    // protocol"). Several changes need the record on disk before the first rename.
+    const single = plan.length === 1;
     try {
-      await ensureDir(fs, repaDir);
-      await ensureDir(fs, this.space.intentsDir);
-      await writeRepaFile(fs, repaDir, recordPath, JSON.stringify(record));
+      // Creates `.repa/intents/` if needed (both must be real folders).
+      await writeRepaFile(fs, repaDir, recordPath, JSON.stringify(record), single ? 'none' : 'all');
     } catch (error) {
       await fs.unlink(recordPath).catch(() => undefined);
       throw ioError(error, 'Writing the intent record');
@@ -66,16 +69,28 @@ export class SaveCommitter {
     await this.step('intent-written', operationId);
     const created: string[] = [];
     try {
-      for (const change of plan) {
-        for (const dir of change.createdDirs) {
-          if (created.includes(dir)) continue;
-          await this.space.expectRealDir(dirname(dir));
-          await fs.mkdir(dir);
-          created.push(dir);
+      const writeTemps = async () => {
+        for (const change of plan) {
+          for (const dir of change.createdDirs) {
+            if (created.includes(dir)) continue;
+            await this.space.expectRealDir(dirname(dir));
+            await fs.mkdir(dir);
+            created.push(dir);
+          }
+          if (change.content !== null && change.temp !== null) {
+            await writeNewFile(fs, change.temp, change.content, change.mode);
+          }
         }
-        if (change.content !== null && change.temp !== null) {
-          await writeNewFile(fs, change.temp, change.content, change.mode);
-        }
+      };
+      // Identities assigned by reads since the last save reach disk durably before this save can
+      // be reported; for one change alongside its temp file's fsync (one journal commit for both).
+      if (single) {
+        // Both settle before a failure is handled, so the rollback sees every temp file made.
+        const results = await Promise.allSettled([writeTemps(), this.ledger.makeDurable()]);
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
+      } else {
+        await this.ledger.makeDurable();
+        await writeTemps();
       }
       await this.step('temp-written', operationId);
       await this.recheck(plan);
@@ -144,7 +159,8 @@ export class SaveCommitter {
         () => false,
       ));
     if (removed) {
-      await syncDirectory(this.space.intentsDir, { fs }).catch(() => undefined);
+      // A single change's record was never made durable; its removal need not be either.
+      if (!single) await syncDirectory(this.space.intentsDir, { fs }).catch(() => undefined);
     } else {
       const kept = await writeRepaFile(
         fs,

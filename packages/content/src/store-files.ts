@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import {
   CREATE_EXCLUSIVE,
   errnoCode,
@@ -7,6 +8,7 @@ import {
   ioError,
   isReplaceTempName,
   replaceFile,
+  type SyncLevel,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 
@@ -26,18 +28,22 @@ function spaceUnsafe(path: string): RepaError {
   });
 }
 
-/** Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it. */
+/**
+ * Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it (unless
+ * `sync` is false: then it survives a killed process, not a power loss).
+ */
 export async function writeNewFile(
   fs: FsLayer,
   path: string,
   bytes: Uint8Array,
   mode: number | null,
+  sync = true,
 ): Promise<void> {
   const handle = await fs.open(path, CREATE_EXCLUSIVE, 0o666);
   try {
     await fs.write(handle, bytes);
     if (mode !== null) await fs.chmod(handle, mode);
-    await fs.sync(handle);
+    if (sync) await fs.sync(handle);
   } finally {
     await fs.close(handle).catch(() => undefined);
   }
@@ -92,21 +98,68 @@ export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
 /**
  * Atomically replaces one of Repa's own files in `repaDir` or a folder of it, creating the folders
  * as real folders first: `@repa/durable-fs`'s `replaceFile` (temp file `<name>.<number>`, fsync,
- * rename, folder fsync; `io_error` on failure).
+ * rename, folder fsync — fewer fsyncs as `sync` says; `io_error` on failure).
  */
 export async function writeRepaFile(
   fs: FsLayer,
   repaDir: string,
   path: string,
   text: string,
+  sync: SyncLevel = 'all',
 ): Promise<void> {
   await ensureDir(fs, repaDir);
   if (dirname(path) !== repaDir) await ensureDir(fs, dirname(path));
-  await replaceFile(path, Buffer.from(text, 'utf8'), { fs });
+  await replaceFile(path, Buffer.from(text, 'utf8'), { fs, sync });
 }
 
 /** Whether `name` in `.repa/` is a temp file a killed writer left: a save's or a `writeRepaFile`'s. */
 export function isStrayRepaTemp(name: string): boolean {
   const base = name.slice(0, name.lastIndexOf('.'));
   return name.includes(TEMP_MARK) || (base.endsWith('.json') && isReplaceTempName(base, name));
+}
+
+/** How long {@link probeTimestampStep} may take at most. */
+const PROBE_MS = 50;
+const MS = 1_000_000n;
+
+/**
+ * How coarse this file system's modification times are, measured in `dir` (a folder of Repa's own):
+ * a probe file is written a byte at a time until its mtime has moved twice; the smaller move, plus
+ * how far the mtimes lagged behind `Date.now()`. `undefined` when it cannot tell (read-only
+ * folder, no move within 50 ms).
+ */
+export async function probeTimestampStep(fs: FsLayer, dir: string): Promise<bigint | undefined> {
+  const path = join(dir, `clock-probe${TEMP_MARK}${randomUUID()}`);
+  let handle: Awaited<ReturnType<FsLayer['open']>>;
+  try {
+    handle = await fs.open(path, CREATE_EXCLUSIVE, 0o600);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stamps: bigint[] = [];
+    let lag = 0n;
+    const deadline = Date.now() + PROBE_MS;
+    while (stamps.length < 3 && Date.now() < deadline) {
+      const before = BigInt(Date.now()) * MS;
+      await fs.write(handle, Buffer.of(0x2e));
+      const { mtimeNs } = await fs.fstat(handle);
+      const after = BigInt(Date.now() + 1) * MS;
+      const off = mtimeNs < before ? before - mtimeNs : mtimeNs > after ? mtimeNs - after : 0n;
+      if (off > lag) lag = off;
+      if (stamps.at(-1) !== mtimeNs) stamps.push(mtimeNs);
+    }
+    const [first, second, third] = stamps;
+    if (first === undefined || second === undefined || third === undefined) return undefined;
+    // Bigints: no Math.min / Math.max.
+    let step = second - first;
+    if (third - second < step) step = third - second;
+    if (lag > step) step = lag;
+    return step;
+  } catch {
+    return undefined;
+  } finally {
+    await fs.close(handle).catch(() => undefined);
+    await fs.unlink(path).catch(() => undefined);
+  }
 }

@@ -13,6 +13,7 @@ export {
   type ReplaceFileOptions,
   replaceFile,
   type SyncDirectoryOptions,
+  type SyncLevel,
   syncDirectory,
 } from './replace-file.js';
 export { SerialQueue } from './serial-queue.js';

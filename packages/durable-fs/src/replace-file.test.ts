@@ -57,6 +57,34 @@ describe('replaceFile', () => {
     });
   }
 
+  for (const [sync, fileSyncs, folderSyncs] of [
+    ['all', 1, 1],
+    ['file', 1, 0],
+    ['none', 0, 0],
+  ] as const) {
+    it(`with sync: '${sync}' fsyncs the new bytes ${fileSyncs}× and the folder ${folderSyncs}×`, async () => {
+      const dir = folder();
+      const file = join(dir, 'a.json');
+      writeFileSync(file, 'old');
+      const calls = { sync: 0, syncDir: 0 };
+      const counting: FsLayer = {
+        ...nodeFsLayer,
+        sync: async (handle) => {
+          calls.sync++;
+          await nodeFsLayer.sync(handle);
+        },
+        syncDir: async (path) => {
+          calls.syncDir++;
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      await replaceFile(file, Buffer.from('new'), { fs: counting, sync });
+      expect(readFileSync(file, 'utf8')).toBe('new');
+      expect(readdirSync(dir)).toEqual(['a.json']);
+      expect(calls).toEqual({ sync: fileSyncs, syncDir: folderSyncs });
+    });
+  }
+
   it('fails with io_error (errno EIO) when the folder fsync fails with EIO', async () => {
     const dir = folder();
     const error = await rejectionOf(

@@ -26,10 +26,19 @@ export interface SyncDirectoryOptions {
   fs?: FsLayer | undefined;
 }
 
+/**
+ * How far a write waits for the disk: `all` (the new bytes and the folder entry: survives a power
+ * loss), `file` (the new bytes, not the folder entry: a power loss leaves the old or the new file,
+ * never a torn one), `none` (nothing: survives a killed process, not a power loss).
+ */
+export type SyncLevel = 'all' | 'file' | 'none';
+
 /** Options of {@link replaceFile}. */
 export interface ReplaceFileOptions extends SyncDirectoryOptions {
   /** The new file's mode; by default the replaced file's mode, or 0o666 less the umask for a new file. */
   mode?: number | undefined;
+  /** What to fsync ({@link SyncLevel}); `all` by default. */
+  sync?: SyncLevel | undefined;
 }
 
 /**
@@ -68,7 +77,7 @@ export async function replaceFile(
   options: ReplaceFileOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeFsLayer;
-  await writeAndPlace(fs, path, bytes, `Replacing ${path}`, {
+  await writeAndPlace(fs, path, bytes, `Replacing ${path}`, options.sync ?? 'all', {
     mode: async () => options.mode ?? (await modeOf(fs, path)),
     place: (temp) => fs.rename(temp, path),
   });
@@ -91,7 +100,7 @@ export async function createFile(
   options: ReplaceFileOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeFsLayer;
-  await writeAndPlace(fs, path, bytes, `Creating ${path}`, {
+  await writeAndPlace(fs, path, bytes, `Creating ${path}`, options.sync ?? 'all', {
     mode: async () => options.mode,
     place: async (temp) => {
       try {
@@ -112,33 +121,35 @@ export async function createFile(
 
 /**
  * Writes `bytes` to a temp file beside `path`, lets `place` put it at `path` (after which the temp
- * name is gone), then syncs the folder. Any failure before that removes the temp file and throws
- * `io_error` about `what`.
+ * name is gone), then syncs the folder (as `sync` says). Any failure before that removes the temp
+ * file and throws `io_error` about `what`.
  */
 async function writeAndPlace(
   fs: FsLayer,
   path: string,
   bytes: Uint8Array,
   what: string,
+  sync: SyncLevel,
   steps: { mode: () => Promise<number | undefined>; place: (temp: string) => Promise<void> },
 ): Promise<void> {
   let temp: string | undefined;
   try {
-    temp = await writeTempFile(fs, path, bytes, await steps.mode());
+    temp = await writeTempFile(fs, path, bytes, await steps.mode(), sync !== 'none');
     await steps.place(temp);
   } catch (error) {
     if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
     throw ioError(error, what, { path });
   }
-  await syncDirectory(dirname(path), { fs });
+  if (sync === 'all') await syncDirectory(dirname(path), { fs });
 }
 
-/** Writes `bytes` to a new, fsynced temp file `<name>.<number>` beside `path`; returns its path. */
+/** Writes `bytes` to a new temp file `<name>.<number>` beside `path` (fsynced if `fsync`); returns its path. */
 async function writeTempFile(
   fs: FsLayer,
   path: string,
   bytes: Uint8Array,
   mode: number | undefined,
+  fsync: boolean,
 ): Promise<string> {
   const folder = dirname(path);
   let handle: FileHandle | undefined;
@@ -155,7 +166,7 @@ async function writeTempFile(
     // The umask applies at open; an explicit or kept mode is set exactly.
     if (mode !== undefined) await fs.chmod(handle, mode);
     await fs.write(handle, bytes);
-    await fs.sync(handle);
+    if (fsync) await fs.sync(handle);
   } catch (error) {
     await fs.close(handle).catch(() => undefined);
     await fs.unlink(temp).catch(() => undefined);
