@@ -139,17 +139,17 @@ const unknownSetting = `Unknown setting; known settings: ${SETTING_KEYS.join(', 
 
 // JSON Schema only (the settings store checks the same at run time): which level needs which field.
 const LEVEL_REQUIREMENTS = {
-  allOf: [
-    {
-      if: { properties: { level: { const: 'space' } }, required: ['level'] },
-      then: { required: ['space'] },
-    },
-    {
-      if: { properties: { level: { const: 'session' } }, required: ['level'] },
-      then: { required: ['space', 'sessionId'] },
-    },
-  ],
+  allOf: [levelRequires('space', ['space']), levelRequires('session', ['space', 'sessionId'])],
 };
+
+/** JSON Schema `if`/`then`: a write at `level` must carry `fields`. */
+function levelRequires(level: string, fields: string[]): Record<string, unknown> {
+  return {
+    if: { type: 'object', properties: { level: { const: level } }, required: ['level'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, not a thenable.
+    then: { type: 'object', required: fields },
+  };
+}
 
 const writeFields = {
   ...settingsScopeSchema.shape,
