@@ -144,7 +144,7 @@ function envelopeSchemas(): Record<string, JsonSchema> {
               oneOf: numeric.map(([name, code]) => ({ const: code, description: name })),
             },
             message: { type: 'string', description: 'The same text as `data.message`.' },
-            data: { $ref: '#/$defs/Error' },
+            data: { $ref: '#/$defs/Error', description: 'The Repa error; switch on its `code`.' },
           },
           required: ['code', 'message', 'data'],
         },

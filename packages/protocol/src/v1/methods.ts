@@ -36,11 +36,11 @@ const spaceInfoSchema = z.looseObject({
   learningContext: z
     .object({
       /** Its revision. */
-      revision: z.string(),
+      revision: z.string().describe('Its revision.'),
       /** Body length in characters. */
-      chars: z.number().int().nonnegative(),
+      chars: z.number().int().nonnegative().describe('Body length in characters.'),
       /** The sources it was built from. */
-      sources: z.array(z.string()),
+      sources: z.array(z.string()).describe('The sources it was built from.'),
     })
     .nullable()
     .describe('The current learning context, when the space has one.'),
@@ -62,7 +62,12 @@ export const v1Methods = {
         .describe('Protocol versions the client speaks, most preferred first.'),
       /** The client's name and version, for logs. */
       client: z
-        .strictObject({ name: z.string(), version: z.string() })
+        .strictObject({
+          /** The client's name. */
+          name: z.string().describe("The client's name."),
+          /** The client's version. */
+          version: z.string().describe("The client's version."),
+        })
         .optional()
         .describe("The client's name and version, for logs."),
     }),
@@ -73,7 +78,17 @@ export const v1Methods = {
         .describe('The version chosen for this connection.'),
       /** The server's name and version, and the model its runs use (`repa-offline` offline). */
       server: z
-        .object({ name: z.string(), version: z.string(), model: z.string().optional() })
+        .object({
+          /** The server's name. */
+          name: z.string().describe("The server's name."),
+          /** The server's version. */
+          version: z.string().describe("The server's version."),
+          /** `provider/id` of the model its runs use (`repa-offline` offline). */
+          model: z
+            .string()
+            .optional()
+            .describe('`provider/id` of the model its runs use (`repa-offline` offline).'),
+        })
         .describe(
           "The server's name and version, and the model its runs use (`repa-offline` offline).",
         ),
@@ -86,7 +101,10 @@ export const v1Methods = {
       /** The space root folder (an absolute path). */
       root: spaceRootSchema.describe('The space root folder (an absolute path).'),
     }),
-    result: z.looseObject({ space: spaceInfoSchema }),
+    result: z.looseObject({
+      /** The opened space. */
+      space: spaceInfoSchema.describe('The opened space.'),
+    }),
   },
   /** Creates a session in a space. */
   'session.create': {
@@ -97,7 +115,10 @@ export const v1Methods = {
       /** Optional human title. */
       title: z.string().max(500).optional().describe('Optional human title.'),
     }),
-    result: z.looseObject({ session: sessionInfoSchema }),
+    result: z.looseObject({
+      /** The new session. */
+      session: sessionInfoSchema.describe('The new session.'),
+    }),
   },
   /** Lists the sessions of a space, newest first; damaged ones carry `damaged`. */
   'session.list': {
@@ -106,7 +127,10 @@ export const v1Methods = {
       /** The space root (an absolute path). */
       space: spaceRootSchema.describe('The space root (an absolute path).'),
     }),
-    result: z.looseObject({ sessions: z.array(sessionInfoSchema) }),
+    result: z.looseObject({
+      /** The sessions of the space, newest first. */
+      sessions: z.array(sessionInfoSchema).describe('The sessions of the space, newest first.'),
+    }),
   },
   /** The public history of a session (spec R27). */
   'session.history': {
@@ -117,7 +141,10 @@ export const v1Methods = {
       /** The session. */
       sessionId: idSchema.describe('The session.'),
     }),
-    result: z.looseObject({ items: z.array(historyItemSchema) }),
+    result: z.looseObject({
+      /** The session's public history, oldest first. */
+      items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+    }),
   },
   /** Accepts a run (idempotent by `requestId`) and subscribes this connection to its events. */
   'run.submit': {
@@ -153,7 +180,10 @@ export const v1Methods = {
       /** The run. */
       runId: idSchema.describe('The run.'),
     }),
-    result: z.looseObject({ run: runInfoSchema }),
+    result: z.looseObject({
+      /** The run. */
+      run: runInfoSchema.describe('The run.'),
+    }),
   },
   /** Runs, newest first, filtered by space, session and status. */
   'run.list': {
@@ -174,7 +204,10 @@ export const v1Methods = {
         .optional()
         .describe('At most this many, newest first (default 50).'),
     }),
-    result: z.looseObject({ runs: z.array(runInfoSchema) }),
+    result: z.looseObject({
+      /** The matching runs, newest first. */
+      runs: z.array(runInfoSchema).describe('The matching runs, newest first.'),
+    }),
   },
   /** Subscribes this connection to `run.event` notifications of a run. */
   'run.subscribe': {
@@ -197,7 +230,10 @@ export const v1Methods = {
       /** The run. */
       runId: idSchema.describe('The run.'),
     }),
-    result: z.looseObject({ run: runInfoSchema }),
+    result: z.looseObject({
+      /** The run. */
+      run: runInfoSchema.describe('The run.'),
+    }),
   },
   /** Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection to it. */
   'run.retry': {
@@ -209,19 +245,34 @@ export const v1Methods = {
       /** Idempotency key of the retry itself. */
       requestId: idSchema.describe('Idempotency key of the retry itself.'),
     }),
-    result: z.looseObject({ run: runInfoSchema, resubmitted: z.boolean() }),
+    result: z.looseObject({
+      /** The retry (or the original retry for a repeated request id). */
+      run: runInfoSchema.describe('The retry (or the original retry for a repeated request id).'),
+      /** True when this request id was already accepted and the original retry is returned. */
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original retry is returned.',
+        ),
+    }),
   },
   /** Every settings item as the given scope sees it. */
   'settings.get': {
     description: 'Every settings item as the given scope sees it.',
     params: settingsGetParamsSchema,
-    result: z.looseObject({ items: z.array(settingItemViewSchema) }),
+    result: z.looseObject({
+      /** Every settings item, in registry order. */
+      items: z.array(settingItemViewSchema).describe('Every settings item, in registry order.'),
+    }),
   },
   /** Stores the complete value of one item at one level. */
   'settings.set': {
     description: 'Stores the complete value of one item at one level.',
     params: settingsSetParamsSchema,
-    result: z.looseObject({ item: settingItemViewSchema }),
+    result: z.looseObject({
+      /** The item afterwards. */
+      item: settingItemViewSchema.describe('The item afterwards.'),
+    }),
   },
   /** A space's learning context. */
   'context.get': {
@@ -255,7 +306,10 @@ export const v1Methods = {
           'Refuse with `stale_version` unless the current revision is this; null: unless none exists.',
         ),
     }),
-    result: z.looseObject({ /** The new revision. */ revision: z.string() }),
+    result: z.looseObject({
+      /** The new revision. */
+      revision: z.string().describe('The new revision.'),
+    }),
   },
   /** The daemon's model and Pi configuration, for diagnosis (never secrets). */
   doctor: {
@@ -312,7 +366,10 @@ export const v1Methods = {
   'settings.reset': {
     description: "Removes one item's value at one level.",
     params: settingsResetParamsSchema,
-    result: z.looseObject({ item: settingItemViewSchema }),
+    result: z.looseObject({
+      /** The item afterwards. */
+      item: settingItemViewSchema.describe('The item afterwards.'),
+    }),
   },
 } as const;
 

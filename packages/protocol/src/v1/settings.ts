@@ -94,17 +94,37 @@ export const settingItemViewSchema = z
     /** The override stored at each level, when there is one. */
     overrides: z
       .object({
-        application: settingOverrideSchema.optional(),
-        space: settingOverrideSchema.optional(),
-        session: settingOverrideSchema.optional(),
+        /** The override stored at the application level. */
+        application: settingOverrideSchema
+          .optional()
+          .describe('The override stored at the application level.'),
+        /** The override stored at the space level. */
+        space: settingOverrideSchema.optional().describe('The override stored at the space level.'),
+        /** The override stored at the session level. */
+        session: settingOverrideSchema
+          .optional()
+          .describe('The override stored at the session level.'),
       })
       .describe('The override stored at each level, when there is one.'),
     /** The current revision at each writable level, even without an override (for `expectedRevision`). */
     revisions: z
       .object({
-        application: z.number().int().nonnegative(),
-        space: z.number().int().nonnegative().optional(),
-        session: z.number().int().nonnegative().optional(),
+        /** The application level's revision. */
+        application: z.number().int().nonnegative().describe("The application level's revision."),
+        /** The space level's revision (when the call named a space). */
+        space: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe("The space level's revision (when the call named a space)."),
+        /** The session level's revision (when the call named a session). */
+        session: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe("The session level's revision (when the call named a session)."),
       })
       .describe(
         'The current revision at each writable level, even without an override (for `expectedRevision`).',
