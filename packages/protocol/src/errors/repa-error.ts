@@ -63,7 +63,10 @@ const FROM_WIRE: unique symbol = Symbol('repa.error.fromWire');
 /** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
 export const wireErrorSchema = z
   .looseObject({
-    /** Stable code; a newer server may send codes this client does not know. */
+    /**
+     * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
+     * generic error.
+     */
     code: z
       .string()
       .min(1)

@@ -7,7 +7,7 @@ const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);
 export const jsonRpcRequestSchema = z.strictObject({
   jsonrpc: z.literal('2.0'),
   /** Absent for notifications. */
-  id: jsonRpcIdSchema.optional(),
+  id: jsonRpcIdSchema.optional().describe('Absent for notifications.'),
   method: z.string().min(1),
   params: z.unknown().optional(),
 });

@@ -212,7 +212,7 @@ export const settingsSetParamsSchema: z.ZodType<SettingsSetParams> = z
         /** Dotted item key. */
         key: z.literal(key).describe('Dotted item key.'),
         /** The complete new value of the item. */
-        value: value.describe(`The complete new value of \`${key}\`.`),
+        value: value.describe('The complete new value of the item.'),
       }),
     ) as unknown as readonly [z.ZodObject, ...z.ZodObject[]],
     { error: () => unknownSetting },
@@ -223,7 +223,7 @@ export const settingsSetParamsSchema: z.ZodType<SettingsSetParams> = z
 export const settingsResetParamsSchema = z
   .strictObject({
     ...writeFields,
-    /** Dotted item key. */
+    /** Dotted item key, e.g. `prompts.base`. */
     key: z
       .enum(SETTING_KEYS as [string, ...string[]], { error: () => unknownSetting })
       .describe('Dotted item key, e.g. `prompts.base`.'),
