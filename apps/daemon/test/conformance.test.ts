@@ -351,7 +351,10 @@ describe('protocol v1 conformance against a real daemon', () => {
     expect(spots.filter((pointer) => !allowed(pointer))).toEqual([]);
     // The allow-list stays short and true: every entry names a spot that exists.
     for (const pattern of LOOSE_ALLOWED) {
-      expect(spots.some((pointer) => allowed(pointer, pattern)), pattern).toBe(true);
+      expect(
+        spots.some((pointer) => allowed(pointer, pattern)),
+        pattern,
+      ).toBe(true);
     }
   });
 
