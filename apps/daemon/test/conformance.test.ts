@@ -3,7 +3,7 @@
 // validated with an independent JSON Schema validator (Ajv, draft 2020-12, with formats); any
 // violation fails the test, and so does any loose (`{}`) spot of the schema not allowed below.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -278,12 +278,13 @@ const daemonMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 describe('protocol v1 conformance against a real daemon', () => {
   let daemon: ChildProcess;
+  let root: string;
   let socketPath: string;
   let space: string;
   const clients: SchemaClient[] = [];
 
   beforeAll(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'repa-conformance-'));
+    root = mkdtempSync(join(tmpdir(), 'repa-conformance-'));
     space = join(root, 'space');
     mkdirSync(join(space, 'notes'), { recursive: true });
     writeFileSync(join(space, 'notes', 'a.md'), '# Tides\n\nThe tide turns every six hours.\n');
@@ -312,9 +313,14 @@ describe('protocol v1 conformance against a real daemon', () => {
     });
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     for (const client of clients) client.close();
-    daemon?.kill('SIGKILL');
+    if (daemon !== undefined && daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon.once('exit', resolve));
+      daemon.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(root, { recursive: true, force: true });
   });
 
   async function open(): Promise<SchemaClient> {
