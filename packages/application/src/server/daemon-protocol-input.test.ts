@@ -94,9 +94,13 @@ describe('the daemon process', () => {
     it('accepts a message nested exactly 128 deep and refuses one nested 129 deep', async () => {
       const connection = await open(daemon.socketPath);
       await connection.initialize();
-      // The message object is level 1 and params level 2, so `extra` adds the rest.
+      // The message object is level 1 and params level 2, so `extra` adds the rest. Params are
+      // closed, so the method refuses `extra` by name: the frame itself passed the depth check.
       await connection.write(runGetWith(1, `${'['.repeat(126)}${']'.repeat(126)}`));
-      expect(await within(connection.next())).toMatchObject({ id: 1, result: {} });
+      const accepted = await nextError(connection);
+      expect(accepted).toMatchObject({ id: 1, code: 'invalid_request' });
+      expect(accepted.message).toContain('extra');
+      expect(accepted.details).not.toHaveProperty('limit');
       await connection.write(runGetWith(2, `${'['.repeat(127)}${']'.repeat(127)}`));
       expect(await nextError(connection)).toMatchObject({
         code: 'invalid_request',
@@ -213,7 +217,8 @@ describe('the daemon process', () => {
       await a.initialize();
       await b.initialize();
       // Each half frame fits the frame limit; together they pass the total.
-      const head = '{"jsonrpc":"2.0","id":1,"method":"run.get","params":{"runId":"r1","pad":"';
+      const head =
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersions":["v1"],"client":{"version":"1","name":"';
       const halfFrame = head + 'a'.repeat(60 * 1024 - head.length);
       await a.write(halfFrame);
       await b.write(halfFrame);
@@ -229,7 +234,7 @@ describe('the daemon process', () => {
         error: { data: { code: 'message_too_large' } },
       });
       await within(loser.closed, 'close');
-      await winner.write('"}}\n');
+      await winner.write('"}}}\n');
       expect(await within(winnerAnswer)).toMatchObject({ id: 1, result: {} });
       await expectServing(winner, 2);
       const third = await open(daemon.socketPath);

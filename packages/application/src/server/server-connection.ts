@@ -16,6 +16,7 @@ import {
   encodeFrame,
   errorResponse,
   FrameDecoder,
+  JSON_RPC_ERROR_CODES,
   type JsonRpcResponse,
   jsonRpcRequestSchema,
   MAX_MESSAGE_DEPTH,
@@ -148,7 +149,7 @@ export class ServerConnection implements ConnectionContext {
       );
     }
     if (!this.#initialized) return false;
-    return this.#send({ jsonrpc: '2.0', method, params });
+    return this.#send(encodeFrame({ jsonrpc: '2.0', method, params }));
   }
 
   onClose(callback: () => void): () => void {
@@ -224,28 +225,70 @@ export class ServerConnection implements ConnectionContext {
       return;
     }
     if (!frame.ok) {
-      this.#send(errorResponse(idOf(frame.value), frame.error));
+      const code = frame.parseError
+        ? JSON_RPC_ERROR_CODES.parseError
+        : JSON_RPC_ERROR_CODES.invalidRequest;
+      this.#sendResponse(errorResponse(idOf(frame.value), frame.error, code));
       return;
     }
-    const parsed = jsonRpcRequestSchema.safeParse(frame.value);
-    if (!parsed.success) {
-      this.#send(errorResponse(idOf(frame.value), invalidRequestFromZod(parsed.error, 'message')));
+    if (Array.isArray(frame.value)) {
+      this.#batch(frame.value);
       return;
     }
-    const { id, method, params } = parsed.data;
-    if (id === undefined) return; // Notifications from clients are ignored.
-    const work = this.#answer(id, method, params).finally(() => this.#inFlight.delete(work));
-    this.#inFlight.add(work);
+    const answer = this.#handle(frame.value);
+    if (answer !== undefined) this.#track(answer.then((response) => this.#sendResponse(response)));
   }
 
-  async #answer(id: string | number, method: string, params: unknown): Promise<void> {
-    let response: JsonRpcResponse;
-    try {
-      response = { jsonrpc: '2.0', id, result: await this.#dispatch(method, params) };
-    } catch (error) {
-      response = errorResponse(id, this.#toRepaError(error, method));
+  /**
+   * A batch (JSON-RPC 2.0 §6): one array of the responses to its requests, sent once all are
+   * answered; nothing when it held only notifications; one `-32600` error for an empty array.
+   */
+  #batch(messages: unknown[]): void {
+    if (messages.length === 0) {
+      const error = new RepaError('invalid_request', 'An empty batch is not a valid request.', {
+        fix: 'Send at least one request in a batch, or send the request on its own.',
+      });
+      this.#sendResponse(errorResponse(null, error, JSON_RPC_ERROR_CODES.invalidRequest));
+      return;
     }
-    this.#send(response, id);
+    const answers: Promise<JsonRpcResponse>[] = [];
+    for (const message of messages) {
+      const answer = this.#handle(message);
+      if (answer !== undefined) answers.push(answer);
+    }
+    if (answers.length === 0) return;
+    this.#track(
+      Promise.all(answers).then((responses) => {
+        this.#send(`[${responses.map((response) => this.#encode(response)).join(',')}]\n`);
+      }),
+    );
+  }
+
+  /** The answer to one message: undefined for a notification (clients' are ignored). */
+  #handle(message: unknown): Promise<JsonRpcResponse> | undefined {
+    const parsed = jsonRpcRequestSchema.safeParse(message);
+    if (!parsed.success) {
+      const error = invalidRequestFromZod(parsed.error, 'message');
+      return Promise.resolve(
+        errorResponse(idOf(message), error, JSON_RPC_ERROR_CODES.invalidRequest),
+      );
+    }
+    const { id, method, params } = parsed.data;
+    if (id === undefined) return undefined;
+    return this.#answer(id, method, params);
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  async #answer(id: string | number, method: string, params: unknown): Promise<JsonRpcResponse> {
+    try {
+      return { jsonrpc: '2.0', id, result: await this.#dispatch(method, params) };
+    } catch (error) {
+      return errorResponse(id, this.#toRepaError(error, method));
+    }
   }
 
   async #dispatch(method: string, rawParams: unknown): Promise<unknown> {
@@ -255,19 +298,18 @@ export class ServerConnection implements ConnectionContext {
       });
     }
     if (method === 'initialize') return this.#initialize(rawParams);
-    if (!this.#initialized) {
-      throw new RepaError('invalid_request', `Call initialize before ${method}.`, {
-        fix: 'Send initialize with protocolVersions ["v1"] first on every connection.',
-      });
-    }
-    const handler =
-      isV1Method(method) && method !== 'initialize'
-        ? (this.#settings.handlers[method] as AnyHandler | undefined)
-        : undefined;
+    const handler = isV1Method(method)
+      ? (this.#settings.handlers[method as Exclude<V1Method, 'initialize'>] as
+          | AnyHandler
+          | undefined)
+      : undefined;
     if (handler === undefined) {
       throw new RepaError('method_not_found', `This daemon has no method ${method}.`, {
         details: { method },
       });
+    }
+    if (!this.#initialized) {
+      throw new RepaError('not_initialized', `Call initialize before ${method}.`);
     }
     const spec = v1Methods[method as V1Method];
     const params = (spec.params as z.ZodType).safeParse(rawParams ?? {});
@@ -306,14 +348,17 @@ export class ServerConnection implements ConnectionContext {
   /** Handles the first frame of a TCP connection: the auth frame, or a refusal and close. */
   #authenticate(decoded: DecodedFrame): void {
     if (!decoded.ok) {
-      this.#end(errorResponse(idOf(decoded.value), decoded.error));
+      const code = decoded.parseError
+        ? JSON_RPC_ERROR_CODES.parseError
+        : JSON_RPC_ERROR_CODES.invalidRequest;
+      this.#end(errorResponse(idOf(decoded.value), decoded.error, code));
       return;
     }
     const frame = jsonRpcRequestSchema.safeParse(decoded.value);
     if (!frame.success) {
       // Not JSON-RPC at all (e.g. an HTTP request): a malformed request, not a failed login.
       const error = invalidRequestFromZod(frame.error, 'message');
-      this.#end(errorResponse(idOf(decoded.value), error));
+      this.#end(errorResponse(idOf(decoded.value), error, JSON_RPC_ERROR_CODES.invalidRequest));
       return;
     }
     const params = tcpAuthParamsSchema.safeParse(frame.data.params);
@@ -326,7 +371,7 @@ export class ServerConnection implements ConnectionContext {
     ) {
       this.#authenticated = true;
       if (frame.data.id !== undefined) {
-        this.#send({ jsonrpc: '2.0', id: frame.data.id, result: { authenticated: true } });
+        this.#sendResponse({ jsonrpc: '2.0', id: frame.data.id, result: { authenticated: true } });
       }
       return;
     }
@@ -348,18 +393,23 @@ export class ServerConnection implements ConnectionContext {
     return new RepaError('internal', `Internal error while handling ${method}: ${message}`);
   }
 
-  #send(
-    message: JsonRpcResponse | { jsonrpc: '2.0'; method: string; params: unknown },
-    id?: string | number,
-  ): boolean {
-    if (this.#socket.destroyed || !this.#socket.writable) return false;
-    let line: string;
+  /** A response as JSON; one that cannot be serialized becomes an `internal` error answer. */
+  #encode(response: JsonRpcResponse): string {
     try {
-      line = encodeFrame(message);
+      return JSON.stringify(response);
     } catch (error) {
-      if (id === undefined) throw error;
-      line = encodeFrame(errorResponse(id, this.#toRepaError(error, 'the response')));
+      if (response.id === null) throw error;
+      return JSON.stringify(errorResponse(response.id, this.#toRepaError(error, 'the response')));
     }
+  }
+
+  #sendResponse(response: JsonRpcResponse): void {
+    this.#send(`${this.#encode(response)}\n`);
+  }
+
+  /** Writes one frame (a line ending in a newline); false when the connection is gone. */
+  #send(line: string): boolean {
+    if (this.#socket.destroyed || !this.#socket.writable) return false;
     this.#socket.write(line);
     this.#idleTimer.refresh();
     if (this.#socket.writableLength > this.#settings.maxBufferedWriteBytes) {

@@ -177,11 +177,11 @@ describe('startRepaServer', () => {
       expect(answer.error.data.details).toEqual({ supported: ['v1'], requested: ['v0', 'v2'] });
     });
 
-    it('refuses other calls before initialize', async () => {
+    it('refuses other calls before initialize with not_initialized', async () => {
       const connection = await raw(await start());
       await connection.request(1, 'run.list', {});
       const error = errorOf(await connection.next());
-      expect(error).toMatchObject({ id: 1, code: 'invalid_request' });
+      expect(error).toMatchObject({ id: 1, code: 'not_initialized' });
       expect(error.message).toMatch(/initialize/);
       await connection.initialize();
       await connection.request(2, 'run.list', {});
@@ -281,15 +281,18 @@ describe('startRepaServer', () => {
       await whileServingAnother(server, gates, async () => {
         const connection = await raw(server);
         await connection.write('{"id":7,"method":5}\n[1,2]\n"text"\n');
-        expect(errorOf(await connection.next())).toMatchObject({ id: 7, code: 'invalid_request' });
-        expect(errorOf(await connection.next())).toMatchObject({
-          id: null,
-          code: 'invalid_request',
-        });
-        expect(errorOf(await connection.next())).toMatchObject({
-          id: null,
-          code: 'invalid_request',
-        });
+        // Answers come in any order; [1,2] is a batch of two invalid requests (JSON-RPC 2.0 §6).
+        const answers = [await connection.next(), await connection.next(), await connection.next()];
+        const batch = answers.find(Array.isArray) as unknown[];
+        const single = answers.filter((answer) => !Array.isArray(answer)).map(errorOf);
+        expect(single).toContainEqual(expect.objectContaining({ id: 7, code: 'invalid_request' }));
+        expect(single).toContainEqual(
+          expect.objectContaining({ id: null, code: 'invalid_request' }),
+        );
+        expect(batch.map(errorOf)).toMatchObject([
+          { id: null, code: 'invalid_request' },
+          { id: null, code: 'invalid_request' },
+        ]);
       });
     });
 

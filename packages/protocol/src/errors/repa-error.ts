@@ -10,6 +10,7 @@ export const REPA_ERROR_FIXES = {
   invalid_request: 'Correct the request; the message names the bad field.',
   unsupported_version: 'Use a protocol version the server lists as supported.',
   method_not_found: 'Call one of the v1 methods listed in the protocol documentation.',
+  not_initialized: 'Send initialize with protocolVersions ["v1"] first on every connection.',
   busy: 'Wait for the active run in this session to finish, or cancel it, then submit again.',
   not_found: 'Check the id or path; list the available objects first.',
   read_required: 'Read the file first so its current version is known, then save again.',
@@ -60,16 +61,37 @@ export function isRepaErrorCode(code: string): code is RepaErrorCode {
 const FROM_WIRE: unique symbol = Symbol('repa.error.fromWire');
 
 /** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
-export const wireErrorSchema = z.looseObject({
-  /** Stable code; a newer server may send codes this client does not know. */
-  code: z.string().min(1),
-  /** Human message saying what went wrong. */
-  message: z.string(),
-  /** What to do about it. */
-  fix: z.string(),
-  /** Structured facts for recovery (e.g. the current version on `stale_version`). */
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+export const wireErrorSchema = z
+  .looseObject({
+    /**
+     * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
+     * generic error.
+     */
+    code: z
+      .string()
+      .min(1)
+      .meta({
+        // The schema lists the codes of this version, each described by its standard fix; the list
+        // only grows within v1 (a newer server's code is told apart with isRepaErrorCode).
+        oneOf: REPA_ERROR_CODES.map((known) => ({
+          const: known,
+          description: REPA_ERROR_FIXES[known],
+        })),
+      })
+      .describe(
+        'Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a generic error.',
+      ),
+    /** Human message saying what went wrong. */
+    message: z.string().describe('Human message saying what went wrong.'),
+    /** What to do about it. */
+    fix: z.string().describe('What to do about it.'),
+    /** Structured facts for recovery (e.g. the current version on `stale_version`). */
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Structured facts for recovery (e.g. the current version on `stale_version`).'),
+  })
+  .meta({ id: 'Error', description: 'A Repa error: a stable code, a human message and the fix.' });
 
 /** The wire shape of a Repa error. */
 export type WireError = z.infer<typeof wireErrorSchema>;

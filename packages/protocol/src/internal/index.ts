@@ -12,6 +12,7 @@ export {
 } from '../v1/framing.js';
 export {
   errorResponse,
+  JSON_RPC_ERROR_CODES,
   type JsonRpcRequest,
   type JsonRpcResponse,
   jsonRpcCodeFor,

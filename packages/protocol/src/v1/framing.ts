@@ -30,11 +30,12 @@ export function encodeFrame(message: unknown): string {
 /**
  * One decoded frame: the parsed value, or the error of a malformed or refused line (with the parsed
  * `value` when the line was JSON, so its request id can be answered). A `fatal` error
- * (`message_too_large`) ends the stream: nothing after it in the same push is decoded.
+ * (`message_too_large`) ends the stream: nothing after it in the same push is decoded;
+ * `parseError` marks a line that is not UTF-8 JSON (JSON-RPC's -32700).
  */
 export type DecodedFrame =
   | { ok: true; value: unknown }
-  | { ok: false; error: RepaError; fatal?: boolean; value?: unknown };
+  | { ok: false; error: RepaError; fatal?: boolean; parseError?: boolean; value?: unknown };
 
 /**
  * Splits a byte stream into newline-delimited JSON frames with bounded memory.
@@ -114,7 +115,10 @@ export class FrameDecoder {
       line = strictUtf8.decode(bytes);
     } catch {
       const offset = invalidUtf8Offset(bytes);
-      return refused(`The frame is not valid UTF-8 (byte ${offset}).`, SEND_JSON_LINES, { offset });
+      return {
+        ...refused(`The frame is not valid UTF-8 (byte ${offset}).`, SEND_JSON_LINES, { offset }),
+        parseError: true,
+      };
     }
     if (line.trim() === '') return undefined;
     if (nestingExceeds(line, this.#maxDepth)) {
@@ -128,7 +132,10 @@ export class FrameDecoder {
     try {
       value = JSON.parse(line);
     } catch (cause) {
-      return refused(`Malformed JSON: ${(cause as Error).message}`, SEND_JSON_LINES);
+      return {
+        ...refused(`Malformed JSON: ${(cause as Error).message}`, SEND_JSON_LINES),
+        parseError: true,
+      };
     }
     const unsafePath = this.#refuseUnsafeKeys ? findUnsafeKey(value, line) : undefined;
     if (unsafePath !== undefined) {
@@ -149,7 +156,11 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 const SEND_JSON_LINES = 'Send one JSON-RPC 2.0 message per line, UTF-8 encoded.';
 
-function refused(message: string, fix: string, details?: Record<string, unknown>): DecodedFrame {
+function refused(
+  message: string,
+  fix: string,
+  details?: Record<string, unknown>,
+): Extract<DecodedFrame, { ok: false }> {
   return {
     ok: false,
     error: new RepaError('invalid_request', message, {

@@ -3,11 +3,11 @@ import { RepaError, type RepaErrorCode, wireErrorSchema } from '../errors/repa-e
 
 const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);
 
-/** A JSON-RPC 2.0 request (with `id`) or notification (without). */
-export const jsonRpcRequestSchema = z.object({
+/** A JSON-RPC 2.0 request (with `id`) or notification (without); closed like all client input. */
+export const jsonRpcRequestSchema = z.strictObject({
   jsonrpc: z.literal('2.0'),
   /** Absent for notifications. */
-  id: jsonRpcIdSchema.optional(),
+  id: jsonRpcIdSchema.optional().describe('Absent for notifications.'),
   method: z.string().min(1),
   params: z.unknown().optional(),
 });
@@ -33,23 +33,49 @@ export const jsonRpcResponseSchema = z.union([
 /** A JSON-RPC 2.0 response. */
 export type JsonRpcResponse = z.infer<typeof jsonRpcResponseSchema>;
 
+/** The JSON-RPC 2.0 numeric error codes a v1 server answers with (the Repa code is in `data.code`). */
+export const JSON_RPC_ERROR_CODES = {
+  /** The frame is not valid JSON (or not UTF-8). */
+  parseError: -32700,
+  /** The frame is JSON but not a Request object (or an empty batch). */
+  invalidRequest: -32600,
+  /** No such method. */
+  methodNotFound: -32601,
+  /** The method's params do not match its schema. */
+  invalidParams: -32602,
+  /** A Repa error the server raised while handling the call (see `data.code`). */
+  serverError: -32000,
+  /** A bug in the server. */
+  internalError: -32603,
+} as const;
+
 const NUMERIC_CODES: ReadonlyMap<string, number> = new Map<RepaErrorCode, number>([
-  ['invalid_request', -32602],
-  ['method_not_found', -32601],
-  ['internal', -32603],
+  ['invalid_request', JSON_RPC_ERROR_CODES.invalidParams],
+  ['method_not_found', JSON_RPC_ERROR_CODES.methodNotFound],
+  ['internal', JSON_RPC_ERROR_CODES.internalError],
 ]);
 
-/** The JSON-RPC numeric code for a Repa error code (Repa codes travel in `error.data.code`). */
+/**
+ * The JSON-RPC numeric code for a Repa error code (Repa codes travel in `error.data.code`);
+ * `invalid_request` maps to invalid params, the common case once a frame is a Request object.
+ */
 export function jsonRpcCodeFor(code: RepaErrorCode | (string & {})): number {
-  return NUMERIC_CODES.get(code) ?? -32000;
+  return NUMERIC_CODES.get(code) ?? JSON_RPC_ERROR_CODES.serverError;
 }
 
-/** A JSON-RPC error response for `error` answering request `id`. */
-export function errorResponse(id: string | number | null, error: RepaError): JsonRpcResponse {
+/**
+ * A JSON-RPC error response for `error` answering request `id`; `numericCode` overrides the code
+ * {@link jsonRpcCodeFor} gives (parse errors and invalid Request objects).
+ */
+export function errorResponse(
+  id: string | number | null,
+  error: RepaError,
+  numericCode: number = jsonRpcCodeFor(error.code),
+): JsonRpcResponse {
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: jsonRpcCodeFor(error.code), message: error.message, data: error.toWire() },
+    error: { code: numericCode, message: error.message, data: error.toWire() },
   };
 }
 

@@ -10,38 +10,40 @@ import {
 import { historyItemSchema, sessionInfoSchema } from './sessions.js';
 import {
   settingItemViewSchema,
-  settingsScopeSchema,
-  writableSettingsLevelSchema,
+  settingsGetParamsSchema,
+  settingsResetParamsSchema,
+  settingsSetParamsSchema,
 } from './settings.js';
 
 /** A space's learning context (`<space>/.repa/learning-context.json`). */
 export const learningContextSchema = z.looseObject({
   /** The full body of text given to the model. */
-  body: z.string(),
+  body: z.string().describe('The full body of text given to the model.'),
   /** The space-relative sources the body was built from. */
-  sources: z.array(z.string()),
+  sources: z.array(z.string()).describe('The space-relative sources the body was built from.'),
   /** Changes on every write; `context.set` compares it. */
-  revision: z.string(),
+  revision: z.string().describe('Changes on every write; `context.set` compares it.'),
 });
 /** A space's learning context. */
 export type LearningContext = z.infer<typeof learningContextSchema>;
 
 const spaceInfoSchema = z.looseObject({
-  /** The space root (absolute, real path). */
-  root: spaceRootSchema,
+  /** The space root (an absolute, real path). */
+  root: spaceRootSchema.describe('The space root (an absolute, real path).'),
   /** The folder's name. */
-  name: z.string(),
+  name: z.string().describe("The folder's name."),
   /** The current learning context, when the space has one. */
   learningContext: z
     .object({
       /** Its revision. */
-      revision: z.string(),
+      revision: z.string().describe('Its revision.'),
       /** Body length in characters. */
-      chars: z.number().int().nonnegative(),
+      chars: z.number().int().nonnegative().describe('Body length in characters.'),
       /** The sources it was built from. */
-      sources: z.array(z.string()),
+      sources: z.array(z.string()).describe('The sources it was built from.'),
     })
-    .nullable(),
+    .nullable()
+    .describe('The current learning context, when the space has one.'),
 });
 
 /**
@@ -49,182 +51,325 @@ const spaceInfoSchema = z.looseObject({
  * Contract: adding a method or an optional field is not a break; anything else bumps the protocol.
  */
 export const v1Methods = {
+  /** Negotiates the protocol version; the first call on every connection. */
   initialize: {
-    params: z.object({
+    description: 'Negotiates the protocol version; the first call on every connection.',
+    params: z.strictObject({
       /** Protocol versions the client speaks, most preferred first. */
-      protocolVersions: z.array(z.string()).min(1),
+      protocolVersions: z
+        .array(z.string())
+        .min(1)
+        .describe('Protocol versions the client speaks, most preferred first.'),
       /** The client's name and version, for logs. */
-      client: z.object({ name: z.string(), version: z.string() }).optional(),
+      client: z
+        .strictObject({
+          /** The client's name. */
+          name: z.string().describe("The client's name."),
+          /** The client's version. */
+          version: z.string().describe("The client's version."),
+        })
+        .optional()
+        .describe("The client's name and version, for logs."),
     }),
     result: z.looseObject({
       /** The version chosen for this connection. */
-      protocolVersion: z.literal(PROTOCOL_VERSION),
+      protocolVersion: z
+        .literal(PROTOCOL_VERSION)
+        .describe('The version chosen for this connection.'),
       /** The server's name and version, and the model its runs use (`repa-offline` offline). */
-      server: z.object({ name: z.string(), version: z.string(), model: z.string().optional() }),
+      server: z
+        .object({
+          /** The server's name. */
+          name: z.string().describe("The server's name."),
+          /** The server's version. */
+          version: z.string().describe("The server's version."),
+          /** `provider/id` of the model its runs use (`repa-offline` offline). */
+          model: z
+            .string()
+            .optional()
+            .describe('`provider/id` of the model its runs use (`repa-offline` offline).'),
+        })
+        .describe(
+          "The server's name and version, and the model its runs use (`repa-offline` offline).",
+        ),
     }),
   },
+  /** Opens a space folder and describes it (name, learning context). */
   'space.open': {
-    params: z.object({ /** The space root folder. */ root: spaceRootSchema }),
-    result: z.looseObject({ space: spaceInfoSchema }),
+    description: 'Opens a space folder and describes it (name, learning context).',
+    params: z.strictObject({
+      /** The space root folder (an absolute path). */
+      root: spaceRootSchema.describe('The space root folder (an absolute path).'),
+    }),
+    result: z.looseObject({
+      /** The opened space. */
+      space: spaceInfoSchema.describe('The opened space.'),
+    }),
   },
+  /** Creates a session in a space. */
   'session.create': {
-    params: z.object({
-      /** The space root. */
-      space: spaceRootSchema,
+    description: 'Creates a session in a space.',
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
       /** Optional human title. */
-      title: z.string().max(500).optional(),
+      title: z.string().max(500).optional().describe('Optional human title.'),
     }),
-    result: z.looseObject({ session: sessionInfoSchema }),
+    result: z.looseObject({
+      /** The new session. */
+      session: sessionInfoSchema.describe('The new session.'),
+    }),
   },
+  /** Lists the sessions of a space, newest first; damaged ones carry `damaged`. */
   'session.list': {
-    params: z.object({ /** The space root. */ space: spaceRootSchema }),
-    result: z.looseObject({ sessions: z.array(sessionInfoSchema) }),
-  },
-  'session.history': {
-    params: z.object({
-      /** The space root. */
-      space: spaceRootSchema,
-      /** The session. */
-      sessionId: idSchema,
+    description: 'Lists the sessions of a space, newest first; damaged ones carry `damaged`.',
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
     }),
-    result: z.looseObject({ items: z.array(historyItemSchema) }),
+    result: z.looseObject({
+      /** The sessions of the space, newest first. */
+      sessions: z.array(sessionInfoSchema).describe('The sessions of the space, newest first.'),
+    }),
   },
+  /** The public history of a session (spec R27). */
+  'session.history': {
+    description: 'The public history of a session (spec R27).',
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** The session. */
+      sessionId: idSchema.describe('The session.'),
+    }),
+    result: z.looseObject({
+      /** The session's public history, oldest first. */
+      items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+    }),
+  },
+  /** Accepts a run (idempotent by `requestId`) and subscribes this connection to its events. */
   'run.submit': {
-    params: z.object({
-      /** The space root. */
-      space: spaceRootSchema,
+    description:
+      'Accepts a run (idempotent by `requestId`) and subscribes this connection to its events.',
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
       /** The session the run belongs to. */
-      sessionId: idSchema,
+      sessionId: idSchema.describe('The session the run belongs to.'),
       /** Client-chosen idempotency key: resubmitting it returns the original run. */
-      requestId: idSchema,
+      requestId: idSchema.describe(
+        'Client-chosen idempotency key: resubmitting it returns the original run.',
+      ),
       /** What to do. */
-      input: runInputSchema,
+      input: runInputSchema.describe('What to do.'),
     }),
     result: z.looseObject({
       /** The accepted (or original) run. */
-      run: runInfoSchema,
+      run: runInfoSchema.describe('The accepted (or original) run.'),
       /** True when this request id was already accepted and the original run is returned. */
-      resubmitted: z.boolean(),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original run is returned.',
+        ),
     }),
   },
+  /** One run as the ledger keeps it. */
   'run.get': {
-    params: z.object({ /** The run. */ runId: idSchema }),
-    result: z.looseObject({ run: runInfoSchema }),
-  },
-  'run.list': {
-    params: z.object({
-      /** Only runs of this space. */
-      space: spaceRootSchema.optional(),
-      /** Only runs of this session. */
-      sessionId: idSchema.optional(),
-      /** Only runs in this status. */
-      status: runStatusSchema.optional(),
-      /** At most this many, newest first (default 50). */
-      limit: z.number().int().positive().max(1000).optional(),
+    description: 'One run as the ledger keeps it.',
+    params: z.strictObject({
+      /** The run. */
+      runId: idSchema.describe('The run.'),
     }),
-    result: z.looseObject({ runs: z.array(runInfoSchema) }),
+    result: z.looseObject({
+      /** The run. */
+      run: runInfoSchema.describe('The run.'),
+    }),
   },
+  /** Runs, newest first, filtered by space, session and status. */
+  'run.list': {
+    description: 'Runs, newest first, filtered by space, session and status.',
+    params: z.strictObject({
+      /** Only runs of this space. */
+      space: spaceRootSchema.optional().describe('Only runs of this space.'),
+      /** Only runs of this session. */
+      sessionId: idSchema.optional().describe('Only runs of this session.'),
+      /** Only runs in this status. */
+      status: runStatusSchema.optional().describe('Only runs in this status.'),
+      /** At most this many, newest first (default 50). */
+      limit: z
+        .number()
+        .int()
+        .positive()
+        .max(1000)
+        .optional()
+        .describe('At most this many, newest first (default 50).'),
+    }),
+    result: z.looseObject({
+      /** The matching runs, newest first. */
+      runs: z.array(runInfoSchema).describe('The matching runs, newest first.'),
+    }),
+  },
+  /** Subscribes this connection to `run.event` notifications of a run. */
   'run.subscribe': {
-    params: z.object({
+    description: 'Subscribes this connection to `run.event` notifications of a run.',
+    params: z.strictObject({
       /** The run whose `run.event` notifications this connection wants. */
-      runId: idSchema,
+      runId: idSchema.describe('The run whose `run.event` notifications this connection wants.'),
     }),
     result: z.looseObject({
       /** The run as it is now; events after this state follow as notifications. */
-      run: runInfoSchema,
+      run: runInfoSchema.describe(
+        'The run as it is now; events after this state follow as notifications.',
+      ),
     }),
   },
+  /** Cancels a run; answers the run as it is then. */
   'run.cancel': {
-    params: z.object({ /** The run. */ runId: idSchema }),
-    result: z.looseObject({ run: runInfoSchema }),
+    description: 'Cancels a run; answers the run as it is then.',
+    params: z.strictObject({
+      /** The run. */
+      runId: idSchema.describe('The run.'),
+    }),
+    result: z.looseObject({
+      /** The run. */
+      run: runInfoSchema.describe('The run.'),
+    }),
   },
+  /** Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection to it. */
   'run.retry': {
-    params: z.object({
+    description:
+      'Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection to it.',
+    params: z.strictObject({
       /** The run to retry. */
-      runId: idSchema,
+      runId: idSchema.describe('The run to retry.'),
       /** Idempotency key of the retry itself. */
-      requestId: idSchema,
+      requestId: idSchema.describe('Idempotency key of the retry itself.'),
     }),
-    result: z.looseObject({ run: runInfoSchema, resubmitted: z.boolean() }),
+    result: z.looseObject({
+      /** The retry (or the original retry for a repeated request id). */
+      run: runInfoSchema.describe('The retry (or the original retry for a repeated request id).'),
+      /** True when this request id was already accepted and the original retry is returned. */
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original retry is returned.',
+        ),
+    }),
   },
+  /** Every settings item as the given scope sees it. */
   'settings.get': {
-    params: settingsScopeSchema,
-    result: z.looseObject({ items: z.array(settingItemViewSchema) }),
-  },
-  'settings.set': {
-    params: settingsScopeSchema.extend({
-      /** The level to write. */
-      level: writableSettingsLevelSchema,
-      /** Dotted item key, e.g. `prompts.base`. */
-      key: z.string(),
-      /** The complete new value of the item. */
-      value: z.unknown(),
-      /** Refuse with `stale_version` unless the level's revision is this. */
-      expectedRevision: z.number().int().nonnegative().optional(),
+    description: 'Every settings item as the given scope sees it.',
+    params: settingsGetParamsSchema,
+    result: z.looseObject({
+      /** Every settings item, in registry order. */
+      items: z.array(settingItemViewSchema).describe('Every settings item, in registry order.'),
     }),
-    result: z.looseObject({ item: settingItemViewSchema }),
   },
+  /** Stores the complete value of one item at one level. */
+  'settings.set': {
+    description: 'Stores the complete value of one item at one level.',
+    params: settingsSetParamsSchema,
+    result: z.looseObject({
+      /** The item afterwards. */
+      item: settingItemViewSchema.describe('The item afterwards.'),
+    }),
+  },
+  /** A space's learning context. */
   'context.get': {
-    params: z.object({ /** The space root. */ space: spaceRootSchema }),
+    description: "A space's learning context.",
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+    }),
     result: z.looseObject({
       /** The space's learning context, or null when it has none. */
-      context: learningContextSchema.nullable(),
+      context: learningContextSchema
+        .nullable()
+        .describe("The space's learning context, or null when it has none."),
     }),
   },
+  /** Replaces a space's learning context (compare-and-set on its revision). */
   'context.set': {
-    params: z.object({
-      /** The space root. */
-      space: spaceRootSchema,
+    description: "Replaces a space's learning context (compare-and-set on its revision).",
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
       /** The full new body. */
-      body: z.string(),
+      body: z.string().describe('The full new body.'),
       /** The space-relative sources it was built from. */
-      sources: z.array(z.string()),
+      sources: z.array(z.string()).describe('The space-relative sources it was built from.'),
       /** Refuse with `stale_version` unless the current revision is this; null: unless none exists. */
-      expectedRevision: z.string().nullable(),
+      expectedRevision: z
+        .string()
+        .nullable()
+        .describe(
+          'Refuse with `stale_version` unless the current revision is this; null: unless none exists.',
+        ),
     }),
-    result: z.looseObject({ /** The new revision. */ revision: z.string() }),
+    result: z.looseObject({
+      /** The new revision. */
+      revision: z.string().describe('The new revision.'),
+    }),
   },
+  /** The daemon's model and Pi configuration, for diagnosis (never secrets). */
   doctor: {
-    params: z.object({}),
+    description: "The daemon's model and Pi configuration, for diagnosis (never secrets).",
+    params: z.strictObject({}),
     result: z.looseObject({
       /** The model the daemon's runs use, and which ones have credentials (never the keys). */
-      models: z.looseObject({
-        /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
-        default: z.string(),
-        /** True for the embedded offline responder. */
-        offline: z.boolean(),
-        /** `provider/id` of every model with credentials (empty when offline). */
-        available: z.array(z.string()),
-        /** Why Pi's configuration could not be read (then `default` is empty). */
-        error: wireErrorSchema.optional(),
-      }),
+      models: z
+        .looseObject({
+          /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+          default: z
+            .string()
+            .describe(
+              "`provider/id` of the daemon's model (`repa-offline` for the embedded responder).",
+            ),
+          /** True for the embedded offline responder. */
+          offline: z.boolean().describe('True for the embedded offline responder.'),
+          /** `provider/id` of every model with credentials (empty when offline). */
+          available: z
+            .array(z.string())
+            .describe('`provider/id` of every model with credentials (empty when offline).'),
+          /** Why Pi's configuration could not be read (then `default` is empty). */
+          error: wireErrorSchema
+            .optional()
+            .describe("Why Pi's configuration could not be read (then `default` is empty)."),
+        })
+        .describe(
+          "The model the daemon's runs use, and which ones have credentials (never the keys).",
+        ),
       /** Pi's configuration as the daemon sees it. */
-      pi: z.looseObject({
-        /** Pi's agent directory. */
-        agentDir: z.string(),
-        /** Whether it exists. */
-        exists: z.boolean(),
-        /** Whether `auth.json` exists in it. */
-        authJson: z.boolean(),
-        /** Whether `models.json` exists in it. */
-        modelsJson: z.boolean(),
-        /** The key variables the daemon looked for (names only). */
-        keyVariables: z.array(z.string()),
-        /** Those set in the daemon's environment (names only, never values). */
-        keyVariablesSet: z.array(z.string()),
-      }),
+      pi: z
+        .looseObject({
+          /** Pi's agent directory. */
+          agentDir: z.string().describe("Pi's agent directory."),
+          /** Whether it exists. */
+          exists: z.boolean().describe('Whether it exists.'),
+          /** Whether `auth.json` exists in it. */
+          authJson: z.boolean().describe('Whether `auth.json` exists in it.'),
+          /** Whether `models.json` exists in it. */
+          modelsJson: z.boolean().describe('Whether `models.json` exists in it.'),
+          /** The key variables the daemon looked for (names only). */
+          keyVariables: z
+            .array(z.string())
+            .describe('The key variables the daemon looked for (names only).'),
+          /** Those set in the daemon's environment (names only, never values). */
+          keyVariablesSet: z
+            .array(z.string())
+            .describe("Those set in the daemon's environment (names only, never values)."),
+        })
+        .describe("Pi's configuration as the daemon sees it."),
     }),
   },
+  /** Removes one item's value at one level. */
   'settings.reset': {
-    params: settingsScopeSchema.extend({
-      /** The level to clear. */
-      level: writableSettingsLevelSchema,
-      /** Dotted item key. */
-      key: z.string(),
-      /** Refuse with `stale_version` unless the level's revision is this. */
-      expectedRevision: z.number().int().nonnegative().optional(),
+    description: "Removes one item's value at one level.",
+    params: settingsResetParamsSchema,
+    result: z.looseObject({
+      /** The item afterwards. */
+      item: settingItemViewSchema.describe('The item afterwards.'),
     }),
-    result: z.looseObject({ item: settingItemViewSchema }),
   },
 } as const;
 

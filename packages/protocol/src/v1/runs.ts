@@ -6,14 +6,13 @@ import { promptSectionReportSchema } from './prompt.js';
 import { promptSettingsSchema, promptSettingsSourcesSchema } from './settings.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
-export const runStatusSchema = z.enum([
-  'accepted',
-  'running',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
+export const runStatusSchema = z
+  .enum(['accepted', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'])
+  .meta({
+    id: 'RunStatus',
+    description:
+      "A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`; the last four are terminal.",
+  });
 /** A run's status. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -22,140 +21,178 @@ export function isTerminalRunStatus(status: RunStatus): boolean {
   return status !== 'accepted' && status !== 'running';
 }
 
+const textInput = {
+  type: z.literal('text'),
+  /** The user's request. */
+  text: z.string().min(1).max(1_000_000).describe("The user's request."),
+};
+
 /** A run's input. Only text today; other kinds (images, steering) are added as new variants. */
-export const runInputSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('text'),
-    /** The user's request. */
-    text: z.string().min(1).max(1_000_000),
-  }),
-]);
+export const runInputSchema = z.discriminatedUnion('type', [z.strictObject(textInput)]);
 /** A run's input. */
 export type RunInput = z.infer<typeof runInputSchema>;
 
+// The input as the server reports it: open, like everything the server sends.
+const runInputViewSchema = z
+  .discriminatedUnion('type', [z.object(textInput)])
+  .meta({ id: 'RunInput', description: "A run's input." });
+
 /** One run as the ledger keeps it. */
-export const runInfoSchema = z.looseObject({
-  /** The run's id. */
-  runId: idSchema,
-  /** The client's request id (idempotency key). */
-  requestId: idSchema,
-  /** The space root. */
-  space: spaceRootSchema,
-  /** The session the run belongs to. */
-  sessionId: idSchema,
-  /** The run's input. */
-  input: runInputSchema,
-  /** Current status. */
-  status: runStatusSchema,
-  /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
-  attempt: z.number().int().positive(),
-  /** The run this one retries. */
-  retryOf: idSchema.optional(),
-  /** The prompt settings decided at acceptance (spec R20). */
-  promptSettings: promptSettingsSchema,
-  /** The settings revisions those prompt settings were built from, per level. */
-  settingsRevisions: z.record(z.string(), z.number().int().nonnegative()),
-  /**
-   * The level each of those prompt settings came from (absent on runs recorded before servers
-   * kept it).
-   */
-  settingsSources: promptSettingsSourcesSchema.optional(),
-  /** The prompt section report of the run, once it started. */
-  promptSections: z.array(promptSectionReportSchema).optional(),
-  /** Why the run failed, was cancelled or interrupted. */
-  error: wireErrorSchema.optional(),
-  /** The final assistant text, once finished. */
-  output: z.string().optional(),
-  /** When the request was accepted. */
-  acceptedAt: timestampSchema,
-  /** When the run actually started. */
-  startedAt: timestampSchema.optional(),
-  /** When the run ended. */
-  endedAt: timestampSchema.optional(),
-});
+export const runInfoSchema = z
+  .looseObject({
+    /** The run's id. */
+    runId: idSchema.describe("The run's id."),
+    /** The client's request id (idempotency key). */
+    requestId: idSchema.describe("The client's request id (idempotency key)."),
+    /** The space root (an absolute path). */
+    space: spaceRootSchema.describe('The space root (an absolute path).'),
+    /** The session the run belongs to. */
+    sessionId: idSchema.describe('The session the run belongs to.'),
+    /** The run's input. */
+    input: runInputViewSchema.describe("The run's input."),
+    /** Current status. */
+    status: runStatusSchema.describe('Current status.'),
+    /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
+    attempt: z
+      .number()
+      .int()
+      .positive()
+      .describe('Attempt number, 1 for the first; a retry is a new run with `retryOf`.'),
+    /** The run this one retries. */
+    retryOf: idSchema.optional().describe('The run this one retries.'),
+    /** The prompt settings decided at acceptance (spec R20). */
+    promptSettings: promptSettingsSchema.describe(
+      'The prompt settings decided at acceptance (spec R20).',
+    ),
+    /** The settings revisions those prompt settings were built from, per level. */
+    settingsRevisions: z
+      .record(z.string(), z.number().int().nonnegative())
+      .describe('The settings revisions those prompt settings were built from, per level.'),
+    /**
+     * The level each of those prompt settings came from (absent on runs recorded before servers
+     * kept it).
+     */
+    settingsSources: promptSettingsSourcesSchema
+      .optional()
+      .describe(
+        'The level each of those prompt settings came from (absent on runs recorded before servers kept it).',
+      ),
+    /** The prompt section report of the run, once it started. */
+    promptSections: z
+      .array(promptSectionReportSchema)
+      .optional()
+      .describe('The prompt section report of the run, once it started.'),
+    /** Why the run failed, was cancelled or interrupted. */
+    error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
+    /** The final assistant text, once finished. */
+    output: z.string().optional().describe('The final assistant text, once finished.'),
+    /** When the request was accepted. */
+    acceptedAt: timestampSchema.describe('When the request was accepted.'),
+    /** When the run actually started. */
+    startedAt: timestampSchema.optional().describe('When the run actually started.'),
+    /** When the run ended. */
+    endedAt: timestampSchema.optional().describe('When the run ended.'),
+  })
+  .meta({
+    id: 'Run',
+    description: 'One run as the ledger keeps it.',
+  });
 /** One run as the ledger keeps it. */
 export type RunInfo = z.infer<typeof runInfoSchema>;
 
 /** One event of a run, streamed as a `run.event` notification. */
-export const runEventSchema = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('status'),
-    /** The new status. */
-    status: runStatusSchema,
-    /** Why, for failed / cancelled / interrupted. */
-    error: wireErrorSchema.optional(),
-  }),
-  z.looseObject({
-    type: z.literal('text-delta'),
-    /** Assistant text as it streams. */
-    delta: z.string(),
-  }),
-  z.looseObject({
-    type: z.literal('tool-start'),
-    /** Pi's tool call id. */
-    toolCallId: z.string(),
-    /** The tool's name. */
-    toolName: z.string(),
-    /** The arguments the model gave. */
-    args: z.unknown(),
-  }),
-  z.looseObject({
-    type: z.literal('tool-end'),
-    /** Pi's tool call id. */
-    toolCallId: z.string(),
-    /** The tool's name. */
-    toolName: z.string(),
-    /** Whether the tool reported an error to the model. */
-    isError: z.boolean(),
-    /** Content operation id, for saving tools. */
-    operationId: idSchema.optional(),
-    /** Receipts of what reached disk. */
-    receipts: z.array(saveReceiptSchema).optional(),
-    /** The error the tool returned. */
-    error: wireErrorSchema.optional(),
-  }),
-  z.looseObject({
-    type: z.literal('context-snapshot'),
-    /** The learning-context revision provided. */
-    revision: z.string(),
-    /** Body length in characters. */
-    chars: z.number().int().nonnegative(),
-    /** The sources the snapshot was built from. */
-    sources: z.array(z.string()),
-  }),
-  z.looseObject({
-    type: z.literal('file-change-notice'),
-    /** The changes the model was told about. */
-    changes: z.array(fileChangeSchema),
-  }),
-  z.looseObject({
-    type: z.literal('compaction'),
-    /** Start or end of Pi's compaction. */
-    phase: z.enum(['start', 'end']),
-    /** Pi's estimate before (an estimate, never exact). */
-    tokensBefore: z.number().optional(),
-    /** Pi's estimate after (an estimate, never exact). */
-    estimatedTokensAfter: z.number().optional(),
-  }),
-  z.looseObject({
-    type: z.literal('prompt-sections'),
-    /** What the model was told, section by section. */
-    sections: z.array(promptSectionReportSchema),
-  }),
-]);
+export const runEventSchema = z
+  .discriminatedUnion('type', [
+    z.looseObject({
+      type: z.literal('status'),
+      /** The new status. */
+      status: runStatusSchema.describe('The new status.'),
+      /** Why, for failed / cancelled / interrupted. */
+      error: wireErrorSchema.optional().describe('Why, for failed / cancelled / interrupted.'),
+    }),
+    z.looseObject({
+      type: z.literal('text-delta'),
+      /** Assistant text as it streams. */
+      delta: z.string().describe('Assistant text as it streams.'),
+    }),
+    z.looseObject({
+      type: z.literal('tool-start'),
+      /** Pi's tool call id. */
+      toolCallId: z.string().describe("Pi's tool call id."),
+      /** The tool's name. */
+      toolName: z.string().describe("The tool's name."),
+      /** The arguments the model gave. */
+      args: z.unknown().describe('The arguments the model gave.'),
+    }),
+    z.looseObject({
+      type: z.literal('tool-end'),
+      /** Pi's tool call id. */
+      toolCallId: z.string().describe("Pi's tool call id."),
+      /** The tool's name. */
+      toolName: z.string().describe("The tool's name."),
+      /** Whether the tool reported an error to the model. */
+      isError: z.boolean().describe('Whether the tool reported an error to the model.'),
+      /** Content operation id, for saving tools. */
+      operationId: idSchema.optional().describe('Content operation id, for saving tools.'),
+      /** Receipts of what reached disk. */
+      receipts: z.array(saveReceiptSchema).optional().describe('Receipts of what reached disk.'),
+      /** The error the tool returned. */
+      error: wireErrorSchema.optional().describe('The error the tool returned.'),
+    }),
+    z.looseObject({
+      type: z.literal('context-snapshot'),
+      /** The learning-context revision provided. */
+      revision: z.string().describe('The learning-context revision provided.'),
+      /** Body length in characters. */
+      chars: z.number().int().nonnegative().describe('Body length in characters.'),
+      /** The sources the snapshot was built from. */
+      sources: z.array(z.string()).describe('The sources the snapshot was built from.'),
+    }),
+    z.looseObject({
+      type: z.literal('file-change-notice'),
+      /** The changes the model was told about. */
+      changes: z.array(fileChangeSchema).describe('The changes the model was told about.'),
+    }),
+    z.looseObject({
+      type: z.literal('compaction'),
+      /** Start or end of Pi's compaction. */
+      phase: z.enum(['start', 'end']).describe("Start or end of Pi's compaction."),
+      /** Pi's estimate before (an estimate, never exact). */
+      tokensBefore: z
+        .number()
+        .optional()
+        .describe("Pi's estimate before (an estimate, never exact)."),
+      /** Pi's estimate after (an estimate, never exact). */
+      estimatedTokensAfter: z
+        .number()
+        .optional()
+        .describe("Pi's estimate after (an estimate, never exact)."),
+    }),
+    z.looseObject({
+      type: z.literal('prompt-sections'),
+      /** What the model was told, section by section. */
+      sections: z
+        .array(promptSectionReportSchema)
+        .describe('What the model was told, section by section.'),
+    }),
+  ])
+  .meta({
+    id: 'RunEvent',
+    description: 'One event of a run, streamed as a `run.event` notification.',
+  });
 /** One event of a run. */
 export type RunEvent = z.infer<typeof runEventSchema>;
 
 /** The `run.event` notification's params. */
 export const runEventNotificationSchema = z.object({
   /** The run. */
-  runId: idSchema,
+  runId: idSchema.describe('The run.'),
   /** The run's session. */
-  sessionId: idSchema,
+  sessionId: idSchema.describe("The run's session."),
   /** Per-run sequence number, from 1, without gaps. */
-  seq: z.number().int().positive(),
+  seq: z.number().int().positive().describe('Per-run sequence number, from 1, without gaps.'),
   /** The event. */
-  event: runEventSchema,
+  event: runEventSchema.describe('The event.'),
 });
 /** The `run.event` notification's params. */
 export type RunEventNotification = z.infer<typeof runEventNotificationSchema>;

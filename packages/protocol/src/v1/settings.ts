@@ -21,22 +21,42 @@ export const fileChangesModeSchema = z.enum(['off', 'on-demand', 'notice', 'diff
 export type FileChangesMode = z.infer<typeof fileChangesModeSchema>;
 
 /** The effective `prompts.*` settings decided for one run. */
-export const promptSettingsSchema = z.object({
-  /** Base prompt; `null` is Repa's built-in base prompt, `""` is an explicitly empty one. */
-  base: z.string().nullable(),
-  /** Text appended after everything else; `""` appends nothing. */
-  append: z.string(),
-  /** Include the space's project instruction files (only when the host trusts them). Default false. */
-  projectInstructions: z.boolean(),
-  /** Include the skill catalog. Default true. */
-  skillCatalog: z.boolean(),
-  /** Describe the working environment (space root, platform, date). Default true. */
-  environment: z.boolean(),
-  /** Provide the space's learning context to the model. Default true. */
-  learningContext: z.boolean(),
-  /** How file changes are told to the model. Default `on-demand`. */
-  fileChanges: fileChangesModeSchema,
-});
+export const promptSettingsSchema = z
+  .object({
+    /** Base prompt; `null` is Repa's built-in base prompt, `""` is an explicitly empty one. */
+    base: z
+      .string()
+      .nullable()
+      .describe(
+        'Base prompt; `null` is Repa\'s built-in base prompt, `""` is an explicitly empty one.',
+      ),
+    /** Text appended after everything else; `""` appends nothing. */
+    append: z.string().describe('Text appended after everything else; `""` appends nothing.'),
+    /** Include the space's project instruction files (only when the host trusts them). Default false. */
+    projectInstructions: z
+      .boolean()
+      .describe(
+        "Include the space's project instruction files (only when the host trusts them). Default false.",
+      ),
+    /** Include the skill catalog. Default true. */
+    skillCatalog: z.boolean().describe('Include the skill catalog. Default true.'),
+    /** Describe the working environment (space root, platform, date). Default true. */
+    environment: z
+      .boolean()
+      .describe('Describe the working environment (space root, platform, date). Default true.'),
+    /** Provide the space's learning context to the model. Default true. */
+    learningContext: z
+      .boolean()
+      .describe("Provide the space's learning context to the model. Default true."),
+    /** How file changes are told to the model. Default `on-demand`. */
+    fileChanges: fileChangesModeSchema.describe(
+      'How file changes are told to the model. Default `on-demand`.',
+    ),
+  })
+  .meta({
+    id: 'PromptSettings',
+    description: 'The effective `prompts.*` settings decided for one run.',
+  });
 /** The effective `prompts.*` settings decided for one run. */
 export type PromptSettings = z.infer<typeof promptSettingsSchema>;
 
@@ -51,41 +71,166 @@ export type PromptSettingsSources = z.infer<typeof promptSettingsSourcesSchema>;
 /** One level's override of one item. */
 export const settingOverrideSchema = z.object({
   /** The stored value. */
-  value: z.unknown(),
+  value: z.unknown().describe('The stored value.'),
   /** Grows on every set or reset of this item at this level. */
-  revision: z.number().int().nonnegative(),
+  revision: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Grows on every set or reset of this item at this level.'),
 });
 
 /** What `settings.get` reports for one item. */
-export const settingItemViewSchema = z.looseObject({
-  /** Dotted key, e.g. `prompts.base`. */
-  key: z.string(),
-  /** The effective value. */
-  value: z.unknown(),
-  /** The level the effective value comes from. */
-  source: settingsLevelSchema,
-  /** The built-in default. */
-  defaultValue: z.unknown(),
-  /** The override stored at each level, when there is one. */
-  overrides: z.object({
-    application: settingOverrideSchema.optional(),
-    space: settingOverrideSchema.optional(),
-    session: settingOverrideSchema.optional(),
-  }),
-  /** The current revision at each writable level, even without an override (for `expectedRevision`). */
-  revisions: z.object({
-    application: z.number().int().nonnegative(),
-    space: z.number().int().nonnegative().optional(),
-    session: z.number().int().nonnegative().optional(),
-  }),
-});
+export const settingItemViewSchema = z
+  .looseObject({
+    /** Dotted key, e.g. `prompts.base`. */
+    key: z.string().describe('Dotted key, e.g. `prompts.base`.'),
+    /** The effective value. */
+    value: z.unknown().describe('The effective value.'),
+    /** The level the effective value comes from. */
+    source: settingsLevelSchema.describe('The level the effective value comes from.'),
+    /** The built-in default. */
+    defaultValue: z.unknown().describe('The built-in default.'),
+    /** The override stored at each level, when there is one. */
+    overrides: z
+      .object({
+        /** The override stored at the application level. */
+        application: settingOverrideSchema
+          .optional()
+          .describe('The override stored at the application level.'),
+        /** The override stored at the space level. */
+        space: settingOverrideSchema.optional().describe('The override stored at the space level.'),
+        /** The override stored at the session level. */
+        session: settingOverrideSchema
+          .optional()
+          .describe('The override stored at the session level.'),
+      })
+      .describe('The override stored at each level, when there is one.'),
+    /** The current revision at each writable level, even without an override (for `expectedRevision`). */
+    revisions: z
+      .object({
+        /** The application level's revision. */
+        application: z.number().int().nonnegative().describe("The application level's revision."),
+        /** The space level's revision (when the call named a space). */
+        space: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe("The space level's revision (when the call named a space)."),
+        /** The session level's revision (when the call named a session). */
+        session: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe("The session level's revision (when the call named a session)."),
+      })
+      .describe(
+        'The current revision at each writable level, even without an override (for `expectedRevision`).',
+      ),
+  })
+  .meta({
+    id: 'SettingItemView',
+    description: 'What `settings.get` reports for one item.',
+  });
 /** What `settings.get` reports for one item. */
 export type SettingItemView = z.infer<typeof settingItemViewSchema>;
 
 /** Where a settings call applies: the application alone, a space, or a session in a space. */
-export const settingsScopeSchema = z.object({
-  /** The space root; required for `space` and `session` levels. */
-  space: spaceRootSchema.optional(),
+export const settingsScopeSchema = z.strictObject({
+  /** The space root (an absolute path); required for `space` and `session` levels. */
+  space: spaceRootSchema
+    .optional()
+    .describe('The space root (an absolute path); required for `space` and `session` levels.'),
   /** The session id; required for the `session` level. */
-  sessionId: idSchema.optional(),
+  sessionId: idSchema.optional().describe('The session id; required for the `session` level.'),
+});
+
+/** Every settings item key with the type of its value: `prompts.<name>` per `PromptSettings` field. */
+const SETTING_VALUES = Object.entries(promptSettingsSchema.shape).map(
+  ([name, value]) => [`prompts.${name}`, value] as const,
+);
+
+/** Every settings item key this protocol version knows. */
+export const SETTING_KEYS = SETTING_VALUES.map(([key]) => key);
+
+const unknownSetting = `Unknown setting; known settings: ${SETTING_KEYS.join(', ')}.`;
+
+// JSON Schema only (the settings store checks the same at run time): which level needs which field.
+const LEVEL_REQUIREMENTS = {
+  allOf: [levelRequires('space', ['space']), levelRequires('session', ['space', 'sessionId'])],
+};
+
+/** JSON Schema `if`/`then`: a write at `level` must carry `fields`. */
+function levelRequires(level: string, fields: string[]): Record<string, unknown> {
+  return {
+    if: { type: 'object', properties: { level: { const: level } }, required: ['level'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, not a thenable.
+    then: { type: 'object', required: fields },
+  };
+}
+
+const writeFields = {
+  ...settingsScopeSchema.shape,
+  /** The level to write. */
+  level: writableSettingsLevelSchema.describe(
+    'The level to write; `space` needs `space`, `session` needs `space` and `sessionId`.',
+  ),
+  /** Refuse with `stale_version` unless the level's revision is this. */
+  expectedRevision: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Refuse with `stale_version` unless the level's revision is this."),
+};
+
+/** `settings.set` params (in TypeScript: any key, any value; the schema checks them per key). */
+export interface SettingsSetParams {
+  /** The space root (an absolute path). */
+  space?: string;
+  /** The session id. */
+  sessionId?: string;
+  /** The level to write. */
+  level: WritableSettingsLevel;
+  /** Dotted item key. */
+  key: string;
+  /** The complete new value of the item. */
+  value: unknown;
+  /** Refuse with `stale_version` unless the level's revision is this. */
+  expectedRevision?: number | undefined;
+}
+
+/** `settings.set` params: the value is typed per key (a union over every known key). */
+export const settingsSetParamsSchema: z.ZodType<SettingsSetParams> = z
+  .discriminatedUnion(
+    'key',
+    SETTING_VALUES.map(([key, value]) =>
+      z.strictObject({
+        ...writeFields,
+        /** Dotted item key. */
+        key: z.literal(key).describe('Dotted item key.'),
+        /** The complete new value of the item. */
+        value: value.describe('The complete new value of the item.'),
+      }),
+    ) as unknown as readonly [z.ZodObject, ...z.ZodObject[]],
+    { error: () => unknownSetting },
+  )
+  .meta(LEVEL_REQUIREMENTS) as unknown as z.ZodType<SettingsSetParams>;
+
+/** `settings.reset` params. */
+export const settingsResetParamsSchema = z
+  .strictObject({
+    ...writeFields,
+    /** Dotted item key, e.g. `prompts.base`. */
+    key: z
+      .enum(SETTING_KEYS as [string, ...string[]], { error: () => unknownSetting })
+      .describe('Dotted item key, e.g. `prompts.base`.'),
+  })
+  .meta(LEVEL_REQUIREMENTS);
+
+/** `settings.get` params: `sessionId` needs `space`. */
+export const settingsGetParamsSchema = settingsScopeSchema.meta({
+  dependentRequired: { sessionId: ['space'] },
 });
