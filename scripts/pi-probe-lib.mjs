@@ -29,7 +29,7 @@ export function parseArgs(argv) {
 }
 
 const catalogLine = (name) =>
-  new RegExp(`^(\\s+"?${name.replace(/[.]/gu, "\\$&")}"?:\\s*)(\\S+)\\s*$`, 'mu');
+  new RegExp(`^(\\s+"?${name.replace(/[.]/gu, '\\$&')}"?:\\s*)(\\S+)\\s*$`, 'mu');
 
 /** The version pnpm-workspace.yaml's catalog pins for `name` (undefined when absent). */
 export function catalogVersion(yaml, name) {
