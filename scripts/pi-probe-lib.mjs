@@ -102,22 +102,40 @@ export function piImportsOf(source) {
   return names;
 }
 
-/**
- * The Pi symbol a type error is about: the first quoted name in the message that the file imports
- * from Pi, else the first quoted name that Pi's `.d.ts` paths or an `import("@earendil-works/…")`
- * mention, else undefined.
- */
-export function piSymbolOf(message, piImports) {
-  const quoted = [...message.matchAll(/'([^']+)'/gu)].map((m) => m[1]);
-  for (const text of quoted) {
-    for (const name of text.match(/[A-Za-z_$][\w$]*/gu) ?? []) {
-      if (piImports.has(name)) return name;
+/** Names a Pi `.d.ts` exports (`export { A, B as C }`, `export declare class D`, …). */
+export function piExportsOf(declarations) {
+  const names = new Set();
+  for (const match of declarations.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/gu)) {
+    for (const spec of match[1].split(',')) {
+      const name = spec
+        .trim()
+        .replace(/^type\s+/u, '')
+        .split(/\s+as\s+/u)
+        .at(-1)
+        ?.trim();
+      if (name) names.add(name);
     }
   }
-  const fromPi = /import\("@earendil-works\/[^"]+"\)\.([A-Za-z_$][\w$]*)/u.exec(message);
-  if (fromPi) return fromPi[1];
+  const declared =
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(?:type|interface|class|function|const|let|enum)\s+([A-Za-z_$][\w$]*)/gu;
+  for (const match of declarations.matchAll(declared)) names.add(match[1]);
+  return names;
+}
+
+/**
+ * The Pi symbols a type error is about: the quoted names in its message that the file imports from
+ * Pi or that Pi exports, in order; else the Pi module it names; else none.
+ */
+export function piSymbolsOf(message, piNames) {
+  const symbols = [];
+  for (const [, text] of message.matchAll(/'([^']+)'/gu)) {
+    for (const name of text.match(/[A-Za-z_$][\w$]*/gu) ?? []) {
+      if (piNames.has(name) && !symbols.includes(name)) symbols.push(name);
+    }
+  }
+  if (symbols.length > 0) return symbols;
   const module = /'"?(@earendil-works\/[^'"]+)"?'/u.exec(message);
-  return module?.[1];
+  return module ? [module[1]] : [];
 }
 
 /** Marks a test as an adapter sentinel; its outcome goes to the adapter rows, not the suites. */
@@ -139,11 +157,13 @@ export function suiteOutcomes(seams, reports) {
         failures.push({ test: entry, message: 'did not run' });
         continue;
       }
-      const tests = (result.assertionResults ?? []).filter(
+      const all = result.assertionResults ?? [];
+      const tests = all.filter(
         (test) =>
           !test.fullName.includes(SENTINEL) && (part === undefined || test.fullName.includes(part)),
       );
-      if (tests.length === 0) {
+      // A file of sentinels only is judged by the adapter rows.
+      if (tests.length === 0 && (part !== undefined || all.length === 0)) {
         const message = result.status === 'failed' ? firstLine(result.message) : 'no test matched';
         failures.push({ test: entry, message });
       }
@@ -184,14 +204,20 @@ function firstLine(text) {
 }
 
 /**
- * Final suite verdicts: `pass`; `regression` when it fails with the probed Pi but passed at the
- * baseline (or the baseline was not run); `already failing` when it failed at the baseline too.
+ * Final suite verdicts: `pass`; `regression` when a test fails with the probed Pi that did not fail
+ * at the baseline (or the baseline was not run); `already failing` when every failing test also
+ * failed at the baseline. Only the regressing tests stay listed for a regression.
  */
 export function suiteVerdicts(probed, baseline) {
   return probed.map((outcome) => {
     if (outcome.status === 'pass') return { ...outcome, verdict: 'pass' };
-    const before = baseline?.find((b) => b.suite === outcome.suite);
-    return { ...outcome, verdict: before?.status === 'fail' ? 'already failing' : 'regression' };
+    const before = new Set(
+      (baseline?.find((b) => b.suite === outcome.suite)?.failures ?? []).map((f) => f.test),
+    );
+    const added = outcome.failures.filter((failure) => !before.has(failure.test));
+    return added.length === 0
+      ? { ...outcome, verdict: 'already failing' }
+      : { ...outcome, failures: added, verdict: 'regression' };
   });
 }
 
@@ -226,7 +252,7 @@ export function formatTable(report) {
     rows.push([
       'type error',
       'REGRESSION',
-      `${error.file}:${error.line} ${error.code}${error.symbol ? ` [Pi: ${error.symbol}]` : ''} ${error.message}`,
+      `${error.file}:${error.line} ${error.code}${error.symbols?.length ? ` [Pi: ${error.symbols.join(', ')}]` : ''} ${error.message}`,
     ]);
   }
   for (const suite of report.suites ?? []) {

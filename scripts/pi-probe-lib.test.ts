@@ -7,8 +7,9 @@ import {
   nodeEngineAccepts,
   parseArgs,
   parseTscErrors,
+  piExportsOf,
   piImportsOf,
-  piSymbolOf,
+  piSymbolsOf,
   seamRuns,
   setCatalog,
   suiteOutcomes,
@@ -93,17 +94,25 @@ describe('type errors', () => {
     expect(errors[1]).toMatchObject({ file: 'packages/host/src/a.ts', line: 3, code: 'TS2305' });
   });
 
-  it('names the Pi symbol the file imports, or the Pi module', () => {
+  it('names the Pi symbols the file imports or Pi exports, else the Pi module', () => {
     const source =
       "import type { ExtensionContext, ToolDefinition as Tool } from '@earendil-works/pi-coding-agent';\nimport { x } from './x.js';";
     const imports = piImportsOf(source);
     expect([...imports]).toEqual(['ExtensionContext', 'ToolDefinition']);
+    const exported = piExportsOf(
+      'export { type ExtensionToolContext, createEditTool as makeEdit, } from "./a.ts";\nexport declare class SessionManager {}\nexport type { Z } from "./z.ts";',
+    );
+    expect([...exported]).toEqual(['ExtensionToolContext', 'makeEdit', 'Z', 'SessionManager']);
+    const names = new Set([...imports, ...exported]);
+    const changed =
+      "Argument of type 'ExtensionContext' is not assignable to parameter of type 'ExtensionToolContext'.";
+    expect(piSymbolsOf(changed, names)).toEqual(['ExtensionContext', 'ExtensionToolContext']);
     const [first, second] = parseTscErrors(output);
-    expect(piSymbolOf(first?.message ?? '', imports)).toBe('ExtensionContext');
-    expect(piSymbolOf(second?.message ?? '', new Set())).toBe('@earendil-works/pi-coding-agent');
-    expect(
-      piSymbolOf("Type 'string' is not assignable to type 'number'.", imports),
-    ).toBeUndefined();
+    expect(piSymbolsOf(first?.message ?? '', names)).toEqual(['ExtensionContext']);
+    expect(piSymbolsOf(second?.message ?? '', new Set())).toEqual([
+      '@earendil-works/pi-coding-agent',
+    ]);
+    expect(piSymbolsOf("Type 'string' is not assignable to type 'number'.", names)).toEqual([]);
   });
 });
 
@@ -201,23 +210,41 @@ describe('seam suites', () => {
     ]);
   });
 
-  it('calls a failure a regression unless it also failed at the baseline', () => {
+  it('judges a file of sentinels only by the adapter rows', () => {
+    const sentinels = {
+      name: '/r/a/b/s.test.ts',
+      status: 'failed',
+      assertionResults: [{ fullName: 'adapter sentinel: x', status: 'failed' }],
+    };
+    expect(
+      suiteOutcomes([{ name: 's', files: ['a/b/s.test.ts'] }], [{ testResults: [sentinels] }]),
+    ).toEqual([{ suite: 's', status: 'pass', failures: [] }]);
+  });
+
+  it('calls a failing test a regression unless it also failed at the baseline', () => {
+    const fail = (...tests: string[]) => tests.map((test) => ({ test, message: `${test} broke` }));
     const probed = [
       { suite: 'a', status: 'pass', failures: [] },
-      { suite: 'b', status: 'fail', failures: [] },
-      { suite: 'c', status: 'fail', failures: [] },
+      { suite: 'b', status: 'fail', failures: fail('b1') },
+      { suite: 'c', status: 'fail', failures: fail('c1') },
+      { suite: 'd', status: 'fail', failures: fail('d1', 'd2') },
     ];
     const baseline = [
       { suite: 'b', status: 'pass', failures: [] },
-      { suite: 'c', status: 'fail', failures: [] },
+      { suite: 'c', status: 'fail', failures: fail('c1') },
+      { suite: 'd', status: 'fail', failures: fail('d1') },
     ];
-    expect(suiteVerdicts(probed, baseline).map((s) => s.verdict)).toEqual([
+    const verdicts = suiteVerdicts(probed, baseline);
+    expect(verdicts.map((s) => s.verdict)).toEqual([
       'pass',
       'regression',
       'already failing',
+      'regression',
     ]);
+    expect(verdicts[3]?.failures).toEqual(fail('d2'));
     expect(suiteVerdicts(probed, undefined).map((s) => s.verdict)).toEqual([
       'pass',
+      'regression',
       'regression',
       'regression',
     ]);
@@ -255,7 +282,13 @@ describe('adapters, exit code and table', () => {
       against: '0.87.1',
       steps: [{ name: 'install', status: 'pass', detail: 'Pi 1.6.0' }],
       typeErrors: [
-        { file: 'src/t.ts', line: 32, code: 'TS2352', symbol: 'ExtensionContext', message: 'bad' },
+        {
+          file: 'src/t.ts',
+          line: 32,
+          code: 'TS2352',
+          symbols: ['ExtensionContext', 'ExtensionToolContext'],
+          message: 'bad',
+        },
       ],
       suites: [
         {
@@ -270,7 +303,7 @@ describe('adapters, exit code and table', () => {
     expect(lines[0]).toBe('Pi 1.6.0 against 0.87.1');
     expect(lines.find((l) => l.startsWith('install'))).toMatch(/PASS\s+Pi 1\.6\.0$/u);
     expect(lines.find((l) => l.startsWith('type error'))).toContain(
-      'src/t.ts:32 TS2352 [Pi: ExtensionContext] bad',
+      'src/t.ts:32 TS2352 [Pi: ExtensionContext, ExtensionToolContext] bad',
     );
     expect(lines.find((l) => l.startsWith('seam: tool I/O'))).toMatch(
       /REGRESSION\s+edit keeps endings: expected a$/u,

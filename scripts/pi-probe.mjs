@@ -27,8 +27,9 @@ import {
   nodeEngineAccepts,
   parseArgs,
   parseTscErrors,
+  piExportsOf,
   piImportsOf,
-  piSymbolOf,
+  piSymbolsOf,
   seamRuns,
   setCatalog,
   suiteOutcomes,
@@ -204,10 +205,18 @@ async function typeCheck(dir) {
     cwd: dir,
     env: pathWith(dir),
   });
+  const exported = new Set();
+  for (const pkg of ['pi-coding-agent', 'pi-ai']) {
+    const dts = join(dir, 'packages/host/node_modules/@earendil-works', pkg, 'dist/index.d.ts');
+    if (existsSync(dts))
+      for (const name of piExportsOf(readFileSync(dts, 'utf8'))) exported.add(name);
+  }
   const errors = parseTscErrors(output).map((error) => {
     const path = join(dir, error.file);
-    const imports = existsSync(path) ? piImportsOf(readFileSync(path, 'utf8')) : new Set();
-    return { ...error, file: relative(dir, path), symbol: piSymbolOf(error.message, imports) };
+    const names = new Set(exported);
+    if (existsSync(path))
+      for (const name of piImportsOf(readFileSync(path, 'utf8'))) names.add(name);
+    return { ...error, file: relative(dir, path), symbols: piSymbolsOf(error.message, names) };
   });
   return { code, errors };
 }

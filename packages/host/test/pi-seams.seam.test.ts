@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   fauxAssistantMessage,
   getCurrentSystemPrompt,
@@ -32,6 +33,7 @@ const sha = (value: unknown) =>
     .digest('hex');
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
+const pinned = fileURLToPath(new URL('pi-seams.sha256.json', import.meta.url));
 
 describe('Pi seams of the host', () => {
   it('sends the same prompt sections and tool definitions (sha256 per section)', async () => {
@@ -55,7 +57,18 @@ describe('Pi seams of the host', () => {
         sha({ description: tool.description, parameters: tool.parameters }),
       ]),
     );
-    expect({ sections, tools }).toMatchSnapshot();
+    const actual: Record<string, string> = {};
+    for (const [name, hash] of Object.entries(sections)) actual[`section ${name}`] = hash;
+    for (const [name, hash] of Object.entries(tools)) actual[`tool ${name}`] = hash;
+    // After a deliberate change: REPA_WRITE_PI_SEAMS=1 npx vitest run test/pi-seams.seam.test.ts
+    if (process.env.REPA_WRITE_PI_SEAMS === '1') {
+      writeFileSync(pinned, `${JSON.stringify(actual, null, 2)}\n`);
+    }
+    const expected = JSON.parse(readFileSync(pinned, 'utf8')) as Record<string, string>;
+    const changed = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].filter(
+      (name) => expected[name] !== actual[name],
+    );
+    expect(changed, `changed: ${changed.join(', ')}`).toEqual([]);
   });
 
   it('adapter sentinel: empty-session header', () => {
