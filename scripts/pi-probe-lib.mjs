@@ -272,5 +272,6 @@ export function formatTable(report) {
     ...rows.map(([a, b, c]) => `${pad(a, first)}  ${pad(b, second)}  ${c ?? ''}`.trimEnd()),
     `verdict: ${exitCode(report) === 0 ? 'SAFE (no regression)' : 'NOT SAFE (see REGRESSION / FAIL / CHANGED rows)'}`,
   ];
+  if (report.seconds !== undefined) lines.push(`time: ${report.seconds} s`);
   return lines.join('\n');
 }

@@ -298,6 +298,7 @@ describe('adapters, exit code and table', () => {
         },
       ],
       adapters: [adapters[0]],
+      seconds: 290,
     });
     const lines = table.split('\n');
     expect(lines[0]).toBe('Pi 1.6.0 against 0.87.1');
@@ -309,6 +310,7 @@ describe('adapters, exit code and table', () => {
       /REGRESSION\s+edit keeps endings: expected a$/u,
     );
     expect(lines.find((l) => l.startsWith('adapter: edit'))).toMatch(/RETIRE\s+Pi keeps endings$/u);
-    expect(lines.at(-1)).toMatch(/^verdict: NOT SAFE/u);
+    expect(lines.at(-2)).toMatch(/^verdict: NOT SAFE/u);
+    expect(lines.at(-1)).toBe('time: 290 s');
   });
 });

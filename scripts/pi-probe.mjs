@@ -259,12 +259,12 @@ async function main() {
     adapters: [],
   };
   const temp = mkdtempSync(join(tmpdir(), 'repa-pi-probe-'));
+  process.once('SIGINT', () => {
+    if (!options.keep) rmSync(temp, { recursive: true, force: true });
+    process.exit(130);
+  });
   const finish = () => {
-    report.steps.push({
-      name: 'time',
-      status: 'info',
-      detail: `${Math.round((Date.now() - started) / 1000)} s`,
-    });
+    report.seconds = Math.round((Date.now() - started) / 1000);
     process.stdout.write(`${formatTable(report)}\n`);
     if (options.keep) process.stdout.write(`copy kept in ${temp}\n`);
     else rmSync(temp, { recursive: true, force: true });
