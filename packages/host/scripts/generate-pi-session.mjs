@@ -6,7 +6,7 @@
 //   node_modules/.bin/node packages/host/scripts/generate-pi-session.mjs 0.87.1 [out.jsonl]
 // The Pi probe (scripts/pi-probe.mjs) also uses it to write a session with the probed release.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,6 +22,7 @@ const target = process.argv[3]
       new URL(`../../../fixtures/sessions/pi-session-${version}.jsonl`, import.meta.url),
     );
 const temp = mkdtempSync(join(tmpdir(), `repa-pi-${version}-`));
+process.on('exit', () => rmSync(temp, { recursive: true, force: true }));
 console.log(`installing @earendil-works/pi-coding-agent@${version} into ${temp} …`);
 execFileSync(
   'npm',
