@@ -1,21 +1,29 @@
 #!/usr/bin/env node
-// Generates fixtures/sessions/pi-session-0.84.3.jsonl (spec R92) with the RELEASED Pi 0.84.3
+// Generates fixtures/sessions/pi-session-<version>.jsonl (spec R92) with the RELEASED Pi <version>
 // SessionManager: a full learning-context snapshot, an exchange, a compaction and an exchange after
-// it. Pi 0.84.3 is installed into a temp dir (never into the workspace), so the committed file is
-// exactly what that version writes. Run from the repo root after `npm test` has built the packages:
-//   node_modules/.bin/node packages/host/scripts/generate-pi-session-0.84.3.mjs
+// it. Pi is installed into a temp dir (never into the workspace), so the file is exactly what that
+// version writes. Run from the repo root after `npm test` has built the packages:
+//   node_modules/.bin/node packages/host/scripts/generate-pi-session.mjs 0.87.1 [out.jsonl]
+// The Pi probe (scripts/pi-probe.mjs) also uses it to write a session with the probed release.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { appendLearningContextSnapshot } from '@repa/context';
 
-const target = fileURLToPath(
-  new URL('../../../fixtures/sessions/pi-session-0.84.3.jsonl', import.meta.url),
-);
-const temp = mkdtempSync(join(tmpdir(), 'repa-pi-0.84.3-'));
-console.log(`installing @earendil-works/pi-coding-agent@0.84.3 into ${temp} …`);
+const version = process.argv[2];
+if (!version || !/^\d+\.\d+\.\d+$/u.test(version)) {
+  throw new Error('usage: generate-pi-session.mjs <pi-version> [out.jsonl]');
+}
+const target = process.argv[3]
+  ? resolve(process.argv[3])
+  : fileURLToPath(
+      new URL(`../../../fixtures/sessions/pi-session-${version}.jsonl`, import.meta.url),
+    );
+const temp = mkdtempSync(join(tmpdir(), `repa-pi-${version}-`));
+process.on('exit', () => rmSync(temp, { recursive: true, force: true }));
+console.log(`installing @earendil-works/pi-coding-agent@${version} into ${temp} …`);
 execFileSync(
   'npm',
   [
@@ -26,7 +34,7 @@ execFileSync(
     '--no-audit',
     '--no-fund',
     '--ignore-scripts',
-    '@earendil-works/pi-coding-agent@0.84.3',
+    `@earendil-works/pi-coding-agent@${version}`,
   ],
   { stdio: 'inherit' },
 );
@@ -36,7 +44,7 @@ const pi = await import(
 const installed = JSON.parse(
   readFileSync(join(temp, 'node_modules/@earendil-works/pi-coding-agent/package.json'), 'utf8'),
 );
-if (installed.version !== '0.84.3') throw new Error(`expected 0.84.3, got ${installed.version}`);
+if (installed.version !== version) throw new Error(`expected ${version}, got ${installed.version}`);
 
 const cwd = '/spaces/biology';
 const manager = pi.SessionManager.create(cwd, join(temp, 'sessions'));
