@@ -162,13 +162,29 @@ export class RepaApplication {
       'settings.reset': async (params) => ({
         item: await this.#settings.reset({ ...params, ...(await this.#scope(params)) }),
       }),
-      'context.get': async (params) => ({
-        context: await (await loadHost()).getLearningContext(await this.#space(params.space)),
-      }),
+      'context.get': (params) => this.getContext(params),
       'context.set': (params) => this.setContext(params),
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };
+  }
+
+  /**
+   * `context.get`: the space's learning context with its sources' states, whether the next run
+   * (of `sessionId`, else of a new session) is given it, and the revision that session last got.
+   */
+  async getContext(params: V1Params<'context.get'>): Promise<V1Result<'context.get'>> {
+    const space = await this.#space(params.space);
+    const host = await loadHost();
+    const context = await host.getLearningContext(space);
+    const items = await this.#settings.get(
+      await this.#scope({ space, ...(params.sessionId ? { sessionId: params.sessionId } : {}) }),
+    );
+    const setting = items.find((item) => item.key === 'prompts.learningContext');
+    const provided = { value: setting?.value !== false, source: setting?.source ?? 'default' };
+    if (params.sessionId === undefined) return { context, provided };
+    const lastProvidedRevision = await host.lastProvidedRevision(space, params.sessionId);
+    return { context, provided, lastProvidedRevision };
   }
 
   /**
@@ -186,7 +202,11 @@ export class RepaApplication {
     );
     this.#contextWrites.set(space, settled);
     try {
-      return { revision: (await write).revision };
+      const written = await write;
+      return {
+        revision: written.revision,
+        ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
+      };
     } finally {
       if (this.#contextWrites.get(space) === settled) this.#contextWrites.delete(space);
     }

@@ -17,6 +17,7 @@ export {
 } from './session-files.js';
 export {
   getLearningContext,
+  lastProvidedRevision,
   type SetLearningContextInput,
   setLearningContext,
 } from './space-learning-context.js';

@@ -14,6 +14,18 @@ import {
   writableSettingsLevelSchema,
 } from './settings.js';
 
+/** One source of a learning context: its recorded version and its state now. */
+export const learningContextSourceStateSchema = z.looseObject({
+  /** Space-relative path or `repa:` identity. */
+  path: z.string(),
+  /** sha256 (hex) of the bytes the context was built from; null when none was recorded. */
+  sha256: z.string().nullable(),
+  /** Compared with the space now (stat first, then the hash); `unversioned`: nothing to compare. */
+  state: z.enum(['unchanged', 'changed', 'vanished', 'unversioned']),
+});
+/** One source of a learning context with its state. */
+export type LearningContextSourceState = z.infer<typeof learningContextSourceStateSchema>;
+
 /** A space's learning context (`<space>/.repa/learning-context.json`). */
 export const learningContextSchema = z.looseObject({
   /** The full body of text given to the model. */
@@ -22,6 +34,10 @@ export const learningContextSchema = z.looseObject({
   sources: z.array(z.string()),
   /** Changes on every write; `context.set` compares it. */
   revision: z.string(),
+  /** When it was written (ISO 8601), when recorded. */
+  updatedAt: z.string().nullable().optional(),
+  /** Each source with the sha256 it was built from and whether it changed or vanished since. */
+  sourceStates: z.array(learningContextSourceStateSchema).optional(),
 });
 /** A space's learning context. */
 export type LearningContext = z.infer<typeof learningContextSchema>;
@@ -165,10 +181,19 @@ export const v1Methods = {
     result: z.looseObject({ item: settingItemViewSchema }),
   },
   'context.get': {
-    params: z.object({ /** The space root. */ space: spaceRootSchema }),
+    params: z.object({
+      /** The space root. */
+      space: spaceRootSchema,
+      /** The session whose settings decide `provided`, and whose last-provided revision is told. */
+      sessionId: idSchema.optional(),
+    }),
     result: z.looseObject({
       /** The space's learning context, or null when it has none. */
       context: learningContextSchema.nullable(),
+      /** Whether the next run is given it: the effective `prompts.learningContext` and its level. */
+      provided: z.looseObject({ value: z.boolean(), source: z.string() }).optional(),
+      /** With `sessionId`: the revision last given to that session (null: none yet). */
+      lastProvidedRevision: z.string().nullable().optional(),
     }),
   },
   'context.set': {
@@ -181,8 +206,15 @@ export const v1Methods = {
       sources: z.array(z.string()),
       /** Refuse with `stale_version` unless the current revision is this; null: unless none exists. */
       expectedRevision: z.string().nullable(),
+      /** Replace a damaged file, keeping its bytes beside it (`damagedFileKept`). */
+      force: z.boolean().optional(),
     }),
-    result: z.looseObject({ /** The new revision. */ revision: z.string() }),
+    result: z.looseObject({
+      /** The new revision. */
+      revision: z.string(),
+      /** Where a damaged file replaced with `force` was kept. */
+      damagedFileKept: z.string().optional(),
+    }),
   },
   doctor: {
     params: z.object({}),
