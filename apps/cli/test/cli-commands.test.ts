@@ -590,6 +590,49 @@ describe('repa', () => {
       }
     });
 
+    it('context build on repa-offline writes a labelled extractive context with progress; an edited source then shows as changed', async () => {
+      const space = newSpace('context-build', {
+        'intro.md': '# Tides\n\nThe moon pulls the sea. Twice a day.\n',
+      });
+      const built = await repa(
+        sandbox,
+        ['context', 'build', 'intro.md', '--instructions', 'moon'],
+        {
+          cwd: space,
+        },
+      );
+      expect(built.code, built.stderr).toBe(0);
+      expect(built.stdout).toBe(
+        '… reading 1 source(s)\n… extracting headings and first sentences\n… writing the learning context\n' +
+          'revision  1\nbuilt by  repa-offline (extractive: headings and first sentences, no language model)\n',
+      );
+      const shown = await repaJson<{
+        learningContext: { body: string; sources: string[]; sourceStates: { state: string }[] };
+      }>(sandbox, ['context', 'show'], { cwd: space });
+      expect(shown.json.learningContext.body).toContain(
+        'Extractive context built offline by repa-offline',
+      );
+      expect(shown.json.learningContext.body).toContain('- Tides\n  - The moon pulls the sea.');
+      expect(shown.json.learningContext.sourceStates).toEqual([
+        { path: 'intro.md', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'unchanged' },
+      ]);
+      writeFileSync(join(space, 'intro.md'), '# Tides\n\nThe sun pulls too.\n');
+      const stale = await repa(sandbox, ['context', 'show'], { cwd: space });
+      expect(stale.stdout).toContain(
+        'intro.md changed since this context was built (just now) — rebuild with `repa context build`',
+      );
+      const json = await repaJson(sandbox, ['context', 'build', 'intro.md'], { cwd: space });
+      expect(json.json).toMatchObject({
+        revision: '2',
+        model: 'repa-offline',
+        extractive: true,
+        cut: [],
+      });
+      const missing = await repa(sandbox, ['context', 'build', 'nope.md'], { cwd: space });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('(not_found)');
+    });
+
     it('fails with context_unavailable when the file is damaged, like the next run would', async () => {
       const space = newSpace('context-damaged');
       writeFileSync(join(space, 'README.md'), 'x');

@@ -165,6 +165,55 @@ describe('RepaApplication context and doctor methods', () => {
     });
   });
 
+  it('context.build with a model: progress to its connection, context.cancel while the model answers writes nothing', async () => {
+    const base = tempAppDirectory();
+    const space = join(base, 'space');
+    mkdirSync(space);
+    writeFileSync(join(space, 'intro.md'), '# Tides\n');
+    let cancelDuringAnswer = () => {};
+    app = await RepaApplication.open({
+      appDirectory: join(base, 'app'),
+      agentDir: join(base, 'agent'),
+      model: await createScriptedModel({ onRequest: () => cancelDuringAnswer() }),
+    });
+    const handlers = app.handlers();
+    const progress: string[] = [];
+    const listening = {
+      ...connection,
+      notify: (_method: string, params: unknown) => {
+        progress.push((params as { step: string }).step);
+        return true;
+      },
+    } as ConnectionContext;
+    const built = await handlers['context.build']?.(
+      { space, buildId: 'b1', sources: ['intro.md'] },
+      listening,
+    );
+    expect(built).toEqual({ revision: '1', model: 'faux/faux-1', extractive: false, cut: [] });
+    expect(progress).toEqual(['reading', 'model', 'writing']);
+    // The scripted model answers `ok: <request>`: the documents reached it.
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.body).toMatch(
+      /^ok: <document path="intro.md">\n# Tides\n/,
+    );
+
+    const answers: unknown[] = [];
+    cancelDuringAnswer = () => {
+      void handlers['context.cancel']?.({ buildId: 'b2' }, connection).then((answer) =>
+        answers.push(answer),
+      );
+    };
+    const cancelled = await handlers['context.build']?.(
+      { space, buildId: 'b2', sources: ['intro.md'] },
+      connection,
+    ).catch((error: unknown) => error);
+    expect(RepaError.isInstance(cancelled) && cancelled.code).toBe('cancelled');
+    expect(answers).toEqual([{ cancelled: true }]);
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.revision).toBe('1');
+    expect(await handlers['context.cancel']?.({ buildId: 'b2' }, connection)).toEqual({
+      cancelled: false,
+    });
+  });
+
   it("doctor reports the application's model and Pi's agent directory, names of key variables only", async () => {
     const { agentDir } = await open();
     const previous = process.env.OPENAI_API_KEY;

@@ -71,6 +71,8 @@ export class RepaApplication {
   readonly #sessionFiles = new Map<string, string>();
   /** The last `context.set` of each space, which the next one waits for. */
   readonly #contextWrites = new Map<string, Promise<void>>();
+  /** The running `context.build`s by build id. */
+  readonly #builds = new Map<string, AbortController>();
   #closing = false;
   #model: Promise<ModelChoice> | undefined;
 
@@ -164,6 +166,12 @@ export class RepaApplication {
       }),
       'context.get': (params) => this.getContext(params),
       'context.set': (params) => this.setContext(params),
+      'context.build': (params, connection) => this.buildContext(params, connection),
+      'context.cancel': async (params) => {
+        const build = this.#builds.get(params.buildId);
+        build?.abort();
+        return { cancelled: build !== undefined };
+      },
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };
@@ -193,20 +201,83 @@ export class RepaApplication {
    */
   async setContext(params: V1Params<'context.set'>): Promise<V1Result<'context.set'>> {
     const space = await this.#space(params.space);
-    const previous = this.#contextWrites.get(space) ?? Promise.resolve();
     const { setLearningContext } = await loadHost();
-    const write = previous.then(() => setLearningContext(space, params));
-    const settled = write.then(
+    const written = await this.#writeContext(space, () => setLearningContext(space, params));
+    return {
+      revision: written.revision,
+      ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
+    };
+  }
+
+  /**
+   * `context.build`: builds a study context from documents of the space (one standalone model
+   * call, or extraction on `repa-offline`), telling its steps as `context.progress` to `connection`;
+   * cancelled by `context.cancel` or by the connection closing. Nothing is written unless it
+   * completes; the write is atomic and revisioned like `context.set`.
+   */
+  async buildContext(
+    params: V1Params<'context.build'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'context.build'>> {
+    const space = await this.#space(params.space);
+    if (this.#builds.has(params.buildId)) {
+      throw new RepaError('busy', `A context build ${params.buildId} is already running.`, {
+        fix: 'Use a new build id.',
+      });
+    }
+    const controller = new AbortController();
+    this.#builds.set(params.buildId, controller);
+    const stopWatching = connection.onClose(() => controller.abort());
+    const progress = (step: string, message: string) =>
+      connection.notify('context.progress', { buildId: params.buildId, step, message });
+    try {
+      const host = await loadHost();
+      const built = await host.buildLearningContext(space, await this.#modelChoice(), {
+        sources: params.sources,
+        instructions: params.instructions,
+        signal: controller.signal,
+        onProgress: ({ step, message }) => progress(step, message),
+      });
+      const written = await this.#writeContext(space, async () => {
+        if (controller.signal.aborted) {
+          throw new RepaError(
+            'cancelled',
+            'The learning-context build was cancelled; nothing was written.',
+          );
+        }
+        progress('writing', 'writing the learning context');
+        return host.setLearningContext(space, {
+          body: built.body,
+          sources: built.sources,
+          sourceVersions: built.sourceVersions,
+          expectedRevision: params.expectedRevision,
+          force: params.force,
+        });
+      });
+      return {
+        revision: written.revision,
+        model: built.model,
+        extractive: built.extractive,
+        cut: built.cut.map((item) => ({ ...item })),
+        ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
+      };
+    } finally {
+      stopWatching();
+      this.#builds.delete(params.buildId);
+    }
+  }
+
+  /** Runs `write` after the space's earlier context writes, so check and write pair up. */
+  async #writeContext<T>(space: string, write: () => Promise<T>): Promise<T> {
+    const previous = this.#contextWrites.get(space) ?? Promise.resolve();
+    const written = previous.then(write);
+    const settled = written.then(
       () => undefined,
       () => undefined,
     );
     this.#contextWrites.set(space, settled);
     try {
-      const written = await write;
-      return {
-        revision: written.revision,
-        ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
-      };
+      return await written;
     } finally {
       if (this.#contextWrites.get(space) === settled) this.#contextWrites.delete(space);
     }

@@ -1,4 +1,11 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
+export {
+  type BuildCut,
+  type BuildLearningContextOptions,
+  type BuildProgress,
+  type BuiltLearningContext,
+  buildLearningContext,
+} from './build-learning-context.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {

@@ -3,6 +3,7 @@ import {
   checkLearningContextSources,
   inspectLearningContextSnapshot,
   type LearningContextRecord,
+  type LearningContextSourceVersion,
   type LearningContextView,
   readLearningContextRecord,
   readLearningContextSources,
@@ -35,8 +36,10 @@ export interface SetLearningContextInput {
   body: string;
   /** The space-relative sources it was built from (hashed now: their versions are recorded). */
   sources: readonly string[];
-  /** The revision the caller read; null when it read none. */
-  expectedRevision: string | null;
+  /** The revision the caller read; null when it read none; undefined: whatever is there. */
+  expectedRevision: string | null | undefined;
+  /** The versions the body was built from (a build read them); hashed now when absent. */
+  sourceVersions?: readonly LearningContextSourceVersion[] | undefined;
   /** Replace a damaged file, keeping its bytes beside it. */
   force?: boolean | undefined;
 }
@@ -51,15 +54,22 @@ export async function setLearningContext(
   space: string,
   input: SetLearningContextInput,
 ): Promise<LearningContext & { damagedFileKept?: string }> {
-  const read = await readLearningContextSources(space, input.sources);
+  const versions =
+    input.sourceVersions ??
+    (await readLearningContextSources(space, input.sources)).map((source) => source.version);
   const view = await writeLearningContext(
     space,
     {
       body: input.body,
-      sources: read.map((source) => source.version.path),
-      sourceVersions: read.map((source) => source.version),
+      sources: versions.map((version) => version.path),
+      sourceVersions: versions,
     },
-    { force: input.force, check: (current) => expectRevision(current, input.expectedRevision) },
+    {
+      force: input.force,
+      check: (current) => {
+        if (input.expectedRevision !== undefined) expectRevision(current, input.expectedRevision);
+      },
+    },
   );
   return {
     body: view.body,

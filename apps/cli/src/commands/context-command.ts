@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -331,5 +332,79 @@ function runEditor(file: string): Promise<void> {
   });
 }
 
-/** `repa context show|set|edit|clear`. */
-export const contextCommands: Command[] = [contextShow, contextSet, contextEdit, contextClear];
+const contextBuild: Command = {
+  words: ['context', 'build'],
+  summary: 'build the learning context from documents of the space',
+  usage: 'context build SOURCE… [--instructions TEXT] [--force] [--space DIR]',
+  help: `Builds the space's learning context from the named documents through the daemon
+(context.build): one standalone call to the daemon's model (no session, no history), which writes
+what the learner is working on, the key ideas and open questions. Documents too large for the
+model's window are cut, and the command says how much of each the model saw. On repa-offline the
+context is extractive (the headings and first sentences of each document) and labelled as such.
+Each document's sha256 is recorded, so "repa context show" can tell when it changes. Nothing is
+written unless the build completes (Ctrl-C cancels it); a damaged file is refused unless --force.
+
+Arguments:
+  SOURCE           a document of the space, relative to its root (one or more)
+
+Options:
+  --instructions TEXT  what the context should focus on
+  --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
+  --space DIR      the space (default: the current directory)
+
+With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "keptChars", "totalChars"}]}.`,
+  options: {
+    space: { type: 'string' },
+    instructions: { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  positionals: [1, 100],
+  async run(context, args, values) {
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const buildId = randomUUID();
+    const stop = client.on('context.progress', (progress) => {
+      if (progress.buildId === buildId && !context.json) {
+        context.stdout.write(`… ${progress.message}\n`);
+      }
+    });
+    const instructions = str(values.instructions);
+    let result: V1Result<'context.build'>;
+    try {
+      result = await client.request('context.build', {
+        space,
+        buildId,
+        sources: args,
+        ...(instructions ? { instructions } : {}),
+        ...(values.force === true ? { force: true } : {}),
+      });
+    } finally {
+      stop();
+    }
+    if (context.json) {
+      writeJson(context.stdout, { space, ...result });
+      return 0;
+    }
+    const out = context.stdout;
+    if (result.damagedFileKept) out.write(`kept the damaged file as ${result.damagedFileKept}\n`);
+    for (const cut of result.cut) {
+      out.write(
+        `cut       ${cut.path}: the model saw ${cut.keptChars} of ${cut.totalChars} characters (its window is full)\n`,
+      );
+    }
+    out.write(`revision  ${result.revision}\n`);
+    out.write(
+      `built by  ${result.model}${result.extractive ? ' (extractive: headings and first sentences, no language model)' : ''}\n`,
+    );
+    return 0;
+  },
+};
+
+/** `repa context show|set|edit|build|clear`. */
+export const contextCommands: Command[] = [
+  contextShow,
+  contextSet,
+  contextEdit,
+  contextBuild,
+  contextClear,
+];

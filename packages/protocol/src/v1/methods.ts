@@ -216,6 +216,40 @@ export const v1Methods = {
       damagedFileKept: z.string().optional(),
     }),
   },
+  'context.build': {
+    params: z.object({
+      /** The space root. */
+      space: spaceRootSchema,
+      /** Client-chosen id of this build: its `context.progress` notifications and `context.cancel`. */
+      buildId: idSchema,
+      /** Space-relative paths of the documents to build from. */
+      sources: z.array(z.string()).min(1).max(100),
+      /** What the context should focus on. */
+      instructions: z.string().max(4000).optional(),
+      /** Refuse with `stale_version` unless the current revision is this (null: none); any when absent. */
+      expectedRevision: z.string().nullable().optional(),
+      /** Replace a damaged file, keeping its bytes beside it. */
+      force: z.boolean().optional(),
+    }),
+    result: z.looseObject({
+      /** The new revision. */
+      revision: z.string(),
+      /** `provider/id` of the model that wrote it, or `repa-offline`. */
+      model: z.string(),
+      /** True when built offline by extraction (headings and first sentences), not by a model. */
+      extractive: z.boolean(),
+      /** Sources cut to fit the model's window, with how much of each it saw. */
+      cut: z.array(
+        z.looseObject({ path: z.string(), keptChars: z.number(), totalChars: z.number() }),
+      ),
+      /** Where a damaged file replaced with `force` was kept. */
+      damagedFileKept: z.string().optional(),
+    }),
+  },
+  'context.cancel': {
+    params: z.object({ /** The build to cancel. */ buildId: idSchema }),
+    result: z.looseObject({ /** False when no such build is running. */ cancelled: z.boolean() }),
+  },
   doctor: {
     params: z.object({}),
     result: z.looseObject({
@@ -263,6 +297,15 @@ export const v1Methods = {
 /** Every v1 notification (server → client) with its params schema. */
 export const v1Notifications = {
   'run.event': runEventNotificationSchema,
+  /** Progress of a `context.build`, sent to the connection that asked for it. */
+  'context.progress': z.looseObject({
+    /** The build. */
+    buildId: idSchema,
+    /** `reading`, `extracting`, `model` or `writing`. */
+    step: z.string(),
+    /** One line for people. */
+    message: z.string(),
+  }),
 } as const;
 
 /** A v1 request method name. */
