@@ -32,6 +32,7 @@ export {
   type LearningContextSourceText,
   type LearningContextSourceVersion,
   readLearningContextSources,
+  SOURCE_TEXT_LIMIT,
 } from './learning-context-sources.js';
 export { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
 export { readLearningContext, readLearningContextRecord } from './read-learning-context.js';

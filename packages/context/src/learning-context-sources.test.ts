@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkLearningContextSources,
   readLearningContextSources,
+  SOURCE_TEXT_LIMIT,
 } from './learning-context-sources.js';
 
 function space(files: Record<string, string>): string {
@@ -32,6 +34,17 @@ describe('learning-context sources', () => {
       ['gone.md', null, false],
       ['repa:note/1', null, true],
     ]);
+  });
+
+  it('hashes a source larger than the text it keeps over all its bytes, and says it was truncated', async () => {
+    const bytes = Buffer.alloc(SOURCE_TEXT_LIMIT + 10, 'a');
+    const root = space({});
+    writeFileSync(join(root, 'big.txt'), bytes);
+    const [big] = await readLearningContextSources(root, ['big.txt']);
+    expect(big?.version.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(big?.version.size).toBe(SOURCE_TEXT_LIMIT + 10);
+    expect(big?.text.length).toBe(SOURCE_TEXT_LIMIT);
+    expect(big?.truncated).toBe(true);
   });
 
   it('refuses paths outside the space, through a symlink out, and inside .repa', async () => {

@@ -16,6 +16,9 @@ export interface LearningContextSourceVersion {
   mtimeMs?: number | undefined;
 }
 
+/** The most bytes of a source's text kept for a build (the hash always covers the whole file). */
+export const SOURCE_TEXT_LIMIT = 4 * 1024 * 1024;
+
 /** A source's state now, compared with the version the context was built from. */
 export type LearningContextSourceState = 'unchanged' | 'changed' | 'vanished' | 'unversioned';
 
@@ -31,10 +34,12 @@ export interface LearningContextSourceStatus {
 
 /** One source read for a build: its version and its text. */
 export interface LearningContextSourceText {
-  /** Its version (the hash of exactly `text`'s bytes). */
+  /** Its version (the hash of all its bytes, read in one pass with `text`). */
   version: LearningContextSourceVersion;
-  /** The file's text (UTF-8); empty for a `repa:` identity or a missing file. */
+  /** The file's text (UTF-8, at most {@link SOURCE_TEXT_LIMIT} bytes); empty for a `repa:` identity or a missing file. */
   text: string;
+  /** True when the file has more bytes than `text` holds. */
+  truncated: boolean;
   /** False when the file does not exist (then `version.sha256` is null). */
   exists: boolean;
 }
@@ -53,23 +58,29 @@ export async function readLearningContextSources(
   const out: LearningContextSourceText[] = [];
   for (const path of paths) {
     if (path.startsWith('repa:')) {
-      out.push({ version: { path, sha256: null }, text: '', exists: true });
+      out.push({ version: { path, sha256: null }, text: '', truncated: false, exists: true });
       continue;
     }
     const normalized = checkSourcePath(path);
     const read = await readSource(root, normalized);
     if (read === null || read === 'same-stat') {
-      out.push({ version: { path: normalized, sha256: null }, text: '', exists: false });
+      out.push({
+        version: { path: normalized, sha256: null },
+        text: '',
+        truncated: false,
+        exists: false,
+      });
       continue;
     }
     out.push({
       version: {
         path: normalized,
-        sha256: sha256(read.bytes),
+        sha256: read.sha256,
         size: read.size,
         mtimeMs: read.mtimeMs,
       },
-      text: read.bytes.toString('utf8'),
+      text: read.head.toString('utf8'),
+      truncated: read.head.length < read.size,
       exists: true,
     });
   }
@@ -106,7 +117,7 @@ export async function checkLearningContextSources(
     const state: LearningContextSourceState =
       read === null
         ? 'vanished'
-        : read === 'same-stat' || sha256(read.bytes) === version.sha256
+        : read === 'same-stat' || read.sha256 === version.sha256
           ? 'unchanged'
           : 'changed';
     out.push({ path, sha256: version.sha256, state });
@@ -138,14 +149,15 @@ function checkSourcePath(path: string): string {
 }
 
 /**
- * The bytes of a regular file inside `root` (never through a symlink leaving it), `'same-stat'`
+ * The sha256 and first bytes of a regular file inside `root` (never through a symlink leaving it),
+ * hashed in one streamed pass (a large file is never held in memory), `'same-stat'`
  * when `known` has its size and mtime, or null when it does not exist.
  */
 async function readSource(
   root: string,
   path: string,
   known?: LearningContextSourceVersion,
-): Promise<{ bytes: Buffer; size: number; mtimeMs: number } | 'same-stat' | null> {
+): Promise<{ sha256: string; head: Buffer; size: number; mtimeMs: number } | 'same-stat' | null> {
   const full = join(root, ...path.split('/'));
   const real = await realpath(full).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return null;
@@ -167,12 +179,22 @@ async function readSource(
     const stats = await handle.stat();
     if (!stats.isFile()) return null;
     if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return 'same-stat';
-    return { bytes: await handle.readFile(), size: stats.size, mtimeMs: stats.mtimeMs };
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let kept = 0;
+    let size = 0;
+    for await (const chunk of handle.createReadStream({ autoClose: false, start: 0 })) {
+      const bytes = chunk as Buffer;
+      hash.update(bytes);
+      size += bytes.length;
+      if (kept < SOURCE_TEXT_LIMIT) {
+        const part = bytes.subarray(0, SOURCE_TEXT_LIMIT - kept);
+        head.push(part);
+        kept += part.length;
+      }
+    }
+    return { sha256: hash.digest('hex'), head: Buffer.concat(head), size, mtimeMs: stats.mtimeMs };
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }

@@ -1,5 +1,9 @@
 import type { UserMessage } from '@earendil-works/pi-ai';
-import { type LearningContextSourceVersion, readLearningContextSources } from '@repa/context';
+import {
+  type LearningContextSourceVersion,
+  readLearningContextSources,
+  SOURCE_TEXT_LIMIT,
+} from '@repa/context';
 import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import type { ModelChoice } from './model-choice.js';
 
@@ -111,7 +115,12 @@ export async function buildLearningContext(
       CHARS_PER_TOKEN,
   );
   const { documents, cut } = fitDocuments(
-    read.map((source) => ({ path: source.version.path, text: source.text })),
+    read.map((source) => ({
+      path: source.version.path,
+      text: source.text,
+      // A source longer than what was read counts its bytes as its length (≥ its characters).
+      total: source.truncated ? (source.version.size ?? source.text.length) : source.text.length,
+    })),
     budget,
   );
   const request = [
@@ -156,7 +165,7 @@ export async function buildLearningContext(
 
 /** Gives each document an equal share of `budget` characters; shorter ones pass their rest on. */
 function fitDocuments(
-  documents: { path: string; text: string }[],
+  documents: { path: string; text: string; total: number }[],
   budget: number,
 ): { documents: { path: string; text: string }[]; cut: BuildCut[] } {
   const order = documents.map((document, index) => ({ index, size: document.text.length }));
@@ -171,15 +180,17 @@ function fitDocuments(
   const cut: BuildCut[] = [];
   const fitted = documents.map((document, index) => {
     const keep = kept[index] ?? 0;
-    if (keep >= document.text.length) return document;
-    cut.push({ path: document.path, keptChars: keep, totalChars: document.text.length });
+    if (keep >= document.total) return { path: document.path, text: document.text };
+    cut.push({ path: document.path, keptChars: keep, totalChars: document.total });
     return { path: document.path, text: document.text.slice(0, keep) };
   });
   return { documents: fitted, cut };
 }
 
 /** Headings and the first sentence of each paragraph of each source, labelled as extractive. */
-function extractiveBody(sources: { version: { path: string }; text: string }[]): string {
+function extractiveBody(
+  sources: { version: { path: string }; text: string; truncated: boolean }[],
+): string {
   const lines = [
     '(Extractive context built offline by repa-offline, without a language model: the headings and',
     'first sentences of each source. Build it with a model for a real study context.)',
@@ -187,6 +198,7 @@ function extractiveBody(sources: { version: { path: string }; text: string }[]):
   ];
   for (const source of sources) {
     lines.push(`## ${source.version.path}`);
+    if (source.truncated) lines.push(`(only its first ${SOURCE_TEXT_LIMIT} bytes were read)`);
     for (const paragraph of source.text.split(/\n\s*\n/)) {
       const text = paragraph.trim();
       if (text === '') continue;
