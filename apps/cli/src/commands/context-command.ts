@@ -8,6 +8,7 @@ import { type CliContext, latestSession, spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
+import { writeError } from '../write-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -369,6 +370,14 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
       }
     });
     const instructions = str(values.instructions);
+    // Ctrl-C asks the daemon to cancel the build (nothing is written); a second one leaves at once.
+    let interrupted = false;
+    const onInterrupt = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      void client.request('context.cancel', { buildId }).catch(() => undefined);
+    };
+    process.on('SIGINT', onInterrupt);
     let result: V1Result<'context.build'>;
     try {
       result = await client.request('context.build', {
@@ -378,7 +387,14 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
         ...(instructions ? { instructions } : {}),
         ...(values.force === true ? { force: true } : {}),
       });
+    } catch (error) {
+      if (interrupted && RepaError.isInstance(error) && error.code === 'cancelled') {
+        writeError(context.stderr, error);
+        return 130;
+      }
+      throw error;
     } finally {
+      process.off('SIGINT', onInterrupt);
       stop();
     }
     if (context.json) {
