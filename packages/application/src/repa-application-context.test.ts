@@ -212,6 +212,14 @@ describe('RepaApplication context and doctor methods', () => {
     expect(await handlers['context.cancel']?.({ buildId: 'b2' }, connection)).toEqual({
       cancelled: false,
     });
+
+    cancelDuringAnswer = () => {};
+    const stale = await handlers['context.build']?.(
+      { space, buildId: 'b3', sources: ['intro.md'], expectedRevision: null },
+      connection,
+    ).catch((error: unknown) => error);
+    expect(RepaError.isInstance(stale) && stale.code).toBe('stale_version');
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.revision).toBe('1');
   });
 
   it("doctor reports the application's model and Pi's agent directory, names of key variables only", async () => {

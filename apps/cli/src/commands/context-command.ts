@@ -269,7 +269,10 @@ With --json: {"space", "saved", "revision"}.`,
     const file = join(folder, 'learning-context.md');
     const before = current?.body ?? '';
     await writeFile(file, before);
-    await runEditor(file);
+    await runEditor(file).catch(async (error: unknown) => {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    });
     const after = await readFile(file, 'utf8');
     if (after === before) {
       await rm(folder, { recursive: true, force: true });
@@ -343,7 +346,8 @@ what the learner is working on, the key ideas and open questions. Documents too 
 model's window are cut, and the command says how much of each the model saw. On repa-offline the
 context is extractive (the headings and first sentences of each document) and labelled as such.
 Each document's sha256 is recorded, so "repa context show" can tell when it changes. Nothing is
-written unless the build completes (Ctrl-C cancels it); a damaged file is refused unless --force.
+written unless the build completes (Ctrl-C cancels it); when someone else writes the context during
+the build it fails with stale_version; a damaged file is refused unless --force.
 
 Arguments:
   SOURCE           a document of the space, relative to its root (one or more)
@@ -364,6 +368,8 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
     const buildId = randomUUID();
+    // The revision read now: a write made by someone else during the build makes it stale_version.
+    const current = await currentRevision(context, space, values.force === true);
     const stop = client.on('context.progress', (progress) => {
       if (progress.buildId === buildId && !context.json) {
         context.stdout.write(`… ${progress.message}\n`);
@@ -384,6 +390,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
         space,
         buildId,
         sources: args,
+        expectedRevision: current?.revision ?? null,
         ...(instructions ? { instructions } : {}),
         ...(values.force === true ? { force: true } : {}),
       });
