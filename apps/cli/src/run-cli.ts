@@ -32,7 +32,11 @@ const GROUPS: CommandGroup[] = [
   { word: 'settings', summary: 'show and change prompt settings', defaultSubcommand: 'get' },
   { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
-  { word: 'context', summary: "show a space's learning context", defaultSubcommand: 'show' },
+  {
+    word: 'context',
+    summary: "show, write or edit a space's learning context",
+    defaultSubcommand: 'show',
+  },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
 ];
 

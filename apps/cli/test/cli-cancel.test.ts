@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson, spawnRepa } from './cli-harness.js';
+import { createSandbox, jsonLines, repa, repaJson, spawnRepa, writeFiles } from './cli-harness.js';
 import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
@@ -138,5 +139,44 @@ describe('repa doctor and daemon status', () => {
       const status = await repa(sandbox, ['daemon', 'status']);
       expect(status.stdout).toContain(`model     ${SLOW_MODEL}\n`);
     });
+  });
+});
+
+describe('repa context build', () => {
+  it('asks the real model once and writes its answer with the source hashed', async () => {
+    const space = join(sandbox.root, 'build-space');
+    writeFiles(space, { 'intro.md': '# Tides\nThe moon pulls.\n' });
+    const built = await repa(sandbox, ['context', 'build', 'intro.md'], { cwd: space });
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stdout).toBe(
+      `… reading 1 source(s)\n… asking ${SLOW_MODEL}\n… writing the learning context\nrevision  1\nbuilt by  ${SLOW_MODEL}\n`,
+    );
+    const shown = await repaJson<{ learningContext: { body: string; sourceStates: unknown[] } }>(
+      sandbox,
+      ['context', 'show'],
+      { cwd: space },
+    );
+    expect(shown.json.learningContext.body).toBe('Hello from the test model.\n');
+    expect(shown.json.learningContext.sourceStates).toMatchObject([
+      { path: 'intro.md', state: 'unchanged' },
+    ]);
+  });
+
+  it('Ctrl-C while the model answers cancels the build (the model call is aborted), exits 130 and writes nothing', async () => {
+    const space = join(sandbox.root, 'build-cancel');
+    writeFiles(space, { 'notes.md': 'Please wait.\n' });
+    const held = slow.nextHeld();
+    const build = spawnRepa(sandbox, ['context', 'build', 'notes.md'], { cwd: space });
+    build.child.stdin.end();
+    await held;
+    const aborted = slow.aborted;
+    build.child.kill('SIGINT');
+    const { code, stderr } = await build.exited;
+    expect(code).toBe(130);
+    expect(stderr).toContain('nothing was written. (cancelled)');
+    const shown = await repaJson(sandbox, ['context', 'show'], { cwd: space });
+    expect(shown.json).toMatchObject({ learningContext: null });
+    // The daemon aborted its model call before answering the cancelled build.
+    expect(slow.aborted).toBe(aborted + 1);
   });
 });

@@ -424,7 +424,19 @@ describe('protocol v1 conformance against a real daemon', () => {
       sources: ['notes/a.md'],
       expectedRevision: null,
     });
-    await call('context.get', { space });
+    await call('context.get', { space, sessionId });
+    const built = (await call('context.build', {
+      space,
+      buildId: 'conformance-build',
+      sources: ['notes/a.md'],
+    })) as { revision: string };
+    expect(built.revision).toEqual(expect.any(String));
+    expect(
+      client.notifications.some(
+        (message) => (message as { method?: string }).method === 'context.progress',
+      ),
+    ).toBe(true);
+    await call('context.cancel', { buildId: 'conformance-build' });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);

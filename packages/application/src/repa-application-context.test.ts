@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScriptedModel } from '@repa/host/testing';
 import { RepaError } from '@repa/protocol';
@@ -39,14 +40,21 @@ describe('RepaApplication context and doctor methods', () => {
     const get = () => handlers['context.get']?.({ space }, connection);
     const set = (body: string, expectedRevision: string | null) =>
       handlers['context.set']?.({ space, body, sources: ['a.md'], expectedRevision }, connection);
-    expect(await get()).toEqual({ context: null });
+    expect(await get()).toEqual({ context: null, provided: { value: true, source: 'default' } });
 
     const stale = await set('Nope.', '1')?.catch((error: unknown) => error);
     expect(RepaError.isInstance(stale) && stale.code).toBe('stale_version');
 
     const first = await set('Tides.', null);
     expect(await get()).toEqual({
-      context: { body: 'Tides.', sources: ['a.md'], revision: first?.revision },
+      context: {
+        body: 'Tides.',
+        sources: ['a.md'],
+        revision: first?.revision,
+        updatedAt: expect.any(String),
+        sourceStates: [{ path: 'a.md', sha256: null, state: 'unversioned' }],
+      },
+      provided: { value: true, source: 'default' },
     });
     const exists = await set('Again.', null)?.catch((error: unknown) => error);
     expect(RepaError.isInstance(exists) && exists.code).toBe('stale_version');
@@ -68,6 +76,150 @@ describe('RepaApplication context and doctor methods', () => {
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((result) => result.status === 'rejected');
     expect(RepaError.isInstance(rejected?.reason) && rejected.reason.code).toBe('stale_version');
+  });
+
+  it('context.get names a source changed or vanished since context.set hashed it', async () => {
+    const { space } = await open();
+    const handlers = app?.handlers() ?? {};
+    writeFileSync(join(space, 'intro.md'), '# Tides\nThe moon pulls.\n');
+    writeFileSync(join(space, 'notes.md'), 'Spring tides.\n');
+    await handlers['context.set']?.(
+      { space, body: 'B', sources: ['intro.md', './notes.md'], expectedRevision: null },
+      connection,
+    );
+    const fresh = await handlers['context.get']?.({ space }, connection);
+    expect(fresh?.context?.sources).toEqual(['intro.md', 'notes.md']);
+    expect(fresh?.context?.sourceStates?.map((source) => source.state)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
+    expect(fresh?.context?.sourceStates?.[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(join(space, 'intro.md'), '# Tides\nThe moon and the sun pull.\n');
+    rmSync(join(space, 'notes.md'));
+    const later = await handlers['context.get']?.({ space }, connection);
+    expect(later?.context?.sourceStates?.map((source) => [source.path, source.state])).toEqual([
+      ['intro.md', 'changed'],
+      ['notes.md', 'vanished'],
+    ]);
+  });
+
+  it('context.set refuses sources outside the space and bodies over the limit', async () => {
+    const { space } = await open();
+    const handlers = app?.handlers() ?? {};
+    const attempt = (body: string, sources: string[]) =>
+      handlers['context.set']?.({ space, body, sources, expectedRevision: null }, connection).then(
+        () => null,
+        (error: unknown) => (RepaError.isInstance(error) ? error : null),
+      );
+    expect((await attempt('B', ['../outside.md']))?.code).toBe('path_outside_space');
+    expect((await attempt('B', ['/etc/passwd']))?.code).toBe('path_outside_space');
+    symlinkSync(tmpdir(), join(space, 'escape'));
+    writeFileSync(join(tmpdir(), 'repa-s18-outside.md'), 'x');
+    expect((await attempt('B', ['escape/repa-s18-outside.md']))?.code).toBe('path_outside_space');
+    const big = await attempt('x'.repeat(256 * 1024 + 1), []);
+    expect(big?.code).toBe('invalid_request');
+    expect(big?.message).toContain('262144');
+    expect(existsSync(join(space, '.repa', 'learning-context.json'))).toBe(false);
+  });
+
+  it('context.set refuses a damaged file; with force it replaces it and keeps the damaged bytes beside it', async () => {
+    const { space } = await open();
+    const handlers = app?.handlers() ?? {};
+    mkdirSync(join(space, '.repa'));
+    writeFileSync(join(space, '.repa', 'learning-context.json'), '{ damaged');
+    const refused = await handlers['context.set']?.(
+      { space, body: 'New.', sources: [], expectedRevision: null },
+      connection,
+    ).catch((error: unknown) => error);
+    expect(RepaError.isInstance(refused) && refused.code).toBe('context_unavailable');
+    expect(readFileSync(join(space, '.repa', 'learning-context.json'), 'utf8')).toBe('{ damaged');
+    const forced = await handlers['context.set']?.(
+      { space, body: 'New.', sources: [], expectedRevision: null, force: true },
+      connection,
+    );
+    expect(forced?.damagedFileKept).toMatch(/learning-context\.damaged-.*\.json$/);
+    expect(readFileSync(forced?.damagedFileKept ?? '', 'utf8')).toBe('{ damaged');
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.body).toBe('New.');
+  });
+
+  it("context.get with a session reports the session's settings and the revision last provided to it", async () => {
+    const { space } = await open();
+    const handlers = app?.handlers() ?? {};
+    const session = await handlers['session.create']?.({ space }, connection);
+    const sessionId = session?.session.sessionId ?? '';
+    await handlers['context.set']?.(
+      { space, body: 'B', sources: [], expectedRevision: null },
+      connection,
+    );
+    expect(await handlers['context.get']?.({ space, sessionId }, connection)).toMatchObject({
+      provided: { value: true, source: 'default' },
+      lastProvidedRevision: null,
+    });
+    await handlers['settings.set']?.(
+      { space, sessionId, level: 'session', key: 'prompts.learningContext', value: false },
+      connection,
+    );
+    expect((await handlers['context.get']?.({ space, sessionId }, connection))?.provided).toEqual({
+      value: false,
+      source: 'session',
+    });
+  });
+
+  it('context.build with a model: progress to its connection, context.cancel while the model answers writes nothing', async () => {
+    const base = tempAppDirectory();
+    const space = join(base, 'space');
+    mkdirSync(space);
+    writeFileSync(join(space, 'intro.md'), '# Tides\n');
+    let cancelDuringAnswer = () => {};
+    app = await RepaApplication.open({
+      appDirectory: join(base, 'app'),
+      agentDir: join(base, 'agent'),
+      model: await createScriptedModel({ onRequest: () => cancelDuringAnswer() }),
+    });
+    const handlers = app.handlers();
+    const progress: string[] = [];
+    const listening = {
+      ...connection,
+      notify: (_method: string, params: unknown) => {
+        progress.push((params as { step: string }).step);
+        return true;
+      },
+    } as ConnectionContext;
+    const built = await handlers['context.build']?.(
+      { space, buildId: 'b1', sources: ['intro.md'] },
+      listening,
+    );
+    expect(built).toEqual({ revision: '1', model: 'faux/faux-1', extractive: false, cut: [] });
+    expect(progress).toEqual(['reading', 'model', 'writing']);
+    // The scripted model answers `ok: <request>`: the documents reached it.
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.body).toMatch(
+      /^ok: <document path="intro.md">\n# Tides\n/,
+    );
+
+    const answers: unknown[] = [];
+    cancelDuringAnswer = () => {
+      void handlers['context.cancel']?.({ buildId: 'b2' }, connection).then((answer) =>
+        answers.push(answer),
+      );
+    };
+    const cancelled = await handlers['context.build']?.(
+      { space, buildId: 'b2', sources: ['intro.md'] },
+      connection,
+    ).catch((error: unknown) => error);
+    expect(RepaError.isInstance(cancelled) && cancelled.code).toBe('cancelled');
+    expect(answers).toEqual([{ cancelled: true }]);
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.revision).toBe('1');
+    expect(await handlers['context.cancel']?.({ buildId: 'b2' }, connection)).toEqual({
+      cancelled: false,
+    });
+
+    cancelDuringAnswer = () => {};
+    const stale = await handlers['context.build']?.(
+      { space, buildId: 'b3', sources: ['intro.md'], expectedRevision: null },
+      connection,
+    ).catch((error: unknown) => error);
+    expect(RepaError.isInstance(stale) && stale.code).toBe('stale_version');
+    expect((await handlers['context.get']?.({ space }, connection))?.context?.revision).toBe('1');
   });
 
   it("doctor reports the application's model and Pi's agent directory, names of key variables only", async () => {

@@ -68,6 +68,40 @@ async function ended(
 const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
 
 describe('RepaApplication runs', () => {
+  it('gives the next run the revision context.set wrote; context.get reports it as last provided', async () => {
+    const { app, space, sessionId } = await openApplication();
+    const handlers = app.handlers();
+    const quiet = connectionOf(listener());
+    const lastProvided = async () =>
+      (await handlers['context.get']?.({ space, sessionId }, quiet))?.lastProvidedRevision;
+    const first = await handlers['context.set']?.(
+      { space, body: 'Tides.', sources: [], expectedRevision: null },
+      quiet,
+    );
+    for (const [requestId, expected] of [
+      ['one', first?.revision],
+      ['two', undefined],
+    ] as const) {
+      let revision = expected;
+      if (revision === undefined) {
+        const second = await handlers['context.set']?.(
+          { space, body: 'Tides and moons.', sources: [], expectedRevision: first?.revision ?? '' },
+          quiet,
+        );
+        revision = second?.revision;
+        expect(await lastProvided()).toBe(first?.revision);
+      }
+      const { connection, events, next } = listener();
+      const { run } = await app.submit(
+        { space, sessionId, requestId, input: { type: 'text', text: 'hi' } },
+        connection,
+      );
+      expect((await ended(app, run.runId, events, next)).status).toBe('succeeded');
+      expect(await lastProvided()).toBe(revision);
+    }
+    await app.close();
+  });
+
   it('cancels a run whose learning context is still being read: cancelled, no model request', async () => {
     // The learning-context read stays pending until released, holding the run at its start.
     let release = () => {};

@@ -71,6 +71,8 @@ export class RepaApplication {
   readonly #sessionFiles = new Map<string, string>();
   /** The last `context.set` of each space, which the next one waits for. */
   readonly #contextWrites = new Map<string, Promise<void>>();
+  /** The running `context.build`s by build id. */
+  readonly #builds = new Map<string, AbortController>();
   #closing = false;
   #model: Promise<ModelChoice> | undefined;
 
@@ -162,13 +164,35 @@ export class RepaApplication {
       'settings.reset': async (params) => ({
         item: await this.#settings.reset({ ...params, ...(await this.#scope(params)) }),
       }),
-      'context.get': async (params) => ({
-        context: await (await loadHost()).getLearningContext(await this.#space(params.space)),
-      }),
+      'context.get': (params) => this.getContext(params),
       'context.set': (params) => this.setContext(params),
+      'context.build': (params, connection) => this.buildContext(params, connection),
+      'context.cancel': async (params) => {
+        const build = this.#builds.get(params.buildId);
+        build?.abort();
+        return { cancelled: build !== undefined };
+      },
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };
+  }
+
+  /**
+   * `context.get`: the space's learning context with its sources' states, whether the next run
+   * (of `sessionId`, else of a new session) is given it, and the revision that session last got.
+   */
+  async getContext(params: V1Params<'context.get'>): Promise<V1Result<'context.get'>> {
+    const space = await this.#space(params.space);
+    const host = await loadHost();
+    const context = await host.getLearningContext(space);
+    const items = await this.#settings.get(
+      await this.#scope({ space, ...(params.sessionId ? { sessionId: params.sessionId } : {}) }),
+    );
+    const setting = items.find((item) => item.key === 'prompts.learningContext');
+    const provided = { value: setting?.value !== false, source: setting?.source ?? 'default' };
+    if (params.sessionId === undefined) return { context, provided };
+    const lastProvidedRevision = await host.lastProvidedRevision(space, params.sessionId);
+    return { context, provided, lastProvidedRevision };
   }
 
   /**
@@ -177,16 +201,83 @@ export class RepaApplication {
    */
   async setContext(params: V1Params<'context.set'>): Promise<V1Result<'context.set'>> {
     const space = await this.#space(params.space);
-    const previous = this.#contextWrites.get(space) ?? Promise.resolve();
     const { setLearningContext } = await loadHost();
-    const write = previous.then(() => setLearningContext(space, params));
-    const settled = write.then(
+    const written = await this.#writeContext(space, () => setLearningContext(space, params));
+    return {
+      revision: written.revision,
+      ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
+    };
+  }
+
+  /**
+   * `context.build`: builds a study context from documents of the space (one standalone model
+   * call, or extraction on `repa-offline`), telling its steps as `context.progress` to `connection`;
+   * cancelled by `context.cancel` or by the connection closing. Nothing is written unless it
+   * completes; the write is atomic and revisioned like `context.set`.
+   */
+  async buildContext(
+    params: V1Params<'context.build'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'context.build'>> {
+    const space = await this.#space(params.space);
+    if (this.#builds.has(params.buildId)) {
+      throw new RepaError('busy', `A context build ${params.buildId} is already running.`, {
+        fix: 'Use a new build id.',
+      });
+    }
+    const controller = new AbortController();
+    this.#builds.set(params.buildId, controller);
+    const stopWatching = connection.onClose(() => controller.abort());
+    const progress = (step: string, message: string) =>
+      connection.notify('context.progress', { buildId: params.buildId, step, message });
+    try {
+      const host = await loadHost();
+      const built = await host.buildLearningContext(space, await this.#modelChoice(), {
+        sources: params.sources,
+        instructions: params.instructions,
+        signal: controller.signal,
+        onProgress: ({ step, message }) => progress(step, message),
+      });
+      const written = await this.#writeContext(space, async () => {
+        if (controller.signal.aborted) {
+          throw new RepaError(
+            'cancelled',
+            'The learning-context build was cancelled; nothing was written.',
+          );
+        }
+        progress('writing', 'writing the learning context');
+        return host.setLearningContext(space, {
+          body: built.body,
+          sources: built.sources,
+          sourceVersions: built.sourceVersions,
+          expectedRevision: params.expectedRevision,
+          force: params.force,
+        });
+      });
+      return {
+        revision: written.revision,
+        model: built.model,
+        extractive: built.extractive,
+        cut: built.cut.map((item) => ({ ...item })),
+        ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
+      };
+    } finally {
+      stopWatching();
+      this.#builds.delete(params.buildId);
+    }
+  }
+
+  /** Runs `write` after the space's earlier context writes, so check and write pair up. */
+  async #writeContext<T>(space: string, write: () => Promise<T>): Promise<T> {
+    const previous = this.#contextWrites.get(space) ?? Promise.resolve();
+    const written = previous.then(write);
+    const settled = written.then(
       () => undefined,
       () => undefined,
     );
     this.#contextWrites.set(space, settled);
     try {
-      return { revision: (await write).revision };
+      return await written;
     } finally {
       if (this.#contextWrites.get(space) === settled) this.#contextWrites.delete(space);
     }

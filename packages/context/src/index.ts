@@ -13,7 +13,11 @@ export {
   filterCompactionPreparation,
 } from './filter-compaction-preparation.js';
 export { injectFileChangeMessage } from './inject-file-change-message.js';
-export type { LearningContextView } from './learning-context-file.js';
+export {
+  LEARNING_CONTEXT_BODY_LIMIT,
+  type LearningContextRecord,
+  type LearningContextView,
+} from './learning-context-file.js';
 export {
   inspectLearningContextSnapshot,
   LEARNING_CONTEXT_CUSTOM_TYPE,
@@ -21,7 +25,16 @@ export {
   type LearningContextSnapshotInfo,
   renderLearningContext,
 } from './learning-context-snapshot.js';
+export {
+  checkLearningContextSources,
+  type LearningContextSourceState,
+  type LearningContextSourceStatus,
+  type LearningContextSourceText,
+  type LearningContextSourceVersion,
+  readLearningContextSources,
+  SOURCE_TEXT_LIMIT,
+} from './learning-context-sources.js';
 export { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
-export { readLearningContext } from './read-learning-context.js';
+export { readLearningContext, readLearningContextRecord } from './read-learning-context.js';
 export { type ModelContextOptionsSource, withModelContext } from './with-model-context.js';
 export { writeLearningContext } from './write-learning-context.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { LearningContextSourceVersion } from './learning-context-sources.js';
 
 /** The space's current learning context: what the host gives the model at the start of a run. */
 export interface LearningContextView {
@@ -11,11 +12,33 @@ export interface LearningContextView {
   sources: string[];
 }
 
+/** The whole stored learning context: the view plus the versions of its sources. */
+export interface LearningContextRecord extends LearningContextView {
+  /** The version (sha256) of each source the body was built from; empty when none were recorded. */
+  sourceVersions: LearningContextSourceVersion[];
+  /** When it was written (ISO 8601); null when not recorded. */
+  updatedAt: string | null;
+}
+
+/** The largest body a learning context may hold, in UTF-8 bytes. */
+export const LEARNING_CONTEXT_BODY_LIMIT = 256 * 1024;
+
 /** The stored file; extra fields (e.g. `updatedAt`) are allowed and ignored. */
 export const learningContextFileSchema = z.looseObject({
   revision: z.string().min(1),
   body: z.string(),
   sources: z.array(z.string()),
+  sourceVersions: z
+    .array(
+      z.looseObject({
+        path: z.string(),
+        sha256: z.string().nullable(),
+        size: z.number().optional(),
+        mtimeMs: z.number().optional(),
+      }),
+    )
+    .optional(),
+  updatedAt: z.string().optional(),
 });
 
 /** `<space>/.repa/learning-context.json`. */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
+import { LEARNING_CONTEXT_BODY_LIMIT } from './learning-context-file.js';
 import { readLearningContext } from './read-learning-context.js';
 import { writeLearningContext } from './write-learning-context.js';
 
@@ -181,6 +182,36 @@ describe('writeLearningContext', () => {
       const error = await failure(writeLearningContext(root, { body: 'x', sources: [] }));
       expect(error.code).toBe('context_unavailable');
       expect(readFileSync(file, 'utf8')).toBe('not json');
+    });
+
+    it('with force moves a corrupt file aside byte for byte, then writes revision 1', async () => {
+      const root = space();
+      const file = stored(root, 'not json');
+      const view = await writeLearningContext(
+        root,
+        { body: 'fresh', sources: [] },
+        { force: true },
+      );
+      expect(view.revision).toBe('1');
+      expect(view.damagedFileKept).toMatch(/learning-context\.damaged-.*\.json$/);
+      expect(readFileSync(view.damagedFileKept ?? '', 'utf8')).toBe('not json');
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+        revision: '1',
+        body: 'fresh',
+      });
+    });
+
+    it('refuses a body over the limit with invalid_request, writing nothing', async () => {
+      const root = space();
+      const error = await failure(
+        writeLearningContext(root, {
+          body: 'é'.repeat(LEARNING_CONTEXT_BODY_LIMIT / 2 + 1),
+          sources: [],
+        }),
+      );
+      expect(error.code).toBe('invalid_request');
+      expect(error.details).toMatchObject({ limit: LEARNING_CONTEXT_BODY_LIMIT });
+      expect(await readLearningContext(root)).toBeNull();
     });
   });
 });

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
+  type LearningContextRecord,
   type LearningContextView,
   learningContextFileSchema,
   learningContextPath,
@@ -15,6 +16,14 @@ import {
  * the host can fail the run before the user message enters Pi history (spec R31).
  */
 export async function readLearningContext(spaceRoot: string): Promise<LearningContextView | null> {
+  const record = await readLearningContextRecord(spaceRoot);
+  return record && { revision: record.revision, body: record.body, sources: record.sources };
+}
+
+/** Like {@link readLearningContext}, with the recorded source versions and write time. */
+export async function readLearningContextRecord(
+  spaceRoot: string,
+): Promise<LearningContextRecord | null> {
   const file = learningContextPath(spaceRoot);
   const text = await readRegularFile(file);
   if (text === null) return null;
@@ -33,8 +42,19 @@ export async function readLearningContext(spaceRoot: string): Promise<LearningCo
       .join('; ');
     throw unavailable(file, `has the wrong shape (${problems})`, parsed.error);
   }
-  const { revision, body, sources } = parsed.data;
-  return { revision, body, sources };
+  const { revision, body, sources, sourceVersions, updatedAt } = parsed.data;
+  return {
+    revision,
+    body,
+    sources,
+    sourceVersions: (sourceVersions ?? []).map(({ path, sha256, size, mtimeMs }) => ({
+      path,
+      sha256,
+      ...(size === undefined ? {} : { size }),
+      ...(mtimeMs === undefined ? {} : { mtimeMs }),
+    })),
+    updatedAt: updatedAt ?? null,
+  };
 }
 
 /** The file's text, or `null` when it (or `.repa`) does not exist. */

@@ -1,13 +1,24 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, rename } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type FsLayer, ioError, replaceFile } from '@repa/durable-fs';
-import { type LearningContextView, learningContextPath } from './learning-context-file.js';
+import { RepaError } from '@repa/protocol';
+import {
+  LEARNING_CONTEXT_BODY_LIMIT,
+  type LearningContextRecord,
+  type LearningContextView,
+  learningContextPath,
+} from './learning-context-file.js';
+import type { LearningContextSourceVersion } from './learning-context-sources.js';
 import { readLearningContext } from './read-learning-context.js';
 
-/** Options of {@link writeLearningContext}. @internal */
+/** Options of {@link writeLearningContext}. */
 export interface WriteLearningContextOptions {
   /** The file system to write through (tests inject faults here); the real one by default. @internal */
   fs?: FsLayer | undefined;
+  /** Replace a damaged file, moving its bytes aside to `learning-context.damaged-<time>.json`. */
+  force?: boolean | undefined;
+  /** Called with the current view (null: none) before writing; may throw to refuse the write. */
+  check?: ((current: LearningContextView | null) => void) | undefined;
 }
 
 /**
@@ -15,29 +26,69 @@ export interface WriteLearningContextOptions {
  * (`"1"`, `"2"`, …). The file is replaced with `@repa/durable-fs`'s `replaceFile` (temp file,
  * fsync, rename, fsync of the `.repa` folder, which counts as done where the file system cannot
  * sync folders); a failure throws `io_error` and leaves the old file. A corrupt existing file is
- * never overwritten: it throws `context_unavailable`.
- * Not safe against concurrent writers of the same space (last one wins).
+ * never overwritten: it throws `context_unavailable`, unless `force`, which first moves it aside
+ * (its path is in the result's `damagedFileKept`). A body over {@link LEARNING_CONTEXT_BODY_LIMIT}
+ * bytes is `invalid_request`. Not safe against concurrent writers of the same space.
  */
 export async function writeLearningContext(
   spaceRoot: string,
-  input: { body: string; sources: readonly string[] },
+  input: {
+    body: string;
+    sources: readonly string[];
+    sourceVersions?: readonly LearningContextSourceVersion[] | undefined;
+  },
   options: WriteLearningContextOptions = {},
-): Promise<LearningContextView> {
+): Promise<LearningContextRecord & { damagedFileKept?: string }> {
+  const bytes = Buffer.byteLength(input.body, 'utf8');
+  if (bytes > LEARNING_CONTEXT_BODY_LIMIT) {
+    throw new RepaError(
+      'invalid_request',
+      `The learning context body is ${bytes} bytes; the limit is ${LEARNING_CONTEXT_BODY_LIMIT} bytes.`,
+      {
+        fix: 'Shorten the body: keep what the learner works on, the key ideas and open questions.',
+        details: { bytes, limit: LEARNING_CONTEXT_BODY_LIMIT },
+      },
+    );
+  }
   const file = learningContextPath(spaceRoot);
-  const current = await readLearningContext(spaceRoot);
-  const view: LearningContextView = {
+  let current: LearningContextView | null;
+  let damagedFileKept: string | undefined;
+  try {
+    current = await readLearningContext(spaceRoot);
+  } catch (error) {
+    if (!options.force || !RepaError.isInstance(error) || error.code !== 'context_unavailable') {
+      throw error;
+    }
+    current = null;
+    damagedFileKept = join(
+      dirname(file),
+      `learning-context.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    );
+  }
+  options.check?.(current);
+  if (damagedFileKept !== undefined) {
+    try {
+      await rename(file, damagedFileKept);
+    } catch (error) {
+      throw ioError(error, `Moving the damaged learning context file ${file} aside`, { file });
+    }
+  }
+  const updatedAt = new Date().toISOString();
+  const view: LearningContextRecord = {
     revision: nextRevision(current?.revision),
     body: input.body,
     sources: [...input.sources],
+    sourceVersions: [...(input.sourceVersions ?? [])],
+    updatedAt,
   };
-  const text = `${JSON.stringify({ ...view, updatedAt: new Date().toISOString() }, null, 2)}\n`;
+  const text = `${JSON.stringify(view, null, 2)}\n`;
   try {
     await mkdir(dirname(file), { recursive: true });
     await replaceFile(file, Buffer.from(text, 'utf8'), { fs: options.fs });
   } catch (error) {
     throw ioError(error, `Writing the learning context file ${file}`, { file });
   }
-  return view;
+  return damagedFileKept === undefined ? view : { ...view, damagedFileKept };
 }
 
 function nextRevision(previous: string | undefined): string {

@@ -1,4 +1,11 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
+export {
+  type BuildCut,
+  type BuildLearningContextOptions,
+  type BuildProgress,
+  type BuiltLearningContext,
+  buildLearningContext,
+} from './build-learning-context.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {
@@ -17,6 +24,7 @@ export {
 } from './session-files.js';
 export {
   getLearningContext,
+  lastProvidedRevision,
   type SetLearningContextInput,
   setLearningContext,
 } from './space-learning-context.js';

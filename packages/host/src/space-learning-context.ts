@@ -1,45 +1,114 @@
-import { readLearningContext, writeLearningContext } from '@repa/context';
+import { SessionManager } from '@earendil-works/pi-coding-agent';
+import {
+  checkLearningContextSources,
+  inspectLearningContextSnapshot,
+  type LearningContextRecord,
+  type LearningContextSourceVersion,
+  type LearningContextView,
+  readLearningContextRecord,
+  readLearningContextSources,
+  writeLearningContext,
+} from '@repa/context';
 import { type LearningContext, RepaError } from '@repa/protocol';
+import { findSessionState } from './space-sessions.js';
 
-/** A space's learning context, or null when it has none; `context_unavailable` when it is damaged. */
+/**
+ * A space's learning context, or null when it has none; `context_unavailable` when it is damaged.
+ * Each source's state (changed or vanished since the context was written) is in `sourceStates`.
+ */
 export async function getLearningContext(space: string): Promise<LearningContext | null> {
-  const view = await readLearningContext(space);
-  return view ? { body: view.body, sources: view.sources, revision: view.revision } : null;
+  const record = await readLearningContextRecord(space);
+  if (!record) return null;
+  return {
+    body: record.body,
+    sources: record.sources,
+    revision: record.revision,
+    updatedAt: record.updatedAt,
+    sourceStates: (
+      await checkLearningContextSources(space, record.sources, record.sourceVersions)
+    ).map((status) => ({ ...status })),
+  };
 }
 
 /** What {@link setLearningContext} writes. */
 export interface SetLearningContextInput {
   /** The full new body. */
   body: string;
-  /** The space-relative sources it was built from. */
+  /** The space-relative sources it was built from (hashed now: their versions are recorded). */
   sources: readonly string[];
-  /** The revision the caller read; null when it read none. */
-  expectedRevision: string | null;
+  /** The revision the caller read; null when it read none; undefined: whatever is there. */
+  expectedRevision: string | null | undefined;
+  /** The versions the body was built from (a build read them); hashed now when absent. */
+  sourceVersions?: readonly LearningContextSourceVersion[] | undefined;
+  /** Replace a damaged file, keeping its bytes beside it. */
+  force?: boolean | undefined;
 }
 
 /**
  * Replaces a space's learning context when its revision is still `expectedRevision` (null: when the
- * space has none), else throws `stale_version` with the current revision in `details`. The check and
- * the write are not atomic against other processes: callers serialize the writes of one space.
+ * space has none), else throws `stale_version` with the current revision in `details`. The sources'
+ * current bytes are hashed and recorded. The check and the write are not atomic against other
+ * processes: callers serialize the writes of one space.
  */
 export async function setLearningContext(
   space: string,
   input: SetLearningContextInput,
-): Promise<LearningContext> {
-  const current = await readLearningContext(space);
-  const revision = current?.revision ?? null;
-  if (revision !== input.expectedRevision) {
-    throw new RepaError(
-      'stale_version',
-      revision === null
-        ? `The space has no learning context (expected revision ${input.expectedRevision}).`
-        : `The learning context is at revision ${revision}, not ${input.expectedRevision ?? 'absent'}.`,
-      {
-        fix: 'Read it again (context.get), merge your change, and write with its revision.',
-        details: { currentRevision: revision },
+): Promise<LearningContext & { damagedFileKept?: string }> {
+  const versions =
+    input.sourceVersions ??
+    (await readLearningContextSources(space, input.sources)).map((source) => source.version);
+  const view = await writeLearningContext(
+    space,
+    {
+      body: input.body,
+      sources: versions.map((version) => version.path),
+      sourceVersions: versions,
+    },
+    {
+      force: input.force,
+      check: (current) => {
+        if (input.expectedRevision !== undefined) expectRevision(current, input.expectedRevision);
       },
-    );
+    },
+  );
+  return {
+    body: view.body,
+    sources: view.sources,
+    revision: view.revision,
+    ...(view.damagedFileKept ? { damagedFileKept: view.damagedFileKept } : {}),
+  };
+}
+
+/** The learning-context revision last given to a session (null: none yet); reads, never writes. */
+export async function lastProvidedRevision(
+  space: string,
+  sessionId: string,
+): Promise<string | null> {
+  const { state } = await findSessionState(space, sessionId);
+  if (state.damage) throw state.damage;
+  const manager = SessionManager.inMemory(space, undefined, [...(state.entries ?? [])]);
+  for (const entry of [...manager.getBranch()].reverse()) {
+    const info = inspectLearningContextSnapshot(entry);
+    if (info?.revision) return info.revision;
   }
-  const view = await writeLearningContext(space, { body: input.body, sources: input.sources });
-  return { body: view.body, sources: view.sources, revision: view.revision };
+  return null;
+}
+
+/** Throws `stale_version` unless `current` is at `expected` (null: no context). */
+export function expectRevision(
+  current: LearningContextView | LearningContextRecord | null,
+  expected: string | null,
+): void {
+  const revision = current?.revision ?? null;
+  if (revision === expected) return;
+  throw new RepaError(
+    'stale_version',
+    revision === null
+      ? `The space has no learning context (expected revision ${expected}).`
+      : `The learning context is at revision ${revision}, not ${expected ?? 'absent'}.`,
+    {
+      fix: 'Read it again (context.get), merge your change, and write with its revision.',
+      details: { currentRevision: revision },
+    },
+  );
 }

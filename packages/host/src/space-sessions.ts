@@ -84,8 +84,9 @@ export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
 /**
  * The state of a session id's file in a space: Pi names files `<time>_<id>.jsonl`, so only a file
  * named otherwise makes this look at the others (each look is cached by the file's stat key).
+ * @internal
  */
-async function findSessionState(
+export async function findSessionState(
   space: string,
   sessionId: string,
 ): Promise<{ file: string; state: SessionFileState }> {

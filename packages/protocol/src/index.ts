@@ -52,7 +52,9 @@ export { invalidRequestFromZod } from './v1/json-rpc.js';
 export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
 export {
   type LearningContext,
+  type LearningContextSourceState,
   learningContextSchema,
+  learningContextSourceStateSchema,
   type V1Method,
   type V1Notification,
   type V1NotificationParams,

@@ -1,9 +1,106 @@
-import { latestSession, spaceOf } from '../cli-context.js';
-import type { Command } from '../command.js';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
+import { type CliContext, latestSession, spaceOf } from '../cli-context.js';
+import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
+import { usageError } from '../usage-error.js';
+import { writeError } from '../write-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
+
+/** Every `--source` given (parseArgs collects a repeated option into an array). */
+function sourcesOf(values: OptionValues): string[] | undefined {
+  const raw = (values as Record<string, unknown>).source;
+  if (raw === undefined) return undefined;
+  return (Array.isArray(raw) ? raw : [raw]).filter(
+    (item): item is string => typeof item === 'string',
+  );
+}
+
+/** "2 hours ago", "just now": how long before `now` an ISO time was. */
+function ago(iso: string | null | undefined, now = Date.now()): string {
+  const then = iso ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(then)) return 'at an unknown time';
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return `${count} ${name}${count === 1 ? '' : 's'} ago`;
+  }
+  return 'just now';
+}
+
+/** The warning lines for sources that changed or vanished since the context was written. */
+function staleLines(
+  states: readonly LearningContextSourceState[],
+  updatedAt: string | null | undefined,
+): string[] {
+  const when = ago(updatedAt);
+  return states
+    .filter((source) => source.state === 'changed' || source.state === 'vanished')
+    .map(
+      (source) =>
+        `${source.path} ${source.state === 'changed' ? 'changed' : 'vanished'} since this context was built (${when}) — rebuild with \`repa context build\``,
+    );
+}
+
+async function readContext(
+  context: CliContext,
+  space: string,
+  sessionId?: string,
+): Promise<V1Result<'context.get'>> {
+  const client = await context.client();
+  return client.request('context.get', { space, ...(sessionId ? { sessionId } : {}) });
+}
+
+/** Writes through `context.set` and prints the new revision. */
+async function writeContext(
+  context: CliContext,
+  params: {
+    space: string;
+    body: string;
+    sources: string[];
+    expectedRevision: string | null;
+    force: boolean;
+  },
+): Promise<number> {
+  const client = await context.client();
+  const result = await client.request('context.set', {
+    space: params.space,
+    body: params.body,
+    sources: params.sources,
+    expectedRevision: params.expectedRevision,
+    ...(params.force ? { force: true } : {}),
+  });
+  if (context.json) {
+    writeJson(context.stdout, { space: params.space, ...result });
+    return 0;
+  }
+  if (result.damagedFileKept) {
+    context.stdout.write(`kept the damaged file as ${result.damagedFileKept}\n`);
+  }
+  context.stdout.write(`revision  ${result.revision}\n`);
+  return 0;
+}
+
+/** The expected revision of a write: the current one, or null; a damaged file counts as none. */
+async function currentRevision(context: CliContext, space: string, force: boolean) {
+  try {
+    return (await readContext(context, space)).context;
+  } catch (error) {
+    if (force && RepaError.isInstance(error) && error.code === 'context_unavailable') return null;
+    throw error;
+  }
+}
 
 const contextShow: Command = {
   words: ['context', 'show'],
@@ -11,34 +108,42 @@ const contextShow: Command = {
   usage: 'context show [--space DIR] [--session ID]',
   help: `Shows the space's current learning context (revision, sources and body, from
 <space>/.repa/learning-context.json), or "none", and whether the next run of the session is given it
-(the prompts.learningContext setting). A damaged file is reported as context_unavailable, the same
-error the next run would fail with.
+(the prompts.learningContext setting). Sources that changed or vanished since the context was
+written are named. A damaged file is reported as context_unavailable, the same error the next run
+would fail with.
 
 Options:
   --space DIR      the space (default: the current directory)
   --session ID     the session whose settings decide (default: the space's most recent session)
 
-With --json: {"space", "sessionId", "provided", "learningContext": {"revision", "sources", "body"} | null}.`,
+With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedRevision",
+"learningContext": {"revision", "sources", "body", "updatedAt", "sourceStates"} | null}.`,
   options: { space: { type: 'string' }, session: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
     const sessionId = str(values.session) ?? (await latestSession(client, space))?.sessionId;
-    const { items } = await client.request('settings.get', {
-      space,
-      ...(sessionId ? { sessionId } : {}),
-    });
-    const setting = items.find((item) => item.key === 'prompts.learningContext');
-    const provided = setting?.value !== false;
-    const { context: found } = await client.request('context.get', { space });
+    const got = await readContext(context, space, sessionId);
+    const provided = got.provided?.value ?? true;
+    const providedSource = got.provided?.source ?? 'default';
+    const found = got.context;
     const learningContext = found && {
       revision: found.revision,
       sources: found.sources,
       body: found.body,
+      updatedAt: found.updatedAt ?? null,
+      sourceStates: found.sourceStates ?? [],
     };
     if (context.json) {
-      writeJson(context.stdout, { space, sessionId: sessionId ?? null, provided, learningContext });
+      writeJson(context.stdout, {
+        space,
+        sessionId: sessionId ?? null,
+        provided,
+        providedSource,
+        lastProvidedRevision: got.lastProvidedRevision ?? null,
+        learningContext,
+      });
       return 0;
     }
     const out = context.stdout;
@@ -49,13 +154,280 @@ With --json: {"space", "sessionId", "provided", "learningContext": {"revision", 
     }
     out.write(`revision  ${learningContext.revision}\n`);
     out.write(`sources   ${learningContext.sources.join(', ') || '(none)'}\n`);
+    for (const line of staleLines(learningContext.sourceStates, learningContext.updatedAt)) {
+      out.write(`          ${line}\n`);
+    }
     out.write(
-      `provided  ${provided ? 'yes' : 'no'} (prompts.learningContext = ${JSON.stringify(setting?.value ?? true)}, from ${setting?.source ?? 'default'})\n`,
+      `provided  ${provided ? 'yes' : 'no'} (prompts.learningContext = ${JSON.stringify(provided)}, from ${providedSource})\n`,
     );
+    if (sessionId && got.lastProvidedRevision !== undefined) {
+      out.write(
+        `session   ${sessionId} last got ${got.lastProvidedRevision === null ? 'no learning context' : `revision ${got.lastProvidedRevision}`}\n`,
+      );
+    }
     out.write(`\n${learningContext.body}${learningContext.body.endsWith('\n') ? '' : '\n'}`);
     return 0;
   },
 };
 
-/** `repa context show`. */
-export const contextCommands: Command[] = [contextShow];
+const contextSet: Command = {
+  words: ['context', 'set'],
+  summary: "replace the space's learning context",
+  usage: 'context set (--file F | --body TEXT) [--source P …] [--force] [--space DIR]',
+  help: `Replaces the space's learning context through the daemon (context.set): the body comes from
+--file or --body, the sources from each --source (paths inside the space; their current bytes are
+hashed so "repa context show" can tell when they change). The write is refused with stale_version
+when the context changed between reading and writing it, and with context_unavailable when the file
+is damaged, unless --force, which keeps the damaged bytes beside it.
+
+Options:
+  --file F         read the body from this file (relative to the working directory)
+  --body TEXT      the body itself
+  --source P       a source the body was built from (repeatable)
+  --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
+  --space DIR      the space (default: the current directory)
+
+With --json: {"space", "revision", "damagedFileKept"?}.`,
+  options: {
+    space: { type: 'string' },
+    file: { type: 'string' },
+    body: { type: 'string' },
+    source: { type: 'string', multiple: true },
+    force: { type: 'boolean' },
+  },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const space = spaceOf(context, str(values.space));
+    const file = str(values.file);
+    const text = str(values.body);
+    if ((file === undefined) === (text === undefined)) {
+      throw usageError(
+        'Give the body with exactly one of --file or --body.',
+        'repa context set --body "What I am studying…" --source notes.md',
+      );
+    }
+    const body =
+      file === undefined ? (text ?? '') : await readFile(resolve(context.cwd, file), 'utf8');
+    const force = values.force === true;
+    const current = await currentRevision(context, space, force);
+    return writeContext(context, {
+      space,
+      body,
+      sources: sourcesOf(values) ?? [],
+      expectedRevision: current?.revision ?? null,
+      force,
+    });
+  },
+};
+
+const contextClear: Command = {
+  words: ['context', 'clear'],
+  summary: "empty the space's learning context",
+  usage: 'context clear [--force] [--space DIR]',
+  help: `Writes an empty learning context (no body, no sources) as a new revision, so the next run of
+every session is told the context is now empty. A damaged file is refused unless --force.
+
+Options:
+  --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
+  --space DIR      the space (default: the current directory)
+
+With --json: {"space", "revision", "damagedFileKept"?}.`,
+  options: { space: { type: 'string' }, force: { type: 'boolean' } },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const space = spaceOf(context, str(values.space));
+    const force = values.force === true;
+    const current = await currentRevision(context, space, force);
+    return writeContext(context, {
+      space,
+      body: '',
+      sources: [],
+      expectedRevision: current?.revision ?? null,
+      force,
+    });
+  },
+};
+
+const contextEdit: Command = {
+  words: ['context', 'edit'],
+  summary: 'edit the learning context body in $VISUAL or $EDITOR',
+  usage: 'context edit [--space DIR]',
+  help: `Opens the body of the space's learning context in $VISUAL (else $EDITOR, else vi) and saves it
+when the editor exits and the text changed, keeping its sources. When the context changed in the
+meantime the save is refused (stale_version) and your text is left in the temporary file named.
+
+Options:
+  --space DIR      the space (default: the current directory)
+
+With --json: {"space", "saved", "revision"}.`,
+  options: { space: { type: 'string' } },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const space = spaceOf(context, str(values.space));
+    const current = (await readContext(context, space)).context;
+    const folder = await mkdtemp(join(tmpdir(), 'repa-context-'));
+    const file = join(folder, 'learning-context.md');
+    const before = current?.body ?? '';
+    await writeFile(file, before);
+    await runEditor(file).catch(async (error: unknown) => {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    });
+    const after = await readFile(file, 'utf8');
+    if (after === before) {
+      await rm(folder, { recursive: true, force: true });
+      if (context.json)
+        writeJson(context.stdout, { space, saved: false, revision: current?.revision ?? null });
+      else context.stdout.write('unchanged; nothing saved\n');
+      return 0;
+    }
+    const client = await context.client();
+    let result: V1Result<'context.set'>;
+    try {
+      result = await client.request('context.set', {
+        space,
+        body: after,
+        sources: current?.sources ?? [],
+        expectedRevision: current?.revision ?? null,
+      });
+    } catch (error) {
+      if (RepaError.isInstance(error) && error.code === 'stale_version') {
+        throw new RepaError(
+          'stale_version',
+          `The learning context changed while you edited it; your text is kept in ${file}.`,
+          {
+            fix: `Run "repa context show", merge your text from ${file}, then "repa context set --file ${file}".`,
+            details: { ...error.details, kept: file },
+          },
+        );
+      }
+      throw error;
+    }
+    await rm(folder, { recursive: true, force: true });
+    if (context.json) writeJson(context.stdout, { space, saved: true, revision: result.revision });
+    else context.stdout.write(`revision  ${result.revision}\n`);
+    return 0;
+  },
+};
+
+/** Runs `$VISUAL`/`$EDITOR` (a shell command line, e.g. `code --wait`) on `file`, inheriting the terminal. */
+function runEditor(file: string): Promise<void> {
+  const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(`${editor} "$REPA_EDIT_FILE"`, {
+      shell: true,
+      stdio: 'inherit',
+      env: { ...process.env, REPA_EDIT_FILE: file },
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else
+        reject(
+          new RepaError(
+            'invalid_request',
+            `The editor (${editor}) exited with ${signal ?? `code ${code}`}; nothing was saved.`,
+            {
+              fix: 'Set $VISUAL or $EDITOR to an editor that exits with 0 after saving (e.g. "code --wait").',
+            },
+          ),
+        );
+    });
+  });
+}
+
+const contextBuild: Command = {
+  words: ['context', 'build'],
+  summary: 'build the learning context from documents of the space',
+  usage: 'context build SOURCE… [--instructions TEXT] [--force] [--space DIR]',
+  help: `Builds the space's learning context from the named documents through the daemon
+(context.build): one standalone call to the daemon's model (no session, no history), which writes
+what the learner is working on, the key ideas and open questions. Documents too large for the
+model's window are cut, and the command says how much of each the model saw. On repa-offline the
+context is extractive (the headings and first sentences of each document) and labelled as such.
+Each document's sha256 is recorded, so "repa context show" can tell when it changes. Nothing is
+written unless the build completes (Ctrl-C cancels it); when someone else writes the context during
+the build it fails with stale_version; a damaged file is refused unless --force.
+
+Arguments:
+  SOURCE           a document of the space, relative to its root (one or more)
+
+Options:
+  --instructions TEXT  what the context should focus on
+  --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
+  --space DIR      the space (default: the current directory)
+
+With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "keptChars", "totalChars"}]}.`,
+  options: {
+    space: { type: 'string' },
+    instructions: { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  positionals: [1, 100],
+  async run(context, args, values) {
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const buildId = randomUUID();
+    // The revision read now: a write made by someone else during the build makes it stale_version.
+    const current = await currentRevision(context, space, values.force === true);
+    const stop = client.on('context.progress', (progress) => {
+      if (progress.buildId === buildId && !context.json) {
+        context.stdout.write(`… ${progress.message}\n`);
+      }
+    });
+    const instructions = str(values.instructions);
+    // Ctrl-C asks the daemon to cancel the build (nothing is written); a second one leaves at once.
+    let interrupted = false;
+    const onInterrupt = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      void client.request('context.cancel', { buildId }).catch(() => undefined);
+    };
+    process.on('SIGINT', onInterrupt);
+    let result: V1Result<'context.build'>;
+    try {
+      result = await client.request('context.build', {
+        space,
+        buildId,
+        sources: args,
+        expectedRevision: current?.revision ?? null,
+        ...(instructions ? { instructions } : {}),
+        ...(values.force === true ? { force: true } : {}),
+      });
+    } catch (error) {
+      if (interrupted && RepaError.isInstance(error) && error.code === 'cancelled') {
+        writeError(context.stderr, error);
+        return 130;
+      }
+      throw error;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      stop();
+    }
+    if (context.json) {
+      writeJson(context.stdout, { space, ...result });
+      return 0;
+    }
+    const out = context.stdout;
+    if (result.damagedFileKept) out.write(`kept the damaged file as ${result.damagedFileKept}\n`);
+    for (const cut of result.cut) {
+      out.write(
+        `cut       ${cut.path}: the model saw ${cut.keptChars} of ${cut.totalChars} characters (its window is full)\n`,
+      );
+    }
+    out.write(`revision  ${result.revision}\n`);
+    out.write(
+      `built by  ${result.model}${result.extractive ? ' (extractive: headings and first sentences, no language model)' : ''}\n`,
+    );
+    return 0;
+  },
+};
+
+/** `repa context show|set|edit|build|clear`. */
+export const contextCommands: Command[] = [
+  contextShow,
+  contextSet,
+  contextEdit,
+  contextBuild,
+  contextClear,
+];

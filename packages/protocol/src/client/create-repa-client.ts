@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION } from '../v1/common.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../v1/framing.js';
 import {
   type V1Method,
+  type V1NotificationParams,
   type V1Params,
   type V1Result,
   v1Methods,
@@ -47,12 +48,18 @@ export interface RepaClient {
   on(event: 'run.event', listener: (params: RunEventNotification) => void): () => void;
   /** Listens to connection drops (the next call reconnects); returns unsubscribe. */
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
+  /** Listens to the progress of this client's `context.build` calls; returns unsubscribe. */
+  on(
+    event: 'context.progress',
+    listener: (params: V1NotificationParams<'context.progress'>) => void,
+  ): () => void;
   /** Closes the connection; pending and later calls reject with `cancelled`. */
   close(): Promise<void>;
 }
 
 type Listeners = {
   'run.event': Set<(params: RunEventNotification) => void>;
+  'context.progress': Set<(params: V1NotificationParams<'context.progress'>) => void>;
   disconnect: Set<(error: RepaError) => void>;
 };
 
@@ -80,7 +87,11 @@ class DaemonClient implements RepaClient {
     Pick<RepaClientOptions, 'client'>;
   readonly #subscriptions = new Set<string>();
   readonly #live = new Set<ClientConnection>();
-  readonly #listeners: Listeners = { 'run.event': new Set(), disconnect: new Set() };
+  readonly #listeners: Listeners = {
+    'run.event': new Set(),
+    'context.progress': new Set(),
+    disconnect: new Set(),
+  };
   #connecting: Promise<Connected> | null = null;
   #current: ClientConnection | null = null;
   #everConnected = false;
@@ -122,9 +133,10 @@ class DaemonClient implements RepaClient {
   on(event: 'run.event', listener: (params: RunEventNotification) => void): () => void;
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
   on(
-    event: keyof Listeners,
-    listener: ((params: RunEventNotification) => void) | ((error: RepaError) => void),
-  ): () => void {
+    event: 'context.progress',
+    listener: (params: V1NotificationParams<'context.progress'>) => void,
+  ): () => void;
+  on(event: keyof Listeners, listener: (params: never) => void): () => void {
     const set = this.#listeners[event] as Set<typeof listener>;
     set.add(listener);
     return () => set.delete(listener);
@@ -215,6 +227,11 @@ class DaemonClient implements RepaClient {
   }
 
   #onNotification(method: string, params: unknown): void {
+    if (method === 'context.progress') {
+      const progress = v1Notifications['context.progress'].safeParse(params);
+      if (progress.success) emit(this.#listeners['context.progress'], progress.data);
+      return;
+    }
     if (method !== 'run.event') return; // Newer notifications are ignored by this client.
     const parsed = v1Notifications['run.event'].safeParse(params);
     if (!parsed.success) return;

@@ -99,6 +99,11 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { space: '/spaces/a', body: 'Tides.', sources: [], expectedRevision: null },
     result: { revision: '1' },
   },
+  'context.build': {
+    params: { space: '/spaces/a', buildId: 'b1', sources: ['intro.md'], instructions: 'tides' },
+    result: { revision: '3', model: 'repa-offline', extractive: true, cut: [] },
+  },
+  'context.cancel': { params: { buildId: 'b1' }, result: { cancelled: true } },
   doctor: {
     params: {},
     result: {
@@ -145,6 +150,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     params: { space: '/a', body: 'x', sources: [] },
     path: 'params.expectedRevision',
   },
+  'context.build': { params: { space: '/a', buildId: 'b1', sources: [] }, path: 'params.sources' },
+  'context.cancel': { params: { buildId: '' }, path: 'params.buildId' },
   doctor: { params: [], path: 'params' },
 };
 
@@ -289,7 +296,7 @@ describe('JSON Schema export', () => {
   it('covers every method and notification', () => {
     const schemas = v1JsonSchemas();
     expect(Object.keys(schemas.methods).sort()).toEqual(Object.keys(v1Methods).sort());
-    expect(Object.keys(schemas.notifications)).toEqual(['run.event']);
+    expect(Object.keys(schemas.notifications)).toEqual(['run.event', 'context.progress']);
     expect(schemas.methods['run.submit']?.params).toMatchObject({
       required: expect.arrayContaining(['requestId']),
     });

@@ -15,6 +15,25 @@ import {
   settingsSetParamsSchema,
 } from './settings.js';
 
+/** One source of a learning context: its recorded version and its state now. */
+export const learningContextSourceStateSchema = z.looseObject({
+  /** Space-relative path or `repa:` identity. */
+  path: z.string().describe('Space-relative path or `repa:` identity.'),
+  /** sha256 (hex) of the bytes the context was built from; null when none was recorded. */
+  sha256: z
+    .string()
+    .nullable()
+    .describe('sha256 (hex) of the bytes the context was built from; null when none was recorded.'),
+  /** Compared with the space now (stat first, then the hash); `unversioned`: nothing to compare. */
+  state: z
+    .enum(['unchanged', 'changed', 'vanished', 'unversioned'])
+    .describe(
+      'Compared with the space now (stat first, then the hash); `unversioned`: nothing to compare.',
+    ),
+});
+/** One source of a learning context with its state. */
+export type LearningContextSourceState = z.infer<typeof learningContextSourceStateSchema>;
+
 /** A space's learning context (`<space>/.repa/learning-context.json`). */
 export const learningContextSchema = z.looseObject({
   /** The full body of text given to the model. */
@@ -23,6 +42,19 @@ export const learningContextSchema = z.looseObject({
   sources: z.array(z.string()).describe('The space-relative sources the body was built from.'),
   /** Changes on every write; `context.set` compares it. */
   revision: z.string().describe('Changes on every write; `context.set` compares it.'),
+  /** When it was written (ISO 8601), when recorded. */
+  updatedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('When it was written (ISO 8601), when recorded.'),
+  /** Each source with the sha256 it was built from and whether it changed or vanished since. */
+  sourceStates: z
+    .array(learningContextSourceStateSchema)
+    .optional()
+    .describe(
+      'Each source with the sha256 it was built from and whether it changed or vanished since.',
+    ),
 });
 /** A space's learning context. */
 export type LearningContext = z.infer<typeof learningContextSchema>;
@@ -280,12 +312,36 @@ export const v1Methods = {
     params: z.strictObject({
       /** The space root (an absolute path). */
       space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** The session whose settings decide `provided`, and whose last-provided revision is told. */
+      sessionId: idSchema
+        .optional()
+        .describe(
+          'The session whose settings decide `provided`, and whose last-provided revision is told.',
+        ),
     }),
     result: z.looseObject({
       /** The space's learning context, or null when it has none. */
       context: learningContextSchema
         .nullable()
         .describe("The space's learning context, or null when it has none."),
+      /** Whether the next run is given it: the effective `prompts.learningContext` and its level. */
+      provided: z
+        .looseObject({
+          /** The effective value of `prompts.learningContext`. */
+          value: z.boolean().describe('The effective value of `prompts.learningContext`.'),
+          /** The level the value comes from. */
+          source: z.string().describe('The level the value comes from.'),
+        })
+        .optional()
+        .describe(
+          'Whether the next run is given it: the effective `prompts.learningContext` and its level.',
+        ),
+      /** With `sessionId`: the revision last given to that session (null: none yet). */
+      lastProvidedRevision: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('With `sessionId`: the revision last given to that session (null: none yet).'),
     }),
   },
   /** Replaces a space's learning context (compare-and-set on its revision). */
@@ -305,10 +361,96 @@ export const v1Methods = {
         .describe(
           'Refuse with `stale_version` unless the current revision is this; null: unless none exists.',
         ),
+      /** Replace a damaged file, keeping its bytes beside it (`damagedFileKept`). */
+      force: z
+        .boolean()
+        .optional()
+        .describe('Replace a damaged file, keeping its bytes beside it (`damagedFileKept`).'),
     }),
     result: z.looseObject({
       /** The new revision. */
       revision: z.string().describe('The new revision.'),
+      /** Where a damaged file replaced with `force` was kept. */
+      damagedFileKept: z
+        .string()
+        .optional()
+        .describe('Where a damaged file replaced with `force` was kept.'),
+    }),
+  },
+  /** Builds a space's learning context from documents (progress as `context.progress`); nothing is written unless it completes. */
+  'context.build': {
+    description:
+      "Builds a space's learning context from documents (progress as `context.progress`); nothing is written unless it completes.",
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** Client-chosen id of this build: its `context.progress` notifications and `context.cancel`. */
+      buildId: idSchema.describe(
+        'Client-chosen id of this build: its `context.progress` notifications and `context.cancel`.',
+      ),
+      /** Space-relative paths of the documents to build from. */
+      sources: z
+        .array(z.string())
+        .min(1)
+        .max(100)
+        .describe('Space-relative paths of the documents to build from.'),
+      /** What the context should focus on. */
+      instructions: z.string().max(4000).optional().describe('What the context should focus on.'),
+      /** Refuse with `stale_version` unless the current revision is this (null: none); any when absent. */
+      expectedRevision: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          'Refuse with `stale_version` unless the current revision is this (null: none); any when absent.',
+        ),
+      /** Replace a damaged file, keeping its bytes beside it. */
+      force: z
+        .boolean()
+        .optional()
+        .describe('Replace a damaged file, keeping its bytes beside it.'),
+    }),
+    result: z.looseObject({
+      /** The new revision. */
+      revision: z.string().describe('The new revision.'),
+      /** `provider/id` of the model that wrote it, or `repa-offline`. */
+      model: z.string().describe('`provider/id` of the model that wrote it, or `repa-offline`.'),
+      /** True when built offline by extraction (headings and first sentences), not by a model. */
+      extractive: z
+        .boolean()
+        .describe(
+          'True when built offline by extraction (headings and first sentences), not by a model.',
+        ),
+      /** Sources cut to fit the model's window, with how much of each it saw. */
+      cut: z
+        .array(
+          z.looseObject({
+            /** The source. */
+            path: z.string().describe('The source.'),
+            /** Characters the model saw. */
+            keptChars: z.number().describe('Characters the model saw.'),
+            /** Characters the source has. */
+            totalChars: z.number().describe('Characters the source has.'),
+          }),
+        )
+        .describe("Sources cut to fit the model's window, with how much of each it saw."),
+      /** Where a damaged file replaced with `force` was kept. */
+      damagedFileKept: z
+        .string()
+        .optional()
+        .describe('Where a damaged file replaced with `force` was kept.'),
+    }),
+  },
+  /** Cancels a running `context.build`; nothing is written. */
+  'context.cancel': {
+    description: 'Cancels a running `context.build`; nothing is written.',
+    params: z.strictObject({
+      /** The build to cancel. */
+      buildId: idSchema.describe('The build to cancel.'),
+    }),
+    result: z.looseObject({
+      /** False when no such build is running. */
+      cancelled: z.boolean().describe('False when no such build is running.'),
     }),
   },
   /** The daemon's model and Pi configuration, for diagnosis (never secrets). */
@@ -376,6 +518,17 @@ export const v1Methods = {
 /** Every v1 notification (server → client) with its params schema. */
 export const v1Notifications = {
   'run.event': runEventNotificationSchema,
+  /** Progress of a `context.build`, sent to the connection that asked for it. */
+  'context.progress': z
+    .looseObject({
+      /** The build. */
+      buildId: idSchema.describe('The build.'),
+      /** `reading`, `extracting`, `model` or `writing`. */
+      step: z.string().describe('`reading`, `extracting`, `model` or `writing`.'),
+      /** One line for people. */
+      message: z.string().describe('One line for people.'),
+    })
+    .describe('Progress of a `context.build`, sent to the connection that asked for it.'),
 } as const;
 
 /** A v1 request method name. */

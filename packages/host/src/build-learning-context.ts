@@ -1,0 +1,235 @@
+import type { UserMessage } from '@earendil-works/pi-ai';
+import {
+  type LearningContextSourceVersion,
+  readLearningContextSources,
+  SOURCE_TEXT_LIMIT,
+} from '@repa/context';
+import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
+import type { ModelChoice } from './model-choice.js';
+
+/** One step of a learning-context build, for progress events. */
+export interface BuildProgress {
+  /** `reading` each source, asking the `model`, or `extracting` offline. */
+  step: 'reading' | 'model' | 'extracting';
+  /** One line for people. */
+  message: string;
+}
+
+/** A source that did not fit the model's window: how much of it the model saw. */
+export interface BuildCut {
+  /** The source. */
+  path: string;
+  /** Characters the model was given. */
+  keptChars: number;
+  /** Characters the source has. */
+  totalChars: number;
+}
+
+/** What {@link buildLearningContext} made (nothing is written). */
+export interface BuiltLearningContext {
+  /** The study context. */
+  body: string;
+  /** The sources, space-relative. */
+  sources: string[];
+  /** The version of each source the body was built from. */
+  sourceVersions: LearningContextSourceVersion[];
+  /** Sources cut to fit the model's window. */
+  cut: BuildCut[];
+  /** True when built offline by extraction (no language model). */
+  extractive: boolean;
+  /** `provider/id` of the model, or `repa-offline`. */
+  model: string;
+}
+
+/** Options of {@link buildLearningContext}. */
+export interface BuildLearningContextOptions {
+  /** Space-relative paths of the documents to build from. */
+  sources: readonly string[];
+  /** What the learner wants the context to focus on. */
+  instructions?: string | undefined;
+  /** Cancels the build (`cancelled`). */
+  signal?: AbortSignal | undefined;
+  /** Told each step. */
+  onProgress?: ((progress: BuildProgress) => void) | undefined;
+}
+
+const SYSTEM_PROMPT = `You write a study context for a learner from their documents. Write plain Markdown with
+three sections: "## Working on" (what the learner is working on), "## Key ideas" (the key ideas,
+each tied to the document it comes from) and "## Open questions". Be concise (at most about 600
+words) and say only what the documents support.`;
+
+/** Output tokens asked of the model; the rest of its window (less a margin) holds the documents. */
+const OUTPUT_TOKENS = 2_000;
+/** A conservative count of characters per token when fitting documents into a window. */
+const CHARS_PER_TOKEN = 3;
+
+/**
+ * Builds a study context from documents of a space, writing nothing: one standalone call through
+ * Pi's `ModelRuntime` (no session, no history), its input bounded by the model's window (what was
+ * cut is in `cut`); on `repa-offline` an extractive context (headings and first sentences), labelled
+ * as such. Sources must exist inside the space (`not_found`, `path_outside_space`).
+ */
+export async function buildLearningContext(
+  space: string,
+  choice: ModelChoice,
+  options: BuildLearningContextOptions,
+): Promise<BuiltLearningContext> {
+  if (options.sources.length === 0) {
+    throw new RepaError('invalid_request', 'Name at least one source to build the context from.');
+  }
+  options.onProgress?.({ step: 'reading', message: `reading ${options.sources.length} source(s)` });
+  const read = await readLearningContextSources(space, options.sources);
+  for (const source of read) {
+    if (!source.exists || source.version.sha256 === null) {
+      throw new RepaError(
+        'not_found',
+        `The source ${source.version.path} is not a file of the space.`,
+        {
+          fix: 'Name files of the space by their path relative to its root.',
+          details: { path: source.version.path },
+        },
+      );
+    }
+  }
+  throwIfAborted(options.signal);
+  const base = {
+    sources: read.map((source) => source.version.path),
+    sourceVersions: read.map((source) => source.version),
+  };
+  if (choice.label === OFFLINE_MODEL_ID) {
+    options.onProgress?.({
+      step: 'extracting',
+      message: 'extracting headings and first sentences',
+    });
+    return {
+      ...base,
+      body: extractiveBody(read),
+      cut: [],
+      extractive: true,
+      model: OFFLINE_MODEL_ID,
+    };
+  }
+  const budget = Math.max(
+    4_000,
+    (choice.model.contextWindow - Math.min(OUTPUT_TOKENS, choice.model.maxTokens) - 1_000) *
+      CHARS_PER_TOKEN,
+  );
+  const { documents, cut } = fitDocuments(
+    read.map((source) => ({
+      path: source.version.path,
+      text: source.text,
+      // A source longer than what was read counts its bytes as its length (≥ its characters).
+      total: source.truncated ? (source.version.size ?? source.text.length) : source.text.length,
+    })),
+    budget,
+  );
+  const request = [
+    options.instructions ? `The learner asks: ${options.instructions}` : '',
+    ...documents.map(
+      (document) => `<document path="${document.path}">\n${document.text}\n</document>`,
+    ),
+    cut.length > 0
+      ? `\n(Cut to fit: ${cut.map((item) => `${item.path} ${item.keptChars}/${item.totalChars} characters`).join(', ')}.)`
+      : '',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+  options.onProgress?.({ step: 'model', message: `asking ${choice.label}` });
+  const message: UserMessage = { role: 'user', content: request, timestamp: Date.now() };
+  const answer = await choice.modelRuntime.completeSimple(
+    choice.model,
+    { systemPrompt: SYSTEM_PROMPT, messages: [message] },
+    {
+      maxTokens: Math.min(OUTPUT_TOKENS, choice.model.maxTokens),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  throwIfAborted(options.signal);
+  if (answer.stopReason === 'aborted') throw cancelled();
+  if (answer.stopReason === 'error') {
+    throw new RepaError('model_error', answer.errorMessage ?? `${choice.label} failed.`, {
+      details: { model: choice.label },
+    });
+  }
+  const body = answer.content
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('')
+    .trim();
+  if (body === '') {
+    throw new RepaError('model_error', `${choice.label} answered with no text.`, {
+      details: { model: choice.label },
+    });
+  }
+  return { ...base, body: `${body}\n`, cut, extractive: false, model: choice.label };
+}
+
+/** Gives each document an equal share of `budget` characters; shorter ones pass their rest on. */
+function fitDocuments(
+  documents: { path: string; text: string; total: number }[],
+  budget: number,
+): { documents: { path: string; text: string }[]; cut: BuildCut[] } {
+  const order = documents.map((document, index) => ({ index, size: document.text.length }));
+  order.sort((a, b) => a.size - b.size);
+  const kept = new Array<number>(documents.length).fill(0);
+  let left = budget;
+  order.forEach((item, position) => {
+    const share = Math.floor(left / (order.length - position));
+    kept[item.index] = Math.min(item.size, share);
+    left -= kept[item.index] ?? 0;
+  });
+  const cut: BuildCut[] = [];
+  const fitted = documents.map((document, index) => {
+    const keep = kept[index] ?? 0;
+    if (keep >= document.total) return { path: document.path, text: document.text };
+    cut.push({ path: document.path, keptChars: keep, totalChars: document.total });
+    return { path: document.path, text: document.text.slice(0, keep) };
+  });
+  return { documents: fitted, cut };
+}
+
+/** Headings and the first sentence of each paragraph of each source, labelled as extractive. */
+function extractiveBody(
+  sources: { version: { path: string }; text: string; truncated: boolean }[],
+): string {
+  const lines = [
+    '(Extractive context built offline by repa-offline, without a language model: the headings and',
+    'first sentences of each source. Build it with a model for a real study context.)',
+    '',
+  ];
+  for (const source of sources) {
+    lines.push(`## ${source.version.path}`);
+    if (source.truncated) lines.push(`(only its first ${SOURCE_TEXT_LIMIT} bytes were read)`);
+    for (const paragraph of source.text.split(/\n\s*\n/)) {
+      const text = paragraph.trim();
+      if (text === '') continue;
+      if (/^#{1,6}\s/.test(text)) {
+        const [heading, ...rest] = text.split('\n');
+        lines.push(`- ${heading?.replace(/^#+\s*/, '') ?? ''}`);
+        const after = rest.join(' ').trim();
+        if (after !== '') lines.push(`  - ${firstSentence(after)}`);
+        continue;
+      }
+      lines.push(`  - ${firstSentence(text)}`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const match = /^.*?[.!?](?=\s|$)/.exec(flat);
+  const sentence = match ? match[0] : flat;
+  return sentence.length > 300 ? `${sentence.slice(0, 300)}…` : sentence;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelled();
+}
+
+function cancelled(): RepaError {
+  return new RepaError(
+    'cancelled',
+    'The learning-context build was cancelled; nothing was written.',
+  );
+}
