@@ -35,7 +35,7 @@ export function environmentSection(
         ]
       : []),
     learningContext
-      ? 'Learning context: on. When the space has one, Repa adds it as a separate message whenever it is new or has changed; the most recent one is current.'
+      ? 'Learning context: on. When the space has one, Repa adds it as a separate message whenever it is new or has changed; the most recent one is current. Only the learner changes it: to suggest a change, propose the new text in your answer.'
       : 'Learning context: off. No learning-context message is provided in this conversation.',
   ];
   return xmlTag('environment', lines.join('\n'));
