@@ -40,6 +40,8 @@ export interface RepaApplicationOptions {
   learningContextReader?: (
     space: string,
   ) => Promise<{ revision: string; body: string; sources: string[] } | null>;
+  /** Receives one line per failed run (the daemon log). Default: standard error. */
+  log?: (line: string) => void;
 }
 
 /** A model known by its label whose Pi runtime is made at its first use (by the first run). */
@@ -273,6 +275,7 @@ export class RepaApplication {
     } catch (error) {
       const wire = RepaError.fromUnknown(error).toWire();
       this.#ledger.finish(run.runId, { status: 'failed', error: wire });
+      this.#logFailure(run.runId, wire);
       emit({ type: 'status', status: 'failed', error: wire });
       return;
     }
@@ -297,12 +300,21 @@ export class RepaApplication {
       ...(outcome.prompt ? { promptSections: outcome.prompt.report } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.output !== undefined ? { output: outcome.output } : {}),
+      ...('usage' in outcome && outcome.usage ? { usage: outcome.usage } : {}),
     });
+    if (finished.status === 'failed' && finished.error) this.#logFailure(run.runId, finished.error);
     emit({
       type: 'status',
       status: finished.status,
       ...(finished.error ? { error: finished.error } : {}),
     });
+  }
+
+  /** Writes a failed run to the daemon log: time, run id, code, message and the error's facts. */
+  #logFailure(runId: string, error: { code: string; message: string; details?: unknown }): void {
+    const details = error.details === undefined ? '' : ` ${JSON.stringify(error.details)}`;
+    const line = `${new Date().toISOString()} run ${runId} failed: ${error.code}: ${error.message}${details}\n`;
+    (this.#options.log ?? ((text: string) => process.stderr.write(text)))(line);
   }
 
   /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */

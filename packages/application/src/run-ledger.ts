@@ -11,6 +11,7 @@ import {
   type RunInfo,
   type RunInput,
   type RunStatus,
+  type RunUsage,
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
@@ -76,6 +77,7 @@ CREATE TABLE IF NOT EXISTS runs (
   prompt_sections TEXT,
   error TEXT,
   output TEXT,
+  usage TEXT,
   accepted_at TEXT NOT NULL,
   started_at TEXT,
   ended_at TEXT
@@ -107,6 +109,7 @@ function rowToRun(row: Row): RunInfo {
     promptSections: optional('prompt_sections', JSON.parse),
     error: optional('error', JSON.parse),
     output: optional('output'),
+    usage: optional('usage', JSON.parse),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };
@@ -142,6 +145,10 @@ export class RunLedger {
     const columns = this.#db.prepare('PRAGMA table_info(runs)').all() as Row[];
     if (!columns.some((column) => column.name === 'settings_sources')) {
       this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
+    }
+    // Likewise for usage: older runs report none.
+    if (!columns.some((column) => column.name === 'usage')) {
+      this.#db.exec('ALTER TABLE runs ADD COLUMN usage TEXT');
     }
   }
 
@@ -288,12 +295,13 @@ export class RunLedger {
       error?: WireError;
       output?: string;
       promptSections?: PromptSectionReport[];
+      usage?: RunUsage;
     },
   ): RunInfo {
     this.#db
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
-           prompt_sections = COALESCE(?, prompt_sections)
+           prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -302,6 +310,7 @@ export class RunLedger {
         outcome.output ?? null,
         new Date().toISOString(),
         outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
+        outcome.usage ? JSON.stringify(outcome.usage) : null,
         runId,
         ...ACTIVE,
       );

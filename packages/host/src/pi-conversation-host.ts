@@ -30,10 +30,12 @@ import {
   type PromptSettingsSources,
   RepaError,
   type RunEvent,
+  type RunUsage,
   type SaveReceipt,
   type WireError,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 import { sessionDirectoryOf } from './space-sessions.js';
@@ -102,6 +104,8 @@ export interface RunOutcome {
   error?: WireError;
   /** What the model was told, section by section (absent when the run never started). */
   prompt?: AssembledSystemPrompt;
+  /** The provider's token usage and cost of the run's model calls (absent when none was made). */
+  usage?: RunUsage;
 }
 
 interface ActiveRun {
@@ -115,6 +119,8 @@ interface ActiveRun {
   runId: string | undefined;
   /** Saving tool calls so far (numbers the operation ids). */
   saves: number;
+  /** The provider's usage summed over the run's model calls. */
+  usage: RunUsage;
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -344,6 +350,7 @@ export class PiConversationHost {
       emit,
       runId: options.runId,
       saves: 0,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, calls: 0 },
     };
     this.#run = run;
     let unsubscribe = () => {};
@@ -362,6 +369,9 @@ export class PiConversationHost {
       unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
         // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
         if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
+        if (event.type === 'message_end' && event.message.role === 'assistant') {
+          addUsage(run.usage, event.message.usage);
+        }
         for (const runEvent of runEventsFromPi(event)) {
           if (runEvent.type === 'tool-end' && runEvent.receipts)
             run.receipts.push(...runEvent.receipts);
@@ -385,10 +395,13 @@ export class PiConversationHost {
       await this.#appendFileChangeNotice(run);
       if (run.cancelRequested) return this.#cancelled(prompt);
       await this.#session.prompt(text);
-      return this.#outcome(prompt, run);
+      return this.#withUsage(this.#outcome(prompt, run), run);
     } catch (error) {
-      if (run.cancelRequested) return this.#cancelled(run.prompt);
-      return { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt };
+      if (run.cancelRequested) return this.#withUsage(this.#cancelled(run.prompt), run);
+      return this.#withUsage(
+        { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt },
+        run,
+      );
     } finally {
       unsubscribe();
       this.#run = undefined;
@@ -421,6 +434,18 @@ export class PiConversationHost {
     };
   }
 
+  /** The outcome with the run's usage, when a model call was made (R47: Pi's window estimate). */
+  #withUsage(outcome: RunOutcome, run: ActiveRun): RunOutcome {
+    if (run.usage.calls === 0) return outcome;
+    const context = this.#session.getContextUsage();
+    const usage: RunUsage = {
+      ...run.usage,
+      ...(context?.tokens == null ? {} : { contextTokensEstimate: context.tokens }),
+      ...(context ? { contextWindow: context.contextWindow } : {}),
+    };
+    return { ...outcome, usage };
+  }
+
   #outcome(prompt: AssembledSystemPrompt, run: ActiveRun): RunOutcome {
     const last = [...this.#session.messages]
       .reverse()
@@ -432,7 +457,8 @@ export class PiConversationHost {
     }
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
-      return { status: 'failed', error: new RepaError('model_error', message).toWire(), prompt };
+      const model = (this.#session.model ?? this.#options.model) as Model<string>;
+      return { status: 'failed', error: modelErrorOf(message, model).toWire(), prompt };
     }
     return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
   }
@@ -448,4 +474,29 @@ export class PiConversationHost {
   dispose(): void {
     this.#session.dispose();
   }
+}
+
+/** Adds one Pi assistant message's provider usage to the run's sum. */
+function addUsage(
+  sum: RunUsage,
+  usage:
+    | {
+        input: number;
+        output: number;
+        cacheRead: number;
+        cacheWrite: number;
+        totalTokens: number;
+        cost?: { total: number };
+      }
+    | undefined,
+): void {
+  sum.calls += 1;
+  if (!usage) return;
+  sum.input += usage.input;
+  sum.output += usage.output;
+  sum.cacheRead += usage.cacheRead;
+  sum.cacheWrite += usage.cacheWrite;
+  sum.totalTokens += usage.totalTokens;
+  // Pi reports 0 when it knows no price for the model: no cost is claimed then.
+  if (usage.cost && usage.cost.total > 0) sum.cost = (sum.cost ?? 0) + usage.cost.total;
 }

@@ -74,11 +74,13 @@ export {
   type RunInfo,
   type RunInput,
   type RunStatus,
+  type RunUsage,
   runEventNotificationSchema,
   runEventSchema,
   runInfoSchema,
   runInputSchema,
   runStatusSchema,
+  runUsageSchema,
 } from './v1/runs.js';
 export {
   type HistoryItem,

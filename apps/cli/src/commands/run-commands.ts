@@ -6,7 +6,7 @@ import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } fr
 import { describeModel } from '../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, writeJson } from '../format-table.js';
-import { RunPrinter, summarizePromptSections } from '../run-printer.js';
+import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
 
@@ -189,6 +189,7 @@ function describeRun(run: RunInfo): string {
       .map(([level, revision]) => `${level} ${revision}`)
       .join(', ')}`,
     ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
       : []),
@@ -263,7 +264,9 @@ const runsShow: Command = {
   summary: 'show one run: status, settings, prompt sections, output or error',
   usage: 'runs show RUN_ID',
   help: `Shows the record of one run: status, request, session, the prompt settings decided at
-acceptance with their revisions, the prompt sections the model saw, and the output or the error.`,
+acceptance with their revisions, the prompt sections the model saw, the token usage and cost as
+the provider reported them (with Pi's context-size estimate, labelled as one), and the output or
+the error.`,
   options: {},
   positionals: [1, 1],
   async run(context, [runId = '']) {

@@ -33,6 +33,33 @@ export const runInputSchema = z.discriminatedUnion('type', [
 /** A run's input. */
 export type RunInput = z.infer<typeof runInputSchema>;
 
+/**
+ * Token usage and cost of one run as the provider reported it through Pi (summed over the run's
+ * model calls). Contract: these are the provider's figures, never Repa's estimate.
+ */
+export const runUsageSchema = z.looseObject({
+  /** Input tokens the provider billed (not counting cache reads). */
+  input: z.number().nonnegative(),
+  /** Output tokens. */
+  output: z.number().nonnegative(),
+  /** Input tokens read from the provider's cache. */
+  cacheRead: z.number().nonnegative(),
+  /** Input tokens written to the provider's cache. */
+  cacheWrite: z.number().nonnegative(),
+  /** All tokens of the run's calls. */
+  totalTokens: z.number().nonnegative(),
+  /** Cost in US dollars from Pi's price table; absent when Pi knows no price for the model. */
+  cost: z.number().nonnegative().optional(),
+  /** Model calls counted (retried attempts included). */
+  calls: z.number().int().nonnegative(),
+  /** Pi's estimate of the session's context size after the run, in tokens (an estimate, R47). */
+  contextTokensEstimate: z.number().nonnegative().optional(),
+  /** The model's context window, in tokens. */
+  contextWindow: z.number().nonnegative().optional(),
+});
+/** Token usage and cost of one run, as the provider reported it. */
+export type RunUsage = z.infer<typeof runUsageSchema>;
+
 /** One run as the ledger keeps it. */
 export const runInfoSchema = z.looseObject({
   /** The run's id. */
@@ -66,6 +93,8 @@ export const runInfoSchema = z.looseObject({
   error: wireErrorSchema.optional(),
   /** The final assistant text, once finished. */
   output: z.string().optional(),
+  /** The provider's token usage and cost of the run, once finished (absent if no call was made). */
+  usage: runUsageSchema.optional(),
   /** When the request was accepted. */
   acceptedAt: timestampSchema,
   /** When the run actually started. */
@@ -136,6 +165,17 @@ export const runEventSchema = z.discriminatedUnion('type', [
     tokensBefore: z.number().optional(),
     /** Pi's estimate after (an estimate, never exact). */
     estimatedTokensAfter: z.number().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('retry'),
+    /** Pi's retry attempt, from 1. */
+    attempt: z.number().int().positive(),
+    /** Pi's retry budget. */
+    maxAttempts: z.number().int().nonnegative(),
+    /** How long Pi waits before the attempt, in milliseconds. */
+    delayMs: z.number().nonnegative(),
+    /** What the provider said about the failed attempt. */
+    reason: z.string(),
   }),
   z.looseObject({
     type: z.literal('prompt-sections'),
