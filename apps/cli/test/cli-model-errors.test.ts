@@ -95,3 +95,35 @@ describe('repa run against a provider that fails', () => {
     );
   });
 });
+
+describe('repa run --model --thinking', () => {
+  it('sends this run to the named model with the reasoning option and records the override', async () => {
+    endpoint.replies = [{ kind: 'text', text: 'Thought about it.' }];
+    const run = await repa(sandbox, [
+      'run',
+      '--model',
+      'test/thinker',
+      '--thinking',
+      'high',
+      'Think.',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(endpoint.requests.at(-1)).toMatchObject({ model: 'thinker', reasoning_effort: 'high' });
+    const runId = /\[succeeded\] run (\S+)/.exec(run.stdout)?.[1] ?? '';
+    const show = await repa(sandbox, ['runs', 'show', runId]);
+    expect(show.stdout).toMatch(/^model {6}test\/thinker \(this run only\)$/m);
+    expect(show.stdout).toMatch(/^thinking {3}high \(this run only\)$/m);
+  });
+
+  it('fails an unknown model as not_found with a did-you-mean', async () => {
+    const run = await repa(sandbox, ['run', '--model', 'test/thinkr', 'Think.']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Did you mean test/thinker');
+  });
+
+  it('refuses an unknown thinking level as a usage error', async () => {
+    const run = await repa(sandbox, ['run', '--thinking', 'extreme', 'Think.']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown thinking level extreme');
+  });
+});

@@ -3,6 +3,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import type { ModelChoice, PiConversationHost, SpaceRecovery } from '@repa/host';
 import {
   isTerminalRunStatus,
+  type ModelSettingsSources,
   RepaError,
   type RunEvent,
   type RunInfo,
@@ -220,6 +221,12 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
+    // A retry keeps the original's one-run overrides (settings levels are read again).
+    const overrides = Object.fromEntries(
+      (['model', 'thinkingLevel'] as const)
+        .filter((key) => original.modelSettingsSources?.[key] === 'run')
+        .map((key) => [key, original.modelSettings?.[key]]),
+    );
     if (!isTerminalRunStatus(original.status)) {
       throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
         fix: 'Wait for it to end, or cancel it, before retrying.',
@@ -232,6 +239,7 @@ export class RepaApplication {
         sessionId: original.sessionId,
         input: original.input,
         retryOf: runId,
+        ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
       },
       subscriber,
     );
@@ -251,10 +259,20 @@ export class RepaApplication {
     }
     await this.#sessionFile(request.space, request.sessionId);
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
+    const modelSettings = { ...snapshot.modelSettings };
+    const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
+    for (const key of ['model', 'thinkingLevel'] as const) {
+      const value = request.overrides?.[key];
+      if (value === undefined) continue;
+      Object.assign(modelSettings, { [key]: value });
+      modelSettingsSources[key] = 'run';
+    }
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
       settingsRevisions: snapshot.revisions,
       settingsSources: snapshot.sources,
+      modelSettings,
+      modelSettingsSources,
     });
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) this.#start(acceptance.run);
@@ -288,6 +306,7 @@ export class RepaApplication {
         onEvent: emit,
         runId: run.runId,
         ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+        ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
       })
       .catch((error: unknown) => ({
         status: 'failed' as const,
@@ -301,6 +320,7 @@ export class RepaApplication {
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.output !== undefined ? { output: outcome.output } : {}),
       ...('usage' in outcome && outcome.usage ? { usage: outcome.usage } : {}),
+      ...('model' in outcome && outcome.model ? { model: outcome.model } : {}),
     });
     if (finished.status === 'failed' && finished.error) this.#logFailure(run.runId, finished.error);
     emit({

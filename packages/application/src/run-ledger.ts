@@ -4,12 +4,15 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
   isTerminalRunStatus,
+  type ModelSettings,
+  type ModelSettingsSources,
   type PromptSectionReport,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
   type RunInfo,
   type RunInput,
+  type RunOverrides,
   type RunStatus,
   type RunUsage,
   runStatusSchema,
@@ -28,6 +31,8 @@ export interface RunRequest {
   input: RunInput;
   /** The run this request retries. */
   retryOf?: string;
+  /** One-run model settings (`repa run --model --thinking`). */
+  overrides?: RunOverrides;
 }
 
 /** The settings decided before acceptance (spec R20). */
@@ -38,6 +43,10 @@ export interface AcceptedSettings {
   settingsRevisions: Record<string, number>;
   /** The level each prompt setting came from (spec R10). */
   settingsSources?: PromptSettingsSources;
+  /** The model settings, one-run overrides applied. */
+  modelSettings?: ModelSettings;
+  /** Where each model setting came from (`run` for an override). */
+  modelSettingsSources?: ModelSettingsSources;
 }
 
 /** The outcome of {@link RunLedger.accept}. */
@@ -78,6 +87,9 @@ CREATE TABLE IF NOT EXISTS runs (
   error TEXT,
   output TEXT,
   usage TEXT,
+  model_settings TEXT,
+  model_settings_sources TEXT,
+  model TEXT,
   accepted_at TEXT NOT NULL,
   started_at TEXT,
   ended_at TEXT
@@ -110,6 +122,9 @@ function rowToRun(row: Row): RunInfo {
     error: optional('error', JSON.parse),
     output: optional('output'),
     usage: optional('usage', JSON.parse),
+    modelSettings: optional('model_settings', JSON.parse),
+    modelSettingsSources: optional('model_settings_sources', JSON.parse),
+    model: optional('model'),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };
@@ -120,9 +135,11 @@ function rowToRun(row: Row): RunInfo {
 }
 
 function payloadHash(request: RunRequest): string {
-  const { space, sessionId, input, retryOf } = request;
+  const { space, sessionId, input, retryOf, overrides } = request;
+  // Overrides count only when given, so requests hashed before they existed keep their hash.
+  const extra = overrides && Object.keys(overrides).length > 0 ? { overrides } : {};
   return createHash('sha256')
-    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null }))
+    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
     .digest('hex');
 }
 
@@ -146,9 +163,11 @@ export class RunLedger {
     if (!columns.some((column) => column.name === 'settings_sources')) {
       this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
     }
-    // Likewise for usage: older runs report none.
-    if (!columns.some((column) => column.name === 'usage')) {
-      this.#db.exec('ALTER TABLE runs ADD COLUMN usage TEXT');
+    // Likewise for usage and model settings: older runs report none.
+    for (const column of ['usage', 'model_settings', 'model_settings_sources', 'model']) {
+      if (!columns.some((known) => known.name === column)) {
+        this.#db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
+      }
     }
   }
 
@@ -218,8 +237,9 @@ export class RunLedger {
       this.#db
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
-             prompt_settings, settings_revisions, settings_sources, accepted_at)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?)`,
+             prompt_settings, settings_revisions, settings_sources, model_settings,
+             model_settings_sources, accepted_at)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -232,6 +252,8 @@ export class RunLedger {
           JSON.stringify(settings.promptSettings),
           JSON.stringify(settings.settingsRevisions),
           settings.settingsSources ? JSON.stringify(settings.settingsSources) : null,
+          settings.modelSettings ? JSON.stringify(settings.modelSettings) : null,
+          settings.modelSettingsSources ? JSON.stringify(settings.modelSettingsSources) : null,
           now,
         );
       this.#db.exec('COMMIT');
@@ -296,12 +318,14 @@ export class RunLedger {
       output?: string;
       promptSections?: PromptSectionReport[];
       usage?: RunUsage;
+      model?: string;
     },
   ): RunInfo {
     this.#db
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
-           prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage)
+           prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage),
+           model = COALESCE(?, model)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -311,6 +335,7 @@ export class RunLedger {
         new Date().toISOString(),
         outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
         outcome.usage ? JSON.stringify(outcome.usage) : null,
+        outcome.model ?? null,
         runId,
         ...ACTIVE,
       );

@@ -26,6 +26,7 @@ import {
 } from '@repa/context';
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
+  type ModelSettings,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
@@ -35,6 +36,7 @@ import {
   type WireError,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { findModel } from './find-model.js';
 import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
@@ -92,6 +94,11 @@ export interface SendOptions {
   runId?: string;
   /** The level each of the run's settings came from; the prompt report names it (spec R10). */
   sources?: PromptSettingsSources;
+  /**
+   * The run's model, thinking level and tools, applied before the run starts (spec R72).
+   * Omitted: the host's model, its initial thinking level and every content tool.
+   */
+  modelSettings?: ModelSettings;
 }
 
 /** How a run ended. */
@@ -106,6 +113,8 @@ export interface RunOutcome {
   prompt?: AssembledSystemPrompt;
   /** The provider's token usage and cost of the run's model calls (absent when none was made). */
   usage?: RunUsage;
+  /** The model the run talked to (`provider/id`), once the run's settings were applied. */
+  model?: string;
 }
 
 interface ActiveRun {
@@ -141,6 +150,8 @@ export class PiConversationHost {
   #lastPrompt: AssembledSystemPrompt | undefined;
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   #offeredSkills: readonly string[] = [];
+  /** Every content and search tool this host registered (the default of `tools.enabled`). */
+  #toolNames: readonly string[] = [];
 
   private constructor(options: PiConversationHostOptions, store: ContentStore) {
     this.#options = options;
@@ -224,6 +235,7 @@ export class PiConversationHost {
         return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
       },
     });
+    this.#toolNames = tools.map((tool) => tool.name);
     const { session } = await createAgentSessionFromServices({
       services,
       sessionManager,
@@ -365,6 +377,8 @@ export class PiConversationHost {
         }
       }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      // Spec R72: the model settings change only here, between runs.
+      if (options.modelSettings) await this.#applyModelSettings(options.modelSettings);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
         // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
@@ -434,8 +448,49 @@ export class PiConversationHost {
     };
   }
 
+  /** Sets the session's model, thinking level and active tools for the next run. */
+  async #applyModelSettings(settings: ModelSettings): Promise<void> {
+    const { modelRuntime } = this.#options;
+    const model = settings.model ? findModel(modelRuntime, settings.model) : this.#options.model;
+    const current = this.#session.model;
+    if (!current || current.provider !== model.provider || current.id !== model.id) {
+      if (!(await modelRuntime.checkAuth(model.provider))) {
+        throw new RepaError(
+          'auth_failed',
+          `Model ${model.provider}/${model.id} has no credentials in Pi's configuration.`,
+          {
+            fix: `Add a key for ${model.provider} (environment variable or Pi's auth.json) or log in with pi; see \`repa models\`.`,
+            details: { provider: model.provider, model: model.id },
+          },
+        );
+      }
+      await this.#session.setModel(model);
+    }
+    const level =
+      settings.thinkingLevel ??
+      this.#session.settingsManager.getDefaultThinkingLevel() ??
+      this.#options.thinkingLevel ??
+      'off';
+    this.#session.setThinkingLevel(level);
+    const tools = settings.tools ?? this.#toolNames;
+    const unknown = tools.filter((name) => !this.#toolNames.includes(name));
+    if (unknown.length > 0) {
+      throw new RepaError(
+        'invalid_request',
+        `Unknown tool ${unknown.join(', ')} in tools.enabled.`,
+        {
+          fix: `Use tool names Repa offers: ${this.#toolNames.join(', ')}.`,
+          details: { field: 'tools.enabled', unknown },
+        },
+      );
+    }
+    this.#session.setActiveToolsByName([...tools]);
+  }
+
   /** The outcome with the run's usage, when a model call was made (R47: Pi's window estimate). */
   #withUsage(outcome: RunOutcome, run: ActiveRun): RunOutcome {
+    const model = this.#session.model;
+    if (model) outcome = { ...outcome, model: `${model.provider}/${model.id}` };
     if (run.usage.calls === 0) return outcome;
     const context = this.#session.getContextUsage();
     const usage: RunUsage = {

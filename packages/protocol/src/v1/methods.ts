@@ -5,6 +5,7 @@ import {
   runEventNotificationSchema,
   runInfoSchema,
   runInputSchema,
+  runOverridesSchema,
   runStatusSchema,
 } from './runs.js';
 import { historyItemSchema, sessionInfoSchema } from './sessions.js';
@@ -99,6 +100,8 @@ export const v1Methods = {
       requestId: idSchema,
       /** What to do. */
       input: runInputSchema,
+      /** Model settings for this run only, over every settings level. */
+      overrides: runOverridesSchema.optional(),
     }),
     result: z.looseObject({
       /** The accepted (or original) run. */

@@ -3,7 +3,13 @@ import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { promptSectionReportSchema } from './prompt.js';
-import { promptSettingsSchema, promptSettingsSourcesSchema } from './settings.js';
+import {
+  modelSettingsSchema,
+  modelSettingsSourcesSchema,
+  promptSettingsSchema,
+  promptSettingsSourcesSchema,
+  thinkingLevelSchema,
+} from './settings.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
 export const runStatusSchema = z.enum([
@@ -32,6 +38,16 @@ export const runInputSchema = z.discriminatedUnion('type', [
 ]);
 /** A run's input. */
 export type RunInput = z.infer<typeof runInputSchema>;
+
+/** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
+export const runOverridesSchema = z.object({
+  /** `provider/id` of the model for this run only. */
+  model: z.string().min(1).optional(),
+  /** Pi thinking level for this run only. */
+  thinkingLevel: thinkingLevelSchema.optional(),
+});
+/** One-run overrides of the model settings. */
+export type RunOverrides = z.infer<typeof runOverridesSchema>;
 
 /**
  * Token usage and cost of one run as the provider reported it through Pi (summed over the run's
@@ -87,6 +103,12 @@ export const runInfoSchema = z.looseObject({
    * kept it).
    */
   settingsSources: promptSettingsSourcesSchema.optional(),
+  /** The model settings decided at acceptance, one-run overrides included (absent on older runs). */
+  modelSettings: modelSettingsSchema.optional(),
+  /** Where each model setting came from (`run` for a one-run override). */
+  modelSettingsSources: modelSettingsSourcesSchema.optional(),
+  /** The model that answered (`provider/id`), once the run started. */
+  model: z.string().optional(),
   /** The prompt section report of the run, once it started. */
   promptSections: z.array(promptSectionReportSchema).optional(),
   /** Why the run failed, was cancelled or interrupted. */

@@ -48,6 +48,31 @@ export const promptSettingsSourcesSchema = z.partialRecord(
 /** The level each effective `prompts.*` setting of a run came from. */
 export type PromptSettingsSources = z.infer<typeof promptSettingsSourcesSchema>;
 
+/** Pi's thinking levels, from none to the most; a model without reasoning runs at `off`. */
+export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+/** A Pi thinking level. */
+export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
+
+/** The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.enabled`). */
+export const modelSettingsSchema = z.object({
+  /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
+  model: z.string().min(1).nullable(),
+  /** Pi thinking level; `null` (default) is Pi's own default level. */
+  thinkingLevel: thinkingLevelSchema.nullable(),
+  /** The tool names the run may use; `null` (default) is every content and search tool. */
+  tools: z.array(z.string().min(1)).nullable(),
+});
+/** The model settings decided for one run. */
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** Where each model setting of a run came from: a settings level, or `run` for a one-run override. */
+export const modelSettingsSourcesSchema = z.partialRecord(
+  modelSettingsSchema.keyof(),
+  z.enum([...settingsLevelSchema.options, 'run']),
+);
+/** Where each model setting of a run came from. */
+export type ModelSettingsSources = z.infer<typeof modelSettingsSourcesSchema>;
+
 /** One level's override of one item. */
 export const settingOverrideSchema = z.object({
   /** The stored value. */
