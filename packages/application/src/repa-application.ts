@@ -169,6 +169,16 @@ export class RepaApplication {
         context: await (await loadHost()).getLearningContext(await this.#space(params.space)),
       }),
       'context.set': (params) => this.setContext(params),
+      'models.list': async (params) => {
+        const { listModels, defaultAgentDir } = await loadHost();
+        const label = this.modelLabel;
+        const models = await listModels({
+          agentDir: this.#options.agentDir ?? defaultAgentDir(),
+          all: params.all ?? false,
+          defaultModel: label,
+        });
+        return { models, default: label };
+      },
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };

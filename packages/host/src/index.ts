@@ -1,4 +1,5 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
+export { type ListModelsOptions, listModels } from './list-models.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {

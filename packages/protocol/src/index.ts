@@ -62,6 +62,12 @@ export {
   v1Notifications,
 } from './v1/methods.js';
 export {
+  type CredentialSource,
+  credentialSourceSchema,
+  type ModelInfo,
+  modelInfoSchema,
+} from './v1/models.js';
+export {
   type PromptSectionName,
   type PromptSectionReport,
   promptSectionNameSchema,

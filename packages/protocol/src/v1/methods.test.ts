@@ -99,6 +99,25 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { space: '/spaces/a', body: 'Tides.', sources: [], expectedRevision: null },
     result: { revision: '1' },
   },
+  'models.list': {
+    params: { all: true },
+    result: {
+      models: [
+        {
+          id: 'anthropic/claude-sonnet-4-5',
+          provider: 'anthropic',
+          name: 'Claude Sonnet 4.5',
+          contextWindow: 200_000,
+          reasoning: true,
+          credentials: true,
+          credentialSource: 'environment',
+          credentialVariable: 'ANTHROPIC_API_KEY',
+          default: true,
+        },
+      ],
+      default: 'anthropic/claude-sonnet-4-5',
+    },
+  },
   doctor: {
     params: {},
     result: {
@@ -145,6 +164,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     params: { space: '/a', body: 'x', sources: [] },
     path: 'params.expectedRevision',
   },
+  'models.list': { params: { all: 'yes' }, path: 'params.all' },
   doctor: { params: [], path: 'params' },
 };
 

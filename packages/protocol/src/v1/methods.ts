@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, PROTOCOL_VERSION, spaceRootSchema } from './common.js';
+import { modelInfoSchema } from './models.js';
 import {
   runEventNotificationSchema,
   runInfoSchema,
@@ -216,6 +217,18 @@ export const v1Methods = {
         /** Those set in the daemon's environment (names only, never values). */
         keyVariablesSet: z.array(z.string()),
       }),
+    }),
+  },
+  'models.list': {
+    params: z.object({
+      /** Also list the models without credentials. Default false. */
+      all: z.boolean().optional(),
+    }),
+    result: z.looseObject({
+      /** The models, credentialed first, then by `provider/id`. */
+      models: z.array(modelInfoSchema),
+      /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+      default: z.string(),
     }),
   },
   'settings.reset': {

@@ -127,3 +127,36 @@ describe('repa run --model --thinking', () => {
     expect(run.stderr).toContain('Unknown thinking level extreme');
   });
 });
+
+describe('repa models', () => {
+  it('lists the credentialed models with their source, marks the default, and never shows the key', async () => {
+    const list = await repa(sandbox, ['models']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^\* test\/plain +128k +no +models-json$/m);
+    expect(list.stdout).toMatch(/^ {2}test\/thinker +128k +yes +models-json$/m);
+    expect(list.stdout).not.toContain('test-key');
+    const json = await repaJson<{
+      models: { id: string; credentials: boolean }[];
+      default: string;
+    }>(sandbox, ['models']);
+    expect(json.json.default).toBe('test/plain');
+    expect(json.json.models.map((model) => model.id)).toEqual(['test/plain', 'test/thinker']);
+  });
+
+  it('lists the models without credentials too with --all', async () => {
+    const all = await repaJson<{ models: { id: string; credentials: boolean }[] }>(sandbox, [
+      'models',
+      '--all',
+    ]);
+    expect(all.json.models.length).toBeGreaterThan(2);
+    expect(all.json.models.filter((model) => !model.credentials).length).toBeGreaterThan(0);
+  });
+
+  it('agrees with repa doctor on which models have credentials', async () => {
+    const doctor = await repaJson<{ models: { available: string[] } }>(sandbox, ['doctor']);
+    const models = await repaJson<{ models: { id: string }[] }>(sandbox, ['models']);
+    expect(models.json.models.map((model) => model.id).sort()).toEqual(
+      [...doctor.json.models.available].sort(),
+    );
+  });
+});

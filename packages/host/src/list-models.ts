@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { ModelRuntime } from '@earendil-works/pi-coding-agent';
+import type { CredentialSource, ModelInfo } from '@repa/protocol';
+
+/** Options of {@link listModels}. */
+export interface ListModelsOptions {
+  /** Pi's configuration directory (`auth.json`, `models.json`). */
+  agentDir: string;
+  /** Also the models without credentials. Default false. */
+  all?: boolean;
+  /** `provider/id` of the model runs use by default (marked `default`). */
+  defaultModel?: string;
+}
+
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** Pi's auth status of a provider as a credential source (and, for a variable, its name). */
+function sourceOf(
+  modelRuntime: ModelRuntime,
+  provider: string,
+): { credentialSource?: CredentialSource; credentialVariable?: string } {
+  const status = modelRuntime.getProviderAuthStatus(provider);
+  if (!status.configured) return {};
+  switch (status.source) {
+    case 'stored':
+      return { credentialSource: modelRuntime.isUsingOAuth(provider) ? 'oauth' : 'auth-file' };
+    case 'environment':
+      // Pi labels it with the variable's name; anything else is not shown (it could be a value).
+      return {
+        credentialSource: 'environment',
+        ...(status.label && ENV_NAME.test(status.label)
+          ? { credentialVariable: status.label }
+          : {}),
+      };
+    case 'models_json_key':
+    case 'models_json_command':
+      return { credentialSource: 'models-json' };
+    case 'runtime':
+      return { credentialSource: 'runtime' };
+    case 'fallback':
+      return { credentialSource: 'fallback' };
+    default:
+      return {};
+  }
+}
+
+/**
+ * Every model Pi knows from its configuration (R71), with whether its provider has credentials
+ * and where they come from — never the secret. Credentialed models come first.
+ */
+export async function listModels(options: ListModelsOptions): Promise<ModelInfo[]> {
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(options.agentDir, 'auth.json'),
+    modelsPath: join(options.agentDir, 'models.json'),
+    allowModelNetwork: false,
+    refreshOnCreate: false,
+  });
+  const available = new Set(
+    (await modelRuntime.getAvailable()).map((model) => `${model.provider}/${model.id}`),
+  );
+  const models = modelRuntime
+    .getModels()
+    .map((model): ModelInfo => {
+      const id = `${model.provider}/${model.id}`;
+      const credentials = available.has(id);
+      return {
+        id,
+        provider: model.provider,
+        name: model.name,
+        contextWindow: model.contextWindow,
+        reasoning: model.reasoning,
+        credentials,
+        ...(credentials ? sourceOf(modelRuntime, model.provider) : {}),
+        default: id === options.defaultModel,
+      };
+    })
+    .filter((model) => options.all || model.credentials);
+  return models.sort(
+    (a, b) => Number(b.credentials) - Number(a.credentials) || a.id.localeCompare(b.id),
+  );
+}
