@@ -31,7 +31,11 @@ const COMMANDS: Command[] = [
 ];
 
 const GROUPS: CommandGroup[] = [
-  { word: 'settings', summary: 'show and change prompt settings', defaultSubcommand: 'get' },
+  {
+    word: 'settings',
+    summary: 'show and change prompt and model settings',
+    defaultSubcommand: 'get',
+  },
   { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
   { word: 'context', summary: "show a space's learning context", defaultSubcommand: 'show' },
