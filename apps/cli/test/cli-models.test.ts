@@ -113,6 +113,7 @@ describe('repa run --model --thinking', () => {
     const show = await repa(sandbox, ['runs', 'show', runId]);
     expect(show.stdout).toMatch(/^model {6}test\/thinker \(this run only\)$/m);
     expect(show.stdout).toMatch(/^thinking {3}high \(this run only\)$/m);
+    expect(show.stdout).toMatch(/^connection test:models-json$/m);
   });
 
   it('fails an unknown model as not_found with a did-you-mean', async () => {

@@ -331,6 +331,7 @@ export class RepaApplication {
       ...(outcome.output !== undefined ? { output: outcome.output } : {}),
       ...('usage' in outcome && outcome.usage ? { usage: outcome.usage } : {}),
       ...('model' in outcome && outcome.model ? { model: outcome.model } : {}),
+      ...('connection' in outcome && outcome.connection ? { connection: outcome.connection } : {}),
     });
     if (finished.status === 'failed' && finished.error) this.#logFailure(run.runId, finished.error);
     emit({

@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS runs (
   model_settings TEXT,
   model_settings_sources TEXT,
   model TEXT,
+  connection TEXT,
   accepted_at TEXT NOT NULL,
   started_at TEXT,
   ended_at TEXT
@@ -125,6 +126,7 @@ function rowToRun(row: Row): RunInfo {
     modelSettings: optional('model_settings', JSON.parse),
     modelSettingsSources: optional('model_settings_sources', JSON.parse),
     model: optional('model'),
+    connection: optional('connection'),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };
@@ -164,7 +166,13 @@ export class RunLedger {
       this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
     }
     // Likewise for usage and model settings: older runs report none.
-    for (const column of ['usage', 'model_settings', 'model_settings_sources', 'model']) {
+    for (const column of [
+      'usage',
+      'model_settings',
+      'model_settings_sources',
+      'model',
+      'connection',
+    ]) {
       if (!columns.some((known) => known.name === column)) {
         this.#db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
       }
@@ -319,13 +327,14 @@ export class RunLedger {
       promptSections?: PromptSectionReport[];
       usage?: RunUsage;
       model?: string;
+      connection?: string;
     },
   ): RunInfo {
     this.#db
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
            prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage),
-           model = COALESCE(?, model)
+           model = COALESCE(?, model), connection = COALESCE(?, connection)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -336,6 +345,7 @@ export class RunLedger {
         outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
         outcome.usage ? JSON.stringify(outcome.usage) : null,
         outcome.model ?? null,
+        outcome.connection ?? null,
         runId,
         ...ACTIVE,
       );

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
-import type { CredentialSource, ModelInfo } from '@repa/protocol';
+import type { ModelInfo } from '@repa/protocol';
+import { credentialSourceOf } from './credential-source.js';
 
 /** Options of {@link listModels}. */
 export interface ListModelsOptions {
@@ -10,38 +11,6 @@ export interface ListModelsOptions {
   all?: boolean;
   /** `provider/id` of the model runs use by default (marked `default`). */
   defaultModel?: string;
-}
-
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-
-/** Pi's auth status of a provider as a credential source (and, for a variable, its name). */
-function sourceOf(
-  modelRuntime: ModelRuntime,
-  provider: string,
-): { credentialSource?: CredentialSource; credentialVariable?: string } {
-  const status = modelRuntime.getProviderAuthStatus(provider);
-  if (!status.configured) return {};
-  switch (status.source) {
-    case 'stored':
-      return { credentialSource: modelRuntime.isUsingOAuth(provider) ? 'oauth' : 'auth-file' };
-    case 'environment':
-      // Pi labels it with the variable's name; anything else is not shown (it could be a value).
-      return {
-        credentialSource: 'environment',
-        ...(status.label && ENV_NAME.test(status.label)
-          ? { credentialVariable: status.label }
-          : {}),
-      };
-    case 'models_json_key':
-    case 'models_json_command':
-      return { credentialSource: 'models-json' };
-    case 'runtime':
-      return { credentialSource: 'runtime' };
-    case 'fallback':
-      return { credentialSource: 'fallback' };
-    default:
-      return {};
-  }
 }
 
 /**
@@ -70,7 +39,7 @@ export async function listModels(options: ListModelsOptions): Promise<ModelInfo[
         contextWindow: model.contextWindow,
         reasoning: model.reasoning,
         credentials,
-        ...(credentials ? sourceOf(modelRuntime, model.provider) : {}),
+        ...(credentials ? credentialSourceOf(modelRuntime, model.provider) : {}),
         default: id === options.defaultModel,
       };
     })

@@ -20,18 +20,23 @@ function hostOf(model: Model<string>): string | undefined {
  * and Pi's message decide between `auth_failed`, `rate_limited`, `provider_unreachable` and
  * `model_error`. Contract: never `internal`; the message keeps the provider's own words.
  */
-export function modelErrorOf(errorMessage: string, model: Model<string>): RepaError {
+export function modelErrorOf(
+  errorMessage: string,
+  model: Model<string>,
+  connection?: string,
+): RepaError {
   const label = `${model.provider}/${model.id}`;
   const status = Number(STATUS.exec(errorMessage.trim())?.[1] ?? Number.NaN);
   const facts = {
     provider: model.provider,
     model: model.id,
+    ...(connection ? { connection } : {}),
     ...(Number.isNaN(status) ? {} : { status }),
   };
   if (status === 401 || status === 403) {
     return new RepaError(
       'auth_failed',
-      `Provider ${model.provider} refused the credentials for ${label}: ${errorMessage}`,
+      `Provider ${model.provider} refused the credentials${connection ? ` of connection ${connection}` : ''} for ${label}: ${errorMessage}`,
       {
         fix: `Renew the key or log in again for ${model.provider} (see \`repa models\`), then retry.`,
         details: facts,

@@ -36,6 +36,7 @@ import {
   type WireError,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { connectionOf } from './credential-source.js';
 import { findModel } from './find-model.js';
 import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
@@ -115,6 +116,8 @@ export interface RunOutcome {
   usage?: RunUsage;
   /** The model the run talked to (`provider/id`), once the run's settings were applied. */
   model?: string;
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection?: string;
 }
 
 interface ActiveRun {
@@ -490,7 +493,14 @@ export class PiConversationHost {
   /** The outcome with the run's usage, when a model call was made (R47: Pi's window estimate). */
   #withUsage(outcome: RunOutcome, run: ActiveRun): RunOutcome {
     const model = this.#session.model;
-    if (model) outcome = { ...outcome, model: `${model.provider}/${model.id}` };
+    if (model) {
+      const connection = connectionOf(this.#options.modelRuntime, model.provider);
+      outcome = {
+        ...outcome,
+        model: `${model.provider}/${model.id}`,
+        ...(connection ? { connection } : {}),
+      };
+    }
     if (run.usage.calls === 0) return outcome;
     const context = this.#session.getContextUsage();
     const usage: RunUsage = {
@@ -513,7 +523,12 @@ export class PiConversationHost {
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
       const model = (this.#session.model ?? this.#options.model) as Model<string>;
-      return { status: 'failed', error: modelErrorOf(message, model).toWire(), prompt };
+      const connection = connectionOf(this.#options.modelRuntime, model.provider);
+      return {
+        status: 'failed',
+        error: modelErrorOf(message, model, connection).toWire(),
+        prompt,
+      };
     }
     return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
   }

@@ -58,7 +58,11 @@ describe('model errors from a real OpenAI-compatible endpoint', () => {
     expect(outcome.status).toBe('failed');
     expect(outcome.error?.code).toBe('auth_failed');
     expect(outcome.error?.message).toContain('Incorrect API key provided');
-    expect(outcome.error?.details).toMatchObject({ provider: 'test', status: 401 });
+    expect(outcome.error?.details).toMatchObject({
+      provider: 'test',
+      status: 401,
+      connection: 'test:models-json',
+    });
     host.dispose();
   });
 

@@ -233,6 +233,7 @@ function describeRun(run: RunInfo): string {
     ...(run.modelSettings
       ? [
           `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
+          ...(run.connection ? [`connection ${run.connection}`] : []),
           `thinking   ${run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
           `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
         ]

@@ -109,6 +109,8 @@ export const runInfoSchema = z.looseObject({
   modelSettingsSources: modelSettingsSourcesSchema.optional(),
   /** The model that answered (`provider/id`), once the run started. */
   model: z.string().optional(),
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection: z.string().optional(),
   /** The prompt section report of the run, once it started. */
   promptSections: z.array(promptSectionReportSchema).optional(),
   /** Why the run failed, was cancelled or interrupted. */
