@@ -45,7 +45,11 @@ export function similarModels(modelRuntime: ModelRuntime, wanted: string): strin
  * The model Pi knows as `provider/id`, or `not_found` naming the closest ids Pi knows
  * (did-you-mean) in the message and in `details.suggestions`.
  */
-export function findModel(modelRuntime: ModelRuntime, label: string): Model<string> {
+export function findModel(
+  modelRuntime: ModelRuntime,
+  label: string,
+  fix = 'Use provider/id as listed by `repa models --all`.',
+): Model<string> {
   const slash = label.indexOf('/');
   const model =
     slash > 0 ? modelRuntime.getModel(label.slice(0, slash), label.slice(slash + 1)) : undefined;
@@ -55,7 +59,7 @@ export function findModel(modelRuntime: ModelRuntime, label: string): Model<stri
     'not_found',
     `Pi knows no model ${label}.${suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : ''}`,
     {
-      fix: 'Use provider/id as listed by `repa models --all`.',
+      fix,
       details: { model: label, suggestions },
     },
   );

@@ -79,7 +79,11 @@ export async function chooseModel(options: ChooseModelOptions): Promise<ModelCho
     refreshOnCreate: false,
   });
   if (options.model) {
-    const model = findModel(modelRuntime, options.model);
+    const model = findModel(
+      modelRuntime,
+      options.model,
+      'Use provider/id as listed by `repa doctor`, or repa-offline.',
+    );
     const available = await modelRuntime.getAvailable();
     if (
       !available.some(

@@ -131,8 +131,8 @@ export const modelSettingItems: {
   model: defineSettingItem({
     key: 'model.id',
     description:
-      'The model of a run as `provider/id` (see `repa models`), or `repa-offline`. `null` ' +
-      '(default) is the model Pi itself would choose from its settings and credentials.',
+      'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
+      "daemon's model: the one Pi itself would choose from its settings and credentials.",
     schema: modelShape.model,
     defaultValue: null,
   }),
