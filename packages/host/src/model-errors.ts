@@ -24,6 +24,7 @@ export function modelErrorOf(
   errorMessage: string,
   model: Model<string>,
   connection?: string,
+  retries?: { attempts: number; lastDelayMs: number },
 ): RepaError {
   const label = `${model.provider}/${model.id}`;
   const status = Number(STATUS.exec(errorMessage.trim())?.[1] ?? Number.NaN);
@@ -44,10 +45,18 @@ export function modelErrorOf(
     );
   }
   if (status === 429 || (Number.isNaN(status) && RATE_LIMIT.test(errorMessage))) {
+    const retried = retries
+      ? ` Pi retried ${retries.attempts} time${retries.attempts === 1 ? '' : 's'}, the last after ${retries.lastDelayMs} ms.`
+      : '';
     return new RepaError(
       'rate_limited',
-      `Provider ${model.provider} is limiting requests for ${label}: ${errorMessage}`,
-      { details: facts },
+      `Provider ${model.provider} is limiting requests for ${label}: ${errorMessage}${retried}`,
+      {
+        details: {
+          ...facts,
+          ...(retries ? { retries: retries.attempts, lastRetryDelayMs: retries.lastDelayMs } : {}),
+        },
+      },
     );
   }
   if (Number.isNaN(status) && UNREACHABLE.test(errorMessage)) {

@@ -133,6 +133,8 @@ interface ActiveRun {
   saves: number;
   /** The provider's usage summed over the run's model calls. */
   usage: RunUsage;
+  /** Pi's automatic retries of the run's model calls so far, and the last delay. */
+  retries?: { attempts: number; lastDelayMs: number };
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -392,6 +394,9 @@ export class PiConversationHost {
         for (const runEvent of runEventsFromPi(event)) {
           if (runEvent.type === 'tool-end' && runEvent.receipts)
             run.receipts.push(...runEvent.receipts);
+          if (runEvent.type === 'retry') {
+            run.retries = { attempts: runEvent.attempt, lastDelayMs: runEvent.delayMs };
+          }
           emit(runEvent);
         }
       });
@@ -526,7 +531,7 @@ export class PiConversationHost {
       const connection = connectionOf(this.#options.modelRuntime, model.provider);
       return {
         status: 'failed',
-        error: modelErrorOf(message, model, connection).toWire(),
+        error: modelErrorOf(message, model, connection, run.retries).toWire(),
         prompt,
       };
     }

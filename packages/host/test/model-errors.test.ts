@@ -108,6 +108,8 @@ describe('model errors from a real OpenAI-compatible endpoint', () => {
     const outcome = await send('hi');
     expect(outcome.error?.code).toBe('rate_limited');
     expect(events.filter((event) => event.type === 'retry')).toHaveLength(2);
+    expect(outcome.error?.details).toMatchObject({ retries: 2, lastRetryDelayMs: 2 });
+    expect(outcome.error?.message).toContain('Pi retried 2 times, the last after 2 ms.');
     host.dispose();
   });
 
