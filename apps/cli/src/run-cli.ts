@@ -12,6 +12,7 @@ import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
+import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
@@ -25,11 +26,16 @@ const COMMANDS: Command[] = [
   ...contextCommands,
   ...daemonCommands,
   ...doctorCommands,
+  ...modelsCommands,
   ...demoCommands,
 ];
 
 const GROUPS: CommandGroup[] = [
-  { word: 'settings', summary: 'show and change prompt settings', defaultSubcommand: 'get' },
+  {
+    word: 'settings',
+    summary: 'show and change prompt and model settings',
+    defaultSubcommand: 'get',
+  },
   { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
   {

@@ -58,6 +58,24 @@ function describeChange(change: FileChange): string {
   return `${change.target} ${change.kind} (${short(change.previousVersion)} → ${short(change.version)})${size}${how}`;
 }
 
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+/** A run's usage in one line: the provider's figures, and Pi's context estimate labelled as one. */
+export function describeUsage(usage: NonNullable<RunInfo['usage']>): string {
+  const cache =
+    usage.cacheRead + usage.cacheWrite > 0
+      ? `, cache ${usage.cacheRead} read / ${usage.cacheWrite} written`
+      : '';
+  const cost = usage.cost === undefined ? '' : `, cost $${usage.cost.toFixed(4)}`;
+  const context =
+    usage.contextTokensEstimate === undefined
+      ? ''
+      : `; context about ${usage.contextTokensEstimate}${usage.contextWindow ? ` of ${usage.contextWindow}` : ''} tokens (Pi's estimate)`;
+  return `${usage.input} in, ${usage.output} out, ${usage.totalTokens} total tokens${cache}${cost} over ${usage.calls} call${usage.calls === 1 ? '' : 's'} (provider's figures)${context}`;
+}
+
 /** The prompt sections in one line: what the model saw, and why the others are absent. */
 export function summarizePromptSections(sections: readonly PromptSectionReport[]): string {
   const seen = sections
@@ -178,6 +196,11 @@ export class RunPrinter {
       case 'file-change-notice':
         this.note(
           `[changes] the model was told: ${event.changes.map(describeChange).join('; ') || 'nothing'}`,
+        );
+        return;
+      case 'retry':
+        this.note(
+          `[retry] Pi retries the model call (attempt ${event.attempt} of ${event.maxAttempts}) in ${formatDelay(event.delayMs)}: ${truncate(event.reason, 200)}`,
         );
         return;
       case 'compaction':

@@ -308,6 +308,9 @@ describe('repa', () => {
         'prompts.environment',
         'prompts.learningContext',
         'prompts.fileChanges',
+        'model.id',
+        'model.thinkingLevel',
+        'tools.enabled',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

@@ -17,8 +17,8 @@ Usage: repa-daemon [options]
 Options:
   --app-dir DIR     Repa's application directory (default: $XDG_CONFIG_HOME/repa or ~/.config/repa)
   --agent-dir DIR   Pi's configuration directory with models and credentials (default: ~/.pi/agent)
-  --model ID        provider/id of the model, or repa-offline (default: first model with
-                    credentials, else the embedded offline responder)
+  --model ID        provider/id of the model, or repa-offline (default: the model Pi itself would
+                    choose from its settings and credentials, else the embedded offline responder)
   --tcp-port PORT   also listen on 127.0.0.1:PORT; clients authenticate with REPA_TCP_TOKEN
   -h, --help        show this help
 

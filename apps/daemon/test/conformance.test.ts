@@ -376,6 +376,7 @@ describe('protocol v1 conformance against a real daemon', () => {
       client: { name: 'conformance', version: '1' },
     });
     await call('doctor', {});
+    await call('models.list', { all: true });
     await call('space.open', { root: space });
     const { session } = (await call('session.create', { space, title: 'conformance' })) as {
       session: { sessionId: string };

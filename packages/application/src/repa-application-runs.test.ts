@@ -153,4 +153,56 @@ describe('RepaApplication runs', () => {
     expect(environment?.reason).toBe('enabled by default; learning context on by default');
     await app.close();
   });
+  it('records the model settings and one-run overrides at acceptance, and a retry keeps the overrides', async () => {
+    const { app, space, sessionId } = await openApplication();
+    const set = app.handlers()['settings.set'];
+    await set?.(
+      { level: 'space', space, key: 'tools.enabled', value: ['read', 'grep'] },
+      connectionOf(listener()),
+    );
+    await set?.(
+      { level: 'application', key: 'model.thinkingLevel', value: 'low' },
+      connectionOf(listener()),
+    );
+    const { connection, events, next } = listener();
+    const { run } = await app.submit(
+      {
+        space,
+        sessionId,
+        requestId: 'override',
+        input: { type: 'text', text: 'hi' },
+        overrides: { thinkingLevel: 'high' },
+      },
+      connection,
+    );
+    expect(run.modelSettings).toEqual({
+      model: null,
+      thinkingLevel: 'high',
+      tools: ['read', 'grep'],
+    });
+    expect(run.modelSettingsSources).toEqual({
+      model: 'default',
+      thinkingLevel: 'run',
+      tools: 'space',
+    });
+    // A change after acceptance does not reach the accepted run (R20, R72).
+    await set?.(
+      { level: 'space', space, key: 'tools.enabled', value: ['ls'] },
+      connectionOf(listener()),
+    );
+    const done = await ended(app, run.runId, events, next);
+    expect(done.status).toBe('succeeded');
+    expect(done.modelSettings).toEqual(run.modelSettings);
+    expect(done.model).toEqual(expect.stringMatching(/\//));
+
+    const retried = await app.retry(run.runId, 'override-retry');
+    expect(retried.run.modelSettings).toEqual({
+      model: null,
+      thinkingLevel: 'high',
+      tools: ['ls'],
+    });
+    expect(retried.run.modelSettingsSources?.thinkingLevel).toBe('run');
+    await app.cancel(retried.run.runId);
+    await app.close();
+  });
 });

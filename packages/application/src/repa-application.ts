@@ -3,6 +3,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import type { ModelChoice, PiConversationHost, SpaceRecovery } from '@repa/host';
 import {
   isTerminalRunStatus,
+  type ModelSettingsSources,
   RepaError,
   type RunEvent,
   type RunInfo,
@@ -40,6 +41,8 @@ export interface RepaApplicationOptions {
   learningContextReader?: (
     space: string,
   ) => Promise<{ revision: string; body: string; sources: string[] } | null>;
+  /** Receives one line per failed run (the daemon log). Default: standard error. */
+  log?: (line: string) => void;
 }
 
 /** A model known by its label whose Pi runtime is made at its first use (by the first run). */
@@ -171,6 +174,16 @@ export class RepaApplication {
         const build = this.#builds.get(params.buildId);
         build?.abort();
         return { cancelled: build !== undefined };
+      },
+      'models.list': async (params) => {
+        const { listModels, defaultAgentDir } = await loadHost();
+        const label = this.modelLabel;
+        const models = await listModels({
+          agentDir: this.#options.agentDir ?? defaultAgentDir(),
+          all: params.all ?? false,
+          defaultModel: label,
+        });
+        return { models, default: label };
       },
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
@@ -309,6 +322,12 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
+    // A retry keeps the original's one-run overrides (settings levels are read again).
+    const overrides = Object.fromEntries(
+      (['model', 'thinkingLevel'] as const)
+        .filter((key) => original.modelSettingsSources?.[key] === 'run')
+        .map((key) => [key, original.modelSettings?.[key]]),
+    );
     if (!isTerminalRunStatus(original.status)) {
       throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
         fix: 'Wait for it to end, or cancel it, before retrying.',
@@ -321,6 +340,7 @@ export class RepaApplication {
         sessionId: original.sessionId,
         input: original.input,
         retryOf: runId,
+        ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
       },
       subscriber,
     );
@@ -340,10 +360,20 @@ export class RepaApplication {
     }
     await this.#sessionFile(request.space, request.sessionId);
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
+    const modelSettings = { ...snapshot.modelSettings };
+    const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
+    for (const key of ['model', 'thinkingLevel'] as const) {
+      const value = request.overrides?.[key];
+      if (value === undefined) continue;
+      Object.assign(modelSettings, { [key]: value });
+      modelSettingsSources[key] = 'run';
+    }
     const acceptance = this.#ledger.accept(request, {
       promptSettings: snapshot.promptSettings,
       settingsRevisions: snapshot.revisions,
       settingsSources: snapshot.sources,
+      modelSettings,
+      modelSettingsSources,
     });
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) this.#start(acceptance.run);
@@ -364,6 +394,7 @@ export class RepaApplication {
     } catch (error) {
       const wire = RepaError.fromUnknown(error).toWire();
       this.#ledger.finish(run.runId, { status: 'failed', error: wire });
+      this.#logFailure(run.runId, wire);
       emit({ type: 'status', status: 'failed', error: wire });
       return;
     }
@@ -376,6 +407,7 @@ export class RepaApplication {
         onEvent: emit,
         runId: run.runId,
         ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+        ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
       })
       .catch((error: unknown) => ({
         status: 'failed' as const,
@@ -388,12 +420,23 @@ export class RepaApplication {
       ...(outcome.prompt ? { promptSections: outcome.prompt.report } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.output !== undefined ? { output: outcome.output } : {}),
+      ...('usage' in outcome && outcome.usage ? { usage: outcome.usage } : {}),
+      ...('model' in outcome && outcome.model ? { model: outcome.model } : {}),
+      ...('connection' in outcome && outcome.connection ? { connection: outcome.connection } : {}),
     });
+    if (finished.status === 'failed' && finished.error) this.#logFailure(run.runId, finished.error);
     emit({
       type: 'status',
       status: finished.status,
       ...(finished.error ? { error: finished.error } : {}),
     });
+  }
+
+  /** Writes a failed run to the daemon log: time, run id, code, message and the error's facts. */
+  #logFailure(runId: string, error: { code: string; message: string; details?: unknown }): void {
+    const details = error.details === undefined ? '' : ` ${JSON.stringify(error.details)}`;
+    const line = `${new Date().toISOString()} run ${runId} failed: ${error.code}: ${error.message}${details}\n`;
+    (this.#options.log ?? ((text: string) => process.stderr.write(text)))(line);
   }
 
   /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */

@@ -11,7 +11,7 @@ export interface RunDaemonOptions {
   appDirectory?: string;
   /** Pi's configuration directory (models, auth); default Pi's own (`~/.pi/agent`). */
   agentDir?: string;
-  /** `provider/id` or `repa-offline`; default: the first model with credentials, else offline. */
+  /** `provider/id` or `repa-offline`; default: the model Pi would choose, else offline. */
   model?: string;
   /** @internal A ready model (tests). */
   modelChoice?: ModelChoice;

@@ -139,6 +139,24 @@ describe('RunLedger', () => {
   });
 
   describe('lifecycle', () => {
+    it('keeps the provider usage of a finished run across reopening', () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
+      const { run } = ledger.accept(request(), settings);
+      ledger.markRunning(run.runId);
+      const usage = {
+        input: 10,
+        output: 2,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 12,
+        calls: 1,
+      };
+      expect(ledger.finish(run.runId, { status: 'succeeded', usage }).usage).toEqual(usage);
+      ledger.close();
+      expect(new RunLedger(path).getRun(run.runId).usage).toEqual(usage);
+    });
+
     it('moves accepted → running → succeeded and never changes an ended run', () => {
       const ledger = new RunLedger(ledgerPath());
       const { run } = ledger.accept(request(), settings);

@@ -4,13 +4,17 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
   isTerminalRunStatus,
+  type ModelSettings,
+  type ModelSettingsSources,
   type PromptSectionReport,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
   type RunInfo,
   type RunInput,
+  type RunOverrides,
   type RunStatus,
+  type RunUsage,
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
@@ -27,6 +31,8 @@ export interface RunRequest {
   input: RunInput;
   /** The run this request retries. */
   retryOf?: string;
+  /** One-run model settings (`repa run --model --thinking`). */
+  overrides?: RunOverrides;
 }
 
 /** The settings decided before acceptance (spec R20). */
@@ -37,6 +43,10 @@ export interface AcceptedSettings {
   settingsRevisions: Record<string, number>;
   /** The level each prompt setting came from (spec R10). */
   settingsSources?: PromptSettingsSources;
+  /** The model settings, one-run overrides applied. */
+  modelSettings?: ModelSettings;
+  /** Where each model setting came from (`run` for an override). */
+  modelSettingsSources?: ModelSettingsSources;
 }
 
 /** The outcome of {@link RunLedger.accept}. */
@@ -76,6 +86,11 @@ CREATE TABLE IF NOT EXISTS runs (
   prompt_sections TEXT,
   error TEXT,
   output TEXT,
+  usage TEXT,
+  model_settings TEXT,
+  model_settings_sources TEXT,
+  model TEXT,
+  connection TEXT,
   accepted_at TEXT NOT NULL,
   started_at TEXT,
   ended_at TEXT
@@ -107,6 +122,11 @@ function rowToRun(row: Row): RunInfo {
     promptSections: optional('prompt_sections', JSON.parse),
     error: optional('error', JSON.parse),
     output: optional('output'),
+    usage: optional('usage', JSON.parse),
+    modelSettings: optional('model_settings', JSON.parse),
+    modelSettingsSources: optional('model_settings_sources', JSON.parse),
+    model: optional('model'),
+    connection: optional('connection'),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };
@@ -117,9 +137,11 @@ function rowToRun(row: Row): RunInfo {
 }
 
 function payloadHash(request: RunRequest): string {
-  const { space, sessionId, input, retryOf } = request;
+  const { space, sessionId, input, retryOf, overrides } = request;
+  // Overrides count only when given, so requests hashed before they existed keep their hash.
+  const extra = overrides && Object.keys(overrides).length > 0 ? { overrides } : {};
   return createHash('sha256')
-    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null }))
+    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
     .digest('hex');
 }
 
@@ -142,6 +164,18 @@ export class RunLedger {
     const columns = this.#db.prepare('PRAGMA table_info(runs)').all() as Row[];
     if (!columns.some((column) => column.name === 'settings_sources')) {
       this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
+    }
+    // Likewise for usage and model settings: older runs report none.
+    for (const column of [
+      'usage',
+      'model_settings',
+      'model_settings_sources',
+      'model',
+      'connection',
+    ]) {
+      if (!columns.some((known) => known.name === column)) {
+        this.#db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
+      }
     }
   }
 
@@ -211,8 +245,9 @@ export class RunLedger {
       this.#db
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
-             prompt_settings, settings_revisions, settings_sources, accepted_at)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?)`,
+             prompt_settings, settings_revisions, settings_sources, model_settings,
+             model_settings_sources, accepted_at)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -225,6 +260,8 @@ export class RunLedger {
           JSON.stringify(settings.promptSettings),
           JSON.stringify(settings.settingsRevisions),
           settings.settingsSources ? JSON.stringify(settings.settingsSources) : null,
+          settings.modelSettings ? JSON.stringify(settings.modelSettings) : null,
+          settings.modelSettingsSources ? JSON.stringify(settings.modelSettingsSources) : null,
           now,
         );
       this.#db.exec('COMMIT');
@@ -288,12 +325,16 @@ export class RunLedger {
       error?: WireError;
       output?: string;
       promptSections?: PromptSectionReport[];
+      usage?: RunUsage;
+      model?: string;
+      connection?: string;
     },
   ): RunInfo {
     this.#db
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
-           prompt_sections = COALESCE(?, prompt_sections)
+           prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage),
+           model = COALESCE(?, model), connection = COALESCE(?, connection)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -302,6 +343,9 @@ export class RunLedger {
         outcome.output ?? null,
         new Date().toISOString(),
         outcome.promptSections ? JSON.stringify(outcome.promptSections) : null,
+        outcome.usage ? JSON.stringify(outcome.usage) : null,
+        outcome.model ?? null,
+        outcome.connection ?? null,
         runId,
         ...ACTIVE,
       );

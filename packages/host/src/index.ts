@@ -6,6 +6,7 @@ export {
   type BuiltLearningContext,
   buildLearningContext,
 } from './build-learning-context.js';
+export { type ListModelsOptions, listModels } from './list-models.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {

@@ -1,8 +1,15 @@
 import { join } from 'node:path';
 import type { Model } from '@earendil-works/pi-ai';
-import { ModelRuntime } from '@earendil-works/pi-coding-agent';
+import {
+  createAgentSession,
+  DefaultResourceLoader,
+  ModelRuntime,
+  SessionManager,
+  SettingsManager,
+} from '@earendil-works/pi-coding-agent';
 import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import { fauxModelChoice } from './faux-model-choice.js';
+import { findModel } from './find-model.js';
 import type { ModelChoice } from './model-choice.js';
 import { createOfflineProvider } from './offline-model.js';
 
@@ -10,7 +17,7 @@ import { createOfflineProvider } from './offline-model.js';
 export interface ChooseModelOptions {
   /** Pi's configuration directory (`auth.json`, `models.json`). */
   agentDir: string;
-  /** `provider/id` to use; `repa-offline` forces the offline responder. Default: first with credentials. */
+  /** `provider/id` to use; `repa-offline` forces the offline responder. Default: Pi's own choice. */
   model?: string;
 }
 
@@ -20,8 +27,48 @@ export function offlineModel(): Promise<ModelChoice> {
 }
 
 /**
+ * The model Pi itself would start with for this configuration: Pi's own choice (its settings'
+ * `defaultProvider`/`defaultModel` when credentialed, then its per-provider defaults, then the
+ * first credentialed model), read from a throwaway in-memory Pi session so Repa and `pi` agree.
+ */
+async function piInitialModel(
+  modelRuntime: ModelRuntime,
+  agentDir: string,
+): Promise<Model<string> | undefined> {
+  // Fills the runtime's snapshot of credentialed models, which Pi's choice reads.
+  const available = await modelRuntime.getAvailable();
+  const settingsManager = SettingsManager.create(agentDir, agentDir);
+  const resourceLoader = new DefaultResourceLoader({
+    cwd: agentDir,
+    agentDir,
+    settingsManager,
+    noExtensions: true,
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+  });
+  await resourceLoader.reload();
+  const { session } = await createAgentSession({
+    cwd: agentDir,
+    agentDir,
+    modelRuntime,
+    settingsManager,
+    resourceLoader,
+    sessionManager: SessionManager.inMemory(agentDir),
+    tools: [],
+  });
+  const model = session.model as Model<string> | undefined;
+  session.dispose();
+  // Without any credentialed model Pi holds a placeholder; that is no choice.
+  return available.some((one) => one.provider === model?.provider && one.id === model?.id)
+    ? model
+    : undefined;
+}
+
+/**
  * Picks the model from Pi's own configuration and credentials (spec R71): the named one, else the
- * first model with credentials, else the embedded offline responder.
+ * model Pi itself would choose, else the embedded offline responder.
  */
 export async function chooseModel(options: ChooseModelOptions): Promise<ModelChoice> {
   if (options.model === OFFLINE_MODEL_ID) return offlineModel();
@@ -31,15 +78,13 @@ export async function chooseModel(options: ChooseModelOptions): Promise<ModelCho
     allowModelNetwork: false,
     refreshOnCreate: false,
   });
-  const available = await modelRuntime.getAvailable();
   if (options.model) {
-    const [provider, ...rest] = options.model.split('/');
-    const model = provider ? modelRuntime.getModel(provider, rest.join('/')) : undefined;
-    if (!model) {
-      throw new RepaError('not_found', `Pi knows no model ${options.model}.`, {
-        fix: 'Use provider/id as listed by `repa doctor`, or repa-offline.',
-      });
-    }
+    const model = findModel(
+      modelRuntime,
+      options.model,
+      'Use provider/id as listed by `repa doctor`, or repa-offline.',
+    );
+    const available = await modelRuntime.getAvailable();
     if (
       !available.some(
         (candidate) => candidate.provider === model.provider && candidate.id === model.id,
@@ -49,18 +94,18 @@ export async function chooseModel(options: ChooseModelOptions): Promise<ModelCho
         'not_found',
         `Model ${options.model} has no credentials in Pi's configuration.`,
         {
-          fix: `Add a key for ${model.provider} to ${join(options.agentDir, 'auth.json')} (see \`repa doctor\`).`,
+          fix: `Add a key for ${model.provider} to ${join(options.agentDir, 'auth.json')} (see \`repa models\`).`,
         },
       );
     }
-    return { modelRuntime, model: model as Model<string>, label: options.model, offline: false };
+    return { modelRuntime, model, label: options.model, offline: false };
   }
-  const first = available[0];
-  if (!first) return offlineModel();
+  const chosen = await piInitialModel(modelRuntime, options.agentDir);
+  if (!chosen) return offlineModel();
   return {
     modelRuntime,
-    model: first as Model<string>,
-    label: `${first.provider}/${first.id}`,
+    model: chosen,
+    label: `${chosen.provider}/${chosen.id}`,
     offline: false,
   };
 }

@@ -26,14 +26,19 @@ import {
 } from '@repa/context';
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
+  type ModelSettings,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
   type RunEvent,
+  type RunUsage,
   type SaveReceipt,
   type WireError,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { connectionOf } from './credential-source.js';
+import { findModel } from './find-model.js';
+import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 import { sessionDirectoryOf } from './space-sessions.js';
@@ -90,6 +95,11 @@ export interface SendOptions {
   runId?: string;
   /** The level each of the run's settings came from; the prompt report names it (spec R10). */
   sources?: PromptSettingsSources;
+  /**
+   * The run's model, thinking level and tools, applied before the run starts (spec R72).
+   * Omitted: the host's model, its initial thinking level and every content tool.
+   */
+  modelSettings?: ModelSettings;
 }
 
 /** How a run ended. */
@@ -102,6 +112,12 @@ export interface RunOutcome {
   error?: WireError;
   /** What the model was told, section by section (absent when the run never started). */
   prompt?: AssembledSystemPrompt;
+  /** The provider's token usage and cost of the run's model calls (absent when none was made). */
+  usage?: RunUsage;
+  /** The model the run talked to (`provider/id`), once the run's settings were applied. */
+  model?: string;
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection?: string;
 }
 
 interface ActiveRun {
@@ -115,6 +131,10 @@ interface ActiveRun {
   runId: string | undefined;
   /** Saving tool calls so far (numbers the operation ids). */
   saves: number;
+  /** The provider's usage summed over the run's model calls. */
+  usage: RunUsage;
+  /** Pi's automatic retries of the run's model calls so far, and the last delay. */
+  retries?: { attempts: number; lastDelayMs: number };
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -135,6 +155,8 @@ export class PiConversationHost {
   #lastPrompt: AssembledSystemPrompt | undefined;
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   #offeredSkills: readonly string[] = [];
+  /** Every content and search tool this host registered (the default of `tools.enabled`). */
+  #toolNames: readonly string[] = [];
 
   private constructor(options: PiConversationHostOptions, store: ContentStore) {
     this.#options = options;
@@ -218,6 +240,7 @@ export class PiConversationHost {
         return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
       },
     });
+    this.#toolNames = tools.map((tool) => tool.name);
     const { session } = await createAgentSessionFromServices({
       services,
       sessionManager,
@@ -344,6 +367,7 @@ export class PiConversationHost {
       emit,
       runId: options.runId,
       saves: 0,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, calls: 0 },
     };
     this.#run = run;
     let unsubscribe = () => {};
@@ -358,13 +382,21 @@ export class PiConversationHost {
         }
       }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      // Spec R72: the model settings change only here, between runs.
+      if (options.modelSettings) await this.#applyModelSettings(options.modelSettings);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
         // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
         if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
+        if (event.type === 'message_end' && event.message.role === 'assistant') {
+          addUsage(run.usage, event.message.usage);
+        }
         for (const runEvent of runEventsFromPi(event)) {
           if (runEvent.type === 'tool-end' && runEvent.receipts)
             run.receipts.push(...runEvent.receipts);
+          if (runEvent.type === 'retry') {
+            run.retries = { attempts: runEvent.attempt, lastDelayMs: runEvent.delayMs };
+          }
           emit(runEvent);
         }
       });
@@ -385,10 +417,13 @@ export class PiConversationHost {
       await this.#appendFileChangeNotice(run);
       if (run.cancelRequested) return this.#cancelled(prompt);
       await this.#session.prompt(text);
-      return this.#outcome(prompt, run);
+      return this.#withUsage(this.#outcome(prompt, run), run);
     } catch (error) {
-      if (run.cancelRequested) return this.#cancelled(run.prompt);
-      return { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt };
+      if (run.cancelRequested) return this.#withUsage(this.#cancelled(run.prompt), run);
+      return this.#withUsage(
+        { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt },
+        run,
+      );
     } finally {
       unsubscribe();
       this.#run = undefined;
@@ -421,6 +456,66 @@ export class PiConversationHost {
     };
   }
 
+  /** Sets the session's model, thinking level and active tools for the next run. */
+  async #applyModelSettings(settings: ModelSettings): Promise<void> {
+    const { modelRuntime } = this.#options;
+    const model = settings.model ? findModel(modelRuntime, settings.model) : this.#options.model;
+    const current = this.#session.model;
+    if (!current || current.provider !== model.provider || current.id !== model.id) {
+      if (!(await modelRuntime.checkAuth(model.provider))) {
+        throw new RepaError(
+          'auth_failed',
+          `Model ${model.provider}/${model.id} has no credentials in Pi's configuration.`,
+          {
+            fix: `Add a key for ${model.provider} (environment variable or Pi's auth.json) or log in with pi; see \`repa models\`.`,
+            details: { provider: model.provider, model: model.id },
+          },
+        );
+      }
+      await this.#session.setModel(model);
+    }
+    const level =
+      settings.thinkingLevel ??
+      this.#session.settingsManager.getDefaultThinkingLevel() ??
+      this.#options.thinkingLevel ??
+      'off';
+    this.#session.setThinkingLevel(level);
+    const tools = settings.tools ?? this.#toolNames;
+    const unknown = tools.filter((name) => !this.#toolNames.includes(name));
+    if (unknown.length > 0) {
+      throw new RepaError(
+        'invalid_request',
+        `Unknown tool ${unknown.join(', ')} in tools.enabled.`,
+        {
+          fix: `Use tool names Repa offers: ${this.#toolNames.join(', ')}.`,
+          details: { field: 'tools.enabled', unknown },
+        },
+      );
+    }
+    this.#session.setActiveToolsByName([...tools]);
+  }
+
+  /** The outcome with the run's usage, when a model call was made (R47: Pi's window estimate). */
+  #withUsage(outcome: RunOutcome, run: ActiveRun): RunOutcome {
+    const model = this.#session.model;
+    if (model) {
+      const connection = connectionOf(this.#options.modelRuntime, model.provider);
+      outcome = {
+        ...outcome,
+        model: `${model.provider}/${model.id}`,
+        ...(connection ? { connection } : {}),
+      };
+    }
+    if (run.usage.calls === 0) return outcome;
+    const context = this.#session.getContextUsage();
+    const usage: RunUsage = {
+      ...run.usage,
+      ...(context?.tokens == null ? {} : { contextTokensEstimate: context.tokens }),
+      ...(context ? { contextWindow: context.contextWindow } : {}),
+    };
+    return { ...outcome, usage };
+  }
+
   #outcome(prompt: AssembledSystemPrompt, run: ActiveRun): RunOutcome {
     const last = [...this.#session.messages]
       .reverse()
@@ -432,7 +527,13 @@ export class PiConversationHost {
     }
     if (last && 'stopReason' in last && last.stopReason === 'error') {
       const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
-      return { status: 'failed', error: new RepaError('model_error', message).toWire(), prompt };
+      const model = (this.#session.model ?? this.#options.model) as Model<string>;
+      const connection = connectionOf(this.#options.modelRuntime, model.provider);
+      return {
+        status: 'failed',
+        error: modelErrorOf(message, model, connection, run.retries).toWire(),
+        prompt,
+      };
     }
     return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
   }
@@ -448,4 +549,29 @@ export class PiConversationHost {
   dispose(): void {
     this.#session.dispose();
   }
+}
+
+/** Adds one Pi assistant message's provider usage to the run's sum. */
+function addUsage(
+  sum: RunUsage,
+  usage:
+    | {
+        input: number;
+        output: number;
+        cacheRead: number;
+        cacheWrite: number;
+        totalTokens: number;
+        cost?: { total: number };
+      }
+    | undefined,
+): void {
+  sum.calls += 1;
+  if (!usage) return;
+  sum.input += usage.input;
+  sum.output += usage.output;
+  sum.cacheRead += usage.cacheRead;
+  sum.cacheWrite += usage.cacheWrite;
+  sum.totalTokens += usage.totalTokens;
+  // Pi reports 0 when it knows no price for the model: no cost is claimed then.
+  if (usage.cost && usage.cost.total > 0) sum.cost = (sum.cost ?? 0) + usage.cost.total;
 }

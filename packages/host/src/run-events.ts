@@ -59,6 +59,16 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
         },
       ];
     }
+    case 'auto_retry_start':
+      return [
+        {
+          type: 'retry',
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          delayMs: event.delayMs,
+          reason: event.errorMessage,
+        },
+      ];
     case 'compaction_start':
       return [{ type: 'compaction', phase: 'start' }];
     case 'compaction_end':

@@ -190,11 +190,27 @@ describe('PiConversationHost runs', () => {
     it('reports a provider error reply as model_error with the provider’s message', async () => {
       const { host, faux } = await createFauxHost();
       faux.setResponses([
+        fauxAssistantMessage('', { stopReason: 'error', errorMessage: '400 unknown parameter' }),
+      ]);
+      const outcome = await host.send('hi', defaults);
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error).toMatchObject({
+        code: 'model_error',
+        message: '400 unknown parameter',
+      });
+      expect(outcome.error?.fix).not.toContain('bug in Repa');
+      host.dispose();
+    });
+
+    it('reports a 429 reply (retries off) as rate_limited with the provider’s message', async () => {
+      const { host, faux } = await createFauxHost();
+      faux.setResponses([
         fauxAssistantMessage('', { stopReason: 'error', errorMessage: '429 rate limited' }),
       ]);
       const outcome = await host.send('hi', defaults);
       expect(outcome.status).toBe('failed');
-      expect(outcome.error).toMatchObject({ code: 'model_error', message: '429 rate limited' });
+      expect(outcome.error?.code).toBe('rate_limited');
+      expect(outcome.error?.message).toContain('429 rate limited');
       expect(outcome.error?.fix).not.toContain('bug in Repa');
       host.dispose();
     });

@@ -64,6 +64,12 @@ export {
   v1Notifications,
 } from './v1/methods.js';
 export {
+  type CredentialSource,
+  credentialSourceSchema,
+  type ModelInfo,
+  modelInfoSchema,
+} from './v1/models.js';
+export {
   type PromptSectionName,
   type PromptSectionReport,
   promptSectionNameSchema,
@@ -75,12 +81,16 @@ export {
   type RunEventNotification,
   type RunInfo,
   type RunInput,
+  type RunOverrides,
   type RunStatus,
+  type RunUsage,
   runEventNotificationSchema,
   runEventSchema,
   runInfoSchema,
   runInputSchema,
+  runOverridesSchema,
   runStatusSchema,
+  runUsageSchema,
 } from './v1/runs.js';
 export {
   type HistoryItem,
@@ -91,6 +101,10 @@ export {
 export {
   type FileChangesMode,
   fileChangesModeSchema,
+  type ModelSettings,
+  type ModelSettingsSources,
+  modelSettingsSchema,
+  modelSettingsSourcesSchema,
   type PromptSettings,
   type PromptSettingsSources,
   promptSettingsSchema,
@@ -101,6 +115,8 @@ export {
   settingOverrideSchema,
   settingsLevelSchema,
   settingsScopeSchema,
+  type ThinkingLevel,
+  thinkingLevelSchema,
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';

@@ -2,6 +2,7 @@ export {
   createSettingsRegistry,
   DEFAULT_PROMPT_SETTINGS,
   defineSettingItem,
+  modelSettingItems,
   type SettingItemDefinition,
   type SettingsRegistry,
   settingsRegistry,

@@ -1,9 +1,10 @@
-import { promptSettingsSchema } from '@repa/protocol';
+import { modelSettingsSchema, promptSettingsSchema } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createSettingsRegistry,
   defineSettingItem,
+  modelSettingItems,
   settingsRegistry,
 } from './settings-registry.js';
 
@@ -11,7 +12,9 @@ describe('settingsRegistry', () => {
   describe('prompts namespace', () => {
     it('declares the seven prompt items with the defaults of spec R13 and R14', () => {
       const defaults = Object.fromEntries(
-        settingsRegistry.items.map((item) => [item.key, item.defaultValue]),
+        settingsRegistry.items
+          .filter((item) => item.key.startsWith('prompts.'))
+          .map((item) => [item.key, item.defaultValue]),
       );
       expect(defaults).toEqual({
         'prompts.base': null,
@@ -26,7 +29,38 @@ describe('settingsRegistry', () => {
 
     it('covers every field of the protocol PromptSettings', () => {
       const fields = Object.keys(promptSettingsSchema.shape).map((field) => `prompts.${field}`);
-      expect(settingsRegistry.items.map((item) => item.key).sort()).toEqual(fields.sort());
+      expect(
+        settingsRegistry.items
+          .map((item) => item.key)
+          .filter((key) => key.startsWith('prompts.'))
+          .sort(),
+      ).toEqual(fields.sort());
+    });
+
+    it('declares the model items with null defaults (Pi decides) for every ModelSettings field', () => {
+      const defaults = Object.fromEntries(
+        settingsRegistry.items
+          .filter((item) => !item.key.startsWith('prompts.'))
+          .map((item) => [item.key, item.defaultValue]),
+      );
+      expect(defaults).toEqual({
+        'model.id': null,
+        'model.thinkingLevel': null,
+        'tools.enabled': null,
+      });
+      expect(Object.keys(modelSettingItems).sort()).toEqual(
+        Object.keys(modelSettingsSchema.shape).sort(),
+      );
+    });
+
+    it('accepts Pi thinking levels and tool-name lists, and refuses anything else', () => {
+      const level = settingsRegistry.get('model.thinkingLevel')?.schema;
+      expect(level?.safeParse('xhigh').success).toBe(true);
+      expect(level?.safeParse('extreme').success).toBe(false);
+      const tools = settingsRegistry.get('tools.enabled')?.schema;
+      expect(tools?.safeParse(['read', 'grep']).success).toBe(true);
+      expect(tools?.safeParse('read').success).toBe(false);
+      expect(settingsRegistry.get('model.id')?.schema.safeParse('').success).toBe(false);
     });
 
     it('accepts each fileChanges mode and nothing else', () => {

@@ -1,4 +1,9 @@
-import { type PromptSettings, promptSettingsSchema } from '@repa/protocol';
+import {
+  type ModelSettings,
+  modelSettingsSchema,
+  type PromptSettings,
+  promptSettingsSchema,
+} from '@repa/protocol';
 import type { z } from 'zod';
 
 /** One settings item: its dotted key, the type every stored value must have, and its default. */
@@ -114,10 +119,46 @@ export const promptSettingItems: {
   }),
 };
 
+const modelShape = modelSettingsSchema.shape;
+
+/**
+ * The model items, one per field of the protocol's `ModelSettings` (spec R71, R72): applied at
+ * the run boundary, recorded with the run at acceptance.
+ */
+export const modelSettingItems: {
+  readonly [K in keyof ModelSettings]: SettingItemDefinition<ModelSettings[K]>;
+} = {
+  model: defineSettingItem({
+    key: 'model.id',
+    description:
+      'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
+      "daemon's model: the one Pi itself would choose from its settings and credentials.",
+    schema: modelShape.model,
+    defaultValue: null,
+  }),
+  thinkingLevel: defineSettingItem({
+    key: 'model.thinkingLevel',
+    description:
+      "Pi's thinking level: off, minimal, low, medium, high or xhigh (clamped to what the model " +
+      "supports). `null` (default) is Pi's own default level.",
+    schema: modelShape.thinkingLevel,
+    defaultValue: null,
+  }),
+  tools: defineSettingItem({
+    key: 'tools.enabled',
+    description:
+      'The tool names a run may use, e.g. `["read", "grep"]`. `null` (default) is every content ' +
+      'and search tool; `[]` is none.',
+    schema: modelShape.tools,
+    defaultValue: null,
+  }),
+};
+
 /** Repa's settings registry: every item Repa knows, with its type and default. */
-export const settingsRegistry: SettingsRegistry = createSettingsRegistry(
-  Object.values(promptSettingItems),
-);
+export const settingsRegistry: SettingsRegistry = createSettingsRegistry([
+  ...Object.values(promptSettingItems),
+  ...Object.values(modelSettingItems),
+]);
 
 /** The built-in defaults of every `prompts.*` item (spec R14), as one `PromptSettings`. */
 export const DEFAULT_PROMPT_SETTINGS: Readonly<PromptSettings> = Object.freeze(

@@ -493,6 +493,8 @@ describe('SettingsStore', () => {
           fileChanges: 'space',
         },
         revisions: { application: 2, space: 1, session: 1 },
+        modelSettings: { model: null, thinkingLevel: null, tools: null },
+        modelSources: { model: 'default', thinkingLevel: 'default', tools: 'default' },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);
       expect(runInfoSchema.shape.settingsRevisions.parse(run.revisions)).toEqual(run.revisions);

@@ -3,6 +3,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { errnoCode, type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import {
   idSchema,
+  type ModelSettings,
+  modelSettingsSchema,
   type PromptSettings,
   promptSettingsSchema,
   RepaError,
@@ -21,6 +23,7 @@ import {
 } from './settings-document.js';
 import { readSettingsDocument, settingsIoError, updateSettingsDocument } from './settings-file.js';
 import {
+  modelSettingItems,
   promptSettingItems,
   type SettingItemDefinition,
   type SettingsRegistry,
@@ -64,6 +67,10 @@ export interface RunSettingsSnapshot {
   sources: Record<keyof PromptSettings, SettingsLevel>;
   /** The scope counters the values were read at (0 for a scope never written). */
   revisions: { application: number; space: number; session: number };
+  /** The effective `model.*` and `tools.*` values. */
+  modelSettings: ModelSettings;
+  /** The level each model setting came from. */
+  modelSources: Record<keyof ModelSettings, SettingsLevel>;
 }
 
 /** Options of a {@link SettingsStore}. */
@@ -213,27 +220,34 @@ export class SettingsStore {
     return this.write(level, scope, item, input.expectedRevision, { reset: true });
   }
 
-  /** The prompt settings, their sources and the scope counters for a run in a session (R20). */
+  /** The prompt and model settings, their sources and the scope counters for a run (R20). */
   async resolveForRun(space: string, sessionId: string): Promise<RunSettingsSnapshot> {
     const scope = checkScope({ space, sessionId });
     if (scope.space === undefined || scope.sessionId === undefined) {
       throw invalid('resolveForRun needs a space and a session id.', { field: 'space' });
     }
     const layers = await this.readLayers(scope);
-    const values: Record<string, unknown> = {};
-    const sources: Record<string, SettingsLevel> = {};
-    for (const [field, definition] of Object.entries(promptSettingItems)) {
-      const item = this.registry.get(definition.key);
-      if (item === undefined) {
-        throw new RepaError('internal', `The settings registry lacks '${definition.key}'.`);
+    const resolveItems = (items: Record<string, SettingItemDefinition>) => {
+      const values: Record<string, unknown> = {};
+      const sources: Record<string, SettingsLevel> = {};
+      for (const [field, definition] of Object.entries(items)) {
+        const item = this.registry.get(definition.key);
+        if (item === undefined) {
+          throw new RepaError('internal', `The settings registry lacks '${definition.key}'.`);
+        }
+        const view = buildView(item, layers);
+        values[field] = view.value;
+        sources[field] = view.source;
       }
-      const view = buildView(item, layers);
-      values[field] = view.value;
-      sources[field] = view.source;
-    }
+      return { values, sources };
+    };
+    const prompt = resolveItems(promptSettingItems);
+    const model = resolveItems(modelSettingItems);
     return {
-      promptSettings: promptSettingsSchema.parse(values),
-      sources: sources as RunSettingsSnapshot['sources'],
+      promptSettings: promptSettingsSchema.parse(prompt.values),
+      sources: prompt.sources as RunSettingsSnapshot['sources'],
+      modelSettings: modelSettingsSchema.parse(model.values),
+      modelSources: model.sources as RunSettingsSnapshot['modelSources'],
       revisions: {
         application: layers.application.revision,
         space: layers.space?.revision ?? 0,

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { type RepaClient, RepaError, type RunInfo, runStatusSchema } from '@repa/protocol';
+import {
+  type RepaClient,
+  RepaError,
+  type RunInfo,
+  type RunOverrides,
+  runStatusSchema,
+  thinkingLevelSchema,
+} from '@repa/protocol';
 import { type CliContext, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../command.js';
 import { describeModel } from '../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, writeJson } from '../format-table.js';
-import { RunPrinter, summarizePromptSections } from '../run-printer.js';
+import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
 
@@ -52,10 +59,31 @@ async function followWithInterrupt(
   }
 }
 
+/** `--model` and `--thinking` as one-run overrides, or undefined when neither is given. */
+function runOverridesOf(values: OptionValues): RunOverrides | undefined {
+  const model = str(values.model);
+  const thinking = str(values.thinking);
+  if (model !== undefined && model.trim() === '')
+    throw usageError('--model is empty.', 'Pass provider/id, as listed by repa models.');
+  let thinkingLevel: RunOverrides['thinkingLevel'];
+  if (thinking !== undefined) {
+    const parsed = thinkingLevelSchema.safeParse(thinking);
+    if (!parsed.success) {
+      throw usageError(
+        `Unknown thinking level ${thinking}.`,
+        `Pass one of ${thinkingLevelSchema.options.join(', ')}.`,
+      );
+    }
+    thinkingLevel = parsed.data;
+  }
+  if (model === undefined && thinkingLevel === undefined) return undefined;
+  return { ...(model ? { model } : {}), ...(thinkingLevel ? { thinkingLevel } : {}) };
+}
+
 const runCommand: Command = {
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
-  usage: 'run [--space DIR] [--session ID] [--request-id ID] TEXT…',
+  usage: 'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] TEXT…',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
 tool calls and every save with its receipt. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
 
@@ -63,21 +91,35 @@ Options:
 ${SPACE_OPTIONS_HELP}
   --request-id ID  idempotency key: the same id again returns the original run instead of a new one
                    (default: a random id)
+  --model ID       provider/id of the model for this run only (see repa models); recorded with it
+  --thinking LEVEL Pi thinking level for this run only: off, minimal, low, medium, high, xhigh
 
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
 With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
 run event, and {"kind":"finished","run":…} with the final run record.`,
-  options: { ...SPACE_OPTIONS, 'request-id': { type: 'string' } },
+  options: {
+    ...SPACE_OPTIONS,
+    'request-id': { type: 'string' },
+    model: { type: 'string' },
+    thinking: { type: 'string' },
+  },
   positionals: [1, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
     const text = args.join(' ').trim();
     if (text === '')
       throw usageError('The request text is empty.', 'Pass the request: repa run TEXT.');
+    const overrides = runOverridesOf(values);
     const printer = new RunPrinter({ out: context.stdout, json: context.json });
     const { client, space, sessionId } = await openConversation(context, values, printer);
     const requestId = str(values['request-id']) ?? randomUUID();
     const follow = followRun(client, printer, () =>
-      client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } }),
+      client.request('run.submit', {
+        space,
+        sessionId,
+        requestId,
+        input: { type: 'text', text },
+        ...(overrides ? { overrides } : {}),
+      }),
     );
     return (await followWithInterrupt(context, follow)).code;
   },
@@ -188,7 +230,16 @@ function describeRun(run: RunInfo): string {
     `revisions  ${Object.entries(run.settingsRevisions)
       .map(([level, revision]) => `${level} ${revision}`)
       .join(', ')}`,
+    ...(run.modelSettings
+      ? [
+          `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
+          ...(run.connection ? [`connection ${run.connection}`] : []),
+          `thinking   ${run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
+          `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
+        ]
+      : []),
     ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
       : []),
@@ -263,7 +314,9 @@ const runsShow: Command = {
   summary: 'show one run: status, settings, prompt sections, output or error',
   usage: 'runs show RUN_ID',
   help: `Shows the record of one run: status, request, session, the prompt settings decided at
-acceptance with their revisions, the prompt sections the model saw, and the output or the error.`,
+acceptance with their revisions, the prompt sections the model saw, the token usage and cost as
+the provider reported them (with Pi's context-size estimate, labelled as one), and the output or
+the error.`,
   options: {},
   positionals: [1, 1],
   async run(context, [runId = '']) {

@@ -40,6 +40,12 @@ export const REPA_ERROR_FIXES = {
   io_error: 'Check disk space and permissions for the path named in the message.',
   model_error:
     'The model provider reported an error (see the message); check the model, its credentials and the network, then retry.',
+  provider_unreachable:
+    'The model provider could not be reached (see the host in the message); check the network, the provider URL and any proxy, then retry.',
+  auth_failed:
+    'The model provider refused the credentials; renew the key or log in again for the connection named in the message (see `repa doctor`).',
+  rate_limited:
+    'The model provider is limiting requests; wait a while (Pi already retried), then retry the run.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

@@ -76,7 +76,10 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(7);
+    expect(keys).toHaveLength(10);
+    expect(keys).toEqual(
+      expect.arrayContaining(['model.id', 'model.thinkingLevel', 'tools.enabled']),
+    );
     expect(JSON.stringify(params.allOf)).toContain(
       '"then":{"type":"object","required":["space","sessionId"]}',
     );
@@ -100,6 +103,12 @@ describe('client input at run time', () => {
     const base = { level: 'application', key: 'prompts.fileChanges' };
     expect(set.safeParse({ ...base, value: 'diff' }).success).toBe(true);
     expect(set.safeParse({ ...base, value: 'sometimes' }).success).toBe(false);
+    const thinking = { level: 'application', key: 'model.thinkingLevel' };
+    expect(set.safeParse({ ...thinking, value: 'high' }).success).toBe(true);
+    expect(set.safeParse({ ...thinking, value: 'extreme' }).success).toBe(false);
+    const tools = { level: 'application', key: 'tools.enabled' };
+    expect(set.safeParse({ ...tools, value: ['read', 'grep'] }).success).toBe(true);
+    expect(set.safeParse({ ...tools, value: 'read' }).success).toBe(false);
     const unknown = set.safeParse({ level: 'application', key: 'prompts.nope', value: 1 });
     expect(unknown.error?.issues[0]?.message).toContain('Unknown setting');
   });

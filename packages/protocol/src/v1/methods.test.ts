@@ -104,6 +104,25 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { revision: '3', model: 'repa-offline', extractive: true, cut: [] },
   },
   'context.cancel': { params: { buildId: 'b1' }, result: { cancelled: true } },
+  'models.list': {
+    params: { all: true },
+    result: {
+      models: [
+        {
+          id: 'anthropic/claude-sonnet-4-5',
+          provider: 'anthropic',
+          name: 'Claude Sonnet 4.5',
+          contextWindow: 200_000,
+          reasoning: true,
+          credentials: true,
+          credentialSource: 'environment',
+          credentialVariable: 'ANTHROPIC_API_KEY',
+          default: true,
+        },
+      ],
+      default: 'anthropic/claude-sonnet-4-5',
+    },
+  },
   doctor: {
     params: {},
     result: {
@@ -152,6 +171,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   },
   'context.build': { params: { space: '/a', buildId: 'b1', sources: [] }, path: 'params.sources' },
   'context.cancel': { params: { buildId: '' }, path: 'params.buildId' },
+  'models.list': { params: { all: 'yes' }, path: 'params.all' },
   doctor: { params: [], path: 'params' },
 };
 

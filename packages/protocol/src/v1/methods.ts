@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, PROTOCOL_VERSION, spaceRootSchema } from './common.js';
+import { modelInfoSchema } from './models.js';
 import {
   runEventNotificationSchema,
   runInfoSchema,
   runInputSchema,
+  runOverridesSchema,
   runStatusSchema,
 } from './runs.js';
 import { historyItemSchema, sessionInfoSchema } from './sessions.js';
@@ -193,6 +195,10 @@ export const v1Methods = {
       ),
       /** What to do. */
       input: runInputSchema.describe('What to do.'),
+      /** Model settings for this run only, over every settings level. */
+      overrides: runOverridesSchema
+        .optional()
+        .describe('Model settings for this run only, over every settings level.'),
     }),
     result: z.looseObject({
       /** The accepted (or original) run. */
@@ -502,6 +508,29 @@ export const v1Methods = {
             .describe("Those set in the daemon's environment (names only, never values)."),
         })
         .describe("Pi's configuration as the daemon sees it."),
+    }),
+  },
+  /** The models Pi knows, with where their credentials come from (never the secrets). */
+  'models.list': {
+    description: 'The models Pi knows, with where their credentials come from (never the secrets).',
+    params: z.strictObject({
+      /** Also list the models without credentials. Default false. */
+      all: z
+        .boolean()
+        .optional()
+        .describe('Also list the models without credentials. Default false.'),
+    }),
+    result: z.looseObject({
+      /** The models, credentialed first, then by `provider/id`. */
+      models: z
+        .array(modelInfoSchema)
+        .describe('The models, credentialed first, then by `provider/id`.'),
+      /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+      default: z
+        .string()
+        .describe(
+          "`provider/id` of the daemon's model (`repa-offline` for the embedded responder).",
+        ),
     }),
   },
   /** Removes one item's value at one level. */

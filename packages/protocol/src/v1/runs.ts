@@ -3,7 +3,13 @@ import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { promptSectionReportSchema } from './prompt.js';
-import { promptSettingsSchema, promptSettingsSourcesSchema } from './settings.js';
+import {
+  modelSettingsSchema,
+  modelSettingsSourcesSchema,
+  promptSettingsSchema,
+  promptSettingsSourcesSchema,
+  thinkingLevelSchema,
+} from './settings.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
 export const runStatusSchema = z
@@ -31,6 +37,66 @@ const textInput = {
 export const runInputSchema = z.discriminatedUnion('type', [z.strictObject(textInput)]);
 /** A run's input. */
 export type RunInput = z.infer<typeof runInputSchema>;
+
+/** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
+export const runOverridesSchema = z.strictObject({
+  /** `provider/id` of the model for this run only. */
+  model: z.string().min(1).optional().describe('`provider/id` of the model for this run only.'),
+  /** Pi thinking level for this run only. */
+  thinkingLevel: thinkingLevelSchema.optional().describe('Pi thinking level for this run only.'),
+});
+/** One-run overrides of the model settings. */
+export type RunOverrides = z.infer<typeof runOverridesSchema>;
+
+/**
+ * Token usage and cost of one run as the provider reported it through Pi (summed over the run's
+ * model calls). Contract: these are the provider's figures, never Repa's estimate.
+ */
+export const runUsageSchema = z.looseObject({
+  /** Input tokens the provider billed (not counting cache reads). */
+  input: z
+    .number()
+    .nonnegative()
+    .describe('Input tokens the provider billed (not counting cache reads).'),
+  /** Output tokens. */
+  output: z.number().nonnegative().describe('Output tokens.'),
+  /** Input tokens read from the provider's cache. */
+  cacheRead: z.number().nonnegative().describe("Input tokens read from the provider's cache."),
+  /** Input tokens written to the provider's cache. */
+  cacheWrite: z.number().nonnegative().describe("Input tokens written to the provider's cache."),
+  /** All tokens of the run's calls. */
+  totalTokens: z.number().nonnegative().describe("All tokens of the run's calls."),
+  /** Cost in US dollars from Pi's price table; absent when Pi knows no price for the model. */
+  cost: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe(
+      "Cost in US dollars from Pi's price table; absent when Pi knows no price for the model.",
+    ),
+  /** Model calls counted (retried attempts included). */
+  calls: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Model calls counted (retried attempts included).'),
+  /** Pi's estimate of the session's context size after the run, in tokens (an estimate, R47). */
+  contextTokensEstimate: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe(
+      "Pi's estimate of the session's context size after the run, in tokens (an estimate, R47).",
+    ),
+  /** The model's context window, in tokens. */
+  contextWindow: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe("The model's context window, in tokens."),
+});
+/** Token usage and cost of one run, as the provider reported it. */
+export type RunUsage = z.infer<typeof runUsageSchema>;
 
 // The input as the server reports it: open, like everything the server sends.
 const runInputViewSchema = z
@@ -77,6 +143,28 @@ export const runInfoSchema = z
       .describe(
         'The level each of those prompt settings came from (absent on runs recorded before servers kept it).',
       ),
+    /** The model settings decided at acceptance, one-run overrides included (absent on older runs). */
+    modelSettings: modelSettingsSchema
+      .optional()
+      .describe(
+        'The model settings decided at acceptance, one-run overrides included (absent on older runs).',
+      ),
+    /** Where each model setting came from (`run` for a one-run override). */
+    modelSettingsSources: modelSettingsSourcesSchema
+      .optional()
+      .describe('Where each model setting came from (`run` for a one-run override).'),
+    /** The model that answered (`provider/id`), once the run started. */
+    model: z
+      .string()
+      .optional()
+      .describe('The model that answered (`provider/id`), once the run started.'),
+    /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+    connection: z
+      .string()
+      .optional()
+      .describe(
+        'The connection it used: provider and credential source, e.g. `anthropic:environment`.',
+      ),
     /** The prompt section report of the run, once it started. */
     promptSections: z
       .array(promptSectionReportSchema)
@@ -86,6 +174,12 @@ export const runInfoSchema = z
     error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
     /** The final assistant text, once finished. */
     output: z.string().optional().describe('The final assistant text, once finished.'),
+    /** The provider's token usage and cost of the run, once finished (absent if no call was made). */
+    usage: runUsageSchema
+      .optional()
+      .describe(
+        "The provider's token usage and cost of the run, once finished (absent if no call was made).",
+      ),
     /** When the request was accepted. */
     acceptedAt: timestampSchema.describe('When the request was accepted.'),
     /** When the run actually started. */
@@ -167,6 +261,20 @@ export const runEventSchema = z
         .number()
         .optional()
         .describe("Pi's estimate after (an estimate, never exact)."),
+    }),
+    z.looseObject({
+      type: z.literal('retry'),
+      /** Pi's retry attempt, from 1. */
+      attempt: z.number().int().positive().describe("Pi's retry attempt, from 1."),
+      /** Pi's retry budget. */
+      maxAttempts: z.number().int().nonnegative().describe("Pi's retry budget."),
+      /** How long Pi waits before the attempt, in milliseconds. */
+      delayMs: z
+        .number()
+        .nonnegative()
+        .describe('How long Pi waits before the attempt, in milliseconds.'),
+      /** What the provider said about the failed attempt. */
+      reason: z.string().describe('What the provider said about the failed attempt.'),
     }),
     z.looseObject({
       type: z.literal('prompt-sections'),

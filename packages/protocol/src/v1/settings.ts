@@ -68,6 +68,40 @@ export const promptSettingsSourcesSchema = z.partialRecord(
 /** The level each effective `prompts.*` setting of a run came from. */
 export type PromptSettingsSources = z.infer<typeof promptSettingsSourcesSchema>;
 
+/** Pi's thinking levels, from none to the most; a model without reasoning runs at `off`. */
+export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+/** A Pi thinking level. */
+export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
+
+/** The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.enabled`). */
+export const modelSettingsSchema = z.object({
+  /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
+  model: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe('`provider/id` of the model; `null` (default) is the model Pi itself would choose.'),
+  /** Pi thinking level; `null` (default) is Pi's own default level. */
+  thinkingLevel: thinkingLevelSchema
+    .nullable()
+    .describe("Pi thinking level; `null` (default) is Pi's own default level."),
+  /** The tool names the run may use; `null` (default) is every content and search tool. */
+  tools: z
+    .array(z.string().min(1))
+    .nullable()
+    .describe('The tool names the run may use; `null` (default) is every content and search tool.'),
+});
+/** The model settings decided for one run. */
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** Where each model setting of a run came from: a settings level, or `run` for a one-run override. */
+export const modelSettingsSourcesSchema = z.partialRecord(
+  modelSettingsSchema.keyof(),
+  z.enum([...settingsLevelSchema.options, 'run']),
+);
+/** Where each model setting of a run came from. */
+export type ModelSettingsSources = z.infer<typeof modelSettingsSourcesSchema>;
+
 /** One level's override of one item. */
 export const settingOverrideSchema = z.object({
   /** The stored value. */
@@ -147,10 +181,18 @@ export const settingsScopeSchema = z.strictObject({
   sessionId: idSchema.optional().describe('The session id; required for the `session` level.'),
 });
 
-/** Every settings item key with the type of its value: `prompts.<name>` per `PromptSettings` field. */
-const SETTING_VALUES = Object.entries(promptSettingsSchema.shape).map(
-  ([name, value]) => [`prompts.${name}`, value] as const,
-);
+/**
+ * Every settings item key with the type of its value: `prompts.<name>` per `PromptSettings` field,
+ * then the model items (`model.id`, `model.thinkingLevel`, `tools.enabled`).
+ */
+const SETTING_VALUES: (readonly [string, z.ZodType])[] = [
+  ...Object.entries(promptSettingsSchema.shape).map(
+    ([name, value]) => [`prompts.${name}`, value] as const,
+  ),
+  ['model.id', modelSettingsSchema.shape.model],
+  ['model.thinkingLevel', modelSettingsSchema.shape.thinkingLevel],
+  ['tools.enabled', modelSettingsSchema.shape.tools],
+];
 
 /** Every settings item key this protocol version knows. */
 export const SETTING_KEYS = SETTING_VALUES.map(([key]) => key);
