@@ -1,9 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from './scripted-model.js';
 
 // A daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SettingsManager } from '@earendil-works/pi-coding-agent';
+import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { ModelSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseModel } from '../src/models.js';
 import { PiConversationHost } from '../src/pi-conversation-host.js';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from './openai-endpoint.js';
 
 let endpoint: OpenAiEndpoint | undefined;
 afterEach(async () => {
