@@ -5,7 +5,10 @@ import { type LoginProgress, type LoginType, RepaError } from '@repa/protocol';
 import { connectionOf } from './credential-source.js';
 
 /** A login step without its `loginId` (the caller adds it). */
-export type LoginStep = Omit<LoginProgress, 'loginId'>;
+export type LoginStep = Pick<
+  LoginProgress,
+  'kind' | 'message' | 'url' | 'userCode' | 'promptId' | 'promptType' | 'options'
+>;
 
 /** Options of {@link loginProvider}. */
 export interface LoginProviderOptions {
