@@ -161,3 +161,24 @@ describe('repa models', () => {
     );
   });
 });
+
+describe('repa login', () => {
+  it("stores a piped API key through Pi's own prompt, and repa models then shows the connection", async () => {
+    const login = await repa(sandbox, ['login', 'anthropic'], { input: 'sk-piped-key\n' });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toMatch(/^Enter Anthropic API key.*:$/m);
+    expect(login.stdout).toMatch(/^Signed in: connection anthropic:auth-file$/m);
+    expect(login.stdout).not.toContain('sk-piped-key');
+    const auth = JSON.parse(readFileSync(join(sandbox.agentDir, 'auth.json'), 'utf8'));
+    expect(auth.anthropic).toEqual({ type: 'api_key', key: 'sk-piped-key' });
+    const list = await repa(sandbox, ['models']);
+    expect(list.stdout).toMatch(/^ {2}anthropic\/\S+ +\S+ +(yes|no) +auth-file$/m);
+    expect(list.stdout).not.toContain('sk-piped-key');
+  });
+
+  it('fails with not_found for a provider Pi does not know', async () => {
+    const login = await repa(sandbox, ['login', 'no-such-provider'], { input: '\n' });
+    expect(login.code).not.toBe(0);
+    expect(login.stderr).toContain('not_found');
+  });
+});
