@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import type { LoginProgress } from '@repa/protocol';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';
@@ -38,24 +39,35 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
     const provider = args[0] as string;
     const client = await context.client();
     const loginId = randomUUID();
-    const lines = createInterface({ input: context.stdin, terminal: false })[
-      Symbol.asyncIterator
-    ]();
+    // On a terminal, what is typed for a `secret` prompt is not echoed.
+    let muted = false;
+    const echo = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) context.stdout.write(chunk);
+        done();
+      },
+    });
+    const terminal = context.stdin.isTTY === true;
+    const reader = createInterface({ input: context.stdin, output: echo, terminal });
+    const lines = reader[Symbol.asyncIterator]();
     const stop = client.on('login.progress', (progress) => {
       if (progress.loginId !== loginId) return;
       if (context.json) writeJson(context.stdout, progress);
       else context.stdout.write(`${lineOf(progress)}\n`);
       if (progress.kind !== 'prompt' || progress.promptId === undefined) return;
       const promptId = progress.promptId;
+      muted = terminal && progress.promptType === 'secret';
       void lines
         .next()
-        .then((line) =>
-          client.request('login.answer', {
+        .then((line) => {
+          if (muted) context.stdout.write('\n');
+          muted = false;
+          return client.request('login.answer', {
             loginId,
             promptId,
             value: line.done ? '' : line.value.trim(),
-          }),
-        )
+          });
+        })
         .catch(() => undefined);
     });
     try {
@@ -70,6 +82,7 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
     } finally {
       stop();
       await lines.return?.();
+      reader.close();
     }
   },
 };
