@@ -3,6 +3,7 @@ import type { AuthEvent, AuthPrompt } from '@earendil-works/pi-ai';
 import { ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { type LoginProgress, type LoginType, RepaError } from '@repa/protocol';
 import { connectionOf } from './credential-source.js';
+import { isUnreachableMessage } from './model-errors.js';
 
 /** A login step without its `loginId` (the caller adds it). */
 export type LoginStep = Pick<
@@ -69,7 +70,17 @@ export async function loginProvider(
     if (options.signal?.aborted)
       throw new RepaError('cancelled', `The login to ${options.provider} was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
-    throw new RepaError('auth_failed', `Pi's login to ${options.provider} failed: ${message}`);
+    if (isUnreachableMessage(message)) {
+      throw new RepaError(
+        'provider_unreachable',
+        `Pi's login could not reach ${options.provider}: ${message}`,
+        { details: { provider: options.provider } },
+      );
+    }
+    throw new RepaError('auth_failed', `Pi's login to ${options.provider} failed: ${message}`, {
+      fix: `Run repa login ${options.provider} again.`,
+      details: { provider: options.provider },
+    });
   }
   return {
     connection: connectionOf(modelRuntime, options.provider) ?? `${options.provider}:auth-file`,

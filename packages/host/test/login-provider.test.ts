@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,12 @@ function agentDir(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'repa-login-')), 'agent');
   mkdirSync(dir);
   return dir;
+}
+
+/** The providers with a credential in Pi's auth.json (none when it does not exist). */
+function storedProviders(dir: string): string[] {
+  const file = join(dir, 'auth.json');
+  return existsSync(file) ? Object.keys(JSON.parse(readFileSync(file, 'utf8'))) : [];
 }
 
 afterEach(() => {
@@ -87,7 +93,29 @@ describe('loginProvider', () => {
     const error = await login.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RepaError);
     expect((error as RepaError).code).toBe('cancelled');
-    expect(await listModels({ agentDir: dir })).toEqual([]);
+    expect(storedProviders(dir)).not.toContain('anthropic');
+  });
+});
+
+describe("loginProvider with Pi's OAuth flow", () => {
+  it('relays the address to open and the code prompt, and fails a mismatched code as auth_failed', async () => {
+    const dir = agentDir();
+    const steps: LoginStep[] = [];
+    const error = await loginProvider({
+      agentDir: dir,
+      provider: 'anthropic',
+      type: 'oauth',
+      onStep: (step) => steps.push(step),
+      // A redirect address whose state is not the one Pi sent: Pi refuses it before any network call.
+      answer: async () => 'http://localhost:53692/callback?code=abc&state=not-the-verifier',
+    }).catch((caught: unknown) => caught);
+    expect(steps[0]).toMatchObject({ kind: 'auth_url', url: expect.stringMatching(/^https:\/\//) });
+    expect(steps).toContainEqual(
+      expect.objectContaining({ kind: 'prompt', promptType: 'manual_code', promptId: 'p1' }),
+    );
+    expect(error).toBeInstanceOf(RepaError);
+    expect((error as RepaError).code).toBe('auth_failed');
+    expect(storedProviders(dir)).not.toContain('anthropic');
   });
 });
 
