@@ -12,6 +12,7 @@ import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
+import { loginCommands } from './commands/login-command.js';
 import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
@@ -27,6 +28,7 @@ const COMMANDS: Command[] = [
   ...daemonCommands,
   ...doctorCommands,
   ...modelsCommands,
+  ...loginCommands,
   ...demoCommands,
 ];
 

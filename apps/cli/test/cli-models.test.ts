@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +10,7 @@ import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
 
 // A daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.
+const run = promisify(execFile);
 const sandbox = createSandbox();
 let endpoint: OpenAiEndpoint;
 
@@ -159,5 +163,52 @@ describe('repa models', () => {
     expect(models.json.models.map((model) => model.id).sort()).toEqual(
       [...doctor.json.models.available].sort(),
     );
+  });
+});
+
+describe('repa login', () => {
+  it("stores a piped API key through Pi's own prompt, and repa models then shows the connection", async () => {
+    const login = await repa(sandbox, ['login', 'anthropic'], { input: 'sk-piped-key\n' });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toMatch(/^Enter Anthropic API key.*:$/m);
+    expect(login.stdout).toMatch(/^Signed in: connection anthropic:auth-file$/m);
+    expect(login.stdout).not.toContain('sk-piped-key');
+    const auth = JSON.parse(readFileSync(join(sandbox.agentDir, 'auth.json'), 'utf8'));
+    expect(auth.anthropic).toEqual({ type: 'api_key', key: 'sk-piped-key' });
+    const list = await repa(sandbox, ['models']);
+    expect(list.stdout).toMatch(/^ {2}anthropic\/\S+ +\S+ +(yes|no) +auth-file$/m);
+    expect(list.stdout).not.toContain('sk-piped-key');
+  });
+
+  it('then agrees with repa doctor and pi --list-models on which models have credentials', async () => {
+    const piCli = fileURLToPath(
+      new URL(
+        '../../../packages/host/node_modules/@earendil-works/pi-coding-agent/dist/cli.js',
+        import.meta.url,
+      ),
+    );
+    const pi = await run(process.execPath, [piCli, '--list-models'], {
+      env: { ...sandbox.env, PI_CODING_AGENT_DIR: sandbox.agentDir },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const fromPi = pi.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .map(([provider, id]) => `${provider}/${id}`)
+      .sort();
+    expect(fromPi).toContain('test/plain');
+    expect(fromPi.some((id) => id.startsWith('anthropic/'))).toBe(true);
+    const models = await repaJson<{ models: { id: string }[] }>(sandbox, ['models']);
+    expect(models.json.models.map((model) => model.id).sort()).toEqual(fromPi);
+    const doctor = await repaJson<{ models: { available: string[] } }>(sandbox, ['doctor']);
+    expect([...doctor.json.models.available].sort()).toEqual(fromPi);
+  });
+
+  it('fails with not_found for a provider Pi does not know', async () => {
+    const login = await repa(sandbox, ['login', 'no-such-provider'], { input: '\n' });
+    expect(login.code).not.toBe(0);
+    expect(login.stderr).toContain('not_found');
   });
 });

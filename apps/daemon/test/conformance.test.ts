@@ -377,6 +377,23 @@ describe('protocol v1 conformance against a real daemon', () => {
     });
     await call('doctor', {});
     await call('models.list', { all: true });
+    // Pi's own API-key login, its secret prompt answered over the same connection.
+    const login = call('login.start', {
+      provider: 'anthropic',
+      type: 'api_key',
+      loginId: 'login-1',
+    });
+    const prompt = await client.waitFor(
+      (n) => n.method === 'login.progress' && (n.params as { kind: string }).kind === 'prompt',
+    );
+    expect(
+      await call('login.answer', {
+        loginId: 'login-1',
+        promptId: (prompt.params as { promptId: string }).promptId,
+        value: 'sk-conformance',
+      }),
+    ).toEqual({ accepted: true });
+    expect(await login).toEqual({ connection: 'anthropic:auth-file' });
     await call('space.open', { root: space });
     const { session } = (await call('session.create', { space, title: 'conformance' })) as {
       session: { sessionId: string };

@@ -76,6 +76,8 @@ export class RepaApplication {
   readonly #contextWrites = new Map<string, Promise<void>>();
   /** The running `context.build`s by build id. */
   readonly #builds = new Map<string, AbortController>();
+  /** Prompts of running logins waiting for `login.answer`, by `loginId` then `promptId`. */
+  readonly #loginPrompts = new Map<string, Map<string, (value: string) => void>>();
   #closing = false;
   #model: Promise<ModelChoice> | undefined;
 
@@ -185,6 +187,14 @@ export class RepaApplication {
         });
         return { models, default: label };
       },
+      'login.start': (params, connection) => this.login(params, connection),
+      'login.answer': async (params) => {
+        const waiting = this.#loginPrompts.get(params.loginId);
+        const resolve = waiting?.get(params.promptId);
+        waiting?.delete(params.promptId);
+        resolve?.(params.value);
+        return { accepted: resolve !== undefined };
+      },
       doctor: async () =>
         doctorFacts({ agentDir: this.#options.agentDir, model: await this.#modelChoice() }),
     };
@@ -220,6 +230,49 @@ export class RepaApplication {
       revision: written.revision,
       ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
     };
+  }
+
+  /**
+   * `login.start`: Pi's own login for a provider, its steps sent as `login.progress` to
+   * `connection` and its prompts answered by `login.answer`; cancelled when the connection closes.
+   */
+  async login(
+    params: V1Params<'login.start'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'login.start'>> {
+    if (this.#loginPrompts.has(params.loginId)) {
+      throw new RepaError('busy', `A login ${params.loginId} is already running.`, {
+        fix: 'Use a new login id.',
+      });
+    }
+    const waiting = new Map<string, (value: string) => void>();
+    this.#loginPrompts.set(params.loginId, waiting);
+    const controller = new AbortController();
+    const stopWatching = connection.onClose(() => controller.abort());
+    try {
+      const { loginProvider, defaultAgentDir } = await loadHost();
+      return await loginProvider({
+        agentDir: this.#options.agentDir ?? defaultAgentDir(),
+        provider: params.provider,
+        type: params.type,
+        signal: controller.signal,
+        onStep: (step) => connection.notify('login.progress', { loginId: params.loginId, ...step }),
+        answer: (promptId, signal) =>
+          new Promise<string>((resolve, reject) => {
+            const cancel = () => {
+              waiting.delete(promptId);
+              reject(new RepaError('cancelled', 'The login prompt was cancelled.'));
+            };
+            if (controller.signal.aborted || signal?.aborted) return cancel();
+            controller.signal.addEventListener('abort', cancel, { once: true });
+            signal?.addEventListener('abort', cancel, { once: true });
+            waiting.set(promptId, resolve);
+          }),
+      });
+    } finally {
+      stopWatching();
+      this.#loginPrompts.delete(params.loginId);
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ export {
   buildLearningContext,
 } from './build-learning-context.js';
 export { type ListModelsOptions, listModels } from './list-models.js';
+export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {

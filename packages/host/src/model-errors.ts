@@ -7,6 +7,11 @@ const RATE_LIMIT = /rate.?limit|too many requests/i;
 const UNREACHABLE =
   /connection error|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|fetch failed|socket hang up|network error|request timed out|timeout/i;
 
+/** Whether Pi's error message says the provider could not be reached (network, DNS, timeout). */
+export function isUnreachableMessage(message: string): boolean {
+  return UNREACHABLE.test(message);
+}
+
 function hostOf(model: Model<string>): string | undefined {
   try {
     return new URL(model.baseUrl).host || undefined;

@@ -51,6 +51,12 @@ export {
 export { invalidRequestFromZod } from './v1/json-rpc.js';
 export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
 export {
+  type LoginProgress,
+  type LoginType,
+  loginProgressSchema,
+  loginTypeSchema,
+} from './v1/login.js';
+export {
   type LearningContext,
   type LearningContextSourceState,
   learningContextSchema,

@@ -53,6 +53,11 @@ export interface RepaClient {
     event: 'context.progress',
     listener: (params: V1NotificationParams<'context.progress'>) => void,
   ): () => void;
+  /** Listens to the steps of this client's `login.start` calls; returns unsubscribe. */
+  on(
+    event: 'login.progress',
+    listener: (params: V1NotificationParams<'login.progress'>) => void,
+  ): () => void;
   /** Closes the connection; pending and later calls reject with `cancelled`. */
   close(): Promise<void>;
 }
@@ -60,6 +65,7 @@ export interface RepaClient {
 type Listeners = {
   'run.event': Set<(params: RunEventNotification) => void>;
   'context.progress': Set<(params: V1NotificationParams<'context.progress'>) => void>;
+  'login.progress': Set<(params: V1NotificationParams<'login.progress'>) => void>;
   disconnect: Set<(error: RepaError) => void>;
 };
 
@@ -90,6 +96,7 @@ class DaemonClient implements RepaClient {
   readonly #listeners: Listeners = {
     'run.event': new Set(),
     'context.progress': new Set(),
+    'login.progress': new Set(),
     disconnect: new Set(),
   };
   #connecting: Promise<Connected> | null = null;
@@ -135,6 +142,10 @@ class DaemonClient implements RepaClient {
   on(
     event: 'context.progress',
     listener: (params: V1NotificationParams<'context.progress'>) => void,
+  ): () => void;
+  on(
+    event: 'login.progress',
+    listener: (params: V1NotificationParams<'login.progress'>) => void,
   ): () => void;
   on(event: keyof Listeners, listener: (params: never) => void): () => void {
     const set = this.#listeners[event] as Set<typeof listener>;
@@ -230,6 +241,11 @@ class DaemonClient implements RepaClient {
     if (method === 'context.progress') {
       const progress = v1Notifications['context.progress'].safeParse(params);
       if (progress.success) emit(this.#listeners['context.progress'], progress.data);
+      return;
+    }
+    if (method === 'login.progress') {
+      const step = v1Notifications['login.progress'].safeParse(params);
+      if (step.success) emit(this.#listeners['login.progress'], step.data);
       return;
     }
     if (method !== 'run.event') return; // Newer notifications are ignored by this client.

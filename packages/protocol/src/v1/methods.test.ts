@@ -104,6 +104,14 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { revision: '3', model: 'repa-offline', extractive: true, cut: [] },
   },
   'context.cancel': { params: { buildId: 'b1' }, result: { cancelled: true } },
+  'login.start': {
+    params: { provider: 'anthropic', type: 'api_key', loginId: 'login-1' },
+    result: { connection: 'anthropic:auth-file' },
+  },
+  'login.answer': {
+    params: { loginId: 'login-1', promptId: 'p1', value: 'sk-example' },
+    result: { accepted: true },
+  },
   'models.list': {
     params: { all: true },
     result: {
@@ -172,6 +180,11 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'context.build': { params: { space: '/a', buildId: 'b1', sources: [] }, path: 'params.sources' },
   'context.cancel': { params: { buildId: '' }, path: 'params.buildId' },
   'models.list': { params: { all: 'yes' }, path: 'params.all' },
+  'login.start': {
+    params: { provider: 'anthropic', type: 'password', loginId: 'l' },
+    path: 'params.type',
+  },
+  'login.answer': { params: { loginId: 'l', promptId: 'p1' }, path: 'params.value' },
   doctor: { params: [], path: 'params' },
 };
 
@@ -316,7 +329,11 @@ describe('JSON Schema export', () => {
   it('covers every method and notification', () => {
     const schemas = v1JsonSchemas();
     expect(Object.keys(schemas.methods).sort()).toEqual(Object.keys(v1Methods).sort());
-    expect(Object.keys(schemas.notifications)).toEqual(['run.event', 'context.progress']);
+    expect(Object.keys(schemas.notifications)).toEqual([
+      'run.event',
+      'context.progress',
+      'login.progress',
+    ]);
     expect(schemas.methods['run.submit']?.params).toMatchObject({
       required: expect.arrayContaining(['requestId']),
     });

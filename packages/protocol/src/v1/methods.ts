@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, PROTOCOL_VERSION, spaceRootSchema } from './common.js';
+import { loginProgressSchema, loginTypeSchema } from './login.js';
 import { modelInfoSchema } from './models.js';
 import {
   runEventNotificationSchema,
@@ -533,6 +534,52 @@ export const v1Methods = {
         ),
     }),
   },
+  /**
+   * Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as
+   * `login.progress` to this connection; Pi stores the credential in its `auth.json`.
+   */
+  'login.start': {
+    description:
+      "Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as `login.progress` to this connection; Pi stores the credential in its `auth.json`.",
+    params: z.strictObject({
+      /** Pi's provider id, e.g. `anthropic`. */
+      provider: z.string().min(1).describe("Pi's provider id, e.g. `anthropic`."),
+      /** `api_key` (Pi asks for the key) or `oauth` (Pi's sign-in flow). */
+      type: loginTypeSchema.describe(
+        "`api_key` (Pi asks for the key) or `oauth` (Pi's sign-in flow).",
+      ),
+      /** Names this login in `login.progress` and `login.answer`; chosen by the client. */
+      loginId: idSchema.describe(
+        'Names this login in `login.progress` and `login.answer`; chosen by the client.',
+      ),
+    }),
+    result: z.looseObject({
+      /** The connection now configured: provider and credential source, e.g. `anthropic:auth-file`. */
+      connection: z
+        .string()
+        .describe(
+          'The connection now configured: provider and credential source, e.g. `anthropic:auth-file`.',
+        ),
+    }),
+  },
+  /** Answers a `prompt` step of a running login (the key, a code or a choice). */
+  'login.answer': {
+    description: 'Answers a `prompt` step of a running login (the key, a code or a choice).',
+    params: z.strictObject({
+      /** The login. */
+      loginId: idSchema.describe('The login.'),
+      /** The prompt being answered. */
+      promptId: idSchema.describe('The prompt being answered.'),
+      /** The answer (a `select` prompt takes the option's `id`). */
+      value: z.string().describe("The answer (a `select` prompt takes the option's `id`)."),
+    }),
+    result: z.looseObject({
+      /** False when no such prompt is waiting (answered, cancelled or unknown). */
+      accepted: z
+        .boolean()
+        .describe('False when no such prompt is waiting (answered, cancelled or unknown).'),
+    }),
+  },
   /** Removes one item's value at one level. */
   'settings.reset': {
     description: "Removes one item's value at one level.",
@@ -558,6 +605,10 @@ export const v1Notifications = {
       message: z.string().describe('One line for people.'),
     })
     .describe('Progress of a `context.build`, sent to the connection that asked for it.'),
+  /** One step of a `login.start`, sent to the connection that started it. */
+  'login.progress': loginProgressSchema.describe(
+    'One step of a `login.start`, sent to the connection that started it.',
+  ),
 } as const;
 
 /** A v1 request method name. */

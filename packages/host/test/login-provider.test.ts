@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { RepaError } from '@repa/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listModels } from '../src/list-models.js';
+import { type LoginStep, loginProvider } from '../src/login-provider.js';
+
+const run = promisify(execFile);
+
+/** Pi's own CLI entry (what `pi` runs). */
+const piCli = fileURLToPath(
+  new URL('../node_modules/@earendil-works/pi-coding-agent/dist/cli.js', import.meta.url),
+);
+
+function agentDir(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'repa-login-')), 'agent');
+  mkdirSync(dir);
+  return dir;
+}
+
+/** The providers with a credential in Pi's auth.json (none when it does not exist). */
+function storedProviders(dir: string): string[] {
+  const file = join(dir, 'auth.json');
+  return existsSync(file) ? Object.keys(JSON.parse(readFileSync(file, 'utf8'))) : [];
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('loginProvider', () => {
+  it("stores an API key through Pi's own prompt and reports the connection it configured", async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    const steps: LoginStep[] = [];
+    const result = await loginProvider({
+      agentDir: dir,
+      provider: 'anthropic',
+      type: 'api_key',
+      onStep: (step) => steps.push(step),
+      answer: async (promptId) => {
+        expect(promptId).toBe(steps.at(-1)?.promptId);
+        return 'sk-test-key';
+      },
+    });
+    expect(result.connection).toBe('anthropic:auth-file');
+    expect(steps.filter((step) => step.kind === 'prompt')).toEqual([
+      expect.objectContaining({ promptType: 'secret', promptId: 'p1' }),
+    ]);
+    const auth = JSON.parse(readFileSync(join(dir, 'auth.json'), 'utf8'));
+    expect(auth.anthropic).toEqual({ type: 'api_key', key: 'sk-test-key' });
+    const models = await listModels({ agentDir: dir });
+    expect(models.length).toBeGreaterThan(0);
+    expect(new Set(models.map((model) => `${model.provider}:${model.credentialSource}`))).toEqual(
+      new Set(['anthropic:auth-file']),
+    );
+  });
+
+  it('refuses an unknown provider with not_found', async () => {
+    await expect(
+      loginProvider({
+        agentDir: agentDir(),
+        provider: 'no-such-provider',
+        type: 'api_key',
+        onStep: () => {},
+        answer: async () => 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('is cancelled while it waits for an answer, and stores nothing', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    const controller = new AbortController();
+    const login = loginProvider({
+      agentDir: dir,
+      provider: 'anthropic',
+      type: 'api_key',
+      signal: controller.signal,
+      onStep: () => {},
+      answer: (_promptId, signal) =>
+        new Promise((_resolve, reject) => {
+          const stop = () => reject(new Error('aborted'));
+          signal?.addEventListener('abort', stop, { once: true });
+          controller.signal.addEventListener('abort', stop, { once: true });
+          controller.abort();
+        }),
+    });
+    const error = await login.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RepaError);
+    expect((error as RepaError).code).toBe('cancelled');
+    expect(storedProviders(dir)).not.toContain('anthropic');
+  });
+});
+
+describe("loginProvider with Pi's OAuth flow", () => {
+  it('relays the address to open and the code prompt, and fails a mismatched code as auth_failed', async () => {
+    const dir = agentDir();
+    const steps: LoginStep[] = [];
+    const error = await loginProvider({
+      agentDir: dir,
+      provider: 'anthropic',
+      type: 'oauth',
+      onStep: (step) => steps.push(step),
+      // A redirect address whose state is not the one Pi sent: Pi refuses it before any network call.
+      answer: async () => 'http://localhost:53692/callback?code=abc&state=not-the-verifier',
+    }).catch((caught: unknown) => caught);
+    expect(steps[0]).toMatchObject({ kind: 'auth_url', url: expect.stringMatching(/^https:\/\//) });
+    expect(steps).toContainEqual(
+      expect.objectContaining({ kind: 'prompt', promptType: 'manual_code', promptId: 'p1' }),
+    );
+    expect(error).toBeInstanceOf(RepaError);
+    expect((error as RepaError).code).toBe('auth_failed');
+    expect(storedProviders(dir)).not.toContain('anthropic');
+  });
+});
+
+describe('repa models and pi --list-models', () => {
+  it('agree on which models have credentials (same agent dir, an env key and a stored key)', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-env-key');
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    await loginProvider({
+      agentDir: dir,
+      provider: 'anthropic',
+      type: 'api_key',
+      onStep: () => {},
+      answer: async () => 'sk-stored-key',
+    });
+    const { stdout } = await run(process.execPath, [piCli, '--list-models'], {
+      env: {
+        ...process.env,
+        HOME: dirname(dir),
+        PI_CODING_AGENT_DIR: dir,
+        PI_OFFLINE: '1',
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const fromPi = stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .map(([provider, id]) => `${provider}/${id}`);
+    const ours = await listModels({ agentDir: dir });
+    expect(fromPi.some((id) => id.startsWith('openai/'))).toBe(true);
+    expect(fromPi.some((id) => id.startsWith('anthropic/'))).toBe(true);
+    expect(ours.map((model) => model.id).sort()).toEqual([...fromPi].sort());
+    const sources = new Set(ours.map((model) => `${model.provider}:${model.credentialSource}`));
+    expect(sources.has('anthropic:auth-file')).toBe(true);
+    expect(sources.has('openai:environment')).toBe(true);
+  });
+});
