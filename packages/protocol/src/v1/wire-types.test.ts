@@ -14,6 +14,8 @@ import {
   type SaveReceipt,
   saveReceiptSchema,
 } from './content.js';
+import { type JsonRpcRequest, jsonRpcRequestSchema } from './json-rpc.js';
+import { v1JsonSchemas } from './json-schema.js';
 import {
   type LearningContext,
   type LearningContextSourceState,
@@ -83,6 +85,7 @@ type Holds<T extends true> = T;
 // `tsc --build` fails on it.
 export type InterfacesEqualSchemas = [
   Holds<Same<WireError, z.infer<typeof wireErrorSchema>>>,
+  Holds<Same<JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
   Holds<Same<SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
   Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
   Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
@@ -120,6 +123,7 @@ type Schema = z.ZodType<any>;
 /** Each wire interface with the schema it mirrors; unions map each `type` to its interface. */
 const mirrored: [string | Record<string, string>, Schema][] = [
   ['WireError', wireErrorSchema],
+  ['JsonRpcRequest', jsonRpcRequestSchema],
   ['SaveReceipt', saveReceiptSchema],
   ['FileChange', fileChangeSchema],
   ['FileChangeReport', fileChangeReportSchema],
@@ -155,8 +159,15 @@ const mirrored: [string | Record<string, string>, Schema][] = [
 
 const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+let emitted: Map<string, string> | undefined;
+
 /** `Interface.member[.member]` → TSDoc, from the declarations tsc emits for the package. */
 function emittedDocs(): Map<string, string> {
+  emitted ??= emitDocs();
+  return emitted;
+}
+
+function emitDocs(): Map<string, string> {
   const config = fileURLToPath(new URL('../../tsconfig.build.json', import.meta.url));
   const read = ts.getParsedCommandLineOfConfigFile(
     config,
@@ -222,14 +233,51 @@ function schemaDescriptions(): Map<string, string> {
   return found;
 }
 
+/** The interface of each `$defs` shape of schema/v1.json (RunStatus is a plain string union). */
+const defInterfaces: Record<string, string[]> = {
+  Error: ['WireError'],
+  FileChange: ['FileChange'],
+  HistoryItem: ['HistoryItem'],
+  PromptSection: ['PromptSectionReport'],
+  PromptSettings: ['PromptSettings'],
+  Run: ['RunInfo'],
+  RunEvent: [
+    'RunStatusEvent',
+    'RunTextDeltaEvent',
+    'RunToolStartEvent',
+    'RunToolEndEvent',
+    'RunContextSnapshotEvent',
+    'RunFileChangeNoticeEvent',
+    'RunCompactionEvent',
+    'RunRetryEvent',
+    'RunPromptSectionsEvent',
+  ],
+  RunInput: ['RunInput'],
+  SaveReceipt: ['SaveReceipt'],
+  Session: ['SessionInfo'],
+  SettingItemView: ['SettingItemView'],
+};
+
 describe('wire interfaces', () => {
+  it('exist with TSDoc for every object shape of `$defs` in the emitted declarations', () => {
+    const shapes = Object.entries(v1JsonSchemas().$defs)
+      .filter(([, schema]) => schema.enum === undefined)
+      .map(([name]) => name);
+    expect(shapes.filter((name) => defInterfaces[name] === undefined)).toEqual([]);
+    const documented = new Set([...emittedDocs().keys()].map((path) => path.split('.')[0]));
+    const undocumented = shapes.flatMap((name) =>
+      (defInterfaces[name] ?? []).filter((type) => !documented.has(type)),
+    );
+    expect(undocumented).toEqual([]);
+  }, 60_000);
+
   it('carry every member description of their schema as TSDoc in the emitted declarations', () => {
     const expected = schemaDescriptions();
     expect(expected.size).toBeGreaterThan(100);
-    const emitted = emittedDocs();
+    const docs = emittedDocs();
     const missing = [...expected]
-      .filter(([path, description]) => emitted.get(path) !== clean(description))
-      .map(([path, description]) => ({ path, description, emitted: emitted.get(path) }));
+      .filter(([path, description]) => docs.get(path) !== clean(description))
+      .map(([path, description]) => ({ path, description, emitted: docs.get(path) }));
     expect(missing).toEqual([]);
   }, 60_000);
 });
