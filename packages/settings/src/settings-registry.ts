@@ -162,7 +162,9 @@ export const settingsRegistry: SettingsRegistry = createSettingsRegistry([
 
 /** The built-in defaults of every `prompts.*` item (spec R14), as one `PromptSettings`. */
 export const DEFAULT_PROMPT_SETTINGS: Readonly<PromptSettings> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(promptSettingItems).map(([name, item]) => [name, item.defaultValue]),
-  ) as PromptSettings,
+  promptSettingsSchema.parse(
+    Object.fromEntries(
+      Object.entries(promptSettingItems).map(([name, item]) => [name, item.defaultValue]),
+    ),
+  ),
 );

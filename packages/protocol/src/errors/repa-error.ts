@@ -100,7 +100,21 @@ export const wireErrorSchema = z
   .meta({ id: 'Error', description: 'A Repa error: a stable code, a human message and the fix.' });
 
 /** The wire shape of a Repa error. */
-export type WireError = z.infer<typeof wireErrorSchema>;
+export interface WireError {
+  /**
+   * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
+   * generic error.
+   */
+  code: string;
+  /** Human message saying what went wrong. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** Structured facts for recovery (e.g. the current version on `stale_version`). */
+  details?: Record<string, unknown> | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** Options for a {@link RepaError}. */
 export interface RepaErrorOptions {

@@ -26,7 +26,20 @@ export const saveReceiptSchema = z
     description: 'The receipt of a save that reached disk.',
   });
 /** The receipt of a save that reached disk. */
-export type SaveReceipt = z.infer<typeof saveReceiptSchema>;
+export interface SaveReceipt {
+  /** The operation id the tool adapter generated. */
+  operationId: string;
+  /** Path of the saved object relative to the space root. */
+  target: string;
+  /** The object's stable identity, e.g. `repa:document/<id>`. */
+  identity: string;
+  /** The version the save replaced; `null` for a new object. */
+  previousVersion: string | null;
+  /** The version now on disk (`null` when the save deleted the object). */
+  version: string | null;
+  /** The size in bytes now on disk. */
+  bytes: number;
+}
 
 /** One change to an object this host read, found on disk since. */
 export const fileChangeSchema = z
@@ -62,7 +75,26 @@ export const fileChangeSchema = z
     description: 'One change to an object this host read, found on disk since.',
   });
 /** One change to an object this host read. */
-export type FileChange = z.infer<typeof fileChangeSchema>;
+export interface FileChange {
+  /** Path relative to the space root. */
+  target: string;
+  /** Stable identity when known. */
+  identity?: string | undefined;
+  /** What happened to the object. */
+  kind: 'modified' | 'deleted';
+  /** The version the host last observed. */
+  previousVersion: string;
+  /** The version on disk now (`null` when deleted). */
+  version: string | null;
+  /** How the change is described: a bare notice, a unified diff, or a location hint. */
+  form: 'notice' | 'diff' | 'location';
+  /** Bounded unified diff, for `form: 'diff'`. */
+  diff?: string | undefined;
+  /** Why there is no diff (binary, too large, old text unknown), for `form: 'location'`. */
+  hint?: string | undefined;
+  /** Bytes on disk now. */
+  bytes?: number | undefined;
+}
 
 /** The changes found before one model request. */
 export const fileChangeReportSchema = z.object({
@@ -70,4 +102,7 @@ export const fileChangeReportSchema = z.object({
   changes: z.array(fileChangeSchema).describe('The changes, in target order.'),
 });
 /** The changes found before one model request. */
-export type FileChangeReport = z.infer<typeof fileChangeReportSchema>;
+export interface FileChangeReport {
+  /** The changes, in target order. */
+  changes: FileChange[];
+}

@@ -12,7 +12,16 @@ export const jsonRpcRequestSchema = z.strictObject({
   params: z.unknown().optional(),
 });
 /** A JSON-RPC 2.0 request or notification. */
-export type JsonRpcRequest = z.infer<typeof jsonRpcRequestSchema>;
+export interface JsonRpcRequest {
+  /** Always `2.0`. */
+  jsonrpc: '2.0';
+  /** Absent for notifications. */
+  id?: string | number | undefined;
+  /** The method's name. */
+  method: string;
+  /** The method's params. */
+  params?: unknown;
+}
 
 /** A JSON-RPC 2.0 error object; `data` carries the Repa error unchanged. */
 export const jsonRpcErrorSchema = z.object({

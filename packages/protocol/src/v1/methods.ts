@@ -35,7 +35,16 @@ export const learningContextSourceStateSchema = z.looseObject({
     ),
 });
 /** One source of a learning context with its state. */
-export type LearningContextSourceState = z.infer<typeof learningContextSourceStateSchema>;
+export interface LearningContextSourceState {
+  /** Space-relative path or `repa:` identity. */
+  path: string;
+  /** sha256 (hex) of the bytes the context was built from; null when none was recorded. */
+  sha256: string | null;
+  /** Compared with the space now (stat first, then the hash); `unversioned`: nothing to compare. */
+  state: 'unchanged' | 'changed' | 'vanished' | 'unversioned';
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** A space's learning context (`<space>/.repa/learning-context.json`). */
 export const learningContextSchema = z.looseObject({
@@ -60,7 +69,20 @@ export const learningContextSchema = z.looseObject({
     ),
 });
 /** A space's learning context. */
-export type LearningContext = z.infer<typeof learningContextSchema>;
+export interface LearningContext {
+  /** The full body of text given to the model. */
+  body: string;
+  /** The space-relative sources the body was built from. */
+  sources: string[];
+  /** Changes on every write; `context.set` compares it. */
+  revision: string;
+  /** When it was written (ISO 8601), when recorded. */
+  updatedAt?: string | null | undefined;
+  /** Each source with the sha256 it was built from and whether it changed or vanished since. */
+  sourceStates?: LearningContextSourceState[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 const spaceInfoSchema = z.looseObject({
   /** The space root (an absolute, real path). */

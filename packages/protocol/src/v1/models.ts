@@ -47,4 +47,25 @@ export const modelInfoSchema = z.looseObject({
     .describe("True for the model a run uses when no level sets `model.id` (the daemon's model)."),
 });
 /** One model Pi knows. */
-export type ModelInfo = z.infer<typeof modelInfoSchema>;
+export interface ModelInfo {
+  /** `provider/id`, as `model.id` and `repa run --model` take it. */
+  id: string;
+  /** Pi's provider id. */
+  provider: string;
+  /** Display name. */
+  name: string;
+  /** Context window in tokens. */
+  contextWindow: number;
+  /** Whether the model supports thinking levels above `off`. */
+  reasoning: boolean;
+  /** Whether Pi has credentials for its provider (the model can be used). */
+  credentials: boolean;
+  /** Where those credentials come from. */
+  credentialSource?: CredentialSource | undefined;
+  /** The environment variable's name, for `environment` (never its value). */
+  credentialVariable?: string | undefined;
+  /** True for the model a run uses when no level sets `model.id` (the daemon's model). */
+  default: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}

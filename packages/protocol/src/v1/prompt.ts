@@ -39,4 +39,17 @@ export const promptSectionReportSchema = z
       'What the model was told in one section of the system prompt, and why a section is absent.',
   });
 /** What the model was told in one section. */
-export type PromptSectionReport = z.infer<typeof promptSectionReportSchema>;
+export interface PromptSectionReport {
+  /** The section. */
+  name: PromptSectionName;
+  /** Whether it is in the prompt. */
+  included: boolean;
+  /** Why it is included or absent, e.g. "disabled by space override", "not trusted", "empty". */
+  reason: string;
+  /** The section's text (empty when absent). */
+  text: string;
+  /** Length of `text` in UTF-16 code units. */
+  chars: number;
+  /** sha256 hex of `text` (UTF-8). */
+  sha256: string;
+}

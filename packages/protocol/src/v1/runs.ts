@@ -1,8 +1,18 @@
 import { z } from 'zod';
+import type { WireError } from '../errors/repa-error.js';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
+import type { FileChange, SaveReceipt } from './content.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import type { PromptSectionReport } from './prompt.js';
 import { promptSectionReportSchema } from './prompt.js';
+import type {
+  ModelSettings,
+  ModelSettingsSources,
+  PromptSettings,
+  PromptSettingsSources,
+  ThinkingLevel,
+} from './settings.js';
 import {
   modelSettingsSchema,
   modelSettingsSourcesSchema,
@@ -36,7 +46,12 @@ const textInput = {
 /** A run's input. Only text today; other kinds (images, steering) are added as new variants. */
 export const runInputSchema = z.discriminatedUnion('type', [z.strictObject(textInput)]);
 /** A run's input. */
-export type RunInput = z.infer<typeof runInputSchema>;
+export interface RunInput {
+  /** The input's kind: only `text` today. */
+  type: 'text';
+  /** The user's request. */
+  text: string;
+}
 
 /** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
 export const runOverridesSchema = z.strictObject({
@@ -46,7 +61,12 @@ export const runOverridesSchema = z.strictObject({
   thinkingLevel: thinkingLevelSchema.optional().describe('Pi thinking level for this run only.'),
 });
 /** One-run overrides of the model settings. */
-export type RunOverrides = z.infer<typeof runOverridesSchema>;
+export interface RunOverrides {
+  /** `provider/id` of the model for this run only. */
+  model?: string | undefined;
+  /** Pi thinking level for this run only. */
+  thinkingLevel?: ThinkingLevel | undefined;
+}
 
 /**
  * Token usage and cost of one run as the provider reported it through Pi (summed over the run's
@@ -96,7 +116,28 @@ export const runUsageSchema = z.looseObject({
     .describe("The model's context window, in tokens."),
 });
 /** Token usage and cost of one run, as the provider reported it. */
-export type RunUsage = z.infer<typeof runUsageSchema>;
+export interface RunUsage {
+  /** Input tokens the provider billed (not counting cache reads). */
+  input: number;
+  /** Output tokens. */
+  output: number;
+  /** Input tokens read from the provider's cache. */
+  cacheRead: number;
+  /** Input tokens written to the provider's cache. */
+  cacheWrite: number;
+  /** All tokens of the run's calls. */
+  totalTokens: number;
+  /** Cost in US dollars from Pi's price table; absent when Pi knows no price for the model. */
+  cost?: number | undefined;
+  /** Model calls counted (retried attempts included). */
+  calls: number;
+  /** Pi's estimate of the session's context size after the run, in tokens (an estimate, R47). */
+  contextTokensEstimate?: number | undefined;
+  /** The model's context window, in tokens. */
+  contextWindow?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 // The input as the server reports it: open, like everything the server sends.
 const runInputViewSchema = z
@@ -192,7 +233,57 @@ export const runInfoSchema = z
     description: 'One run as the ledger keeps it.',
   });
 /** One run as the ledger keeps it. */
-export type RunInfo = z.infer<typeof runInfoSchema>;
+export interface RunInfo {
+  /** The run's id. */
+  runId: string;
+  /** The client's request id (idempotency key). */
+  requestId: string;
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the run belongs to. */
+  sessionId: string;
+  /** The run's input. */
+  input: RunInput;
+  /** Current status. */
+  status: RunStatus;
+  /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
+  attempt: number;
+  /** The run this one retries. */
+  retryOf?: string | undefined;
+  /** The prompt settings decided at acceptance (spec R20). */
+  promptSettings: PromptSettings;
+  /** The settings revisions those prompt settings were built from, per level. */
+  settingsRevisions: Record<string, number>;
+  /**
+   * The level each of those prompt settings came from (absent on runs recorded before servers
+   * kept it).
+   */
+  settingsSources?: PromptSettingsSources | undefined;
+  /** The model settings decided at acceptance, one-run overrides included (absent on older runs). */
+  modelSettings?: ModelSettings | undefined;
+  /** Where each model setting came from (`run` for a one-run override). */
+  modelSettingsSources?: ModelSettingsSources | undefined;
+  /** The model that answered (`provider/id`), once the run started. */
+  model?: string | undefined;
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection?: string | undefined;
+  /** The prompt section report of the run, once it started. */
+  promptSections?: PromptSectionReport[] | undefined;
+  /** Why the run failed, was cancelled or interrupted. */
+  error?: WireError | undefined;
+  /** The final assistant text, once finished. */
+  output?: string | undefined;
+  /** The provider's token usage and cost of the run, once finished (absent if no call was made). */
+  usage?: RunUsage | undefined;
+  /** When the request was accepted. */
+  acceptedAt: string;
+  /** When the run actually started. */
+  startedAt?: string | undefined;
+  /** When the run ended. */
+  endedAt?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** One event of a run, streamed as a `run.event` notification. */
 export const runEventSchema = z
@@ -289,7 +380,136 @@ export const runEventSchema = z
     description: 'One event of a run, streamed as a `run.event` notification.',
   });
 /** One event of a run. */
-export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEvent =
+  | RunStatusEvent
+  | RunTextDeltaEvent
+  | RunToolStartEvent
+  | RunToolEndEvent
+  | RunContextSnapshotEvent
+  | RunFileChangeNoticeEvent
+  | RunCompactionEvent
+  | RunRetryEvent
+  | RunPromptSectionsEvent;
+
+/** A run's status changed. */
+export interface RunStatusEvent {
+  /** The event's kind. */
+  type: 'status';
+  /** The new status. */
+  status: RunStatus;
+  /** Why, for failed / cancelled / interrupted. */
+  error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Assistant text streamed. */
+export interface RunTextDeltaEvent {
+  /** The event's kind. */
+  type: 'text-delta';
+  /** Assistant text as it streams. */
+  delta: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A tool call started. */
+export interface RunToolStartEvent {
+  /** The event's kind. */
+  type: 'tool-start';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** The arguments the model gave. */
+  args: unknown;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A tool call ended. */
+export interface RunToolEndEvent {
+  /** The event's kind. */
+  type: 'tool-end';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** Whether the tool reported an error to the model. */
+  isError: boolean;
+  /** Content operation id, for saving tools. */
+  operationId?: string | undefined;
+  /** Receipts of what reached disk. */
+  receipts?: SaveReceipt[] | undefined;
+  /** The error the tool returned. */
+  error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The learning context was given to the model. */
+export interface RunContextSnapshotEvent {
+  /** The event's kind. */
+  type: 'context-snapshot';
+  /** The learning-context revision provided. */
+  revision: string;
+  /** Body length in characters. */
+  chars: number;
+  /** The sources the snapshot was built from. */
+  sources: string[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The model was told about file changes. */
+export interface RunFileChangeNoticeEvent {
+  /** The event's kind. */
+  type: 'file-change-notice';
+  /** The changes the model was told about. */
+  changes: FileChange[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Pi compacted the session's context. */
+export interface RunCompactionEvent {
+  /** The event's kind. */
+  type: 'compaction';
+  /** Start or end of Pi's compaction. */
+  phase: 'start' | 'end';
+  /** Pi's estimate before (an estimate, never exact). */
+  tokensBefore?: number | undefined;
+  /** Pi's estimate after (an estimate, never exact). */
+  estimatedTokensAfter?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Pi retries a failed model call. */
+export interface RunRetryEvent {
+  /** The event's kind. */
+  type: 'retry';
+  /** Pi's retry attempt, from 1. */
+  attempt: number;
+  /** Pi's retry budget. */
+  maxAttempts: number;
+  /** How long Pi waits before the attempt, in milliseconds. */
+  delayMs: number;
+  /** What the provider said about the failed attempt. */
+  reason: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What the model was told, section by section. */
+export interface RunPromptSectionsEvent {
+  /** The event's kind. */
+  type: 'prompt-sections';
+  /** What the model was told, section by section. */
+  sections: PromptSectionReport[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** The `run.event` notification's params. */
 export const runEventNotificationSchema = z.object({
@@ -303,4 +523,13 @@ export const runEventNotificationSchema = z.object({
   event: runEventSchema.describe('The event.'),
 });
 /** The `run.event` notification's params. */
-export type RunEventNotification = z.infer<typeof runEventNotificationSchema>;
+export interface RunEventNotification {
+  /** The run. */
+  runId: string;
+  /** The run's session. */
+  sessionId: string;
+  /** Per-run sequence number, from 1, without gaps. */
+  seq: number;
+  /** The event. */
+  event: RunEvent;
+}

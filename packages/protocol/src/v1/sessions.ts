@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
+import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 
 /** A session of a space. */
@@ -30,7 +30,25 @@ export const sessionInfoSchema = z
     description: 'A session of a space.',
   });
 /** A session of a space. */
-export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+export interface SessionInfo {
+  /** The session id (Pi's session id). */
+  sessionId: string;
+  /** The space root (an absolute path). */
+  space: string;
+  /** Optional human title. */
+  title?: string | undefined;
+  /** When the session was created. */
+  createdAt: string;
+  /** When the session last changed. */
+  updatedAt?: string | undefined;
+  /**
+   * Present when the session file is damaged (`session_damaged`): the session is listed but cannot
+   * be read or continued; `details.quarantine` names the byte copy kept before anything else.
+   */
+  damaged?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /**
  * One public history item (spec R27): the real exchange, tool results, context snapshots and
@@ -69,4 +87,26 @@ export const historyItemSchema = z
     description: 'One public history item (spec R27).',
   });
 /** One public history item. */
-export type HistoryItem = z.infer<typeof historyItemSchema>;
+export interface HistoryItem {
+  /** The Pi session entry id. */
+  entryId: string;
+  /** What the item is. */
+  kind:
+    | 'user'
+    | 'assistant'
+    | 'tool-result'
+    | 'context-snapshot'
+    | 'file-change-notice'
+    | 'compaction-summary'
+    | 'branch-summary';
+  /** When the entry was written. */
+  timestamp: string;
+  /** Text content. */
+  text: string;
+  /** Tool name, for tool results and assistant tool calls. */
+  toolName?: string | undefined;
+  /** Whether a tool result is an error. */
+  isError?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}

@@ -58,7 +58,22 @@ export const promptSettingsSchema = z
     description: 'The effective `prompts.*` settings decided for one run.',
   });
 /** The effective `prompts.*` settings decided for one run. */
-export type PromptSettings = z.infer<typeof promptSettingsSchema>;
+export interface PromptSettings {
+  /** Base prompt; `null` is Repa's built-in base prompt, `""` is an explicitly empty one. */
+  base: string | null;
+  /** Text appended after everything else; `""` appends nothing. */
+  append: string;
+  /** Include the space's project instruction files (only when the host trusts them). Default false. */
+  projectInstructions: boolean;
+  /** Include the skill catalog. Default true. */
+  skillCatalog: boolean;
+  /** Describe the working environment (space root, platform, date). Default true. */
+  environment: boolean;
+  /** Provide the space's learning context to the model. Default true. */
+  learningContext: boolean;
+  /** How file changes are told to the model. Default `on-demand`. */
+  fileChanges: FileChangesMode;
+}
 
 /** The level each effective `prompts.*` setting of a run came from (spec R10, R20). */
 export const promptSettingsSourcesSchema = z.partialRecord(
@@ -92,7 +107,14 @@ export const modelSettingsSchema = z.object({
     .describe('The tool names the run may use; `null` (default) is every content and search tool.'),
 });
 /** The model settings decided for one run. */
-export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+export interface ModelSettings {
+  /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
+  model: string | null;
+  /** Pi thinking level; `null` (default) is Pi's own default level. */
+  thinkingLevel: ThinkingLevel | null;
+  /** The tool names the run may use; `null` (default) is every content and search tool. */
+  tools: string[] | null;
+}
 
 /** Where each model setting of a run came from: a settings level, or `run` for a one-run override. */
 export const modelSettingsSourcesSchema = z.partialRecord(
@@ -113,6 +135,14 @@ export const settingOverrideSchema = z.object({
     .nonnegative()
     .describe('Grows on every set or reset of this item at this level.'),
 });
+
+/** One level's override of one item. */
+interface SettingOverride {
+  /** The stored value. */
+  value: unknown;
+  /** Grows on every set or reset of this item at this level. */
+  revision: number;
+}
 
 /** What `settings.get` reports for one item. */
 export const settingItemViewSchema = z
@@ -169,7 +199,36 @@ export const settingItemViewSchema = z
     description: 'What `settings.get` reports for one item.',
   });
 /** What `settings.get` reports for one item. */
-export type SettingItemView = z.infer<typeof settingItemViewSchema>;
+export interface SettingItemView {
+  /** Dotted key, e.g. `prompts.base`. */
+  key: string;
+  /** The effective value. */
+  value: unknown;
+  /** The level the effective value comes from. */
+  source: SettingsLevel;
+  /** The built-in default. */
+  defaultValue: unknown;
+  /** The override stored at each level, when there is one. */
+  overrides: {
+    /** The override stored at the application level. */
+    application?: SettingOverride | undefined;
+    /** The override stored at the space level. */
+    space?: SettingOverride | undefined;
+    /** The override stored at the session level. */
+    session?: SettingOverride | undefined;
+  };
+  /** The current revision at each writable level, even without an override (for `expectedRevision`). */
+  revisions: {
+    /** The application level's revision. */
+    application: number;
+    /** The space level's revision (when the call named a space). */
+    space?: number | undefined;
+    /** The session level's revision (when the call named a session). */
+    session?: number | undefined;
+  };
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** Where a settings call applies: the application alone, a space, or a session in a space. */
 export const settingsScopeSchema = z.strictObject({

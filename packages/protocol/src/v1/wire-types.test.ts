@@ -1,0 +1,283 @@
+// The hand-written wire interfaces (issue 21): each equals its zod schema's inferred type (checked
+// by `tsc --build`, which compiles this file), and the declarations tsc emits for them carry every
+// member's `description` as its TSDoc.
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
+import {
+  type FileChange,
+  type FileChangeReport,
+  fileChangeReportSchema,
+  fileChangeSchema,
+  type SaveReceipt,
+  saveReceiptSchema,
+} from './content.js';
+import { type JsonRpcRequest, jsonRpcRequestSchema } from './json-rpc.js';
+import { v1JsonSchemas } from './json-schema.js';
+import {
+  type LearningContext,
+  type LearningContextSourceState,
+  learningContextSchema,
+  learningContextSourceStateSchema,
+} from './methods.js';
+import { type ModelInfo, modelInfoSchema } from './models.js';
+import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
+import {
+  type RunCompactionEvent,
+  type RunContextSnapshotEvent,
+  type RunEvent,
+  type RunEventNotification,
+  type RunFileChangeNoticeEvent,
+  type RunInfo,
+  type RunInput,
+  type RunOverrides,
+  type RunPromptSectionsEvent,
+  type RunRetryEvent,
+  type RunStatusEvent,
+  type RunTextDeltaEvent,
+  type RunToolEndEvent,
+  type RunToolStartEvent,
+  type RunUsage,
+  runEventNotificationSchema,
+  runEventSchema,
+  runInfoSchema,
+  runInputSchema,
+  runOverridesSchema,
+  runUsageSchema,
+} from './runs.js';
+import {
+  type HistoryItem,
+  historyItemSchema,
+  type SessionInfo,
+  sessionInfoSchema,
+} from './sessions.js';
+import {
+  type ModelSettings,
+  modelSettingsSchema,
+  type PromptSettings,
+  promptSettingsSchema,
+  type SettingItemView,
+  settingItemViewSchema,
+} from './settings.js';
+
+/** The named (non-index-signature) keys of `T`. */
+type NamedKeys<T> = keyof {
+  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K];
+};
+/** `true` when `A` and `B` name the same keys and each is assignable to the other. */
+type Same<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [NamedKeys<A>] extends [NamedKeys<B>]
+      ? [NamedKeys<B>] extends [NamedKeys<A>]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+type Variant<T extends RunEvent['type']> = Extract<z.infer<typeof runEventSchema>, { type: T }>;
+
+/** Accepts only `true`. */
+type Holds<T extends true> = T;
+
+// A hand-written interface that drifts from its schema turns one of these into `false`, and
+// `tsc --build` fails on it.
+export type InterfacesEqualSchemas = [
+  Holds<Same<WireError, z.infer<typeof wireErrorSchema>>>,
+  Holds<Same<JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
+  Holds<Same<SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
+  Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
+  Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
+  Holds<Same<PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
+  Holds<Same<PromptSettings, z.infer<typeof promptSettingsSchema>>>,
+  Holds<Same<ModelSettings, z.infer<typeof modelSettingsSchema>>>,
+  Holds<Same<SettingItemView, z.infer<typeof settingItemViewSchema>>>,
+  Holds<Same<SettingItemView['overrides'], z.infer<typeof settingItemViewSchema>['overrides']>>,
+  Holds<Same<SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>>,
+  Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
+  Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
+  Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
+  Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
+  Holds<Same<RunOverrides, z.infer<typeof runOverridesSchema>>>,
+  Holds<Same<RunUsage, z.infer<typeof runUsageSchema>>>,
+  Holds<Same<RunInfo, z.infer<typeof runInfoSchema>>>,
+  Holds<Same<RunEvent, z.infer<typeof runEventSchema>>>,
+  Holds<Same<RunStatusEvent, Variant<'status'>>>,
+  Holds<Same<RunTextDeltaEvent, Variant<'text-delta'>>>,
+  Holds<Same<RunToolStartEvent, Variant<'tool-start'>>>,
+  Holds<Same<RunToolEndEvent, Variant<'tool-end'>>>,
+  Holds<Same<RunContextSnapshotEvent, Variant<'context-snapshot'>>>,
+  Holds<Same<RunFileChangeNoticeEvent, Variant<'file-change-notice'>>>,
+  Holds<Same<RunCompactionEvent, Variant<'compaction'>>>,
+  Holds<Same<RunRetryEvent, Variant<'retry'>>>,
+  Holds<Same<RunPromptSectionsEvent, Variant<'prompt-sections'>>>,
+  Holds<Same<RunEventNotification, z.infer<typeof runEventNotificationSchema>>>,
+  Holds<Same<LearningContext, z.infer<typeof learningContextSchema>>>,
+  Holds<Same<LearningContextSourceState, z.infer<typeof learningContextSourceStateSchema>>>,
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: any zod schema
+type Schema = z.ZodType<any>;
+
+/** Each wire interface with the schema it mirrors; unions map each `type` to its interface. */
+const mirrored: [string | Record<string, string>, Schema][] = [
+  ['WireError', wireErrorSchema],
+  ['JsonRpcRequest', jsonRpcRequestSchema],
+  ['SaveReceipt', saveReceiptSchema],
+  ['FileChange', fileChangeSchema],
+  ['FileChangeReport', fileChangeReportSchema],
+  ['PromptSectionReport', promptSectionReportSchema],
+  ['PromptSettings', promptSettingsSchema],
+  ['ModelSettings', modelSettingsSchema],
+  ['SettingItemView', settingItemViewSchema],
+  ['ModelInfo', modelInfoSchema],
+  ['SessionInfo', sessionInfoSchema],
+  ['HistoryItem', historyItemSchema],
+  [{ text: 'RunInput' }, runInputSchema],
+  ['RunOverrides', runOverridesSchema],
+  ['RunUsage', runUsageSchema],
+  ['RunInfo', runInfoSchema],
+  [
+    {
+      status: 'RunStatusEvent',
+      'text-delta': 'RunTextDeltaEvent',
+      'tool-start': 'RunToolStartEvent',
+      'tool-end': 'RunToolEndEvent',
+      'context-snapshot': 'RunContextSnapshotEvent',
+      'file-change-notice': 'RunFileChangeNoticeEvent',
+      compaction: 'RunCompactionEvent',
+      retry: 'RunRetryEvent',
+      'prompt-sections': 'RunPromptSectionsEvent',
+    },
+    runEventSchema,
+  ],
+  ['RunEventNotification', runEventNotificationSchema],
+  ['LearningContext', learningContextSchema],
+  ['LearningContextSourceState', learningContextSourceStateSchema],
+];
+
+const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+let emitted: Map<string, string> | undefined;
+
+/** `Interface.member[.member]` → TSDoc, from the declarations tsc emits for the package. */
+function emittedDocs(): Map<string, string> {
+  emitted ??= emitDocs();
+  return emitted;
+}
+
+function emitDocs(): Map<string, string> {
+  const config = fileURLToPath(new URL('../../tsconfig.build.json', import.meta.url));
+  const read = ts.getParsedCommandLineOfConfigFile(
+    config,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!read) throw new Error(`cannot read ${config}`);
+  const options = { ...read.options, declaration: true, emitDeclarationOnly: true, noEmit: false };
+  const program = ts.createProgram(read.fileNames, options);
+  const docs = new Map<string, string>();
+  program.emit(undefined, (name, text) => {
+    if (!name.endsWith('.d.ts')) return;
+    const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const collect = (members: ts.NodeArray<ts.TypeElement>, prefix: string): void => {
+      for (const member of members) {
+        if (!ts.isPropertySignature(member)) continue;
+        const path = `${prefix}.${member.name.getText(file)}`;
+        const doc = ts
+          .getJSDocCommentsAndTags(member)
+          .filter(ts.isJSDoc)
+          .map((d) => ts.getTextOfJSDocComment(d.comment) ?? '')
+          .join(' ');
+        if (doc) docs.set(path, clean(doc));
+        if (member.type && ts.isTypeLiteralNode(member.type)) collect(member.type.members, path);
+      }
+    };
+    for (const statement of file.statements) {
+      if (ts.isInterfaceDeclaration(statement)) collect(statement.members, statement.name.text);
+    }
+  });
+  return docs;
+}
+
+/** `Interface.member[.member]` → description, for every described member of a mirrored schema. */
+function schemaDescriptions(): Map<string, string> {
+  const found = new Map<string, string>();
+  const shapeOf = (schema: Schema) =>
+    (schema as unknown as { shape?: Record<string, Schema> }).shape;
+  // A member typed by another mirrored interface is checked there; inline objects are walked.
+  // (`.describe()` clones a schema but keeps its definition object.)
+  const named = new Set(mirrored.map(([, schema]) => schema._zod.def));
+  const walk = (schema: Schema, prefix: string): void => {
+    for (const [key, member] of Object.entries(shapeOf(schema) ?? {})) {
+      if (member.description !== undefined) found.set(`${prefix}.${key}`, member.description);
+      if (shapeOf(member) && !named.has(member._zod.def)) walk(member, `${prefix}.${key}`);
+    }
+  };
+  for (const [name, schema] of mirrored) {
+    if (typeof name === 'string') {
+      walk(schema, name);
+      continue;
+    }
+    for (const option of (schema as unknown as { options: Schema[] }).options) {
+      const type = (option as unknown as { shape: { type: { value: string } } }).shape.type.value;
+      walk(option, name[type] ?? `unmapped ${type}`);
+    }
+  }
+  return found;
+}
+
+/** The interface of each `$defs` shape of schema/v1.json (RunStatus is a plain string union). */
+const defInterfaces: Record<string, string[]> = {
+  Error: ['WireError'],
+  FileChange: ['FileChange'],
+  HistoryItem: ['HistoryItem'],
+  PromptSection: ['PromptSectionReport'],
+  PromptSettings: ['PromptSettings'],
+  Run: ['RunInfo'],
+  RunEvent: [
+    'RunStatusEvent',
+    'RunTextDeltaEvent',
+    'RunToolStartEvent',
+    'RunToolEndEvent',
+    'RunContextSnapshotEvent',
+    'RunFileChangeNoticeEvent',
+    'RunCompactionEvent',
+    'RunRetryEvent',
+    'RunPromptSectionsEvent',
+  ],
+  RunInput: ['RunInput'],
+  SaveReceipt: ['SaveReceipt'],
+  Session: ['SessionInfo'],
+  SettingItemView: ['SettingItemView'],
+};
+
+describe('wire interfaces', () => {
+  it('exist with TSDoc for every object shape of `$defs` in the emitted declarations', () => {
+    const shapes = Object.entries(v1JsonSchemas().$defs)
+      .filter(([, schema]) => schema.enum === undefined)
+      .map(([name]) => name);
+    expect(shapes.filter((name) => defInterfaces[name] === undefined)).toEqual([]);
+    const documented = new Set([...emittedDocs().keys()].map((path) => path.split('.')[0]));
+    const undocumented = shapes.flatMap((name) =>
+      (defInterfaces[name] ?? []).filter((type) => !documented.has(type)),
+    );
+    expect(undocumented).toEqual([]);
+  }, 60_000);
+
+  it('carry every member description of their schema as TSDoc in the emitted declarations', () => {
+    const expected = schemaDescriptions();
+    expect(expected.size).toBeGreaterThan(100);
+    const docs = emittedDocs();
+    const missing = [...expected]
+      .filter(([path, description]) => docs.get(path) !== clean(description))
+      .map(([path, description]) => ({ path, description, emitted: docs.get(path) }));
+    expect(missing).toEqual([]);
+  }, 60_000);
+});
