@@ -1,22 +1,12 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { createFile } from './replace-file.js';
-import { failingFs as failing } from './testing/index.js';
+import { failingFs as failing, repaErrorOf } from './testing/index.js';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'repa-durable-fs-'));
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
 }
 
 describe('createFile', () => {
@@ -33,7 +23,7 @@ describe('createFile', () => {
     const dir = folder();
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'theirs');
-    const error = await rejectionOf(createFile(file, Buffer.from('ours')));
+    const error = await repaErrorOf(createFile(file, Buffer.from('ours')));
     expect(error.code).toBe('io_error');
     expect(error.details).toMatchObject({ errno: 'EEXIST', path: file });
     expect(readFileSync(file, 'utf8')).toBe('theirs');
@@ -48,7 +38,7 @@ describe('createFile', () => {
     it(`a failed ${method} (${code}) leaves neither the file nor a temp file`, async () => {
       const dir = folder();
       const { fs, failed } = failing(method, code);
-      const error = await rejectionOf(createFile(join(dir, 's.jsonl'), Buffer.from('x'), { fs }));
+      const error = await repaErrorOf(createFile(join(dir, 's.jsonl'), Buffer.from('x'), { fs }));
       expect(failed).toEqual([method]);
       expect(error.code).toBe('io_error');
       expect(error.details).toMatchObject({ errno: code });
@@ -71,7 +61,7 @@ describe('createFile', () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'theirs');
     const { fs } = failing('link', 'EPERM');
-    const error = await rejectionOf(createFile(file, Buffer.from('ours'), { fs }));
+    const error = await repaErrorOf(createFile(file, Buffer.from('ours'), { fs }));
     expect(error.details).toMatchObject({ errno: 'EEXIST' });
     expect(readFileSync(file, 'utf8')).toBe('theirs');
     expect(readdirSync(dir)).toEqual(['s.jsonl']);
@@ -81,7 +71,7 @@ describe('createFile', () => {
     const dir = folder();
     const file = join(dir, 's.jsonl');
     const { fs } = failing('syncDir', 'EIO');
-    const error = await rejectionOf(createFile(file, Buffer.from('x'), { fs }));
+    const error = await repaErrorOf(createFile(file, Buffer.from('x'), { fs }));
     expect(error.details).toMatchObject({ errno: 'EIO' });
     expect(readdirSync(dir)).toEqual(['s.jsonl']);
   });

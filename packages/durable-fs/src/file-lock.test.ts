@@ -4,21 +4,13 @@ import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { acquireFileLock, type FileLockOptions } from './file-lock.js';
+import { repaErrorOf } from './testing/index.js';
 
 const options: FileLockOptions = {
   staleMs: 10_000,
   busy: (cause) => new RepaError('busy', 'still locked', { cause }),
   lost: (why) => new RepaError('busy', `lost: ${why}`),
 };
-
-async function rejectionOf(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
-}
 
 function target(): string {
   return join(mkdtempSync(join(tmpdir(), 'repa-lock-')), 'settings.json');
@@ -39,7 +31,7 @@ describe('acquireFileLock', () => {
     const path = target();
     const held = await acquireFileLock(path, options);
     rmSync(`${path}.lock`, { recursive: true });
-    expect((await rejectionOf(held.assertHeld())).message).toBe(
+    expect((await repaErrorOf(held.assertHeld())).message).toBe(
       'lost: its lock folder was removed',
     );
     await held.release();
@@ -50,7 +42,7 @@ describe('acquireFileLock', () => {
     const held = await acquireFileLock(path, options);
     rmSync(`${path}.lock`, { recursive: true });
     mkdirSync(`${path}.lock`);
-    expect((await rejectionOf(held.assertHeld())).message).toBe(
+    expect((await repaErrorOf(held.assertHeld())).message).toBe(
       'lost: another process took it over',
     );
     await held.release();
@@ -62,7 +54,7 @@ describe('acquireFileLock', () => {
     const held = await acquireFileLock(path, options);
     const old = new Date(Date.now() - 8_000);
     utimesSync(`${path}.lock`, old, old);
-    expect((await rejectionOf(held.assertHeld())).message).toBe(
+    expect((await repaErrorOf(held.assertHeld())).message).toBe(
       'lost: this process stalled longer than the lock stays fresh',
     );
     await held.release();

@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { type FsLayer, nodeFsLayer } from './fs-layer.js';
 import { isReplaceTempName, replaceFile, syncDirectory } from './replace-file.js';
+import { repaErrorOf } from './testing/index.js';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'repa-durable-fs-'));
@@ -16,15 +16,6 @@ function failing(method: keyof FsLayer, code: string): FsLayer {
     throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
   };
   return { ...nodeFsLayer, [method]: fail };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
 }
 
 describe('replaceFile', () => {
@@ -87,7 +78,7 @@ describe('replaceFile', () => {
 
   it('fails with io_error (errno EIO) when the folder fsync fails with EIO', async () => {
     const dir = folder();
-    const error = await rejectionOf(
+    const error = await repaErrorOf(
       replaceFile(join(dir, 'a.json'), Buffer.from('x'), { fs: failing('syncDir', 'EIO') }),
     );
     expect(error.code).toBe('io_error');
@@ -99,7 +90,7 @@ describe('replaceFile', () => {
       const dir = folder();
       const file = join(dir, 'a.json');
       writeFileSync(file, 'old');
-      const error = await rejectionOf(
+      const error = await repaErrorOf(
         replaceFile(file, Buffer.from('new'), { fs: failing(method, 'EIO') }),
       );
       expect(error.code).toBe('io_error');
@@ -135,7 +126,7 @@ describe('syncDirectory', () => {
   });
 
   it('fails with io_error for a folder that does not exist', async () => {
-    const error = await rejectionOf(syncDirectory(join(folder(), 'missing')));
+    const error = await repaErrorOf(syncDirectory(join(folder(), 'missing')));
     expect(error.code).toBe('io_error');
     expect(error.details).toMatchObject({ errno: 'ENOENT' });
   });

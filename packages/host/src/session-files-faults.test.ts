@@ -1,19 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failingFs as failing } from '@repa/durable-fs/testing';
-import { RepaError } from '@repa/protocol';
+import { failingFs as failing, repaErrorOf } from '@repa/durable-fs/testing';
 import { describe, expect, it } from 'vitest';
 import { checkSessionFile, createSessionFile } from './session-files.js';
-
-async function failure(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
-}
 
 describe('createSessionFile on a failing file system', () => {
   for (const [method, code] of [
@@ -25,7 +15,7 @@ describe('createSessionFile on a failing file system', () => {
       const space = mkdtempSync(join(tmpdir(), 'repa-session-faults-'));
       const sessions = join(space, 'sessions');
       const { fs, failed } = failing(method, code);
-      const error = await failure(createSessionFile(space, sessions, { fs }));
+      const error = await repaErrorOf(createSessionFile(space, sessions, { fs }));
       expect(failed).toEqual([method]);
       expect(error.code).toBe('io_error');
       expect(error.details).toMatchObject({ errno: code });

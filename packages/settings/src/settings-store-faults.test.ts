@@ -1,18 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { failingFs as failing } from '@repa/durable-fs/testing';
-import { RepaError } from '@repa/protocol';
+import { failingFs as failing, repaErrorOf } from '@repa/durable-fs/testing';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from './settings-store.js';
 import { makeTempSpace, type TempSpace } from './test/temp-space.js';
-
-async function failure(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
-}
 
 const OLD_SPACE =
   '{"version":1,"space":{"revision":1,"items":{"prompts.append":{"value":"old","revision":1}}}}\n';
@@ -39,7 +29,7 @@ describe('SettingsStore on a failing file system', () => {
       const t = await withOldFiles();
       const { fs, failed } = failing(method, code);
       const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
-      const error = await failure(
+      const error = await repaErrorOf(
         store.set({ level: 'space', space: t.space, key: 'prompts.append', value: 'new' }),
       );
       expect(failed).toContain(method);
@@ -54,7 +44,7 @@ describe('SettingsStore on a failing file system', () => {
     const t = await withOldFiles();
     const { fs, failed } = failing('rename', 'EIO');
     const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
-    const error = await failure(
+    const error = await repaErrorOf(
       store.set({ level: 'application', key: 'prompts.append', value: 'new' }),
     );
     expect(failed).toEqual(['rename']);
@@ -68,7 +58,7 @@ describe('SettingsStore on a failing file system', () => {
     const t = await withOldFiles();
     const { fs } = failing('readFile', 'EIO');
     const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
-    const error = await failure(store.get({ space: t.space }));
+    const error = await repaErrorOf(store.get({ space: t.space }));
     expect(error.code).toBe('io_error');
     expect(error.details).toMatchObject({ errno: 'EIO' });
   });
@@ -91,7 +81,7 @@ describe('SettingsStore on a failing file system', () => {
     const t = await withOldFiles();
     const { fs } = failing('syncDir', 'EIO');
     const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
-    const error = await failure(
+    const error = await repaErrorOf(
       store.set({ level: 'space', space: t.space, key: 'prompts.append', value: 'new' }),
     );
     expect(error.code).toBe('io_error');

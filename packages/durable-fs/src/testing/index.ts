@@ -1,3 +1,4 @@
+import { RepaError } from '@repa/protocol';
 import { type FsLayer, nodeFsLayer } from '../fs-layer.js';
 
 /** An {@link FsLayer} for fault-injection tests, with the calls it failed. */
@@ -16,4 +17,14 @@ export function failingFs(method: keyof FsLayer, code: string): FailingFs {
     throw Object.assign(new Error(`${code}: injected failure of ${method}`), { code });
   };
   return { fs: { ...nodeFsLayer, [method]: fail }, failed };
+}
+
+/** The `RepaError` that `promise` rejects with; throws when it resolves or rejects with anything else. */
+export async function repaErrorOf(promise: Promise<unknown>): Promise<RepaError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
+  return error;
 }
