@@ -69,6 +69,7 @@ export type {
   ContextCancelResult,
   ContextGetParams,
   ContextGetResult,
+  ContextProgressParams,
   ContextSetParams,
   ContextSetResult,
   DoctorParams,
@@ -107,6 +108,7 @@ export type {
   SpaceOpenParams,
   SpaceOpenResult,
   V1MethodTypes,
+  V1NotificationTypes,
 } from './v1/method-types.js';
 export {
   type V1Method,

@@ -3,9 +3,9 @@
 import type { WireError } from '../errors/repa-error.js';
 import type { PROTOCOL_VERSION } from './common.js';
 import type { LearningContext } from './learning-context.js';
-import type { LoginType } from './login.js';
+import type { LoginProgress, LoginType } from './login.js';
 import type { ModelInfo } from './models.js';
-import type { RunInfo, RunInput, RunOverrides, RunStatus } from './runs.js';
+import type { RunEventNotification, RunInfo, RunInput, RunOverrides, RunStatus } from './runs.js';
 import type { HistoryItem, SessionInfo } from './sessions.js';
 import type { SettingItemView, SettingsSetParams, WritableSettingsLevel } from './settings.js';
 
@@ -469,4 +469,23 @@ export interface V1MethodTypes {
   'models.list': { params: ModelsListParams; result: ModelsListResult };
   'login.start': { params: LoginStartParams; result: LoginStartResult };
   'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
+}
+
+/** `context.progress` params: one step of a `context.build`. */
+export interface ContextProgressParams {
+  /** The build. */
+  buildId: string;
+  /** `reading`, `extracting`, `model` or `writing`. */
+  step: string;
+  /** One line for people. */
+  message: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Every v1 notification name with the interface of its params. */
+export interface V1NotificationTypes {
+  'run.event': RunEventNotification;
+  'context.progress': ContextProgressParams;
+  'login.progress': LoginProgress;
 }

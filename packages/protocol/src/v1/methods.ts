@@ -3,7 +3,7 @@ import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, PROTOCOL_VERSION, spaceRootSchema } from './common.js';
 import { learningContextSchema } from './learning-context.js';
 import { loginProgressSchema, loginTypeSchema } from './login.js';
-import type { V1MethodTypes } from './method-types.js';
+import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
 import { modelInfoSchema } from './models.js';
 import {
   runEventNotificationSchema,
@@ -578,4 +578,4 @@ export type V1Result<M extends V1Method> = V1MethodTypes[M]['result'];
 /** A v1 notification name. */
 export type V1Notification = keyof typeof v1Notifications;
 /** The params of a v1 notification. */
-export type V1NotificationParams<N extends V1Notification> = z.infer<(typeof v1Notifications)[N]>;
+export type V1NotificationParams<N extends V1Notification> = V1NotificationTypes[N];

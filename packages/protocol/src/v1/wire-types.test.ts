@@ -22,8 +22,8 @@ import {
   learningContextSchema,
   learningContextSourceStateSchema,
 } from './learning-context.js';
-import type { V1MethodTypes } from './method-types.js';
-import { type V1Method, v1Methods } from './methods.js';
+import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
+import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import { type ModelInfo, modelInfoSchema } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
@@ -90,6 +90,16 @@ type MethodsEqual = {
     | Same<V1MethodTypes[M]['params'], z.infer<(typeof v1Methods)[M]['params']>>
     | Same<V1MethodTypes[M]['result'], z.infer<(typeof v1Methods)[M]['result']>>;
 }[V1Method];
+/** `true` when each notification's params interface equals its schema (else `boolean`). */
+type NotificationsEqual = {
+  [N in V1Notification]: Same<V1NotificationTypes[N], z.infer<(typeof v1Notifications)[N]>>;
+}[V1Notification];
+/** `true` when `V1NotificationTypes` names exactly the notifications of `v1Notifications`. */
+type NotificationsNamed = [keyof V1NotificationTypes] extends [V1Notification]
+  ? [V1Notification] extends [keyof V1NotificationTypes]
+    ? true
+    : false
+  : false;
 /** `true` when `V1MethodTypes` names exactly the methods of `v1Methods`. */
 type MethodsNamed = [keyof V1MethodTypes] extends [V1Method]
   ? [V1Method] extends [keyof V1MethodTypes]
@@ -133,6 +143,8 @@ export type InterfacesEqualSchemas = [
   Holds<Same<LearningContextSourceState, z.infer<typeof learningContextSourceStateSchema>>>,
   Holds<MethodsEqual>,
   Holds<MethodsNamed>,
+  Holds<NotificationsEqual>,
+  Holds<NotificationsNamed>,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: any zod schema
@@ -174,6 +186,8 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['RunEventNotification', runEventNotificationSchema],
   ['LearningContext', learningContextSchema],
   ['LearningContextSourceState', learningContextSourceStateSchema],
+  ['ContextProgressParams', v1Notifications['context.progress']],
+  ['LoginProgress', v1Notifications['login.progress']],
   // Each method's `<Method>Params` / `<Method>Result` (`run.submit` → `RunSubmitParams`).
   ...Object.entries(v1Methods).flatMap(([method, { params, result }]) => {
     const name = method
