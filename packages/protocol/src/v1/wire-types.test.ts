@@ -288,7 +288,9 @@ function schemaDescriptions(): Map<string, string> {
   };
   for (const [name, schema] of mirrored) {
     if (typeof name === 'string') {
-      walk(schema, name);
+      // A union mirrored by one interface (`settings.set` params, one option per key): every option.
+      const options = (schema as unknown as { options?: Schema[] }).options ?? [schema];
+      for (const option of options) walk(option, name);
       continue;
     }
     for (const option of (schema as unknown as { options: Schema[] }).options) {
