@@ -44,4 +44,32 @@ export const loginProgressSchema = z.looseObject({
   options: z.array(loginOptionSchema).optional().describe('The choices of a `select` prompt.'),
 });
 /** One step of a login as Pi reports it. */
-export type LoginProgress = z.infer<typeof loginProgressSchema>;
+export interface LoginProgress {
+  /** The login (as `login.start` named it). */
+  loginId: string;
+  /** `info`, `auth_url`, `device_code`, `progress` or `prompt`. */
+  kind: 'info' | 'auth_url' | 'device_code' | 'progress' | 'prompt';
+  /** One line for people. */
+  message: string;
+  /** The address to open, for `auth_url` and `device_code`. */
+  url?: string | undefined;
+  /** The code to enter at `url`, for `device_code`. */
+  userCode?: string | undefined;
+  /** The prompt to answer with `login.answer`, for `prompt`. */
+  promptId?: string | undefined;
+  /** What the prompt asks for: `text`, `secret` (do not echo), `select` or `manual_code`. */
+  promptType?: 'text' | 'secret' | 'select' | 'manual_code' | undefined;
+  /** The choices of a `select` prompt. */
+  options?:
+    | {
+        /** What `login.answer` sends back. */
+        id: string;
+        /** Shown to people. */
+        label: string;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }[]
+    | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}

@@ -274,7 +274,7 @@ function levelRequires(level: string, fields: string[]): Record<string, unknown>
 
 const writeFields = {
   ...settingsScopeSchema.shape,
-  /** The level to write. */
+  /** The level to write; `space` needs `space`, `session` needs `space` and `sessionId`. */
   level: writableSettingsLevelSchema.describe(
     'The level to write; `space` needs `space`, `session` needs `space` and `sessionId`.',
   ),
@@ -289,11 +289,11 @@ const writeFields = {
 
 /** `settings.set` params (in TypeScript: any key, any value; the schema checks them per key). */
 export interface SettingsSetParams {
-  /** The space root (an absolute path). */
+  /** The space root (an absolute path); required for `space` and `session` levels. */
   space?: string;
-  /** The session id. */
+  /** The session id; required for the `session` level. */
   sessionId?: string;
-  /** The level to write. */
+  /** The level to write; `space` needs `space`, `session` needs `space` and `sessionId`. */
   level: WritableSettingsLevel;
   /** Dotted item key. */
   key: string;

@@ -21,7 +21,9 @@ import {
   type LearningContextSourceState,
   learningContextSchema,
   learningContextSourceStateSchema,
-} from './methods.js';
+} from './learning-context.js';
+import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
+import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import { type ModelInfo, modelInfoSchema } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
@@ -60,6 +62,7 @@ import {
   promptSettingsSchema,
   type SettingItemView,
   settingItemViewSchema,
+  settingOverrideSchema,
 } from './settings.js';
 
 /** The named (non-index-signature) keys of `T`. */
@@ -80,6 +83,29 @@ type Variant<T extends RunEvent['type']> = Extract<z.infer<typeof runEventSchema
 
 /** Accepts only `true`. */
 type Holds<T extends true> = T;
+
+/** `true` when each method's params and result interfaces equal its schemas (else `boolean`). */
+type MethodsEqual = {
+  [M in V1Method]:
+    | Same<V1MethodTypes[M]['params'], z.infer<(typeof v1Methods)[M]['params']>>
+    | Same<V1MethodTypes[M]['result'], z.infer<(typeof v1Methods)[M]['result']>>;
+}[V1Method];
+/** `true` when each notification's params interface equals its schema (else `boolean`). */
+type NotificationsEqual = {
+  [N in V1Notification]: Same<V1NotificationTypes[N], z.infer<(typeof v1Notifications)[N]>>;
+}[V1Notification];
+/** `true` when `V1NotificationTypes` names exactly the notifications of `v1Notifications`. */
+type NotificationsNamed = [keyof V1NotificationTypes] extends [V1Notification]
+  ? [V1Notification] extends [keyof V1NotificationTypes]
+    ? true
+    : false
+  : false;
+/** `true` when `V1MethodTypes` names exactly the methods of `v1Methods`. */
+type MethodsNamed = [keyof V1MethodTypes] extends [V1Method]
+  ? [V1Method] extends [keyof V1MethodTypes]
+    ? true
+    : false
+  : false;
 
 // A hand-written interface that drifts from its schema turns one of these into `false`, and
 // `tsc --build` fails on it.
@@ -115,6 +141,10 @@ export type InterfacesEqualSchemas = [
   Holds<Same<RunEventNotification, z.infer<typeof runEventNotificationSchema>>>,
   Holds<Same<LearningContext, z.infer<typeof learningContextSchema>>>,
   Holds<Same<LearningContextSourceState, z.infer<typeof learningContextSourceStateSchema>>>,
+  Holds<MethodsEqual>,
+  Holds<MethodsNamed>,
+  Holds<NotificationsEqual>,
+  Holds<NotificationsNamed>,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: any zod schema
@@ -131,6 +161,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['PromptSettings', promptSettingsSchema],
   ['ModelSettings', modelSettingsSchema],
   ['SettingItemView', settingItemViewSchema],
+  ['SettingOverride', settingOverrideSchema],
   ['ModelInfo', modelInfoSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
@@ -155,6 +186,19 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['RunEventNotification', runEventNotificationSchema],
   ['LearningContext', learningContextSchema],
   ['LearningContextSourceState', learningContextSourceStateSchema],
+  ['ContextProgressParams', v1Notifications['context.progress']],
+  ['LoginProgress', v1Notifications['login.progress']],
+  // Each method's `<Method>Params` / `<Method>Result` (`run.submit` → `RunSubmitParams`).
+  ...Object.entries(v1Methods).flatMap(([method, { params, result }]) => {
+    const name = method
+      .split('.')
+      .map((part) => part[0]?.toUpperCase() + part.slice(1))
+      .join('');
+    return [
+      [`${name}Params`, params],
+      [`${name}Result`, result],
+    ] as [string, Schema][];
+  }),
 ];
 
 const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -165,6 +209,15 @@ let emitted: Map<string, string> | undefined;
 function emittedDocs(): Map<string, string> {
   emitted ??= emitDocs();
   return emitted;
+}
+
+/** The object literal a member's type holds, through `| null`, `| undefined`, `[]` and parentheses. */
+function typeLiteral(type: ts.TypeNode): ts.TypeLiteralNode | undefined {
+  if (ts.isTypeLiteralNode(type)) return type;
+  if (ts.isArrayTypeNode(type)) return typeLiteral(type.elementType);
+  if (ts.isParenthesizedTypeNode(type)) return typeLiteral(type.type);
+  if (ts.isUnionTypeNode(type)) return type.types.map(typeLiteral).find((found) => found);
+  return undefined;
 }
 
 function emitDocs(): Map<string, string> {
@@ -196,7 +249,8 @@ function emitDocs(): Map<string, string> {
           .map((d) => ts.getTextOfJSDocComment(d.comment) ?? '')
           .join(' ');
         if (doc) docs.set(path, clean(doc));
-        if (member.type && ts.isTypeLiteralNode(member.type)) collect(member.type.members, path);
+        const literal = member.type && typeLiteral(member.type);
+        if (literal) collect(literal.members, path);
       }
     };
     for (const statement of file.statements) {
@@ -214,15 +268,29 @@ function schemaDescriptions(): Map<string, string> {
   // A member typed by another mirrored interface is checked there; inline objects are walked.
   // (`.describe()` clones a schema but keeps its definition object.)
   const named = new Set(mirrored.map(([, schema]) => schema._zod.def));
+  // Through `.optional()`, `.nullable()` and arrays to the object they hold.
+  const unwrap = (schema: Schema): Schema => {
+    const def = schema._zod.def as unknown as {
+      type: string;
+      innerType?: Schema;
+      element?: Schema;
+    };
+    if (def.type === 'optional' || def.type === 'nullable') return unwrap(def.innerType as Schema);
+    if (def.type === 'array') return unwrap(def.element as Schema);
+    return schema;
+  };
   const walk = (schema: Schema, prefix: string): void => {
     for (const [key, member] of Object.entries(shapeOf(schema) ?? {})) {
       if (member.description !== undefined) found.set(`${prefix}.${key}`, member.description);
-      if (shapeOf(member) && !named.has(member._zod.def)) walk(member, `${prefix}.${key}`);
+      const inner = unwrap(member);
+      if (shapeOf(inner) && !named.has(inner._zod.def)) walk(inner, `${prefix}.${key}`);
     }
   };
   for (const [name, schema] of mirrored) {
     if (typeof name === 'string') {
-      walk(schema, name);
+      // A union mirrored by one interface (`settings.set` params, one option per key): every option.
+      const options = (schema as unknown as { options?: Schema[] }).options ?? [schema];
+      for (const option of options) walk(option, name);
       continue;
     }
     for (const option of (schema as unknown as { options: Schema[] }).options) {
