@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION } from '../v1/common.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../v1/framing.js';
 import {
   type V1Method,
+  type V1Notification,
   type V1NotificationParams,
   type V1Params,
   type V1Result,
@@ -44,30 +45,28 @@ export interface RepaClient {
    * `RepaError`, or `daemon_unavailable` when the connection drops before the answer.
    */
   request<M extends RepaClientMethod>(method: M, params: V1Params<M>): Promise<V1Result<M>>;
-  /** Listens to `run.event` notifications of the runs this client subscribed to; returns unsubscribe. */
-  on(event: 'run.event', listener: (params: RunEventNotification) => void): () => void;
+  /**
+   * Listens to a v1 notification the server sends this client (`run.event` of the runs it
+   * subscribed to, `context.progress` of its `context.build` calls, `login.progress` of its
+   * `login.start` calls); returns unsubscribe.
+   */
+  on<N extends V1Notification>(
+    event: N,
+    listener: (params: V1NotificationParams<N>) => void,
+  ): () => void;
   /** Listens to connection drops (the next call reconnects); returns unsubscribe. */
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
-  /** Listens to the progress of this client's `context.build` calls; returns unsubscribe. */
-  on(
-    event: 'context.progress',
-    listener: (params: V1NotificationParams<'context.progress'>) => void,
-  ): () => void;
-  /** Listens to the steps of this client's `login.start` calls; returns unsubscribe. */
-  on(
-    event: 'login.progress',
-    listener: (params: V1NotificationParams<'login.progress'>) => void,
-  ): () => void;
   /** Closes the connection; pending and later calls reject with `cancelled`. */
   close(): Promise<void>;
 }
 
 type Listeners = {
-  'run.event': Set<(params: RunEventNotification) => void>;
-  'context.progress': Set<(params: V1NotificationParams<'context.progress'>) => void>;
-  'login.progress': Set<(params: V1NotificationParams<'login.progress'>) => void>;
-  disconnect: Set<(error: RepaError) => void>;
-};
+  [N in V1Notification]: Set<(params: V1NotificationParams<N>) => void>;
+} & { disconnect: Set<(error: RepaError) => void> };
+
+function isV1Notification(method: string): method is V1Notification {
+  return Object.hasOwn(v1Notifications, method);
+}
 
 /**
  * Creates a client for the daemon at `target` (its unix socket, or loopback TCP with a token).
@@ -93,12 +92,9 @@ class DaemonClient implements RepaClient {
     Pick<RepaClientOptions, 'client'>;
   readonly #subscriptions = new Set<string>();
   readonly #live = new Set<ClientConnection>();
-  readonly #listeners: Listeners = {
-    'run.event': new Set(),
-    'context.progress': new Set(),
-    'login.progress': new Set(),
-    disconnect: new Set(),
-  };
+  readonly #listeners = Object.fromEntries(
+    [...Object.keys(v1Notifications), 'disconnect'].map((name) => [name, new Set()]),
+  ) as Listeners;
   #connecting: Promise<Connected> | null = null;
   #current: ClientConnection | null = null;
   #everConnected = false;
@@ -137,16 +133,11 @@ class DaemonClient implements RepaClient {
     }
   }
 
-  on(event: 'run.event', listener: (params: RunEventNotification) => void): () => void;
+  on<N extends V1Notification>(
+    event: N,
+    listener: (params: V1NotificationParams<N>) => void,
+  ): () => void;
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
-  on(
-    event: 'context.progress',
-    listener: (params: V1NotificationParams<'context.progress'>) => void,
-  ): () => void;
-  on(
-    event: 'login.progress',
-    listener: (params: V1NotificationParams<'login.progress'>) => void,
-  ): () => void;
   on(event: keyof Listeners, listener: (params: never) => void): () => void {
     const set = this.#listeners[event] as Set<typeof listener>;
     set.add(listener);
@@ -238,23 +229,16 @@ class DaemonClient implements RepaClient {
   }
 
   #onNotification(method: string, params: unknown): void {
-    if (method === 'context.progress') {
-      const progress = v1Notifications['context.progress'].safeParse(params);
-      if (progress.success) emit(this.#listeners['context.progress'], progress.data);
-      return;
-    }
-    if (method === 'login.progress') {
-      const step = v1Notifications['login.progress'].safeParse(params);
-      if (step.success) emit(this.#listeners['login.progress'], step.data);
-      return;
-    }
-    if (method !== 'run.event') return; // Newer notifications are ignored by this client.
-    const parsed = v1Notifications['run.event'].safeParse(params);
+    if (!isV1Notification(method)) return; // Newer notifications are ignored by this client.
+    const schema: z.ZodType = v1Notifications[method];
+    const parsed = schema.safeParse(params);
     if (!parsed.success) return;
-    const { event, runId } = parsed.data;
-    if (event.type === 'status' && isTerminalRunStatus(event.status))
-      this.#subscriptions.delete(runId);
-    emit(this.#listeners['run.event'], parsed.data);
+    if (method === 'run.event') {
+      const { event, runId } = parsed.data as RunEventNotification;
+      if (event.type === 'status' && isTerminalRunStatus(event.status))
+        this.#subscriptions.delete(runId);
+    }
+    emit(this.#listeners[method] as Set<(params: unknown) => void>, parsed.data);
   }
 
   #onClose(connection: ClientConnection, error: RepaError): void {
