@@ -179,7 +179,10 @@ export class SaveCommitter {
     return receiptsOf(operationId, plan);
   }
 
-  /** Right before the renames: every target is still where it was and still has the version planned. */
+  /**
+   * Right before the renames: every target is still where it was and still has the version planned
+   * (its stat key unchanged since a settled planned read, or its bytes read and hashed again).
+   */
   private async recheck(plan: readonly PlannedChange[]): Promise<void> {
     for (const change of plan) {
       const again = await this.space.canonical(change.target);
@@ -190,6 +193,13 @@ export class SaveCommitter {
         );
       }
       await this.space.expectRealDir(dirname(change.absolutePath));
+      // Unchanged stat key of a settled read: the same bytes (the observer's rule), no re-read.
+      if (
+        change.settledKey !== null &&
+        (await this.space.statKeyOf(change.target)) === change.settledKey
+      ) {
+        continue;
+      }
       const current = await this.space.currentVersion(change.absolutePath, change.target);
       checkExpectation(change.target, change.previousVersion, current);
     }
