@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { errnoCode, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
+import {
+  CREATE_EXCLUSIVE,
+  errnoCode,
+  ioError,
+  READ_NO_FOLLOW,
+  syncDirectory,
+} from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { newIdentity } from './content-address.js';
 import { IdentityIndex } from './identity-index.js';
@@ -109,6 +115,7 @@ export class IdentityLedger {
       () => undefined,
     );
     if (bytes === undefined) throw error;
+    if (bytes.length === 0) return new IdentityIndex();
     try {
       return IdentityIndex.parse(bytes.toString('utf8'), this.copy);
     } catch {
@@ -198,16 +205,19 @@ export class IdentityLedger {
   }
 
   /**
-   * Whether a durable copy of the index is on disk (made now as a hard link of the index file when
-   * its bytes are durable); `false` when none can be kept.
+   * Whether a durable copy of the index is on disk (made now: a hard link of the index file when
+   * its bytes are durable, an empty file when there is no index yet); `false` when none can be kept.
    */
   private async keepDurableCopy(): Promise<boolean> {
     if (this.sync === 'unsynced') return true;
     // The index file's bytes are durable (its folder entry maybe not: then a power loss leaves an
     // older index and no copy, never a torn one).
-    if (this.fromCopy || this.indexKey === null || this.indexKey === undefined) return false;
+    if (this.fromCopy || this.indexKey === undefined) return false;
+    const { fs } = this.space;
     try {
-      await this.space.fs.link(this.file, this.copy);
+      // No index yet: an empty copy stands for the empty index (no bytes, so nothing to fsync).
+      if (this.indexKey === null) await fs.close(await fs.open(this.copy, CREATE_EXCLUSIVE, 0o666));
+      else await fs.link(this.file, this.copy);
       return true;
     } catch (error) {
       // A copy left by an earlier run is the last durable index (only makeDurable removes it).
