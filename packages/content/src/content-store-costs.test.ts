@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,27 @@ describe('ContentStore costs', () => {
     it('still refuses a damaged index with data_corrupt when there is no durable copy', async () => {
       const root = await space({ 'a.md': 'a\n', '.repa/identities.json': '{ broken' });
       expect((await repaErrorOf(ContentStore.open({ root, hooks: {} }))).code).toBe('data_corrupt');
+    });
+  });
+
+  describe('the temp file', () => {
+    it('gets the mode of the file it replaces without a chmod when the umask leaves it', async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      // 0o600 survives every usual umask (022, 027, 077).
+      await chmod(join(root, 'a.md'), 0o600);
+      const chmods: number[] = [];
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        chmod: async (handle, mode) => {
+          chmods.push(mode);
+          await nodeFsLayer.chmod(handle, mode);
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      const a = await store.read('a.md');
+      await store.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
+      expect(chmods).toEqual([]);
+      expect((await stat(join(root, 'a.md'))).mode & 0o777).toBe(0o600);
     });
   });
 
