@@ -11,6 +11,7 @@ import {
   open as openCallback,
   openSync,
   read as readCallback,
+  readFile as readFileCallback,
   readSync,
   realpathSync,
   renameSync,
@@ -84,15 +85,30 @@ const opensAtOnce = (flags: string | number) =>
   ((flags & constants.O_NONBLOCK) !== 0 ||
     (flags & (constants.O_CREAT | constants.O_EXCL)) === (constants.O_CREAT | constants.O_EXCL));
 
-/** How much one read through the thread pool takes (as `FileHandle.readFile` does). */
+const readFileAsync = promisify(readFileCallback);
+
+/** How much one read through the thread pool takes (as `readFile` does). */
 const POOL_READ_BYTES = 512 * 1024;
 
+/** An open file of {@link nodeFsLayer}: whether its position is still at the start. */
+class NodeFsHandle implements FsHandle {
+  atStart = true;
+  constructor(readonly fd: number) {}
+}
+
 /**
- * Reads the whole file `fd` from offset 0 (to its end, even if it grew): on this thread when it is
- * small, else through the pool.
+ * Reads the whole file from offset 0 (to its end, even if it grew): on this thread when it is
+ * small; else with Node's own `readFile` while the position is at the start (its buffers go back
+ * to the system as soon as they are garbage, where a loop of `read` calls kept the daemon's memory
+ * up), and with positional reads through the pool after that.
  */
-async function readAll(fd: number): Promise<Buffer> {
+async function readAll(handle: FsHandle): Promise<Buffer> {
+  const { fd } = handle;
   const size = Number(fstatSync(fd).size);
+  if (size > INLINE_BYTES && handle instanceof NodeFsHandle && handle.atStart) {
+    handle.atStart = false;
+    return readFileAsync(fd);
+  }
   let buffer = Buffer.allocUnsafe(size + 1);
   let total = 0;
   for (;;) {
@@ -130,10 +146,12 @@ export const nodeFsLayer: FsLayer = {
   rename: async (from, to) => renameSync(from, to),
   link: async (from, to) => linkSync(from, to),
   unlink: async (path) => unlinkSync(path),
-  open: async (path, flags, mode) => ({
-    fd: opensAtOnce(flags) ? openSync(path, flags, mode) : await openAsync(path, flags, mode),
-  }),
+  open: async (path, flags, mode) =>
+    new NodeFsHandle(
+      opensAtOnce(flags) ? openSync(path, flags, mode) : await openAsync(path, flags, mode),
+    ),
   write: async (handle, bytes) => {
+    if (handle instanceof NodeFsHandle) handle.atStart = false;
     let offset = 0;
     while (offset < bytes.length) {
       const length = Math.min(bytes.length - offset, INLINE_BYTES);
@@ -143,7 +161,7 @@ export const nodeFsLayer: FsLayer = {
           : (await writeAsync(handle.fd, bytes, offset, length)).bytesWritten;
     }
   },
-  read: (handle) => readAll(handle.fd),
+  read: (handle) => readAll(handle),
   fstat: async (handle) => fstatSync(handle.fd, { bigint: true }),
   chmod: async (handle, mode) => fchmodSync(handle.fd, mode),
   sync: (handle) => fsyncAsync(handle.fd),
