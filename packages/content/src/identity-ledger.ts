@@ -157,21 +157,27 @@ export class IdentityLedger {
   }
 
   /**
-   * Makes the last index write durable: the file's fsync if a read skipped it, then the folder's;
-   * the durable copy is then removed.
+   * Makes the last index write durable: the file's fsync if a read skipped it and the folder's,
+   * side by side; the durable copy is then removed.
    */
   async makeDurable(): Promise<void> {
     const { fs } = this.space;
     if (this.sync === 'durable') return;
-    if (this.sync === 'unsynced') {
+    const syncFile = async () => {
       const handle = await fs.open(this.file, READ_NO_FOLLOW);
       try {
         await fs.sync(handle);
       } finally {
         await fs.close(handle).catch(() => undefined);
       }
-    }
-    await syncDirectory(this.space.repaDir, { fs });
+    };
+    // Both at once: in any order, the durable copy stays until both are done, so a power loss in
+    // between finds the old index or the copy.
+    const results = await Promise.allSettled([
+      this.sync === 'unsynced' ? syncFile() : undefined,
+      syncDirectory(this.space.repaDir, { fs }),
+    ]);
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
     await this.dropCopy();
   }
 
