@@ -5,16 +5,10 @@ import { decodeText } from './content-bytes.js';
 import type { ContentStore } from './content-store.js';
 import type { ContentSnapshot } from './space-resolver.js';
 
-// File timestamps are coarse (a kernel tick, or 2 s on some file systems): a same-size change
-// within the same tick keeps the stat key. A key is trusted only once its mtime is older than the
-// store's window for the key's device when it is taken (probed from the file system; 2 s until
-// then, and on any device but the space root's).
-function settledKey(key: string | undefined, store: ContentStore): string | undefined {
-  if (key === undefined) return undefined;
-  const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
-  const window = store.timestampWindowOn(key.slice(0, key.indexOf(':')));
-  return BigInt(Date.now()) * 1_000_000n - mtime > window ? key : undefined;
-}
+// A stat key is trusted only once its mtime is older than the store's window for the key's
+// device when it is taken (`ContentStore.settledKey`): a same-size change within one timestamp
+// tick keeps the key.
+const settledKey = (key: string | undefined, store: ContentStore) => store.settledKey(key);
 
 /** What this host saw of one object. */
 export interface Observation {

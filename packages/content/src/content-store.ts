@@ -172,6 +172,19 @@ export class ContentStore {
   }
 
   /**
+   * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it: older than
+   * the window of its device ({@link timestampWindowOn}) now, right after the read. File timestamps
+   * are coarse: a same-size change within one tick keeps the stat key. Else `undefined`.
+   * @internal
+   */
+  settledKey(key: string | undefined): string | undefined {
+    if (key === undefined) return undefined;
+    const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
+    const window = this.timestampWindowOn(key.slice(0, key.indexOf(':')));
+    return BigInt(Date.now()) * 1_000_000n - mtime > window ? key : undefined;
+  }
+
+  /**
    * Probes the file system's timestamp step once per device and process, in `.repa/` (never
    * created for it); until then, and where it cannot tell, the window stays 2 s.
    * @internal
@@ -262,6 +275,7 @@ export class ContentStore {
         this.caseInsensitive,
         changes,
         operationId,
+        (key) => this.settledKey(key),
       );
       return this.committer.commit(plan, operationId, lock);
     });

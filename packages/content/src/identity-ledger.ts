@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
+import {
+  CREATE_EXCLUSIVE,
+  errnoCode,
+  ioError,
+  READ_NO_FOLLOW,
+  syncDirectory,
+} from '@repa/durable-fs';
+import { RepaError } from '@repa/protocol';
 import { newIdentity } from './content-address.js';
 import { IdentityIndex } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
@@ -7,6 +14,15 @@ import type { SpaceResolver } from './space-resolver.js';
 import { statKeyOf, writeRepaFile } from './store-files.js';
 
 const INDEX_FILE = 'identities.json';
+/**
+ * A hard link to the last index known to be on disk durably, kept while `identities.json` may not
+ * be (a read assigned an identity and wrote the index without fsync): if a power loss tears the
+ * index, it is read instead, and only identities assigned by reads since are lost.
+ */
+const DURABLE_COPY = 'identities.durable.json';
+
+/** How far the index file on disk is from surviving a power loss. */
+type IndexSync = 'durable' | 'rename-unsynced' | 'unsynced';
 
 /** What a saved change means for the identity index. */
 export interface IdentityChange {
@@ -25,13 +41,19 @@ export class IdentityLedger {
   private unsaved: ((index: IdentityIndex) => boolean)[] = [];
   /** Stat key of `identities.json` when last read or written (`null`: absent; `undefined`: never read). */
   private indexKey: string | null | undefined;
-  /** Whether `identities.json` was last replaced without the folder fsync (see {@link assign}). */
-  private renameUnsynced = false;
+  /** What of the last write of `identities.json` is not yet fsynced (see {@link assign}). */
+  private sync: IndexSync = 'durable';
+  /** Whether the index in memory came from the durable copy (the index file was torn). */
+  private fromCopy = false;
 
   constructor(private readonly space: SpaceResolver) {}
 
   private get file(): string {
     return join(this.space.repaDir, INDEX_FILE);
+  }
+
+  private get copy(): string {
+    return join(this.space.repaDir, DURABLE_COPY);
   }
 
   /** The identity of the object at `path`, if it has one. */
@@ -68,28 +90,65 @@ export class IdentityLedger {
     if (key === this.indexKey) return;
     let index = new IdentityIndex();
     const bytes = key === null ? undefined : await readDataFile(fs, file, 'identity index');
-    if (bytes !== undefined) index = IdentityIndex.parse(bytes.toString('utf8'), file);
+    this.fromCopy = false;
+    if (bytes !== undefined) {
+      try {
+        index = IdentityIndex.parse(bytes.toString('utf8'), file);
+      } catch (error) {
+        // Torn by a power loss after a read's unsynced write: the durable copy, if there is one.
+        const copy = await this.readCopy(error);
+        index = copy;
+        this.fromCopy = true;
+      }
+    }
+    // A durable copy on disk means the index file may not be durable (another store's read).
+    if (this.sync === 'durable' && (await this.copyExists())) this.sync = 'unsynced';
     for (const change of this.unsaved) change(index);
     this.index = index;
     this.indexKey = key;
   }
 
+  /** The durable copy's index; rethrows `error` (the index file's) when there is none or it is damaged too. */
+  private async readCopy(error: unknown): Promise<IdentityIndex> {
+    if (!RepaError.isInstance(error) || error.code !== 'data_corrupt') throw error;
+    const bytes = await readDataFile(this.space.fs, this.copy, 'identity index').catch(
+      () => undefined,
+    );
+    if (bytes === undefined) throw error;
+    if (bytes.length === 0) return new IdentityIndex();
+    try {
+      return IdentityIndex.parse(bytes.toString('utf8'), this.copy);
+    } catch {
+      throw error;
+    }
+  }
+
+  private async copyExists(): Promise<boolean> {
+    return this.space.fs.lstat(this.copy).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /**
-   * Writes the index to disk; the changes it holds are no longer unsaved. `durable: false` fsyncs
-   * the new file's bytes but not the folder's rename: it survives a killed process, and a power
-   * loss leaves the old or the new index, never a torn one; {@link makeDurable} finishes it.
+   * Writes the index to disk; the changes it holds are no longer unsaved. `sync` as for
+   * `writeRepaFile`: `all` makes it durable; `file` fsyncs the bytes, not the folder's rename;
+   * `none` neither (it survives a killed process, not a power loss). {@link makeDurable} finishes.
    */
-  async persist(durable = true): Promise<void> {
+  async persist(sync: 'all' | 'file' | 'none' = 'all'): Promise<void> {
     const { fs, repaDir } = this.space;
     const file = this.file;
     const written = this.unsaved.length;
-    await writeRepaFile(fs, repaDir, file, this.index.serialize(), durable ? 'all' : 'file');
-    this.renameUnsynced = !durable;
+    await writeRepaFile(fs, repaDir, file, this.index.serialize(), sync);
     this.unsaved.splice(0, written);
+    this.fromCopy = false;
     this.indexKey = await fs.lstat(file).then(
       (stats) => statKeyOf(stats),
       () => undefined,
     );
+    if (sync === 'all') await this.dropCopy();
+    else if (sync === 'none') this.sync = 'unsynced';
+    else if (this.sync === 'durable') this.sync = 'rename-unsynced';
   }
 
   /** Writes the index only when it has unsaved changes. */
@@ -97,11 +156,35 @@ export class IdentityLedger {
     if (this.unsaved.length > 0) await this.persist();
   }
 
-  /** Flushes the rename of an index written by {@link assign} (the folder fsync it skipped). */
+  /**
+   * Makes the last index write durable: the file's fsync if a read skipped it and the folder's,
+   * side by side; the durable copy is then removed.
+   */
   async makeDurable(): Promise<void> {
-    if (!this.renameUnsynced) return;
-    await syncDirectory(this.space.repaDir, { fs: this.space.fs });
-    this.renameUnsynced = false;
+    const { fs } = this.space;
+    if (this.sync === 'durable') return;
+    const syncFile = async () => {
+      const handle = await fs.open(this.file, READ_NO_FOLLOW);
+      try {
+        await fs.sync(handle);
+      } finally {
+        await fs.close(handle).catch(() => undefined);
+      }
+    };
+    // Both at once: in any order, the durable copy stays until both are done, so a power loss in
+    // between finds the old index or the copy.
+    const results = await Promise.allSettled([
+      this.sync === 'unsynced' ? syncFile() : undefined,
+      syncDirectory(this.space.repaDir, { fs }),
+    ]);
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
+    await this.dropCopy();
+  }
+
+  /** The index file is durable now: its durable copy goes (no fsync: a copy that comes back is older). */
+  private async dropCopy(): Promise<void> {
+    this.sync = 'durable';
+    await this.space.fs.unlink(this.copy).catch(() => undefined);
   }
 
   /** Applies an index change now and keeps it until it is on disk. */
@@ -111,9 +194,11 @@ export class IdentityLedger {
 
   /**
    * The identity of `target`, assigned and written now if it has none. Runs under the lock.
-   * Contract: the identity is on disk before it is returned (it survives a killed process); the
-   * folder fsync that makes its rename survive a power loss is left to the next save
-   * ({@link makeDurable}), so a read costs one fsync, not two.
+   * Contract: the identity is in `identities.json` before it is returned (it survives a killed
+   * process). The index is written without fsync when a durable copy of the last durable index
+   * can be kept beside it (a hard link): a power loss before the next save
+   * ({@link makeDurable}) then loses at most the identities assigned by reads since, never the
+   * index. Without such a copy (no index yet, no hard links) the file is fsynced, not its folder.
    */
   async assign(target: string): Promise<string> {
     const existing = this.index.identityOf(target);
@@ -121,8 +206,29 @@ export class IdentityLedger {
     const identity = newIdentity();
     // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
     this.change((index) => index.identityOf(target) === undefined && index.set(identity, target));
-    await this.persist(false);
+    await this.persist((await this.keepDurableCopy()) ? 'none' : 'file');
     return identity;
+  }
+
+  /**
+   * Whether a durable copy of the index is on disk (made now: a hard link of the index file when
+   * its bytes are durable, an empty file when there is no index yet); `false` when none can be kept.
+   */
+  private async keepDurableCopy(): Promise<boolean> {
+    if (this.sync === 'unsynced') return true;
+    // The index file's bytes are durable (its folder entry maybe not: then a power loss leaves an
+    // older index and no copy, never a torn one).
+    if (this.fromCopy || this.indexKey === undefined) return false;
+    const { fs } = this.space;
+    try {
+      // No index yet: an empty copy stands for the empty index (no bytes, so nothing to fsync).
+      if (this.indexKey === null) await fs.close(await fs.open(this.copy, CREATE_EXCLUSIVE, 0o666));
+      else await fs.link(this.file, this.copy);
+      return true;
+    } catch (error) {
+      // A copy left by an earlier run is the last durable index (only makeDurable removes it).
+      return errnoCode(error) === 'EEXIST';
+    }
   }
 
   /**

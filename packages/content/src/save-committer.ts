@@ -1,12 +1,12 @@
 import { dirname } from 'node:path';
-import { ioError, syncDirectory } from '@repa/durable-fs';
+import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentRecord } from './intent-record.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
+import { ensureDir, removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -59,11 +59,24 @@ export class SaveCommitter {
     // the save after a killed process, and the page cache keeps it for that (README, "The save
     // protocol"). Several changes need the record on disk before the first rename.
     const single = plan.length === 1;
+    let made = false;
     try {
-      // Creates `.repa/intents/` if needed (both must be real folders).
-      await writeRepaFile(fs, repaDir, recordPath, JSON.stringify(record), single ? 'none' : 'all');
+      const text = JSON.stringify(record);
+      if (single) {
+        // Created in place (`O_EXCL`, one write, no fsync): a killed writer leaves no record or a
+        // torn one, which recovery quarantines; there is no temp file or rename to pay for.
+        await ensureDir(fs, repaDir);
+        await ensureDir(fs, this.space.intentsDir);
+        made = true;
+        await writeNewFile(fs, recordPath, Buffer.from(text, 'utf8'), null, false);
+      } else {
+        // Creates `.repa/intents/` if needed (both must be real folders).
+        made = true;
+        await writeRepaFile(fs, repaDir, recordPath, text, 'all');
+      }
     } catch (error) {
-      await fs.unlink(recordPath).catch(() => undefined);
+      // A record of this operation id that another writer made is not ours to remove.
+      if (made && errnoCode(error) !== 'EEXIST') await fs.unlink(recordPath).catch(() => undefined);
       throw ioError(error, 'Writing the intent record');
     }
     await this.step('intent-written', operationId);
@@ -179,7 +192,10 @@ export class SaveCommitter {
     return receiptsOf(operationId, plan);
   }
 
-  /** Right before the renames: every target is still where it was and still has the version planned. */
+  /**
+   * Right before the renames: every target is still where it was and still has the version planned
+   * (its stat key unchanged since a settled planned read, or its bytes read and hashed again).
+   */
   private async recheck(plan: readonly PlannedChange[]): Promise<void> {
     for (const change of plan) {
       const again = await this.space.canonical(change.target);
@@ -190,6 +206,13 @@ export class SaveCommitter {
         );
       }
       await this.space.expectRealDir(dirname(change.absolutePath));
+      // Unchanged stat key of a settled read: the same bytes (the observer's rule), no re-read.
+      if (
+        change.settledKey !== null &&
+        (await this.space.statKeyOf(change.target)) === change.settledKey
+      ) {
+        continue;
+      }
       const current = await this.space.currentVersion(change.absolutePath, change.target);
       checkExpectation(change.target, change.previousVersion, current);
     }

@@ -38,6 +38,11 @@ export interface PlannedChange {
   temp: string | null;
   mode: number | null;
   createdDirs: string[];
+  /**
+   * The stat key of the planned read when it was old enough to trust (see
+   * `ContentStore.settledKey`): the re-check compares it instead of reading again. `null` otherwise.
+   */
+  settledKey: string | null;
 }
 
 /** The operation ids a save may have (they name its intent record and temp files). */
@@ -60,6 +65,7 @@ export async function planSave(
   caseInsensitive: boolean,
   changes: readonly SaveChange[],
   operationId: string,
+  settled: (statKey: string) => string | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
   for (const change of changes) {
@@ -116,6 +122,7 @@ export async function planSave(
       temp,
       mode: current === null ? null : current.mode & 0o777,
       createdDirs: content === null ? [] : await space.missingDirs(dirname(absolutePath)),
+      settledKey: current === null ? null : (settled(current.statKey) ?? null),
     });
   }
   return plan;
@@ -188,6 +195,7 @@ export function fromRecord(space: SpaceResolver, change: IntentChange): PlannedC
     temp: change.temp === null ? null : join(space.root, change.temp),
     mode: change.mode,
     createdDirs: change.createdDirs.map((dir) => join(space.root, dir)),
+    settledKey: null,
   };
 }
 

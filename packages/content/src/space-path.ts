@@ -39,12 +39,16 @@ const LOOK_ALIKES: Record<string, string> = {
   '\uAB48': 'r',
 };
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/u;
+
 /**
  * The spelling a name is compared under for protection: compatibility-normalised (fullwidth dot →
  * `.`), invisible characters and accents removed, lower-cased, look-alike letters mapped to ASCII,
  * and trailing dots and spaces dropped (Windows ignores them).
  */
 function protectionSkeleton(name: string): string {
+  // Printable ASCII needs none of the Unicode folding below (the common case, on every path check).
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase().replace(/[. ]+$/u, '');
   const folded = name
     .normalize('NFKC')
     .replace(INVISIBLE, '')

@@ -241,11 +241,14 @@ export class SpaceResolver {
     }
   }
 
-  /** The version, bytes and mode of the file a save would replace, or `null` when there is none. */
+  /**
+   * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
+   * none.
+   */
   async currentVersion(
     absolutePath: string,
     target: string,
-  ): Promise<{ version: string; bytes: Buffer; mode: number } | null> {
+  ): Promise<{ version: string; bytes: Buffer; mode: number; statKey: string } | null> {
     let stats: BigIntStats;
     try {
       stats = await this.fs.lstat(absolutePath);
@@ -263,8 +266,12 @@ export class SpaceResolver {
     }
     // A FIFO, device or socket is refused from lstat alone: it is never opened.
     if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
-    const { bytes, version } = await this.readStable({ target, absolutePath, outside: false });
-    return { version, bytes, mode: Number(stats.mode & 0o7777n) };
+    const { bytes, version, statKey } = await this.readStable({
+      target,
+      absolutePath,
+      outside: false,
+    });
+    return { version, bytes, mode: Number(stats.mode & 0o7777n), statKey };
   }
 
   /** The cheap change key of a space object, or `null` when it is gone. */

@@ -29,7 +29,8 @@ function spaceUnsafe(path: string): RepaError {
 }
 
 /**
- * Writes a new file (`O_EXCL`) with `bytes`, gives it `mode` when not `null`, and fsyncs it (unless
+ * Writes a new file (`O_EXCL`) with `bytes`, gives it exactly `mode` when not `null` (created with
+ * it, and `fchmod` only when the umask changed it), and fsyncs it (unless
  * `sync` is false: then it survives a killed process, not a power loss).
  */
 export async function writeNewFile(
@@ -39,10 +40,13 @@ export async function writeNewFile(
   mode: number | null,
   sync = true,
 ): Promise<void> {
-  const handle = await fs.open(path, CREATE_EXCLUSIVE, 0o666);
+  const handle = await fs.open(path, CREATE_EXCLUSIVE, mode ?? 0o666);
   try {
     await fs.write(handle, bytes);
-    if (mode !== null) await fs.chmod(handle, mode);
+    // The umask may have taken bits off; a chmod (a journaled change) only when it did.
+    if (mode !== null && Number((await fs.fstat(handle)).mode & 0o7777n) !== mode) {
+      await fs.chmod(handle, mode);
+    }
     if (sync) await fs.sync(handle);
   } finally {
     await fs.close(handle).catch(() => undefined);

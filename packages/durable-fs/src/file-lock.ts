@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import type { RepaError } from '@repa/protocol';
 import { lock } from 'proper-lockfile';
 import { errnoCode, ioError } from './errors.js';
@@ -61,9 +61,10 @@ export async function acquireFileLock(path: string, options: FileLockOptions): P
   // proper-lockfile takes a stale lock over by removing the folder and making a new one, so a
   // folder with another inode or birth time is someone else's.
   const identityOf = (stats: BigIntStats) => `${stats.ino}:${stats.birthtimeNs}`;
+  // A stat on the calling thread: microseconds, against a thread-pool round trip right before a commit.
   const current = async (): Promise<BigIntStats | undefined> => {
     try {
-      return await lstat(folder, { bigint: true });
+      return lstatSync(folder, { bigint: true });
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw ioError(error, `Checking the lock of ${path}`, { path });

@@ -2,6 +2,7 @@ export { errnoCode, ioError } from './errors.js';
 export { acquireFileLock, type FileLock, type FileLockOptions } from './file-lock.js';
 export {
   CREATE_EXCLUSIVE,
+  type FsHandle,
   type FsLayer,
   nodeFsLayer,
   READ_FOLLOW,

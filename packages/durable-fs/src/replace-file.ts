@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ioError } from './errors.js';
-import { CREATE_EXCLUSIVE, type FsLayer, nodeFsLayer } from './fs-layer.js';
+import { CREATE_EXCLUSIVE, type FsHandle, type FsLayer, nodeFsLayer } from './fs-layer.js';
 
 /**
  * Errors of an fsync on a folder that mean the file system does not support it (some platforms,
@@ -152,7 +151,7 @@ async function writeTempFile(
   fsync: boolean,
 ): Promise<string> {
   const folder = dirname(path);
-  let handle: FileHandle | undefined;
+  let handle: FsHandle | undefined;
   let temp = '';
   for (let attempt = 1; handle === undefined; attempt++) {
     temp = join(folder, `${basename(path)}.${randomInt(2 ** 32)}`);
