@@ -196,7 +196,7 @@ describe('the sandboxed bash tool', () => {
     const forks =
       'perl -e \'my $n = 0; while ($n < 100) { my $p = fork(); if (!defined $p) { print "forked $n, then: $!\\n"; exit 0 } if ($p == 0) { sleep 31401; exit 0 } $n++ } print "forked $n\\n"\'';
     const { results, events } = await run(
-      [bash(forks, 10), bash(':(){ :|:& };:; wait', 2)],
+      [bash(forks, 10), bash(':(){ :|:& };:; exec sleep 31409', 2)],
       sandboxed,
       { bashLimits: { maxProcesses: 16, graceMillis: 200 } },
     );
@@ -207,6 +207,7 @@ describe('the sandboxed bash tool', () => {
     expect(results[1]).toContain('Command timed out after 2 seconds');
     expect(toolEnds(events).map((end) => end.isError)).toEqual([false, true]);
     expect(processesRunning(['sleep', '31401'])).toEqual([]);
+    expect(processesRunning(['sleep', '31409'])).toEqual([]);
   });
 });
 
