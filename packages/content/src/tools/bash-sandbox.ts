@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, readFile, realpath, rmdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, join, relative, sep } from 'node:path';
+import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RepaError } from '@repa/protocol';
 
@@ -66,13 +66,15 @@ async function findBwrap(path: string): Promise<string> {
     }
   }
   throw unavailable(
-    'Commands run only inside a bubblewrap sandbox, and `bwrap` is not on the PATH; the command was not run.',
+    process.platform === 'linux'
+      ? 'Commands run only inside a bubblewrap sandbox, and `bwrap` is not on the PATH; the command was not run.'
+      : `Commands run only inside a bubblewrap sandbox, which needs Linux (this is ${process.platform}); the command was not run.`,
   );
 }
 
 function inside(folder: string, path: string): boolean {
   const rest = relative(folder, path);
-  return rest === '' || (!rest.startsWith('..') && !rest.startsWith(sep) && rest !== '..');
+  return rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
 }
 
 /**
@@ -283,7 +285,8 @@ export async function runSandboxed(
   const bwrap = await findBwrap(path);
   const space = await realpath(options.space);
   const args = await bwrapArguments(space, options.hidden);
-  const script = `ulimit -u ${options.maxProcesses} || exit 126\n${command.command}`;
+  // A hard limit already below ours is kept; an unlimited one that cannot be lowered stops the run.
+  const script = `ulimit -u ${options.maxProcesses} 2>/dev/null || [ "$(ulimit -H -u)" != unlimited ] || exit 126\n${command.command}`;
   const group = process.getuid?.() === 0 ? await createPidsGroup(options.maxProcesses) : undefined;
   if (process.getuid?.() === 0 && !group) throw rootWithoutCgroup();
   const env = {

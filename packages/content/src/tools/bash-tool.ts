@@ -79,7 +79,10 @@ async function otherChangedFiles(
 }
 
 function statusLine(run: SandboxedRun): string {
-  const seconds = `${(run.durationMillis / 1000).toFixed(1)} s`;
+  const seconds =
+    run.durationMillis < 1000
+      ? `${run.durationMillis} ms`
+      : `${(run.durationMillis / 1000).toFixed(1)} s`;
   const ended =
     run.stoppedBy === null
       ? run.exitCode === null
@@ -150,7 +153,8 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         operations,
         exposeSessionEnvironment: false,
       });
-      const since = Date.now() - 50;
+      // File times come from the kernel's coarse clock, up to one tick (10 ms at HZ=100) behind.
+      const since = Date.now() - 10;
       let result: Awaited<ReturnType<typeof pi.execute>> | undefined;
       let failure: unknown;
       try {
