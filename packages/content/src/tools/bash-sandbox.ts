@@ -132,10 +132,24 @@ interface PidsGroup {
 
 const CGROUP_ROOTS = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
 
+/** Removes the empty groups a killed daemon left in `root` (rmdir refuses a group in use). */
+async function removeStaleGroups(root: string): Promise<void> {
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const owner = /^repa-bash-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid) continue;
+    try {
+      process.kill(Number(owner), 0);
+    } catch {
+      await rmdir(join(root, name)).catch(() => undefined);
+    }
+  }
+}
+
 async function createPidsGroup(maxProcesses: number): Promise<PidsGroup | undefined> {
   const name = `repa-bash-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   for (const root of CGROUP_ROOTS) {
     try {
+      await removeStaleGroups(root);
       const v2 = root !== CGROUP_ROOTS[0];
       if (v2) {
         const controllers = await readFile(join(root, 'cgroup.controllers'), 'utf8');
