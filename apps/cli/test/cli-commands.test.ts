@@ -311,6 +311,8 @@ describe('repa', () => {
         'model.id',
         'model.thinkingLevel',
         'tools.enabled',
+        'tools.bash',
+        'tools.bashTimeoutSeconds',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

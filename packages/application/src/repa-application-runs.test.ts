@@ -164,6 +164,10 @@ describe('RepaApplication runs', () => {
       { level: 'application', key: 'model.thinkingLevel', value: 'low' },
       connectionOf(listener()),
     );
+    await set?.(
+      { level: 'space', space, key: 'tools.bash', value: 'sandboxed' },
+      connectionOf(listener()),
+    );
     const { connection, events, next } = listener();
     const { run } = await app.submit(
       {
@@ -179,11 +183,15 @@ describe('RepaApplication runs', () => {
       model: null,
       thinkingLevel: 'high',
       tools: ['read', 'grep'],
+      bash: 'sandboxed',
+      bashTimeoutSeconds: 120,
     });
     expect(run.modelSettingsSources).toEqual({
       model: 'default',
       thinkingLevel: 'run',
       tools: 'space',
+      bash: 'space',
+      bashTimeoutSeconds: 'default',
     });
     // A change after acceptance does not reach the accepted run (R20, R72).
     await set?.(
@@ -200,6 +208,8 @@ describe('RepaApplication runs', () => {
       model: null,
       thinkingLevel: 'high',
       tools: ['ls'],
+      bash: 'sandboxed',
+      bashTimeoutSeconds: 120,
     });
     expect(retried.run.modelSettingsSources?.thinkingLevel).toBe('run');
     await app.cancel(retried.run.runId);

@@ -221,4 +221,26 @@ describe('ContentObserver', () => {
       expect(await observer.checkChanges('diff')).toEqual({ changes: [] });
     });
   });
+
+  describe('checkChangesByCommand', () => {
+    it('reports what a command changed or deleted and forgets those baselines, keeping the others', async () => {
+      const { root, observer, readAll } = await setUp({
+        'a.md': 'one\n',
+        'b.md': 'b\n',
+        'c.md': 'c\n',
+      });
+      await readAll();
+      await writeFile(join(root, 'a.md'), 'two\n');
+      await rm(join(root, 'c.md'));
+      const report = await observer.checkChangesByCommand();
+      expect(report.changes.map((change) => [change.target, change.kind])).toEqual([
+        ['a.md', 'modified'],
+        ['c.md', 'deleted'],
+      ]);
+      expect(observer.get('a.md')).toBeUndefined();
+      expect(observer.get('c.md')).toBeUndefined();
+      expect(observer.get('b.md')?.version).toBe(sha('b\n'));
+      expect(await observer.checkChanges('notice')).toEqual({ changes: [] });
+    });
+  });
 });

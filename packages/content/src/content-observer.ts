@@ -155,6 +155,20 @@ export class ContentObserver {
     return { changes };
   }
 
+  /**
+   * After a command ran in the space (the `bash` tool): checks every object this host read like
+   * `checkChanges('notice')`, and forgets the baseline of each changed one. The command's writes
+   * have no receipts, so a save of such a file needs a new read first (`read_required`), and the
+   * change is not reported again before the next request.
+   */
+  async checkChangesByCommand(): Promise<FileChangeReport> {
+    const report = await this.checkChanges('notice');
+    for (const change of report.changes) {
+      if (change.identity !== undefined) this.byIdentity.delete(change.identity);
+    }
+    return report;
+  }
+
   private put(observation: Observation): void {
     this.byIdentity.set(observation.identity, observation);
   }

@@ -9,6 +9,12 @@ export type { RecoverableIntent, RecoveredSave } from './save-recovery.js';
 export type { SearchLimits } from './search/space-walk.js';
 export type { ContentLocation, ContentSnapshot } from './space-resolver.js';
 export type { ContentPatchDetails } from './tools/apply-patch-tool.js';
+export { checkSandbox } from './tools/bash-sandbox.js';
+export {
+  type ContentBashDetails,
+  createSandboxedBashTool,
+  type SandboxedBashToolOptions,
+} from './tools/bash-tool.js';
 export { createContentTools } from './tools/create-content-tools.js';
 export type { ContentEditDetails } from './tools/edit-tool.js';
 export type { ContentFindDetails } from './tools/find-tool.js';

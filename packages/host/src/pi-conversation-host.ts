@@ -36,6 +36,7 @@ import {
   type WireError,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, HostBashTool } from './bash-tool.js';
 import { connectionOf } from './credential-source.js';
 import { findModel } from './find-model.js';
 import { modelErrorOf } from './model-errors.js';
@@ -79,6 +80,12 @@ export interface PiConversationHostOptions {
   contentHooks?: {
     step?(step: string, info: { operationId: string; index?: number }): void | Promise<void>;
   };
+  /**
+   * Test hooks for the sandboxed `bash` tool: the process limit of one command (default 256) and
+   * the grace period between SIGTERM and SIGKILL (default 2000 ms).
+   * @internal
+   */
+  bashLimits?: { maxProcesses?: number; graceMillis?: number };
   /**
    * Test seam: reads the space's learning context at run start instead of `readLearningContext`
    * (a test holds the read with it).
@@ -157,6 +164,8 @@ export class PiConversationHost {
   #offeredSkills: readonly string[] = [];
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
+  /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
+  readonly #bash = new HostBashTool();
 
   private constructor(options: PiConversationHostOptions, store: ContentStore) {
     this.#options = options;
@@ -241,14 +250,22 @@ export class PiConversationHost {
       },
     });
     this.#toolNames = tools.map((tool) => tool.name);
+    const bash = this.#bash.tool({
+      store: this.#store,
+      observer: this.#observer,
+      hidden: [this.#options.appDirectory, agentDir],
+      ...this.#options.bashLimits,
+      onChanges: (changes) => this.#run?.emit({ type: 'file-change-notice', changes }),
+    });
     const { session } = await createAgentSessionFromServices({
       services,
       sessionManager,
       model,
       thinkingLevel: this.#options.thinkingLevel ?? 'off',
-      customTools: tools,
-      tools: tools.map((tool) => tool.name),
+      customTools: [...tools, bash],
+      tools: [...this.#toolNames, bash.name],
     });
+    session.setActiveToolsByName([...this.#toolNames]);
     await session.bindExtensions({
       onError: (error) => this.#options.onExtensionError?.(error),
     });
@@ -480,18 +497,25 @@ export class PiConversationHost {
       this.#options.thinkingLevel ??
       'off';
     this.#session.setThinkingLevel(level);
-    const tools = settings.tools ?? this.#toolNames;
-    const unknown = tools.filter((name) => !this.#toolNames.includes(name));
+    const bashAllowed = settings.bash === 'sandboxed';
+    const offered = [...this.#toolNames, ...(bashAllowed ? ['bash'] : [])];
+    const tools = settings.tools ?? offered;
+    const unknown = tools.filter((name) => !offered.includes(name));
     if (unknown.length > 0) {
       throw new RepaError(
         'invalid_request',
         `Unknown tool ${unknown.join(', ')} in tools.enabled.`,
         {
-          fix: `Use tool names Repa offers: ${this.#toolNames.join(', ')}.`,
+          fix: unknown.includes('bash')
+            ? 'Allow commands with `repa settings set tools.bash sandboxed`, or remove bash from tools.enabled.'
+            : `Use tool names Repa offers: ${offered.join(', ')}.`,
           details: { field: 'tools.enabled', unknown },
         },
       );
     }
+    // Never a silent fall-back: without a working sandbox the run fails before the model is asked.
+    if (tools.includes('bash')) await this.#bash.check();
+    this.#bash.timeoutSeconds = settings.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
     this.#session.setActiveToolsByName([...tools]);
   }
 
@@ -545,8 +569,9 @@ export class PiConversationHost {
     await this.#session.abort();
   }
 
-  /** Releases Pi's session. */
+  /** Releases Pi's session and stops every command still running. */
   dispose(): void {
+    this.#bash.dispose();
     this.#session.dispose();
   }
 }

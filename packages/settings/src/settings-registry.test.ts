@@ -37,7 +37,7 @@ describe('settingsRegistry', () => {
       ).toEqual(fields.sort());
     });
 
-    it('declares the model items with null defaults (Pi decides) for every ModelSettings field', () => {
+    it('declares the model items (null defaults where Pi decides; bash off, 120 s) for every ModelSettings field', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
           .filter((item) => !item.key.startsWith('prompts.'))
@@ -47,6 +47,8 @@ describe('settingsRegistry', () => {
         'model.id': null,
         'model.thinkingLevel': null,
         'tools.enabled': null,
+        'tools.bash': 'off',
+        'tools.bashTimeoutSeconds': 120,
       });
       expect(Object.keys(modelSettingItems).sort()).toEqual(
         Object.keys(modelSettingsSchema.shape).sort(),

@@ -126,7 +126,9 @@ const modelShape = modelSettingsSchema.shape;
  * the run boundary, recorded with the run at acceptance.
  */
 export const modelSettingItems: {
-  readonly [K in keyof ModelSettings]: SettingItemDefinition<ModelSettings[K]>;
+  readonly [K in keyof ModelSettings]-?: SettingItemDefinition<
+    Exclude<ModelSettings[K], undefined>
+  >;
 } = {
   model: defineSettingItem({
     key: 'model.id',
@@ -151,6 +153,24 @@ export const modelSettingItems: {
       'and search tool; `[]` is none.',
     schema: modelShape.tools,
     defaultValue: null,
+  }),
+  bash: defineSettingItem({
+    key: 'tools.bash',
+    description:
+      'Whether the model may run shell commands with the `bash` tool: `off` (default) never; ' +
+      '`sandboxed` inside a bubblewrap sandbox (the space writable except `.repa`, the rest of ' +
+      'the file system read-only, no network), refused with `sandbox_unavailable` when bubblewrap ' +
+      'is missing, never run unsandboxed. `tools.enabled` can still leave it out.',
+    schema: modelShape.bash.unwrap(),
+    defaultValue: 'off',
+  }),
+  bashTimeoutSeconds: defineSettingItem({
+    key: 'tools.bashTimeoutSeconds',
+    description:
+      'The wall-clock limit of one `bash` command in seconds (1 to 86400); a command that runs ' +
+      'longer is terminated (SIGTERM, then SIGKILL). Default 120.',
+    schema: modelShape.bashTimeoutSeconds.unwrap(),
+    defaultValue: 120,
   }),
 };
 

@@ -493,8 +493,20 @@ describe('SettingsStore', () => {
           fileChanges: 'space',
         },
         revisions: { application: 2, space: 1, session: 1 },
-        modelSettings: { model: null, thinkingLevel: null, tools: null },
-        modelSources: { model: 'default', thinkingLevel: 'default', tools: 'default' },
+        modelSettings: {
+          model: null,
+          thinkingLevel: null,
+          tools: null,
+          bash: 'off',
+          bashTimeoutSeconds: 120,
+        },
+        modelSources: {
+          model: 'default',
+          thinkingLevel: 'default',
+          tools: 'default',
+          bash: 'default',
+          bashTimeoutSeconds: 'default',
+        },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);
       expect(runInfoSchema.shape.settingsRevisions.parse(run.revisions)).toEqual(run.revisions);

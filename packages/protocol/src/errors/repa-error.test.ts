@@ -29,6 +29,7 @@ describe('RepaError', () => {
       'context_unavailable',
       'session_damaged',
       'cancelled',
+      'sandbox_unavailable',
       'internal',
     ] as const) {
       expect(REPA_ERROR_CODES).toContain(code);

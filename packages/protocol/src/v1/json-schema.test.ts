@@ -76,9 +76,15 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(10);
+    expect(keys).toHaveLength(12);
     expect(keys).toEqual(
-      expect.arrayContaining(['model.id', 'model.thinkingLevel', 'tools.enabled']),
+      expect.arrayContaining([
+        'model.id',
+        'model.thinkingLevel',
+        'tools.enabled',
+        'tools.bash',
+        'tools.bashTimeoutSeconds',
+      ]),
     );
     expect(JSON.stringify(params.allOf)).toContain(
       '"then":{"type":"object","required":["space","sessionId"]}',

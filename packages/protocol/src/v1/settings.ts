@@ -88,7 +88,18 @@ export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'h
 /** A Pi thinking level. */
 export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
 
-/** The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.enabled`). */
+/**
+ * Whether the model may run shell commands: `off` (default) never; `sandboxed` only inside an OS
+ * sandbox (bubblewrap), never without one.
+ */
+export const bashModeSchema = z.enum(['off', 'sandboxed']);
+/** A `tools.bash` mode. */
+export type BashMode = z.infer<typeof bashModeSchema>;
+
+/** The wall-clock limit of one command in seconds (`tools.bashTimeoutSeconds`, default 120). */
+export const bashTimeoutSecondsSchema = z.number().int().min(1).max(86_400);
+
+/** The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.*`). */
 export const modelSettingsSchema = z.object({
   /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
   model: z
@@ -105,6 +116,14 @@ export const modelSettingsSchema = z.object({
     .array(z.string().min(1))
     .nullable()
     .describe('The tool names the run may use; `null` (default) is every content and search tool.'),
+  /** Whether the run may use the sandboxed `bash` tool; absent (older runs) is `off`. */
+  bash: bashModeSchema
+    .optional()
+    .describe('Whether the run may use the sandboxed `bash` tool; absent (older runs) is `off`.'),
+  /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
+  bashTimeoutSeconds: bashTimeoutSecondsSchema
+    .optional()
+    .describe('The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120.'),
 });
 /** The model settings decided for one run. */
 export interface ModelSettings {
@@ -114,6 +133,10 @@ export interface ModelSettings {
   thinkingLevel: ThinkingLevel | null;
   /** The tool names the run may use; `null` (default) is every content and search tool. */
   tools: string[] | null;
+  /** Whether the run may use the sandboxed `bash` tool; absent (older runs) is `off`. */
+  bash?: BashMode | undefined;
+  /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
+  bashTimeoutSeconds?: number | undefined;
 }
 
 /** Where each model setting of a run came from: a settings level, or `run` for a one-run override. */
@@ -242,7 +265,8 @@ export const settingsScopeSchema = z.strictObject({
 
 /**
  * Every settings item key with the type of its value: `prompts.<name>` per `PromptSettings` field,
- * then the model items (`model.id`, `model.thinkingLevel`, `tools.enabled`).
+ * then the model items (`model.id`, `model.thinkingLevel`, `tools.enabled`, `tools.bash`,
+ * `tools.bashTimeoutSeconds`).
  */
 const SETTING_VALUES: (readonly [string, z.ZodType])[] = [
   ...Object.entries(promptSettingsSchema.shape).map(
@@ -251,6 +275,8 @@ const SETTING_VALUES: (readonly [string, z.ZodType])[] = [
   ['model.id', modelSettingsSchema.shape.model],
   ['model.thinkingLevel', modelSettingsSchema.shape.thinkingLevel],
   ['tools.enabled', modelSettingsSchema.shape.tools],
+  ['tools.bash', bashModeSchema],
+  ['tools.bashTimeoutSeconds', bashTimeoutSecondsSchema],
 ];
 
 /** Every settings item key this protocol version knows. */

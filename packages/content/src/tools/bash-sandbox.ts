@@ -1,0 +1,392 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, readFile, realpath, rmdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RepaError } from '@repa/protocol';
+
+/** How one sandboxed command is confined and stopped. */
+export interface SandboxOptions {
+  /** The space root: the only folder the command may write (`.repa` excepted). */
+  space: string;
+  /** Folders hidden from the command besides the home folder (e.g. Repa's and Pi's own folders). */
+  hidden: readonly string[];
+  /** The most processes the command may have at once (a fork bomb fails at this limit). */
+  maxProcesses: number;
+  /** How long a command may take SIGTERM before it gets SIGKILL, in milliseconds. */
+  graceMillis: number;
+  /** `PATH` searched for `bwrap` and handed to the command; default the daemon's `PATH`. */
+  path?: string | undefined;
+}
+
+/** How a sandboxed command ended. */
+export interface SandboxedRun {
+  /** The exit code of the command (bubblewrap passes it through); `null` when it was killed. */
+  exitCode: number | null;
+  /** The signal that ended the command: the one Repa sent on a stop, or the one it died of. */
+  signal: 'SIGTERM' | 'SIGKILL' | null;
+  /** Why Repa stopped it, if it did. */
+  stoppedBy: 'timeout' | 'cancel' | 'dispose' | null;
+  /** Wall-clock duration in milliseconds. */
+  durationMillis: number;
+}
+
+/** One command to run. */
+export interface SandboxedCommand {
+  /** The shell text, run by `bash -c` inside the sandbox. */
+  command: string;
+  /** Receives stdout and stderr as they come. */
+  onData: (data: Buffer) => void;
+  /** Wall-clock limit in milliseconds. */
+  timeoutMillis: number;
+  /** Aborts on cancel. */
+  signal?: AbortSignal | undefined;
+  /** Aborts on host disposal. */
+  disposeSignal?: AbortSignal | undefined;
+}
+
+const DEBIAN_FIX =
+  'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.';
+
+function unavailable(message: string, fix = DEBIAN_FIX): RepaError {
+  return new RepaError('sandbox_unavailable', message, { fix });
+}
+
+/** The `bwrap` executable on `path`, or `sandbox_unavailable` (never a fall-back). */
+async function findBwrap(path: string): Promise<string> {
+  for (const folder of path.split(delimiter)) {
+    if (folder === '') continue;
+    const candidate = join(folder, 'bwrap');
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  throw unavailable(
+    process.platform === 'linux'
+      ? 'Commands run only inside a bubblewrap sandbox, and `bwrap` is not on the PATH; the command was not run.'
+      : `Commands run only inside a bubblewrap sandbox, which needs Linux (this is ${process.platform}); the command was not run.`,
+  );
+}
+
+function inside(folder: string, path: string): boolean {
+  const rest = relative(folder, path);
+  return rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
+}
+
+/**
+ * bubblewrap's arguments: the whole file system read-only, the home folder, `/run` and the hidden
+ * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder, no
+ * namespaces shared (no network), no capabilities, its own session, gone with its parent.
+ */
+async function bwrapArguments(space: string, hidden: readonly string[]): Promise<string[]> {
+  const existing: string[] = [];
+  for (const folder of new Set([homedir(), '/run', ...hidden])) {
+    try {
+      existing.push(await realpath(folder));
+    } catch {
+      // Absent: nothing to hide.
+    }
+  }
+  const tmpfs = (folder: string) => ['--tmpfs', folder];
+  // A hidden folder above the space is hidden first and the space bound over it; one inside the
+  // space is hidden after the space is bound.
+  const above = existing.filter((folder) => !inside(space, folder) || folder === space);
+  const below = existing.filter((folder) => inside(space, folder) && folder !== space);
+  const repa = join(space, '.repa');
+  return [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-all',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...tmpfs('/tmp'),
+    ...above.filter((folder) => folder !== space).flatMap(tmpfs),
+    '--bind',
+    space,
+    space,
+    ...below.flatMap(tmpfs),
+    ...tmpfs(repa),
+    '--remount-ro',
+    repa,
+    '--chdir',
+    space,
+  ];
+}
+
+/** A pids cgroup (v1 or v2) limiting one command's processes; needed when running as root. */
+interface PidsGroup {
+  procs: string;
+  folder: string;
+}
+
+const CGROUP_ROOTS = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
+
+/** Removes the empty groups a killed daemon left in `root` (rmdir refuses a group in use). */
+async function removeStaleGroups(root: string): Promise<void> {
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const owner = /^repa-bash-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid) continue;
+    try {
+      process.kill(Number(owner), 0);
+    } catch {
+      await rmdir(join(root, name)).catch(() => undefined);
+    }
+  }
+}
+
+async function createPidsGroup(maxProcesses: number): Promise<PidsGroup | undefined> {
+  const name = `repa-bash-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  for (const root of CGROUP_ROOTS) {
+    try {
+      await removeStaleGroups(root);
+      const v2 = root !== CGROUP_ROOTS[0];
+      if (v2) {
+        const controllers = await readFile(join(root, 'cgroup.controllers'), 'utf8');
+        if (!controllers.split(/\s+/).includes('pids')) continue;
+        const enabled = await readFile(join(root, 'cgroup.subtree_control'), 'utf8');
+        if (!enabled.split(/\s+/).includes('pids')) {
+          await writeFile(join(root, 'cgroup.subtree_control'), '+pids');
+        }
+      }
+      const folder = join(root, name);
+      await mkdir(folder);
+      try {
+        await writeFile(join(folder, 'pids.max'), String(maxProcesses));
+        return { procs: join(folder, 'cgroup.procs'), folder };
+      } catch {
+        await rmdir(folder).catch(() => undefined);
+      }
+    } catch {
+      // Not this hierarchy.
+    }
+  }
+  return undefined;
+}
+
+async function removePidsGroup(group: PidsGroup): Promise<void> {
+  // The kernel lets the group go once its last process is reaped.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const pids = await groupPids(group);
+    for (const pid of pids) kill(pid, 'SIGKILL');
+    try {
+      await rmdir(group.folder);
+      return;
+    } catch {
+      await sleep(20);
+    }
+  }
+}
+
+async function groupPids(group: PidsGroup): Promise<number[]> {
+  try {
+    const text = await readFile(group.procs, 'utf8');
+    return text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Every process below `root` (not `root` itself), from `/proc`, with its command name. */
+async function descendants(root: number): Promise<{ pid: number; name: string }[]> {
+  const children = new Map<number, { pid: number; name: string }[]>();
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  await Promise.all(
+    names
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        try {
+          const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+          const open = stat.indexOf('(');
+          const close = stat.lastIndexOf(')');
+          const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+          const entry = { pid: Number(name), name: stat.slice(open + 1, close) };
+          const list = children.get(ppid) ?? [];
+          list.push(entry);
+          children.set(ppid, list);
+        } catch {
+          // Gone meanwhile.
+        }
+      }),
+  );
+  const found: { pid: number; name: string }[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    for (const child of children.get(next) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/**
+ * Checks that commands can run sandboxed here: `bwrap` on the PATH starts a sandbox, and as root a
+ * pids cgroup can be made (root ignores the process limit otherwise). Throws `sandbox_unavailable`.
+ */
+export async function checkSandbox(options: { path?: string | undefined } = {}): Promise<void> {
+  const bwrap = await findBwrap(options.path ?? process.env.PATH ?? '');
+  const probe = spawn(
+    bwrap,
+    ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL', '--ro-bind', '/', '/', 'true'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  probe.stderr?.on('data', (data: Buffer) => {
+    stderr += data.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => {
+    probe.on('error', () => resolve(-1));
+    probe.on('close', (exitCode) => resolve(exitCode));
+  });
+  if (code !== 0) {
+    throw unavailable(
+      `bubblewrap (${bwrap}) cannot start a sandbox here: ${stderr.trim() || `exit ${code}`}.`,
+      'Allow unprivileged user namespaces (kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap), or turn commands off with `repa settings set tools.bash off`.',
+    );
+  }
+  if (process.getuid?.() === 0) {
+    const group = await createPidsGroup(1);
+    if (!group) throw rootWithoutCgroup();
+    await removePidsGroup(group);
+  }
+}
+
+function rootWithoutCgroup(): RepaError {
+  return unavailable(
+    'Running as root, a command can be held to a process limit only in a pids cgroup, and none can be made here; the command was not run.',
+    'Run Repa as an ordinary user, or give it a writable pids cgroup (cgroup v1 pids hierarchy or v2 with the pids controller), or turn commands off with `repa settings set tools.bash off`.',
+  );
+}
+
+/**
+ * Runs one command in a bubblewrap sandbox (see {@link bwrapArguments}) with a process limit
+ * (`ulimit -u` in its own user namespace; a pids cgroup as root). On timeout, cancel or disposal the
+ * command's processes get SIGTERM, and after the grace period the sandbox is killed with SIGKILL.
+ */
+export async function runSandboxed(
+  options: SandboxOptions,
+  command: SandboxedCommand,
+): Promise<SandboxedRun> {
+  const path = options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  const bwrap = await findBwrap(path);
+  const space = await realpath(options.space);
+  const args = await bwrapArguments(space, options.hidden);
+  // A hard limit already below ours is kept; an unlimited one that cannot be lowered stops the run.
+  const script = `ulimit -u ${options.maxProcesses} 2>/dev/null || [ "$(ulimit -H -u)" != unlimited ] || exit 126\n${command.command}`;
+  const group = process.getuid?.() === 0 ? await createPidsGroup(options.maxProcesses) : undefined;
+  if (process.getuid?.() === 0 && !group) throw rootWithoutCgroup();
+  const env = {
+    PATH: path,
+    HOME: '/tmp',
+    TMPDIR: '/tmp',
+    LANG: process.env.LANG ?? 'C.UTF-8',
+    TERM: 'dumb',
+  };
+  const argv = [...args, '--', '/bin/bash', '-c', script];
+  const started = performance.now();
+  let child: ChildProcess;
+  try {
+    child = group
+      ? // The cgroup is joined before bubblewrap starts, so every process of the command is in it.
+        spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', group.procs, bwrap, ...argv], {
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(bwrap, argv, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    if (group) await removePidsGroup(group);
+    throw error;
+  }
+  const result: SandboxedRun = {
+    exitCode: null,
+    signal: null,
+    stoppedBy: null,
+    durationMillis: 0,
+  };
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: 'timeout' | 'cancel' | 'dispose') => {
+    if (stopping) return;
+    result.stoppedBy = reason;
+    result.signal = 'SIGTERM';
+    stopping = (async () => {
+      const pid = child.pid;
+      if (pid === undefined) return;
+      // SIGTERM to the command's own processes (not to bubblewrap, whose death kills them at once).
+      for (const below of await descendants(pid)) {
+        if (below.name !== 'bwrap') kill(below.pid, 'SIGTERM');
+      }
+      const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      const waited = await Promise.race([
+        exited.then(() => true),
+        sleep(options.graceMillis).then(() => false),
+      ]);
+      if (waited || child.exitCode !== null) return;
+      result.signal = 'SIGKILL';
+      for (const below of await descendants(pid)) kill(below.pid, 'SIGKILL');
+      kill(pid, 'SIGKILL');
+      if (group) for (const member of await groupPids(group)) kill(member, 'SIGKILL');
+    })();
+  };
+  const onCancel = () => stop('cancel');
+  const onDispose = () => stop('dispose');
+  const timer = setTimeout(() => stop('timeout'), command.timeoutMillis);
+  command.signal?.addEventListener('abort', onCancel, { once: true });
+  command.disposeSignal?.addEventListener('abort', onDispose, { once: true });
+  if (command.signal?.aborted) onCancel();
+  if (command.disposeSignal?.aborted) onDispose();
+  child.stdout?.on('data', command.onData);
+  child.stderr?.on('data', command.onData);
+  try {
+    const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
+      (resolve, reject) => {
+        child.once('error', reject);
+        child.once('close', (code, killedBy) => resolve([code, killedBy]));
+      },
+    );
+    await stopping;
+    result.exitCode = exitCode;
+    if (result.signal === null && (signal === 'SIGTERM' || signal === 'SIGKILL')) {
+      result.signal = signal;
+    }
+    result.durationMillis = Math.round(performance.now() - started);
+    return result;
+  } catch (error) {
+    throw unavailable(
+      `bubblewrap could not be started: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  } finally {
+    clearTimeout(timer);
+    command.signal?.removeEventListener('abort', onCancel);
+    command.disposeSignal?.removeEventListener('abort', onDispose);
+    if (group) await removePidsGroup(group);
+  }
+}

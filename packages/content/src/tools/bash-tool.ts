@@ -1,0 +1,194 @@
+import { lstat } from 'node:fs/promises';
+import {
+  type BashOperations,
+  createBashToolDefinition,
+  type ToolDefinition,
+  type TruncationResult,
+} from '@earendil-works/pi-coding-agent';
+import { type FileChange, RepaError } from '@repa/protocol';
+import type { ContentObserver } from '../content-observer.js';
+import type { ContentStore } from '../content-store.js';
+import { DEFAULT_SEARCH_LIMITS, SpaceWalk } from '../search/space-walk.js';
+import { runSandboxed, type SandboxedRun } from './bash-sandbox.js';
+import { toolError } from './tool-call.js';
+
+/** Options of {@link createSandboxedBashTool}. */
+export interface SandboxedBashToolOptions {
+  /** The space's store: the command runs in its root. */
+  store: ContentStore;
+  /** This host's observation map: files the command changed lose their baseline. */
+  observer: ContentObserver;
+  /** The wall-clock limit of one command in seconds, read at each call (`tools.bashTimeoutSeconds`). */
+  timeoutSeconds: () => number;
+  /** Folders hidden from the command besides the home folder (Repa's and Pi's own folders). */
+  hidden?: readonly string[];
+  /** Aborts when the host is disposed: every running command is stopped. */
+  disposeSignal?: AbortSignal;
+  /** Receives the changes to files this host read, found after each command. */
+  onChanges?: (changes: FileChange[]) => void;
+  /** The most processes one command may have at once. Default 256. */
+  maxProcesses?: number;
+  /** How long a stopped command may take SIGTERM before SIGKILL, in milliseconds. Default 2000. */
+  graceMillis?: number;
+}
+
+/** Details of a `bash` result. */
+export interface ContentBashDetails {
+  /** The command's exit code; `null` when it was killed. */
+  exitCode: number | null;
+  /** The signal that ended it (Repa's SIGTERM, or SIGKILL after the grace period). */
+  signal: 'SIGTERM' | 'SIGKILL' | null;
+  /** Why Repa stopped it, if it did. */
+  stoppedBy: 'timeout' | 'cancel' | 'dispose' | null;
+  /** Wall-clock duration in milliseconds. */
+  durationMillis: number;
+  /** Files this host had read that the command modified or deleted (their baselines are gone). */
+  changes: FileChange[];
+  /** Other files of the space the command created or changed (a bounded walk; none of `.repa`). */
+  otherChanged: string[];
+  /** Why the walk for other changed files stopped early, if it did. */
+  walkStoppedEarly?: string;
+  /** Pi's truncation of the output, when it applied. */
+  truncation?: TruncationResult;
+  /** Where Pi saved the full output when it was truncated. */
+  fullOutputPath?: string;
+}
+
+const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000 };
+const LISTED = 50;
+
+/** Files of the space whose status changed at or after `since` (ms), not counting `known`. */
+async function otherChangedFiles(
+  store: ContentStore,
+  since: number,
+  known: ReadonlySet<string>,
+): Promise<{ files: string[]; stopped?: string }> {
+  const walk = new SpaceWalk(store, { includeIgnored: false, limits: WALK_LIMITS });
+  const files: string[] = [];
+  const root = { path: '', target: '', absolutePath: store.root, folder: true };
+  for await (const entry of walk.files(root)) {
+    if (known.has(entry.target)) continue;
+    try {
+      const stats = await lstat(entry.absolutePath);
+      if (stats.ctimeMs >= since) files.push(entry.path);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return walk.report.stopped === undefined ? { files } : { files, stopped: walk.report.stopped };
+}
+
+function statusLine(run: SandboxedRun): string {
+  const seconds =
+    run.durationMillis < 1000
+      ? `${run.durationMillis} ms`
+      : `${(run.durationMillis / 1000).toFixed(1)} s`;
+  const ended =
+    run.stoppedBy === null
+      ? run.exitCode === null
+        ? `ended by ${run.signal ?? 'a signal'}`
+        : `exit code ${run.exitCode}`
+      : `stopped (${run.stoppedBy}) with ${run.signal}`;
+  return `[bash: ${ended} after ${seconds}]`;
+}
+
+function changesText(details: ContentBashDetails): string {
+  const lines: string[] = [];
+  for (const change of details.changes) lines.push(`- ${change.kind}: ${change.target}`);
+  for (const path of details.otherChanged.slice(0, LISTED)) lines.push(`- new or changed: ${path}`);
+  if (details.otherChanged.length > LISTED) {
+    lines.push(`- … and ${details.otherChanged.length - LISTED} more`);
+  }
+  if (details.walkStoppedEarly)
+    lines.push(`- (not all files checked: ${details.walkStoppedEarly})`);
+  if (lines.length === 0) return '';
+  return `\n\nFiles the command changed in the space (read a file again before editing it):\n${lines.join('\n')}`;
+}
+
+/**
+ * Pi's `bash` (parameters, streaming output, truncation, timeout) with every command run inside a
+ * bubblewrap sandbox: the space writable except `.repa`, the rest of the file system read-only,
+ * the home folder hidden, a private `/tmp`, no network, a process limit, and a wall-clock limit.
+ * Without `bwrap` the call fails with `sandbox_unavailable`; nothing ever runs unsandboxed. After
+ * each command the files it changed are reported and lose their read baseline.
+ */
+export function createSandboxedBashTool(options: SandboxedBashToolOptions): ToolDefinition {
+  const { store, observer } = options;
+  const base = createBashToolDefinition(store.root, { exposeSessionEnvironment: false });
+  const tool: ToolDefinition<typeof base.parameters, ContentBashDetails> = {
+    ...base,
+    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit. Files the command changes must be read again before editing them.`,
+    promptSnippet: 'Run shell commands in a sandbox of the space (no network)',
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
+      const limit = options.timeoutSeconds();
+      const seconds =
+        params.timeout !== undefined && params.timeout > 0
+          ? Math.min(params.timeout, limit)
+          : limit;
+      let run: SandboxedRun | undefined;
+      const operations: BashOperations = {
+        exec: async (command, _cwd, { onData, signal: callSignal }) => {
+          if (callSignal?.aborted) throw new Error('aborted');
+          run = await runSandboxed(
+            {
+              space: store.root,
+              hidden: options.hidden ?? [],
+              maxProcesses: options.maxProcesses ?? 256,
+              graceMillis: options.graceMillis ?? 2000,
+            },
+            {
+              command,
+              onData,
+              timeoutMillis: seconds * 1000,
+              signal: callSignal,
+              disposeSignal: options.disposeSignal,
+            },
+          );
+          if (run.stoppedBy === 'timeout') throw new Error(`timeout:${seconds}`);
+          if (run.stoppedBy !== null) throw new Error('aborted');
+          return { exitCode: run.exitCode ?? (run.signal === 'SIGKILL' ? 137 : 143) };
+        },
+      };
+      const pi = createBashToolDefinition(store.root, {
+        operations,
+        exposeSessionEnvironment: false,
+      });
+      // File times come from the kernel's coarse clock, up to one tick (10 ms at HZ=100) behind.
+      const since = Date.now() - 10;
+      let result: Awaited<ReturnType<typeof pi.execute>> | undefined;
+      let failure: unknown;
+      try {
+        // Pi streams its own partial results (output so far); the final result carries Repa's details.
+        const update = onUpdate as Parameters<typeof pi.execute>[3];
+        result = await pi.execute(toolCallId, { command: params.command }, signal, update, ctx);
+      } catch (error) {
+        failure = error;
+      }
+      if (run === undefined) {
+        // Nothing ran: the sandbox is missing, or the call was cancelled before it started.
+        throw RepaError.isInstance(failure) ? toolError(failure) : failure;
+      }
+      const report = await observer.checkChangesByCommand();
+      const known = new Set(report.changes.map((change) => change.target));
+      const others = await otherChangedFiles(store, since, known);
+      if (report.changes.length > 0) options.onChanges?.(report.changes);
+      const piDetails = (result?.details ?? {}) as Partial<ContentBashDetails>;
+      const details: ContentBashDetails = {
+        ...run,
+        changes: report.changes,
+        otherChanged: others.files,
+        ...(others.stopped ? { walkStoppedEarly: others.stopped } : {}),
+        ...(piDetails.truncation ? { truncation: piDetails.truncation } : {}),
+        ...(piDetails.fullOutputPath ? { fullOutputPath: piDetails.fullOutputPath } : {}),
+      };
+      const footer = `\n\n${statusLine(run)}${changesText(details)}`;
+      if (result === undefined) {
+        const message = failure instanceof Error ? failure.message : String(failure);
+        throw new Error(`${message}${footer}`);
+      }
+      const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      return { content: [{ type: 'text', text: `${text}${footer}` }], details };
+    },
+  };
+  return tool as unknown as ToolDefinition;
+}

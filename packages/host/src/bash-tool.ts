@@ -1,0 +1,40 @@
+import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
+import {
+  checkSandbox,
+  createSandboxedBashTool,
+  type SandboxedBashToolOptions,
+} from '@repa/content';
+
+/** `tools.bashTimeoutSeconds` when a run carries none (runs recorded before the item existed). */
+export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
+
+/**
+ * One host's sandboxed `bash` tool (spec R74): the time limit of the current run's settings, a
+ * check that the sandbox works before a run may use it, and disposal, which stops every command.
+ */
+export class HostBashTool {
+  /** The wall-clock limit of one command in the current run, in seconds. */
+  timeoutSeconds = DEFAULT_BASH_TIMEOUT_SECONDS;
+  readonly #disposed = new AbortController();
+
+  /** Pi's definition of the tool, registered with the session (active only when allowed). */
+  tool(
+    options: Omit<SandboxedBashToolOptions, 'timeoutSeconds' | 'disposeSignal'>,
+  ): ToolDefinition {
+    return createSandboxedBashTool({
+      ...options,
+      timeoutSeconds: () => this.timeoutSeconds,
+      disposeSignal: this.#disposed.signal,
+    });
+  }
+
+  /** Throws `sandbox_unavailable` unless commands can run sandboxed on this machine. */
+  check(): Promise<void> {
+    return checkSandbox();
+  }
+
+  /** Stops every running command (SIGTERM, then SIGKILL after the grace period). */
+  dispose(): void {
+    this.#disposed.abort();
+  }
+}

@@ -1,0 +1,307 @@
+// Spec R67, R74 (issue 23): the sandboxed `bash` tool through Pi's real agent loop (faux provider).
+// These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
+import { checkSandbox } from '@repa/content';
+import type { ModelSettings, PromptSettings, RunEvent } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFauxHost, type FauxHostOptions } from '../src/testing/index.js';
+
+const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
+const sandboxed: ModelSettings = {
+  model: null,
+  thinkingLevel: null,
+  tools: null,
+  bash: 'sandboxed',
+  bashTimeoutSeconds: 120,
+};
+const reply = (text: string) => fauxAssistantMessage(text);
+const toolCall = (name: string, args: ToolCall['arguments']) =>
+  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
+const bash = (command: string, timeout?: number) =>
+  toolCall('bash', timeout === undefined ? { command } : { command, timeout });
+const toolEnds = (events: RunEvent[]) =>
+  events.flatMap((event) => (event.type === 'tool-end' ? [event] : []));
+
+/** The text of every tool result the model was sent, in order. */
+function toolResults(host: Awaited<ReturnType<typeof createFauxHost>>['host']): string[] {
+  return host.session.messages.flatMap((message) =>
+    message.role === 'toolResult'
+      ? [message.content.map((part) => ('text' in part ? part.text : '')).join('')]
+      : [],
+  );
+}
+
+/** Runs one request whose scripted model makes the given tool calls, then answers `done`. */
+async function run(
+  calls: ReturnType<typeof toolCall>[],
+  settings: ModelSettings = sandboxed,
+  options: FauxHostOptions = {},
+) {
+  const faux = await createFauxHost(options);
+  faux.faux.setResponses([...calls, reply('done')]);
+  const events: RunEvent[] = [];
+  const outcome = await faux.host.send('go', defaults, {
+    modelSettings: settings,
+    onEvent: (event) => events.push(event),
+  });
+  return { ...faux, outcome, events, results: toolResults(faux.host) };
+}
+
+/** The pids of live (not zombie) processes whose command line is exactly `argv`. */
+function processesRunning(argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`;
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') !== wanted) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') {
+        found.push(Number(name));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (polling, no time assertion) until `check` holds. */
+async function until<T>(check: () => T | undefined): Promise<T> {
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    await sleep(20);
+  }
+}
+
+beforeAll(async () => {
+  try {
+    await checkSandbox();
+  } catch (error) {
+    throw new Error(
+      `The bash tool tests need bubblewrap, which is not usable here: ${String(error)}. Install it with \`sudo apt-get install bubblewrap\` (.ci/run does this in CI).`,
+    );
+  }
+});
+
+describe('the sandboxed bash tool', () => {
+  it('runs a command in the space and reports the files it created and changed', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
+    writeFileSync(join(space, 'notes.md'), 'old notes\n');
+    const { outcome, events, results } = await run(
+      [
+        toolCall('read', { path: 'notes.md' }),
+        bash('mkdir -p out && printf "made\\n" > out/made.txt && printf "new notes\\n" > notes.md'),
+        toolCall('edit', { path: 'notes.md', edits: [{ oldText: 'new', newText: 'newer' }] }),
+      ],
+      sandboxed,
+      { space },
+    );
+    expect(outcome.status).toBe('succeeded');
+    expect(readFileSync(join(space, 'out/made.txt'), 'utf8')).toBe('made\n');
+    const [, bashEnd, editEnd] = toolEnds(events);
+    expect(bashEnd).toMatchObject({ toolName: 'bash', isError: false });
+    expect(bashEnd?.receipts).toBeUndefined();
+    expect(results[1]).toContain('[bash: exit code 0 after');
+    expect(results[1]).toContain('- modified: notes.md');
+    expect(results[1]).toContain('- new or changed: out/made.txt');
+    const notices = events.flatMap((event) =>
+      event.type === 'file-change-notice' ? event.changes : [],
+    );
+    expect(notices).toMatchObject([{ target: 'notes.md', kind: 'modified' }]);
+    // The old baseline is gone: the edit must read the file again, and nothing was overwritten.
+    expect(editEnd).toMatchObject({ toolName: 'edit', isError: true });
+    expect(editEnd?.error?.code).toBe('read_required');
+    expect(readFileSync(join(space, 'notes.md'), 'utf8')).toBe('new notes\n');
+  });
+
+  it('reports the exit code of a failing command as an error result', async () => {
+    const { events, results } = await run([bash('echo before; exit 3')]);
+    expect(toolEnds(events)[0]).toMatchObject({ toolName: 'bash', isError: true });
+    expect(results[0]).toContain('before');
+    expect(results[0]).toContain('Command exited with code 3');
+    expect(results[0]).toContain('[bash: exit code 3 after');
+  });
+
+  it('refuses writes outside the space and into .repa, and nothing outside changes', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'repa-bash-outside-'));
+    // A folder of the real file system that is not under the private /tmp: read-only in the sandbox.
+    const readOnly = join(dirname(new URL(import.meta.url).pathname), `escape-${process.pid}.txt`);
+    const { space, results } = await run([
+      bash(`echo x > ${join(outside, 'escape.txt')}; echo "rc=$?"`),
+      bash(`echo x > ${readOnly}; echo "rc=$?"`),
+      bash('echo x > ../escape.txt; echo x > /tmp/escape.txt; echo "rc=$?"'),
+      bash('echo x > .repa/planted; mkdir .repa/sessions/x; echo "rc=$?"'),
+    ]);
+    expect(results[0]).toContain('No such file or directory');
+    expect(results[0]).toContain('rc=1');
+    expect(results[1]).toContain('Read-only file system');
+    expect(results[1]).toContain('rc=1');
+    expect(results[3]).toContain('Read-only file system');
+    expect(results[3]).toContain('rc=1');
+    expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(readOnly)).toBe(false);
+    expect(existsSync(join(dirname(space), 'escape.txt'))).toBe(false);
+    expect(existsSync(join(tmpdir(), 'escape.txt'))).toBe(false);
+    expect(existsSync(join(space, '.repa/planted'))).toBe(false);
+    expect(existsSync(join(space, '.repa/sessions/x'))).toBe(false);
+  });
+
+  it('has no network: a listener on the host loopback gets no connection', async () => {
+    let connections = 0;
+    const server: Server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const { results } = await run([
+        bash(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`),
+        bash('exec 3<>/dev/tcp/192.0.2.1/80 && echo connected'),
+      ]);
+      expect(results[0]).not.toContain('connected\n');
+      expect(results[0]).toMatch(/Connection refused|Network is unreachable/);
+      expect(results[1]).toContain('Network is unreachable');
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('holds a fork bomb to the process limit, and nothing of it is left', async () => {
+    const forks =
+      'perl -e \'my $n = 0; while ($n < 100) { my $p = fork(); if (!defined $p) { print "forked $n, then: $!\\n"; exit 0 } if ($p == 0) { sleep 31401; exit 0 } $n++ } print "forked $n\\n"\'';
+    const { results, events } = await run(
+      [bash(forks, 10), bash(':(){ :|:& };:; exec sleep 31409', 2)],
+      sandboxed,
+      { bashLimits: { maxProcesses: 16, graceMillis: 200 } },
+    );
+    const forked = /forked (\d+), then: Resource temporarily unavailable/.exec(results[0] ?? '');
+    expect(forked, results[0]).not.toBeNull();
+    expect(Number(forked?.[1])).toBeLessThan(16);
+    expect(results[1]).toContain('Resource temporarily unavailable');
+    expect(results[1]).toContain('Command timed out after 2 seconds');
+    expect(toolEnds(events).map((end) => end.isError)).toEqual([false, true]);
+    expect(processesRunning(['sleep', '31401'])).toEqual([]);
+    expect(processesRunning(['sleep', '31409'])).toEqual([]);
+  });
+});
+
+describe('stopping a command', () => {
+  it('kills a command at its time limit, with SIGKILL when it ignores SIGTERM', async () => {
+    const { results, events } = await run(
+      [bash("trap '' TERM; echo started; sleep 31402"), bash('sleep 31403', 1)],
+      { ...sandboxed, bashTimeoutSeconds: 1 },
+      { bashLimits: { graceMillis: 300 } },
+    );
+    expect(results[0]).toContain('started');
+    expect(results[0]).toContain('Command timed out after 1 seconds');
+    expect(results[0]).toContain('stopped (timeout) with SIGKILL');
+    expect(results[1]).toContain('stopped (timeout) with SIGTERM');
+    expect(toolEnds(events).map((end) => end.isError)).toEqual([true, true]);
+    expect(processesRunning(['sleep', '31402'])).toEqual([]);
+    expect(processesRunning(['sleep', '31403'])).toEqual([]);
+  });
+
+  it('takes the shorter of the model’s timeout and the setting', async () => {
+    const { results } = await run([bash('sleep 31404', 1)], sandboxed);
+    expect(results[0]).toContain('Command timed out after 1 seconds');
+  });
+
+  it('kills the whole process tree when the run is cancelled', async () => {
+    const { host, faux } = await createFauxHost();
+    faux.setResponses([bash('sleep 31405 & sleep 31406 & wait'), reply('done')]);
+    const sent = host.send('go', defaults, { modelSettings: sandboxed });
+    const pids = await until(() => {
+      const found = [
+        ...processesRunning(['sleep', '31405']),
+        ...processesRunning(['sleep', '31406']),
+      ];
+      return found.length === 2 ? found : undefined;
+    });
+    await host.cancel();
+    const outcome = await sent;
+    expect(outcome.status).toBe('cancelled');
+    expect(pids.filter(alive)).toEqual([]);
+    host.dispose();
+  });
+
+  it('kills a running command when the host is disposed', async () => {
+    const { host, faux } = await createFauxHost({ bashLimits: { graceMillis: 200 } });
+    faux.setResponses([bash("trap '' TERM; sleep 31407"), reply('done')]);
+    const sent = host.send('go', defaults, { modelSettings: sandboxed });
+    const [pid] = await until(() => {
+      const found = processesRunning(['sleep', '31407']);
+      return found.length > 0 ? found : undefined;
+    });
+    host.dispose();
+    await sent.catch(() => undefined);
+    await until(() => (alive(pid as number) ? undefined : true));
+    expect(alive(pid as number)).toBe(false);
+  });
+});
+
+describe('turning the bash tool on and off', () => {
+  const bashOffered = (system: unknown) =>
+    JSON.stringify(system).includes('<tool name=\\"bash\\">');
+
+  it('offers no bash tool while tools.bash is off, and offers it when sandboxed', async () => {
+    const off = await run([], { ...sandboxed, bash: 'off' });
+    expect(off.host.session.getActiveToolNames()).not.toContain('bash');
+    expect(bashOffered(off.requests[0]?.messages[0])).toBe(false);
+    const omitted = await run([], { model: null, thinkingLevel: null, tools: null });
+    expect(bashOffered(omitted.requests[0]?.messages[0])).toBe(false);
+    const on = await run([], sandboxed);
+    expect(on.host.session.getActiveToolNames()).toContain('bash');
+    expect(bashOffered(on.requests[0]?.messages[0])).toBe(true);
+  });
+
+  it('leaves bash out when tools.enabled does not name it, and refuses it by name while off', async () => {
+    const narrowed = await run([], { ...sandboxed, tools: ['read'] });
+    expect(narrowed.host.session.getActiveToolNames()).toEqual(['read']);
+    const refused = await run([], { ...sandboxed, bash: 'off', tools: ['read', 'bash'] });
+    expect(refused.outcome.error).toMatchObject({ code: 'invalid_request' });
+    expect(refused.outcome.error?.fix).toContain('tools.bash sandboxed');
+    expect(refused.requests).toHaveLength(0);
+  });
+
+  it('fails the run with sandbox_unavailable when bwrap is not on the PATH, before any request', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'repa-no-bwrap-'));
+    mkdirSync(join(empty, 'bin'));
+    const saved = process.env.PATH;
+    process.env.PATH = join(empty, 'bin');
+    try {
+      const { outcome, requests } = await run([bash('echo should not run > ran.txt')]);
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error?.code).toBe('sandbox_unavailable');
+      expect(outcome.error?.fix).toContain('apt-get install bubblewrap');
+      expect(requests).toHaveLength(0);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
