@@ -5,7 +5,14 @@ import type { PROTOCOL_VERSION } from './common.js';
 import type { LearningContext } from './learning-context.js';
 import type { LoginProgress, LoginType } from './login.js';
 import type { ModelInfo } from './models.js';
-import type { RunEventNotification, RunInfo, RunInput, RunOverrides, RunStatus } from './runs.js';
+import type {
+  RunDelivery,
+  RunEventNotification,
+  RunInfo,
+  RunInput,
+  RunOverrides,
+  RunStatus,
+} from './runs.js';
 import type { HistoryItem, SessionInfo } from './sessions.js';
 import type { SettingItemView, SettingsSetParams, WritableSettingsLevel } from './settings.js';
 
@@ -124,6 +131,11 @@ export interface RunSubmitParams {
   input: RunInput;
   /** Model settings for this run only, over every settings level. */
   overrides?: RunOverrides | undefined;
+  /**
+   * How the request reaches the session (default `new`): `queue` waits behind the session's
+   * runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).
+   */
+  delivery?: RunDelivery | undefined;
 }
 /** `run.submit` result. */
 export interface RunSubmitResult {

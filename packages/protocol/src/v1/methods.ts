@@ -6,6 +6,7 @@ import { loginProgressSchema, loginTypeSchema } from './login.js';
 import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
 import { modelInfoSchema } from './models.js';
 import {
+  runDeliverySchema,
   runEventNotificationSchema,
   runInfoSchema,
   runInputSchema,
@@ -158,6 +159,15 @@ export const v1Methods = {
       overrides: runOverridesSchema
         .optional()
         .describe('Model settings for this run only, over every settings level.'),
+      /**
+       * How the request reaches the session (default `new`): `queue` waits behind the session's
+       * runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).
+       */
+      delivery: runDeliverySchema
+        .optional()
+        .describe(
+          "How the request reaches the session (default `new`): `queue` waits behind the session's runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).",
+        ),
     }),
     result: z.looseObject({
       /** The accepted (or original) run. */
