@@ -26,11 +26,14 @@ import {
 } from '@repa/context';
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
+  type AttachedSource,
   type ModelSettings,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type RunAttachment,
   type RunEvent,
+  type RunImage,
   type RunUsage,
   type SaveReceipt,
   type WireError,
@@ -40,6 +43,7 @@ import { connectionOf } from './credential-source.js';
 import { findModel } from './find-model.js';
 import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
+import { readAttachments, resolveRunImages } from './run-inputs.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 import { sessionDirectoryOf } from './space-sessions.js';
 
@@ -100,6 +104,18 @@ export interface SendOptions {
    * Omitted: the host's model, its initial thinking level and every content tool.
    */
   modelSettings?: ModelSettings;
+  /** Images sent with the request: given to the model as image content parts. */
+  images?: readonly RunImage[];
+  /** Documents of the space attached to the request: read at run start and sent with it. */
+  attachments?: readonly RunAttachment[];
+}
+
+/** Options of one {@link PiConversationHost.deliver}. */
+export interface DeliverOptions {
+  /** Images sent with the message. */
+  images?: readonly RunImage[];
+  /** The request's own ledger record, named in the `steer-delivered` / `follow-up-delivered` event. */
+  requestRunId: string;
 }
 
 /** How a run ended. */
@@ -118,6 +134,16 @@ export interface RunOutcome {
   model?: string;
   /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
   connection?: string;
+  /** The attached documents as the run read them. */
+  attachedSources?: AttachedSource[];
+}
+
+interface PendingDelivery {
+  kind: 'steer' | 'followUp';
+  text: string;
+  requestRunId: string;
+  delivered: () => void;
+  failed: (error: RepaError) => void;
 }
 
 interface ActiveRun {
@@ -135,6 +161,10 @@ interface ActiveRun {
   usage: RunUsage;
   /** Pi's automatic retries of the run's model calls so far, and the last delay. */
   retries?: { attempts: number; lastDelayMs: number };
+  /** Steer and follow-up messages handed to Pi and not yet seen reaching the model. */
+  pending: PendingDelivery[];
+  /** False once the run has ended: no more deliveries are taken. */
+  open: boolean;
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -368,6 +398,8 @@ export class PiConversationHost {
       runId: options.runId,
       saves: 0,
       usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, calls: 0 },
+      pending: [],
+      open: true,
     };
     this.#run = run;
     let unsubscribe = () => {};
@@ -382,6 +414,17 @@ export class PiConversationHost {
         }
       }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      // Images and attached documents are read now, before the message enters Pi history.
+      let images: Awaited<ReturnType<typeof resolveRunImages>> = [];
+      let attached: Awaited<ReturnType<typeof readAttachments>> | undefined;
+      try {
+        images = await resolveRunImages(this.#store, options.images ?? []);
+        if (options.attachments?.length) {
+          attached = await readAttachments(this.#store, this.#observer, options.attachments);
+        }
+      } catch (error) {
+        return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
+      }
       // Spec R72: the model settings change only here, between runs.
       if (options.modelSettings) await this.#applyModelSettings(options.modelSettings);
       this.#lastSettings = settings;
@@ -390,6 +433,9 @@ export class PiConversationHost {
         if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
         if (event.type === 'message_end' && event.message.role === 'assistant') {
           addUsage(run.usage, event.message.usage);
+        }
+        if (event.type === 'message_start' && event.message.role === 'user') {
+          this.#markDelivered(run, textOf(event.message.content));
         }
         for (const runEvent of runEventsFromPi(event)) {
           if (runEvent.type === 'tool-end' && runEvent.receipts)
@@ -416,8 +462,13 @@ export class PiConversationHost {
       // Files changed since the last request are told before the new user message (R50).
       await this.#appendFileChangeNotice(run);
       if (run.cancelRequested) return this.#cancelled(prompt);
-      await this.#session.prompt(text);
-      return this.#withUsage(this.#outcome(prompt, run), run);
+      if (attached) {
+        emit({ type: 'sources-attached', sources: attached.sources });
+      }
+      const message = attached ? `${text}\n\n${attached.text}` : text;
+      await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
+      const outcome = this.#withUsage(this.#outcome(prompt, run), run);
+      return attached ? { ...outcome, attachedSources: attached.sources } : outcome;
     } catch (error) {
       if (run.cancelRequested) return this.#withUsage(this.#cancelled(run.prompt), run);
       return this.#withUsage(
@@ -425,9 +476,65 @@ export class PiConversationHost {
         run,
       );
     } finally {
+      run.open = false;
       unsubscribe();
       this.#run = undefined;
+      if (run.pending.length > 0) {
+        // Pi would hand what is left to the next prompt: take it back and say so (nothing is lost).
+        this.#session.clearQueue();
+        for (const pending of run.pending.splice(0)) {
+          pending.failed(
+            new RepaError(
+              'run_finished',
+              `The run ended before the ${pending.kind === 'steer' ? 'steering' : 'follow-up'} message was delivered.`,
+            ),
+          );
+        }
+      }
     }
+  }
+
+  /**
+   * Delivers a message into the active run through Pi: `steer` at its next turn boundary,
+   * `followUp` after its current work. Resolves once the message reaches the model;
+   * `no_active_run` when no run is active, `run_finished` when the run ends first.
+   */
+  async deliver(kind: 'steer' | 'followUp', text: string, options: DeliverOptions): Promise<void> {
+    const run = this.#run;
+    if (!run?.open) {
+      throw new RepaError('no_active_run', `Session ${this.sessionId} has no active run.`);
+    }
+    const images = await resolveRunImages(this.#store, options.images ?? []);
+    if (!run.open) {
+      throw new RepaError('run_finished', 'The run ended before the message was delivered.');
+    }
+    const delivered = new Promise<void>((resolve, reject) => {
+      run.pending.push({
+        kind,
+        text,
+        requestRunId: options.requestRunId,
+        delivered: resolve,
+        failed: reject,
+      });
+    });
+    const piImages = images.length > 0 ? images : undefined;
+    if (kind === 'steer') await this.#session.steer(text, piImages);
+    else await this.#session.followUp(text, piImages);
+    return delivered;
+  }
+
+  /** A user message reached the model: the first pending delivery with its text is delivered. */
+  #markDelivered(run: ActiveRun, text: string): void {
+    const index = run.pending.findIndex((pending) => pending.text === text);
+    if (index === -1) return;
+    const [pending] = run.pending.splice(index, 1);
+    if (!pending) return;
+    run.emit({
+      type: pending.kind === 'steer' ? 'steer-delivered' : 'follow-up-delivered',
+      text: pending.text,
+      requestRunId: pending.requestRunId,
+    });
+    pending.delivered();
   }
 
   /** Persists a notice of the files this host read that changed on disk, if any (R50–R53). */
@@ -549,6 +656,15 @@ export class PiConversationHost {
   dispose(): void {
     this.#session.dispose();
   }
+}
+
+/** The text parts of a Pi user message, joined. */
+function textOf(content: string | readonly { type: string; text?: string }[]): string {
+  if (typeof content === 'string') return content;
+  return content
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text ?? '')
+    .join('');
 }
 
 /** Adds one Pi assistant message's provider usage to the run's sum. */
