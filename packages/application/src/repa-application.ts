@@ -118,6 +118,8 @@ export class RepaApplication {
             }),
       }).toWire();
     });
+    // Queued runs survive a restart: each session's queue starts again, in order (R24).
+    for (const { space, sessionId } of app.#ledger.queuedSessions()) app.#pump(space, sessionId);
     return app;
   }
 
@@ -375,6 +377,15 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
+    if (original.targetRunId) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is a ${original.delivery} message, not a run.`,
+        {
+          fix: 'Retry the run it was delivered into, or submit the text again.',
+        },
+      );
+    }
     // A retry keeps the original's one-run overrides (settings levels are read again).
     const overrides = Object.fromEntries(
       (['model', 'thinkingLevel'] as const)
@@ -391,7 +402,7 @@ export class RepaApplication {
         requestId,
         space: original.space,
         sessionId: original.sessionId,
-        input: original.input,
+        input: this.#ledger.inputOf(runId),
         retryOf: runId,
         ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
       },
@@ -412,6 +423,15 @@ export class RepaApplication {
       return { ...known };
     }
     await this.#sessionFile(request.space, request.sessionId);
+    // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
+    await (await loadHost()).checkRunInput(
+      request.space,
+      this.#options.appDirectory,
+      request.input,
+    );
+    if (request.delivery === 'steer' || request.delivery === 'followUp') {
+      return this.#acceptDelivery(request, request.delivery, subscriber);
+    }
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
     const modelSettings = { ...snapshot.modelSettings };
     const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
@@ -429,14 +449,93 @@ export class RepaApplication {
       modelSettingsSources,
     });
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
-    if (!acceptance.resubmitted) this.#start(acceptance.run);
-    return { ...acceptance };
+    if (!acceptance.resubmitted) {
+      if (request.delivery === 'queue') this.#pump(request.space, request.sessionId);
+      else this.#start(acceptance.run);
+    }
+    return { ...acceptance, run: this.#ledger.getRun(acceptance.run.runId) };
+  }
+
+  /**
+   * Accepts a `steer` or `followUp` request into the session's running run (`no_active_run`
+   * when there is none) and hands it to Pi; its record ends `succeeded` once the model has it,
+   * or `failed` with `run_finished` when the run ended first.
+   */
+  async #acceptDelivery(
+    request: RunRequest,
+    kind: 'steer' | 'followUp',
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.submit'>> {
+    const sessionKey = `${request.space}\0${request.sessionId}`;
+    const target = [...this.#active.entries()]
+      .filter(([, active]) => active.sessionKey === sessionKey)
+      .map(([runId]) => this.#ledger.getRun(runId))
+      .find((run) => run.status === 'running');
+    const host = this.#hosts.get(sessionKey);
+    if (!target || !host) {
+      throw new RepaError('no_active_run', `Session ${request.sessionId} has no running run.`, {
+        fix: `Submit the text as a new run (delivery new or queue) instead of ${kind}.`,
+      });
+    }
+    const acceptance = this.#ledger.accept(
+      { ...request, targetRunId: target.runId },
+      {
+        promptSettings: target.promptSettings,
+        settingsRevisions: target.settingsRevisions,
+        ...(target.settingsSources ? { settingsSources: target.settingsSources } : {}),
+        ...(target.modelSettings ? { modelSettings: target.modelSettings } : {}),
+        ...(target.modelSettingsSources
+          ? { modelSettingsSources: target.modelSettingsSources }
+          : {}),
+      },
+    );
+    const record = acceptance.run;
+    if (subscriber) this.#subscribe(record.runId, subscriber);
+    if (acceptance.resubmitted) return { ...acceptance };
+    this.#ledger.markRunning(record.runId);
+    this.#emit(record, { type: 'status', status: 'running' });
+    const { text, images } = request.input;
+    const delivered = host.then((h) =>
+      h.deliver(kind, text, { requestRunId: record.runId, ...(images ? { images } : {}) }),
+    );
+    void delivered.then(
+      () => {
+        this.#ledger.finish(record.runId, { status: 'succeeded' });
+        this.#emit(record, { type: 'status', status: 'succeeded' });
+      },
+      (error: unknown) => {
+        let failure = RepaError.fromUnknown(error);
+        // The host had already let the run go: for this request that is the run ending first.
+        if (failure.code === 'no_active_run') {
+          failure = new RepaError(
+            'run_finished',
+            'The run ended before the message was delivered.',
+          );
+        }
+        const wire = failure.toWire();
+        this.#ledger.finish(record.runId, { status: 'failed', error: wire });
+        this.#emit(record, { type: 'status', status: 'failed', error: wire });
+      },
+    );
+    return { ...acceptance, run: this.#ledger.getRun(record.runId) };
   }
 
   #start(run: RunInfo): void {
     const sessionKey = `${run.space}\0${run.sessionId}`;
-    const done = this.#execute(run, sessionKey).finally(() => this.#active.delete(run.runId));
+    const done = this.#execute(run, sessionKey).finally(() => {
+      this.#active.delete(run.runId);
+      this.#pump(run.space, run.sessionId);
+    });
     this.#active.set(run.runId, { sessionKey, done });
+  }
+
+  /** Starts the first queued run of a session when none of its runs is active here. */
+  #pump(space: string, sessionId: string): void {
+    if (this.#closing) return;
+    const sessionKey = `${space}\0${sessionId}`;
+    for (const active of this.#active.values()) if (active.sessionKey === sessionKey) return;
+    const next = this.#ledger.nextQueued(space, sessionId);
+    if (next) this.#start(next);
   }
 
   async #execute(run: RunInfo, sessionKey: string): Promise<void> {
@@ -454,9 +553,11 @@ export class RepaApplication {
     if (this.#ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
-    const text = run.input.type === 'text' ? run.input.text : '';
+    const input = this.#ledger.inputOf(run.runId);
     const outcome = await host
-      .send(text, run.promptSettings, {
+      .send(input.text, run.promptSettings, {
+        ...(input.images ? { images: input.images } : {}),
+        ...(input.attachments ? { attachments: input.attachments } : {}),
         onEvent: emit,
         runId: run.runId,
         ...(run.settingsSources ? { sources: run.settingsSources } : {}),
@@ -468,6 +569,9 @@ export class RepaApplication {
         prompt: undefined,
         output: undefined,
       }));
+    if ('attachedSources' in outcome && outcome.attachedSources) {
+      this.#ledger.recordAttachedSources(run.runId, outcome.attachedSources);
+    }
     const finished = this.#ledger.finish(run.runId, {
       status: outcome.status,
       ...(outcome.prompt ? { promptSections: outcome.prompt.report } : {}),

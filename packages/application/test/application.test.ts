@@ -123,8 +123,28 @@ describe('RepaApplication through a real daemon process', () => {
     (await client.request('session.create', { space, ...(title ? { title } : {}) })).session
       .sessionId;
 
-  const submit = (sessionId: string, text: string, requestId = `q-${Math.random()}`) =>
-    client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } });
+  const submit = (
+    sessionId: string,
+    text: string,
+    requestId = `q-${Math.random()}`,
+    delivery?: 'new' | 'queue' | 'steer' | 'followUp',
+  ) =>
+    client.request('run.submit', {
+      space,
+      sessionId,
+      requestId,
+      input: { type: 'text', text },
+      ...(delivery ? { delivery } : {}),
+    });
+
+  /** Polls the ledger until the run has ended (no timing is asserted). */
+  const ended = async (runId: string): Promise<RunInfo> => {
+    for (;;) {
+      const { run } = await client.request('run.get', { runId });
+      if (!['accepted', 'running'].includes(run.status)) return run;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('serves the public calls: space, sessions, a run with its events, history', async () => {
     const info = await client.connect();
@@ -451,6 +471,85 @@ describe('RepaApplication through a real daemon process', () => {
     expect((await client.request('run.get', { runId: run.runId })).run).toMatchObject({
       status: 'cancelled',
       error: { code: 'cancelled' },
+    });
+  });
+
+  it('after kill -9 with three queued runs: the first is interrupted, the other two run in order, none twice', async () => {
+    const sessionId = await newSession();
+    const first = (await submit(sessionId, 'hold the queue', 'queue-1', 'queue')).run;
+    await log.until(() =>
+      log
+        .of(first.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const second = (await submit(sessionId, 'second in line', 'queue-2', 'queue')).run;
+    const third = (await submit(sessionId, 'third in line', 'queue-3', 'queue')).run;
+    expect([second.status, second.queuePosition, third.status, third.queuePosition]).toEqual([
+      'accepted',
+      1,
+      'accepted',
+      2,
+    ]);
+    const listed = (await client.request('run.list', { sessionId, status: 'accepted' })).runs;
+    expect(listed.map((run) => [run.runId, run.queuePosition])).toEqual([
+      [third.runId, 2],
+      [second.runId, 1],
+    ]);
+    // A request id already accepted into the queue is the same run, not a second one.
+    expect(await submit(sessionId, 'second in line', 'queue-2', 'queue')).toMatchObject({
+      resubmitted: true,
+      run: { runId: second.runId },
+    });
+
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    daemon = await startDaemon(appDirectory, agentDir);
+
+    expect((await client.request('run.get', { runId: first.runId })).run).toMatchObject({
+      status: 'interrupted',
+      error: { code: 'interrupted' },
+    });
+    const [secondDone, thirdDone] = [await ended(second.runId), await ended(third.runId)];
+    expect(secondDone).toMatchObject({ status: 'succeeded', output: 'ok: second in line' });
+    expect(thirdDone).toMatchObject({ status: 'succeeded', output: 'ok: third in line' });
+    expect(secondDone.queuePosition).toBeUndefined();
+    expect(String(secondDone.endedAt) <= String(thirdDone.startedAt)).toBe(true);
+    const users = (await client.request('session.history', { space, sessionId })).items
+      .filter((item) => item.kind === 'user')
+      .map((item) => JSON.stringify(item));
+    expect(
+      users.map((item) =>
+        ['hold the queue', 'second in line', 'third in line'].findIndex((text) =>
+          item.includes(text),
+        ),
+      ),
+    ).toEqual([0, 1, 2]);
+    // The interrupted first run was not started again.
+    expect((await client.request('run.list', { sessionId })).runs).toHaveLength(3);
+  });
+
+  it('steers into the running run, refuses steer without one, and says run_finished when the run ends first', async () => {
+    const sessionId = await newSession();
+    await expectCode(submit(sessionId, 'steer nothing', undefined, 'steer'), 'no_active_run');
+    const { run } = await submit(sessionId, 'hold for steering');
+    await log.until(() =>
+      log
+        .of(run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const steer = await submit(sessionId, 'turn left', 'steer-1', 'steer');
+    expect(steer.run).toMatchObject({
+      delivery: 'steer',
+      targetRunId: run.runId,
+      input: { text: 'turn left' },
+    });
+    // The held model call never reaches a turn boundary: cancelling the run ends it first.
+    await client.request('run.cancel', { runId: run.runId });
+    const record = await ended(steer.run.runId);
+    expect(record).toMatchObject({ status: 'failed', error: { code: 'run_finished' } });
+    expect(await submit(sessionId, 'turn left', 'steer-1', 'steer')).toMatchObject({
+      resubmitted: true,
+      run: { runId: steer.run.runId, status: 'failed' },
     });
   });
 });
