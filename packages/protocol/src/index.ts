@@ -88,6 +88,8 @@ export type {
   RunGetResult,
   RunListParams,
   RunListResult,
+  RunResumeParams,
+  RunResumeResult,
   RunRetryParams,
   RunRetryResult,
   RunSubmitParams,

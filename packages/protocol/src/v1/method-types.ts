@@ -222,6 +222,23 @@ export interface RunRetryResult {
   [member: string]: unknown;
 }
 
+/** `run.resume` params. */
+export interface RunResumeParams {
+  /** The interrupted or failed run to resume. */
+  runId: string;
+  /** Idempotency key of the resumption itself. */
+  requestId: string;
+}
+/** `run.resume` result. */
+export interface RunResumeResult {
+  /** The new attempt (or the original one for a repeated request id). */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original attempt is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `settings.get` params: `sessionId` needs `space`. */
 export interface SettingsGetParams {
   /** The space root (an absolute path); required for `space` and `session` levels. */
@@ -470,6 +487,7 @@ export interface V1MethodTypes {
   'run.subscribe': { params: RunSubscribeParams; result: RunSubscribeResult };
   'run.cancel': { params: RunCancelParams; result: RunCancelResult };
   'run.retry': { params: RunRetryParams; result: RunRetryResult };
+  'run.resume': { params: RunResumeParams; result: RunResumeResult };
   'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
   'settings.set': { params: SettingsSetParams; result: SettingsSetResult };
   'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };

@@ -263,6 +263,32 @@ export const v1Methods = {
         ),
     }),
   },
+  /**
+   * Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its
+   * history ends (no repeated user message), with the original's accepted settings.
+   */
+  'run.resume': {
+    description:
+      "Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its history ends (no repeated user message), with the original's accepted settings.",
+    params: z.strictObject({
+      /** The interrupted or failed run to resume. */
+      runId: idSchema.describe('The interrupted or failed run to resume.'),
+      /** Idempotency key of the resumption itself. */
+      requestId: idSchema.describe('Idempotency key of the resumption itself.'),
+    }),
+    result: z.looseObject({
+      /** The new attempt (or the original one for a repeated request id). */
+      run: runInfoSchema.describe(
+        'The new attempt (or the original one for a repeated request id).',
+      ),
+      /** True when this request id was already accepted and the original attempt is returned. */
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original attempt is returned.',
+        ),
+    }),
+  },
   /** Every settings item as the given scope sees it. */
   'settings.get': {
     description: 'Every settings item as the given scope sees it.',

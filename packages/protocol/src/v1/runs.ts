@@ -346,6 +346,12 @@ export const runInfoSchema = z
       .describe('Attempt number, 1 for the first; a retry is a new run with `retryOf`.'),
     /** The run this one retries. */
     retryOf: idSchema.optional().describe('The run this one retries.'),
+    /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+    resumeOf: idSchema
+      .optional()
+      .describe(
+        'The interrupted or failed run this one resumes (same Pi session, no repeated user message).',
+      ),
     /** How the request was delivered (absent: `new`). */
     delivery: runDeliverySchema
       .optional()
@@ -449,6 +455,8 @@ export interface RunInfo {
   attempt: number;
   /** The run this one retries. */
   retryOf?: string | undefined;
+  /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+  resumeOf?: string | undefined;
   /** How the request was delivered (absent: `new`). */
   delivery?: RunDelivery | undefined;
   /** For a queued run not started yet: its place in the session's queue, from 1. */
