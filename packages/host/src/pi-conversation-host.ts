@@ -377,10 +377,24 @@ export class PiConversationHost {
    * Runs one user request with the settings decided at acceptance (spec R23). Reads the space's
    * learning context first: a failure ends the run before the message enters Pi history (R31).
    */
-  async send(
-    text: string,
+  send(text: string, settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+    return this.#perform(text, settings, options);
+  }
+
+  /**
+   * Continues the session from where its history ends, without a new user message: after an
+   * interrupted run (history ends with the request or tool results) or a failed one (Pi's failed
+   * reply is left out of the model's view, as Pi's own retry does). `invalid_request` when the
+   * history ends with a complete reply.
+   */
+  resume(settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+    return this.#perform(undefined, settings, options);
+  }
+
+  async #perform(
+    text: string | undefined,
     settings: PromptSettings,
-    options: SendOptions = {},
+    options: SendOptions,
   ): Promise<RunOutcome> {
     if (this.#run) {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
@@ -427,6 +441,7 @@ export class PiConversationHost {
       }
       // Spec R72: the model settings change only here, between runs.
       if (options.modelSettings) await this.#applyModelSettings(options.modelSettings);
+      if (text === undefined) this.#prepareResume();
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
         // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
@@ -465,8 +480,14 @@ export class PiConversationHost {
       if (attached) {
         emit({ type: 'sources-attached', sources: attached.sources });
       }
-      const message = attached ? `${text}\n\n${attached.text}` : text;
-      await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
+      if (text === undefined) {
+        // Pi's AgentSession has no public continue; its Agent's continue() runs the same loop
+        // (events, persistence, the request projection) from the current history.
+        await this.#session.agent.continue();
+      } else {
+        const message = attached ? `${text}\n\n${attached.text}` : text;
+        await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
+      }
       const outcome = this.#withUsage(this.#outcome(prompt, run), run);
       return attached ? { ...outcome, attachedSources: attached.sources } : outcome;
     } catch (error) {
@@ -535,6 +556,32 @@ export class PiConversationHost {
       requestRunId: pending.requestRunId,
     });
     pending.delivered();
+  }
+
+  /**
+   * Makes the history continuable: a failed or aborted last reply is left out of the model's view
+   * with a context edit (kept in the raw session, like Pi's own retry does).
+   */
+  #prepareResume(): void {
+    const projection = this.#sessionManager.buildSessionProjection();
+    const last = projection.messages.at(-1);
+    if (!last) {
+      throw new RepaError('invalid_request', 'The session has no history to resume.', {
+        fix: 'Submit a new request instead.',
+      });
+    }
+    if (last.role !== 'assistant') return;
+    const stopReason = 'stopReason' in last ? last.stopReason : undefined;
+    const entry = projection.entries.findLast((item) => item.messages.includes(last));
+    if ((stopReason !== 'error' && stopReason !== 'aborted') || !entry) {
+      throw new RepaError(
+        'invalid_request',
+        "The session's history ends with a complete reply; there is nothing to resume.",
+        { fix: 'Submit a new request instead.' },
+      );
+    }
+    this.#sessionManager.appendContextEdit(entry.sourceEntry.id, null);
+    this.#session.refreshContext();
   }
 
   /** Persists a notice of the files this host read that changed on disk, if any (R50–R53). */

@@ -242,4 +242,49 @@ describe('run inputs on the faux provider', () => {
       host.dispose();
     });
   });
+
+  describe('resume (R73)', () => {
+    it('continues a failed run without repeating the user message or showing the failed reply', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([
+        fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'provider exploded' }),
+      ]);
+      expect((await host.send('Explain tides.', settings)).status).toBe('failed');
+      faux.setResponses([fauxAssistantMessage('Tides follow the moon.')]);
+      const outcome = await host.resume(settings);
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Tides follow the moon.' });
+      expect(turns(requests.at(-1))).toEqual([{ role: 'user', text: 'Explain tides.' }]);
+      host.dispose();
+    });
+
+    it('continues an interrupted run from the request Pi had saved, in a new host on the same file', async () => {
+      const first = await createFauxHost();
+      const held = heldStep(fauxAssistantMessage('never delivered'));
+      first.faux.setResponses([held.step]);
+      void first.host.send('Summarize the notes.', settings);
+      await held.arrived; // Pi has saved the user message; the daemon "dies" here.
+      const second = await createFauxHost({
+        space: first.space,
+        appDirectory: first.appDirectory,
+        sessionFile: first.host.sessionFile,
+      });
+      second.faux.setResponses([fauxAssistantMessage('Here is the summary.')]);
+      const outcome = await second.host.resume(settings);
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Here is the summary.' });
+      expect(turns(second.requests[0])).toEqual([{ role: 'user', text: 'Summarize the notes.' }]);
+      held.release();
+      second.host.dispose();
+    });
+
+    it('refuses when the history ends with a complete reply', async () => {
+      const { host, faux } = await createFauxHost();
+      faux.setResponses([fauxAssistantMessage('All done.')]);
+      await host.send('Hi.', settings);
+      expect(await host.resume(settings)).toMatchObject({
+        status: 'failed',
+        error: { code: 'invalid_request' },
+      });
+      host.dispose();
+    });
+  });
 });
