@@ -422,6 +422,10 @@ describe('protocol v1 conformance against a real daemon', () => {
       run: { runId: string };
     };
     await client.waitFor(finished(retried.run.runId));
+    // Only an interrupted or failed run resumes: a succeeded one is a schema-valid refusal.
+    const resumed = await client.call('run.resume', { runId, requestId: 'conformance-5' });
+    called.add('run.resume');
+    expect(resumed).toMatchObject({ error: { data: { code: 'invalid_request' } } });
     // The input's optional members and a queued delivery, through the same schema both ways.
     const queued = (await call('run.submit', {
       space,

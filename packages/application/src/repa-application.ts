@@ -13,7 +13,7 @@ import {
 import { SettingsStore } from '@repa/settings';
 import { doctorFacts } from './doctor-facts.js';
 import { loadHost } from './load-host.js';
-import { RunLedger, type RunRequest } from './run-ledger.js';
+import { type AcceptedSettings, RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
 
 /** Options of {@link RepaApplication.open}. */
@@ -162,6 +162,7 @@ export class RepaApplication {
       },
       'run.cancel': async (params) => ({ run: await this.cancel(params.runId) }),
       'run.retry': (params, connection) => this.retry(params.runId, params.requestId, connection),
+      'run.resume': (params, connection) => this.resume(params.runId, params.requestId, connection),
       'settings.get': async (params) => ({
         items: await this.#settings.get(await this.#scope(params)),
       }),
@@ -410,10 +411,56 @@ export class RepaApplication {
     );
   }
 
-  /** Accepts a request; `subscriber` gets the run's events from the first one on. */
+  /**
+   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`), in the same
+   * Pi session from where its history ends, with the original's accepted settings. Never
+   * automatic (R1, R73).
+   */
+  async resume(
+    runId: string,
+    requestId: string,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.resume'>> {
+    const original = this.#ledger.getRun(runId);
+    if (
+      original.targetRunId ||
+      (original.status !== 'interrupted' && original.status !== 'failed')
+    ) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is ${original.targetRunId ? `a ${original.delivery} message` : original.status}; only an interrupted or failed run can be resumed.`,
+        { fix: 'Retry it (repa runs retry) or submit a new request instead.' },
+      );
+    }
+    return this.#accept(
+      {
+        requestId,
+        space: original.space,
+        sessionId: original.sessionId,
+        input: this.#ledger.inputOf(runId),
+        resumeOf: runId,
+      },
+      subscriber,
+      {
+        promptSettings: original.promptSettings,
+        settingsRevisions: original.settingsRevisions,
+        ...(original.settingsSources ? { settingsSources: original.settingsSources } : {}),
+        ...(original.modelSettings ? { modelSettings: original.modelSettings } : {}),
+        ...(original.modelSettingsSources
+          ? { modelSettingsSources: original.modelSettingsSources }
+          : {}),
+      },
+    );
+  }
+
+  /**
+   * Accepts a request; `subscriber` gets the run's events from the first one on. `accepted`: the
+   * settings already decided for it (a resumption keeps the original's); otherwise read now.
+   */
   async #accept(
     request: RunRequest,
     subscriber?: ConnectionContext,
+    accepted?: AcceptedSettings,
   ): Promise<V1Result<'run.submit'>> {
     if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
     // R21: a known request id answers from the ledger before anything else is read.
@@ -423,6 +470,8 @@ export class RepaApplication {
       return { ...known };
     }
     await this.#sessionFile(request.space, request.sessionId);
+    // A resumption's input is already in the session's history: nothing to read or check again.
+    if (accepted) return this.#record(request, accepted, subscriber);
     // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
     await (await loadHost()).checkRunInput(
       request.space,
@@ -441,13 +490,26 @@ export class RepaApplication {
       Object.assign(modelSettings, { [key]: value });
       modelSettingsSources[key] = 'run';
     }
-    const acceptance = this.#ledger.accept(request, {
-      promptSettings: snapshot.promptSettings,
-      settingsRevisions: snapshot.revisions,
-      settingsSources: snapshot.sources,
-      modelSettings,
-      modelSettingsSources,
-    });
+    return this.#record(
+      request,
+      {
+        promptSettings: snapshot.promptSettings,
+        settingsRevisions: snapshot.revisions,
+        settingsSources: snapshot.sources,
+        modelSettings,
+        modelSettingsSources,
+      },
+      subscriber,
+    );
+  }
+
+  /** Records an accepted request in the ledger and starts (or queues) its run. */
+  #record(
+    request: RunRequest,
+    settings: AcceptedSettings,
+    subscriber?: ConnectionContext,
+  ): V1Result<'run.submit'> {
+    const acceptance = this.#ledger.accept(request, settings);
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) {
       if (request.delivery === 'queue') this.#pump(request.space, request.sessionId);
@@ -554,21 +616,26 @@ export class RepaApplication {
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
     const input = this.#ledger.inputOf(run.runId);
-    const outcome = await host
-      .send(input.text, run.promptSettings, {
-        ...(input.images ? { images: input.images } : {}),
-        ...(input.attachments ? { attachments: input.attachments } : {}),
-        onEvent: emit,
-        runId: run.runId,
-        ...(run.settingsSources ? { sources: run.settingsSources } : {}),
-        ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
-      })
-      .catch((error: unknown) => ({
-        status: 'failed' as const,
-        error: RepaError.fromUnknown(error).toWire(),
-        prompt: undefined,
-        output: undefined,
-      }));
+    const options = {
+      onEvent: emit,
+      runId: run.runId,
+      ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+      ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
+    };
+    // A resumption continues the history, whose user message already carries images and documents.
+    const outcome = await (run.resumeOf
+      ? host.resume(run.promptSettings, options)
+      : host.send(input.text, run.promptSettings, {
+          ...options,
+          ...(input.images ? { images: input.images } : {}),
+          ...(input.attachments ? { attachments: input.attachments } : {}),
+        })
+    ).catch((error: unknown) => ({
+      status: 'failed' as const,
+      error: RepaError.fromUnknown(error).toWire(),
+      prompt: undefined,
+      output: undefined,
+    }));
     if ('attachedSources' in outcome && outcome.attachedSources) {
       this.#ledger.recordAttachedSources(run.runId, outcome.attachedSources);
     }

@@ -39,6 +39,8 @@ export interface RunRequest {
   delivery?: RunDelivery;
   /** The run a `steer` or `followUp` request goes into (decided by the application). */
   targetRunId?: string;
+  /** The interrupted or failed run this request resumes. */
+  resumeOf?: string;
 }
 
 /** The most runs one session may have waiting in its queue (`queue_full` past it). */
@@ -134,6 +136,7 @@ function rowToRun(row: Row): RunInfo {
   };
   const extras = {
     retryOf: optional('retry_of'),
+    resumeOf: optional('resume_of'),
     delivery: optional('delivery'),
     queuePosition: optional('queue_position', Number),
     targetRunId: optional('target_run_id'),
@@ -171,12 +174,13 @@ function inputView(input: RunInput): RunInfo['input'] {
 }
 
 function payloadHash(request: RunRequest): string {
-  const { space, sessionId, input, retryOf, overrides, delivery } = request;
-  // Overrides and delivery count only when given, so requests hashed before they
+  const { space, sessionId, input, retryOf, overrides, delivery, resumeOf } = request;
+  // Overrides, delivery and resumption count only when given, so requests hashed before they
   // existed keep their hash.
   const extra = {
     ...(overrides && Object.keys(overrides).length > 0 ? { overrides } : {}),
     ...(delivery && delivery !== 'new' ? { delivery } : {}),
+    ...(resumeOf ? { resumeOf } : {}),
   };
   return createHash('sha256')
     .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
@@ -206,6 +210,7 @@ export class RunLedger {
     // Likewise for usage and model settings: older runs report none.
     for (const column of [
       'delivery',
+      'resume_of',
       'attached_sources',
       'usage',
       'model_settings',
@@ -281,7 +286,8 @@ export class RunLedger {
         );
       }
     }
-    const attempt = request.retryOf ? this.getRun(request.retryOf).attempt + 1 : 1;
+    const previous = request.retryOf ?? request.resumeOf;
+    const attempt = previous ? this.getRun(previous).attempt + 1 : 1;
     const runId = randomUUID();
     const now = new Date().toISOString();
     this.#db.exec('BEGIN IMMEDIATE');
@@ -292,7 +298,13 @@ export class RunLedger {
         )
         .run(
           request.requestId,
-          request.retryOf ? 'retry' : delivery === 'new' ? 'submit' : delivery,
+          request.retryOf
+            ? 'retry'
+            : request.resumeOf
+              ? 'resume'
+              : delivery === 'new'
+                ? 'submit'
+                : delivery,
           JSON.stringify(request),
           payloadHash(request),
           runId,
@@ -302,8 +314,8 @@ export class RunLedger {
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
              prompt_settings, settings_revisions, settings_sources, model_settings,
-             model_settings_sources, accepted_at, delivery, target_run_id)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             model_settings_sources, accepted_at, delivery, target_run_id, resume_of)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -321,6 +333,7 @@ export class RunLedger {
           now,
           delivery === 'new' ? null : delivery,
           request.targetRunId ?? null,
+          request.resumeOf ?? null,
         );
       this.#db.exec('COMMIT');
     } catch (error) {

@@ -32,8 +32,12 @@ interface Daemon {
   socketPath: string;
 }
 
-function startDaemon(appDirectory: string, agentDir: string): Promise<Daemon> {
-  const child = spawn(node, [script, appDirectory, agentDir], {
+function startDaemon(
+  appDirectory: string,
+  agentDir: string,
+  mode?: 'answer-holds',
+): Promise<Daemon> {
+  const child = spawn(node, [script, appDirectory, agentDir, ...(mode ? [mode] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -551,5 +555,60 @@ describe('RepaApplication through a real daemon process', () => {
       resubmitted: true,
       run: { runId: steer.run.runId, status: 'failed' },
     });
+  });
+
+  it('resumes an interrupted run on request only: same session, no repeated user message, the original settings', async () => {
+    const sessionId = await newSession();
+    await client.request('settings.set', {
+      space,
+      sessionId,
+      level: 'session',
+      key: 'prompts.append',
+      value: 'RESUME SETTINGS',
+    });
+    const { run } = await submit(sessionId, 'hold until resumed', 'resume-original');
+    while (
+      !(await client.request('session.history', { space, sessionId })).items.some(
+        (item) => item.kind === 'user',
+      )
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    // This daemon's model answers `hold …` at once, so the resumed run can finish.
+    daemon = await startDaemon(appDirectory, agentDir, 'answer-holds');
+    expect((await client.request('run.get', { runId: run.runId })).run.status).toBe('interrupted');
+    // Settings changed since acceptance: the resumption keeps the original's.
+    await client.request('settings.reset', {
+      space,
+      sessionId,
+      level: 'session',
+      key: 'prompts.append',
+    });
+    const resumed = await client.request('run.resume', {
+      runId: run.runId,
+      requestId: 'resume-1',
+    });
+    expect(resumed.run).toMatchObject({ resumeOf: run.runId, attempt: 2, sessionId });
+    expect(resumed.run.promptSettings).toEqual(run.promptSettings);
+    expect(resumed.run.promptSettings.append).toBe('RESUME SETTINGS');
+    const done = await ended(resumed.run.runId);
+    expect(done).toMatchObject({ status: 'succeeded', output: 'ok: hold until resumed' });
+    const kinds = (await client.request('session.history', { space, sessionId })).items.map(
+      (item) => item.kind,
+    );
+    expect(kinds.filter((kind) => kind === 'user')).toHaveLength(1);
+    expect(
+      await client.request('run.resume', { runId: run.runId, requestId: 'resume-1' }),
+    ).toMatchObject({ resubmitted: true, run: { runId: resumed.run.runId } });
+    await expectCode(
+      client.request('run.resume', { runId: done.runId, requestId: 'resume-2' }),
+      'invalid_request',
+    );
+    // Back to a daemon whose model holds, for whatever runs next.
+    daemon.child.kill('SIGTERM');
+    await stopped(daemon.child);
+    daemon = await startDaemon(appDirectory, agentDir);
   });
 });
