@@ -132,3 +132,42 @@ describe('repa run inputs on a held model request', () => {
     expect(stderr).toContain('(path_outside_space)');
   });
 });
+
+describe('repa runs resume', () => {
+  it('continues a run interrupted by kill -9 without sending its request again', async () => {
+    const held = slow.nextHeld();
+    const running = spawnRepa(sandbox, ['run', '--json', 'Please wait across a crash.']);
+    running.child.stdin.end();
+    const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);
+    const runId = accepted[1] as string;
+    await held;
+    const status = await repaJson<{ pid: number }>(sandbox, ['daemon', 'status']);
+    process.kill(status.json.pid, 'SIGKILL');
+    await running.exited;
+    slow.release(); // Nothing is listening any more.
+    const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
+    expect(start.code, start.stderr).toBe(0);
+    const shown = await repaJson<{ run: { status: string } }>(sandbox, ['runs', 'show', runId]);
+    expect(shown.json.run.status).toBe('interrupted');
+
+    slow.holding = false;
+    const before = slow.requests.length;
+    try {
+      const resumed = await repa(sandbox, ['runs', 'resume', runId]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(
+        new RegExp(`^\\[repa\\] run (\\S+) resumes ${runId} \\(attempt 2\\)$`, 'm'),
+      );
+      expect(resumed.stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
+    } finally {
+      slow.holding = true;
+    }
+    // One more model call whose conversation holds the request once, as its last message.
+    expect(slow.requests.length).toBe(before + 1);
+    const messages = slow.requests.at(-1) ?? [];
+    expect(lastText(messages)).toContain('Please wait across a crash.');
+    expect(
+      messages.filter((message) => JSON.stringify(message).includes('Please wait across a crash.')),
+    ).toHaveLength(1);
+  });
+});

@@ -317,11 +317,25 @@ function describeRun(run: RunInfo): string {
     `request    ${run.requestId}`,
     `space      ${run.space}`,
     `session    ${run.sessionId}`,
-    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}`,
+    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}${run.resumeOf ? ` (resumes ${run.resumeOf})` : ''}`,
+    ...(run.queuePosition ? [`queue      position ${run.queuePosition}`] : []),
+    ...(run.targetRunId ? [`delivered  ${run.delivery} into run ${run.targetRunId}`] : []),
     `accepted   ${run.acceptedAt}`,
     ...(run.startedAt ? [`started    ${run.startedAt}`] : []),
     ...(run.endedAt ? [`ended      ${run.endedAt}`] : []),
     `input      ${run.input.type === 'text' ? run.input.text : run.input.type}`,
+    ...(run.input.images?.length
+      ? [
+          `images     ${run.input.images.map((image) => image.path ?? `${image.mimeType} (${image.bytes} bytes)`).join(', ')}`,
+        ]
+      : []),
+    ...(run.attachedSources?.length
+      ? [
+          `attached   ${run.attachedSources.map((source) => `${source.path} (${source.version.slice(0, 12)})`).join(', ')}`,
+        ]
+      : run.input.attachments?.length
+        ? [`attached   ${run.input.attachments.map((item) => item.path).join(', ')}`]
+        : []),
     `settings   ${Object.entries(run.promptSettings)
       .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
       .join(' ')}`,
@@ -473,6 +487,36 @@ Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   },
 };
 
+const runsResume: Command = {
+  words: ['runs', 'resume'],
+  summary: 'continue an interrupted or failed run where its history ends, and stream it',
+  usage: 'runs resume RUN_ID [--request-id ID]',
+  help: `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
+session, from where its history ends: the request is not sent again, and the settings decided when
+the original was accepted are kept. Streams it like repa run. Ctrl-C cancels it.
+
+Options:
+  --request-id ID  idempotency key of the resumption itself (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
+  options: { 'request-id': { type: 'string' } },
+  positionals: [1, 1],
+  async run(context, [runId = ''], values) {
+    const client = await context.client();
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
+    const requestId = str(values['request-id']) ?? randomUUID();
+    const follow = followRun(client, printer, async () => {
+      const result = await client.request('run.resume', { runId, requestId });
+      printer.note(
+        `[repa] run ${result.run.runId} resumes ${runId} (attempt ${result.run.attempt})`,
+      );
+      return result;
+    });
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
+
 /** `repa run`, `repa chat` and `repa runs …`. */
 export const runCommands: Command[] = [
   runCommand,
@@ -481,4 +525,5 @@ export const runCommands: Command[] = [
   runsShow,
   runsCancel,
   runsRetry,
+  runsResume,
 ];
