@@ -74,6 +74,8 @@ export class RepaApplication {
   readonly #sessionFiles = new Map<string, string>();
   /** The last `context.set` of each space, which the next one waits for. */
   readonly #contextWrites = new Map<string, Promise<void>>();
+  /** Steer and follow-up messages handed to a host, by their record's id, until they settle. */
+  readonly #deliveries = new Map<string, { sessionKey: string; settled: Promise<void> }>();
   /** The running `context.build`s by build id. */
   readonly #builds = new Map<string, AbortController>();
   /** Prompts of running logins waiting for `login.answer`, by `loginId` then `promptId`. */
@@ -528,6 +530,12 @@ export class RepaApplication {
     kind: 'steer' | 'followUp',
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.submit'>> {
+    if (request.input.attachments?.length) {
+      throw new RepaError('invalid_request', `A ${kind} message cannot carry attached documents.`, {
+        fix: 'Attach documents to a new or queued run, or name them in the text.',
+        details: { field: 'input.attachments' },
+      });
+    }
     const sessionKey = `${request.space}\0${request.sessionId}`;
     const target = [...this.#active.entries()]
       .filter(([, active]) => active.sessionKey === sessionKey)
@@ -560,25 +568,29 @@ export class RepaApplication {
     const delivered = host.then((h) =>
       h.deliver(kind, text, { requestRunId: record.runId, ...(images ? { images } : {}) }),
     );
-    void delivered.then(
-      () => {
-        this.#ledger.finish(record.runId, { status: 'succeeded' });
-        this.#emit(record, { type: 'status', status: 'succeeded' });
-      },
-      (error: unknown) => {
-        let failure = RepaError.fromUnknown(error);
-        // The host had already let the run go: for this request that is the run ending first.
-        if (failure.code === 'no_active_run') {
-          failure = new RepaError(
-            'run_finished',
-            'The run ended before the message was delivered.',
-          );
-        }
-        const wire = failure.toWire();
-        this.#ledger.finish(record.runId, { status: 'failed', error: wire });
-        this.#emit(record, { type: 'status', status: 'failed', error: wire });
-      },
-    );
+    const settled = delivered
+      .then(
+        () => {
+          this.#ledger.finish(record.runId, { status: 'succeeded' });
+          this.#emit(record, { type: 'status', status: 'succeeded' });
+        },
+        (error: unknown) => {
+          let failure = RepaError.fromUnknown(error);
+          // The host had already let the run go: for this request that is the run ending first.
+          if (failure.code === 'no_active_run') {
+            failure = new RepaError(
+              'run_finished',
+              'The run ended before the message was delivered.',
+            );
+          }
+          const wire = failure.toWire();
+          const status = failure.code === 'cancelled' ? 'cancelled' : 'failed';
+          this.#ledger.finish(record.runId, { status, error: wire });
+          this.#emit(record, { type: 'status', status, error: wire });
+        },
+      )
+      .finally(() => this.#deliveries.delete(record.runId));
+    this.#deliveries.set(record.runId, { sessionKey, settled });
     return { ...acceptance, run: this.#ledger.getRun(record.runId) };
   }
 
@@ -677,6 +689,13 @@ export class RepaApplication {
         ...(cancelled.error ? { error: cancelled.error } : {}),
       });
       return cancelled;
+    }
+    const delivery = this.#deliveries.get(runId);
+    if (run.status === 'running' && delivery) {
+      // A steer or follow-up not yet delivered is taken back; a delivered one stays delivered.
+      await (await this.#hosts.get(delivery.sessionKey))?.withdraw(runId);
+      await delivery.settled;
+      return this.#ledger.getRun(runId);
     }
     const active = this.#active.get(runId);
     if (run.status === 'running' && active) {

@@ -547,6 +547,12 @@ describe('RepaApplication through a real daemon process', () => {
       targetRunId: run.runId,
       input: { text: 'turn left' },
     });
+    // A message not yet delivered can be cancelled: it never reaches the model.
+    const second = await submit(sessionId, 'turn right', 'steer-2', 'steer');
+    expect((await client.request('run.cancel', { runId: second.run.runId })).run).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'cancelled' },
+    });
     // The held model call never reaches a turn boundary: cancelling the run ends it first.
     await client.request('run.cancel', { runId: run.runId });
     const record = await ended(steer.run.runId);

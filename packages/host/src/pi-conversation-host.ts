@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { getCurrentTools, type Model, type ModelThinkingLevel } from '@earendil-works/pi-ai';
+import {
+  getCurrentTools,
+  type ImageContent,
+  type Model,
+  type ModelThinkingLevel,
+} from '@earendil-works/pi-ai';
 import {
   type AgentSession,
   type AgentSessionEvent,
@@ -141,6 +146,9 @@ export interface RunOutcome {
 interface PendingDelivery {
   kind: 'steer' | 'followUp';
   text: string;
+  images: ImageContent[] | undefined;
+  /** Handed to Pi's queue (images are read first). */
+  queued: boolean;
   requestRunId: string;
   delivered: () => void;
   failed: (error: RepaError) => void;
@@ -525,23 +533,59 @@ export class PiConversationHost {
     if (!run?.open) {
       throw new RepaError('no_active_run', `Session ${this.sessionId} has no active run.`);
     }
-    const images = await resolveRunImages(this.#store, options.images ?? []);
-    if (!run.open) {
-      throw new RepaError('run_finished', 'The run ended before the message was delivered.');
-    }
+    let pending!: PendingDelivery;
     const delivered = new Promise<void>((resolve, reject) => {
-      run.pending.push({
+      pending = {
         kind,
         text,
+        images: undefined,
+        queued: false,
         requestRunId: options.requestRunId,
         delivered: resolve,
         failed: reject,
-      });
+      };
     });
-    const piImages = images.length > 0 ? images : undefined;
-    if (kind === 'steer') await this.#session.steer(text, piImages);
-    else await this.#session.followUp(text, piImages);
+    delivered.catch(() => {}); // The caller gets the rejection through the returned promise.
+    run.pending.push(pending); // Known, and can be withdrawn, from here on.
+    try {
+      const images = await resolveRunImages(this.#store, options.images ?? []);
+      if (images.length > 0) pending.images = images;
+    } catch (error) {
+      run.pending = run.pending.filter((other) => other !== pending);
+      throw error;
+    }
+    // Not withdrawn meanwhile, and the run has not ended (which fails what is pending).
+    if (run.pending.includes(pending)) {
+      pending.queued = true;
+      await this.#queue(kind, text, pending.images);
+    }
     return delivered;
+  }
+
+  /**
+   * Takes back a steer or follow-up message that has not reached the model yet: its
+   * {@link deliver} rejects with `cancelled`. False when it was already delivered or is unknown.
+   */
+  async withdraw(requestRunId: string): Promise<boolean> {
+    const run = this.#run;
+    const index = run?.pending.findIndex((pending) => pending.requestRunId === requestRunId) ?? -1;
+    if (!run || index === -1) return false;
+    const [withdrawn] = run.pending.splice(index, 1);
+    // Pi clears only its whole queue: the other messages are queued again, in their order.
+    this.#session.clearQueue();
+    for (const other of run.pending) {
+      if (other.queued) await this.#queue(other.kind, other.text, other.images);
+    }
+    withdrawn?.failed(
+      new RepaError('cancelled', 'The message was cancelled before it was delivered.'),
+    );
+    return true;
+  }
+
+  #queue(kind: 'steer' | 'followUp', text: string, images: ImageContent[] | undefined) {
+    return kind === 'steer'
+      ? this.#session.steer(text, images)
+      : this.#session.followUp(text, images);
   }
 
   /** A user message reached the model: the first pending delivery with its text is delivered. */

@@ -119,6 +119,32 @@ describe('run inputs on the faux provider', () => {
       host.dispose();
     });
 
+    it('takes back a message not yet delivered: the model never sees it, the others still arrive', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      const held = heldStep(
+        fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' }),
+      );
+      faux.setResponses([held.step, fauxAssistantMessage('Done.')]);
+      const running = host.send('List the files.', settings);
+      await held.arrived;
+      const first = host.deliver('steer', 'Go left.', { requestRunId: 'left' });
+      const second = host.deliver('steer', 'Go right.', { requestRunId: 'right' });
+      const firstOutcome = first.then(
+        () => 'delivered',
+        (error: unknown) => error,
+      );
+      expect(await host.withdraw('left')).toBe(true);
+      expect(await host.withdraw('unknown')).toBe(false);
+      held.release();
+      await second;
+      expect((await running).status).toBe('succeeded');
+      expect(await firstOutcome).toMatchObject({ code: 'cancelled' });
+      const texts = turns(requests[1]).map((turn) => turn.text);
+      expect(texts).toContain('Go right.');
+      expect(texts).not.toContain('Go left.');
+      host.dispose();
+    });
+
     it('is no_active_run when the session has no active run', async () => {
       const { host } = await createFauxHost();
       await expect(
