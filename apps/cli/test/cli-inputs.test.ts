@@ -59,6 +59,36 @@ describe('repa run inputs on a held model request', () => {
     expect(lastText(slow.requests.at(-1))).toContain('Also greet me.');
   });
 
+  it('--follow-up goes into the running run and is answered after its current reply', async () => {
+    const held = slow.nextHeld();
+    const running = spawnRepa(sandbox, ['run', '--json', 'Please wait, then take a follow-up.']);
+    running.child.stdin.end();
+    await held;
+    const before = slow.requests.length;
+    const followUp = spawnRepa(sandbox, ['run', '--follow-up', 'And one more thing.']);
+    followUp.child.stdin.end();
+    await followUp.waitFor(/^\[follow-up\] into run \S+$/m);
+    slow.release();
+
+    const sent = await followUp.exited;
+    expect(sent.code, sent.stderr).toBe(0);
+    const { code, stdout } = await running.exited;
+    expect(code).toBe(0);
+    const events = jsonLines(stdout)
+      .filter((line) => line.kind === 'event')
+      .map((line) => line.event as { type: string });
+    expect(events).toContainEqual({
+      type: 'follow-up-delivered',
+      text: 'And one more thing.',
+      requestRunId: expect.any(String),
+    });
+    // The model's next request holds the first reply, then the follow-up.
+    expect(slow.requests.length).toBe(before + 1);
+    const messages = slow.requests.at(-1) ?? [];
+    expect(JSON.stringify(messages.at(-2))).toContain('Hello from the test model.');
+    expect(lastText(messages)).toContain('And one more thing.');
+  });
+
   it('--steer with no running run exits 1 with no_active_run and the fix', async () => {
     const { code, stderr } = await repa(sandbox, ['run', '--steer', 'Anyone?']);
     expect(code).toBe(1);

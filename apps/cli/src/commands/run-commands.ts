@@ -208,9 +208,10 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
         ...(delivery ? { delivery } : {}),
       });
       const { run } = result;
-      if (run.targetRunId)
-        printer.note(`[${delivery ?? run.delivery}] into run ${run.targetRunId}`);
-      else if (run.queuePosition) {
+      if (run.targetRunId) {
+        const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
+        printer.note(`[${label}] into run ${run.targetRunId}`);
+      } else if (run.queuePosition) {
         printer.note(`[queued] run ${run.runId} waits at position ${run.queuePosition}`);
       }
       return result;
