@@ -34,6 +34,22 @@ function feed(printer: RunPrinter, events: RunEvent[]): void {
 }
 
 describe('RunPrinter', () => {
+  describe('inputs and deliveries', () => {
+    it('names the attached documents with their versions and each delivered message', () => {
+      const { out, text } = capture();
+      const printer = new RunPrinter({ out, json: false });
+      feed(printer, [
+        { type: 'sources-attached', sources: [{ path: 'notes/a.md', version: V1 }] },
+        { type: 'text-delta', delta: 'Working' },
+        { type: 'steer-delivered', text: 'Only notes.', requestRunId: 'r2' },
+        { type: 'follow-up-delivered', text: 'Then summarize.', requestRunId: 'r3' },
+      ]);
+      expect(text()).toBe(
+        `[attached] notes/a.md (${V1.slice(0, 12)})\nWorking\n[steer] delivered: Only notes.\n[follow-up] delivered: Then summarize.\n`,
+      );
+    });
+  });
+
   describe('human transcript', () => {
     it('streams the reply and puts every note on a line of its own, indented', () => {
       const { out, text } = capture();

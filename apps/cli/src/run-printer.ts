@@ -222,6 +222,17 @@ export class RunPrinter {
           this.note(`[prompt] ${summarizePromptSections(event.sections)}`);
         }
         return;
+      case 'steer-delivered':
+        this.note(`[steer] delivered: ${truncate(event.text, 200)}`);
+        return;
+      case 'follow-up-delivered':
+        this.note(`[follow-up] delivered: ${truncate(event.text, 200)}`);
+        return;
+      case 'sources-attached':
+        this.note(
+          `[attached] ${event.sources.map((source) => `${source.path} (${source.version.slice(0, 12)})`).join(', ')}`,
+        );
+        return;
       default:
         return; // A newer daemon may send event types this CLI does not know.
     }

@@ -19,6 +19,10 @@ export interface SlowModel {
   nextHeld(): Promise<void>;
   /** How many held requests the client closed (Pi aborting the model call). */
   readonly aborted: number;
+  /** The `messages` of every request received, oldest first. */
+  readonly requests: unknown[][];
+  /** Answers every held request now, like any other request. */
+  release(): void;
   /** Writes `<agentDir>/models.json` naming this endpoint as provider `test`, model `slow`. */
   configure(agentDir: string): void;
   /** Stops the server (held requests are closed). */
@@ -34,22 +38,27 @@ function chunk(delta: Record<string, string>, finish: string | null): string {
 export async function startSlowModel(): Promise<SlowModel> {
   let waiters: (() => void)[] = [];
   let aborted = 0;
+  const requests: unknown[][] = [];
   const open = new Set<ServerResponse>();
+  const answer = (response: ServerResponse) => {
+    response.write(chunk({ role: 'assistant', content: 'Hello from the test model.' }, null));
+    response.write(chunk({}, 'stop'));
+    response.end('data: [DONE]\n\n');
+  };
   const handle = (request: IncomingMessage, response: ServerResponse, body: string) => {
     const messages = (JSON.parse(body) as { messages?: unknown[] }).messages ?? [];
+    requests.push(messages);
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     if (model.holding && JSON.stringify(messages.at(-1)).includes('wait')) {
       open.add(response);
       response.on('close', () => {
-        open.delete(response);
+        if (!open.delete(response)) return; // Answered by release().
         aborted += 1;
       });
       for (const waiter of waiters.splice(0)) waiter();
       return;
     }
-    response.write(chunk({ role: 'assistant', content: 'Hello from the test model.' }, null));
-    response.write(chunk({}, 'stop'));
-    response.end('data: [DONE]\n\n');
+    answer(response);
     void request;
   };
   const server = createServer((request, response) => {
@@ -68,13 +77,20 @@ export async function startSlowModel(): Promise<SlowModel> {
     get aborted() {
       return aborted;
     },
+    requests,
+    release() {
+      for (const response of [...open]) {
+        open.delete(response);
+        answer(response);
+      }
+    },
     configure(agentDir) {
       const providers = {
         test: {
           baseUrl: `http://127.0.0.1:${port}/v1`,
           api: 'openai-completions',
           apiKey: 'test-key',
-          models: [{ id: 'slow' }],
+          models: [{ id: 'slow', input: ['text', 'image'] }],
         },
       };
       writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers }, null, 2));

@@ -276,6 +276,10 @@ function allowed(pointer: string, only?: string): boolean {
 const nodeBinary = fileURLToPath(new URL('../../../node_modules/.bin/node', import.meta.url));
 const daemonMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
+// A 1×1 PNG.
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
 describe('protocol v1 conformance against a real daemon', () => {
   let daemon: ChildProcess;
   let root: string;
@@ -418,6 +422,39 @@ describe('protocol v1 conformance against a real daemon', () => {
       run: { runId: string };
     };
     await client.waitFor(finished(retried.run.runId));
+    // Only an interrupted or failed run resumes: a succeeded one is a schema-valid refusal.
+    const resumed = await client.call('run.resume', { runId, requestId: 'conformance-5' });
+    called.add('run.resume');
+    expect(resumed).toMatchObject({ error: { data: { code: 'invalid_request' } } });
+    // The input's optional members and a queued delivery, through the same schema both ways.
+    const queued = (await call('run.submit', {
+      space,
+      sessionId,
+      requestId: 'conformance-3',
+      input: {
+        type: 'text',
+        text: 'What do the attached notes and this picture say?',
+        images: [{ kind: 'data', data: PNG_1X1, mimeType: 'image/png' }],
+        attachments: [{ path: 'notes/a.md' }],
+      },
+      delivery: 'queue',
+    })) as { run: { runId: string } };
+    await client.waitFor(finished(queued.run.runId));
+    expect(
+      client.notifications.some(
+        (message) =>
+          (message as { params?: { runId?: string; event?: { type?: string } } }).params?.event
+            ?.type === 'sources-attached',
+      ),
+    ).toBe(true);
+    const steer = await client.call('run.submit', {
+      space,
+      sessionId,
+      requestId: 'conformance-4',
+      input: { type: 'text', text: 'Steer into nothing.' },
+      delivery: 'steer',
+    });
+    expect(steer).toMatchObject({ error: { data: { code: 'no_active_run' } } });
     await call('session.history', { space, sessionId });
     await call('settings.get', { space, sessionId });
     await call('settings.set', {

@@ -13,7 +13,7 @@ import {
 import { SettingsStore } from '@repa/settings';
 import { doctorFacts } from './doctor-facts.js';
 import { loadHost } from './load-host.js';
-import { RunLedger, type RunRequest } from './run-ledger.js';
+import { type AcceptedSettings, RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
 
 /** Options of {@link RepaApplication.open}. */
@@ -74,6 +74,8 @@ export class RepaApplication {
   readonly #sessionFiles = new Map<string, string>();
   /** The last `context.set` of each space, which the next one waits for. */
   readonly #contextWrites = new Map<string, Promise<void>>();
+  /** Steer and follow-up messages handed to a host, by their record's id, until they settle. */
+  readonly #deliveries = new Map<string, { sessionKey: string; settled: Promise<void> }>();
   /** The running `context.build`s by build id. */
   readonly #builds = new Map<string, AbortController>();
   /** Prompts of running logins waiting for `login.answer`, by `loginId` then `promptId`. */
@@ -118,6 +120,8 @@ export class RepaApplication {
             }),
       }).toWire();
     });
+    // Queued runs survive a restart: each session's queue starts again, in order (R24).
+    for (const { space, sessionId } of app.#ledger.queuedSessions()) app.#pump(space, sessionId);
     return app;
   }
 
@@ -160,6 +164,7 @@ export class RepaApplication {
       },
       'run.cancel': async (params) => ({ run: await this.cancel(params.runId) }),
       'run.retry': (params, connection) => this.retry(params.runId, params.requestId, connection),
+      'run.resume': (params, connection) => this.resume(params.runId, params.requestId, connection),
       'settings.get': async (params) => ({
         items: await this.#settings.get(await this.#scope(params)),
       }),
@@ -375,6 +380,15 @@ export class RepaApplication {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
+    if (original.targetRunId) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is a ${original.delivery} message, not a run.`,
+        {
+          fix: 'Retry the run it was delivered into, or submit the text again.',
+        },
+      );
+    }
     // A retry keeps the original's one-run overrides (settings levels are read again).
     const overrides = Object.fromEntries(
       (['model', 'thinkingLevel'] as const)
@@ -391,7 +405,7 @@ export class RepaApplication {
         requestId,
         space: original.space,
         sessionId: original.sessionId,
-        input: original.input,
+        input: this.#ledger.inputOf(runId),
         retryOf: runId,
         ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
       },
@@ -399,10 +413,56 @@ export class RepaApplication {
     );
   }
 
-  /** Accepts a request; `subscriber` gets the run's events from the first one on. */
+  /**
+   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`), in the same
+   * Pi session from where its history ends, with the original's accepted settings. Never
+   * automatic (R1, R73).
+   */
+  async resume(
+    runId: string,
+    requestId: string,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.resume'>> {
+    const original = this.#ledger.getRun(runId);
+    if (
+      original.targetRunId ||
+      (original.status !== 'interrupted' && original.status !== 'failed')
+    ) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is ${original.targetRunId ? `a ${original.delivery} message` : original.status}; only an interrupted or failed run can be resumed.`,
+        { fix: 'Retry it (repa runs retry) or submit a new request instead.' },
+      );
+    }
+    return this.#accept(
+      {
+        requestId,
+        space: original.space,
+        sessionId: original.sessionId,
+        input: this.#ledger.inputOf(runId),
+        resumeOf: runId,
+      },
+      subscriber,
+      {
+        promptSettings: original.promptSettings,
+        settingsRevisions: original.settingsRevisions,
+        ...(original.settingsSources ? { settingsSources: original.settingsSources } : {}),
+        ...(original.modelSettings ? { modelSettings: original.modelSettings } : {}),
+        ...(original.modelSettingsSources
+          ? { modelSettingsSources: original.modelSettingsSources }
+          : {}),
+      },
+    );
+  }
+
+  /**
+   * Accepts a request; `subscriber` gets the run's events from the first one on. `accepted`: the
+   * settings already decided for it (a resumption keeps the original's); otherwise read now.
+   */
   async #accept(
     request: RunRequest,
     subscriber?: ConnectionContext,
+    accepted?: AcceptedSettings,
   ): Promise<V1Result<'run.submit'>> {
     if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
     // R21: a known request id answers from the ledger before anything else is read.
@@ -412,6 +472,17 @@ export class RepaApplication {
       return { ...known };
     }
     await this.#sessionFile(request.space, request.sessionId);
+    // A resumption's input is already in the session's history: nothing to read or check again.
+    if (accepted) return this.#record(request, accepted, subscriber);
+    // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
+    await (await loadHost()).checkRunInput(
+      request.space,
+      this.#options.appDirectory,
+      request.input,
+    );
+    if (request.delivery === 'steer' || request.delivery === 'followUp') {
+      return this.#acceptDelivery(request, request.delivery, subscriber);
+    }
     const snapshot = await this.#settings.resolveForRun(request.space, request.sessionId);
     const modelSettings = { ...snapshot.modelSettings };
     const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
@@ -421,22 +492,124 @@ export class RepaApplication {
       Object.assign(modelSettings, { [key]: value });
       modelSettingsSources[key] = 'run';
     }
-    const acceptance = this.#ledger.accept(request, {
-      promptSettings: snapshot.promptSettings,
-      settingsRevisions: snapshot.revisions,
-      settingsSources: snapshot.sources,
-      modelSettings,
-      modelSettingsSources,
-    });
+    return this.#record(
+      request,
+      {
+        promptSettings: snapshot.promptSettings,
+        settingsRevisions: snapshot.revisions,
+        settingsSources: snapshot.sources,
+        modelSettings,
+        modelSettingsSources,
+      },
+      subscriber,
+    );
+  }
+
+  /** Records an accepted request in the ledger and starts (or queues) its run. */
+  #record(
+    request: RunRequest,
+    settings: AcceptedSettings,
+    subscriber?: ConnectionContext,
+  ): V1Result<'run.submit'> {
+    const acceptance = this.#ledger.accept(request, settings);
     if (subscriber) this.#subscribe(acceptance.run.runId, subscriber);
-    if (!acceptance.resubmitted) this.#start(acceptance.run);
-    return { ...acceptance };
+    if (!acceptance.resubmitted) {
+      if (request.delivery === 'queue') this.#pump(request.space, request.sessionId);
+      else this.#start(acceptance.run);
+    }
+    return { ...acceptance, run: this.#ledger.getRun(acceptance.run.runId) };
+  }
+
+  /**
+   * Accepts a `steer` or `followUp` request into the session's running run (`no_active_run`
+   * when there is none) and hands it to Pi; its record ends `succeeded` once the model has it,
+   * or `failed` with `run_finished` when the run ended first.
+   */
+  async #acceptDelivery(
+    request: RunRequest,
+    kind: 'steer' | 'followUp',
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.submit'>> {
+    if (request.input.attachments?.length) {
+      throw new RepaError('invalid_request', `A ${kind} message cannot carry attached documents.`, {
+        fix: 'Attach documents to a new or queued run, or name them in the text.',
+        details: { field: 'input.attachments' },
+      });
+    }
+    const sessionKey = `${request.space}\0${request.sessionId}`;
+    const target = [...this.#active.entries()]
+      .filter(([, active]) => active.sessionKey === sessionKey)
+      .map(([runId]) => this.#ledger.getRun(runId))
+      .find((run) => run.status === 'running');
+    const host = this.#hosts.get(sessionKey);
+    if (!target || !host) {
+      throw new RepaError('no_active_run', `Session ${request.sessionId} has no running run.`, {
+        fix: `Submit the text as a new run (delivery new or queue) instead of ${kind}.`,
+      });
+    }
+    const acceptance = this.#ledger.accept(
+      { ...request, targetRunId: target.runId },
+      {
+        promptSettings: target.promptSettings,
+        settingsRevisions: target.settingsRevisions,
+        ...(target.settingsSources ? { settingsSources: target.settingsSources } : {}),
+        ...(target.modelSettings ? { modelSettings: target.modelSettings } : {}),
+        ...(target.modelSettingsSources
+          ? { modelSettingsSources: target.modelSettingsSources }
+          : {}),
+      },
+    );
+    const record = acceptance.run;
+    if (subscriber) this.#subscribe(record.runId, subscriber);
+    if (acceptance.resubmitted) return { ...acceptance };
+    this.#ledger.markRunning(record.runId);
+    this.#emit(record, { type: 'status', status: 'running' });
+    const { text, images } = request.input;
+    const delivered = host.then((h) =>
+      h.deliver(kind, text, { requestRunId: record.runId, ...(images ? { images } : {}) }),
+    );
+    const settled = delivered
+      .then(
+        () => {
+          this.#ledger.finish(record.runId, { status: 'succeeded' });
+          this.#emit(record, { type: 'status', status: 'succeeded' });
+        },
+        (error: unknown) => {
+          let failure = RepaError.fromUnknown(error);
+          // The host had already let the run go: for this request that is the run ending first.
+          if (failure.code === 'no_active_run') {
+            failure = new RepaError(
+              'run_finished',
+              'The run ended before the message was delivered.',
+            );
+          }
+          const wire = failure.toWire();
+          const status = failure.code === 'cancelled' ? 'cancelled' : 'failed';
+          this.#ledger.finish(record.runId, { status, error: wire });
+          this.#emit(record, { type: 'status', status, error: wire });
+        },
+      )
+      .finally(() => this.#deliveries.delete(record.runId));
+    this.#deliveries.set(record.runId, { sessionKey, settled });
+    return { ...acceptance, run: this.#ledger.getRun(record.runId) };
   }
 
   #start(run: RunInfo): void {
     const sessionKey = `${run.space}\0${run.sessionId}`;
-    const done = this.#execute(run, sessionKey).finally(() => this.#active.delete(run.runId));
+    const done = this.#execute(run, sessionKey).finally(() => {
+      this.#active.delete(run.runId);
+      this.#pump(run.space, run.sessionId);
+    });
     this.#active.set(run.runId, { sessionKey, done });
+  }
+
+  /** Starts the first queued run of a session when none of its runs is active here. */
+  #pump(space: string, sessionId: string): void {
+    if (this.#closing) return;
+    const sessionKey = `${space}\0${sessionId}`;
+    for (const active of this.#active.values()) if (active.sessionKey === sessionKey) return;
+    const next = this.#ledger.nextQueued(space, sessionId);
+    if (next) this.#start(next);
   }
 
   async #execute(run: RunInfo, sessionKey: string): Promise<void> {
@@ -454,20 +627,30 @@ export class RepaApplication {
     if (this.#ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
-    const text = run.input.type === 'text' ? run.input.text : '';
-    const outcome = await host
-      .send(text, run.promptSettings, {
-        onEvent: emit,
-        runId: run.runId,
-        ...(run.settingsSources ? { sources: run.settingsSources } : {}),
-        ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
-      })
-      .catch((error: unknown) => ({
-        status: 'failed' as const,
-        error: RepaError.fromUnknown(error).toWire(),
-        prompt: undefined,
-        output: undefined,
-      }));
+    const input = this.#ledger.inputOf(run.runId);
+    const options = {
+      onEvent: emit,
+      runId: run.runId,
+      ...(run.settingsSources ? { sources: run.settingsSources } : {}),
+      ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
+    };
+    // A resumption continues the history, whose user message already carries images and documents.
+    const outcome = await (run.resumeOf
+      ? host.resume(run.promptSettings, options)
+      : host.send(input.text, run.promptSettings, {
+          ...options,
+          ...(input.images ? { images: input.images } : {}),
+          ...(input.attachments ? { attachments: input.attachments } : {}),
+        })
+    ).catch((error: unknown) => ({
+      status: 'failed' as const,
+      error: RepaError.fromUnknown(error).toWire(),
+      prompt: undefined,
+      output: undefined,
+    }));
+    if ('attachedSources' in outcome && outcome.attachedSources) {
+      this.#ledger.recordAttachedSources(run.runId, outcome.attachedSources);
+    }
     const finished = this.#ledger.finish(run.runId, {
       status: outcome.status,
       ...(outcome.prompt ? { promptSections: outcome.prompt.report } : {}),
@@ -506,6 +689,13 @@ export class RepaApplication {
         ...(cancelled.error ? { error: cancelled.error } : {}),
       });
       return cancelled;
+    }
+    const delivery = this.#deliveries.get(runId);
+    if (run.status === 'running' && delivery) {
+      // A steer or follow-up not yet delivered is taken back; a delivered one stays delivered.
+      await (await this.#hosts.get(delivery.sessionKey))?.withdraw(runId);
+      await delivery.settled;
+      return this.#ledger.getRun(runId);
     }
     const active = this.#active.get(runId);
     if (run.status === 'running' && active) {

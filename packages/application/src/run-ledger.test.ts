@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { type PromptSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { RunLedger, type RunRequest } from './run-ledger.js';
+import { QUEUE_LIMIT, RunLedger, type RunRequest } from './run-ledger.js';
 
 const promptSettings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const settings = { promptSettings, settingsRevisions: { application: 1, space: 0, session: 0 } };
@@ -196,6 +196,50 @@ describe('RunLedger', () => {
       ]);
       expect(ledger.listRuns({ status: 'succeeded' }).map((run) => run.runId)).toEqual([a.runId]);
       expectCode(() => ledger.getRun('nope'), 'not_found');
+    });
+  });
+
+  describe('queue (R24)', () => {
+    it('keeps queued runs with their position; a restart interrupts only the active run; queue_full past the limit', () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
+      const first = ledger.accept(request({ requestId: 'a', delivery: 'queue' }), settings).run;
+      ledger.markRunning(first.runId);
+      const second = ledger.accept(request({ requestId: 'b', delivery: 'queue' }), settings).run;
+      const third = ledger.accept(request({ requestId: 'c', delivery: 'queue' }), settings).run;
+      expect([second.queuePosition, third.queuePosition]).toEqual([1, 2]);
+      expectCode(() => ledger.accept(request({ requestId: 'd' }), settings), 'busy');
+      ledger.close();
+
+      const reopened = new RunLedger(path);
+      expect(reopened.activeRuns().map((run) => run.runId)).toEqual([first.runId]);
+      expect(reopened.nextQueued('/s', 's1')?.runId).toBe(second.runId);
+      reopened.finish(second.runId, { status: 'cancelled' });
+      expect(reopened.getRun(third.runId).queuePosition).toBe(1);
+      for (let index = 1; index < QUEUE_LIMIT; index += 1) {
+        reopened.accept(request({ requestId: `fill-${index}`, delivery: 'queue' }), settings);
+      }
+      expectCode(
+        () => reopened.accept(request({ requestId: 'over', delivery: 'queue' }), settings),
+        'queue_full',
+      );
+    });
+
+    it('keeps inline image bytes for the run but leaves them out of run records', () => {
+      const ledger = new RunLedger(ledgerPath());
+      const data = Buffer.from('0123456789').toString('base64');
+      const input = {
+        type: 'text' as const,
+        text: 'look',
+        images: [{ kind: 'data' as const, data, mimeType: 'image/png' as const }],
+      };
+      const { run } = ledger.accept(request({ input }), settings);
+      expect(run.input).toEqual({
+        type: 'text',
+        text: 'look',
+        images: [{ kind: 'data', mimeType: 'image/png', bytes: 10 }],
+      });
+      expect(ledger.inputOf(run.runId)).toEqual(input);
     });
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
+  type AttachedSource,
   isTerminalRunStatus,
   type ModelSettings,
   type ModelSettingsSources,
@@ -10,6 +11,7 @@ import {
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type RunDelivery,
   type RunInfo,
   type RunInput,
   type RunOverrides,
@@ -33,7 +35,16 @@ export interface RunRequest {
   retryOf?: string;
   /** One-run model settings (`repa run --model --thinking`). */
   overrides?: RunOverrides;
+  /** How the request reaches the session (absent: `new`). */
+  delivery?: RunDelivery;
+  /** The run a `steer` or `followUp` request goes into (decided by the application). */
+  targetRunId?: string;
+  /** The interrupted or failed run this request resumes. */
+  resumeOf?: string;
 }
+
+/** The most runs one session may have waiting in its queue (`queue_full` past it). */
+export const QUEUE_LIMIT = 100;
 
 /** The settings decided before acceptance (spec R20). */
 export interface AcceptedSettings {
@@ -95,11 +106,18 @@ CREATE TABLE IF NOT EXISTS runs (
   started_at TEXT,
   ended_at TEXT
 );
+CREATE INDEX IF NOT EXISTS runs_by_session_status ON runs(session_id, status);
 CREATE INDEX IF NOT EXISTS runs_by_session ON runs(session_id, accepted_at);
 CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status);
 `;
 
 type Row = Record<string, string | number | null>;
+
+// Every run with, for a queued run not started yet, its place in its session's queue (from 1).
+const SELECT_RUNS = `SELECT runs.*, CASE WHEN runs.status = 'accepted' AND runs.delivery = 'queue'
+  THEN (SELECT COUNT(*) FROM runs q WHERE q.session_id = runs.session_id AND q.space = runs.space
+    AND q.status = 'accepted' AND q.delivery = 'queue' AND q.rowid <= runs.rowid)
+  END AS queue_position FROM runs`;
 
 function rowToRun(row: Row): RunInfo {
   const optional = <T>(key: string, map: (value: string) => T = (value) => value as T) =>
@@ -109,7 +127,7 @@ function rowToRun(row: Row): RunInfo {
     requestId: String(row.request_id),
     space: String(row.space),
     sessionId: String(row.session_id),
-    input: JSON.parse(String(row.input)),
+    input: inputView(JSON.parse(String(row.input))),
     status: String(row.status) as RunStatus,
     attempt: Number(row.attempt),
     promptSettings: JSON.parse(String(row.prompt_settings)),
@@ -118,6 +136,11 @@ function rowToRun(row: Row): RunInfo {
   };
   const extras = {
     retryOf: optional('retry_of'),
+    resumeOf: optional('resume_of'),
+    delivery: optional('delivery'),
+    queuePosition: optional('queue_position', Number),
+    targetRunId: optional('target_run_id'),
+    attachedSources: optional('attached_sources', JSON.parse),
     settingsSources: optional('settings_sources', JSON.parse),
     promptSections: optional('prompt_sections', JSON.parse),
     error: optional('error', JSON.parse),
@@ -136,10 +159,29 @@ function rowToRun(row: Row): RunInfo {
   return run;
 }
 
+/** The input as run records show it: inline image bytes are left out (the ledger keeps them). */
+function inputView(input: RunInput): RunInfo['input'] {
+  const view: RunInfo['input'] = { type: input.type, text: input.text };
+  if (input.images) {
+    view.images = input.images.map((image) =>
+      image.kind === 'data'
+        ? { kind: 'data', mimeType: image.mimeType, bytes: Buffer.byteLength(image.data, 'base64') }
+        : { kind: 'file', path: image.path },
+    );
+  }
+  if (input.attachments) view.attachments = input.attachments.map(({ path }) => ({ path }));
+  return view;
+}
+
 function payloadHash(request: RunRequest): string {
-  const { space, sessionId, input, retryOf, overrides } = request;
-  // Overrides count only when given, so requests hashed before they existed keep their hash.
-  const extra = overrides && Object.keys(overrides).length > 0 ? { overrides } : {};
+  const { space, sessionId, input, retryOf, overrides, delivery, resumeOf } = request;
+  // Overrides, delivery and resumption count only when given, so requests hashed before they
+  // existed keep their hash.
+  const extra = {
+    ...(overrides && Object.keys(overrides).length > 0 ? { overrides } : {}),
+    ...(delivery && delivery !== 'new' ? { delivery } : {}),
+    ...(resumeOf ? { resumeOf } : {}),
+  };
   return createHash('sha256')
     .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
     .digest('hex');
@@ -167,6 +209,9 @@ export class RunLedger {
     }
     // Likewise for usage and model settings: older runs report none.
     for (const column of [
+      'delivery',
+      'resume_of',
+      'attached_sources',
       'usage',
       'model_settings',
       'model_settings_sources',
@@ -211,21 +256,38 @@ export class RunLedger {
   accept(request: RunRequest, settings: AcceptedSettings): Acceptance {
     const known = this.lookup(request);
     if (known) return known;
-    const active = this.#db
-      .prepare(
-        `SELECT run_id FROM runs WHERE session_id = ? AND space = ? AND status IN (${ACTIVE.map(() => '?').join(',')}) LIMIT 1`,
-      )
-      .get(request.sessionId, request.space, ...ACTIVE) as Row | undefined;
-    if (active) {
-      throw new RepaError(
-        'busy',
-        `Session ${request.sessionId} has an active run ${active.run_id}.`,
-        {
-          details: { runId: active.run_id },
-        },
-      );
+    const delivery = request.delivery ?? 'new';
+    if (delivery === 'queue') {
+      const waiting = this.#db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM runs WHERE session_id = ? AND space = ? AND status = 'accepted' AND delivery = 'queue'`,
+        )
+        .get(request.sessionId, request.space) as Row;
+      if (Number(waiting.n) >= QUEUE_LIMIT) {
+        throw new RepaError(
+          'queue_full',
+          `Session ${request.sessionId} already has ${QUEUE_LIMIT} queued runs.`,
+          { details: { limit: QUEUE_LIMIT } },
+        );
+      }
+    } else if (delivery === 'new') {
+      const active = this.#db
+        .prepare(
+          `SELECT run_id FROM runs WHERE session_id = ? AND space = ? AND target_run_id IS NULL AND status IN (${ACTIVE.map(() => '?').join(',')}) LIMIT 1`,
+        )
+        .get(request.sessionId, request.space, ...ACTIVE) as Row | undefined;
+      if (active) {
+        throw new RepaError(
+          'busy',
+          `Session ${request.sessionId} has an active run ${active.run_id}.`,
+          {
+            details: { runId: active.run_id },
+          },
+        );
+      }
     }
-    const attempt = request.retryOf ? this.getRun(request.retryOf).attempt + 1 : 1;
+    const previous = request.retryOf ?? request.resumeOf;
+    const attempt = previous ? this.getRun(previous).attempt + 1 : 1;
     const runId = randomUUID();
     const now = new Date().toISOString();
     this.#db.exec('BEGIN IMMEDIATE');
@@ -236,7 +298,13 @@ export class RunLedger {
         )
         .run(
           request.requestId,
-          request.retryOf ? 'retry' : 'submit',
+          request.retryOf
+            ? 'retry'
+            : request.resumeOf
+              ? 'resume'
+              : delivery === 'new'
+                ? 'submit'
+                : delivery,
           JSON.stringify(request),
           payloadHash(request),
           runId,
@@ -246,8 +314,8 @@ export class RunLedger {
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
              prompt_settings, settings_revisions, settings_sources, model_settings,
-             model_settings_sources, accepted_at)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?)`,
+             model_settings_sources, accepted_at, delivery, target_run_id, resume_of)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -263,6 +331,9 @@ export class RunLedger {
           settings.modelSettings ? JSON.stringify(settings.modelSettings) : null,
           settings.modelSettingsSources ? JSON.stringify(settings.modelSettingsSources) : null,
           now,
+          delivery === 'new' ? null : delivery,
+          request.targetRunId ?? null,
+          request.resumeOf ?? null,
         );
       this.#db.exec('COMMIT');
     } catch (error) {
@@ -274,9 +345,7 @@ export class RunLedger {
 
   /** The run with this id, or `not_found`. */
   getRun(runId: string): RunInfo {
-    const row = this.#db.prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as
-      | Row
-      | undefined;
+    const row = this.#db.prepare(`${SELECT_RUNS} WHERE run_id = ?`).get(runId) as Row | undefined;
     if (!row) throw new RepaError('not_found', `There is no run ${runId}.`);
     return rowToRun(row);
   }
@@ -299,7 +368,7 @@ export class RunLedger {
       where.push('status = ?');
       values.push(filter.status);
     }
-    const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const sql = `${SELECT_RUNS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY accepted_at DESC, rowid DESC LIMIT ${Math.max(1, Math.min(filter.limit ?? 50, 1000))}`;
     return (this.#db.prepare(sql).all(...values) as Row[]).map(rowToRun);
   }
@@ -365,11 +434,55 @@ export class RunLedger {
     );
   }
 
-  /** The runs left `accepted` or `running` (after a crash: those {@link interruptActive} ends). */
+  /**
+   * The runs left active by a stopped daemon: `running` ones, and `accepted` ones that were not
+   * waiting in a queue (after a crash: those {@link interruptActive} ends). Queued runs stay queued.
+   */
   activeRuns(): RunInfo[] {
     const rows = this.#db
-      .prepare(`SELECT run_id FROM runs WHERE status IN (${ACTIVE.map(() => '?').join(',')})`)
+      .prepare(
+        `SELECT run_id FROM runs WHERE status IN (${ACTIVE.map(() => '?').join(',')})
+           AND NOT (status = 'accepted' AND delivery IS 'queue') ORDER BY rowid`,
+      )
       .all(...ACTIVE) as Row[];
     return rows.map((row) => this.getRun(String(row.run_id)));
+  }
+
+  /** The first run waiting in the queue of a session, if any. */
+  nextQueued(space: string, sessionId: string): RunInfo | undefined {
+    const row = this.#db
+      .prepare(
+        `SELECT run_id FROM runs WHERE space = ? AND session_id = ? AND status = 'accepted'
+           AND delivery = 'queue' ORDER BY rowid LIMIT 1`,
+      )
+      .get(space, sessionId) as Row | undefined;
+    return row ? this.getRun(String(row.run_id)) : undefined;
+  }
+
+  /** Every session with runs waiting in its queue. */
+  queuedSessions(): { space: string; sessionId: string }[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT space, session_id, MIN(rowid) AS first FROM runs WHERE status = 'accepted'
+           AND delivery = 'queue' GROUP BY space, session_id ORDER BY first`,
+      )
+      .all() as Row[];
+    return rows.map((row) => ({ space: String(row.space), sessionId: String(row.session_id) }));
+  }
+
+  /** The full input of a run as accepted (inline image bytes included). */
+  inputOf(runId: string): RunInput {
+    const row = this.#db.prepare('SELECT input FROM runs WHERE run_id = ?').get(runId) as
+      | Row
+      | undefined;
+    if (!row) throw new RepaError('not_found', `There is no run ${runId}.`);
+    return JSON.parse(String(row.input));
+  }
+
+  /** Records the attached documents a run read, with their versions. */
+  recordAttachedSources(runId: string, sources: AttachedSource[]): void {
+    this.#db
+      .prepare('UPDATE runs SET attached_sources = ? WHERE run_id = ?')
+      .run(JSON.stringify(sources), runId);
   }
 }

@@ -32,8 +32,12 @@ interface Daemon {
   socketPath: string;
 }
 
-function startDaemon(appDirectory: string, agentDir: string): Promise<Daemon> {
-  const child = spawn(node, [script, appDirectory, agentDir], {
+function startDaemon(
+  appDirectory: string,
+  agentDir: string,
+  mode?: 'answer-holds',
+): Promise<Daemon> {
+  const child = spawn(node, [script, appDirectory, agentDir, ...(mode ? [mode] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -123,8 +127,28 @@ describe('RepaApplication through a real daemon process', () => {
     (await client.request('session.create', { space, ...(title ? { title } : {}) })).session
       .sessionId;
 
-  const submit = (sessionId: string, text: string, requestId = `q-${Math.random()}`) =>
-    client.request('run.submit', { space, sessionId, requestId, input: { type: 'text', text } });
+  const submit = (
+    sessionId: string,
+    text: string,
+    requestId = `q-${Math.random()}`,
+    delivery?: 'new' | 'queue' | 'steer' | 'followUp',
+  ) =>
+    client.request('run.submit', {
+      space,
+      sessionId,
+      requestId,
+      input: { type: 'text', text },
+      ...(delivery ? { delivery } : {}),
+    });
+
+  /** Polls the ledger until the run has ended (no timing is asserted). */
+  const ended = async (runId: string): Promise<RunInfo> => {
+    for (;;) {
+      const { run } = await client.request('run.get', { runId });
+      if (!['accepted', 'running'].includes(run.status)) return run;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('serves the public calls: space, sessions, a run with its events, history', async () => {
     const info = await client.connect();
@@ -452,5 +476,145 @@ describe('RepaApplication through a real daemon process', () => {
       status: 'cancelled',
       error: { code: 'cancelled' },
     });
+  });
+
+  it('after kill -9 with three queued runs: the first is interrupted, the other two run in order, none twice', async () => {
+    const sessionId = await newSession();
+    const first = (await submit(sessionId, 'hold the queue', 'queue-1', 'queue')).run;
+    await log.until(() =>
+      log
+        .of(first.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const second = (await submit(sessionId, 'second in line', 'queue-2', 'queue')).run;
+    const third = (await submit(sessionId, 'third in line', 'queue-3', 'queue')).run;
+    expect([second.status, second.queuePosition, third.status, third.queuePosition]).toEqual([
+      'accepted',
+      1,
+      'accepted',
+      2,
+    ]);
+    const listed = (await client.request('run.list', { sessionId, status: 'accepted' })).runs;
+    expect(listed.map((run) => [run.runId, run.queuePosition])).toEqual([
+      [third.runId, 2],
+      [second.runId, 1],
+    ]);
+    // A request id already accepted into the queue is the same run, not a second one.
+    expect(await submit(sessionId, 'second in line', 'queue-2', 'queue')).toMatchObject({
+      resubmitted: true,
+      run: { runId: second.runId },
+    });
+
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    daemon = await startDaemon(appDirectory, agentDir);
+
+    expect((await client.request('run.get', { runId: first.runId })).run).toMatchObject({
+      status: 'interrupted',
+      error: { code: 'interrupted' },
+    });
+    const [secondDone, thirdDone] = [await ended(second.runId), await ended(third.runId)];
+    expect(secondDone).toMatchObject({ status: 'succeeded', output: 'ok: second in line' });
+    expect(thirdDone).toMatchObject({ status: 'succeeded', output: 'ok: third in line' });
+    expect(secondDone.queuePosition).toBeUndefined();
+    expect(String(secondDone.endedAt) <= String(thirdDone.startedAt)).toBe(true);
+    const users = (await client.request('session.history', { space, sessionId })).items
+      .filter((item) => item.kind === 'user')
+      .map((item) => JSON.stringify(item));
+    expect(
+      users.map((item) =>
+        ['hold the queue', 'second in line', 'third in line'].findIndex((text) =>
+          item.includes(text),
+        ),
+      ),
+    ).toEqual([0, 1, 2]);
+    // The interrupted first run was not started again.
+    expect((await client.request('run.list', { sessionId })).runs).toHaveLength(3);
+  });
+
+  it('steers into the running run, refuses steer without one, and says run_finished when the run ends first', async () => {
+    const sessionId = await newSession();
+    await expectCode(submit(sessionId, 'steer nothing', undefined, 'steer'), 'no_active_run');
+    const { run } = await submit(sessionId, 'hold for steering');
+    await log.until(() =>
+      log
+        .of(run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const steer = await submit(sessionId, 'turn left', 'steer-1', 'steer');
+    expect(steer.run).toMatchObject({
+      delivery: 'steer',
+      targetRunId: run.runId,
+      input: { text: 'turn left' },
+    });
+    // A message not yet delivered can be cancelled: it never reaches the model.
+    const second = await submit(sessionId, 'turn right', 'steer-2', 'steer');
+    expect((await client.request('run.cancel', { runId: second.run.runId })).run).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'cancelled' },
+    });
+    // The held model call never reaches a turn boundary: cancelling the run ends it first.
+    await client.request('run.cancel', { runId: run.runId });
+    const record = await ended(steer.run.runId);
+    expect(record).toMatchObject({ status: 'failed', error: { code: 'run_finished' } });
+    expect(await submit(sessionId, 'turn left', 'steer-1', 'steer')).toMatchObject({
+      resubmitted: true,
+      run: { runId: steer.run.runId, status: 'failed' },
+    });
+  });
+
+  it('resumes an interrupted run on request only: same session, no repeated user message, the original settings', async () => {
+    const sessionId = await newSession();
+    await client.request('settings.set', {
+      space,
+      sessionId,
+      level: 'session',
+      key: 'prompts.append',
+      value: 'RESUME SETTINGS',
+    });
+    const { run } = await submit(sessionId, 'hold until resumed', 'resume-original');
+    while (
+      !(await client.request('session.history', { space, sessionId })).items.some(
+        (item) => item.kind === 'user',
+      )
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    daemon.child.kill('SIGKILL');
+    await stopped(daemon.child);
+    // This daemon's model answers `hold …` at once, so the resumed run can finish.
+    daemon = await startDaemon(appDirectory, agentDir, 'answer-holds');
+    expect((await client.request('run.get', { runId: run.runId })).run.status).toBe('interrupted');
+    // Settings changed since acceptance: the resumption keeps the original's.
+    await client.request('settings.reset', {
+      space,
+      sessionId,
+      level: 'session',
+      key: 'prompts.append',
+    });
+    const resumed = await client.request('run.resume', {
+      runId: run.runId,
+      requestId: 'resume-1',
+    });
+    expect(resumed.run).toMatchObject({ resumeOf: run.runId, attempt: 2, sessionId });
+    expect(resumed.run.promptSettings).toEqual(run.promptSettings);
+    expect(resumed.run.promptSettings.append).toBe('RESUME SETTINGS');
+    const done = await ended(resumed.run.runId);
+    expect(done).toMatchObject({ status: 'succeeded', output: 'ok: hold until resumed' });
+    const kinds = (await client.request('session.history', { space, sessionId })).items.map(
+      (item) => item.kind,
+    );
+    expect(kinds.filter((kind) => kind === 'user')).toHaveLength(1);
+    expect(
+      await client.request('run.resume', { runId: run.runId, requestId: 'resume-1' }),
+    ).toMatchObject({ resubmitted: true, run: { runId: resumed.run.runId } });
+    await expectCode(
+      client.request('run.resume', { runId: done.runId, requestId: 'resume-2' }),
+      'invalid_request',
+    );
+    // Back to a daemon whose model holds, for whatever runs next.
+    daemon.child.kill('SIGTERM');
+    await stopped(daemon.child);
+    daemon = await startDaemon(appDirectory, agentDir);
   });
 });

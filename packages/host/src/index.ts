@@ -11,12 +11,14 @@ export { type LoginProviderOptions, type LoginStep, loginProvider } from './logi
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export {
+  type DeliverOptions,
   PiConversationHost,
   type PiConversationHostOptions,
   type RunOutcome,
   type SendOptions,
 } from './pi-conversation-host.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
+export { checkRunInput } from './run-inputs.js';
 export {
   checkSessionFile,
   createSessionFile,

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { getCurrentTools, type Model, type ModelThinkingLevel } from '@earendil-works/pi-ai';
+import {
+  getCurrentTools,
+  type ImageContent,
+  type Model,
+  type ModelThinkingLevel,
+} from '@earendil-works/pi-ai';
 import {
   type AgentSession,
   type AgentSessionEvent,
@@ -26,11 +31,14 @@ import {
 } from '@repa/context';
 import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
 import {
+  type AttachedSource,
   type ModelSettings,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type RunAttachment,
   type RunEvent,
+  type RunImage,
   type RunUsage,
   type SaveReceipt,
   type WireError,
@@ -41,6 +49,7 @@ import { connectionOf } from './credential-source.js';
 import { findModel } from './find-model.js';
 import { modelErrorOf } from './model-errors.js';
 import { runEventsFromPi } from './run-events.js';
+import { readAttachments, resolveRunImages } from './run-inputs.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 import { sessionDirectoryOf } from './space-sessions.js';
 
@@ -107,6 +116,18 @@ export interface SendOptions {
    * Omitted: the host's model, its initial thinking level and every content tool.
    */
   modelSettings?: ModelSettings;
+  /** Images sent with the request: given to the model as image content parts. */
+  images?: readonly RunImage[];
+  /** Documents of the space attached to the request: read at run start and sent with it. */
+  attachments?: readonly RunAttachment[];
+}
+
+/** Options of one {@link PiConversationHost.deliver}. */
+export interface DeliverOptions {
+  /** Images sent with the message. */
+  images?: readonly RunImage[];
+  /** The request's own ledger record, named in the `steer-delivered` / `follow-up-delivered` event. */
+  requestRunId: string;
 }
 
 /** How a run ended. */
@@ -125,6 +146,19 @@ export interface RunOutcome {
   model?: string;
   /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
   connection?: string;
+  /** The attached documents as the run read them. */
+  attachedSources?: AttachedSource[];
+}
+
+interface PendingDelivery {
+  kind: 'steer' | 'followUp';
+  text: string;
+  images: ImageContent[] | undefined;
+  /** Handed to Pi's queue (images are read first). */
+  queued: boolean;
+  requestRunId: string;
+  delivered: () => void;
+  failed: (error: RepaError) => void;
 }
 
 interface ActiveRun {
@@ -142,6 +176,10 @@ interface ActiveRun {
   usage: RunUsage;
   /** Pi's automatic retries of the run's model calls so far, and the last delay. */
   retries?: { attempts: number; lastDelayMs: number };
+  /** Steer and follow-up messages handed to Pi and not yet seen reaching the model. */
+  pending: PendingDelivery[];
+  /** False once the run has ended: no more deliveries are taken. */
+  open: boolean;
 }
 
 const REPA_EXTENSION_NAME = 'repa';
@@ -364,10 +402,24 @@ export class PiConversationHost {
    * Runs one user request with the settings decided at acceptance (spec R23). Reads the space's
    * learning context first: a failure ends the run before the message enters Pi history (R31).
    */
-  async send(
-    text: string,
+  send(text: string, settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+    return this.#perform(text, settings, options);
+  }
+
+  /**
+   * Continues the session from where its history ends, without a new user message: after an
+   * interrupted run (history ends with the request or tool results) or a failed one (Pi's failed
+   * reply is left out of the model's view, as Pi's own retry does). `invalid_request` when the
+   * history ends with a complete reply.
+   */
+  resume(settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
+    return this.#perform(undefined, settings, options);
+  }
+
+  async #perform(
+    text: string | undefined,
     settings: PromptSettings,
-    options: SendOptions = {},
+    options: SendOptions,
   ): Promise<RunOutcome> {
     if (this.#run) {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
@@ -385,6 +437,8 @@ export class PiConversationHost {
       runId: options.runId,
       saves: 0,
       usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, calls: 0 },
+      pending: [],
+      open: true,
     };
     this.#run = run;
     let unsubscribe = () => {};
@@ -399,14 +453,29 @@ export class PiConversationHost {
         }
       }
       if (run.cancelRequested) return this.#cancelled(undefined);
+      // Images and attached documents are read now, before the message enters Pi history.
+      let images: Awaited<ReturnType<typeof resolveRunImages>> = [];
+      let attached: Awaited<ReturnType<typeof readAttachments>> | undefined;
+      try {
+        images = await resolveRunImages(this.#store, options.images ?? []);
+        if (options.attachments?.length) {
+          attached = await readAttachments(this.#store, this.#observer, options.attachments);
+        }
+      } catch (error) {
+        return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
+      }
       // Spec R72: the model settings change only here, between runs.
       if (options.modelSettings) await this.#applyModelSettings(options.modelSettings);
+      if (text === undefined) this.#prepareResume();
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event: AgentSessionEvent) => {
         // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
         if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
         if (event.type === 'message_end' && event.message.role === 'assistant') {
           addUsage(run.usage, event.message.usage);
+        }
+        if (event.type === 'message_start' && event.message.role === 'user') {
+          this.#markDelivered(run, textOf(event.message.content));
         }
         for (const runEvent of runEventsFromPi(event)) {
           if (runEvent.type === 'tool-end' && runEvent.receipts)
@@ -433,8 +502,19 @@ export class PiConversationHost {
       // Files changed since the last request are told before the new user message (R50).
       await this.#appendFileChangeNotice(run);
       if (run.cancelRequested) return this.#cancelled(prompt);
-      await this.#session.prompt(text);
-      return this.#withUsage(this.#outcome(prompt, run), run);
+      if (attached) {
+        emit({ type: 'sources-attached', sources: attached.sources });
+      }
+      if (text === undefined) {
+        // Pi's AgentSession has no public continue; its Agent's continue() runs the same loop
+        // (events, persistence, the request projection) from the current history.
+        await this.#session.agent.continue();
+      } else {
+        const message = attached ? `${text}\n\n${attached.text}` : text;
+        await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
+      }
+      const outcome = this.#withUsage(this.#outcome(prompt, run), run);
+      return attached ? { ...outcome, attachedSources: attached.sources } : outcome;
     } catch (error) {
       if (run.cancelRequested) return this.#withUsage(this.#cancelled(run.prompt), run);
       return this.#withUsage(
@@ -442,9 +522,127 @@ export class PiConversationHost {
         run,
       );
     } finally {
+      run.open = false;
       unsubscribe();
       this.#run = undefined;
+      if (run.pending.length > 0) {
+        // Pi would hand what is left to the next prompt: take it back and say so (nothing is lost).
+        this.#session.clearQueue();
+        for (const pending of run.pending.splice(0)) {
+          pending.failed(
+            new RepaError(
+              'run_finished',
+              `The run ended before the ${pending.kind === 'steer' ? 'steering' : 'follow-up'} message was delivered.`,
+            ),
+          );
+        }
+      }
     }
+  }
+
+  /**
+   * Delivers a message into the active run through Pi: `steer` at its next turn boundary,
+   * `followUp` after its current work. Resolves once the message reaches the model;
+   * `no_active_run` when no run is active, `run_finished` when the run ends first.
+   */
+  async deliver(kind: 'steer' | 'followUp', text: string, options: DeliverOptions): Promise<void> {
+    const run = this.#run;
+    if (!run?.open) {
+      throw new RepaError('no_active_run', `Session ${this.sessionId} has no active run.`);
+    }
+    let pending!: PendingDelivery;
+    const delivered = new Promise<void>((resolve, reject) => {
+      pending = {
+        kind,
+        text,
+        images: undefined,
+        queued: false,
+        requestRunId: options.requestRunId,
+        delivered: resolve,
+        failed: reject,
+      };
+    });
+    delivered.catch(() => {}); // The caller gets the rejection through the returned promise.
+    run.pending.push(pending); // Known, and can be withdrawn, from here on.
+    try {
+      const images = await resolveRunImages(this.#store, options.images ?? []);
+      if (images.length > 0) pending.images = images;
+    } catch (error) {
+      run.pending = run.pending.filter((other) => other !== pending);
+      throw error;
+    }
+    // Not withdrawn meanwhile, and the run has not ended (which fails what is pending).
+    if (run.pending.includes(pending)) {
+      pending.queued = true;
+      await this.#queue(kind, text, pending.images);
+    }
+    return delivered;
+  }
+
+  /**
+   * Takes back a steer or follow-up message that has not reached the model yet: its
+   * {@link deliver} rejects with `cancelled`. False when it was already delivered or is unknown.
+   */
+  async withdraw(requestRunId: string): Promise<boolean> {
+    const run = this.#run;
+    const index = run?.pending.findIndex((pending) => pending.requestRunId === requestRunId) ?? -1;
+    if (!run || index === -1) return false;
+    const [withdrawn] = run.pending.splice(index, 1);
+    // Pi clears only its whole queue: the other messages are queued again, in their order.
+    this.#session.clearQueue();
+    for (const other of run.pending) {
+      if (other.queued) await this.#queue(other.kind, other.text, other.images);
+    }
+    withdrawn?.failed(
+      new RepaError('cancelled', 'The message was cancelled before it was delivered.'),
+    );
+    return true;
+  }
+
+  #queue(kind: 'steer' | 'followUp', text: string, images: ImageContent[] | undefined) {
+    return kind === 'steer'
+      ? this.#session.steer(text, images)
+      : this.#session.followUp(text, images);
+  }
+
+  /** A user message reached the model: the first pending delivery with its text is delivered. */
+  #markDelivered(run: ActiveRun, text: string): void {
+    const index = run.pending.findIndex((pending) => pending.text === text);
+    if (index === -1) return;
+    const [pending] = run.pending.splice(index, 1);
+    if (!pending) return;
+    run.emit({
+      type: pending.kind === 'steer' ? 'steer-delivered' : 'follow-up-delivered',
+      text: pending.text,
+      requestRunId: pending.requestRunId,
+    });
+    pending.delivered();
+  }
+
+  /**
+   * Makes the history continuable: a failed or aborted last reply is left out of the model's view
+   * with a context edit (kept in the raw session, like Pi's own retry does).
+   */
+  #prepareResume(): void {
+    const projection = this.#sessionManager.buildSessionProjection();
+    const last = projection.messages.at(-1);
+    if (!last) {
+      throw new RepaError('invalid_request', 'The session has no history to resume.', {
+        fix: 'Submit a new request instead.',
+      });
+    }
+    if (last.role !== 'assistant') return;
+    const stopReason = 'stopReason' in last ? last.stopReason : undefined;
+    const entry = projection.entries.findLast((item) => item.messages.includes(last));
+    if ((stopReason !== 'error' && stopReason !== 'aborted') || !entry) {
+      throw new RepaError(
+        'invalid_request',
+        "The session's history ends with a complete reply; there is nothing to resume.",
+        { fix: 'Submit a new request instead.' },
+      );
+    }
+    this.#sessionManager.appendContextEdit(entry.sourceEntry.id, null);
+    this.#session.refreshContext();
   }
 
   /** Persists a notice of the files this host read that changed on disk, if any (R50–R53). */
@@ -574,6 +772,15 @@ export class PiConversationHost {
     this.#bash.dispose();
     this.#session.dispose();
   }
+}
+
+/** The text parts of a Pi user message, joined. */
+function textOf(content: string | readonly { type: string; text?: string }[]): string {
+  if (typeof content === 'string') return content;
+  return content
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text ?? '')
+    .join('');
 }
 
 /** Adds one Pi assistant message's provider usage to the run's sum. */

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { extname, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   type RepaClient,
   RepaError,
+  type RunDelivery,
+  type RunImage,
   type RunInfo,
+  type RunInput,
   type RunOverrides,
   runStatusSchema,
   thinkingLevelSchema,
@@ -80,10 +85,78 @@ function runOverridesOf(values: OptionValues): RunOverrides | undefined {
   return { ...(model ? { model } : {}), ...(thinkingLevel ? { thinkingLevel } : {}) };
 }
 
+const IMAGE_TYPES: Record<string, (RunImage & { kind: 'data' })['mimeType']> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+/** The comma-separated file list of an option, or none. */
+function filesOf(values: OptionValues, name: string): string[] {
+  const text = str(values[name]);
+  if (text === undefined) return [];
+  const files = text.split(',').map((file) => file.trim());
+  if (files.some((file) => file === '')) {
+    throw usageError(`--${name} names an empty file.`, `Pass --${name} FILE[,FILE…].`);
+  }
+  return files;
+}
+
+/**
+ * The run's input: the text, `--image` files sent inline (the daemon checks they are images) and
+ * `--attach` documents named relative to the space root (the daemon refuses one outside it).
+ */
+function runInputOf(context: CliContext, text: string, values: OptionValues, space: string) {
+  const input: RunInput = { type: 'text', text };
+  const images = filesOf(values, 'image').map((file): RunImage => {
+    const mimeType = IMAGE_TYPES[extname(file).toLowerCase()];
+    if (!mimeType) {
+      throw usageError(
+        `${file} is not a PNG, JPEG, GIF or WebP file (by its extension).`,
+        'Pass an image file ending in .png, .jpg, .jpeg, .gif or .webp.',
+      );
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(resolve(context.cwd, file));
+    } catch (error) {
+      throw usageError(`Cannot read ${file}: ${(error as Error).message}`, 'Check the path.');
+    }
+    return { kind: 'data', data: bytes.toString('base64'), mimeType };
+  });
+  const attachments = filesOf(values, 'attach').map((file) => ({
+    path: relative(space, resolve(context.cwd, file)).split('\\').join('/'),
+  }));
+  if (images.length > 0) input.images = images;
+  if (attachments.length > 0) input.attachments = attachments;
+  return input;
+}
+
+/** `--queue`, `--steer` or `--follow-up` as the run's delivery (at most one of them). */
+function deliveryOf(values: OptionValues): RunDelivery | undefined {
+  const chosen = (
+    [
+      ['queue', 'queue'],
+      ['steer', 'steer'],
+      ['follow-up', 'followUp'],
+    ] as const
+  ).filter(([flag]) => values[flag] === true);
+  if (chosen.length > 1) {
+    throw usageError(
+      `${chosen.map(([flag]) => `--${flag}`).join(' and ')} exclude each other.`,
+      'Pass one of --queue, --steer and --follow-up.',
+    );
+  }
+  return chosen[0]?.[1];
+}
+
 const runCommand: Command = {
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
-  usage: 'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] TEXT…',
+  usage:
+    'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] TEXT…',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
 tool calls and every save with its receipt. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
 
@@ -93,6 +166,12 @@ ${SPACE_OPTIONS_HELP}
                    (default: a random id)
   --model ID       provider/id of the model for this run only (see repa models); recorded with it
   --thinking LEVEL Pi thinking level for this run only: off, minimal, low, medium, high, xhigh
+  --queue          wait behind the session's runs instead of answering busy; survives a daemon
+                   restart (repa runs list shows the position)
+  --steer          send TEXT into the session's running run, delivered at its next turn boundary
+  --follow-up      send TEXT into the session's running run, after its current work
+  --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each) sent with the request
+  --attach F[,F…]  documents of the space attached to the request; read when the run starts
 
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
 With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
@@ -102,6 +181,11 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
     'request-id': { type: 'string' },
     model: { type: 'string' },
     thinking: { type: 'string' },
+    queue: { type: 'boolean' },
+    steer: { type: 'boolean' },
+    'follow-up': { type: 'boolean' },
+    image: { type: 'string' },
+    attach: { type: 'string' },
   },
   positionals: [1, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
@@ -109,18 +193,29 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
     if (text === '')
       throw usageError('The request text is empty.', 'Pass the request: repa run TEXT.');
     const overrides = runOverridesOf(values);
+    const delivery = deliveryOf(values);
     const printer = new RunPrinter({ out: context.stdout, json: context.json });
     const { client, space, sessionId } = await openConversation(context, values, printer);
+    const input = runInputOf(context, text, values, space);
     const requestId = str(values['request-id']) ?? randomUUID();
-    const follow = followRun(client, printer, () =>
-      client.request('run.submit', {
+    const follow = followRun(client, printer, async () => {
+      const result = await client.request('run.submit', {
         space,
         sessionId,
         requestId,
-        input: { type: 'text', text },
+        input,
         ...(overrides ? { overrides } : {}),
-      }),
-    );
+        ...(delivery ? { delivery } : {}),
+      });
+      const { run } = result;
+      if (run.targetRunId) {
+        const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
+        printer.note(`[${label}] into run ${run.targetRunId}`);
+      } else if (run.queuePosition) {
+        printer.note(`[queued] run ${run.runId} waits at position ${run.queuePosition}`);
+      }
+      return result;
+    });
     return (await followWithInterrupt(context, follow)).code;
   },
 };
@@ -205,7 +300,11 @@ function runRow(run: RunInfo): string[] {
   const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
   return [
     run.runId,
-    run.status,
+    run.queuePosition
+      ? `queued #${run.queuePosition}`
+      : run.targetRunId
+        ? `${run.status} (${run.delivery} → ${run.targetRunId.slice(0, 8)})`
+        : run.status,
     run.sessionId,
     run.acceptedAt,
     text.length > 50 ? `${text.slice(0, 49)}…` : text,
@@ -219,11 +318,25 @@ function describeRun(run: RunInfo): string {
     `request    ${run.requestId}`,
     `space      ${run.space}`,
     `session    ${run.sessionId}`,
-    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}`,
+    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}${run.resumeOf ? ` (resumes ${run.resumeOf})` : ''}`,
+    ...(run.queuePosition ? [`queue      position ${run.queuePosition}`] : []),
+    ...(run.targetRunId ? [`delivered  ${run.delivery} into run ${run.targetRunId}`] : []),
     `accepted   ${run.acceptedAt}`,
     ...(run.startedAt ? [`started    ${run.startedAt}`] : []),
     ...(run.endedAt ? [`ended      ${run.endedAt}`] : []),
     `input      ${run.input.type === 'text' ? run.input.text : run.input.type}`,
+    ...(run.input.images?.length
+      ? [
+          `images     ${run.input.images.map((image) => image.path ?? `${image.mimeType} (${image.bytes} bytes)`).join(', ')}`,
+        ]
+      : []),
+    ...(run.attachedSources?.length
+      ? [
+          `attached   ${run.attachedSources.map((source) => `${source.path} (${source.version.slice(0, 12)})`).join(', ')}`,
+        ]
+      : run.input.attachments?.length
+        ? [`attached   ${run.input.attachments.map((item) => item.path).join(', ')}`]
+        : []),
     `settings   ${Object.entries(run.promptSettings)
       .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
       .join(' ')}`,
@@ -256,7 +369,9 @@ const runsList: Command = {
   words: ['runs', 'list'],
   summary: 'list the runs of a space, newest first',
   usage: 'runs list [--space DIR] [--session ID] [--status STATUS] [--limit N] [--all]',
-  help: `Lists runs, newest first: id, status, session, when accepted and the request.
+  help: `Lists runs, newest first: id, status, session, when accepted and the request. A queued run
+not started yet shows its place in its session's queue (queued #1 starts next); a steer or
+follow-up message shows the run it went into.
 
 Options:
   --space DIR      only runs of this space (default: the current directory)
@@ -373,6 +488,36 @@ Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   },
 };
 
+const runsResume: Command = {
+  words: ['runs', 'resume'],
+  summary: 'continue an interrupted or failed run where its history ends, and stream it',
+  usage: 'runs resume RUN_ID [--request-id ID]',
+  help: `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
+session, from where its history ends: the request is not sent again, and the settings decided when
+the original was accepted are kept. Streams it like repa run. Ctrl-C cancels it.
+
+Options:
+  --request-id ID  idempotency key of the resumption itself (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
+  options: { 'request-id': { type: 'string' } },
+  positionals: [1, 1],
+  async run(context, [runId = ''], values) {
+    const client = await context.client();
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
+    const requestId = str(values['request-id']) ?? randomUUID();
+    const follow = followRun(client, printer, async () => {
+      const result = await client.request('run.resume', { runId, requestId });
+      printer.note(
+        `[repa] run ${result.run.runId} resumes ${runId} (attempt ${result.run.attempt})`,
+      );
+      return result;
+    });
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
+
 /** `repa run`, `repa chat` and `repa runs …`. */
 export const runCommands: Command[] = [
   runCommand,
@@ -381,4 +526,5 @@ export const runCommands: Command[] = [
   runsShow,
   runsCancel,
   runsRetry,
+  runsResume,
 ];

@@ -31,10 +31,11 @@ function hold(signal: AbortSignal | undefined): Promise<AssistantMessage> {
  * A faux model with a tiny script, for applications and daemons under test: `hold …` keeps the
  * run streaming until it is cancelled; `save NAME then hold` writes NAME through the `write` tool,
  * then holds; anything else is answered `ok: <text>` at once. `onRequest` is called for every
- * model request.
+ * model request; `holds: false` answers `hold …` requests at once too (a restarted daemon that
+ * lets a resumed run finish).
  */
 export function createScriptedModel(
-  options: { onRequest?: () => void } = {},
+  options: { onRequest?: () => void; holds?: boolean } = {},
 ): Promise<ModelChoice> {
   return createFauxModel(async (context, streamOptions) => {
     options.onRequest?.();
@@ -49,7 +50,7 @@ export function createScriptedModel(
       }
       return hold(streamOptions?.signal);
     }
-    if (text.startsWith('hold')) return hold(streamOptions?.signal);
+    if (text.startsWith('hold') && options.holds !== false) return hold(streamOptions?.signal);
     return fauxAssistantMessage(`ok: ${text}`);
   });
 }

@@ -48,6 +48,12 @@ export const REPA_ERROR_FIXES = {
     'The model provider is limiting requests; wait a while (Pi already retried), then retry the run.',
   sandbox_unavailable:
     'The command sandbox cannot run on this machine: install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.',
+  no_active_run:
+    'No run is active in this session to steer or follow up; submit the text as a new run (delivery new or queue).',
+  queue_full:
+    "The session's queue is full; wait for queued runs to start, or cancel some (repa runs cancel), then submit again.",
+  run_finished:
+    'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

@@ -5,7 +5,14 @@ import type { PROTOCOL_VERSION } from './common.js';
 import type { LearningContext } from './learning-context.js';
 import type { LoginProgress, LoginType } from './login.js';
 import type { ModelInfo } from './models.js';
-import type { RunEventNotification, RunInfo, RunInput, RunOverrides, RunStatus } from './runs.js';
+import type {
+  RunDelivery,
+  RunEventNotification,
+  RunInfo,
+  RunInput,
+  RunOverrides,
+  RunStatus,
+} from './runs.js';
 import type { HistoryItem, SessionInfo } from './sessions.js';
 import type { SettingItemView, SettingsSetParams, WritableSettingsLevel } from './settings.js';
 
@@ -124,6 +131,11 @@ export interface RunSubmitParams {
   input: RunInput;
   /** Model settings for this run only, over every settings level. */
   overrides?: RunOverrides | undefined;
+  /**
+   * How the request reaches the session (default `new`): `queue` waits behind the session's
+   * runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).
+   */
+  delivery?: RunDelivery | undefined;
 }
 /** `run.submit` result. */
 export interface RunSubmitResult {
@@ -205,6 +217,23 @@ export interface RunRetryResult {
   /** The retry (or the original retry for a repeated request id). */
   run: RunInfo;
   /** True when this request id was already accepted and the original retry is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.resume` params. */
+export interface RunResumeParams {
+  /** The interrupted or failed run to resume. */
+  runId: string;
+  /** Idempotency key of the resumption itself. */
+  requestId: string;
+}
+/** `run.resume` result. */
+export interface RunResumeResult {
+  /** The new attempt (or the original one for a repeated request id). */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original attempt is returned. */
   resubmitted: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
@@ -458,6 +487,7 @@ export interface V1MethodTypes {
   'run.subscribe': { params: RunSubscribeParams; result: RunSubscribeResult };
   'run.cancel': { params: RunCancelParams; result: RunCancelResult };
   'run.retry': { params: RunRetryParams; result: RunRetryResult };
+  'run.resume': { params: RunResumeParams; result: RunResumeResult };
   'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
   'settings.set': { params: SettingsSetParams; result: SettingsSetResult };
   'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };

@@ -79,6 +79,10 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { runId: 'r1', requestId: 'q2' },
     result: { run: { ...run, runId: 'r2', attempt: 2, retryOf: 'r1' }, resubmitted: false },
   },
+  'run.resume': {
+    params: { runId: 'r1', requestId: 'q3' },
+    result: { run: { ...run, runId: 'r3', attempt: 2, resumeOf: 'r1' }, resubmitted: false },
+  },
   'settings.get': { params: { space: '/spaces/a', sessionId: 's1' }, result: { items: [item] } },
   'settings.set': {
     params: {
@@ -163,6 +167,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'run.subscribe': { params: { runId: 3 }, path: 'params.runId' },
   'run.cancel': { params: {}, path: 'params.runId' },
   'run.retry': { params: { runId: 'r1' }, path: 'params.requestId' },
+  'run.resume': { params: { requestId: 'q1' }, path: 'params.runId' },
   'settings.get': { params: { space: 1 }, path: 'params.space' },
   'settings.set': {
     params: { level: 'default', key: 'prompts.base', value: '' },

@@ -6,6 +6,7 @@ import { loginProgressSchema, loginTypeSchema } from './login.js';
 import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
 import { modelInfoSchema } from './models.js';
 import {
+  runDeliverySchema,
   runEventNotificationSchema,
   runInfoSchema,
   runInputSchema,
@@ -158,6 +159,15 @@ export const v1Methods = {
       overrides: runOverridesSchema
         .optional()
         .describe('Model settings for this run only, over every settings level.'),
+      /**
+       * How the request reaches the session (default `new`): `queue` waits behind the session's
+       * runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).
+       */
+      delivery: runDeliverySchema
+        .optional()
+        .describe(
+          "How the request reaches the session (default `new`): `queue` waits behind the session's runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).",
+        ),
     }),
     result: z.looseObject({
       /** The accepted (or original) run. */
@@ -250,6 +260,32 @@ export const v1Methods = {
         .boolean()
         .describe(
           'True when this request id was already accepted and the original retry is returned.',
+        ),
+    }),
+  },
+  /**
+   * Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its
+   * history ends (no repeated user message), with the original's accepted settings.
+   */
+  'run.resume': {
+    description:
+      "Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its history ends (no repeated user message), with the original's accepted settings.",
+    params: z.strictObject({
+      /** The interrupted or failed run to resume. */
+      runId: idSchema.describe('The interrupted or failed run to resume.'),
+      /** Idempotency key of the resumption itself. */
+      requestId: idSchema.describe('Idempotency key of the resumption itself.'),
+    }),
+    result: z.looseObject({
+      /** The new attempt (or the original one for a repeated request id). */
+      run: runInfoSchema.describe(
+        'The new attempt (or the original one for a repeated request id).',
+      ),
+      /** True when this request id was already accepted and the original attempt is returned. */
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original attempt is returned.',
         ),
     }),
   },

@@ -37,13 +37,100 @@ export function isTerminalRunStatus(status: RunStatus): boolean {
   return status !== 'accepted' && status !== 'running';
 }
 
+/** The image MIME types a run's input may carry. */
+export const RUN_IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** The largest image a run's input may carry, in bytes (decoded). */
+export const RUN_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+
+const imageData = {
+  /** The image's kind: inline bytes. */
+  kind: z.literal('data').describe("The image's kind: inline bytes."),
+  /** The image bytes, base64-encoded (at most 4 MiB decoded). */
+  data: z
+    .string()
+    .min(1)
+    .max(Math.ceil(RUN_IMAGE_MAX_BYTES / 3) * 4 + 4)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+    .describe('The image bytes, base64-encoded (at most 4 MiB decoded).'),
+  /** The image's MIME type: `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mimeType: z
+    .enum(RUN_IMAGE_MIME_TYPES)
+    .describe("The image's MIME type: `image/png`, `image/jpeg`, `image/gif` or `image/webp`."),
+};
+const imageFile = {
+  /** The image's kind: a file of the space. */
+  kind: z.literal('file').describe("The image's kind: a file of the space."),
+  /** A space path (relative to the root) or identity of an image file, read through the content store. */
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe(
+      'A space path (relative to the root) or identity of an image file, read through the content store.',
+    ),
+};
+/** One image of a run's input: inline base64 bytes, or an image file of the space. */
+export const runImageSchema = z.discriminatedUnion('kind', [
+  z.strictObject(imageData),
+  z.strictObject(imageFile),
+]);
+/** One image of a run's input: inline base64 bytes, or an image file of the space. */
+export type RunImage = RunImageData | RunImageFile;
+/** An image given inline. */
+export interface RunImageData {
+  /** The image's kind: inline bytes. */
+  kind: 'data';
+  /** The image bytes, base64-encoded (at most 4 MiB decoded). */
+  data: string;
+  /** The image's MIME type: `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mimeType: (typeof RUN_IMAGE_MIME_TYPES)[number];
+}
+/** An image file of the space. */
+export interface RunImageFile {
+  /** The image's kind: a file of the space. */
+  kind: 'file';
+  /** A space path (relative to the root) or identity of an image file, read through the content store. */
+  path: string;
+}
+
+/** A document of the space the user points the run at. */
+export const runAttachmentSchema = z.strictObject({
+  /** A space path (relative to the root) or identity of a document, read at run start through the content tools' rules. */
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe(
+      "A space path (relative to the root) or identity of a document, read at run start through the content tools' rules.",
+    ),
+});
+/** A document of the space the user points the run at. */
+export interface RunAttachment {
+  /** A space path (relative to the root) or identity of a document, read at run start through the content tools' rules. */
+  path: string;
+}
+
 const textInput = {
   type: z.literal('text'),
   /** The user's request. */
   text: z.string().min(1).max(1_000_000).describe("The user's request."),
+  /** Images sent with the request (at most 8), given to the model as image content. */
+  images: z
+    .array(runImageSchema)
+    .max(8)
+    .optional()
+    .describe('Images sent with the request (at most 8), given to the model as image content.'),
+  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  attachments: z
+    .array(runAttachmentSchema)
+    .max(20)
+    .optional()
+    .describe(
+      'Documents of the space attached to the request (at most 20), read when the run starts.',
+    ),
 };
 
-/** A run's input. Only text today; other kinds (images, steering) are added as new variants. */
+/** A run's input: text, with optional images and attached documents of the space. */
 export const runInputSchema = z.discriminatedUnion('type', [z.strictObject(textInput)]);
 /** A run's input. */
 export interface RunInput {
@@ -51,6 +138,40 @@ export interface RunInput {
   type: 'text';
   /** The user's request. */
   text: string;
+  /** Images sent with the request (at most 8), given to the model as image content. */
+  images?: RunImage[] | undefined;
+  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  attachments?: RunAttachment[] | undefined;
+}
+
+/**
+ * How a request reaches the session: `new` (the default; `busy` while a run is active), `queue`
+ * (started after the runs before it), `steer` (into the active run at its next turn boundary) or
+ * `followUp` (into the active run after its current work).
+ */
+export const runDeliverySchema = z.enum(['new', 'queue', 'steer', 'followUp']).meta({
+  id: 'RunDelivery',
+  description:
+    'How a request reaches the session: `new` (the default; `busy` while a run is active), `queue` (started after the runs before it), `steer` (into the active run at its next turn boundary) or `followUp` (into the active run after its current work).',
+});
+/** How a request reaches the session. */
+export type RunDelivery = z.infer<typeof runDeliverySchema>;
+
+/** A document attached to a run, as the run read it. */
+export const attachedSourceSchema = z.looseObject({
+  /** The document's path relative to the space root. */
+  path: z.string().describe("The document's path relative to the space root."),
+  /** The version (sha256 of the bytes) the run read. */
+  version: z.string().describe('The version (sha256 of the bytes) the run read.'),
+});
+/** A document attached to a run, as the run read it. */
+export interface AttachedSource {
+  /** The document's path relative to the space root. */
+  path: string;
+  /** The version (sha256 of the bytes) the run read. */
+  version: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
 }
 
 /** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
@@ -141,8 +262,66 @@ export interface RunUsage {
 
 // The input as the server reports it: open, like everything the server sends.
 const runInputViewSchema = z
-  .discriminatedUnion('type', [z.object(textInput)])
+  .discriminatedUnion('type', [
+    z.looseObject({
+      type: textInput.type,
+      text: textInput.text,
+      /** The request's images as recorded (inline bytes are not repeated in run records). */
+      images: z
+        .array(
+          z.looseObject({
+            /** `data` (sent inline) or `file` (an image file of the space). */
+            kind: z
+              .enum(['data', 'file'])
+              .describe('`data` (sent inline) or `file` (an image file of the space).'),
+            /** The MIME type of an inline image. */
+            mimeType: z.string().optional().describe('The MIME type of an inline image.'),
+            /** The size of an inline image in bytes. */
+            bytes: z
+              .number()
+              .int()
+              .nonnegative()
+              .optional()
+              .describe('The size of an inline image in bytes.'),
+            /** The space path or identity of an image file. */
+            path: z.string().optional().describe('The space path or identity of an image file.'),
+          }),
+        )
+        .optional()
+        .describe(
+          "The request's images as recorded (inline bytes are not repeated in run records).",
+        ),
+      attachments: textInput.attachments,
+    }),
+  ])
   .meta({ id: 'RunInput', description: "A run's input." });
+
+/** A run's input as run records show it (inline image bytes left out). */
+export interface RunInputView {
+  /** The input's kind: only `text` today. */
+  type: 'text';
+  /** The user's request. */
+  text: string;
+  /** The request's images as recorded (inline bytes are not repeated in run records). */
+  images?: RunImageView[] | undefined;
+  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  attachments?: RunAttachment[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+/** One image of a run's input as run records show it. */
+export interface RunImageView {
+  /** `data` (sent inline) or `file` (an image file of the space). */
+  kind: 'data' | 'file';
+  /** The MIME type of an inline image. */
+  mimeType?: string | undefined;
+  /** The size of an inline image in bytes. */
+  bytes?: number | undefined;
+  /** The space path or identity of an image file. */
+  path?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** One run as the ledger keeps it. */
 export const runInfoSchema = z
@@ -167,6 +346,32 @@ export const runInfoSchema = z
       .describe('Attempt number, 1 for the first; a retry is a new run with `retryOf`.'),
     /** The run this one retries. */
     retryOf: idSchema.optional().describe('The run this one retries.'),
+    /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+    resumeOf: idSchema
+      .optional()
+      .describe(
+        'The interrupted or failed run this one resumes (same Pi session, no repeated user message).',
+      ),
+    /** How the request was delivered (absent: `new`). */
+    delivery: runDeliverySchema
+      .optional()
+      .describe('How the request was delivered (absent: `new`).'),
+    /** For a queued run not started yet: its place in the session's queue, from 1. */
+    queuePosition: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("For a queued run not started yet: its place in the session's queue, from 1."),
+    /** For a `steer` or `followUp` request: the run it was delivered into. */
+    targetRunId: idSchema
+      .optional()
+      .describe('For a `steer` or `followUp` request: the run it was delivered into.'),
+    /** The attached documents as the run read them, once it started. */
+    attachedSources: z
+      .array(attachedSourceSchema)
+      .optional()
+      .describe('The attached documents as the run read them, once it started.'),
     /** The prompt settings decided at acceptance (spec R20). */
     promptSettings: promptSettingsSchema.describe(
       'The prompt settings decided at acceptance (spec R20).',
@@ -243,13 +448,23 @@ export interface RunInfo {
   /** The session the run belongs to. */
   sessionId: string;
   /** The run's input. */
-  input: RunInput;
+  input: RunInputView;
   /** Current status. */
   status: RunStatus;
   /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
   attempt: number;
   /** The run this one retries. */
   retryOf?: string | undefined;
+  /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+  resumeOf?: string | undefined;
+  /** How the request was delivered (absent: `new`). */
+  delivery?: RunDelivery | undefined;
+  /** For a queued run not started yet: its place in the session's queue, from 1. */
+  queuePosition?: number | undefined;
+  /** For a `steer` or `followUp` request: the run it was delivered into. */
+  targetRunId?: string | undefined;
+  /** The attached documents as the run read them, once it started. */
+  attachedSources?: AttachedSource[] | undefined;
   /** The prompt settings decided at acceptance (spec R20). */
   promptSettings: PromptSettings;
   /** The settings revisions those prompt settings were built from, per level. */
@@ -368,6 +583,27 @@ export const runEventSchema = z
       reason: z.string().describe('What the provider said about the failed attempt.'),
     }),
     z.looseObject({
+      type: z.literal('steer-delivered'),
+      /** The steering text the model now sees. */
+      text: z.string().describe('The steering text the model now sees.'),
+      /** The `steer` request's own record. */
+      requestRunId: idSchema.describe("The `steer` request's own record."),
+    }),
+    z.looseObject({
+      type: z.literal('follow-up-delivered'),
+      /** The follow-up text the model now sees. */
+      text: z.string().describe('The follow-up text the model now sees.'),
+      /** The `followUp` request's own record. */
+      requestRunId: idSchema.describe("The `followUp` request's own record."),
+    }),
+    z.looseObject({
+      type: z.literal('sources-attached'),
+      /** The attached documents given to the model, with the versions read. */
+      sources: z
+        .array(attachedSourceSchema)
+        .describe('The attached documents given to the model, with the versions read.'),
+    }),
+    z.looseObject({
       type: z.literal('prompt-sections'),
       /** What the model was told, section by section. */
       sections: z
@@ -389,7 +625,44 @@ export type RunEvent =
   | RunFileChangeNoticeEvent
   | RunCompactionEvent
   | RunRetryEvent
-  | RunPromptSectionsEvent;
+  | RunPromptSectionsEvent
+  | RunSteerDeliveredEvent
+  | RunFollowUpDeliveredEvent
+  | RunSourcesAttachedEvent;
+
+/** A `steer` request reached the model at a turn boundary of this run. */
+export interface RunSteerDeliveredEvent {
+  /** The event's kind. */
+  type: 'steer-delivered';
+  /** The steering text the model now sees. */
+  text: string;
+  /** The `steer` request's own record. */
+  requestRunId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A `followUp` request reached the model after this run's earlier work. */
+export interface RunFollowUpDeliveredEvent {
+  /** The event's kind. */
+  type: 'follow-up-delivered';
+  /** The follow-up text the model now sees. */
+  text: string;
+  /** The `followUp` request's own record. */
+  requestRunId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The run's attached documents were read and given to the model. */
+export interface RunSourcesAttachedEvent {
+  /** The event's kind. */
+  type: 'sources-attached';
+  /** The attached documents given to the model, with the versions read. */
+  sources: AttachedSource[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
 
 /** A run's status changed. */
 export interface RunStatusEvent {

@@ -1,0 +1,316 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type AssistantMessage,
+  fauxAssistantMessage,
+  fauxToolCall,
+  type TranscriptContext,
+} from '@earendil-works/pi-ai';
+import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { describe, expect, it } from 'vitest';
+import { checkRunInput } from '../src/run-inputs.js';
+import { createFauxHost } from '../src/testing/index.js';
+
+const settings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };
+// A 1×1 PNG.
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+type Message = TranscriptContext['messages'][number];
+
+/** The conversation messages of a request (no system messages), as role and text. */
+function turns(request: TranscriptContext | undefined): { role: string; text: string }[] {
+  return (request?.messages ?? [])
+    .filter((message) => message.role !== 'system')
+    .map((message: Message) => {
+      const content = (message as { content?: unknown }).content;
+      const text =
+        typeof content === 'string'
+          ? content
+          : Array.isArray(content)
+            ? content
+                .map((part: { type: string; text?: string }) =>
+                  part.type === 'text' ? part.text : '',
+                )
+                .join('')
+            : '';
+      return { role: message.role, text };
+    });
+}
+
+/** A faux step that waits until released, so the run stays active in Pi's streaming state. */
+function heldStep(reply: AssistantMessage) {
+  let release = () => {};
+  let reached = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const arrived = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  return {
+    step: async () => {
+      reached();
+      await released;
+      return reply;
+    },
+    arrived,
+    release: () => release(),
+  };
+}
+
+describe('run inputs on the faux provider', () => {
+  describe('steer (R70)', () => {
+    it('reaches the model at the next turn boundary: after the tool results, before the next call', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      const held = heldStep(
+        fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' }),
+      );
+      faux.setResponses([held.step, fauxAssistantMessage('Done, with notes only.')]);
+      const events: RunEvent[] = [];
+      const running = host.send('List the files.', settings, {
+        onEvent: (event) => events.push(event),
+      });
+      await held.arrived;
+      const delivered = host.deliver('steer', 'Only look at notes.', { requestRunId: 'steer-1' });
+      held.release();
+      await delivered;
+      const outcome = await running;
+
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Done, with notes only.' });
+      expect(requests).toHaveLength(2);
+      expect(turns(requests[0]).map((turn) => turn.text)).not.toContain('Only look at notes.');
+      expect(turns(requests[1]).map((turn) => turn.role)).toEqual([
+        'user',
+        'assistant',
+        'toolResult',
+        'user',
+      ]);
+      expect(turns(requests[1]).at(-1)?.text).toBe('Only look at notes.');
+      expect(events).toContainEqual({
+        type: 'steer-delivered',
+        text: 'Only look at notes.',
+        requestRunId: 'steer-1',
+      });
+      host.dispose();
+    });
+
+    it('says run_finished when the run ends before the message is delivered, and leaves nothing in Pi queue', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      const held = heldStep(fauxAssistantMessage('never seen'));
+      faux.setResponses([held.step, fauxAssistantMessage('Next answer.')]);
+      const running = host.send('Think long.', settings);
+      await held.arrived;
+      const delivered = host.deliver('steer', 'Change course.', { requestRunId: 'steer-2' });
+      const outcomeOfDelivery = delivered.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const cancelling = host.cancel();
+      held.release();
+      await cancelling;
+      expect((await running).status).toBe('cancelled');
+      expect(await outcomeOfDelivery).toMatchObject({ code: 'run_finished' });
+      // The undelivered message does not slip into the next run.
+      const next = await host.send('Hello again.', settings);
+      expect(next.status).toBe('succeeded');
+      expect(turns(requests.at(-1)).map((turn) => turn.text)).not.toContain('Change course.');
+      host.dispose();
+    });
+
+    it('takes back a message not yet delivered: the model never sees it, the others still arrive', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      const held = heldStep(
+        fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' }),
+      );
+      faux.setResponses([held.step, fauxAssistantMessage('Done.')]);
+      const running = host.send('List the files.', settings);
+      await held.arrived;
+      const first = host.deliver('steer', 'Go left.', { requestRunId: 'left' });
+      const second = host.deliver('steer', 'Go right.', { requestRunId: 'right' });
+      const firstOutcome = first.then(
+        () => 'delivered',
+        (error: unknown) => error,
+      );
+      expect(await host.withdraw('left')).toBe(true);
+      expect(await host.withdraw('unknown')).toBe(false);
+      held.release();
+      await second;
+      expect((await running).status).toBe('succeeded');
+      expect(await firstOutcome).toMatchObject({ code: 'cancelled' });
+      const texts = turns(requests[1]).map((turn) => turn.text);
+      expect(texts).toContain('Go right.');
+      expect(texts).not.toContain('Go left.');
+      host.dispose();
+    });
+
+    it('is no_active_run when the session has no active run', async () => {
+      const { host } = await createFauxHost();
+      await expect(
+        host.deliver('steer', 'Anyone there?', { requestRunId: 'steer-3' }),
+      ).rejects.toMatchObject({ code: 'no_active_run' });
+      host.dispose();
+    });
+  });
+
+  describe('followUp (R70)', () => {
+    it('is processed after the current work, inside the same run', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      const held = heldStep(fauxAssistantMessage('First answer.'));
+      faux.setResponses([held.step, fauxAssistantMessage('Second answer.')]);
+      const events: RunEvent[] = [];
+      const running = host.send('First question.', settings, {
+        onEvent: (event) => events.push(event),
+      });
+      await held.arrived;
+      const delivered = host.deliver('followUp', 'And a second question.', {
+        requestRunId: 'follow-1',
+      });
+      held.release();
+      await delivered;
+      const outcome = await running;
+
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Second answer.' });
+      expect(requests).toHaveLength(2);
+      expect(turns(requests[1])).toEqual([
+        { role: 'user', text: 'First question.' },
+        { role: 'assistant', text: 'First answer.' },
+        { role: 'user', text: 'And a second question.' },
+      ]);
+      expect(events.filter((event) => event.type === 'follow-up-delivered')).toEqual([
+        { type: 'follow-up-delivered', text: 'And a second question.', requestRunId: 'follow-1' },
+      ]);
+      host.dispose();
+    });
+  });
+
+  describe('images', () => {
+    it('reach the request as image content parts, inline and from a space file', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      mkdirSync(join(space, 'figures'));
+      writeFileSync(join(space, 'figures', 'dot.png'), Buffer.from(PNG, 'base64'));
+      faux.setResponses([fauxAssistantMessage('Two dots.')]);
+      const outcome = await host.send('What are these?', settings, {
+        images: [
+          { kind: 'data', data: PNG, mimeType: 'image/png' },
+          { kind: 'file', path: 'figures/dot.png' },
+        ],
+      });
+      expect(outcome.status).toBe('succeeded');
+      const user = requests[0]?.messages.find((message) => message.role === 'user');
+      expect(user?.content).toEqual([
+        { type: 'text', text: 'What are these?' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+      ]);
+      host.dispose();
+    });
+
+    it('are refused before acceptance when not an image, mislabelled, or outside the space', async () => {
+      const { space, appDirectory } = await createFauxHost();
+      writeFileSync(join(space, 'notes.md'), '# not an image\n');
+      const check = (input: Parameters<typeof checkRunInput>[2]) =>
+        checkRunInput(space, appDirectory, input);
+      await expect(
+        check({
+          type: 'text',
+          text: 'x',
+          images: [
+            { kind: 'data', data: Buffer.from('hello').toString('base64'), mimeType: 'image/png' },
+          ],
+        }),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(
+        check({
+          type: 'text',
+          text: 'x',
+          images: [{ kind: 'data', data: PNG, mimeType: 'image/jpeg' }],
+        }),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(
+        check({ type: 'text', text: 'x', images: [{ kind: 'file', path: 'notes.md' }] }),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(
+        check({ type: 'text', text: 'x', attachments: [{ path: '../outside.md' }] }),
+      ).rejects.toMatchObject({ code: 'path_outside_space' });
+      await expect(
+        check({
+          type: 'text',
+          text: 'x',
+          images: [{ kind: 'data', data: PNG, mimeType: 'image/png' }],
+        }),
+      ).resolves.toBeUndefined();
+    });
+  });
+
+  describe('attached documents', () => {
+    it('are read at run start, sent with the request and recorded with their versions', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      mkdirSync(join(space, 'notes'));
+      writeFileSync(join(space, 'notes', 'tides.md'), 'The tide turns every six hours.\n');
+      faux.setResponses([fauxAssistantMessage('Six hours.')]);
+      const events: RunEvent[] = [];
+      const outcome = await host.send('How often does the tide turn?', settings, {
+        attachments: [{ path: 'notes/tides.md' }],
+        onEvent: (event) => events.push(event),
+      });
+      expect(outcome.attachedSources).toHaveLength(1);
+      const [source] = outcome.attachedSources ?? [];
+      expect(source?.path).toBe('notes/tides.md');
+      expect(source?.version).toMatch(/^[0-9a-f]{64}$/);
+      const text = turns(requests[0]).find((turn) => turn.role === 'user')?.text ?? '';
+      expect(text).toContain('How often does the tide turn?');
+      expect(text).toContain(
+        `<attached-document path="notes/tides.md" version="${source?.version}">\nThe tide turns every six hours.\n`,
+      );
+      expect(events).toContainEqual({ type: 'sources-attached', sources: [source] });
+      host.dispose();
+    });
+  });
+
+  describe('resume (R73)', () => {
+    it('continues a failed run without repeating the user message or showing the failed reply', async () => {
+      const { host, faux, requests } = await createFauxHost();
+      faux.setResponses([
+        fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'provider exploded' }),
+      ]);
+      expect((await host.send('Explain tides.', settings)).status).toBe('failed');
+      faux.setResponses([fauxAssistantMessage('Tides follow the moon.')]);
+      const outcome = await host.resume(settings);
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Tides follow the moon.' });
+      expect(turns(requests.at(-1))).toEqual([{ role: 'user', text: 'Explain tides.' }]);
+      host.dispose();
+    });
+
+    it('continues an interrupted run from the request Pi had saved, in a new host on the same file', async () => {
+      const first = await createFauxHost();
+      const held = heldStep(fauxAssistantMessage('never delivered'));
+      first.faux.setResponses([held.step]);
+      void first.host.send('Summarize the notes.', settings);
+      await held.arrived; // Pi has saved the user message; the daemon "dies" here.
+      const second = await createFauxHost({
+        space: first.space,
+        appDirectory: first.appDirectory,
+        sessionFile: first.host.sessionFile,
+      });
+      second.faux.setResponses([fauxAssistantMessage('Here is the summary.')]);
+      const outcome = await second.host.resume(settings);
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Here is the summary.' });
+      expect(turns(second.requests[0])).toEqual([{ role: 'user', text: 'Summarize the notes.' }]);
+      held.release();
+      second.host.dispose();
+    });
+
+    it('refuses when the history ends with a complete reply', async () => {
+      const { host, faux } = await createFauxHost();
+      faux.setResponses([fauxAssistantMessage('All done.')]);
+      await host.send('Hi.', settings);
+      expect(await host.resume(settings)).toMatchObject({
+        status: 'failed',
+        error: { code: 'invalid_request' },
+      });
+      host.dispose();
+    });
+  });
+});
