@@ -24,7 +24,10 @@ const str = (value: string | boolean | undefined): string | undefined =>
 /** Opens the space and session of a run command and prints which model answers. */
 async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
   const space = spaceOf(context, str(values.space));
-  await confirmSpace(context, space, str(values.space) !== undefined);
+  // A named session must exist already; only a new one makes the folder a space.
+  if (str(values.session) === undefined) {
+    await confirmSpace(context, space, str(values.space) !== undefined);
+  }
   const client = await context.client();
   const { sessionId, created } = await sessionOf(client, space, str(values.session));
   const model = await context.model();
