@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliMain, createSandbox, nodeBinary, repa, repaJson, sandboxArgs } from './cli-harness.js';
 
-// Mistakes and how `repa` answers them, the space argument, doctor and shell completion; one
-// daemon on the offline model for the settings commands.
+// Mistakes and how `repa` answers them, the space argument, sessions show, doctor and shell
+// completion; one daemon on the offline model.
 const sandbox = createSandbox();
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -132,6 +132,23 @@ describe('the space argument', () => {
     );
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`repa: ${join(sandbox.space, 'notes', 'a.md')} is a file`);
+  });
+});
+
+describe('repa sessions show', () => {
+  it("names each tool call's target, and --limit keeps the last items", async () => {
+    const run = await repa(sandbox, ['run', 'What does notes/a.md say about tides?']);
+    expect(run.code, run.stderr).toBe(0);
+    const shown = await repa(sandbox, ['sessions', 'show']);
+    expect(shown.stdout).toMatch(/^\[assistant\] .*\n\[read notes\/a\.md\]$/m);
+    const last = await repaJson<{ items: { kind: string }[] }>(sandbox, [
+      'sessions',
+      'show',
+      '--limit',
+      '1',
+    ]);
+    expect(last.json.items).toHaveLength(1);
+    expect(last.json.items[0]?.kind).toBe('assistant');
   });
 });
 
