@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -27,6 +27,8 @@ export function openTerminal(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; columns?: number; rows?: number } = {},
 ): Terminal {
+  const found = spawnSync('tmux', ['-V']);
+  if (found.error) throw new Error('These tests need tmux: apt-get install -y tmux');
   count += 1;
   const socket = `repa-test-${process.pid}-${count}`;
   const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
