@@ -20,9 +20,9 @@ const METHOD_COMMANDS: Record<string, string> = {
 };
 
 const METHOD = new RegExp(
-  `(?<![\\w.-])(${Object.keys(METHOD_COMMANDS)
+  `(?<![\\w./-])(${Object.keys(METHOD_COMMANDS)
     .map((method) => method.replace('.', '\\.'))
-    .join('|')})(?![\\w-])`,
+    .join('|')})(?![\\w-]|\\.\\w)`,
   'g',
 );
 
