@@ -42,6 +42,16 @@ describe('did-you-mean and Repa’s own messages', () => {
     );
     expect(value.stderr).toMatch(/^repa: Option '--space' needs a value\. \(invalid_request\)$/m);
     expect(flag.stderr).toMatch(/^repa: Option '--json' takes no value\. \(invalid_request\)$/m);
+    const [level, status] = await Promise.all([
+      repa(sandbox, ['settings', 'get', '--level', 'sesion']),
+      repa(sandbox, ['runs', 'list', '--status', 'canceled']),
+    ]);
+    expect(level.stderr).toMatch(
+      /^repa: Unknown settings level 'sesion'\. Did you mean 'session'\?/,
+    );
+    expect(status.stderr).toMatch(
+      /^repa: Unknown run status 'canceled'\. Did you mean 'cancelled'\?/,
+    );
     for (const result of [option, value, flag]) {
       expect(result.stderr).not.toMatch(
         /argument missing|does not take an argument|place it at the end/,

@@ -11,6 +11,7 @@ import {
 import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../command.js';
 import { describeModel } from '../describe-model.js';
+import { didYouMean } from '../did-you-mean.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
 import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
@@ -294,7 +295,7 @@ Options:
     const status = str(values.status);
     if (status !== undefined && !runStatusSchema.safeParse(status).success) {
       throw usageError(
-        `Unknown run status '${status}'.`,
+        `Unknown run status '${status}'.${didYouMean(status, runStatusSchema.options)}`,
         `Use one of: ${runStatusSchema.options.join(', ')}.`,
       );
     }

@@ -23,7 +23,10 @@ function levelOf(values: OptionValues): WritableSettingsLevel | undefined {
   const level = str(values.level);
   if (level === undefined) return undefined;
   if (!(LEVELS as readonly string[]).includes(level)) {
-    throw usageError(`Unknown settings level '${level}'.`, `Use --level ${LEVELS.join('|')}.`);
+    throw usageError(
+      `Unknown settings level '${level}'.${didYouMean(level, LEVELS)}`,
+      `Use --level ${LEVELS.join('|')}.`,
+    );
   }
   return level as WritableSettingsLevel;
 }
