@@ -82,6 +82,9 @@ ${GLOBAL_OPTIONS_HELP}
 
 Commands that need the daemon start it in the background for the app directory. Each command has
 --help. Start with: repa demo, then repa chat in a folder of your notes.
+On a terminal output is coloured (NO_COLOR turns it off, FORCE_COLOR on for a pipe); with --json an
+error is one {"kind":"error","code",…} line on stdout. Exit codes: 0 done, 1 failed, 2 usage error,
+130 cancelled.
 `;
 }
 
