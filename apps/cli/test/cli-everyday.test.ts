@@ -208,6 +208,47 @@ describe('repa completion', () => {
     expect(complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
 
+  const has = (shell: string) => spawnSync(shell, ['-c', 'true']).status === 0;
+
+  it.skipIf(!has('zsh'))('completes in zsh, where zsh is installed', () => {
+    const script = execFileSync(nodeBinary, [cliMain, 'completion', 'zsh'], { encoding: 'utf8' });
+    const out = execFileSync(
+      'zsh',
+      [
+        '-fc',
+        `autoload -U compinit; compinit -u -D\n${script}\n__repa_candidates '' runs list --status; __repa_candidates '' run --space`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(out.split('\n').filter(Boolean)).toEqual([
+      'accepted',
+      'running',
+      'succeeded',
+      'failed',
+      'cancelled',
+      'interrupted',
+      ':dirs',
+    ]);
+  });
+
+  it.skipIf(!has('fish'))('completes in fish, where fish is installed', () => {
+    const script = join(sandbox.root, 'repa.fish');
+    execFileSync('sh', ['-c', `"$0" "$1" completion fish > "$2"`, nodeBinary, cliMain, script]);
+    const out = execFileSync(
+      'fish',
+      ['-c', `source ${script}; complete -C 'repa runs '; complete -C 'repa runs list --status c'`],
+      { encoding: 'utf8' },
+    );
+    expect(out.split('\n').map((line) => line.split('\t')[0])).toEqual([
+      'cancel',
+      'list',
+      'retry',
+      'show',
+      'cancelled',
+      '',
+    ]);
+  });
+
   it('prints zsh and fish scripts made from the same command table', async () => {
     const help = (await repa(sandbox, ['--help'])).stdout;
     const words = [...help.matchAll(/^ {2}([a-z]+)(?: ([a-z]+))? {2,}/gm)];

@@ -219,12 +219,12 @@ function fishScript(table: CommandTable): string {
         option.value === 'none'
           ? ''
           : option.value === 'dirs'
-            ? " -r -a '(__fish_complete_directories)'"
+            ? " -x -a '(__fish_complete_directories)'"
             : option.value === 'files'
               ? ' -r -F'
               : option.value === 'text'
-                ? ' -r'
-                : ` -r -a ${quote(option.value.join(' '))}`;
+                ? ' -x'
+                : ` -x -a ${quote(option.value.join(' '))}`;
       lines.push(`complete -c repa -n ${quote(condition)} -l ${option.name}${value}`);
     }
   }
