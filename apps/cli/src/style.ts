@@ -32,7 +32,7 @@ export function terminalWidth(
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** Elapsed time as `4s` or `1m 05s`. */
-export function formatElapsed(ms: number): string {
+function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return seconds < 60
     ? `${seconds}s`
@@ -78,11 +78,6 @@ export class Spinner {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     this.clear();
-  }
-
-  /** Whether the spinner is running. */
-  get running(): boolean {
-    return this.#timer !== undefined;
   }
 
   #draw(): void {
