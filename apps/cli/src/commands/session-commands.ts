@@ -2,7 +2,7 @@ import { RepaError } from '@repa/protocol';
 import { latestSession, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
-import { isTerminal, terminalWidth } from '../style.js';
+import { isTerminal, paint, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
@@ -99,11 +99,15 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     if (items.length < history.length) {
       context.stdout.write(`(the last ${items.length} of ${history.length} items)\n`);
     }
+    const terminal = isTerminal(context.stdout);
     for (const item of items) {
       const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
       const flag = item.isError ? ' (error)' : '';
       const text = item.text.length > 2_000 ? `${item.text.slice(0, 1_999)}…` : item.text;
-      context.stdout.write(`\n[${label}${flag}] ${item.timestamp}\n${text}\n`);
+      // On a terminal: the label coloured (red for an error) and the time relative.
+      const heading = paint(context.stdout, item.isError ? 'red' : 'cyan', `[${label}${flag}]`);
+      const when = terminal ? relativeTime(item.timestamp) : item.timestamp;
+      context.stdout.write(`\n${heading} ${when}\n${text}\n`);
     }
     if (items.length === 0) context.stdout.write('(no history yet)\n');
     return 0;
