@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import {
   createRepaClient,
   daemonPaths,
@@ -7,6 +9,7 @@ import {
   type SessionInfo,
 } from '@repa/protocol';
 import { startDaemon } from './daemon-control.js';
+import { usageError } from './usage-error.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
 export interface CliContext {
@@ -81,9 +84,59 @@ export function createCliContext(options: CliContextOptions): CliContext {
   };
 }
 
-/** The space root a command works in: `--space`, else the working directory, made absolute. */
+/**
+ * The space root a command works in: `--space`, else the working directory, made absolute (a
+ * relative `--space` against the directory the command was typed in). A file is refused.
+ */
 export function spaceOf(context: CliContext, space: string | undefined): string {
-  return resolve(context.cwd, space ?? '.');
+  const root = resolve(context.cwd, space ?? '.');
+  let isFile = false;
+  try {
+    isFile = !statSync(root).isDirectory();
+  } catch {
+    // A missing folder is the daemon's to report.
+  }
+  if (isFile) {
+    throw usageError(
+      `${root} is a file, not a folder.`,
+      `Pass the folder that holds it: --space ${dirname(root)}`,
+    );
+  }
+  return root;
+}
+
+/**
+ * Before a run makes `space` a space (its `.repa/` folder): asks on a terminal when the space is
+ * the working directory, else says so on stderr. Declining ends the command with `cancelled`.
+ */
+export async function confirmSpace(
+  context: CliContext,
+  space: string,
+  explicit: boolean,
+): Promise<void> {
+  try {
+    if (statSync(join(space, '.repa')).isDirectory()) return;
+  } catch {
+    // Not a space yet.
+  }
+  const what = `${space} is not a Repa space yet`;
+  const how = `Repa keeps its sessions and settings in ${join(space, '.repa')}`;
+  const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
+  if (!terminal || explicit || context.json) {
+    context.stderr.write(`repa: ${what}; making it one (${how}).
+`);
+    return;
+  }
+  const prompt = createInterface({ input: context.stdin, output: context.stdout });
+  try {
+    const answer = await prompt.question(`${what}. Make it one? ${how}. [Y/n] `);
+    if (/^\s*(y|yes)?\s*$/i.test(answer)) return;
+  } finally {
+    prompt.close();
+  }
+  throw new RepaError('cancelled', `${space} was not made a space.`, {
+    fix: 'Run repa in the folder of your documents, or name it with --space DIR.',
+  });
 }
 
 /** The most recently changed session of a space, or undefined when it has none. */

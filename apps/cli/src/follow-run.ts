@@ -54,6 +54,7 @@ export function followRun(
   const fail = (error: unknown) => {
     if (ended) return;
     ended = true;
+    printer.stop();
     stopEvents();
     stopDisconnect();
     settle.reject(error);

@@ -1,19 +1,82 @@
-/** Rows as aligned text columns under upper-case headers; the last column is not padded. */
+import { paint } from './style.js';
+
+/** Options of {@link formatTable}. */
+export interface TableOptions {
+  /** The terminal's width: cells are shortened with `…` so every line fits (default: no limit). */
+  width?: number | undefined;
+  /** The stream the table goes to, for bold headers when it shows colour. */
+  out?: NodeJS.WritableStream;
+}
+
+const MIN_COLUMN = 6;
+
+function shorten(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+}
+
+/**
+ * Rows as aligned text columns under upper-case headers; the last column is not padded. With a
+ * width, the widest columns (the last one first) are shortened until each line fits.
+ */
 export function formatTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
+  options: TableOptions = {},
 ): string {
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
+  if (options.width !== undefined) {
+    const total = () => widths.reduce((sum, width) => sum + width, 0) + 2 * (widths.length - 1);
+    const last = widths.length - 1;
+    let excess = total() - options.width;
+    if (excess > 0 && last >= 0) {
+      const floor = Math.max(MIN_COLUMN, headers[last]?.length ?? 0);
+      const cut = Math.min(excess, Math.max(0, (widths[last] ?? 0) - floor));
+      widths[last] = (widths[last] ?? 0) - cut;
+      excess -= cut;
+    }
+    while (excess > 0) {
+      const column = widths.indexOf(Math.max(...widths));
+      const floor = Math.max(MIN_COLUMN, headers[column]?.length ?? 0);
+      if ((widths[column] ?? 0) <= floor) break;
+      widths[column] = (widths[column] ?? 0) - 1;
+      excess -= 1;
+    }
+  }
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, column) =>
-        column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
-      )
+      .map((cell, column) => {
+        const width = widths[column] ?? 0;
+        const fitted = shorten(cell, width);
+        return column === cells.length - 1 ? fitted : fitted.padEnd(width);
+      })
       .join('  ')
       .trimEnd();
-  return `${[line(headers.map((header) => header.toUpperCase())), ...rows.map(line)].join('\n')}\n`;
+  const header = line(headers.map((name) => name.toUpperCase()));
+  return `${[options.out ? paint(options.out, 'bold', header) : header, ...rows.map(line)].join('\n')}\n`;
+}
+
+/** The first 8 characters of an id, as tables on a terminal show it. */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * An ISO time relative to `now` in local time: `just now`, `5 min ago`, `3 h ago`, else the local
+ * date and time (`2026-11-02 14:03`).
+ */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  const seconds = Math.round((now - time) / 1000);
+  if (seconds >= -5 && seconds < 60) return 'just now';
+  if (seconds >= 60 && seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds >= 3600 && seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const date = new Date(time);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 /** Writes `value` as pretty JSON with a final newline. */

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { resolveAppDirectory } from '@repa/protocol';
 import { createCliContext } from './cli-context.js';
 import {
@@ -8,6 +7,7 @@ import {
   GLOBAL_OPTIONS_HELP,
   type OptionValues,
 } from './command.js';
+import { completionCommands } from './commands/completion-command.js';
 import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
@@ -17,6 +17,8 @@ import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { didYouMean } from './did-you-mean.js';
+import { parseOptions } from './parse-options.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
@@ -31,6 +33,7 @@ const COMMANDS: Command[] = [
   ...loginCommands,
   ...demoCommands,
 ];
+COMMANDS.push(...completionCommands(() => ({ commands: COMMANDS, groups: GROUPS })));
 
 const GROUPS: CommandGroup[] = [
   {
@@ -79,6 +82,9 @@ ${GLOBAL_OPTIONS_HELP}
 
 Commands that need the daemon start it in the background for the app directory. Each command has
 --help. Start with: repa demo, then repa chat in a folder of your notes.
+On a terminal output is coloured (NO_COLOR turns it off, FORCE_COLOR on for a pipe); with --json an
+error is one {"kind":"error","code",…} line on stdout. Exit codes: 0 done, 1 failed, 2 usage error,
+130 cancelled.
 `;
 }
 
@@ -142,18 +148,21 @@ function locate(args: readonly string[]): { words: string[]; rest: string[] } {
   return { words, rest: [...rest, ...args.slice(index)] };
 }
 
-function parseGlobal(rest: string[]) {
-  return parseArgs({
-    args: rest,
-    options: { ...GLOBAL_OPTIONS, version: { type: 'boolean' } },
-    allowPositionals: true,
-    strict: true,
-  });
+/** The top-level words: commands and groups. */
+function topWords(): string[] {
+  return [...new Set(COMMANDS.map((command) => command.words[0] as string)), 'help'];
+}
+
+/** `--json` among the options (before `--`): errors are then printed as JSON on stdout. */
+function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
 }
 
 /**
  * Runs one `repa` invocation and resolves with its exit code: 0 done, 1 failed, 2 usage error,
- * 130 cancelled. Errors are printed as `repa: <message> (<code>)` and `Fix: <fix>` on stderr.
+ * 130 cancelled. Errors are printed as `repa: <message> (<code>)` and `Fix: <fix>` on stderr, or
+ * with `--json` as one `{"kind":"error","code","message","fix"}` line on stdout.
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   let context: ReturnType<typeof createCliContext> | undefined;
@@ -161,12 +170,11 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     const { words, rest } = locate(args);
     const [word, sub] = words;
     if (word === undefined || word === 'help') {
-      let global: ReturnType<typeof parseGlobal>;
-      try {
-        global = parseGlobal(rest);
-      } catch (error) {
-        throw usageError((error as Error).message, "Run 'repa --help' to see the options.");
-      }
+      const global = parseOptions(
+        rest,
+        { ...GLOBAL_OPTIONS, version: { type: 'boolean' } },
+        'repa --help',
+      );
       if (global.values.version) {
         io.stdout.write(`${io.version}\n`);
         return 0;
@@ -175,7 +183,10 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       const group = GROUPS.find((candidate) => candidate.word === topic);
       const command = COMMANDS.find((candidate) => candidate.words.join(' ') === topic);
       if (topic !== '' && !group && !command) {
-        throw usageError(`Unknown command '${topic}'.`, "Run 'repa --help' to see the commands.");
+        throw usageError(
+          `Unknown command '${topic}'.${didYouMean(topic, [...topWords(), ...COMMANDS.map((one) => one.words.join(' '))])}`,
+          "Run 'repa --help' to see the commands.",
+        );
       }
       io.stdout.write(
         group ? groupHelp(group) : command ? commandHelp(command) : mainHelp(io.version),
@@ -192,32 +203,26 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       const name = sub ?? group.defaultSubcommand;
       command = COMMANDS.find((candidate) => candidate.words.join(' ') === `${word} ${name}`);
       if (!command) {
+        const subs = COMMANDS.filter((one) => one.words[0] === word).map((one) => one.words[1]);
         throw usageError(
-          `Unknown command 'repa ${word} ${name}'.`,
+          `Unknown command 'repa ${word} ${name}'.${didYouMean(name, subs as string[], `repa ${word} `)}`,
           `Run 'repa ${word} --help' to see its subcommands.`,
         );
       }
     } else {
       command = COMMANDS.find((candidate) => candidate.words.join(' ') === word);
       if (!command) {
-        throw usageError(`Unknown command '${word}'.`, "Run 'repa --help' to see the commands.");
+        throw usageError(
+          `Unknown command '${word}'.${didYouMean(word, topWords())}`,
+          "Run 'repa --help' to see the commands.",
+        );
       }
     }
-    let parsed: { values: OptionValues; positionals: string[] };
-    try {
-      parsed = parseArgs({
-        args: rest,
-        options: { ...GLOBAL_OPTIONS, ...command.options },
-        allowPositionals: true,
-        strict: true,
-      }) as { values: OptionValues; positionals: string[] };
-    } catch (error) {
-      throw usageError(
-        (error as Error).message,
-        `Run 'repa ${command.words.join(' ')} --help' to see its options.`,
-      );
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals }: { values: OptionValues; positionals: string[] } = parseOptions(
+      rest,
+      { ...GLOBAL_OPTIONS, ...command.options },
+      `repa ${command.words.join(' ')} --help`,
+    );
     if (values.help) {
       io.stdout.write(commandHelp(command));
       return 0;
@@ -245,7 +250,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     });
     return await command.run(context, positionals, values);
   } catch (error) {
-    writeError(io.stderr, error);
+    writeError(io.stderr, error, wantsJson(args) ? { stdout: io.stdout } : undefined);
     return isUsageError(error) ? 2 : 1;
   } finally {
     await context?.close();

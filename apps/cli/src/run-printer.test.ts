@@ -175,6 +175,38 @@ describe('describeToolArgs', () => {
       expect(describeToolArgs('write', { path: 'a.md', content: 'abc' })).toBe('a.md (3 chars)');
       expect(describeToolArgs('apply_patch', { input: 'x'.repeat(200) })).toHaveLength(80);
     });
+
+    it('names the target of searches, listings and patches', () => {
+      expect(describeToolArgs('grep', { pattern: 'tide', path: 'notes' })).toBe('"tide" in notes');
+      expect(describeToolArgs('grep', { pattern: 'tide', glob: '*.md' })).toBe('"tide" in *.md');
+      expect(describeToolArgs('find', { pattern: '*.md' })).toBe('"*.md"');
+      expect(describeToolArgs('ls', {})).toBe('.');
+      expect(describeToolArgs('ls', { path: 'notes' })).toBe('notes');
+      const patch =
+        '*** Begin Patch\n*** Update File: a.md\n@@\n-x\n+y\n*** Add File: b.md\n+z\n*** End Patch';
+      expect(describeToolArgs('apply_patch', { input: patch })).toBe('a.md, b.md');
+    });
+  });
+});
+
+describe('RunPrinter prompt sections', () => {
+  const sections: RunEvent = {
+    type: 'prompt-sections',
+    sections: [
+      { name: 'base', included: true, chars: 10, reason: 'built-in' },
+      { name: 'learningContext', included: false, chars: 0, reason: 'none yet' },
+    ],
+  } as RunEvent;
+
+  it('leaves them out by default and prints one line with summary (--verbose)', () => {
+    const quiet = capture();
+    feed(new RunPrinter({ out: quiet.out, json: false }), [sections]);
+    expect(quiet.text()).toBe('');
+    const verbose = capture();
+    feed(new RunPrinter({ out: verbose.out, json: false, promptSections: 'summary' }), [sections]);
+    expect(verbose.text()).toBe(
+      '[prompt] the model saw base (10 chars); absent: learningContext: none yet\n',
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import type {
   RunInfo,
   SaveReceipt,
 } from '@repa/protocol';
+import { paint, Spinner, type TextStyle } from './style.js';
 
 /** Options of {@link RunPrinter}. */
 export interface RunPrinterOptions {
@@ -15,8 +16,11 @@ export interface RunPrinterOptions {
   json: boolean;
   /** Put before every human line (the demo indents its runs). */
   indent?: string;
-  /** `full` lists every prompt section on its own line (the demo); default one summary line. */
-  promptSections?: 'summary' | 'full';
+  /**
+   * The prompt sections the model saw: `full` one line each (the demo), `summary` one line
+   * (`--verbose`), `none` (default) not shown; `runs show` always has them.
+   */
+  promptSections?: 'none' | 'summary' | 'full';
   /** Print a failed run's error in the transcript (chat); `repa run` prints it on stderr instead. */
   showErrors?: boolean;
 }
@@ -28,11 +32,23 @@ function truncate(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** A tool call's arguments in a few words: the path, and what kind of change. */
+/** A tool call's arguments in a few words: its target (path or pattern) and what kind of change. */
 export function describeToolArgs(toolName: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return '';
   const record = args as Record<string, unknown>;
   const path = typeof record.path === 'string' ? record.path : undefined;
+  const pattern = typeof record.pattern === 'string' ? record.pattern : undefined;
+  if ((toolName === 'grep' || toolName === 'find') && pattern !== undefined) {
+    const where = path ?? (typeof record.glob === 'string' ? record.glob : undefined);
+    return `${JSON.stringify(truncate(pattern, 60))}${where ? ` in ${where}` : ''}`;
+  }
+  if (toolName === 'ls') return path ?? '.';
+  if (toolName === 'apply_patch' && typeof record.input === 'string') {
+    const files = [...record.input.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map(
+      (match) => match[1]?.trim() ?? '',
+    );
+    if (files.length > 0) return truncate(files.join(', '), 80);
+  }
   if (toolName === 'edit' && path && Array.isArray(record.edits)) {
     return `${path} (${record.edits.length} edit${record.edits.length === 1 ? '' : 's'})`;
   }
@@ -87,13 +103,57 @@ export function summarizePromptSections(sections: readonly PromptSectionReport[]
   return `the model saw ${seen.join(', ') || 'no sections'}${absent.length > 0 ? `; absent: ${absent.join('; ')}` : ''}`;
 }
 
-/** Prints a run as it happens: the reply as it streams, tool calls, saves with receipts, notices. */
+/** The colour of a transcript line's `[tag]`. */
+const TAG_STYLES: Record<string, TextStyle> = {
+  repa: 'dim',
+  prompt: 'dim',
+  context: 'dim',
+  changes: 'magenta',
+  tool: 'cyan',
+  saved: 'green',
+  retry: 'yellow',
+  compaction: 'dim',
+  cancel: 'yellow',
+  succeeded: ['bold', 'green'],
+  failed: ['bold', 'red'],
+  interrupted: ['bold', 'red'],
+  cancelled: ['bold', 'yellow'],
+};
+
+/**
+ * Prints a run as it happens: the reply as it streams, tool calls with their targets, saves with
+ * receipts, retries and notices. On a terminal the tags are coloured and a spinner with the
+ * elapsed time shows while the run waits for the model or a tool.
+ */
 export class RunPrinter {
   readonly #options: RunPrinterOptions;
+  readonly #spinner: Spinner | undefined;
   #atLineStart = true;
+  #label: string | undefined;
+  #since = 0;
 
   constructor(options: RunPrinterOptions) {
     this.#options = options;
+    const out = options.out as NodeJS.WritableStream & { isTTY?: boolean };
+    this.#spinner = !options.json && out.isTTY === true ? new Spinner(out) : undefined;
+  }
+
+  /** Stops the spinner (the run ended or following it failed). */
+  stop(): void {
+    this.#label = undefined;
+    this.#spinner?.stop();
+  }
+
+  /** Shows the spinner with `label` while nothing else is being written (a terminal only). */
+  #wait(label: string | undefined): void {
+    this.#label = label;
+    if (label === undefined) this.#spinner?.stop();
+    else this.#resume();
+  }
+
+  #resume(): void {
+    if (this.#label !== undefined && this.#atLineStart)
+      this.#spinner?.start(this.#label, this.#since);
   }
 
   /** The run was accepted (or found again by its request id). */
@@ -107,6 +167,8 @@ export class RunPrinter {
         `[run] request ${run.requestId} was already accepted as run ${run.runId} (${run.status})`,
       );
     }
+    this.#since = Date.now();
+    this.#wait(run.status === 'accepted' ? 'waiting for its turn' : 'waiting for the model');
   }
 
   /** One `run.event` notification of the run. */
@@ -124,6 +186,7 @@ export class RunPrinter {
       this.#json({ kind: 'finished', run });
       return;
     }
+    this.stop();
     if (replayOutput && run.output) this.#text(run.output);
     const error = run.error;
     const line = `[${run.status}] run ${run.runId}`;
@@ -135,12 +198,18 @@ export class RunPrinter {
     }
   }
 
-  /** A human line of its own (ignored in JSON mode). */
+  /** A human line of its own (ignored in JSON mode); its leading `[tag]` coloured on a terminal. */
   note(line: string): void {
     if (this.#options.json) return;
-    if (!this.#atLineStart) this.#options.out.write('\n');
-    this.#options.out.write(`${this.#options.indent ?? ''}${line}\n`);
+    const { out } = this.#options;
+    this.#spinner?.clear();
+    if (!this.#atLineStart) out.write('\n');
+    const tag = /^\[([a-z]+)\]/.exec(line);
+    const style = tag ? TAG_STYLES[tag[1] as string] : undefined;
+    const shown = tag && style ? `${paint(out, style, tag[0])}${line.slice(tag[0].length)}` : line;
+    out.write(`${this.#options.indent ?? ''}${shown}\n`);
     this.#atLineStart = true;
+    this.#resume();
   }
 
   #json(value: unknown): void {
@@ -148,6 +217,7 @@ export class RunPrinter {
   }
 
   #text(text: string): void {
+    this.#spinner?.stop();
     const indent = this.#options.indent ?? '';
     let out = '';
     for (const piece of text.split(/(\n)/)) {
@@ -162,6 +232,7 @@ export class RunPrinter {
       this.#atLineStart = false;
     }
     this.#options.out.write(out);
+    this.#resume();
   }
 
   #human(event: RunEvent): void {
@@ -170,13 +241,17 @@ export class RunPrinter {
         this.#text(event.delta);
         return;
       case 'status':
-        return; // The end is printed by finished(), with the run's final record.
-      case 'tool-start':
-        this.note(
-          `[tool] ${event.toolName} ${describeToolArgs(event.toolName, event.args)}`.trim(),
-        );
+        // The end is printed by finished(), with the run's final record.
+        if (event.status === 'running') this.#wait('waiting for the model');
         return;
+      case 'tool-start': {
+        const call = `${event.toolName} ${describeToolArgs(event.toolName, event.args)}`.trim();
+        this.#label = `${call} …`;
+        this.note(`[tool] ${call}`);
+        return;
+      }
       case 'tool-end':
+        this.#label = 'waiting for the model';
         if (event.isError) {
           const error = event.error;
           // Content tools report `<code>: <message>` and `Fix: …` in one text; show the message.
@@ -199,6 +274,7 @@ export class RunPrinter {
         );
         return;
       case 'retry':
+        this.#label = `retrying (attempt ${event.attempt} of ${event.maxAttempts})`;
         this.note(
           `[retry] Pi retries the model call (attempt ${event.attempt} of ${event.maxAttempts}) in ${formatDelay(event.delayMs)}: ${truncate(event.reason, 200)}`,
         );
@@ -211,6 +287,7 @@ export class RunPrinter {
         );
         return;
       case 'prompt-sections':
+        if ((this.#options.promptSections ?? 'none') === 'none') return;
         if (this.#options.promptSections === 'full') {
           this.note('[prompt] the sections of the system prompt:');
           for (const section of event.sections) {

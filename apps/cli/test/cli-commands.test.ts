@@ -93,7 +93,7 @@ describe('repa', () => {
       });
       const { code, stdout, stderr } = await repa(
         sandbox,
-        ['run', 'What', 'does', 'notes/a.md', 'say', 'about', 'the', 'tide?'],
+        ['run', '--verbose', 'What', 'does', 'notes/a.md', 'say', 'about', 'the', 'tide?'],
         { cwd: space },
       );
       expect(code, stderr).toBe(0);

@@ -37,7 +37,7 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
   const env = options.env ?? process.env;
   let models: V1Result<'doctor'>['models'];
   try {
-    const choice = options.model ?? (await chooseModel({ agentDir }));
+    const choice = options.model ?? (await chooseModel({ agentDir, readOnly: true }));
     const available = choice.offline
       ? []
       : (await choice.modelRuntime.getAvailable()).map((model) => `${model.provider}/${model.id}`);

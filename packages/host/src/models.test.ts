@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +44,34 @@ describe('chooseModel', () => {
     await expect(chooseModel({ agentDir: agentDirWith(), model: 'zeta/z2' })).rejects.toMatchObject(
       { code: 'not_found', details: { suggestions: expect.arrayContaining(['zeta/z1']) } },
     );
+  });
+
+  describe('readOnly', () => {
+    it('creates nothing when Pi has no agent directory yet', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'repa-models-none-'));
+      const agentDir = join(root, 'agent');
+      const choice = await chooseModel({ agentDir, readOnly: true });
+      expect(choice).toMatchObject({ label: 'repa-offline', offline: true });
+      expect(existsSync(agentDir)).toBe(false);
+    });
+
+    it("reads auth.json's keys, leaving the file and its folder as they were", async () => {
+      const agentDir = mkdtempSync(join(tmpdir(), 'repa-models-auth-'));
+      const auth = '{"anthropic": {"type": "api_key", "key": "sk-ant-test"}}';
+      writeFileSync(join(agentDir, 'auth.json'), auth);
+      const choice = await chooseModel({ agentDir, readOnly: true });
+      expect(choice.offline).toBe(false);
+      expect(choice.label).toMatch(/^anthropic\//);
+      expect(readFileSync(join(agentDir, 'auth.json'), 'utf8')).toBe(auth);
+      expect(readdirSync(agentDir)).toEqual(['auth.json']);
+    });
+
+    it('names an auth.json that is not JSON', async () => {
+      const agentDir = mkdtempSync(join(tmpdir(), 'repa-models-bad-'));
+      writeFileSync(join(agentDir, 'auth.json'), '{ nope');
+      await expect(chooseModel({ agentDir, readOnly: true })).rejects.toMatchObject({
+        code: 'data_corrupt',
+      });
+    });
   });
 });

@@ -1,5 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Model } from '@earendil-works/pi-ai';
+import {
+  type Credential,
+  type CredentialStore,
+  InMemoryCredentialStore,
+  type Model,
+} from '@earendil-works/pi-ai';
 import {
   createAgentSession,
   DefaultResourceLoader,
@@ -19,6 +25,37 @@ export interface ChooseModelOptions {
   agentDir: string;
   /** `provider/id` to use; `repa-offline` forces the offline responder. Default: Pi's own choice. */
   model?: string;
+  /** Read Pi's credentials without creating, locking or writing `auth.json` (`repa doctor`). */
+  readOnly?: boolean;
+}
+
+/** Pi's stored credentials, held in memory: `auth.json` is read, never created or written. */
+async function readOnlyCredentials(authPath: string): Promise<CredentialStore> {
+  let text: string;
+  try {
+    text = await readFile(authPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new InMemoryCredentialStore();
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new RepaError(
+      'data_corrupt',
+      `Pi's ${authPath} is not JSON: ${(error as Error).message}`,
+      {
+        fix: `Repair ${authPath} (an object of provider → credential), or remove it.`,
+      },
+    );
+  }
+  const store = new InMemoryCredentialStore();
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return store;
+  for (const [providerId, credential] of Object.entries(data)) {
+    await store.modify(providerId, async () => credential as Credential);
+  }
+  return store;
 }
 
 /** The embedded offline responder as a model choice (spec: a faux provider, clearly named). */
@@ -72,8 +109,9 @@ async function piInitialModel(
  */
 export async function chooseModel(options: ChooseModelOptions): Promise<ModelChoice> {
   if (options.model === OFFLINE_MODEL_ID) return offlineModel();
+  const authPath = join(options.agentDir, 'auth.json');
   const modelRuntime = await ModelRuntime.create({
-    authPath: join(options.agentDir, 'auth.json'),
+    ...(options.readOnly ? { credentials: await readOnlyCredentials(authPath) } : { authPath }),
     modelsPath: join(options.agentDir, 'models.json'),
     allowModelNetwork: false,
     refreshOnCreate: false,

@@ -109,15 +109,26 @@ export async function findSessionFile(space: string, sessionId: string): Promise
   return file;
 }
 
+/** A tool call as `[name target]`: the path or search pattern it works on, when it names one. */
+function toolCallText(name: string | undefined, args: unknown): string {
+  const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  const target = [record.pattern, record.path].filter((value) => typeof value === 'string');
+  const shown = target.map((value) => {
+    const text = String(value).replace(/\s+/g, ' ');
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  });
+  return `[${[name, ...shown].join(' ')}]`;
+}
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((block: { type?: string; text?: string; name?: string }) =>
+    .map((block: { type?: string; text?: string; name?: string; arguments?: unknown }) =>
       block.type === 'text'
         ? (block.text ?? '')
         : block.type === 'toolCall'
-          ? `[${block.name}]`
+          ? toolCallText(block.name, block.arguments)
           : '',
     )
     .filter(Boolean)

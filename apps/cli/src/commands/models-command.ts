@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@repa/protocol';
 import type { Command } from '../command.js';
 import { formatTable, writeJson } from '../format-table.js';
+import { terminalWidth } from '../style.js';
 
 function credentialsOf(model: ModelInfo): string {
   if (!model.credentials) return 'none';
@@ -48,7 +49,12 @@ Use an id with repa run --model ID, or set it: repa settings set model.id ID.`,
       model.reasoning ? 'yes' : 'no',
       credentialsOf(model),
     ]);
-    context.stdout.write(formatTable(['  model', 'context', 'thinking', 'credentials'], rows));
+    context.stdout.write(
+      formatTable(['  model', 'context', 'thinking', 'credentials'], rows, {
+        width: terminalWidth(context.stdout),
+        out: context.stdout,
+      }),
+    );
     if (!result.models.some((model) => model.default)) {
       context.stdout.write(`Runs use ${result.default} unless a settings level sets model.id.\n`);
     }

@@ -13,12 +13,14 @@ import {
   runStatusSchema,
   thinkingLevelSchema,
 } from '@repa/protocol';
-import { type CliContext, sessionOf, spaceOf } from '../cli-context.js';
+import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../command.js';
 import { describeModel } from '../describe-model.js';
+import { didYouMean } from '../did-you-mean.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
-import { formatTable, writeJson } from '../format-table.js';
+import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
 import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
+import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
 
@@ -27,8 +29,12 @@ const str = (value: string | boolean | undefined): string | undefined =>
 
 /** Opens the space and session of a run command and prints which model answers. */
 async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
-  const client = await context.client();
   const space = spaceOf(context, str(values.space));
+  // A named session must exist already; only a new one makes the folder a space.
+  if (str(values.session) === undefined) {
+    await confirmSpace(context, space, str(values.space) !== undefined);
+  }
+  const client = await context.client();
   const { sessionId, created } = await sessionOf(client, space, str(values.session));
   const model = await context.model();
   if (context.json) {
@@ -156,7 +162,7 @@ const runCommand: Command = {
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
   usage:
-    'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] TEXT…',
+    'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
 tool calls and every save with its receipt. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
 
@@ -172,7 +178,9 @@ ${SPACE_OPTIONS_HELP}
   --follow-up      send TEXT into the session's running run, after its current work
   --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each) sent with the request
   --attach F[,F…]  documents of the space attached to the request; read when the run starts
+  --verbose        also print [prompt]: the prompt sections the model saw and why others are absent
 
+On a terminal a spinner shows the elapsed time while the run waits for the model or a tool.
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
 With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
 run event, and {"kind":"finished","run":…} with the final run record.`,
@@ -186,6 +194,7 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
     'follow-up': { type: 'boolean' },
     image: { type: 'string' },
     attach: { type: 'string' },
+    verbose: { type: 'boolean' },
   },
   positionals: [1, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
@@ -194,7 +203,11 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
       throw usageError('The request text is empty.', 'Pass the request: repa run TEXT.');
     const overrides = runOverridesOf(values);
     const delivery = deliveryOf(values);
-    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    const printer = new RunPrinter({
+      out: context.stdout,
+      json: context.json,
+      promptSections: values.verbose ? 'summary' : 'none',
+    });
     const { client, space, sessionId } = await openConversation(context, values, printer);
     const input = runInputOf(context, text, values, space);
     const requestId = str(values['request-id']) ?? randomUUID();
@@ -296,18 +309,21 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
   },
 };
 
-function runRow(run: RunInfo): string[] {
+/** A run as a table row; on a terminal with a short id and a relative time, piped in full. */
+function runRow(run: RunInfo, terminal: boolean, withSpace: boolean): string[] {
   const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
+  const id = (value: string) => (terminal ? shortId(value) : value);
   return [
-    run.runId,
+    id(run.runId),
     run.queuePosition
       ? `queued #${run.queuePosition}`
       : run.targetRunId
         ? `${run.status} (${run.delivery} → ${run.targetRunId.slice(0, 8)})`
         : run.status,
-    run.sessionId,
-    run.acceptedAt,
-    text.length > 50 ? `${text.slice(0, 49)}…` : text,
+    ...(withSpace ? [run.space] : []),
+    id(run.sessionId),
+    terminal ? relativeTime(run.acceptedAt) : run.acceptedAt,
+    terminal ? text : text.length > 50 ? `${text.slice(0, 49)}…` : text,
   ];
 }
 
@@ -369,9 +385,11 @@ const runsList: Command = {
   words: ['runs', 'list'],
   summary: 'list the runs of a space, newest first',
   usage: 'runs list [--space DIR] [--session ID] [--status STATUS] [--limit N] [--all]',
-  help: `Lists runs, newest first: id, status, session, when accepted and the request. A queued run
-not started yet shows its place in its session's queue (queued #1 starts next); a steer or
-follow-up message shows the run it went into.
+  help: `Lists runs, newest first: id, status, session, when accepted and the request; with --all
+also the space. A queued run not started yet shows its place in its session's queue (queued #1
+starts next); a steer or follow-up message shows the run it went into. On a terminal ids are
+shortened to 8 characters, times are relative and the table fits the window; piped, every id and
+time is printed in full.
 
 Options:
   --space DIR      only runs of this space (default: the current directory)
@@ -391,7 +409,7 @@ Options:
     const status = str(values.status);
     if (status !== undefined && !runStatusSchema.safeParse(status).success) {
       throw usageError(
-        `Unknown run status '${status}'.`,
+        `Unknown run status '${status}'.${didYouMean(status, runStatusSchema.options)}`,
         `Use one of: ${runStatusSchema.options.join(', ')}.`,
       );
     }
@@ -416,8 +434,14 @@ Options:
     if (context.json) writeJson(context.stdout, { runs });
     else if (runs.length === 0) context.stdout.write('No runs.\n');
     else {
+      const terminal = isTerminal(context.stdout);
+      const withSpace = values.all === true;
       context.stdout.write(
-        formatTable(['run', 'status', 'session', 'accepted', 'request'], runs.map(runRow)),
+        formatTable(
+          ['run', 'status', ...(withSpace ? ['space'] : []), 'session', 'accepted', 'request'],
+          runs.map((run) => runRow(run, terminal, withSpace)),
+          { width: terminalWidth(context.stdout), out: context.stdout },
+        ),
       );
     }
     return 0;

@@ -1,27 +1,49 @@
 import { RepaError } from '@repa/protocol';
 import { latestSession, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
-import { formatTable, writeJson } from '../format-table.js';
+import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
+import { isTerminal, paint, terminalWidth } from '../style.js';
+import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
 const SPACE_HELP = '  --space DIR      the space (default: the current directory)';
 
+/** `--limit N`: a whole number from 1 to 1000, or undefined. */
+function limitOf(values: Record<string, string | boolean | undefined>): number | undefined {
+  const text = str(values.limit);
+  if (text === undefined) return undefined;
+  const limit = Number(text);
+  if (!(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
+    throw usageError(
+      `--limit must be a whole number from 1 to 1000, not '${text}'.`,
+      'Pass e.g. --limit 20.',
+    );
+  }
+  return limit;
+}
+
 const sessionsList: Command = {
   words: ['sessions', 'list'],
   summary: 'list the sessions of a space, most recent first',
-  usage: 'sessions list [--space DIR]',
-  help: `Lists the sessions of a space, most recently changed first: id, created, updated, title.
+  usage: 'sessions list [--space DIR] [--limit N]',
+  help: `Lists the sessions of a space, most recently changed first: id, created, updated, title. On a
+terminal ids are shortened to 8 characters, times are relative and the table fits the window.
 
 Options:
-${SPACE_HELP}`,
-  options: { space: { type: 'string' } },
+${SPACE_HELP}
+  --limit N        only the N most recent sessions`,
+  options: { space: { type: 'string' }, limit: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
+    const limit = limitOf(values);
     const space = spaceOf(context, str(values.space));
-    const { sessions } = await (await context.client()).request('session.list', { space });
-    sessions.sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+    const listed = (await (await context.client()).request('session.list', { space })).sessions;
+    listed.sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+    const sessions = listed.slice(0, limit);
+    const terminal = isTerminal(context.stdout);
+    const time = (iso: string) => (terminal ? relativeTime(iso) : iso);
     if (context.json) writeJson(context.stdout, { space, sessions });
     else if (sessions.length === 0) context.stdout.write(`No sessions in ${space}.\n`);
     else {
@@ -29,11 +51,12 @@ ${SPACE_HELP}`,
         formatTable(
           ['session', 'created', 'updated', 'title'],
           sessions.map((session) => [
-            session.sessionId,
-            session.createdAt,
-            session.updatedAt ?? '',
+            terminal ? shortId(session.sessionId) : session.sessionId,
+            time(session.createdAt),
+            session.updatedAt ? time(session.updatedAt) : '',
             session.title ?? '',
           ]),
+          { width: terminalWidth(context.stdout), out: context.stdout },
         ),
       );
     }
@@ -44,18 +67,20 @@ ${SPACE_HELP}`,
 const sessionsShow: Command = {
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
-  usage: 'sessions show [ID] [--space DIR]',
+  usage: 'sessions show [ID] [--space DIR] [--limit N]',
   help: `Shows the public history of a session (default: the space's most recent one): the requests,
-replies, tool results, learning-context snapshots, file-change notices and summaries. Pi's system
-entries are not part of it.
+replies with their tool calls and targets ([read notes/a.md]), tool results, learning-context
+snapshots, file-change notices and summaries. Pi's system entries are not part of it.
 
 Options:
 ${SPACE_HELP}
+  --limit N        only the last N items
 
 With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
-  options: { space: { type: 'string' } },
+  options: { space: { type: 'string' }, limit: { type: 'string' } },
   positionals: [0, 1],
   async run(context, [id], values) {
+    const limit = limitOf(values);
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
     const sessionId = id ?? (await latestSession(client, space))?.sessionId;
@@ -64,17 +89,25 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
         fix: 'Start one with repa chat or repa run, or pass --space.',
       });
     }
-    const { items } = await client.request('session.history', { space, sessionId });
+    const history = (await client.request('session.history', { space, sessionId })).items;
+    const items = limit === undefined ? history : history.slice(-limit);
     if (context.json) {
       writeJson(context.stdout, { space, sessionId, items });
       return 0;
     }
     context.stdout.write(`session ${sessionId} in ${space}\n`);
+    if (items.length < history.length) {
+      context.stdout.write(`(the last ${items.length} of ${history.length} items)\n`);
+    }
+    const terminal = isTerminal(context.stdout);
     for (const item of items) {
       const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
       const flag = item.isError ? ' (error)' : '';
       const text = item.text.length > 2_000 ? `${item.text.slice(0, 1_999)}…` : item.text;
-      context.stdout.write(`\n[${label}${flag}] ${item.timestamp}\n${text}\n`);
+      // On a terminal: the label coloured (red for an error) and the time relative.
+      const heading = paint(context.stdout, item.isError ? 'red' : 'cyan', `[${label}${flag}]`);
+      const when = terminal ? relativeTime(item.timestamp) : item.timestamp;
+      context.stdout.write(`\n${heading} ${when}\n${text}\n`);
     }
     if (items.length === 0) context.stdout.write('(no history yet)\n');
     return 0;

@@ -1,4 +1,6 @@
 import {
+  modelSettingsSchema,
+  promptSettingsSchema,
   type RepaClient,
   RepaError,
   type SettingItemView,
@@ -7,7 +9,9 @@ import {
 } from '@repa/protocol';
 import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
+import { didYouMean } from '../did-you-mean.js';
 import { formatTable, writeJson } from '../format-table.js';
+import { terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
@@ -19,7 +23,10 @@ function levelOf(values: OptionValues): WritableSettingsLevel | undefined {
   const level = str(values.level);
   if (level === undefined) return undefined;
   if (!(LEVELS as readonly string[]).includes(level)) {
-    throw usageError(`Unknown settings level '${level}'.`, `Use --level ${LEVELS.join('|')}.`);
+    throw usageError(
+      `Unknown settings level '${level}'.${didYouMean(level, LEVELS)}`,
+      `Use --level ${LEVELS.join('|')}.`,
+    );
   }
   return level as WritableSettingsLevel;
 }
@@ -44,8 +51,19 @@ function writeItems(context: CliContext, items: readonly SettingItemView[]): voi
     formatTable(
       ['key', 'value', 'source', 'revisions'],
       items.map((item) => [item.key, cell(item.value), item.source, revisionsOf(item)]),
+      { width: terminalWidth(context.stdout), out: context.stdout },
     ),
   );
+}
+
+/** The setting `key` among `items`, or `not_found` naming the closest key. */
+function itemOf(items: readonly SettingItemView[], key: string): SettingItemView {
+  const item = items.find((one) => one.key === key);
+  if (item) return item;
+  const keys = items.map((one) => one.key);
+  throw new RepaError('not_found', `There is no setting '${key}'.${didYouMean(key, keys)}`, {
+    fix: `Use one of: ${keys.join(', ')}.`,
+  });
 }
 
 /** The scope of a read: the level's view, or the space with its latest session when one exists. */
@@ -101,6 +119,27 @@ export function parseSettingValue(text: string): unknown {
   }
 }
 
+/** The protocol's type of each setting key (the items of `PromptSettings` and `ModelSettings`). */
+const SETTING_TYPES: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
+  ...Object.fromEntries(
+    Object.entries(promptSettingsSchema.shape).map(([name, schema]) => [`prompts.${name}`, schema]),
+  ),
+  'model.id': modelSettingsSchema.shape.model,
+  'model.thinkingLevel': modelSettingsSchema.shape.thinkingLevel,
+  'tools.enabled': modelSettingsSchema.shape.tools,
+};
+
+/**
+ * `set`'s VALUE coerced to the item's type: read as JSON when that is a value of the type (`true`,
+ * `12`, `null`, `["read"]`), else the text as it is, so `prompts.append 12` is the string "12".
+ */
+export function coerceSettingValue(key: string, text: string): unknown {
+  const parsed = parseSettingValue(text);
+  const type = SETTING_TYPES[key];
+  if (type === undefined || type.safeParse(parsed).success) return parsed;
+  return text;
+}
+
 const SCOPE_HELP = `  --space DIR      the space (default: the current directory)
   --session ID     the session (default: the space's most recent session)`;
 
@@ -143,12 +182,7 @@ revisions.`,
     const client = await context.client();
     const scope = await readScope(context, client, values, level);
     const { items } = await client.request('settings.get', scope);
-    const shown = key === undefined ? items : items.filter((item) => item.key === key);
-    if (key !== undefined && shown.length === 0) {
-      throw new RepaError('not_found', `There is no setting '${key}'.`, {
-        fix: `Use one of: ${items.map((item) => item.key).join(', ')}.`,
-      });
-    }
+    const shown = key === undefined ? items : [itemOf(items, key)];
     if (context.json) writeJson(context.stdout, { ...scope, items: shown });
     else writeItems(context, shown);
     return 0;
@@ -159,9 +193,10 @@ const settingsSet: Command = {
   words: ['settings', 'set'],
   summary: 'set one setting at a level',
   usage: 'settings set KEY VALUE [--level LEVEL] [--space DIR] [--session ID]',
-  help: `Stores VALUE as the complete value of KEY at one level. VALUE is read as JSON when it parses as
-JSON (true, 12, "text", null, [..]), else taken as a string: prompts.fileChanges notice sets the
-string "notice". An empty string and false are real values, not "default" (reset removes a value).
+  help: `Stores VALUE as the complete value of KEY at one level, coerced to the setting's type: VALUE is
+read as JSON when that gives a value of the type (true, null, ["read"]), else taken as text:
+prompts.append 12 sets the string "12", prompts.fileChanges notice the string "notice". An empty
+string and false are real values, not "default" (reset removes a value).
 
 Options:
 ${WRITE_HELP}
@@ -173,11 +208,12 @@ Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
     const level = levelOf(values) ?? 'space';
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
+    itemOf((await client.request('settings.get', scope)).items, key);
     const { item } = await client.request('settings.set', {
       ...scope,
       level,
       key,
-      value: parseSettingValue(valueText),
+      value: coerceSettingValue(key, valueText),
       ...expectedRevisionOf(values),
     });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
@@ -202,6 +238,7 @@ Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
     const level = levelOf(values) ?? 'space';
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
+    itemOf((await client.request('settings.get', scope)).items, key);
     const { item } = await client.request('settings.reset', {
       ...scope,
       level,

@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
+import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+import { openTerminal, type Terminal } from './terminal-harness.js';
+
+// `repa` in a real pseudo-terminal (tmux), against a model served by the test (slow-model.ts): a
+// request saying "wait" is held open until it is cancelled, any other is answered at once.
+const sandbox = createSandbox();
+let slow: SlowModel;
+const terminals: Terminal[] = [];
+const ESC = '\u001b[';
+
+function terminal(...args: Parameters<typeof openTerminal>): Terminal {
+  const opened = openTerminal(...args);
+  terminals.push(opened);
+  return opened;
+}
+
+beforeAll(async () => {
+  slow = await startSlowModel();
+  slow.configure(sandbox.agentDir);
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
+  expect(start.code, start.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  for (const opened of terminals) opened.close();
+  await repa(sandbox, ['daemon', 'stop']);
+  await slow.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+describe('repa run on a terminal', () => {
+  it('shows a spinner with the elapsed time while the model is awaited, and erases it', async () => {
+    const held = slow.nextHeld();
+    const screen = terminal(sandbox, ['run', '--space', sandbox.space, 'Please wait for me.']);
+    await held;
+    const waiting = await screen.waitFor(/waiting for the model \d+s/);
+    expect(waiting).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for the model \d+s$/m);
+    screen.keys('C-c');
+    const ended = await screen.waitFor(/\[exit 130\]/);
+    expect(ended).toMatch(/^\[cancelled\] run \S+$/m);
+    expect(ended).not.toContain('waiting for the model');
+  });
+
+  it('colours the tags, unless NO_COLOR is set; piped output stays plain', async () => {
+    const coloured = terminal(sandbox, ['run', '--space', sandbox.space, 'Hello there.']);
+    const shown = await coloured.waitFor(/\[exit 0\]/, true);
+    expect(shown).toContain(`${ESC}32m[succeeded]`);
+    expect(shown).toContain(`${ESC}2m[repa]`);
+
+    const plain = terminal(sandbox, ['run', '--space', sandbox.space, 'Hello there.'], {
+      env: { NO_COLOR: '1' },
+    });
+    const plainScreen = await plain.waitFor(/\[exit 0\]/, true);
+    expect(plainScreen).toMatch(/^\[succeeded\] run \S+$/m);
+    expect(plainScreen).not.toContain(`${ESC}32m`);
+
+    const piped = await repa(sandbox, ['run', 'Hello there.']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toContain('\u001b');
+    expect(piped.stdout).toMatch(/^\[succeeded\] run [0-9a-f-]{36}$/m);
+    const forced = await repa(sandbox, ['run', 'Hello there.'], { env: { FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain(`${ESC}32m[succeeded]`);
+  });
+
+  it('prints the [prompt] line only with --verbose', async () => {
+    const quiet = await repa(sandbox, ['run', 'Hello there.']);
+    expect(quiet.stdout).not.toContain('[prompt]');
+    const verbose = await repa(sandbox, ['run', '--verbose', 'Hello there.']);
+    expect(verbose.stdout).toMatch(/^\[prompt\] the model saw base/m);
+  });
+});
+
+describe('a folder that is not a space yet', () => {
+  it('asks on a terminal, and leaves the folder alone when the answer is no', async () => {
+    const folder = join(sandbox.root, 'fresh');
+    writeFiles(folder, { 'a.md': '# A\n' });
+    const declined = terminal(sandbox, ['run', 'Hello there.'], { cwd: folder });
+    await declined.waitFor(/is not a Repa space yet\. Make it one\?.*\[Y\/n\]/s);
+    declined.keys('n', 'Enter');
+    const no = await declined.waitFor(/\[exit 1\]/);
+    expect(no).toContain(`repa: ${folder} was not made a space. (cancelled)`);
+    expect(existsSync(join(folder, '.repa'))).toBe(false);
+
+    const accepted = terminal(sandbox, ['run', 'Hello there.'], { cwd: folder });
+    await accepted.waitFor(/\[Y\/n\]/);
+    accepted.keys('y', 'Enter');
+    const yes = await accepted.waitFor(/\[exit 0\]/);
+    expect(yes).toContain('Hello from the test model.');
+    expect(existsSync(join(folder, '.repa'))).toBe(true);
+  });
+
+  it('says on stderr, without a terminal, that it makes the folder a space', async () => {
+    const folder = join(sandbox.root, 'piped');
+    mkdirSync(folder);
+    const { code, stderr } = await repa(sandbox, ['run', 'Hello there.'], { cwd: folder });
+    expect(code).toBe(0);
+    expect(stderr).toContain(
+      `repa: ${folder} is not a Repa space yet; making it one (Repa keeps its sessions and settings in ${join(folder, '.repa')}).`,
+    );
+    const again = await repa(sandbox, ['run', 'Hello there.'], { cwd: folder });
+    expect(again.stderr).not.toContain('not a Repa space');
+  });
+});
+
+describe('tables on a terminal', () => {
+  it('fit the width with short ids, relative times and a SPACE column for --all', async () => {
+    const screen = terminal(sandbox, ['runs', 'list', '--all'], { columns: 72 });
+    const shown = await screen.waitFor(/\[exit 0\]/);
+    const lines = shown.split('\n').filter((line) => line.trim() !== '');
+    expect(lines[0]).toMatch(/^RUN +STATUS +SPACE +SESSION +ACCEPTED +REQUEST$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(72);
+    expect(shown).toMatch(
+      /^[0-9a-f]{8} +succeeded +\S+ +[0-9a-f]{8} +(just now|\d+ min ago) +Hello/m,
+    );
+    expect(shown).toContain('…');
+
+    const piped = await repa(sandbox, ['runs', 'list', '--all']);
+    expect(piped.stdout).toMatch(
+      /^[0-9a-f-]{36} +succeeded +\/\S+ +[0-9a-f-]{36} +\d{4}-\d\d-\d\dT[\d:.]+Z +Hello there\.$/m,
+    );
+  });
+});
