@@ -8,6 +8,7 @@ import {
   GLOBAL_OPTIONS_HELP,
   type OptionValues,
 } from './command.js';
+import { chatCommand } from './commands/chat-command.js';
 import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
@@ -21,7 +22,9 @@ import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
 const COMMANDS: Command[] = [
-  ...runCommands,
+  ...runCommands.slice(0, 1),
+  chatCommand,
+  ...runCommands.slice(1),
   ...settingsCommands,
   ...sessionCommands,
   ...contextCommands,

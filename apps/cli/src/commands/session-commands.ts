@@ -1,5 +1,5 @@
 import { RepaError } from '@repa/protocol';
-import { latestSession, spaceOf } from '../cli-context.js';
+import { sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, writeJson } from '../format-table.js';
 
@@ -45,7 +45,8 @@ const sessionsShow: Command = {
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
   usage: 'sessions show [ID] [--space DIR]',
-  help: `Shows the public history of a session (default: the space's most recent one): the requests,
+  help: `Shows the public history of a session (by id or its first characters; default: the space's
+most recent one): the requests,
 replies, tool results, learning-context snapshots, file-change notices and summaries. Pi's system
 entries are not part of it.
 
@@ -58,7 +59,7 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
   async run(context, [id], values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = id ?? (await latestSession(client, space))?.sessionId;
+    const sessionId = await sessionOrLatest(client, space, id);
     if (sessionId === undefined) {
       throw new RepaError('not_found', `Space ${space} has no sessions.`, {
         fix: 'Start one with repa chat or repa run, or pass --space.',
