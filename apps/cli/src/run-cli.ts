@@ -18,6 +18,7 @@ import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { trustCommands } from './commands/trust-commands.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
@@ -28,6 +29,7 @@ const COMMANDS: Command[] = [
   ...settingsCommands,
   ...sessionCommands,
   ...contextCommands,
+  ...trustCommands,
   ...daemonCommands,
   ...doctorCommands,
   ...modelsCommands,
@@ -41,7 +43,11 @@ const GROUPS: CommandGroup[] = [
     summary: 'show and change prompt and model settings',
     defaultSubcommand: 'get',
   },
-  { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
+  {
+    word: 'sessions',
+    summary: 'list, show, rename and delete the sessions of a space',
+    defaultSubcommand: 'list',
+  },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
   {
     word: 'context',

@@ -311,6 +311,7 @@ describe('repa', () => {
         'model.id',
         'model.thinkingLevel',
         'tools.enabled',
+        'daemon.idleMinutes',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

@@ -128,6 +128,37 @@ describe('sessions in chat and run', () => {
     expect(ambiguous.stderr).toMatch(new RegExp(`^repa: '${shared}' matches 2 sessions: `));
   });
 
+  it('titles a session after its first request; sessions rename and delete by id prefix', async () => {
+    const space = newSpace('titles');
+    await repa(sandbox, ['run', 'What does notes/a.md say about the tide?'], { cwd: space });
+    const [session] = await sessionsOf(space);
+    const sessionId = (session as SessionInfo).sessionId;
+    expect(session?.title).toBe('What does notes/a.md say about the tide?');
+    const listed = await repa(sandbox, ['sessions', 'list'], { cwd: space });
+    expect(listed.stdout).toContain('What does notes/a.md say about the tide?');
+
+    const renamed = await repa(
+      sandbox,
+      ['sessions', 'rename', sessionId.slice(0, 10), 'Tide', 'notes'],
+      {
+        cwd: space,
+      },
+    );
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout).toBe(`session ${sessionId} is now titled "Tide notes"\n`);
+    expect((await sessionsOf(space))[0]?.title).toBe('Tide notes');
+
+    const deleted = await repa(sandbox, ['sessions', 'delete', sessionId.slice(0, 10)], {
+      cwd: space,
+    });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe(`session ${sessionId} deleted\n`);
+    expect(await sessionsOf(space)).toEqual([]);
+    const gone = await repa(sandbox, ['sessions', 'show', sessionId], { cwd: space });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/has no session .* \(not_found\)/);
+  });
+
   it('refuses --resume without a terminal, naming the other ways', async () => {
     const resumed = await repa(sandbox, ['chat', '--resume'], { cwd: newSpace('resume-pipe') });
     expect(resumed.code).toBe(2);

@@ -32,6 +32,7 @@ export {
 } from './space-learning-context.js';
 export {
   createSpaceSession,
+  deleteSpaceSession,
   findSessionFile,
   listSpaceSessions,
   readSessionHistory,

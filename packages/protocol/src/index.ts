@@ -96,10 +96,14 @@ export type {
   RunSubscribeResult,
   SessionCreateParams,
   SessionCreateResult,
+  SessionDeleteParams,
+  SessionDeleteResult,
   SessionHistoryParams,
   SessionHistoryResult,
   SessionListParams,
   SessionListResult,
+  SessionRenameParams,
+  SessionRenameResult,
   SettingsGetParams,
   SettingsGetResult,
   SettingsResetParams,
@@ -107,6 +111,8 @@ export type {
   SettingsSetResult,
   SpaceOpenParams,
   SpaceOpenResult,
+  SpaceTrustParams,
+  SpaceTrustResult,
   V1MethodTypes,
   V1NotificationTypes,
 } from './v1/method-types.js';
@@ -164,6 +170,7 @@ export {
   sessionInfoSchema,
 } from './v1/sessions.js';
 export {
+  daemonIdleMinutesSchema,
   type FileChangesMode,
   fileChangesModeSchema,
   type ModelSettings,

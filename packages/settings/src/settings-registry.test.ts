@@ -40,7 +40,7 @@ describe('settingsRegistry', () => {
     it('declares the model items with null defaults (Pi decides) for every ModelSettings field', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
-          .filter((item) => !item.key.startsWith('prompts.'))
+          .filter((item) => !/^(prompts|daemon)\./.test(item.key))
           .map((item) => [item.key, item.defaultValue]),
       );
       expect(defaults).toEqual({
@@ -48,6 +48,15 @@ describe('settingsRegistry', () => {
         'model.thinkingLevel': null,
         'tools.enabled': null,
       });
+    });
+
+    it('declares daemon.idleMinutes: 30 minutes by default, 0 (never) allowed, negatives refused', () => {
+      const item = settingsRegistry.get('daemon.idleMinutes');
+      expect(item?.defaultValue).toBe(30);
+      expect(item?.schema.safeParse(0).success).toBe(true);
+      expect(item?.schema.safeParse(0.5).success).toBe(true);
+      expect(item?.schema.safeParse(-1).success).toBe(false);
+      expect(item?.schema.safeParse('30').success).toBe(false);
       expect(Object.keys(modelSettingItems).sort()).toEqual(
         Object.keys(modelSettingsSchema.shape).sort(),
       );

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type RepaClient,
   RepaError,
   type RunInfo,
   type RunOverrides,
@@ -13,7 +12,13 @@ import { describeModel } from '../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, writeJson } from '../format-table.js';
 import { resolveRun, resolveSession } from '../resolve-id.js';
-import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
+import {
+  describeUsage,
+  RunPrinter,
+  summarizePromptSections,
+  UNTRUSTED_HINT,
+  withheldUntrusted,
+} from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
 
@@ -220,6 +225,11 @@ function describeRun(run: RunInfo): string {
         ]
       : []),
     ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.promptSections?.some(withheldUntrusted)
+      ? [
+          `trust      ${UNTRUSTED_HINT.replace('repa trust (in the space, or --space DIR)', `repa trust --space ${run.space}`)}`,
+        ]
+      : []),
     ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]

@@ -76,9 +76,14 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(10);
+    expect(keys).toHaveLength(11);
     expect(keys).toEqual(
-      expect.arrayContaining(['model.id', 'model.thinkingLevel', 'tools.enabled']),
+      expect.arrayContaining([
+        'model.id',
+        'model.thinkingLevel',
+        'tools.enabled',
+        'daemon.idleMinutes',
+      ]),
     );
     expect(JSON.stringify(params.allOf)).toContain(
       '"then":{"type":"object","required":["space","sessionId"]}',
