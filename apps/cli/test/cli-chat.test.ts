@@ -44,6 +44,26 @@ describe('repa chat', () => {
     });
   });
 
+  describe('slash commands over a pipe', () => {
+    it('refuses an unknown one without sending it and runs the known ones', async () => {
+      const { code, stdout, stderr } = await repa(sandbox, ['chat'], {
+        input: '/nope\n/model\n/new\n/exit\nnever sent\n',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain(
+        'you> /nope\nUnknown command /nope; nothing was sent. /help lists the commands.\n',
+      );
+      expect(stdout).toContain(
+        'you> /model\n[repa] model: repa-offline (local responder, no language model)',
+      );
+      const sessions = [...stdout.matchAll(/^\[repa\] session (\S+) \(new\)$/gm)];
+      expect(sessions).toHaveLength(2);
+      expect(stdout).not.toContain('never sent\n[');
+      const history = await repa(sandbox, ['sessions', 'show', '--json']);
+      expect(JSON.parse(history.stdout).items).toEqual([]);
+    });
+  });
+
   describe('Ctrl-C', () => {
     it('at the prompt leaves the chat with exit code 0', async () => {
       const chat = spawnRepa(sandbox, ['chat']);

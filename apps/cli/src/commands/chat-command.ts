@@ -3,6 +3,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
+import { describeModel } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
@@ -107,7 +108,6 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       break;
     }
     case '/model': {
-      const { describeModel } = await import('../describe-model.js');
       say(
         `[repa] model: ${describeModel(await chat.context.model())} (repa models lists the others)`,
       );
@@ -172,7 +172,7 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
   return { context, client, printer, space, sessionId };
 }
 
-/** Line-based chat: a pipe, or a terminal used through readline (`--json` or a dumb terminal). */
+/** Line-based chat: a pipe, or a terminal used through readline (`--json` or `TERM=dumb`). */
 async function lineChat(chat: Chat, terminal: boolean): Promise<number> {
   const { context, printer } = chat;
   const rl: Interface = createInterface({
@@ -246,6 +246,14 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
     const chat = await openChat(context, values, printer);
     printer.note(CHAT_HELP);
     const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
-    return lineChat(chat, terminal);
+    if (!terminal || context.json || process.env.TERM === 'dumb') return lineChat(chat, terminal);
+    // Pi's terminal UI is loaded only here, so other commands start without it.
+    const { terminalChat } = await import('./chat-terminal.js');
+    return terminalChat({
+      send: (text, printer) => sendRequest({ ...chat, printer }, text),
+      command: (line, say) => slashCommand(chat, line, say),
+      commands: SLASH_COMMANDS,
+      space: chat.space,
+    });
   },
 };
