@@ -3,8 +3,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SessionInfo } from '@repa/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CliSandbox,
   cliMain,
   createSandbox,
   nodeBinary,
@@ -13,6 +14,7 @@ import {
   sandboxArgs,
   writeFiles,
 } from './cli-harness.js';
+import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 
 // `repa chat` on a real pseudo-terminal: tmux runs it in a detached session of its own server,
 // the test types keys into it and reads the screen back.
@@ -45,12 +47,12 @@ class Terminal {
   readonly #name: string;
   readonly #exitFile: string;
 
-  constructor(name: string, args: readonly string[], cwd: string) {
+  constructor(name: string, args: readonly string[], cwd: string, box: CliSandbox = sandbox) {
     this.#name = name;
-    this.#exitFile = join(sandbox.root, `${name}.exit`);
-    const env = `env -i PATH=${quote(process.env.PATH ?? '')} HOME=${quote(sandbox.home)} TMPDIR=${quote(sandbox.root)} PI_OFFLINE=1 TERM=xterm-256color`;
-    const command = [nodeBinary, cliMain, ...sandboxArgs(sandbox), ...args].map(quote).join(' ');
-    const script = join(sandbox.root, `${name}.sh`);
+    this.#exitFile = join(box.root, `${name}.exit`);
+    const env = `env -i PATH=${quote(process.env.PATH ?? '')} HOME=${quote(box.home)} TMPDIR=${quote(box.root)} PI_OFFLINE=1 TERM=xterm-256color`;
+    const command = [nodeBinary, cliMain, ...sandboxArgs(box), ...args].map(quote).join(' ');
+    const script = join(box.root, `${name}.sh`);
     writeFileSync(
       script,
       `cd ${quote(cwd)}\n${env} ${command}\necho $? > ${quote(this.#exitFile)}\nexec sleep 600\n`,
@@ -208,6 +210,47 @@ describe('repa chat on a terminal', () => {
     await chat.waitFor(new RegExp(`^\\[repa\\] session ${older?.sessionId}$`, 'm'));
     await chat.waitFor(EDITOR);
     chat.keys('C-d');
+    expect(await chat.exited()).toBe(0);
+  });
+});
+
+describe('repa chat on a terminal, while a reply streams', () => {
+  // A model served by the test holds a request that says "wait" until Pi aborts it (slow-model.ts).
+  const held = createSandbox();
+  let slow: SlowModel;
+  beforeAll(async () => {
+    slow = await startSlowModel();
+    slow.configure(held.agentDir);
+    const start = await repa(held, ['daemon', 'start', '--model', SLOW_MODEL]);
+    expect(start.code, start.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await repa(held, ['daemon', 'stop']);
+    await slow.close();
+    rmSync(held.root, { recursive: true, force: true });
+  });
+
+  it('keeps the editor live: a request typed meanwhile waits; Ctrl-C cancels the reply, not the chat', async () => {
+    const chat = new Terminal('streaming', ['chat'], held.space, held);
+    await chat.waitFor(EDITOR);
+    const waiting = slow.nextHeld();
+    chat.type('Please wait for me.');
+    chat.keys('Enter');
+    await waiting; // The run is active: Pi waits on the model.
+    chat.type('And then this.');
+    chat.keys('Enter');
+    await chat.waitFor(/^\[queued\] sent when the reply ends$/m);
+    expect(chat.screen()).not.toMatch(/^you> And then this\.$/m);
+
+    const aborted = slow.aborted;
+    chat.keys('C-c');
+    const screen = await chat.waitFor(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
+    expect(screen).toMatch(/^\[cancel\] cancelling the run …$/m);
+    expect(screen).toMatch(/^\[cancelled\] run \S+: The run was cancelled\. \(cancelled\)$/m);
+    expect(screen).toMatch(/^you> And then this\.$/m);
+    expect(slow.aborted).toBe(aborted + 1); // Pi aborted the model call.
+    expect(chat.exitCode()).toBeUndefined();
+    chat.keys('C-c');
     expect(await chat.exited()).toBe(0);
   });
 });
