@@ -28,7 +28,7 @@ Ctrl-C cancels a running reply; at the prompt it clears a half-typed line, else 
 
 const HOW_MANY_RECENT = 10;
 
-/** One chat: its space and current session, and the one function that sends a request. */
+/** One chat: its client, printer, space and current session (`/new` changes it). */
 interface Chat {
   context: CliContext;
   client: RepaClient;
@@ -52,7 +52,7 @@ function sendRequest(chat: Chat, text: string): FollowedRun {
   );
 }
 
-/** The recent sessions of the space as numbered lines, most recent first. */
+/** The space's most recently changed sessions (at most 10), most recent first. */
 async function recentSessions(chat: Pick<Chat, 'client' | 'space'>) {
   const { sessions } = await chat.client.request('session.list', { space: chat.space });
   return [...sessions]
@@ -60,6 +60,7 @@ async function recentSessions(chat: Pick<Chat, 'client' | 'space'>) {
     .slice(0, HOW_MANY_RECENT);
 }
 
+/** Numbered lines of sessions: id, last change (UTC), title; the current one marked. */
 function sessionLines(sessions: Awaited<ReturnType<typeof recentSessions>>, current?: string) {
   return sessions.map(
     (session, index) =>
@@ -121,23 +122,24 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
 
 /** `--resume`: lets the user pick one of the recent sessions on a terminal. */
 async function pickSession(context: CliContext, client: RepaClient, space: string) {
-  if (!(context.stdin.isTTY && context.stdout.isTTY)) {
-    throw usageError(
-      '--resume needs a terminal to pick from.',
-      'Pass the session: repa chat --session ID (see repa sessions list), or -c for the most recent.',
-    );
-  }
   const sessions = await recentSessions({ client, space });
   if (sessions.length === 0) return undefined;
   context.stdout.write(`Recent sessions of ${space}:\n${sessionLines(sessions).join('\n')}\n`);
   const rl = createInterface({ input: context.stdin, output: context.stdout, terminal: true });
   try {
+    let gone: () => void = () => {};
+    const left = new Promise<undefined>((resolve) => {
+      gone = () => resolve(undefined);
+    });
+    rl.once('close', gone);
+    rl.once('SIGINT', gone);
     for (;;) {
-      const answer = await new Promise<string | undefined>((resolve) => {
-        rl.question(`Session [1-${sessions.length}, empty for a new one]: `, resolve);
-        rl.once('close', () => resolve(undefined));
-        rl.once('SIGINT', () => resolve(undefined));
-      });
+      const answer = await Promise.race([
+        new Promise<string>((resolve) => {
+          rl.question(`Session [1-${sessions.length}, empty for a new one]: `, resolve);
+        }),
+        left,
+      ]);
       if (answer === undefined) throw new RepaError('cancelled', 'No session was picked.');
       if (answer.trim() === '') return undefined;
       const picked = sessions[Number(answer) - 1];
@@ -156,6 +158,12 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
     throw usageError(
       `${exclusive.map((name) => `--${name}`).join(' and ')} exclude each other.`,
       'Pass one of them.',
+    );
+  }
+  if (values.resume && !(context.stdin.isTTY && context.stdout.isTTY)) {
+    throw usageError(
+      '--resume needs a terminal to pick from.',
+      'Pass the session: repa chat --session ID (see repa sessions list), or -c for the most recent.',
     );
   }
   const client = await context.client();

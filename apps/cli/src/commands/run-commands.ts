@@ -25,20 +25,11 @@ import { writeError } from '../write-error.js';
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
-/**
- * Opens the space and session of a run command (`--session`, else with `latest` the most recent
- * session, else a new one) and prints which model answers.
- */
-export async function openConversation(
-  context: CliContext,
-  values: OptionValues,
-  printer: RunPrinter,
-  latest = true,
-  sessionId: string | undefined = str(values.session),
-) {
+/** Opens the space and session of a run command and prints which model answers. */
+async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
   const client = await context.client();
   const space = spaceOf(context, str(values.space));
-  const opened = await sessionOf(client, space, sessionId, latest);
+  const opened = await sessionOf(client, space, str(values.session));
   return {
     client,
     space,
@@ -67,7 +58,7 @@ export function announceSession(
 }
 
 /** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
-export async function followWithInterrupt(
+async function followWithInterrupt(
   context: CliContext,
   follow: FollowedRun,
 ): Promise<{ run: RunInfo; code: number }> {
