@@ -47,6 +47,16 @@ describe('repa trust and untrust', () => {
     const after = await repa(sandbox, ['run', 'And now?'], { cwd: space });
     expect(after.stdout).toMatch(/projectInstructions: not trusted/);
   });
+
+  it('says nothing about trust in a space without instruction files', async () => {
+    const space = join(sandbox.root, 'no-instructions');
+    writeFiles(space, { 'notes.md': 'Tides.\n' });
+    await repa(sandbox, ['settings', 'set', 'prompts.projectInstructions', 'true'], { cwd: space });
+    const run = await repa(sandbox, ['run', 'Hello?'], { cwd: space });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/projectInstructions: no instruction files/);
+    expect(run.stdout).not.toContain('[trust]');
+  });
 });
 
 describe('daemon idle exit', () => {
