@@ -64,6 +64,24 @@ describe('repa chat', () => {
     });
   });
 
+  describe('when the daemon stopped meanwhile', () => {
+    it('starts it again and sends the request', async () => {
+      const chat = spawnRepa(sandbox, ['chat', '-c']);
+      await chat.waitFor(/you> $/);
+      chat.child.stdin.write('What does notes/a.md say about the tide?\n');
+      await chat.waitFor(/^\[succeeded\] run \S+\nyou> $/m);
+      const stopped = await repa(sandbox, ['daemon', 'stop']);
+      expect(stopped.stdout).toMatch(/^stopped \(pid \d+\)$/m);
+      const from = chat.stdout.length;
+      chat.child.stdin.end('What does notes/a.md say about the tide?\n');
+      const { code, stdout } = await chat.exited;
+      expect(code).toBe(0);
+      expect(stdout.slice(from)).toMatch(
+        /^\[repa\] the daemon had stopped; started it again \(pid \d+\)\n[\s\S]*\[succeeded\] run \S+$/m,
+      );
+    });
+  });
+
   describe('Ctrl-C', () => {
     it('at the prompt leaves the chat with exit code 0', async () => {
       const chat = spawnRepa(sandbox, ['chat']);

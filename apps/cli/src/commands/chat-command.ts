@@ -3,6 +3,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
+import { startDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
@@ -42,12 +43,26 @@ interface Chat {
  * chat (a later delivery mode, e.g. queueing while a reply streams, changes only this).
  */
 function sendRequest(chat: Chat, text: string): FollowedRun {
+  const params = {
+    space: chat.space,
+    sessionId: chat.sessionId,
+    requestId: randomUUID(),
+    input: { type: 'text' as const, text },
+  };
+  const submit = () => chat.client.request('run.submit', params);
   return followRun(chat.client, chat.printer, () =>
-    chat.client.request('run.submit', {
-      space: chat.space,
-      sessionId: chat.sessionId,
-      requestId: randomUUID(),
-      input: { type: 'text', text },
+    submit().catch(async (error: unknown) => {
+      // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
+      // start it again and send once more (run.submit is idempotent by requestId).
+      if (!(RepaError.isInstance(error) && error.code === 'daemon_unavailable')) throw error;
+      const { status } = await startDaemon({
+        appDirectory: chat.context.appDirectory,
+        agentDir: chat.context.agentDir,
+      });
+      chat.printer.note(
+        `[repa] the daemon had stopped; started it again (pid ${status.pid ?? '?'})`,
+      );
+      return submit();
     }),
   );
 }
