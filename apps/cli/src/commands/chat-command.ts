@@ -251,8 +251,9 @@ export const chatCommand: Command = {
   usage: 'chat [--space DIR] [--session ID | -c | --resume]',
   help: `Talks with the agent in a new session of the space, or the one chosen by --session, -c or
 --resume. Each reply streams as it arrives, with the tool calls and every save with its receipt.
-On a terminal the input is an editor: Enter sends, Shift-Enter (or Alt-Enter, or a \\ before Enter)
-starts a new line. Over a pipe one request is read per line.
+On a terminal the input is an editor: Enter sends, Shift-Enter or Alt-Enter starts a new line, Tab
+completes a slash command; it stays live while a reply streams, and a request sent then waits for the
+reply to end. Over a pipe (or with --json, or TERM=dumb) one request is read per line.
 ${CHAT_HELP}
 
 Options:
