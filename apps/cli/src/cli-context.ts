@@ -10,6 +10,7 @@ import {
 } from '@repa/protocol';
 import { startDaemon } from './daemon-control.js';
 import { usageError } from './usage-error.js';
+import { resolveSession } from './resolve-id.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
 export interface CliContext {
@@ -150,26 +151,34 @@ export async function latestSession(
   )[0];
 }
 
+/** The session `--session` names (an id or a unique prefix), else the most recent one, if any. */
+export async function sessionOrLatest(
+  client: RepaClient,
+  space: string,
+  sessionId: string | undefined,
+): Promise<string | undefined> {
+  if (sessionId) return (await resolveSession(client, space, sessionId)).sessionId;
+  return (await latestSession(client, space))?.sessionId;
+}
+
 /**
- * The session a command works in: `--session`, else the space's most recent session, else a new
- * one. Returns whether it was created.
+ * The session a command works in: `--session` (an id or a unique prefix of one), else with
+ * `latest` the space's most recent session, else a new one. Returns whether it was created.
  */
 export async function sessionOf(
   client: RepaClient,
   space: string,
   sessionId: string | undefined,
+  latest = true,
 ): Promise<{ sessionId: string; created: boolean }> {
   if (sessionId) {
-    const { sessions } = await client.request('session.list', { space });
-    if (!sessions.some((session) => session.sessionId === sessionId)) {
-      throw new RepaError('not_found', `Space ${space} has no session ${sessionId}.`, {
-        fix: 'List the sessions of the space (repa sessions list), or leave out --session.',
-      });
-    }
-    return { sessionId, created: false };
+    return {
+      sessionId: (await resolveSession(client, space, sessionId)).sessionId,
+      created: false,
+    };
   }
-  const latest = await latestSession(client, space);
-  if (latest) return { sessionId: latest.sessionId, created: false };
+  const recent = latest ? await latestSession(client, space) : undefined;
+  if (recent) return { sessionId: recent.sessionId, created: false };
   const { session } = await client.request('session.create', { space });
   return { sessionId: session.sessionId, created: true };
 }

@@ -56,4 +56,5 @@ export const SPACE_OPTIONS: ParseArgsOptionsConfig = {
 
 /** The help lines of `--space` and `--session`. */
 export const SPACE_OPTIONS_HELP = `  --space DIR      the space folder (default: the current directory)
-  --session ID     the session (default: the space's most recent session, created when there is none)`;
+  --session ID     the session, by id or its first characters (default: the space's most recent
+                   session, created when there is none)`;

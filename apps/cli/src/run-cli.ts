@@ -8,6 +8,7 @@ import {
   type OptionValues,
 } from './command.js';
 import { completionCommands } from './commands/completion-command.js';
+import { chatCommand } from './commands/chat-command.js';
 import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
@@ -19,14 +20,18 @@ import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseOptions } from './parse-options.js';
+import { trustCommands } from './commands/trust-commands.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
 const COMMANDS: Command[] = [
-  ...runCommands,
+  ...runCommands.slice(0, 1),
+  chatCommand,
+  ...runCommands.slice(1),
   ...settingsCommands,
   ...sessionCommands,
   ...contextCommands,
+  ...trustCommands,
   ...daemonCommands,
   ...doctorCommands,
   ...modelsCommands,
@@ -41,7 +46,11 @@ const GROUPS: CommandGroup[] = [
     summary: 'show and change prompt and model settings',
     defaultSubcommand: 'get',
   },
-  { word: 'sessions', summary: 'list and show the sessions of a space', defaultSubcommand: 'list' },
+  {
+    word: 'sessions',
+    summary: 'list, show, rename and delete the sessions of a space',
+    defaultSubcommand: 'list',
+  },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
   {
     word: 'context',

@@ -92,6 +92,19 @@ export function describeUsage(usage: NonNullable<RunInfo['usage']>): string {
   return `${usage.input} in, ${usage.output} out, ${usage.totalTokens} total tokens${cache}${cost} over ${usage.calls} call${usage.calls === 1 ? '' : 's'} (provider's figures)${context}`;
 }
 
+/** What a run's prompt report means when project instructions were withheld for want of trust. */
+export const UNTRUSTED_HINT =
+  'project instruction files were withheld: this space is not trusted. Trust it with: repa trust (in the space, or --space DIR)';
+
+/** Whether a prompt section is the project instructions, withheld because the space is not trusted. */
+export function withheldUntrusted(section: PromptSectionReport): boolean {
+  return (
+    section.name === 'projectInstructions' &&
+    !section.included &&
+    section.reason.startsWith('not trusted')
+  );
+}
+
 /** The prompt sections in one line: what the model saw, and why the others are absent. */
 export function summarizePromptSections(sections: readonly PromptSectionReport[]): string {
   const seen = sections
@@ -298,6 +311,7 @@ export class RunPrinter {
         } else {
           this.note(`[prompt] ${summarizePromptSections(event.sections)}`);
         }
+        if (event.sections.some(withheldUntrusted)) this.note(`[trust] ${UNTRUSTED_HINT}`);
         return;
       case 'steer-delivered':
         this.note(`[steer] delivered: ${truncate(event.text, 200)}`);

@@ -180,3 +180,30 @@ describe('repa context build', () => {
     expect(slow.aborted).toBe(aborted + 1);
   });
 });
+
+describe('repa runs follow', () => {
+  it('re-attaches to a live run from another process (by an id prefix) and ends with it', async () => {
+    const held = slow.nextHeld();
+    const running = spawnRepa(sandbox, ['run', '--json', 'Please wait for the follower.']);
+    running.child.stdin.end();
+    const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);
+    const runId = accepted[1] as string;
+    await held;
+
+    const follower = spawnRepa(sandbox, ['runs', 'follow', runId.slice(0, 8)]);
+    follower.child.stdin.end();
+    await follower.waitFor(new RegExp(`^\\[repa\\] following run ${runId}$`, 'm'));
+    expect(follower.child.exitCode).toBeNull(); // The run is still active: the follower waits.
+
+    const cancel = await repa(sandbox, ['runs', 'cancel', runId.slice(0, 8)]);
+    expect(cancel.stdout).toBe(`run ${runId} is cancelled\n`);
+    const followed = await follower.exited;
+    expect(followed.code).toBe(130);
+    expect(followed.stdout).toMatch(new RegExp(`^\\[cancelled\\] run ${runId}`, 'm'));
+    expect((await running.exited).code).toBe(130);
+
+    const again = await repa(sandbox, ['runs', 'follow', runId]);
+    expect(again.code).toBe(130);
+    expect(again.stdout).toMatch(new RegExp(`^\\[cancelled\\] run ${runId}`, 'm'));
+  });
+});

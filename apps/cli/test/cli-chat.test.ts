@@ -44,6 +44,44 @@ describe('repa chat', () => {
     });
   });
 
+  describe('slash commands over a pipe', () => {
+    it('refuses an unknown one without sending it and runs the known ones', async () => {
+      const { code, stdout, stderr } = await repa(sandbox, ['chat'], {
+        input: '/nope\n/model\n/new\n/exit\nnever sent\n',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain(
+        'you> /nope\nUnknown command /nope; nothing was sent. /help lists the commands.\n',
+      );
+      expect(stdout).toContain(
+        'you> /model\n[repa] model: repa-offline (local responder, no language model)',
+      );
+      const sessions = [...stdout.matchAll(/^\[repa\] session (\S+) \(new\)$/gm)];
+      expect(sessions).toHaveLength(2);
+      expect(stdout).not.toContain('never sent\n[');
+      const history = await repa(sandbox, ['sessions', 'show', '--json']);
+      expect(JSON.parse(history.stdout).items).toEqual([]);
+    });
+  });
+
+  describe('when the daemon stopped meanwhile', () => {
+    it('starts it again and sends the request', async () => {
+      const chat = spawnRepa(sandbox, ['chat', '-c']);
+      await chat.waitFor(/you> $/);
+      chat.child.stdin.write('What does notes/a.md say about the tide?\n');
+      await chat.waitFor(/^\[succeeded\] run \S+\nyou> $/m);
+      const stopped = await repa(sandbox, ['daemon', 'stop']);
+      expect(stopped.stdout).toMatch(/^stopped \(pid \d+\)$/m);
+      const from = chat.stdout.length;
+      chat.child.stdin.end('What does notes/a.md say about the tide?\n');
+      const { code, stdout } = await chat.exited;
+      expect(code).toBe(0);
+      expect(stdout.slice(from)).toMatch(
+        /^\[repa\] the daemon had stopped; started it again \(pid \d+\)\n[\s\S]*\[succeeded\] run \S+$/m,
+      );
+    });
+  });
+
   describe('Ctrl-C', () => {
     it('at the prompt leaves the chat with exit code 0', async () => {
       const chat = spawnRepa(sandbox, ['chat']);

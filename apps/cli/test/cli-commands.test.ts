@@ -313,6 +313,7 @@ describe('repa', () => {
         'tools.enabled',
         'tools.bash',
         'tools.bashTimeoutSeconds',
+        'daemon.idleMinutes',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

@@ -23,7 +23,9 @@ Options:
   -h, --help        show this help
 
 The socket is <app-dir>/run/daemon.sock. One daemon serves one app directory. SIGTERM or SIGINT
-stops it: requests in flight are answered, active runs get 5 seconds, then are cancelled.
+stops it: requests in flight are answered, active runs get 5 seconds, then are cancelled. It exits
+by itself after the setting daemon.idleMinutes (default 30; 0 never) with no connection, no request
+and no accepted or running run.
 Most people never start it by hand: the repa command starts it when needed.
 `;
 
@@ -88,8 +90,17 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
 enableCompileCache?.();
 const { runDaemon } = await import('@repa/application');
 try {
+  let stopping = false;
   const daemon = await runDaemon({
     version,
+    onIdle: () => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(
+        `${new Date().toISOString()} idle for daemon.idleMinutes with no connection and no run: exiting\n`,
+      );
+      void daemon.close({ graceMs: 0 }).then(() => process.exit(0));
+    },
     ...(values['app-dir'] ? { appDirectory: values['app-dir'] } : {}),
     ...(values['agent-dir'] ? { agentDir: values['agent-dir'] } : {}),
     ...(values.model ? { model: values.model } : {}),
@@ -97,6 +108,7 @@ try {
   });
   process.stdout.write(formatDaemonReady({ socketPath: daemon.socketPath, model: daemon.model }));
   const stop = () => {
+    stopping = true;
     void daemon.close({ graceMs: 5_000 }).then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);

@@ -492,6 +492,14 @@ describe('protocol v1 conformance against a real daemon', () => {
       ),
     ).toBe(true);
     await call('context.cancel', { buildId: 'conformance-build' });
+    expect(await call('space.trust', { space, trusted: true })).toMatchObject({
+      trusted: true,
+      wasTrusted: false,
+    });
+    expect(await call('session.rename', { space, sessionId, title: 'Tides' })).toMatchObject({
+      session: { sessionId, title: 'Tides' },
+    });
+    expect(await call('session.delete', { space, sessionId })).toEqual({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);

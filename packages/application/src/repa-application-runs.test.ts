@@ -128,6 +128,57 @@ describe('RepaApplication runs', () => {
     await app.close();
   });
 
+  it('is not idle and refuses to delete the session while a run is active; then it is and does', async () => {
+    let release = () => {};
+    const held = new Promise<null>((resolve) => {
+      release = () => resolve(null);
+    });
+    const { app, space, sessionId } = await openApplication({ learningContextReader: () => held });
+    expect(app.idle).toBe(true);
+    const { connection, events, next } = listener();
+    const running = next();
+    const { run } = await app.submit(
+      { space, sessionId, requestId: 'busy', input: { type: 'text', text: 'hi' } },
+      connection,
+    );
+    expect(app.idle).toBe(false);
+    await running;
+    expect(app.idle).toBe(false);
+    await expect(app.deleteSession({ space, sessionId })).rejects.toMatchObject({ code: 'busy' });
+    release();
+    await ended(app, run.runId, events, next);
+    expect(app.idle).toBe(true);
+    expect(await app.deleteSession({ space, sessionId })).toEqual({ sessionId });
+    expect(await app.handlers()['session.list']?.({ space }, connection)).toEqual({ sessions: [] });
+    await app.close();
+  });
+
+  it('keeps the trust of a space in the app directory across a restart', async () => {
+    const base = tempAppDirectory();
+    const space = join(base, 'space');
+    mkdirSync(space);
+    const options = {
+      appDirectory: join(base, 'app'),
+      agentDir: join(base, 'agent'),
+      model: await createScriptedModel(),
+    };
+    const { connection } = listener();
+    const first = await RepaApplication.open(options);
+    expect((await first.openSpace({ root: space })).space.trusted).toBe(false);
+    const trust = first.handlers()['space.trust'];
+    expect(await trust?.({ space, trusted: true }, connection)).toEqual({
+      space,
+      trusted: true,
+      wasTrusted: false,
+    });
+    await first.close();
+    const second = await RepaApplication.open(options);
+    expect((await second.openSpace({ root: space })).space.trusted).toBe(true);
+    await second.handlers()['space.trust']?.({ space, trusted: false }, connection);
+    expect((await second.openSpace({ root: space })).space.trusted).toBe(false);
+    await second.close();
+  });
+
   it('records each prompt setting’s source level with the run and says it in the report', async () => {
     const { app, space, sessionId } = await openApplication();
     await app

@@ -15,6 +15,7 @@ import { doctorFacts } from './doctor-facts.js';
 import { loadHost } from './load-host.js';
 import { type AcceptedSettings, RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
+import { TrustedSpaces } from './trusted-spaces.js';
 
 /** Options of {@link RepaApplication.open}. */
 export interface RepaApplicationOptions {
@@ -24,7 +25,10 @@ export interface RepaApplicationOptions {
   agentDir?: string;
   /** The model every session talks to (decided once per application), or its label and loader. */
   model: ModelChoice | DeferredModelChoice;
-  /** Whether project instruction files in spaces are trusted. Default false. */
+  /**
+   * Whether project instruction files in every space are trusted. Default false: only the spaces
+   * trusted with `space.trust` (kept in `<appDirectory>/trusted-spaces.json`).
+   */
   trustProjectInstructions?: boolean;
   /**
    * Test hooks handed as-is to every session's content store (through `PiConversationHost.open`):
@@ -67,6 +71,7 @@ export class RepaApplication {
   readonly #options: RepaApplicationOptions;
   readonly #ledger: RunLedger;
   readonly #settings: SettingsStore;
+  readonly #trusted: TrustedSpaces;
   readonly #hosts = new Map<string, Promise<PiConversationHost>>();
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
   readonly #watches = new Map<string, RunWatch>();
@@ -87,6 +92,7 @@ export class RepaApplication {
     this.#options = options;
     this.#ledger = new RunLedger(join(options.appDirectory, 'ledger.sqlite'));
     this.#settings = new SettingsStore({ appDirectory: options.appDirectory });
+    this.#trusted = new TrustedSpaces(options.appDirectory);
   }
 
   /**
@@ -149,6 +155,13 @@ export class RepaApplication {
           params.sessionId,
         ),
       }),
+      'session.rename': (params) => this.renameSession(params),
+      'session.delete': (params) => this.deleteSession(params),
+      'space.trust': async (params) => {
+        const space = await this.#space(params.space);
+        const wasTrusted = await this.#trusted.set(space, params.trusted);
+        return { space, trusted: params.trusted, wasTrusted };
+      },
       'run.submit': (params, connection) => this.submit(params, connection),
       'run.get': async (params) => ({ run: this.#ledger.getRun(params.runId) }),
       'run.list': async (params) => ({
@@ -354,6 +367,53 @@ export class RepaApplication {
     }
   }
 
+  /** `session.rename`: a new title, written through the session's host (one writer per file). */
+  async renameSession(params: V1Params<'session.rename'>): Promise<V1Result<'session.rename'>> {
+    const space = await this.#space(params.space);
+    const title = params.title.replace(/\s+/g, ' ').trim();
+    if (title === '') {
+      throw new RepaError('invalid_request', 'The title is blank.', { fix: 'Pass a title.' });
+    }
+    const host = await this.#host(`${space}\0${params.sessionId}`, space, params.sessionId);
+    host.setTitle(title);
+    const sessions = await (await loadHost()).listSpaceSessions(space);
+    const session = sessions.find((listed) => listed.sessionId === params.sessionId);
+    if (!session) throw new RepaError('not_found', `Session ${params.sessionId} went away.`);
+    return { session };
+  }
+
+  /** `session.delete`: removes the session file; `busy` while one of its runs is active. */
+  async deleteSession(params: V1Params<'session.delete'>): Promise<V1Result<'session.delete'>> {
+    const space = await this.#space(params.space);
+    const sessionKey = `${space}\0${params.sessionId}`;
+    const active = this.#ledger
+      .activeRuns()
+      .find((run) => run.space === space && run.sessionId === params.sessionId);
+    if (active || [...this.#active.values()].some((run) => run.sessionKey === sessionKey)) {
+      throw new RepaError('busy', `Session ${params.sessionId} has an active run.`, {
+        fix: `Wait for it to end or cancel it (repa runs cancel ${active?.runId ?? 'RUN_ID'}), then delete the session.`,
+      });
+    }
+    const host = this.#hosts.get(sessionKey);
+    this.#hosts.delete(sessionKey);
+    this.#sessionFiles.delete(sessionKey);
+    await host?.then((opened) => opened.dispose()).catch(() => undefined);
+    await (await loadHost()).deleteSpaceSession(space, params.sessionId);
+    return { sessionId: params.sessionId };
+  }
+
+  /** True while no run is accepted or running (the daemon may exit when idle long enough). */
+  get idle(): boolean {
+    return this.#active.size === 0 && this.#ledger.activeRuns().length === 0;
+  }
+
+  /** `daemon.idleMinutes` at the application level (0: never exit when idle). */
+  async idleMinutes(): Promise<number> {
+    const items = await this.#settings.get({});
+    const value = items.find((item) => item.key === 'daemon.idleMinutes')?.value;
+    return typeof value === 'number' ? value : 30;
+  }
+
   /** `space.open`: the space's real root, name and current learning context. */
   async openSpace(params: V1Params<'space.open'>): Promise<V1Result<'space.open'>> {
     const root = await this.#space(params.root);
@@ -361,7 +421,8 @@ export class RepaApplication {
     const learningContext = view
       ? { revision: view.revision, chars: view.body.length, sources: view.sources }
       : null;
-    return { space: { root, name: basename(root), learningContext } };
+    const trusted = await this.#trusted.isTrusted(root);
+    return { space: { root, name: basename(root), learningContext, trusted } };
   }
 
   /** Accepts a run request (spec R20–R22) and starts it in the background. */
@@ -624,6 +685,10 @@ export class RepaApplication {
       emit({ type: 'status', status: 'failed', error: wire });
       return;
     }
+    // Trust is read before the run counts as running: from there on a cancel must reach the host.
+    const trusted =
+      (this.#options.trustProjectInstructions ?? false) ||
+      (await this.#trusted.isTrusted(run.space));
     if (this.#ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
@@ -631,6 +696,7 @@ export class RepaApplication {
     const options = {
       onEvent: emit,
       runId: run.runId,
+      trustProjectInstructions: trusted,
       ...(run.settingsSources ? { sources: run.settingsSources } : {}),
       ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
     };

@@ -19,6 +19,11 @@ export interface RunDaemonOptions {
   tcp?: { port: number; token: string };
   /** The daemon's version, reported by `initialize`. */
   version?: string;
+  /**
+   * Called once when the daemon has had no connection, no request and no accepted or running run
+   * for `daemon.idleMinutes` (application level; 0 never). The caller closes it (and exits).
+   */
+  onIdle?: () => void;
 }
 
 /** A running daemon. */
@@ -66,6 +71,9 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
   appReady.catch(() => undefined);
   const appHandlers = appReady.then((app) => app.handlers());
   appHandlers.catch(() => undefined);
+  // Requests mark activity for the idle watch (`onIdle`).
+  let lastActivity = Date.now();
+  let requested = () => {};
   // Requests that arrive while the application opens wait for it.
   const handlers: RepaHandlers = {};
   for (const method of Object.keys(v1Methods) as (keyof typeof v1Methods)[]) {
@@ -73,6 +81,8 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     const name = method as RepaHandledMethod;
     Object.assign(handlers, {
       [name]: async (params: never, context: never) => {
+        lastActivity = Date.now();
+        requested();
         const handler = (await appHandlers)[name] as
           | ((params: never, context: never) => Promise<unknown>)
           | undefined;
@@ -109,6 +119,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     throw error;
   }
   let closed: Promise<void> | undefined;
+  if (options.onIdle) requested = watchIdle(app, server, () => lastActivity, options.onIdle);
   return {
     socketPath: server.socketPath,
     appDirectory,
@@ -121,5 +132,57 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
       })();
       return closed;
     },
+  };
+}
+
+const MAX_IDLE_CHECK_MS = 60_000;
+const BUSY_CHECK_MS = 1_000;
+
+/**
+ * Calls `onIdle` once the daemon has been idle for `daemon.idleMinutes`: no open connection, no
+ * accepted or running run, and no request since. While busy it looks every second (a connection's
+ * end is not announced); while idle, when the idle time ends (at most a minute apart). The setting
+ * is read again after requests (one may have changed it). The timer never keeps the process alive.
+ * Returns the function each request calls.
+ */
+function watchIdle(
+  app: RepaApplication,
+  server: RepaServer,
+  lastActivity: () => number,
+  onIdle: () => void,
+): () => void {
+  let idleSince: number | undefined;
+  let minutes: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let due = Number.POSITIVE_INFINITY;
+  let done = false;
+  const schedule = (ms: number) => {
+    if (done || Date.now() + ms >= due) return;
+    clearTimeout(timer);
+    due = Date.now() + ms;
+    timer = setTimeout(() => {
+      due = Number.POSITIVE_INFINITY;
+      void check();
+    }, ms).unref();
+  };
+  const check = async () => {
+    minutes ??= await app.idleMinutes().catch(() => 30);
+    const now = Date.now();
+    if (server.stats.connections > 0 || !app.idle) idleSince = undefined;
+    else idleSince = Math.max(idleSince ?? now, lastActivity());
+    const limit = minutes * 60_000;
+    if (minutes > 0 && idleSince !== undefined && now - idleSince >= limit) {
+      done = true;
+      onIdle();
+      return;
+    }
+    const wait =
+      idleSince === undefined ? BUSY_CHECK_MS : minutes > 0 ? limit - (now - idleSince) : Infinity;
+    schedule(Math.max(50, Math.min(wait, MAX_IDLE_CHECK_MS)));
+  };
+  schedule(0);
+  return () => {
+    minutes = undefined;
+    schedule(BUSY_CHECK_MS);
   };
 }

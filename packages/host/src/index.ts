@@ -34,6 +34,7 @@ export {
 } from './space-learning-context.js';
 export {
   createSpaceSession,
+  deleteSpaceSession,
   findSessionFile,
   listSpaceSessions,
   readSessionHistory,

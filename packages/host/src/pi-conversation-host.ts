@@ -111,6 +111,8 @@ export interface SendOptions {
   runId?: string;
   /** The level each of the run's settings came from; the prompt report names it (spec R10). */
   sources?: PromptSettingsSources;
+  /** Whether the space's project instruction files are trusted for this run; default the host's. */
+  trustProjectInstructions?: boolean;
   /**
    * The run's model, thinking level and tools, applied before the run starts (spec R72).
    * Omitted: the host's model, its initial thinking level and every content tool.
@@ -163,6 +165,7 @@ interface PendingDelivery {
 
 interface ActiveRun {
   settings: PromptSettings;
+  trusted: boolean | undefined;
   sources: PromptSettingsSources | undefined;
   cancelRequested: boolean;
   view: LearningContextView | null;
@@ -238,6 +241,16 @@ export class PiConversationHost {
   /** The Pi `AgentSession` (for inspection; Repa never writes its messages or prompt state). */
   get session(): AgentSession {
     return this.#session;
+  }
+
+  /** The session's title (Pi's session name), if it has one. */
+  get title(): string | undefined {
+    return this.#sessionManager.getSessionName();
+  }
+
+  /** Gives the session a title (a Pi `session_info` entry; line breaks become spaces). */
+  setTitle(title: string): void {
+    this.#session.setSessionName(title);
   }
 
   /** True while a run is active. */
@@ -376,7 +389,7 @@ export class PiConversationHost {
       },
       skills,
       projectInstructions: {
-        trusted: this.#options.trustProjectInstructions ?? false,
+        trusted: this.#run?.trusted ?? this.#options.trustProjectInstructions ?? false,
         files: loader
           .getAgentsFiles()
           .agentsFiles.map((file) => ({ path: file.path, text: file.content })),
@@ -428,6 +441,7 @@ export class PiConversationHost {
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run: ActiveRun = {
       settings,
+      trusted: options.trustProjectInstructions,
       sources: options.sources,
       cancelRequested: false,
       view: null,

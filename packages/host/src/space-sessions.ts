@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type FileEntry, type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
+import { ioError, syncDirectory } from '@repa/durable-fs';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
 import {
   assertRealFolders,
@@ -40,18 +42,39 @@ async function stateOf(file: string): Promise<SessionFileState | undefined> {
   }
 }
 
-/** What Pi's own session listing shows of a sound session: its name and its last activity. */
+const TITLE_CHARS = 60;
+
+/** A title from a request: its words on one line, cut at a word to at most 60 characters. */
+function titleOfRequest(text: string): string | undefined {
+  const words = text.replace(/\s+/g, ' ').trim();
+  if (words.length <= TITLE_CHARS) return words || undefined;
+  const cut = words.slice(0, TITLE_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * What Pi's own session listing shows of a sound session: its name (the last `session_info`, else
+ * its first request, shortened) and its last activity.
+ */
 function summaryOf(entries: readonly FileEntry[]): { name?: string; lastActivity?: number } {
   let name: string | undefined;
+  let firstRequest: string | undefined;
   let lastActivity: number | undefined;
   for (const entry of entries) {
     if (entry.type === 'session_info') name = entry.name?.trim() || undefined;
     if (entry.type !== 'message') continue;
-    const { role, timestamp } = entry.message as { role: string; timestamp?: unknown };
+    const { role, timestamp, content } = entry.message as {
+      role: string;
+      timestamp?: unknown;
+      content?: unknown;
+    };
+    if (role === 'user' && firstRequest === undefined) firstRequest = textOf(content);
     if (role !== 'user' && role !== 'assistant') continue;
     const time = typeof timestamp === 'number' ? timestamp : Date.parse(entry.timestamp);
     if (!Number.isNaN(time)) lastActivity = Math.max(lastActivity ?? 0, time);
   }
+  name ??= titleOfRequest(firstRequest ?? '');
   return { ...(name ? { name } : {}), ...(lastActivity ? { lastActivity } : {}) };
 }
 
@@ -100,6 +123,20 @@ export async function findSessionState(
   throw new RepaError('not_found', `Space ${space} has no session ${sessionId}.`, {
     fix: 'List the sessions of the space (session.list) or create one (session.create).',
   });
+}
+
+/**
+ * Deletes a session's file (a damaged one too); the caller makes sure no run uses it. Only the
+ * name inside `.repa/sessions` is removed: a symlink there goes, never what it points to.
+ */
+export async function deleteSpaceSession(space: string, sessionId: string): Promise<void> {
+  const { file } = await findSessionState(space, sessionId);
+  try {
+    await unlink(file);
+  } catch (error) {
+    throw ioError(error, `Deleting session file ${file}`);
+  }
+  await syncDirectory(dirname(file));
 }
 
 /** The session file of a session id in a space; `not_found`, or `session_damaged` when damaged. */

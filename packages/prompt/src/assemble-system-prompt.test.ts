@@ -240,6 +240,13 @@ describe('assembleSystemPrompt', () => {
         included: false,
         reason: 'no instruction files',
       });
+      // Nothing is withheld from an untrusted space without instruction files.
+      expect(
+        reasonFor((x) => {
+          x.projectInstructions.files = [];
+          x.projectInstructions.trusted = false;
+        }),
+      ).toMatchObject({ included: false, reason: 'no instruction files' });
     });
 
     it('shows each file verbatim under its path, in the given order', () => {

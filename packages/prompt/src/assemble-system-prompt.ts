@@ -94,10 +94,11 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
       text: null,
       reason: `disabled${source('projectInstructions')}`,
     };
-  } else if (!projectInstructions.trusted) {
-    instructions = { name: 'projectInstructions', text: null, reason: 'not trusted' };
   } else if (projectInstructions.files.length === 0) {
     instructions = { name: 'projectInstructions', text: null, reason: 'no instruction files' };
+  } else if (!projectInstructions.trusted) {
+    // Only here was something withheld: the report tells the user the space needs trusting.
+    instructions = { name: 'projectInstructions', text: null, reason: 'not trusted' };
   } else {
     instructions = {
       name: 'projectInstructions',

@@ -98,10 +98,14 @@ export type {
   RunSubscribeResult,
   SessionCreateParams,
   SessionCreateResult,
+  SessionDeleteParams,
+  SessionDeleteResult,
   SessionHistoryParams,
   SessionHistoryResult,
   SessionListParams,
   SessionListResult,
+  SessionRenameParams,
+  SessionRenameResult,
   SettingsGetParams,
   SettingsGetResult,
   SettingsResetParams,
@@ -109,6 +113,8 @@ export type {
   SettingsSetResult,
   SpaceOpenParams,
   SpaceOpenResult,
+  SpaceTrustParams,
+  SpaceTrustResult,
   V1MethodTypes,
   V1NotificationTypes,
 } from './v1/method-types.js';
@@ -183,6 +189,7 @@ export {
   sessionInfoSchema,
 } from './v1/sessions.js';
 export {
+  daemonIdleMinutesSchema,
   type FileChangesMode,
   fileChangesModeSchema,
   type ModelSettings,

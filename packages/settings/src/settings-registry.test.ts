@@ -40,7 +40,7 @@ describe('settingsRegistry', () => {
     it('declares the model items (null defaults where Pi decides; bash off, 120 s) for every ModelSettings field', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
-          .filter((item) => !item.key.startsWith('prompts.'))
+          .filter((item) => !/^(prompts|daemon)\./.test(item.key))
           .map((item) => [item.key, item.defaultValue]),
       );
       expect(defaults).toEqual({
@@ -50,6 +50,15 @@ describe('settingsRegistry', () => {
         'tools.bash': 'off',
         'tools.bashTimeoutSeconds': 120,
       });
+    });
+
+    it('declares daemon.idleMinutes: 30 minutes by default, 0 (never) allowed, negatives refused', () => {
+      const item = settingsRegistry.get('daemon.idleMinutes');
+      expect(item?.defaultValue).toBe(30);
+      expect(item?.schema.safeParse(0).success).toBe(true);
+      expect(item?.schema.safeParse(0.5).success).toBe(true);
+      expect(item?.schema.safeParse(-1).success).toBe(false);
+      expect(item?.schema.safeParse('30').success).toBe(false);
       expect(Object.keys(modelSettingItems).sort()).toEqual(
         Object.keys(modelSettingsSchema.shape).sort(),
       );

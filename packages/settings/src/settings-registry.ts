@@ -1,4 +1,5 @@
 import {
+  daemonIdleMinutesSchema,
   type ModelSettings,
   modelSettingsSchema,
   type PromptSettings,
@@ -174,10 +175,22 @@ export const modelSettingItems: {
   }),
 };
 
+/** `daemon.idleMinutes`: when the daemon exits by itself; read at the application level. */
+export const daemonIdleMinutesItem: SettingItemDefinition<number> = defineSettingItem({
+  key: 'daemon.idleMinutes',
+  description:
+    'Minutes without requests, connections and active or queued runs after which the daemon ' +
+    'exits by itself (the next repa command starts it again); 0 never. Read at the application ' +
+    'level only. Default 30.',
+  schema: daemonIdleMinutesSchema,
+  defaultValue: 30,
+});
+
 /** Repa's settings registry: every item Repa knows, with its type and default. */
 export const settingsRegistry: SettingsRegistry = createSettingsRegistry([
   ...Object.values(promptSettingItems),
   ...Object.values(modelSettingItems),
+  daemonIdleMinutesItem,
 ]);
 
 /** The built-in defaults of every `prompts.*` item (spec R14), as one `PromptSettings`. */

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import { type CliContext, latestSession, spaceOf } from '../cli-context.js';
+import { type CliContext, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -123,7 +123,7 @@ With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedR
   async run(context, _args, values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = str(values.session) ?? (await latestSession(client, space))?.sessionId;
+    const sessionId = await sessionOrLatest(client, space, str(values.session));
     const got = await readContext(context, space, sessionId);
     const provided = got.provided?.value ?? true;
     const providedSource = got.provided?.source ?? 'default';

@@ -91,5 +91,41 @@ log. Never starts it.`,
   },
 };
 
-/** `repa daemon start|stop|status`. */
-export const daemonCommands: Command[] = [daemonStart, daemonStop, daemonStatusCommand];
+const daemonRestart: Command = {
+  words: ['daemon', 'restart'],
+  summary: 'stop the daemon and start it again (e.g. after a new credential)',
+  usage: 'daemon restart [--model ID]',
+  help: `Stops the daemon of the app directory like repa daemon stop (active runs get 5 seconds to
+finish), then starts it again like repa daemon start, with the same model unless --model names
+another. Starts it when none runs.
+
+Options:
+  --model ID       provider/id of the model, or repa-offline (default: the model it had)`,
+  options: { model: { type: 'string' } },
+  positionals: [0, 0],
+  async run(context, _args, values) {
+    const before = await daemonStatus(context.appDirectory);
+    const model = typeof values.model === 'string' ? values.model : before.model;
+    const stopped = await stopDaemon(context.appDirectory);
+    const { status } = await startDaemon({
+      appDirectory: context.appDirectory,
+      agentDir: context.agentDir,
+      model,
+    });
+    if (!context.json) {
+      context.stdout.write(
+        stopped.stopped ? `restarted (pid ${stopped.pid} → ${status.pid ?? '?'})\n` : 'started\n',
+      );
+    }
+    writeStatus(context, status, { restarted: stopped.stopped });
+    return 0;
+  },
+};
+
+/** `repa daemon start|stop|restart|status`. */
+export const daemonCommands: Command[] = [
+  daemonStart,
+  daemonStop,
+  daemonRestart,
+  daemonStatusCommand,
+];

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
-  type RepaClient,
   RepaError,
   type RunDelivery,
   type RunImage,
@@ -19,7 +17,14 @@ import { describeModel } from '../describe-model.js';
 import { didYouMean } from '../did-you-mean.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../follow-run.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
-import { describeUsage, RunPrinter, summarizePromptSections } from '../run-printer.js';
+import { resolveRun, resolveSession } from '../resolve-id.js';
+import {
+  describeUsage,
+  RunPrinter,
+  summarizePromptSections,
+  UNTRUSTED_HINT,
+  withheldUntrusted,
+} from '../run-printer.js';
 import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
@@ -35,8 +40,22 @@ async function openConversation(context: CliContext, values: OptionValues, print
     await confirmSpace(context, space, str(values.space) !== undefined);
   }
   const client = await context.client();
-  const { sessionId, created } = await sessionOf(client, space, str(values.session));
-  const model = await context.model();
+  const opened = await sessionOf(client, space, str(values.session));
+  return {
+    client,
+    space,
+    ...announceSession(context, printer, space, opened, await context.model()),
+  };
+}
+
+/** Prints the space, session and model a conversation goes to (`{"kind":"start"}` with --json). */
+export function announceSession(
+  context: CliContext,
+  printer: RunPrinter,
+  space: string,
+  { sessionId, created }: { sessionId: string; created: boolean },
+  model: string | undefined,
+): { sessionId: string } {
   if (context.json) {
     context.stdout.write(
       `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model) })}\n`,
@@ -46,7 +65,7 @@ async function openConversation(context: CliContext, values: OptionValues, print
     printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
     printer.note(`[repa] model: ${describeModel(model)}`);
   }
-  return { client, space, sessionId };
+  return { sessionId };
 }
 
 /** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
@@ -158,16 +177,47 @@ function deliveryOf(values: OptionValues): RunDelivery | undefined {
   return chosen[0]?.[1];
 }
 
+/** The request text: the arguments joined by spaces, or standard input for `-` or none over a pipe. */
+async function requestText(context: CliContext, args: string[]): Promise<string> {
+  const fromStdin =
+    (args.length === 1 && args[0] === '-') || (args.length === 0 && !context.stdin.isTTY);
+  if (args.length === 0 && !fromStdin) {
+    throw usageError(
+      'Missing the request text.',
+      'Pass it: repa run TEXT, or pipe it: echo TEXT | repa run.',
+    );
+  }
+  let text = args.join(' ');
+  if (fromStdin) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of context.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  if (text.trim() === '') {
+    throw usageError(
+      fromStdin ? 'The request text on standard input is empty.' : 'The request text is empty.',
+      'Pass the request: repa run TEXT, or pipe it: echo TEXT | repa run.',
+    );
+  }
+  return fromStdin ? text.replace(/\s+$/, '') : text.trim();
+}
+
+/** `-c`/`--continue`: the most recent session (what run does without --session anyway). */
+export const CONTINUE_OPTION = { continue: { type: 'boolean', short: 'c' } } as const;
+
 const runCommand: Command = {
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
   usage:
-    'run [--space DIR] [--session ID] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…',
+    'run [--space DIR] [--session ID] [-c] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
-tool calls and every save with its receipt. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
+tool calls and every save with its receipt. With - as the only argument, or with no argument over a
+pipe (echo TEXT | repa run), the request is read from standard input. Ctrl-C cancels the run (a
+second Ctrl-C leaves at once).
 
 Options:
 ${SPACE_OPTIONS_HELP}
+  -c, --continue   continue the most recent session (the default without --session)
   --request-id ID  idempotency key: the same id again returns the original run instead of a new one
                    (default: a random id)
   --model ID       provider/id of the model for this run only (see repa models); recorded with it
@@ -186,6 +236,7 @@ With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"
 run event, and {"kind":"finished","run":…} with the final run record.`,
   options: {
     ...SPACE_OPTIONS,
+    ...CONTINUE_OPTION,
     'request-id': { type: 'string' },
     model: { type: 'string' },
     thinking: { type: 'string' },
@@ -196,13 +247,14 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
     attach: { type: 'string' },
     verbose: { type: 'boolean' },
   },
-  positionals: [1, Number.POSITIVE_INFINITY],
+  positionals: [0, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
-    const text = args.join(' ').trim();
-    if (text === '')
-      throw usageError('The request text is empty.', 'Pass the request: repa run TEXT.');
+    if (values.continue && values.session) {
+      throw usageError('--continue and --session exclude each other.', 'Pass one of them.');
+    }
     const overrides = runOverridesOf(values);
     const delivery = deliveryOf(values);
+    const text = await requestText(context, args);
     const printer = new RunPrinter({
       out: context.stdout,
       json: context.json,
@@ -230,82 +282,6 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
       return result;
     });
     return (await followWithInterrupt(context, follow)).code;
-  },
-};
-
-const CHAT_HELP = `Commands at the prompt: /help shows this, /exit leaves. Ctrl-C cancels a running reply; Ctrl-C
-or Ctrl-D at the prompt leaves.`;
-
-const chatCommand: Command = {
-  words: ['chat'],
-  summary: 'talk with the agent in a space (interactive)',
-  usage: 'chat [--space DIR] [--session ID]',
-  help: `Reads one request per line from standard input and streams each reply as it arrives, with the
-tool calls and every save with its receipt. Works over a pipe as well as in a terminal.
-${CHAT_HELP}
-
-Options:
-${SPACE_OPTIONS_HELP}
-
-With --json, no prompt is shown and every run prints the same JSON lines as repa run --json.`,
-  options: SPACE_OPTIONS,
-  positionals: [0, 0],
-  async run(context, _args, values) {
-    const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
-    const { client, space, sessionId } = await openConversation(context, values, printer);
-    printer.note(CHAT_HELP);
-    const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
-    const rl = createInterface({
-      input: context.stdin,
-      ...(context.json ? {} : { output: context.stdout }),
-      terminal,
-      prompt: 'you> ',
-    });
-    let active: FollowedRun | undefined;
-    const interrupt = () => {
-      if (active) {
-        if (active.cancelling) process.exit(130);
-        active.cancel();
-        return;
-      }
-      rl.close();
-    };
-    rl.on('SIGINT', interrupt); // A terminal's Ctrl-C arrives here (readline owns raw mode).
-    process.on('SIGINT', interrupt); // A signal sent to the process (e.g. over a pipe).
-    try {
-      rl.prompt();
-      for await (const line of rl) {
-        // Over a pipe nothing echoes the request: show it after the prompt, as a terminal would.
-        if (!terminal && !context.json) context.stdout.write(`${line}\n`);
-        const text = line.trim();
-        if (text === '/exit' || text === '/quit') break;
-        if (text === '/help') printer.note(CHAT_HELP);
-        else if (text !== '') {
-          active = followRun(client, printer, () =>
-            client.request('run.submit', {
-              space,
-              sessionId,
-              requestId: randomUUID(),
-              input: { type: 'text', text },
-            }),
-          );
-          try {
-            await active.done;
-          } catch (error) {
-            if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') throw error;
-            writeError(context.stderr, error);
-          } finally {
-            active = undefined;
-          }
-        }
-        rl.prompt();
-      }
-    } finally {
-      process.off('SIGINT', interrupt);
-      rl.close();
-      if (!context.json && !terminal) context.stdout.write('\n');
-    }
-    return 0;
   },
 };
 
@@ -368,6 +344,11 @@ function describeRun(run: RunInfo): string {
         ]
       : []),
     ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.promptSections?.some(withheldUntrusted)
+      ? [
+          `trust      ${UNTRUSTED_HINT.replace('repa trust (in the space, or --space DIR)', `repa trust --space ${run.space}`)}`,
+        ]
+      : []),
     ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
@@ -375,10 +356,6 @@ function describeRun(run: RunInfo): string {
     ...(run.output !== undefined ? ['output', ...run.output.split('\n').map((l) => `  ${l}`)] : []),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-async function requireRun(client: RepaClient, runId: string): Promise<RunInfo> {
-  return (await client.request('run.get', { runId })).run;
 }
 
 const runsList: Command = {
@@ -425,9 +402,13 @@ Options:
       throw usageError('--all and --space exclude each other.', 'Pass one of them.');
     }
     const client = await context.client();
+    const space = spaceOf(context, str(values.space));
+    const session = str(values.session);
+    const sessionId =
+      session && !values.all ? (await resolveSession(client, space, session)).sessionId : session;
     const { runs } = await client.request('run.list', {
-      ...(values.all ? {} : { space: spaceOf(context, str(values.space)) }),
-      ...(str(values.session) ? { sessionId: str(values.session) } : {}),
+      ...(values.all ? {} : { space }),
+      ...(sessionId ? { sessionId } : {}),
       ...(status ? { status: status as RunInfo['status'] } : {}),
       ...(limit ? { limit } : {}),
     });
@@ -459,7 +440,7 @@ the error.`,
   options: {},
   positionals: [1, 1],
   async run(context, [runId = '']) {
-    const run = await requireRun(await context.client(), runId);
+    const run = await resolveRun(await context.client(), runId);
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(describeRun(run));
     return 0;
@@ -476,7 +457,10 @@ as it is.`,
   options: {},
   positionals: [1, 1],
   async run(context, [runId = '']) {
-    const { run } = await (await context.client()).request('run.cancel', { runId });
+    const client = await context.client();
+    const { run } = await client.request('run.cancel', {
+      runId: (await resolveRun(client, runId)).runId,
+    });
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(`run ${run.runId} is ${run.status}\n`);
     return 0;
@@ -496,8 +480,9 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  async run(context, [runId = ''], values) {
+  async run(context, [prefix = ''], values) {
     const client = await context.client();
+    const runId = (await resolveRun(client, prefix)).runId;
     const printer = new RunPrinter({ out: context.stdout, json: context.json });
     if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
     const requestId = str(values['request-id']) ?? randomUUID();
@@ -526,8 +511,9 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  async run(context, [runId = ''], values) {
+  async run(context, [prefix = ''], values) {
     const client = await context.client();
+    const runId = (await resolveRun(client, prefix)).runId;
     const printer = new RunPrinter({ out: context.stdout, json: context.json });
     if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
     const requestId = str(values['request-id']) ?? randomUUID();
@@ -542,13 +528,36 @@ Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   },
 };
 
-/** `repa run`, `repa chat` and `repa runs …`. */
+const runsFollow: Command = {
+  words: ['runs', 'follow'],
+  summary: 'follow a run from another terminal until it ends',
+  usage: 'runs follow RUN_ID',
+  help: `Re-attaches to a run (run.subscribe): prints what it does from now on, like repa run, until it
+ends. A run that already ended prints its end. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled.`,
+  options: {},
+  positionals: [1, 1],
+  async run(context, [prefix = '']) {
+    const client = await context.client();
+    const runId = (await resolveRun(client, prefix)).runId;
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    if (!context.json) printer.note(`[repa] following run ${runId}`);
+    const follow = followRun(client, printer, async () => ({
+      ...(await client.request('run.subscribe', { runId })),
+      resubmitted: false,
+    }));
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
+
+/** `repa run` and `repa runs …`. */
 export const runCommands: Command[] = [
   runCommand,
-  chatCommand,
   runsList,
   runsShow,
   runsCancel,
   runsRetry,
   runsResume,
+  runsFollow,
 ];

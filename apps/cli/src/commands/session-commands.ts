@@ -1,8 +1,9 @@
 import { RepaError } from '@repa/protocol';
-import { latestSession, spaceOf } from '../cli-context.js';
+import { sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
 import { isTerminal, paint, terminalWidth } from '../style.js';
+import { resolveSession } from '../resolve-id.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
@@ -68,9 +69,10 @@ const sessionsShow: Command = {
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
   usage: 'sessions show [ID] [--space DIR] [--limit N]',
-  help: `Shows the public history of a session (default: the space's most recent one): the requests,
-replies with their tool calls and targets ([read notes/a.md]), tool results, learning-context
-snapshots, file-change notices and summaries. Pi's system entries are not part of it.
+  help: `Shows the public history of a session (by id or its first characters; default: the space's
+most recent one): the requests, replies with their tool calls and targets ([read notes/a.md]), tool
+results, learning-context snapshots, file-change notices and summaries. Pi's system entries are not
+part of it.
 
 Options:
 ${SPACE_HELP}
@@ -83,7 +85,7 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     const limit = limitOf(values);
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = id ?? (await latestSession(client, space))?.sessionId;
+    const sessionId = await sessionOrLatest(client, space, id);
     if (sessionId === undefined) {
       throw new RepaError('not_found', `Space ${space} has no sessions.`, {
         fix: 'Start one with repa chat or repa run, or pass --space.',
@@ -139,5 +141,62 @@ ${SPACE_HELP}`,
   },
 };
 
-/** `repa sessions list|show|new`. */
-export const sessionCommands: Command[] = [sessionsList, sessionsShow, sessionsNew];
+const sessionsRename: Command = {
+  words: ['sessions', 'rename'],
+  summary: 'give a session a new title',
+  usage: 'sessions rename ID TITLE… [--space DIR]',
+  help: `Gives a session (by id or its first characters) a new title; the rest of the arguments,
+joined by spaces, is the title. A session is titled after its first request until renamed.
+
+Options:
+${SPACE_HELP}`,
+  options: { space: { type: 'string' } },
+  positionals: [2, Number.POSITIVE_INFINITY],
+  async run(context, [id = '', ...words], values) {
+    const space = spaceOf(context, str(values.space));
+    const title = words.join(' ').trim();
+    if (title === '')
+      throw usageError('The title is empty.', 'Pass a title: repa sessions rename ID TITLE.');
+    const client = await context.client();
+    const { sessionId } = await resolveSession(client, space, id);
+    const { session } = await client.request('session.rename', { space, sessionId, title });
+    if (context.json) writeJson(context.stdout, { session });
+    else
+      context.stdout.write(
+        `session ${session.sessionId} is now titled "${session.title ?? title}"\n`,
+      );
+    return 0;
+  },
+};
+
+const sessionsDelete: Command = {
+  words: ['sessions', 'delete'],
+  summary: 'delete a session and its history',
+  usage: 'sessions delete ID [--space DIR]',
+  help: `Deletes a session (by id or its first characters): its Pi session file goes, with its history.
+Files the session saved stay as they are; its runs stay in repa runs list. Refused (busy) while one
+of its runs is accepted or running.
+
+Options:
+${SPACE_HELP}`,
+  options: { space: { type: 'string' } },
+  positionals: [1, 1],
+  async run(context, [id = ''], values) {
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const { sessionId } = await resolveSession(client, space, id);
+    await client.request('session.delete', { space, sessionId });
+    if (context.json) writeJson(context.stdout, { sessionId, deleted: true });
+    else context.stdout.write(`session ${sessionId} deleted\n`);
+    return 0;
+  },
+};
+
+/** `repa sessions list|show|new|rename|delete`. */
+export const sessionCommands: Command[] = [
+  sessionsList,
+  sessionsShow,
+  sessionsNew,
+  sessionsRename,
+  sessionsDelete,
+];

@@ -7,7 +7,7 @@ import {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from '@repa/protocol';
-import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
+import { type CliContext, sessionOf, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { didYouMean } from '../did-you-mean.js';
 import { formatTable, writeJson } from '../format-table.js';
@@ -79,7 +79,7 @@ async function readScope(
   if (level === 'session') {
     return { space, sessionId: (await sessionOf(client, space, str(values.session))).sessionId };
   }
-  const sessionId = str(values.session) ?? (await latestSession(client, space))?.sessionId;
+  const sessionId = await sessionOrLatest(client, space, str(values.session));
   return { space, ...(sessionId ? { sessionId } : {}) };
 }
 

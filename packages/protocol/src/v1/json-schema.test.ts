@@ -76,7 +76,7 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(12);
+    expect(keys).toHaveLength(13);
     expect(keys).toEqual(
       expect.arrayContaining([
         'model.id',
@@ -84,6 +84,7 @@ describe('schema/v1.json as a contract', () => {
         'tools.enabled',
         'tools.bash',
         'tools.bashTimeoutSeconds',
+        'daemon.idleMinutes',
       ]),
     );
     expect(JSON.stringify(params.allOf)).toContain(

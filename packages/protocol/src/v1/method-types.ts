@@ -69,6 +69,8 @@ export interface SpaceOpenResult {
       /** The sources it was built from. */
       sources: string[];
     } | null;
+    /** Whether its project instruction files are trusted (`space.trust`). */
+    trusted?: boolean | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   };
@@ -115,6 +117,57 @@ export interface SessionHistoryParams {
 export interface SessionHistoryResult {
   /** The session's public history, oldest first. */
   items: HistoryItem[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.rename` params. */
+export interface SessionRenameParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The new title. */
+  title: string;
+}
+/** `session.rename` result. */
+export interface SessionRenameResult {
+  /** The renamed session. */
+  session: SessionInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.delete` params. */
+export interface SessionDeleteParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+}
+/** `session.delete` result. */
+export interface SessionDeleteResult {
+  /** The deleted session's id. */
+  sessionId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `space.trust` params. */
+export interface SpaceTrustParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** True trusts the space from the next run on; false withdraws the trust. */
+  trusted: boolean;
+}
+/** `space.trust` result. */
+export interface SpaceTrustResult {
+  /** The space root (its real path). */
+  space: string;
+  /** Whether the space is trusted now. */
+  trusted: boolean;
+  /** Whether it was trusted before this call. */
+  wasTrusted: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -481,6 +534,9 @@ export interface V1MethodTypes {
   'session.create': { params: SessionCreateParams; result: SessionCreateResult };
   'session.list': { params: SessionListParams; result: SessionListResult };
   'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
+  'session.rename': { params: SessionRenameParams; result: SessionRenameResult };
+  'session.delete': { params: SessionDeleteParams; result: SessionDeleteResult };
+  'space.trust': { params: SpaceTrustParams; result: SpaceTrustResult };
   'run.submit': { params: RunSubmitParams; result: RunSubmitResult };
   'run.get': { params: RunGetParams; result: RunGetResult };
   'run.list': { params: RunListParams; result: RunListResult };

@@ -55,6 +55,18 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
       items: [{ entryId: 'e1', kind: 'user', timestamp: '2026-12-02T10:00:00.000Z', text: 'hi' }],
     },
   },
+  'session.rename': {
+    params: { space: '/spaces/a', sessionId: 's1', title: 'Tides' },
+    result: { session: { ...session, title: 'Tides' } },
+  },
+  'session.delete': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: { sessionId: 's1' },
+  },
+  'space.trust': {
+    params: { space: '/spaces/a', trusted: true },
+    result: { space: '/spaces/a', trusted: true, wasTrusted: false },
+  },
   'run.submit': {
     params: { space: '/spaces/a', sessionId: 's1', requestId: 'q1', input: run.input },
     result: { run, resubmitted: false },
@@ -158,6 +170,9 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'session.create': { params: { space: '/a', title: 5 }, path: 'params.title' },
   'session.list': { params: {}, path: 'params.space' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },
+  'session.rename': { params: { space: '/a', sessionId: 's1', title: '' }, path: 'params.title' },
+  'session.delete': { params: { space: '/a' }, path: 'params.sessionId' },
+  'space.trust': { params: { space: '/a', trusted: 'yes' }, path: 'params.trusted' },
   'run.submit': {
     params: { space: '/a', sessionId: 's', requestId: 'q', input: { type: 'text', text: '' } },
     path: 'params.input.text',

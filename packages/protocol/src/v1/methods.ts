@@ -38,6 +38,11 @@ const spaceInfoSchema = z.looseObject({
     })
     .nullable()
     .describe('The current learning context, when the space has one.'),
+  /** Whether its project instruction files are trusted (`space.trust`). */
+  trusted: z
+    .boolean()
+    .optional()
+    .describe('Whether its project instruction files are trusted (`space.trust`).'),
 });
 
 /**
@@ -138,6 +143,57 @@ export const v1Methods = {
     result: z.looseObject({
       /** The session's public history, oldest first. */
       items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+    }),
+  },
+  /** Gives a session a new title. */
+  'session.rename': {
+    description: 'Gives a session a new title.',
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** The session. */
+      sessionId: idSchema.describe('The session.'),
+      /** The new title. */
+      title: z.string().min(1).max(500).describe('The new title.'),
+    }),
+    result: z.looseObject({
+      /** The renamed session. */
+      session: sessionInfoSchema.describe('The renamed session.'),
+    }),
+  },
+  /** Deletes a session's file; `busy` while one of its runs is accepted or running. */
+  'session.delete': {
+    description: "Deletes a session's file; `busy` while one of its runs is accepted or running.",
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** The session. */
+      sessionId: idSchema.describe('The session.'),
+    }),
+    result: z.looseObject({
+      /** The deleted session's id. */
+      sessionId: idSchema.describe("The deleted session's id."),
+    }),
+  },
+  /** Records whether a space's project instruction files are trusted (kept in the app directory). */
+  'space.trust': {
+    description:
+      "Records whether a space's project instruction files are trusted (kept in the app directory).",
+    params: z.strictObject({
+      /** The space root (an absolute path). */
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      /** True trusts the space from the next run on; false withdraws the trust. */
+      trusted: z
+        .boolean()
+        .describe('True trusts the space from the next run on; false withdraws the trust.'),
+    }),
+    result: z.looseObject({
+      /** The space root (its real path). */
+      space: spaceRootSchema.describe('The space root (its real path).'),
+      /** Whether the space is trusted now. */
+      trusted: z.boolean().describe('Whether the space is trusted now.'),
+      /** Whether it was trusted before this call. */
+      wasTrusted: z.boolean().describe('Whether it was trusted before this call.'),
     }),
   },
   /** Accepts a run (idempotent by `requestId`) and subscribes this connection to its events. */

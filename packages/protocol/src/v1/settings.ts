@@ -20,6 +20,18 @@ export const fileChangesModeSchema = z.enum(['off', 'on-demand', 'notice', 'diff
 /** A `prompts.fileChanges` mode. */
 export type FileChangesMode = z.infer<typeof fileChangesModeSchema>;
 
+/**
+ * `daemon.idleMinutes`: minutes without requests, connections and active or queued runs after
+ * which the daemon exits by itself (read at the application level); 0 never. Default 30.
+ */
+export const daemonIdleMinutesSchema = z
+  .number()
+  .min(0)
+  .max(10_080)
+  .describe(
+    'Minutes without requests, connections and active or queued runs after which the daemon exits by itself (read at the application level); 0 never. Default 30.',
+  );
+
 /** The effective `prompts.*` settings decided for one run. */
 export const promptSettingsSchema = z
   .object({
@@ -266,7 +278,7 @@ export const settingsScopeSchema = z.strictObject({
 /**
  * Every settings item key with the type of its value: `prompts.<name>` per `PromptSettings` field,
  * then the model items (`model.id`, `model.thinkingLevel`, `tools.enabled`, `tools.bash`,
- * `tools.bashTimeoutSeconds`).
+ * `tools.bashTimeoutSeconds`), then `daemon.idleMinutes`.
  */
 const SETTING_VALUES: (readonly [string, z.ZodType])[] = [
   ...Object.entries(promptSettingsSchema.shape).map(
@@ -277,6 +289,7 @@ const SETTING_VALUES: (readonly [string, z.ZodType])[] = [
   ['tools.enabled', modelSettingsSchema.shape.tools],
   ['tools.bash', bashModeSchema],
   ['tools.bashTimeoutSeconds', bashTimeoutSecondsSchema],
+  ['daemon.idleMinutes', daemonIdleMinutesSchema],
 ];
 
 /** Every settings item key this protocol version knows. */

@@ -1,0 +1,184 @@
+import { Writable } from 'node:stream';
+import {
+  CombinedAutocompleteProvider,
+  Container,
+  Editor,
+  type EditorTheme,
+  matchesKey,
+  ProcessTerminal,
+  Text,
+  TuiMainScreen,
+} from '@earendil-works/pi-tui';
+import { RepaError } from '@repa/protocol';
+import type { FollowedRun } from '../follow-run.js';
+import { RunPrinter } from '../run-printer.js';
+
+/** What the terminal chat needs from `repa chat`. */
+export interface TerminalChatActions {
+  /** Sends one request and follows it (the one place a request leaves the chat). */
+  send(text: string, printer: RunPrinter): FollowedRun;
+  /** Runs a slash command; resolves false for `/exit`. */
+  command(line: string, say: (text: string) => void): Promise<boolean>;
+  /** The slash commands with what each does, for completion. */
+  commands: readonly (readonly [string, string])[];
+  /** The space root (file completion with Tab). */
+  space: string;
+}
+
+const plain = (text: string) => text;
+const THEME: EditorTheme = {
+  borderColor: plain,
+  selectList: {
+    selectedPrefix: plain,
+    selectedText: plain,
+    description: plain,
+    scrollInfo: plain,
+    noMatch: plain,
+  },
+};
+
+/** The transcript above the editor: one text block per request and per reply, as they grow. */
+class Transcript {
+  readonly view = new Container();
+  #block: Text | undefined;
+  #text = '';
+  readonly #changed: () => void;
+
+  constructor(changed: () => void) {
+    this.#changed = changed;
+  }
+
+  /** Starts a new block (the next output goes into it). */
+  next(): void {
+    this.#block = undefined;
+    this.#text = '';
+  }
+
+  /** Appends output to the current block. */
+  append(chunk: string): void {
+    if (!this.#block) {
+      this.#block = new Text('', 0, 0);
+      this.view.addChild(this.#block);
+    }
+    this.#text += chunk;
+    this.#block.setText(this.#text.replace(/\n$/, ''));
+    this.#changed();
+  }
+
+  /** A stream whose writes are appended (what a {@link RunPrinter} prints to). */
+  stream(): Writable {
+    return new Writable({
+      write: (chunk: Buffer | string, _encoding, done) => {
+        this.append(String(chunk));
+        done();
+      },
+    });
+  }
+}
+
+/**
+ * `repa chat` on a terminal, with Pi's terminal UI: an editor for multi-line input (Enter sends,
+ * Shift-Enter or Alt-Enter starts a new line) that stays live while a reply streams; a request sent
+ * meanwhile waits for the reply to end. Ctrl-C cancels a running reply (twice: leaves at once, exit
+ * code 130), else clears a half-typed request, else leaves; Ctrl-D on an empty editor leaves.
+ */
+export async function terminalChat(actions: TerminalChatActions): Promise<number> {
+  const tui = new TuiMainScreen(new ProcessTerminal());
+  const transcript = new Transcript(() => tui.requestRender());
+  const printer = new RunPrinter({ out: transcript.stream(), json: false, showErrors: true });
+  const say = (text: string) => {
+    transcript.next();
+    transcript.append(`${text}\n`);
+    transcript.next();
+  };
+  const editor = new Editor(tui, THEME);
+  editor.setAutocompleteProvider(
+    new CombinedAutocompleteProvider(
+      actions.commands.map(([name, description]) => ({ name: name.slice(1), description })),
+      actions.space,
+      null,
+    ),
+  );
+  tui.addChild(transcript.view);
+  tui.addChild(editor);
+  tui.setFocus(editor);
+
+  let finish!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  let active: FollowedRun | undefined;
+  const waiting: string[] = [];
+
+  const sendNext = async () => {
+    while (!active && waiting.length > 0) {
+      const text = waiting.shift() as string;
+      say(`you> ${text.replace(/\n/g, '\n     ')}`);
+      active = actions.send(text, printer);
+      try {
+        await active.done;
+      } catch (error) {
+        if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') {
+          say(`repa: ${error.message} (${error.code})\nFix: ${error.fix}`);
+          finish(1);
+          return;
+        }
+        const repaError = RepaError.fromUnknown(error);
+        say(`repa: ${repaError.message} (${repaError.code})\nFix: ${repaError.fix}`);
+      } finally {
+        active = undefined;
+        transcript.next();
+      }
+    }
+  };
+
+  editor.onSubmit = (text) => {
+    if (text === '') return;
+    editor.addToHistory(text);
+    if (text.startsWith('/') && !text.includes('\n')) {
+      say(`you> ${text}`);
+      actions.command(text, say).then(
+        (goOn) => {
+          if (!goOn) finish(0);
+        },
+        (error: unknown) => {
+          const repaError = RepaError.fromUnknown(error);
+          say(`repa: ${repaError.message} (${repaError.code})\nFix: ${repaError.fix}`);
+        },
+      );
+      return;
+    }
+    waiting.push(text);
+    if (active) say('[queued] sent when the reply ends');
+    void sendNext();
+  };
+
+  const interrupt = () => {
+    if (active) {
+      if (active.cancelling) finish(130);
+      else active.cancel();
+    } else if (editor.getText() !== '') {
+      editor.setText('');
+      tui.requestRender();
+    } else finish(0);
+  };
+  tui.addInputListener((data) => {
+    if (matchesKey(data, 'ctrl+c')) {
+      interrupt();
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+d') && editor.getText() === '' && !active) {
+      finish(0);
+      return { consume: true };
+    }
+    return undefined;
+  });
+  process.on('SIGINT', interrupt); // A signal sent to the process from outside.
+  tui.start();
+  try {
+    return await finished;
+  } finally {
+    process.off('SIGINT', interrupt);
+    tui.stop();
+  }
+}

@@ -1,0 +1,184 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunInfo, SessionInfo } from '@repa/protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, jsonLines, repa, repaJson, writeFiles } from './cli-harness.js';
+
+const sandbox = createSandbox();
+
+afterAll(async () => {
+  await repa(sandbox, ['daemon', 'stop']);
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** A fresh space folder inside the sandbox. */
+function newSpace(name: string): string {
+  const space = join(sandbox.root, name);
+  writeFiles(space, { 'notes/a.md': '# Tides\n\nThe tide turns every six hours.\n' });
+  return space;
+}
+
+async function sessionsOf(space: string): Promise<SessionInfo[]> {
+  const listed = await repaJson<{ sessions: SessionInfo[] }>(sandbox, [
+    'sessions',
+    'list',
+    '--space',
+    space,
+  ]);
+  return listed.json.sessions;
+}
+
+async function userTexts(space: string, sessionId: string): Promise<string[]> {
+  const shown = await repaJson<{ items: { kind: string; text: string }[] }>(sandbox, [
+    'sessions',
+    'show',
+    sessionId,
+    '--space',
+    space,
+  ]);
+  return shown.json.items.filter((item) => item.kind === 'user').map((item) => item.text);
+}
+
+describe('repa run reading the request from standard input', () => {
+  it('reads it with - and with no argument over a pipe, keeping its lines', async () => {
+    const space = newSpace('stdin');
+    const dash = await repa(sandbox, ['run', '-'], {
+      cwd: space,
+      input: 'What does notes/a.md say\nabout the tide?\n',
+    });
+    expect(dash.code, dash.stderr).toBe(0);
+    expect(dash.stdout).toContain('From notes/a.md: The tide turns every six hours.');
+    const piped = await repa(sandbox, ['run', '--json'], { cwd: space, input: 'Hello there\n' });
+    expect(piped.code, piped.stderr).toBe(0);
+    const finished = jsonLines(piped.stdout).at(-1) as { run: RunInfo };
+    expect(finished.run.input).toEqual({ type: 'text', text: 'Hello there' });
+    const [session] = await sessionsOf(space);
+    expect(await userTexts(space, session?.sessionId ?? '')).toEqual([
+      'What does notes/a.md say\nabout the tide?',
+      'Hello there',
+    ]);
+  });
+
+  it('refuses empty standard input with exit code 2', async () => {
+    const space = newSpace('stdin-empty');
+    const empty = await repa(sandbox, ['run', '-'], { cwd: space, input: '  \n' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^repa: The request text on standard input is empty\./);
+  });
+});
+
+describe('sessions in chat and run', () => {
+  it('chat starts a new session; chat -c and run -c continue the most recent one', async () => {
+    const space = newSpace('continue');
+    const first = await repa(sandbox, ['chat'], { cwd: space, input: 'First request\n' });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await repa(sandbox, ['chat'], { cwd: space, input: 'Second request\n' });
+    expect(second.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
+    expect(await sessionsOf(space)).toHaveLength(2);
+    const continued = await repa(sandbox, ['chat', '-c'], { cwd: space, input: 'Third request\n' });
+    expect(continued.stdout).not.toContain('(new)');
+    const run = await repa(sandbox, ['run', '-c', 'Fourth request'], { cwd: space });
+    expect(run.code, run.stderr).toBe(0);
+    const sessions = await sessionsOf(space);
+    expect(sessions).toHaveLength(2);
+    const latest = sessions[0] as SessionInfo;
+    expect(await userTexts(space, latest.sessionId)).toEqual([
+      'Second request',
+      'Third request',
+      'Fourth request',
+    ]);
+  });
+
+  it('accepts a unique id prefix for sessions and runs, and says when a prefix is ambiguous', async () => {
+    const space = newSpace('prefix');
+    await repa(sandbox, ['run', 'Prefix request'], { cwd: space });
+    const [session] = await sessionsOf(space);
+    const sessionId = (session as SessionInfo).sessionId;
+    expect(await userTexts(space, sessionId.slice(0, 6))).toEqual(['Prefix request']);
+    const chat = await repa(sandbox, ['chat', '--session', sessionId.slice(0, 6)], {
+      cwd: space,
+      input: 'Again\n',
+    });
+    expect(chat.stdout).toContain(`[repa] session ${sessionId}\n`);
+
+    const runs = await repaJson<{ runs: RunInfo[] }>(sandbox, ['runs', 'list'], { cwd: space });
+    const runId = (runs.json.runs.at(-1) as RunInfo).runId;
+    const shown = await repa(sandbox, ['runs', 'show', runId.slice(0, 8)]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^run {8}${runId}$`, 'm'));
+    const bySession = await repaJson<{ runs: RunInfo[] }>(
+      sandbox,
+      ['runs', 'list', '--session', sessionId.slice(0, 6)],
+      { cwd: space },
+    );
+    expect(bySession.json.runs.map((run) => run.runId)).toContain(runId);
+
+    const none = await repa(sandbox, ['runs', 'show', 'zzzz']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^repa: No run id starts with 'zzzz'\. \(not_found\)/);
+    // Session ids are UUIDv7 (time first): two made a moment apart share their first characters.
+    await repa(sandbox, ['sessions', 'new'], { cwd: space });
+    const [newer, older] = (await sessionsOf(space)).map((listed) => listed.sessionId);
+    let common = 0;
+    while (newer?.[common] === older?.[common]) common += 1;
+    const shared = (newer ?? '').slice(0, common);
+    expect(shared.length).toBeGreaterThan(0);
+    const ambiguous = await repa(sandbox, ['sessions', 'show', shared, '--space', space]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(new RegExp(`^repa: '${shared}' matches 2 sessions: `));
+  });
+
+  it('titles a session after its first request; sessions rename and delete by id prefix', async () => {
+    const space = newSpace('titles');
+    await repa(sandbox, ['run', 'What does notes/a.md say about the tide?'], { cwd: space });
+    const [session] = await sessionsOf(space);
+    const sessionId = (session as SessionInfo).sessionId;
+    expect(session?.title).toBe('What does notes/a.md say about the tide?');
+    const listed = await repa(sandbox, ['sessions', 'list'], { cwd: space });
+    expect(listed.stdout).toContain('What does notes/a.md say about the tide?');
+
+    const renamed = await repa(
+      sandbox,
+      ['sessions', 'rename', sessionId.slice(0, 10), 'Tide', 'notes'],
+      {
+        cwd: space,
+      },
+    );
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout).toBe(`session ${sessionId} is now titled "Tide notes"\n`);
+    expect((await sessionsOf(space))[0]?.title).toBe('Tide notes');
+
+    const deleted = await repa(sandbox, ['sessions', 'delete', sessionId.slice(0, 10)], {
+      cwd: space,
+    });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe(`session ${sessionId} deleted\n`);
+    expect(await sessionsOf(space)).toEqual([]);
+    const gone = await repa(sandbox, ['sessions', 'show', sessionId], { cwd: space });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/has no session .* \(not_found\)/);
+  });
+
+  it('refuses --resume without a terminal, naming the other ways', async () => {
+    const resumed = await repa(sandbox, ['chat', '--resume'], { cwd: newSpace('resume-pipe') });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--resume needs a terminal/);
+  });
+});
+
+describe('repa daemon restart', () => {
+  it('stops the daemon and starts a new one with the same model', async () => {
+    const before = await repaJson<{ pid: number; model: string }>(sandbox, ['daemon', 'status']);
+    const restarted = await repaJson<{ restarted: boolean; pid: number; model: string }>(sandbox, [
+      'daemon',
+      'restart',
+    ]);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.json).toMatchObject({
+      restarted: true,
+      running: true,
+      model: before.json.model,
+    });
+    expect(restarted.json.pid).not.toBe(before.json.pid);
+  });
+});

@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fauxAssistantMessage } from '@earendil-works/pi-ai';
+import type { PromptSettings } from '@repa/protocol';
+import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
+import { describe, expect, it } from 'vitest';
+import { deleteSpaceSession, listSpaceSessions } from '../src/space-sessions.js';
+import { createFauxHost } from '../src/testing/index.js';
+
+const instructionsOn: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, projectInstructions: true };
+
+describe('session titles', () => {
+  it('lists an untitled session under its first request, shortened to one line, until renamed', async () => {
+    const { host, faux, space } = await createFauxHost();
+    faux.setResponses([fauxAssistantMessage('one'), fauxAssistantMessage('two')]);
+    const request =
+      'Please read   every note\nabout the tides of the northern coast and summarise what they say in detail';
+    await host.send(request, DEFAULT_PROMPT_SETTINGS);
+    await host.send('A second request', DEFAULT_PROMPT_SETTINGS);
+    expect(host.title).toBeUndefined(); // Nothing is written for it: the listing derives it.
+    const [listed] = await listSpaceSessions(space);
+    expect(listed?.title).toBe('Please read every note about the tides of the northern…');
+    host.setTitle('Tides');
+    expect(host.title).toBe('Tides');
+    expect((await listSpaceSessions(space))[0]?.title).toBe('Tides');
+    host.dispose();
+  });
+});
+
+describe('project instructions trust per run', () => {
+  it('withholds the instruction files unless the run is trusted, whatever the host was opened with', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-trust-'));
+    writeFileSync(join(space, 'AGENTS.md'), 'Always answer in French.\n');
+    const { host, faux } = await createFauxHost({ space });
+    faux.setResponses([fauxAssistantMessage('a'), fauxAssistantMessage('b')]);
+    const withheld = await host.send('hi', instructionsOn);
+    expect(withheld.prompt?.report.find((s) => s.name === 'projectInstructions')).toMatchObject({
+      included: false,
+      reason: 'not trusted',
+    });
+    const trusted = await host.send('hi', instructionsOn, { trustProjectInstructions: true });
+    expect(trusted.prompt?.report.find((s) => s.name === 'projectInstructions')).toMatchObject({
+      included: true,
+    });
+    expect(trusted.prompt?.text).toContain('Always answer in French.');
+    host.dispose();
+  });
+});
+
+describe('deleteSpaceSession', () => {
+  it('removes the session file so the space no longer lists it', async () => {
+    const { host, faux, space } = await createFauxHost();
+    faux.setResponses([fauxAssistantMessage('ok')]);
+    await host.send('hello', DEFAULT_PROMPT_SETTINGS);
+    const file = host.sessionFile;
+    host.dispose();
+    await deleteSpaceSession(space, host.sessionId);
+    expect(existsSync(file)).toBe(false);
+    expect(await listSpaceSessions(space)).toEqual([]);
+    await expect(deleteSpaceSession(space, host.sessionId)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
