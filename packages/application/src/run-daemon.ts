@@ -19,6 +19,8 @@ export interface RunDaemonOptions {
   tcp?: { port: number; token: string };
   /** The daemon's version, reported by `initialize`. */
   version?: string;
+  /** The built web app (`@repa/web`'s `dist`), served when a client asks for it (`repa web`). */
+  webStaticDirectory?: string;
 }
 
 /** A running daemon. */
@@ -91,6 +93,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     handlers,
     serverInfo,
     ...(options.tcp ? { tcp: options.tcp } : {}),
+    ...(options.webStaticDirectory ? { web: { staticDirectory: options.webStaticDirectory } } : {}),
   });
   let app: RepaApplication;
   let model: ModelChoice | DeferredModelChoice;
