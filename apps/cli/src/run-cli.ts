@@ -17,6 +17,7 @@ import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { webCommands } from './commands/web-command.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
@@ -30,6 +31,7 @@ const COMMANDS: Command[] = [
   ...modelsCommands,
   ...loginCommands,
   ...demoCommands,
+  ...webCommands,
 ];
 
 const GROUPS: CommandGroup[] = [
