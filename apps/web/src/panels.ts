@@ -187,7 +187,7 @@ function SettingRow({
     <dl class="overrides">
       ${LEVELS.map(
         (name) =>
-          html`<div><dt>${name}</dt><dd>${
+          html`<div data-level=${name}><dt>${name}</dt><dd>${
             item.overrides[name] ? show(item.overrides[name]?.value) : '—'
           }</dd></div>`,
       )}
