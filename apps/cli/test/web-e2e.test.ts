@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,8 @@ let page: Page;
 let url: string;
 /** The global options of the second daemon (on the held model), once started. */
 let slowDaemon: string[] | undefined;
+/** The page of the second daemon. */
+let other: Page;
 
 // What repa-offline answers from a file's content: a script, an event handler and a javascript: link.
 const EVIL = [
@@ -129,10 +132,7 @@ describe('repa web in Chromium', () => {
     });
     await send('What does notes/a.md say about the tide?');
     await lastTurnReaches('succeeded');
-    const turn = await page.$eval(
-      '.live .turn:last-child',
-      (node) => node.textContent,
-    );
+    const turn = await page.$eval('.live .turn:last-child', (node) => node.textContent);
     expect(turn).toContain('From notes/a.md: The tide turns every six hours.');
     expect(turn).toMatch(/read\s+notes\/a\.md\s+done/);
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
@@ -209,28 +209,50 @@ describe('repa web in Chromium', () => {
       [...global, 'web', '--no-open', '--space', space],
       { global: false },
     );
-    const other = await browser.newPage();
-    try {
-      await other.goto(web.json.url);
-      await other.waitForSelector('#message', { timeout: STEP_MS });
-      const held = slow.nextHeld();
-      const aborted = slow.aborted;
-      await other.type('#message', 'Please wait for me.');
-      await other.click('.composer button[type="submit"]');
-      await held; // The run is active: Pi waits on the model.
-      await other.waitForSelector('.live .turn:last-child button.cancel', { timeout: STEP_MS });
-      // By keyboard, as a user without a mouse would.
-      await other.focus('.live .turn:last-child button.cancel');
-      await other.keyboard.press('Enter');
-      await new Promise((r) => setTimeout(r, 3000));
-      await other.waitForSelector('.live .turn:last-child[data-status="cancelled"]', {
-        timeout: STEP_MS,
-      });
-      expect(slow.aborted).toBe(aborted + 1);
-      expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
-    } finally {
-      await other.close();
-    }
+    other = await browser.newPage();
+    await other.goto(web.json.url);
+    await other.waitForSelector('#message', { timeout: STEP_MS });
+    const held = slow.nextHeld();
+    const aborted = slow.aborted;
+    await other.type('#message', 'Please wait for me.');
+    await other.click('.composer button[type="submit"]');
+    await held; // The run is active: Pi waits on the model.
+    await other.waitForSelector('.live .turn:last-child button.cancel', { timeout: STEP_MS });
+    // By keyboard, as a user without a mouse would.
+    await other.focus('.live .turn:last-child button.cancel');
+    await other.keyboard.press('Enter');
+    await other.waitForSelector('.live .turn:last-child[data-status="cancelled"]', {
+      timeout: STEP_MS,
+    });
+    expect(slow.aborted).toBe(aborted + 1);
+    expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
+  });
+
+  it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
+    const global = slowDaemon as string[];
+    const held = slow.nextHeld();
+    await other.type('#message', 'Please wait again.');
+    await other.click('.composer button[type="submit"]');
+    await held;
+    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
+      timeout: STEP_MS,
+    });
+    const status = await repaJson<{ pid: number }>(sandbox, [...global, 'daemon', 'status'], {
+      global: false,
+    });
+    process.kill(status.json.pid, 'SIGKILL');
+    await other.waitForSelector('.connection-reconnecting', { timeout: STEP_MS });
+    const start = await repaJson(sandbox, [...global, 'daemon', 'start', '--model', SLOW_MODEL], {
+      global: false,
+    });
+    expect(start.code, start.stderr).toBe(0);
+    await other.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await other.waitForSelector('.live .turn:last-child[data-status="interrupted"]', {
+      timeout: STEP_MS,
+    });
+    expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
+    await other.close();
+    await page.bringToFront(); // A page in the background gets no animation frames.
   });
 
   it('renders a <script>, an event handler and a javascript: link in an answer inert', async () => {

@@ -125,7 +125,7 @@ export class RpcClient {
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, this.#retryMs));
-        this.#retryMs = Math.min(this.#retryMs * 2, 4_000);
+        this.#retryMs = Math.min(this.#retryMs * 2, 2_000);
       }
     }
   }

@@ -11,6 +11,7 @@ import {
   ServerConnection,
 } from './server-connection.js';
 import { startWebListener, type WebListener } from './web-listener.js';
+import { readWebState, writeWebState } from './web-state.js';
 
 /** Options of {@link startRepaServer}. */
 export interface RepaServerOptions {
@@ -143,24 +144,35 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   const onServerError = (error: unknown): void => shared.onError(error, { connectionId: 'server' });
   let web: Promise<WebListener> | undefined;
   const webOptions = options.web;
+  const startWeb = (port: number, secret?: string): Promise<WebListener> => {
+    if (webOptions === undefined) throw new Error('startWeb without options.web');
+    const opening = startWebListener({
+      staticDirectory: webOptions.staticDirectory,
+      port,
+      secret,
+      maxFrameBytes: shared.maxFrameBytes,
+      accept: accept('web', undefined),
+      onError: onServerError,
+    });
+    web = opening;
+    // A failed start (port taken) is not kept: the next request may try another port.
+    opening.catch(() => {
+      if (web === opening) web = undefined;
+    });
+    return opening;
+  };
   if (webOptions !== undefined) {
     shared.openWeb = async (port) => {
       if (closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
+      let listener: WebListener;
       if (web === undefined) {
-        const opening = startWebListener({
-          staticDirectory: webOptions.staticDirectory,
-          port,
-          maxFrameBytes: shared.maxFrameBytes,
-          accept: accept('web', undefined),
-          onError: onServerError,
-        });
-        web = opening;
-        // A failed start (port taken) is not kept: the next request may try another port.
-        opening.catch(() => {
-          if (web === opening) web = undefined;
-        });
-      }
-      const listener = await web;
+        listener = await startWeb(port);
+        // Kept so that a restarted daemon serves the open page again (same port, same secret).
+        await writeWebState(options.appDirectory, {
+          port: listener.port,
+          secret: listener.secret,
+        }).catch(onServerError);
+      } else listener = await web;
       if (port !== 0 && listener.port !== port) {
         throw new RepaError('busy', `The web app is already served on port ${listener.port}.`, {
           fix: `Open it there (repa web without --port), or stop the daemon first (repa daemon stop).`,
@@ -174,6 +186,11 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   const unix = createServer(accept('unix', undefined));
   const claim = await claimDaemonSocket(options.appDirectory, unix);
   unix.on('error', onServerError);
+  if (webOptions !== undefined) {
+    // The previous daemon served a page: serve it again, so that it reconnects by itself.
+    const saved = await readWebState(options.appDirectory);
+    if (saved !== undefined) startWeb(saved.port, saved.secret).catch(onServerError);
+  }
 
   let tcp: Server | undefined;
   let tcpAddress: RepaServer['tcpAddress'];

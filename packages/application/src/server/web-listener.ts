@@ -15,6 +15,8 @@ export interface WebListenerOptions {
   staticDirectory: string;
   /** The port on 127.0.0.1; 0 for any free one. */
   port: number;
+  /** The secret to require (a restarted daemon keeps its page's); a new random one by default. */
+  secret?: string | undefined;
   /** The protocol's frame limit: larger WebSocket messages are refused like larger socket frames. */
   maxFrameBytes: number;
   /** Serves one WebSocket (already checked) as a protocol connection. */
@@ -29,6 +31,8 @@ export interface WebListener {
   readonly url: string;
   /** The port it listens on. */
   readonly port: number;
+  /** The secret it requires. */
+  readonly secret: string;
   /** Stops listening and closes every WebSocket. */
   close(): Promise<void>;
 }
@@ -67,7 +71,7 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
       },
     );
   }
-  const secret = randomBytes(32).toString('base64url');
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
   let port = options.port;
   const cookieName = () => `repa_web_${port}`;
   const hosts = () => [`${LOOPBACK}:${port}`, `localhost:${port}`];
@@ -171,6 +175,7 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
   return {
     url: `http://${LOOPBACK}:${port}/?secret=${secret}`,
     port,
+    secret,
     close() {
       closed ??= new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();
