@@ -171,6 +171,32 @@ describe('repa web in Chromium', () => {
     expect(shown.json.learningContext.body).toBe('# Focus\n\nTides and the moon.');
   });
 
+  it('builds the learning context from a chosen document, with progress', async () => {
+    await page.click('#context-heading ~ details summary');
+    await page.type('#context-sources', 'notes/plan.md');
+    await page.click('#context-sources ~ button[type="submit"]');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('#context-heading ~ .panel-message')
+          ?.textContent?.startsWith('Built with repa-offline'),
+      { timeout: STEP_MS },
+    );
+    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain('Plan');
+    expect(
+      await page.$eval('.context-revision', (node) => node.parentElement?.textContent),
+    ).toContain('from notes/plan.md');
+  });
+
+  it('lists the session’s runs with their prompt-section report', async () => {
+    const runs = await page.$$eval('.runs > li', (items) =>
+      items.map((item) => item.textContent ?? ''),
+    );
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.join('\n')).toContain('succeeded');
+    expect(runs.join('\n')).toMatch(/base\s+(included, \d+ chars|absent) — /);
+  });
+
   it('changes a setting at the session level and shows its source level change, then resets it', async () => {
     const row = 'li.setting[data-key="prompts.environment"]';
     const sourceBecomes = (source: string) =>

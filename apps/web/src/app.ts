@@ -291,8 +291,8 @@ export function App() {
         space
           ? html`<aside class="panels" aria-label="Learning context, settings and runs">
               <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-              <${SettingsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
               <${RunsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
+              <${SettingsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
             </aside>`
           : ''
       }

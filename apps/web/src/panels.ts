@@ -52,9 +52,9 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
         sources: context?.sources ?? [],
         expectedRevision: context?.revision ?? null,
       });
-      setMessage(`Saved (revision ${revision.slice(0, 12)}).`);
-      setDraft(undefined);
       await load();
+      setDraft(undefined);
+      setMessage(`Saved (revision ${revision.slice(0, 12)}).`);
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -84,8 +84,8 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
         ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
         expectedRevision: context?.revision ?? null,
       });
-      setMessage(`Built with ${result.model} (revision ${result.revision.slice(0, 12)}).`);
       await load();
+      setMessage(`Built with ${result.model} (revision ${result.revision.slice(0, 12)}).`);
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -242,8 +242,8 @@ export function SettingsPanel({ client, space, sessionId, version }: PanelProps)
         value,
         expectedRevision: item.revisions[level],
       });
-      setMessage(`Set ${item.key} at the ${level} level.`);
       await load();
+      setMessage(`Set ${item.key} at the ${level} level.`);
     } catch (error) {
       setMessage(describeError(error));
     }
@@ -256,8 +256,8 @@ export function SettingsPanel({ client, space, sessionId, version }: PanelProps)
         key: item.key,
         expectedRevision: item.revisions[level],
       });
-      setMessage(`Reset ${item.key} at the ${level} level.`);
       await load();
+      setMessage(`Reset ${item.key} at the ${level} level.`);
     } catch (error) {
       setMessage(describeError(error));
     }
