@@ -144,10 +144,13 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   const onServerError = (error: unknown): void => shared.onError(error, { connectionId: 'server' });
   let web: Promise<WebListener> | undefined;
   const webOptions = options.web;
-  const startWeb = (port: number, secret?: string): Promise<WebListener> => {
-    if (webOptions === undefined) throw new Error('startWeb without options.web');
+  const startWeb = (
+    staticDirectory: string,
+    port: number,
+    secret?: string,
+  ): Promise<WebListener> => {
     const opening = startWebListener({
-      staticDirectory: webOptions.staticDirectory,
+      staticDirectory,
       port,
       secret,
       maxFrameBytes: shared.maxFrameBytes,
@@ -166,7 +169,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
       if (closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
       let listener: WebListener;
       if (web === undefined) {
-        listener = await startWeb(port);
+        listener = await startWeb(webOptions.staticDirectory, port);
         // Kept so that a restarted daemon serves the open page again (same port, same secret).
         await writeWebState(options.appDirectory, {
           port: listener.port,
@@ -189,7 +192,9 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   if (webOptions !== undefined) {
     // The previous daemon served a page: serve it again, so that it reconnects by itself.
     const saved = await readWebState(options.appDirectory);
-    if (saved !== undefined) startWeb(saved.port, saved.secret).catch(onServerError);
+    if (saved !== undefined) {
+      startWeb(webOptions.staticDirectory, saved.port, saved.secret).catch(onServerError);
+    }
   }
 
   let tcp: Server | undefined;
