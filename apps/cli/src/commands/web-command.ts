@@ -30,9 +30,10 @@ const web: Command = {
   usage: 'web [--space DIR] [--port N] [--no-open]',
   help: `Asks the daemon (started when none runs) to serve the web app on 127.0.0.1 and opens it in
 your browser: spaces, sessions, the conversation, the learning context, settings and runs. The
-printed URL carries a secret for this daemon's lifetime: opening it once sets a cookie, and every
-other request without it is refused. The daemon keeps serving the app until it stops
-(repa daemon stop).
+printed URL carries a secret: opening it once sets a cookie, and every other request without it is
+refused. The daemon keeps serving the app, after a restart too (same port, same secret, kept in
+<app-dir>/run/web.json), so an open page reconnects by itself. For a new secret, stop the daemon and
+delete that file.
 
 Options:
   --space DIR      open this space in the page (default: none; choose one there)
