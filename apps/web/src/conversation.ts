@@ -137,10 +137,11 @@ function Markdown({ text }: { text: string }) {
 }
 
 function Receipt({ receipt }: { receipt: SaveReceipt }) {
+  const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
   return html`<li class="receipt">
     Saved <code>${receipt.target}</code> (${receipt.bytes} bytes${
       receipt.previousVersion === null ? ', new file' : ''
-    })${receipt.version ? html`, version <code>${receipt.version.slice(0, 12)}</code>` : ''}
+    }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
   </li>`;
 }
 
