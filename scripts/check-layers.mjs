@@ -21,7 +21,10 @@ const PI = [
   '@earendil-works/pi-agent-core',
 ];
 
-/** Which workspace packages each package may import, and whether it may import Pi. */
+/**
+ * Which workspace packages each package may import, whether it may import Pi, and which it may
+ * depend on for their built files (`assets`) without importing them.
+ */
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
   '@repa/durable-fs': { allow: ['@repa/protocol'], pi: false },
@@ -45,7 +48,14 @@ export const LAYERS = {
     pi: false,
   },
   '@repa/cli': { allow: ['@repa/protocol', '@repa/application', '@repa/daemon'], pi: false },
-  '@repa/daemon': { allow: ['@repa/protocol', '@repa/application'], pi: false },
+  // The daemon depends on the web app only to find its built files (assets): it never imports it.
+  '@repa/daemon': {
+    allow: ['@repa/protocol', '@repa/application'],
+    assets: ['@repa/web'],
+    pi: false,
+  },
+  // The browser app: protocol v1 types only; it reaches the daemon over the WebSocket bridge.
+  '@repa/web': { allow: ['@repa/protocol'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
   // The benchmarks measure every layer against bare Pi (npm run bench).
   '@repa/bench': {
@@ -217,7 +227,7 @@ export function checkLayers(root) {
       rule.allow.includes(pkg) ||
       (isTest && pkg === '@repa/fixtures');
     for (const dep of Object.keys(manifest.dependencies ?? {})) {
-      if (!allowed(dep, false))
+      if (!allowed(dep, false) && !rule.assets?.includes(dep))
         violations.push(`${where}/package.json: ${name} must not depend on ${dep}`);
       if (PI.includes(dep) && !rule.pi)
         violations.push(`${where}/package.json: ${name} must not depend on Pi (${dep})`);

@@ -96,6 +96,26 @@ describe('checkLayers', () => {
     }
   });
 
+  it('lets the daemon depend on the web app for its files, but not import it; the web app sees only protocol', () => {
+    const files = {
+      'apps/daemon/package.json': manifest('@repa/daemon', { '@repa/web': 'workspace:*' }),
+      'apps/daemon/src/main.ts': "const dir = import.meta.resolve('@repa/web/package.json');\n",
+      'apps/web/package.json': manifest('@repa/web'),
+      'apps/web/src/a.ts':
+        "import type { RunInfo } from '@repa/protocol';\nexport type R = RunInfo;\n",
+    };
+    expect(checkLayers(workspace(files))).toEqual([]);
+    const root = workspace({
+      ...files,
+      'apps/daemon/src/ui.ts': "import '@repa/web';\n",
+      'apps/web/src/b.ts': "import { runDaemon } from '@repa/application';\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining("apps/daemon/src/ui.ts: imports '@repa/web'"),
+      expect.stringContaining("apps/web/src/b.ts: imports '@repa/application'"),
+    ]);
+  });
+
   it('fails when prompt imports Pi, even with a type-only import', () => {
     const root = workspace({
       'packages/prompt/package.json': manifest('@repa/prompt'),

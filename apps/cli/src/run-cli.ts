@@ -21,6 +21,7 @@ import { settingsCommands } from './commands/settings-commands.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseOptions } from './parse-options.js';
 import { trustCommands } from './commands/trust-commands.js';
+import { webCommands } from './commands/web-command.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 
@@ -37,6 +38,7 @@ const COMMANDS: Command[] = [
   ...modelsCommands,
   ...loginCommands,
   ...demoCommands,
+  ...webCommands,
 ];
 COMMANDS.push(...completionCommands(() => ({ commands: COMMANDS, groups: GROUPS })));
 

@@ -20,14 +20,14 @@ const manifestOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /**
- * An installed layout as npm or pnpm makes it from the published packages: the CLI and the daemon
- * as their packed files (`package.json` and `dist/`) side by side in `node_modules/@repa`, the
+ * An installed layout as npm or pnpm makes it from the published packages: the CLI, the daemon
+ * and the web app it serves as their packed files (`package.json` and `dist/`) side by side in `node_modules/@repa`, the
  * libraries they use linked from the workspace. Nothing resolves to `apps/` any more.
  */
 function installedLayout(sandbox: CliSandbox): string {
   const scope = join(sandbox.root, 'installed', 'node_modules', '@repa');
   mkdirSync(scope, { recursive: true });
-  for (const app of ['cli', 'daemon']) {
+  for (const app of ['cli', 'daemon', 'web']) {
     const from = join(apps, app);
     cpSync(join(from, 'package.json'), join(scope, app, 'package.json'));
     cpSync(join(from, 'dist'), join(scope, app, 'dist'), { recursive: true });
@@ -75,5 +75,18 @@ describe('the CLI as installed from its package', () => {
       encoding: 'utf8',
     });
     expect(command).toContain(join(scope, 'daemon', 'dist', 'main.js'));
+  });
+
+  it('serves the installed @repa/web app (repa web)', { timeout: 60_000 }, async () => {
+    if (!scope) throw new Error('the daemon test above did not run');
+    const { url } = JSON.parse(installedCli(scope, ['web', '--no-open', '--json'])) as {
+      url: string;
+    };
+    const login = await fetch(url, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const page = await fetch(new URL('/', url), { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script type="module" src="/app.js"></script>');
   });
 });

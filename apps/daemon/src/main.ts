@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatDaemonFailure, formatDaemonReady, RepaError } from '@repa/protocol';
 
@@ -22,7 +24,8 @@ Options:
   --tcp-port PORT   also listen on 127.0.0.1:PORT; clients authenticate with REPA_TCP_TOKEN
   -h, --help        show this help
 
-The socket is <app-dir>/run/daemon.sock. One daemon serves one app directory. SIGTERM or SIGINT
+The socket is <app-dir>/run/daemon.sock. One daemon serves one app directory. On request (repa web)
+it also serves the web app on 127.0.0.1, guarded by a per-launch secret. SIGTERM or SIGINT
 stops it: requests in flight are answered, active runs get 5 seconds, then are cancelled. It exits
 by itself after the setting daemon.idleMinutes (default 30; 0 never) with no connection, no request
 and no accepted or running run.
@@ -89,6 +92,11 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
 // Most of a cold start is compiling Pi's modules; Node's on-disk compile cache reuses that work.
 enableCompileCache?.();
 const { runDaemon } = await import('@repa/application');
+// The web app's built files (repa web), found through the @repa/web dependency; never imported.
+const webStaticDirectory = join(
+  dirname(fileURLToPath(import.meta.resolve('@repa/web/package.json'))),
+  'dist',
+);
 try {
   let stopping = false;
   const daemon = await runDaemon({
@@ -105,6 +113,7 @@ try {
     ...(values['agent-dir'] ? { agentDir: values['agent-dir'] } : {}),
     ...(values.model ? { model: values.model } : {}),
     ...(tcp ? { tcp } : {}),
+    webStaticDirectory,
   });
   process.stdout.write(formatDaemonReady({ socketPath: daemon.socketPath, model: daemon.model }));
   const stop = () => {

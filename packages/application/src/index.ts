@@ -7,11 +7,13 @@ export {
   RunLedger,
   type RunRequest,
 } from './run-ledger.js';
+export { type OpenWebAppOptions, openWebApp } from './server/open-web.js';
 export type {
   ConnectionContext,
   RepaHandledMethod,
   RepaHandler,
   RepaHandlers,
+  RepaTransport,
 } from './server/repa-handlers.js';
 export {
   type RepaServer,

@@ -24,6 +24,8 @@ export interface RunDaemonOptions {
    * for `daemon.idleMinutes` (application level; 0 never). The caller closes it (and exits).
    */
   onIdle?: () => void;
+  /** The built web app (`@repa/web`'s `dist`), served when a client asks for it (`repa web`). */
+  webStaticDirectory?: string;
 }
 
 /** A running daemon. */
@@ -101,6 +103,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     handlers,
     serverInfo,
     ...(options.tcp ? { tcp: options.tcp } : {}),
+    ...(options.webStaticDirectory ? { web: { staticDirectory: options.webStaticDirectory } } : {}),
   });
   let app: RepaApplication;
   let model: ModelChoice | DeferredModelChoice;

@@ -9,12 +9,15 @@ import type {
 /** A v1 method the application answers (the server answers `initialize` itself). */
 export type RepaHandledMethod = Exclude<V1Method, 'initialize'>;
 
+/** How a client reached the daemon: its unix socket, loopback TCP, or the web app's WebSocket. */
+export type RepaTransport = 'unix' | 'tcp' | 'web';
+
 /** What a handler knows about the connection that called it. */
 export interface ConnectionContext {
   /** Stable id of this connection, for {@link RepaServer.notifyConnection}. */
   readonly connectionId: string;
   /** How the client reached the daemon. */
-  readonly transport: 'unix' | 'tcp';
+  readonly transport: RepaTransport;
   /**
    * Sends a notification to this connection; false when it is closed or not initialized.
    * Throws `internal` when `params` do not match the notification's schema.

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Socket } from 'node:net';
 import {
   invalidRequestFromZod,
   PROTOCOL_VERSION,
@@ -23,8 +22,29 @@ import {
   TCP_AUTH_METHOD,
   tcpAuthParamsSchema,
 } from '@repa/protocol/internal';
-import type { z } from 'zod';
-import type { ConnectionContext, RepaHandlers } from './repa-handlers.js';
+import { z } from 'zod';
+import type { ConnectionContext, RepaHandlers, RepaTransport } from './repa-handlers.js';
+
+/** The internal method, on the unix socket only, that opens the web listener and answers its URL. */
+export const WEB_OPEN_METHOD = 'repa.web.open';
+
+const webOpenParamsSchema = z.strictObject({ port: z.number().int().min(0).max(65535) });
+
+/**
+ * The byte stream a connection reads frames from and writes lines to: a socket, or the adapter of
+ * a WebSocket (one message per line).
+ */
+export interface FrameStream {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+  write(line: string): unknown;
+  end(line: string): unknown;
+  destroy(): unknown;
+  readonly destroyed: boolean;
+  readonly writable: boolean;
+  readonly writableLength: number;
+}
 
 /** What every connection of one server shares. */
 export interface ConnectionSettings {
@@ -36,6 +56,8 @@ export interface ConnectionSettings {
   maxBufferedWriteBytes: number;
   /** The token a TCP connection must present first; undefined for the unix socket. */
   token: string | undefined;
+  /** Opens the web listener on a port (0: any free one) and answers its URL; unix socket only. */
+  openWeb?: ((port: number) => Promise<{ url: string }>) | undefined;
   /** True once the server is closing: new requests are refused. */
   isClosing: () => boolean;
   /** Reports a non-Repa error (with its stack) that was answered as `internal`. */
@@ -82,8 +104,8 @@ const LINGER_MS = 1_000;
  */
 export class ServerConnection implements ConnectionContext {
   readonly connectionId: string;
-  readonly transport: 'unix' | 'tcp';
-  readonly #socket: Socket;
+  readonly transport: RepaTransport;
+  readonly #socket: FrameStream;
   readonly #settings: ConnectionSettings;
   readonly #decoder: FrameDecoder;
   readonly #inFlight = new Set<Promise<void>>();
@@ -98,9 +120,9 @@ export class ServerConnection implements ConnectionContext {
   #isClosed = false;
 
   constructor(
-    socket: Socket,
+    socket: FrameStream,
     connectionId: string,
-    transport: 'unix' | 'tcp',
+    transport: RepaTransport,
     settings: ConnectionSettings,
   ) {
     this.connectionId = connectionId;
@@ -298,6 +320,15 @@ export class ServerConnection implements ConnectionContext {
       });
     }
     if (method === 'initialize') return this.#initialize(rawParams);
+    const openWeb = this.transport === 'unix' ? this.#settings.openWeb : undefined;
+    if (method === WEB_OPEN_METHOD && openWeb !== undefined) {
+      if (!this.#initialized) {
+        throw new RepaError('not_initialized', `Call initialize before ${method}.`);
+      }
+      const params = webOpenParamsSchema.safeParse(rawParams ?? {});
+      if (!params.success) throw invalidRequestFromZod(params.error);
+      return openWeb(params.data.port);
+    }
     const handler = isV1Method(method)
       ? (this.#settings.handlers[method as Exclude<V1Method, 'initialize'>] as
           | AnyHandler

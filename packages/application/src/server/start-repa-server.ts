@@ -3,8 +3,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { RepaError, type V1Notification, type V1NotificationParams } from '@repa/protocol';
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, errorResponse } from '@repa/protocol/internal';
 import { claimDaemonSocket } from './claim-daemon-socket.js';
-import type { RepaHandlers } from './repa-handlers.js';
-import { type ConnectionSettings, PendingBytes, ServerConnection } from './server-connection.js';
+import type { RepaHandlers, RepaTransport } from './repa-handlers.js';
+import {
+  type ConnectionSettings,
+  type FrameStream,
+  PendingBytes,
+  ServerConnection,
+} from './server-connection.js';
+import { startWebListener, type WebListener } from './web-listener.js';
+import { readWebState, writeWebState } from './web-state.js';
 
 /** Options of {@link startRepaServer}. */
 export interface RepaServerOptions {
@@ -36,6 +43,11 @@ export interface RepaServerOptions {
   idleTimeoutMs?: number;
   /** How long {@link RepaServer.close} waits for requests in progress. Default 5 seconds. */
   closeGraceMs?: number;
+  /**
+   * The built web app to serve when a unix-socket client asks for it (`repa web`): on 127.0.0.1,
+   * guarded by a per-launch secret, speaking protocol v1 over a WebSocket. Off when not given.
+   */
+  web?: { staticDirectory: string };
   /** Called with every non-Repa error answered as `internal` (the client sees no stack). */
   onError?: (error: unknown, context: { connectionId: string; method?: string }) => void;
 }
@@ -109,7 +121,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
       stats.peakPendingFrameBytes = Math.max(stats.peakPendingFrameBytes, bytes);
     },
   };
-  const accept = (transport: 'unix' | 'tcp', token: string | undefined) => (socket: Socket) => {
+  const accept = (transport: RepaTransport, token: string | undefined) => (socket: FrameStream) => {
     if (closing) {
       socket.destroy();
       return;
@@ -130,10 +142,60 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     });
   };
   const onServerError = (error: unknown): void => shared.onError(error, { connectionId: 'server' });
+  let web: Promise<WebListener> | undefined;
+  const webOptions = options.web;
+  const startWeb = (
+    staticDirectory: string,
+    port: number,
+    secret?: string,
+  ): Promise<WebListener> => {
+    const opening = startWebListener({
+      staticDirectory,
+      port,
+      secret,
+      maxFrameBytes: shared.maxFrameBytes,
+      accept: accept('web', undefined),
+      onError: onServerError,
+    });
+    web = opening;
+    // A failed start (port taken) is not kept: the next request may try another port.
+    opening.catch(() => {
+      if (web === opening) web = undefined;
+    });
+    return opening;
+  };
+  if (webOptions !== undefined) {
+    shared.openWeb = async (port) => {
+      if (closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
+      let listener: WebListener;
+      if (web === undefined) {
+        listener = await startWeb(webOptions.staticDirectory, port);
+        // Kept so that a restarted daemon serves the open page again (same port, same secret).
+        await writeWebState(options.appDirectory, {
+          port: listener.port,
+          secret: listener.secret,
+        }).catch(onServerError);
+      } else listener = await web;
+      if (port !== 0 && listener.port !== port) {
+        throw new RepaError('busy', `The web app is already served on port ${listener.port}.`, {
+          fix: `Open it there (repa web without --port), or stop the daemon first (repa daemon stop).`,
+          details: { port: listener.port },
+        });
+      }
+      return { url: listener.url };
+    };
+  }
 
   const unix = createServer(accept('unix', undefined));
   const claim = await claimDaemonSocket(options.appDirectory, unix);
   unix.on('error', onServerError);
+  if (webOptions !== undefined) {
+    // The previous daemon served a page: serve it again, so that it reconnects by itself.
+    const saved = await readWebState(options.appDirectory);
+    if (saved !== undefined) {
+      startWeb(webOptions.staticDirectory, saved.port, saved.secret).catch(onServerError);
+    }
+  }
 
   let tcp: Server | undefined;
   let tcpAddress: RepaServer['tcpAddress'];
@@ -162,6 +224,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     ]);
     grace.abort();
     await Promise.all([...connections.values()].map((connection) => connection.destroy()));
+    await web?.then((listener) => listener.close()).catch(() => undefined);
     await listenersClosed;
     await claim.release();
   };
@@ -188,13 +251,13 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
 }
 
 /** Answers a connection beyond the limit with one `busy` line, then closes it. */
-function refuseConnection(socket: Socket, limit: number): void {
+function refuseConnection(socket: FrameStream, limit: number): void {
   const error = new RepaError('busy', `The daemon serves at most ${limit} connections at once.`, {
     fix: 'Close connections you no longer use, then connect again.',
     details: { limit },
   });
   socket.on('error', () => {}); // The client may be gone already; 'close' follows.
-  socket.resume(); // Whatever it sends is discarded unread.
+  if ('resume' in socket) (socket as Socket).resume(); // Whatever it sends is discarded unread.
   socket.end(encodeFrame(errorResponse(null, error)));
   setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }

@@ -10,6 +10,7 @@ export interface DaemonChildOptions {
   maxConnections?: number;
   maxTotalBufferedBytes?: number;
   tcp?: { port: number; token: string };
+  web?: { staticDirectory: string };
 }
 
 /** A test daemon in its own process. */

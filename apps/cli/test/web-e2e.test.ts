@@ -1,0 +1,342 @@
+/// <reference lib="dom" />
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
+import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+
+// `repa web` end to end: the built web app in a real headless Chromium, served by a real daemon on
+// the offline responder (the session's model is switched to the held test model to cancel a run).
+// One browser for the whole file; the steps build on each other in order.
+
+const CHROMIUM = process.env.REPA_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOT = fileURLToPath(new URL('../../../docs/web-screenshot.png', import.meta.url));
+const STEP_MS = 20_000;
+
+const sandbox = createSandbox();
+let slow: SlowModel;
+let browser: Browser;
+let page: Page;
+let url: string;
+/** The global options of the second daemon (on the held model), once started. */
+let slowDaemon: string[] | undefined;
+/** The page of the second daemon. */
+let other: Page;
+
+// What repa-offline answers from a file's content: a script, an event handler and a javascript: link.
+const EVIL = [
+  '# Payload',
+  '',
+  'Danger <script>window.__pwned = "script"</script> <img src="x" onerror="window.__pwned = \'img\'"> here.',
+  'Click [this link](javascript:window.__pwned=1) or [the docs](https://example.com/docs).',
+  '',
+].join('\n');
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it (apt-get install chromium) or set REPA_CHROMIUM to a Chromium binary.`,
+    );
+  }
+  writeFiles(sandbox.space, { 'notes/evil.md': EVIL });
+  slow = await startSlowModel();
+  slow.configure(sandbox.agentDir);
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
+  expect(start.code, start.stderr).toBe(0);
+  const web = await repaJson<{ url: string; opened: boolean }>(sandbox, [
+    'web',
+    '--no-open',
+    '--space',
+    sandbox.space,
+  ]);
+  expect(web.code, web.stderr).toBe(0);
+  expect(web.json.opened).toBe(false);
+  url = web.json.url;
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root in CI has no user namespace for Chromium's sandbox; the page is our own app.
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.evaluateOnNewDocument(() => {
+    (window as unknown as { __pwned?: unknown }).__pwned = undefined;
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await repaJson(sandbox, ['daemon', 'stop']);
+  if (slowDaemon) await repaJson(sandbox, [...slowDaemon, 'daemon', 'stop'], { global: false });
+  await slow?.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** The `data-status` of the last turn once it is `status`. */
+async function lastTurnReaches(status: string): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      document.querySelector('.live .turn:last-child')?.getAttribute('data-status') === wanted,
+    { timeout: STEP_MS },
+    status,
+  );
+}
+
+async function send(text: string): Promise<void> {
+  const before = await page.$$eval('.live .turn', (turns) => turns.length);
+  await page.focus('#message');
+  await page.keyboard.type(text);
+  await page.click('.composer button[type="submit"]');
+  await page.waitForFunction(
+    (count) => document.querySelectorAll('.live .turn').length > count,
+    { timeout: STEP_MS },
+    before,
+  );
+}
+
+async function settingSource(key: string): Promise<string> {
+  return page.$eval(`li.setting[data-key="${key}"] .source`, (node) => node.textContent ?? '');
+}
+
+describe('repa web in Chromium', () => {
+  it('opens the space given with --space after the secret became a cookie (and left the address)', async () => {
+    await page.goto(url);
+    expect(new URL(page.url()).search).toBe('');
+    const cookies = await browser.cookies();
+    expect(cookies.find((cookie) => cookie.name.startsWith('repa_web_'))).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+    });
+    await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await page.waitForSelector('#message', { timeout: STEP_MS });
+    expect(await page.$eval('#space-path', (input) => (input as HTMLInputElement).value)).toBe(
+      sandbox.space,
+    );
+  });
+
+  it('sends a request and shows the answer while it streams, with the tool call naming its file', async () => {
+    // Every distinct text the answer showed before the run ended.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      new MutationObserver(() => {
+        const turn = document.querySelector('.live .turn:last-child');
+        const text = turn?.querySelector('.markdown')?.textContent ?? '';
+        if (turn?.getAttribute('data-status') !== 'succeeded' && text && seen.at(-1) !== text) {
+          seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await send('What does notes/a.md say about the tide?');
+    await lastTurnReaches('succeeded');
+    const turn = await page.$eval('.live .turn:last-child', (node) => node.textContent);
+    expect(turn).toContain('From notes/a.md: The tide turns every six hours.');
+    expect(turn).toMatch(/read\s+notes\/a\.md\s+done/);
+    const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+    const final = await page.$eval('.live .turn:last-child .markdown', (node) => node.textContent);
+    // Partial answers were on screen before the whole one: it streamed.
+    expect(seen.length).toBeGreaterThan(1);
+    const whole = final?.trim() ?? '';
+    expect(
+      seen.slice(0, -1).every((text) => whole.startsWith(text.trim()) && text.trim() !== whole),
+    ).toBe(true);
+  });
+
+  it('shows the save receipt of an edit, and the file changed on disk', async () => {
+    await send('Please replace "six hours" with "twelve hours" in notes/a.md');
+    await lastTurnReaches('succeeded');
+    const receipt = await page.$eval('.live .turn:last-child .receipt', (node) => node.textContent);
+    expect(receipt).toMatch(/Saved notes\/a\.md \(\d+ bytes\)/);
+    expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('twelve hours');
+  });
+
+  it('edits the learning context with its revision check', async () => {
+    await page.click('#context-heading ~ button');
+    await page.waitForSelector('#context-draft');
+    await page.type('#context-draft', '# Focus\n\nTides and the moon.');
+    await page.click('#context-draft ~ .row button[type="submit"]');
+    await page.waitForSelector('.context-revision', { timeout: STEP_MS });
+    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain(
+      'Tides and the moon.',
+    );
+    const shown = await repaJson<{ learningContext: { body: string } }>(sandbox, [
+      'context',
+      'show',
+      '--space',
+      sandbox.space,
+    ]);
+    expect(shown.json.learningContext.body).toBe('# Focus\n\nTides and the moon.');
+  });
+
+  it('builds the learning context from a chosen document, with progress', async () => {
+    await page.click('#context-heading ~ details summary');
+    await page.type('#context-sources', 'notes/plan.md');
+    await page.click('#context-sources ~ button[type="submit"]');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('#context-heading ~ .panel-message')
+          ?.textContent?.startsWith('Built with repa-offline'),
+      { timeout: STEP_MS },
+    );
+    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain('Plan');
+    expect(
+      await page.$eval('.context-revision', (node) => node.parentElement?.textContent),
+    ).toContain('from notes/plan.md');
+  });
+
+  it('lists the session’s runs with their prompt-section report', async () => {
+    const runs = await page.$$eval('.runs > li', (items) =>
+      items.map((item) => item.textContent ?? ''),
+    );
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.join('\n')).toContain('succeeded');
+    expect(runs.join('\n')).toMatch(/base\s+(included, \d+ chars|absent) — /);
+  });
+
+  it('changes a setting at the session level and shows its source level change, then resets it', async () => {
+    const row = 'li.setting[data-key="prompts.environment"]';
+    const sourceBecomes = (source: string) =>
+      page.waitForFunction(
+        (selector, wanted) => document.querySelector(`${selector} .source`)?.textContent === wanted,
+        { timeout: STEP_MS },
+        row,
+        source,
+      );
+    expect(await settingSource('prompts.environment')).toBe('default');
+    await page.select(`${row} select[id$="-level"]`, 'session');
+    await page.select(`${row} select[id$="-value"]`, 'false');
+    await page.click(`${row} button[type="submit"]`);
+    await sourceBecomes('session');
+    expect(await page.$eval(`${row} .setting-value`, (node) => node.textContent)).toBe('false');
+    expect(
+      await page.$eval(`${row} .overrides [data-level="session"] dd`, (node) => node.textContent),
+    ).toBe('false');
+    await page.select(`${row} select[id$="-level"]`, 'session');
+    await page.click(`${row} button[type="button"]`);
+    await sourceBecomes('default');
+  });
+
+  it('cancels a held run with its Cancel button (a second daemon on the held test model)', async () => {
+    const appDir = join(sandbox.root, 'app-slow');
+    const space = join(sandbox.root, 'space-slow');
+    mkdirSync(space, { recursive: true });
+    const global = ['--app-dir', appDir, '--agent-dir', sandbox.agentDir];
+    const start = await repaJson(sandbox, [...global, 'daemon', 'start', '--model', SLOW_MODEL], {
+      global: false,
+    });
+    expect(start.code, start.stderr).toBe(0);
+    slowDaemon = global;
+    const web = await repaJson<{ url: string }>(
+      sandbox,
+      [...global, 'web', '--no-open', '--space', space],
+      { global: false },
+    );
+    other = await browser.newPage();
+    await other.goto(web.json.url);
+    await other.waitForSelector('#message', { timeout: STEP_MS });
+    const held = slow.nextHeld();
+    const aborted = slow.aborted;
+    await other.type('#message', 'Please wait for me.');
+    await other.click('.composer button[type="submit"]');
+    await held; // The run is active: Pi waits on the model.
+    await other.waitForSelector('.live .turn:last-child button.cancel', { timeout: STEP_MS });
+    // By keyboard, as a user without a mouse would.
+    await other.focus('.live .turn:last-child button.cancel');
+    await other.keyboard.press('Enter');
+    await other.waitForSelector('.live .turn:last-child[data-status="cancelled"]', {
+      timeout: STEP_MS,
+    });
+    expect(slow.aborted).toBe(aborted + 1);
+    expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
+  });
+
+  it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
+    const global = slowDaemon as string[];
+    const held = slow.nextHeld();
+    await other.type('#message', 'Please wait again.');
+    await other.click('.composer button[type="submit"]');
+    await held;
+    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
+      timeout: STEP_MS,
+    });
+    const status = await repaJson<{ pid: number }>(sandbox, [...global, 'daemon', 'status'], {
+      global: false,
+    });
+    process.kill(status.json.pid, 'SIGKILL');
+    await other.waitForSelector('.connection-reconnecting', { timeout: STEP_MS });
+    const start = await repaJson(sandbox, [...global, 'daemon', 'start', '--model', SLOW_MODEL], {
+      global: false,
+    });
+    expect(start.code, start.stderr).toBe(0);
+    await other.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await other.waitForSelector('.live .turn:last-child[data-status="interrupted"]', {
+      timeout: STEP_MS,
+    });
+    expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
+    await other.close();
+    await page.bringToFront(); // A page in the background gets no animation frames.
+  });
+
+  it('renders a <script>, an event handler and a javascript: link in an answer inert', async () => {
+    await send('Read notes/evil.md');
+    await lastTurnReaches('succeeded');
+    const answer = await page.$eval('.live .turn:last-child .markdown', (node) => ({
+      text: node.textContent ?? '',
+      scripts: node.querySelectorAll('script').length,
+      images: node.querySelectorAll('img').length,
+      handlers: [...node.querySelectorAll('*')].filter((element) =>
+        [...element.attributes].some((attribute) => attribute.name.startsWith('on')),
+      ).length,
+      links: [...node.querySelectorAll('a')].map((a) => ({
+        href: a.getAttribute('href'),
+        target: a.getAttribute('target'),
+        rel: a.getAttribute('rel'),
+      })),
+    }));
+    expect(answer.text).toContain('<script>window.__pwned = "script"</script>');
+    expect(answer.scripts).toBe(0);
+    expect(answer.images).toBe(0);
+    expect(answer.handlers).toBe(0);
+    expect(answer.links.some((link) => link.href?.startsWith('javascript:'))).toBe(false);
+    expect(answer.links).toContainEqual({
+      href: 'https://example.com/docs',
+      target: '_blank',
+      rel: 'noopener noreferrer',
+    });
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBe(
+      undefined,
+    );
+  });
+
+  it('fits a 360 px wide screen without sideways scrolling; saves the screenshot the README shows', async () => {
+    await page.setViewport({ width: 360, height: 800 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBe(0);
+    await page.setViewport({ width: 1280, height: 860 });
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: SCREENSHOT as `${string}.png` });
+    expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe('PNG');
+  });
+  it('labels every control and reaches them by keyboard in reading order', async () => {
+    const unlabelled = await page.$$eval(
+      'input, textarea, select',
+      (controls) =>
+        controls.filter((control) => (control as HTMLInputElement).labels?.length === 0).length,
+    );
+    expect(unlabelled).toBe(0);
+    expect(await page.$$eval('[onclick], div[role="button"]', (nodes) => nodes.length)).toBe(0);
+    await page.reload();
+    await page.waitForSelector('#message', { timeout: STEP_MS });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('space-path');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open space');
+  });
+});

@@ -1,0 +1,244 @@
+import type {
+  FileChange,
+  HistoryItem,
+  RunEvent,
+  RunEventNotification,
+  RunInfo,
+  SaveReceipt,
+} from '@repa/protocol';
+import { html } from 'htm/preact';
+import { renderMarkdown } from './markdown.js';
+
+/** One thing a run showed, in the order it happened. */
+export type Block =
+  | { kind: 'text'; text: string }
+  | {
+      kind: 'tool';
+      toolCallId: string;
+      toolName: string;
+      target: string;
+      done: boolean;
+      isError: boolean;
+      receipts: SaveReceipt[];
+      error?: string;
+    }
+  | { kind: 'changes'; changes: FileChange[] }
+  | { kind: 'compaction'; phase: 'start' | 'end'; tokensBefore?: number | undefined }
+  | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string }
+  | { kind: 'context'; revision: string; sources: string[] };
+
+/** What the page knows of one run it follows. */
+export interface RunView {
+  runId: string;
+  sessionId: string;
+  prompt: string;
+  status: string;
+  error?: { code: string; message: string; fix?: string | undefined } | undefined;
+  blocks: Block[];
+  lastSeq: number;
+}
+
+/** A new view of a run the daemon reported. */
+export function runViewOf(run: RunInfo): RunView {
+  return {
+    runId: run.runId,
+    sessionId: run.sessionId,
+    prompt: run.input.text,
+    status: run.status,
+    error: run.error,
+    blocks: [],
+    lastSeq: 0,
+  };
+}
+
+/** The file a tool call works on, as its arguments name it. */
+function targetOf(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const record = args as Record<string, unknown>;
+  for (const key of ['path', 'file', 'target', 'pattern', 'query']) {
+    if (typeof record[key] === 'string') return record[key] as string;
+  }
+  return '';
+}
+
+/** Applies one `run.event` to its view (events already seen are ignored). */
+export function applyRunEvent(view: RunView, notification: RunEventNotification): void {
+  if (notification.seq <= view.lastSeq) return;
+  view.lastSeq = notification.seq;
+  const event: RunEvent = notification.event;
+  const last = view.blocks.at(-1);
+  switch (event.type) {
+    case 'status':
+      view.status = event.status;
+      if (event.error) view.error = event.error;
+      break;
+    case 'text-delta':
+      if (last?.kind === 'text') last.text += event.delta;
+      else view.blocks.push({ kind: 'text', text: event.delta });
+      break;
+    case 'tool-start':
+      view.blocks.push({
+        kind: 'tool',
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        target: targetOf(event.args),
+        done: false,
+        isError: false,
+        receipts: [],
+      });
+      break;
+    case 'tool-end': {
+      const tool = view.blocks.find(
+        (block) => block.kind === 'tool' && block.toolCallId === event.toolCallId,
+      );
+      if (tool?.kind === 'tool') {
+        tool.done = true;
+        tool.isError = event.isError;
+        tool.receipts = event.receipts ?? [];
+        if (event.error) tool.error = event.error.message;
+      }
+      break;
+    }
+    case 'file-change-notice':
+      view.blocks.push({ kind: 'changes', changes: event.changes });
+      break;
+    case 'compaction':
+      view.blocks.push({
+        kind: 'compaction',
+        phase: event.phase,
+        tokensBefore: event.tokensBefore,
+      });
+      break;
+    case 'retry':
+      view.blocks.push({
+        kind: 'retry',
+        attempt: event.attempt,
+        maxAttempts: event.maxAttempts,
+        reason: event.reason,
+      });
+      break;
+    case 'context-snapshot':
+      view.blocks.push({ kind: 'context', revision: event.revision, sources: event.sources });
+      break;
+    default:
+      break; // prompt-sections (shown in the run list) and event types this page does not know.
+  }
+}
+
+const ACTIVE = new Set(['accepted', 'running']);
+
+/** Whether a run is still accepted or running. */
+export function isActive(status: string): boolean {
+  return ACTIVE.has(status);
+}
+
+function Markdown({ text }: { text: string }) {
+  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
+}
+
+function Receipt({ receipt }: { receipt: SaveReceipt }) {
+  const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
+  return html`<li class="receipt">
+    Saved <code>${receipt.target}</code> (${receipt.bytes} bytes${
+      receipt.previousVersion === null ? ', new file' : ''
+    }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
+  </li>`;
+}
+
+function Changes({ changes }: { changes: FileChange[] }) {
+  return html`<div class="notice" role="note">
+    <strong>Files changed outside the conversation:</strong>
+    <ul>
+      ${changes.map(
+        (change) => html`<li>
+          <code>${change.target}</code> ${change.kind}
+          ${change.diff ? html`<details><summary>Diff</summary><pre>${change.diff}</pre></details>` : ''}
+          ${change.hint ? html`<span class="hint"> ${change.hint}</span>` : ''}
+        </li>`,
+      )}
+    </ul>
+  </div>`;
+}
+
+function BlockView({ block }: { block: Block }) {
+  switch (block.kind) {
+    case 'text':
+      return html`<${Markdown} text=${block.text} />`;
+    case 'tool':
+      return html`<div class=${`tool ${block.isError ? 'tool-error' : ''}`}>
+        <span class="tool-name">${block.toolName}</span>
+        ${block.target ? html` <code>${block.target}</code>` : ''}
+        <span class="tool-state">${block.done ? (block.isError ? ' failed' : ' done') : ' …'}</span>
+        ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
+        ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} />`)}</ul>` : ''}
+      </div>`;
+    case 'changes':
+      return html`<${Changes} changes=${block.changes} />`;
+    case 'compaction':
+      return html`<div class="notice" role="note">
+        ${block.phase === 'start' ? 'Compacting the conversation' : 'Conversation compacted'}${
+          block.tokensBefore ? ` (${block.tokensBefore} tokens before)` : ''
+        }
+      </div>`;
+    case 'retry':
+      return html`<div class="notice" role="note">
+        Retrying the model call (${block.attempt}/${block.maxAttempts}): ${block.reason}
+      </div>`;
+    case 'context':
+      return html`<div class="notice" role="note">
+        Learning context given (revision <code>${block.revision.slice(0, 12)}</code>)
+      </div>`;
+  }
+}
+
+/** One run: the request, what streamed, its status, cancel and retry. */
+export function RunItem({
+  view,
+  onCancel,
+  onRetry,
+}: {
+  view: RunView;
+  onCancel: (runId: string) => void;
+  onRetry: (runId: string) => void;
+}) {
+  const active = isActive(view.status);
+  const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
+  return html`<li class="turn" data-run=${view.runId} data-status=${view.status}>
+    <div class="message user"><span class="who">You</span><p>${view.prompt}</p></div>
+    <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
+      <span class="who">Repa</span>
+      ${view.blocks.map((block) => html`<${BlockView} block=${block} />`)}
+      <p class=${`run-status status-${view.status}`}>
+        <span class="status-label">${view.status}</span>
+        ${view.error ? html` — ${view.error.message}${view.error.fix ? ` ${view.error.fix}` : ''}` : ''}
+      </p>
+      ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>Cancel</button>` : ''}
+      ${retryable ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
+    </div>
+  </li>`;
+}
+
+const HISTORY_LABELS: Record<HistoryItem['kind'], string> = {
+  user: 'You',
+  assistant: 'Repa',
+  'tool-result': 'Tool',
+  'context-snapshot': 'Learning context',
+  'file-change-notice': 'Files changed',
+  'compaction-summary': 'Compaction',
+  'branch-summary': 'Branch',
+};
+
+/** One item of a session's saved history. */
+export function HistoryEntry({ item }: { item: HistoryItem }) {
+  const kind = item.kind === 'user' || item.kind === 'assistant' ? item.kind : 'note';
+  return html`<li class=${`message ${kind}`}>
+    <span class="who">${HISTORY_LABELS[item.kind]}${item.toolName ? ` · ${item.toolName}` : ''}</span>
+    ${
+      item.kind === 'assistant'
+        ? html`<${Markdown} text=${item.text} />`
+        : item.kind === 'user'
+          ? html`<p>${item.text}</p>`
+          : html`<details><summary>${item.text.split('\n')[0]?.slice(0, 120)}</summary><pre>${item.text}</pre></details>`
+    }
+  </li>`;
+}
