@@ -9,8 +9,8 @@ import {
   type SessionInfo,
 } from '@repa/protocol';
 import { startDaemon } from './daemon-control.js';
-import { usageError } from './usage-error.js';
 import { resolveSession } from './resolve-id.js';
+import { usageError } from './usage-error.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
 export interface CliContext {

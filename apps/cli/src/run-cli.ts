@@ -7,8 +7,8 @@ import {
   GLOBAL_OPTIONS_HELP,
   type OptionValues,
 } from './command.js';
-import { completionCommands } from './commands/completion-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { completionCommands } from './commands/completion-command.js';
 import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
@@ -18,10 +18,10 @@ import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/run-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
-import { didYouMean } from './did-you-mean.js';
-import { parseOptions } from './parse-options.js';
 import { trustCommands } from './commands/trust-commands.js';
 import { webCommands } from './commands/web-command.js';
+import { didYouMean } from './did-you-mean.js';
+import { parseOptions } from './parse-options.js';
 import { isUsageError, usageError } from './usage-error.js';
 import { writeError } from './write-error.js';
 

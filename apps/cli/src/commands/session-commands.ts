@@ -2,8 +2,8 @@ import { RepaError } from '@repa/protocol';
 import { sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
-import { isTerminal, paint, terminalWidth } from '../style.js';
 import { resolveSession } from '../resolve-id.js';
+import { isTerminal, paint, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
