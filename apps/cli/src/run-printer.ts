@@ -299,20 +299,22 @@ export class RunPrinter {
             : `[compaction] done${event.tokensBefore === undefined ? '' : ` (about ${event.tokensBefore} → ${event.estimatedTokensAfter ?? '?'} tokens)`}`,
         );
         return;
-      case 'prompt-sections':
-        if ((this.#options.promptSections ?? 'none') === 'none') return;
-        if (this.#options.promptSections === 'full') {
+      case 'prompt-sections': {
+        const shown = this.#options.promptSections ?? 'none';
+        if (shown === 'full') {
           this.note('[prompt] the sections of the system prompt:');
           for (const section of event.sections) {
             this.note(
               `  ${section.included ? '+' : '-'} ${section.name.padEnd(20)} ${section.included ? `${section.chars} chars` : 'absent'}  (${section.reason})`,
             );
           }
-        } else {
+        } else if (shown === 'summary') {
           this.note(`[prompt] ${summarizePromptSections(event.sections)}`);
         }
+        // Withheld instructions are always named, with the command that trusts the space.
         if (event.sections.some(withheldUntrusted)) this.note(`[trust] ${UNTRUSTED_HINT}`);
         return;
+      }
       case 'steer-delivered':
         this.note(`[steer] delivered: ${truncate(event.text, 200)}`);
         return;

@@ -197,7 +197,7 @@ describe('repa completion', () => {
 
   it('completes commands, subcommands, options and their values in bash', () => {
     expect(complete(['se'])).toEqual(['settings', 'sessions']);
-    expect(complete(['runs', ''])).toEqual(['list', 'show', 'cancel', 'retry']);
+    expect(complete(['runs', ''])).toEqual(['list', 'show', 'cancel', 'retry', 'resume', 'follow']);
     expect(complete(['runs', 'list', '--st'])).toEqual(['--status']);
     expect(complete(['runs', 'list', '--status', 'ca'])).toEqual(['cancelled']);
     expect(complete(['--app-dir', '/tmp', 'settings', 'get', '--level', ''])).toEqual([
@@ -241,7 +241,9 @@ describe('repa completion', () => {
     );
     expect(out.split('\n').map((line) => line.split('\t')[0])).toEqual([
       'cancel',
+      'follow',
       'list',
+      'resume',
       'retry',
       'show',
       'cancelled',

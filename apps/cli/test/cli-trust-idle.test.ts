@@ -20,7 +20,7 @@ describe('repa trust and untrust', () => {
     });
     expect(on.code, on.stderr).toBe(0);
 
-    const withheld = await repa(sandbox, ['run', 'Hello?'], { cwd: space });
+    const withheld = await repa(sandbox, ['run', '--verbose', 'Hello?'], { cwd: space });
     expect(withheld.code, withheld.stderr).toBe(0);
     expect(withheld.stdout).toMatch(/projectInstructions: not trusted/);
     expect(withheld.stdout).toContain(
@@ -37,22 +37,26 @@ describe('repa trust and untrust', () => {
     const again = await repaJson(sandbox, ['trust'], { cwd: space });
     expect(again.json).toMatchObject({ space, trusted: true, wasTrusted: true });
 
-    const included = await repa(sandbox, ['run', 'Hello again?'], { cwd: space });
+    const included = await repa(sandbox, ['run', '--verbose', 'Hello again?'], { cwd: space });
     expect(included.code, included.stderr).toBe(0);
     expect(included.stdout).toMatch(/the model saw [^\n]*projectInstructions \(\d+ chars\)/);
     expect(included.stdout).not.toContain('[trust]');
 
     const untrust = await repa(sandbox, ['untrust'], { cwd: space });
     expect(untrust.stdout).toMatch(new RegExp(`^no longer trusted: ${space}$`, 'm'));
-    const after = await repa(sandbox, ['run', 'And now?'], { cwd: space });
+    const after = await repa(sandbox, ['run', '--verbose', 'And now?'], { cwd: space });
     expect(after.stdout).toMatch(/projectInstructions: not trusted/);
+    // Without --verbose the [prompt] line is left out, but withheld instructions are still named.
+    const quiet = await repa(sandbox, ['run', 'And quietly?'], { cwd: space });
+    expect(quiet.stdout).not.toContain('[prompt]');
+    expect(quiet.stdout).toContain('[trust] project instruction files were withheld');
   });
 
   it('says nothing about trust in a space without instruction files', async () => {
     const space = join(sandbox.root, 'no-instructions');
     writeFiles(space, { 'notes.md': 'Tides.\n' });
     await repa(sandbox, ['settings', 'set', 'prompts.projectInstructions', 'true'], { cwd: space });
-    const run = await repa(sandbox, ['run', 'Hello?'], { cwd: space });
+    const run = await repa(sandbox, ['run', '--verbose', 'Hello?'], { cwd: space });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/projectInstructions: no instruction files/);
     expect(run.stdout).not.toContain('[trust]');
