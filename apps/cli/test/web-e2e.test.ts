@@ -254,6 +254,142 @@ describe('repa web in Chromium', () => {
     expect(await other.$('.live .turn:last-child button.retry')).not.toBeNull();
   });
 
+  it('queues and steers while a reply streams: queued with its place, the steer reaches the held model, both finish in order', async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(() => slow.release()); // A held run left behind would stall the steps after.
+    const first = slow.requests.length;
+    const held = slow.nextHeld();
+    await other.type('#message', 'Please wait while I think.');
+    await other.click('.composer button[type="submit"]');
+    await held;
+    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
+      timeout: STEP_MS,
+    });
+    const target = await other.$eval('.live .turn:last-child', (node) =>
+      node.getAttribute('data-run'),
+    );
+    const queue = async (text: string) => {
+      await other.type('#message', text);
+      await other.focus('.composer button.queue'); // By keyboard.
+      await other.keyboard.press('Enter');
+      await other.waitForFunction(
+        (wanted) =>
+          document.querySelector('.live .turn:last-child[data-queued="true"] .message.user')
+            ?.textContent === `You${wanted}`,
+        { timeout: STEP_MS },
+        text,
+      );
+    };
+    await queue('Then summarise the tides.');
+    await queue('Also list the planets.');
+    const queued = await other.$$eval('.live .turn[data-queued="true"]', (turns) =>
+      turns.map((turn) => turn.querySelector('.run-status')?.textContent?.replace(/\s+/g, ' ')),
+    );
+    expect(queued).toEqual([
+      'queued — position 1 in the queue',
+      'queued — position 2 in the queue',
+    ]);
+    // The run list shows the queue; cancelling the second there takes it off the page.
+    await other.waitForFunction(() => document.querySelectorAll('.queue-list li').length === 2, {
+      timeout: STEP_MS,
+    });
+    expect(
+      await other.$$eval('.queue-list li', (items) =>
+        items.map((item) => [
+          item.querySelector('.queue-position')?.textContent,
+          item.querySelector('.queue-text')?.textContent,
+        ]),
+      ),
+    ).toEqual([
+      ['1.', 'Then summarise the tides.'],
+      ['2.', 'Also list the planets.'],
+    ]);
+    await other.focus('.queue-list li:last-child button.cancel');
+    await other.keyboard.press('Enter');
+    await other.waitForFunction(
+      () =>
+        document.querySelectorAll('.queue-list li').length === 1 &&
+        document.querySelectorAll('.live .turn[data-queued="true"]').length === 1,
+      { timeout: STEP_MS },
+    );
+    // Steer: waiting in the held run's turn until the model has it.
+    await other.type('#message', 'Focus on the moon.');
+    await other.focus('.composer button.steer');
+    await other.keyboard.press('Enter');
+    await other.waitForSelector(`.turn[data-run="${target}"] [data-steer]`, { timeout: STEP_MS });
+    slow.release();
+    await other.waitForSelector(
+      `.turn[data-run="${target}"] .steer[data-request-run]:not([data-steer])`,
+      { timeout: STEP_MS },
+    );
+    expect(
+      await other.$eval(`.turn[data-run="${target}"] .steer[data-request-run]`, (node) => [
+        node.querySelector('.who')?.textContent,
+        node.querySelector('p')?.textContent,
+      ]),
+    ).toEqual(['You steered', 'Focus on the moon.']);
+    expect(await other.$(`.turn[data-run="${target}"] [data-steer]`)).toBeNull();
+    await other.waitForSelector('.live .turn:last-child[data-status="succeeded"]', {
+      timeout: STEP_MS,
+    });
+    expect(
+      await other.$$eval('.live .turn', (turns) =>
+        turns.slice(-2).map((turn) => turn.getAttribute('data-status')),
+      ),
+    ).toEqual(['succeeded', 'succeeded']);
+    expect(await other.$('.live .turn[data-queued]')).toBeNull();
+    // The held run's next model request carried the steer; the queued run's came after it.
+    const requests = slow.requests.slice(first).map((messages) => JSON.stringify(messages));
+    const steered = requests.findIndex((text) => text.includes('Focus on the moon.'));
+    const queuedAt = requests.findIndex((text) => text.includes('Then summarise the tides.'));
+    expect(steered).toBeGreaterThan(0);
+    expect(requests[steered]).toContain('Please wait while I think.');
+    expect(requests[steered]).not.toContain('Then summarise the tides.');
+    expect(queuedAt).toBeGreaterThan(steered);
+    expect(requests.some((text) => text.includes('Also list the planets.'))).toBe(false);
+    expect(await other.$('.composer button[type="submit"]')).not.toBeNull();
+    expect(await other.$eval('.composer button[type="submit"]', (node) => node.textContent)).toBe(
+      'Send',
+    );
+  });
+
+  it('says when a steer arrived after its run ended, and queues it instead on request', async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(() => slow.release()); // A held run left behind would stall the steps after.
+    const held = slow.nextHeld();
+    await other.type('#message', 'Please wait for a steer that never lands.');
+    await other.click('.composer button[type="submit"]');
+    await held;
+    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
+      timeout: STEP_MS,
+    });
+    const target = await other.$eval('.live .turn:last-child', (node) =>
+      node.getAttribute('data-run'),
+    );
+    await other.type('#message', 'Mention the sun.');
+    await other.click('.composer button.steer');
+    await other.waitForSelector(`.turn[data-run="${target}"] [data-steer]`, { timeout: STEP_MS });
+    await other.click(`.turn[data-run="${target}"] button.cancel`);
+    const offer = `.turn[data-run="${target}"] [data-steer] button.queue-instead`;
+    await other.waitForSelector(offer, { timeout: STEP_MS });
+    expect(
+      await other.$eval(`.turn[data-run="${target}"] [data-steer]`, (node) => node.textContent),
+    ).toContain('The reply ended before your message reached it.');
+    await other.focus(offer);
+    await other.keyboard.press('Enter');
+    await other.waitForFunction(
+      () =>
+        document.querySelector('.live .turn:last-child .message.user p')?.textContent ===
+          'Mention the sun.' &&
+        document.querySelector('.live .turn:last-child')?.getAttribute('data-status') ===
+          'succeeded',
+      { timeout: STEP_MS },
+    );
+    expect(await other.$(`.turn[data-run="${target}"] [data-steer]`)).toBeNull();
+  });
+
   it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
     const global = slowDaemon as string[];
     const held = slow.nextHeld();

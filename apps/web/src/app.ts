@@ -1,13 +1,15 @@
-import type { HistoryItem, RunEventNotification, SessionInfo } from '@repa/protocol';
+import type { HistoryItem, RunEventNotification, RunInfo, SessionInfo } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   applyRunEvent,
   HistoryEntry,
   isActive,
+  isQueued,
   RunItem,
   type RunView,
   runViewOf,
+  type SteerView,
 } from './conversation.js';
 import { ContextPanel, describeError, RunsPanel, SettingsPanel } from './panels.js';
 import { type ConnectionState, RpcClient, RpcError } from './rpc-client.js';
@@ -58,9 +60,14 @@ export function App() {
   const [input, setInput] = useState('');
   const [notice, setNotice] = useState('');
   const [version, setVersion] = useState(0);
+  const [steers, setSteers] = useState<SteerView[]>([]);
   const buffered = useRef(new Map<string, RunEventNotification[]>());
+  /** Queued runs cancelled before they started: taken off the page, their events ignored. */
+  const removed = useRef(new Set<string>());
   const runsRef = useRef(runs);
   runsRef.current = runs;
+  const steersRef = useRef(steers);
+  steersRef.current = steers;
 
   const update = (runId: string, change: (view: RunView) => void) => {
     setRuns((current) =>
@@ -73,10 +80,41 @@ export function App() {
     );
   };
 
+  /** Applies a status to the page's view of a steer request. */
+  const steerStatus = (runId: string, status: string, error?: SteerView['error']) => {
+    setSteers((current) =>
+      current.map((steer) => (steer.runId === runId ? { ...steer, status, error } : steer)),
+    );
+  };
+
+  /** Takes a queued run that was cancelled before it started off the page. */
+  const removeQueued = (runId: string) => {
+    removed.current.add(runId);
+    setRuns((current) => current.filter((view) => view.runId !== runId));
+    setVersion((value) => value + 1);
+  };
+
   useEffect(() => {
     const offState = client.onState(setConnection);
     const offEvent = client.onRunEvent((event) => {
-      if (!runsRef.current.some((view) => view.runId === event.runId)) {
+      if (removed.current.has(event.runId)) return;
+      if (steersRef.current.some((steer) => steer.runId === event.runId)) {
+        if (event.event.type === 'status') {
+          steerStatus(event.runId, event.event.status, event.event.error);
+        }
+        return;
+      }
+      const known = runsRef.current.find((view) => view.runId === event.runId);
+      if (
+        known &&
+        isQueued(known) &&
+        event.event.type === 'status' &&
+        event.event.status === 'cancelled'
+      ) {
+        removeQueued(event.runId);
+        return;
+      }
+      if (!known) {
         // Events may come before run.submit's answer names the run: kept until it does.
         const list = buffered.current.get(event.runId) ?? [];
         list.push(event);
@@ -89,6 +127,10 @@ export function App() {
       }
     });
     const offResubscribed = client.onResubscribed((run) => {
+      if (steersRef.current.some((steer) => steer.runId === run.runId)) {
+        steerStatus(run.runId, run.status, run.error);
+        return;
+      }
       update(run.runId, (view) => {
         view.status = run.status;
         view.error = run.error;
@@ -114,6 +156,39 @@ export function App() {
     if (!isActive(view.status)) setVersion((value) => value + 1);
   };
 
+  /** Adds a view of a steer request the daemon accepted, with the events that came before. */
+  const followSteer = (run: RunInfo, text: string) => {
+    let status: string = run.status;
+    let error = run.error;
+    for (const event of buffered.current.get(run.runId) ?? []) {
+      if (event.event.type === 'status') {
+        status = event.event.status;
+        error = event.event.error ?? error;
+      }
+    }
+    buffered.current.delete(run.runId);
+    const steer = { runId: run.runId, targetRunId: run.targetRunId ?? '', text, status, error };
+    setSteers((current) => [...current.filter((item) => item.runId !== run.runId), steer]);
+  };
+
+  // A run that ended moves the queue on: the places of the runs still waiting are read again.
+  useEffect(() => {
+    if (!space || sessionId === undefined || !runsRef.current.some(isQueued)) return;
+    void client
+      .request('run.list', { space: space.root, sessionId })
+      .then(({ runs: listed }) => {
+        const places = new Map(listed.map((run) => [run.runId, run.queuePosition]));
+        setRuns((current) =>
+          current.map((view) =>
+            isQueued(view) && places.has(view.runId)
+              ? { ...view, queuePosition: places.get(view.runId) }
+              : view,
+          ),
+        );
+      })
+      .catch(() => undefined);
+  }, [version]);
+
   const loadSessions = async (root: string): Promise<SessionInfo[]> => {
     const { sessions: list } = await client.request('session.list', { space: root });
     setSessions(list);
@@ -123,6 +198,7 @@ export function App() {
   const selectSession = async (root: string, id: string | undefined) => {
     setSessionId(id);
     setRuns([]);
+    setSteers([]);
     setHistory([]);
     if (id === undefined) return;
     try {
@@ -160,10 +236,12 @@ export function App() {
     }
   };
 
-  const send = async (event: Event) => {
-    event.preventDefault();
-    const text = input.trim();
-    if (!space || text === '') return;
+  /**
+   * Sends the composer's text: `new` when no reply streams; while one does, `queue` (after it) or
+   * `steer` (into it, at its next step).
+   */
+  const submit = async (delivery: 'new' | 'queue' | 'steer', text: string): Promise<boolean> => {
+    if (!space || text === '') return false;
     setNotice('');
     try {
       let id = sessionId;
@@ -178,21 +256,49 @@ export function App() {
         sessionId: id,
         requestId: crypto.randomUUID(),
         input: { type: 'text', text },
+        ...(delivery === 'new' ? {} : { delivery }),
       });
-      setInput('');
-      follow(runViewOf(run));
+      if (delivery === 'steer') followSteer(run, text);
+      else follow(runViewOf(run));
+      if (delivery === 'queue') setVersion((value) => value + 1);
+      return true;
     } catch (error) {
-      setNotice(
-        error instanceof RpcError && error.code === 'busy'
-          ? 'The session is busy: a reply is still streaming. Wait for it, or cancel it.'
-          : describeError(error),
-      );
+      if (error instanceof RpcError && error.code === 'no_active_run') {
+        setNotice('The reply ended before you steered it: send your message as a new request.');
+      } else {
+        setNotice(describeError(error));
+      }
+      return false;
+    }
+  };
+
+  const active = runs.some((view) => isActive(view.status));
+
+  const send = async (event: Event, delivery?: 'queue' | 'steer') => {
+    event.preventDefault();
+    const chosen = delivery ?? (active ? 'queue' : 'new');
+    if (await submit(chosen, input.trim())) setInput('');
+  };
+
+  /** A steer that arrived after its run ended, queued as a request of its own. */
+  const queueInstead = async (steer: SteerView) => {
+    if (await submit('queue', steer.text)) {
+      setSteers((current) => current.filter((item) => item.runId !== steer.runId));
     }
   };
 
   const cancel = async (runId: string) => {
     try {
       const { run } = await client.request('run.cancel', { runId });
+      if (steersRef.current.some((steer) => steer.runId === runId)) {
+        steerStatus(runId, run.status, run.error);
+        return;
+      }
+      const known = runsRef.current.find((view) => view.runId === runId);
+      if (known && isQueued(known) && run.status === 'cancelled') {
+        removeQueued(runId);
+        return;
+      }
       update(runId, (view) => {
         if (view.lastSeq === 0 || !isActive(run.status)) view.status = run.status;
       });
@@ -212,8 +318,6 @@ export function App() {
       setNotice(describeError(error));
     }
   };
-
-  const active = runs.some((view) => isActive(view.status));
 
   return html`<div class="shell">
     <header class="top">
@@ -270,7 +374,12 @@ export function App() {
                   ${history.map((item) => html`<${HistoryEntry} key=${item.entryId} item=${item} />`)}
                 </ol>
                 <ol class="live">
-                  ${runs.map((view) => html`<${RunItem} key=${view.runId} view=${view} onCancel=${cancel} onRetry=${retry} />`)}
+                  ${runs.map(
+                    (view) =>
+                      html`<${RunItem} key=${view.runId} view=${view} steers=${steers.filter(
+                        (steer) => steer.targetRunId === view.runId,
+                      )} onCancel=${cancel} onRetry=${retry} onQueueSteer=${queueInstead} />`,
+                  )}
                 </ol>
                 <form class="composer" onSubmit=${send}>
                   <label for="message">Message</label>
@@ -280,8 +389,21 @@ export function App() {
                   ) => {
                     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
                   }}></textarea>
-                  ${active ? html`<p class="meta">A reply is streaming: the session is busy until it ends or you cancel it.</p>` : ''}
-                  <button type="submit">Send</button>
+                  ${
+                    active
+                      ? html`<p class="meta" id="composer-help">
+                            A reply is streaming. <strong>Queue</strong> sends your message after
+                            it (Ctrl+Enter); <strong>Steer</strong> gives it to the reply at its
+                            next step.
+                          </p>
+                          <div class="row">
+                            <button type="submit" class="queue" aria-describedby="composer-help">Queue</button>
+                            <button type="button" class="steer" aria-describedby="composer-help" onClick=${(
+                              event: Event,
+                            ) => void send(event, 'steer')}>Steer</button>
+                          </div>`
+                      : html`<button type="submit">Send</button>`
+                  }
                 </form>`
             : html`<p class="empty">Open a space: a folder of your notes.</p>`
         }

@@ -25,7 +25,8 @@ export type Block =
   | { kind: 'changes'; changes: FileChange[] }
   | { kind: 'compaction'; phase: 'start' | 'end'; tokensBefore?: number | undefined }
   | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string }
-  | { kind: 'context'; revision: string; sources: string[] };
+  | { kind: 'context'; revision: string; sources: string[] }
+  | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string };
 
 /** What the page knows of one run it follows. */
 export interface RunView {
@@ -36,6 +37,19 @@ export interface RunView {
   error?: { code: string; message: string; fix?: string | undefined } | undefined;
   blocks: Block[];
   lastSeq: number;
+  /** How the request was delivered (`queue` waits behind the session's runs). */
+  delivery: string;
+  /** For a queued run not started yet: its place in the session's queue, from 1. */
+  queuePosition?: number | undefined;
+}
+
+/** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
+export interface SteerView {
+  runId: string;
+  targetRunId: string;
+  text: string;
+  status: string;
+  error?: { code: string; message: string; fix?: string | undefined } | undefined;
 }
 
 /** A new view of a run the daemon reported. */
@@ -48,7 +62,14 @@ export function runViewOf(run: RunInfo): RunView {
     error: run.error,
     blocks: [],
     lastSeq: 0,
+    delivery: run.delivery ?? 'new',
+    queuePosition: run.queuePosition,
   };
+}
+
+/** Whether a run is waiting in its session's queue (accepted, not started). */
+export function isQueued(view: RunView): boolean {
+  return view.status === 'accepted' && view.delivery === 'queue';
 }
 
 /** The file a tool call works on, as its arguments name it. */
@@ -70,6 +91,7 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
   switch (event.type) {
     case 'status':
       view.status = event.status;
+      if (event.status !== 'accepted') view.queuePosition = undefined;
       if (event.error) view.error = event.error;
       break;
     case 'text-delta':
@@ -119,6 +141,15 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
       break;
     case 'context-snapshot':
       view.blocks.push({ kind: 'context', revision: event.revision, sources: event.sources });
+      break;
+    case 'steer-delivered':
+    case 'follow-up-delivered':
+      view.blocks.push({
+        kind: 'steer',
+        followUp: event.type === 'follow-up-delivered',
+        text: event.text,
+        requestRunId: event.requestRunId,
+      });
       break;
     default:
       break; // prompt-sections (shown in the run list) and event types this page does not know.
@@ -188,31 +219,88 @@ function BlockView({ block }: { block: Block }) {
       return html`<div class="notice" role="note">
         Learning context given (revision <code>${block.revision.slice(0, 12)}</code>)
       </div>`;
+    case 'steer':
+      return html`<div class="message user steer" data-request-run=${block.requestRunId}>
+        <span class="who">${block.followUp ? 'You followed up' : 'You steered'}</span>
+        <p>${block.text}</p>
+      </div>`;
   }
 }
 
-/** One run: the request, what streamed, its status, cancel and retry. */
+/** A steer sent into a run and not delivered yet: waiting, or refused because the run ended. */
+function PendingSteer({
+  steer,
+  onCancel,
+  onQueue,
+}: {
+  steer: SteerView;
+  onCancel: (runId: string) => void;
+  onQueue: (steer: SteerView) => void;
+}) {
+  const finished = steer.error?.code === 'run_finished';
+  return html`<div class=${`message user steer steer-${steer.status}`} data-steer=${steer.runId}>
+    <span class="who">${finished ? 'Not delivered' : 'Steer waiting for the next step'}</span>
+    <p>${steer.text}</p>
+    ${
+      steer.status === 'running'
+        ? html`<button type="button" class="cancel-steer" onClick=${() => onCancel(steer.runId)}>Take back</button>`
+        : finished
+          ? html`<p class="meta">The reply ended before your message reached it.</p>
+              <button type="button" class="queue-instead" onClick=${() => onQueue(steer)}>Queue it instead</button>`
+          : steer.error
+            ? html`<p class="meta">${steer.error.message}</p>`
+            : ''
+    }
+  </div>`;
+}
+
+/**
+ * One run: the request, what streamed (with the steers delivered into it), the steers still on their
+ * way, its status or place in the queue, cancel and retry.
+ */
 export function RunItem({
   view,
+  steers,
   onCancel,
   onRetry,
+  onQueueSteer,
 }: {
   view: RunView;
+  steers: SteerView[];
   onCancel: (runId: string) => void;
   onRetry: (runId: string) => void;
+  onQueueSteer: (steer: SteerView) => void;
 }) {
   const active = isActive(view.status);
+  const queued = isQueued(view);
   const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
-  return html`<li class="turn" data-run=${view.runId} data-status=${view.status}>
+  const delivered = new Set(
+    view.blocks.flatMap((block) => (block.kind === 'steer' ? [block.requestRunId] : [])),
+  );
+  const waiting = steers.filter(
+    (steer) =>
+      !delivered.has(steer.runId) && steer.status !== 'succeeded' && steer.status !== 'cancelled',
+  );
+  return html`<li class="turn" data-run=${view.runId} data-status=${view.status} data-queued=${queued ? 'true' : undefined}>
     <div class="message user"><span class="who">You</span><p>${view.prompt}</p></div>
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
       ${view.blocks.map((block) => html`<${BlockView} block=${block} />`)}
+      ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>
-        <span class="status-label">${view.status}</span>
+        <span class="status-label">${queued ? 'queued' : view.status}</span>
+        ${
+          queued
+            ? html` — <span class="queue-position">${
+                view.queuePosition === undefined
+                  ? 'waiting for the runs before it'
+                  : `position ${view.queuePosition}`
+              }</span> in the queue`
+            : ''
+        }
         ${view.error ? html` — ${view.error.message}${view.error.fix ? ` ${view.error.fix}` : ''}` : ''}
       </p>
-      ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>Cancel</button>` : ''}
+      ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>${queued ? 'Remove from queue' : 'Cancel'}</button>` : ''}
       ${retryable ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
     </div>
   </li>`;

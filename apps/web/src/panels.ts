@@ -274,35 +274,67 @@ export function SettingsPanel({ client, space, sessionId, version }: PanelProps)
   </section>`;
 }
 
-/** The session's runs, newest first, each with its prompt-section report. */
+/**
+ * The session's runs: those waiting in its queue with their place (cancelling one takes it out),
+ * then every run newest first, each with its prompt-section report.
+ */
 export function RunsPanel({ client, space, sessionId, version }: PanelProps) {
   const [runs, setRuns] = useState<RunInfo[]>([]);
   const [message, setMessage] = useState('');
+  const load = async () => {
+    try {
+      setRuns(
+        (
+          await client.request('run.list', {
+            space,
+            ...(sessionId ? { sessionId } : {}),
+            limit: 20,
+          })
+        ).runs,
+      );
+    } catch (error) {
+      setMessage(describeError(error));
+    }
+  };
   useEffect(() => {
-    void (async () => {
-      try {
-        setRuns(
-          (
-            await client.request('run.list', {
-              space,
-              ...(sessionId ? { sessionId } : {}),
-              limit: 20,
-            })
-          ).runs,
-        );
-      } catch (error) {
-        setMessage(describeError(error));
-      }
-    })();
+    void load();
   }, [space, sessionId, version]);
+  const queued = runs
+    .filter((run) => run.status === 'accepted' && run.queuePosition !== undefined)
+    .sort((a, b) => (a.queuePosition ?? 0) - (b.queuePosition ?? 0));
+  const cancel = async (run: RunInfo) => {
+    try {
+      await client.request('run.cancel', { runId: run.runId });
+      setMessage(`Took “${run.input.text.slice(0, 40)}” out of the queue.`);
+    } catch (error) {
+      setMessage(describeError(error));
+    }
+    await load();
+  };
   return html`<section class="panel" aria-labelledby="runs-heading">
     <h2 id="runs-heading">Runs</h2>
     <p class="panel-message" role="status">${message}</p>
+    ${
+      queued.length > 0
+        ? html`<h3 id="queue-heading">Queued</h3>
+            <ol class="queue-list" aria-labelledby="queue-heading">
+              ${queued.map(
+                (run) => html`<li data-run=${run.runId}>
+                  <span class="queue-position">${run.queuePosition}.</span>
+                  <span class="queue-text">${run.input.text.slice(0, 60)}</span>
+                  <button type="button" class="cancel" aria-label=${`Cancel queued request ${run.queuePosition}: ${run.input.text.slice(0, 40)}`} onClick=${() => void cancel(run)}>Cancel</button>
+                </li>`,
+              )}
+            </ol>`
+        : ''
+    }
     <ul class="runs">
       ${runs.map(
-        (run) => html`<li>
+        (run) => html`<li data-run=${run.runId}>
           <details>
-            <summary><span class=${`status-${run.status}`}>${run.status}</span> ${run.input.text.slice(0, 60)}</summary>
+            <summary><span class=${`status-${run.status}`}>${
+              run.queuePosition !== undefined ? `queued (${run.queuePosition})` : run.status
+            }</span>${run.delivery === 'steer' || run.delivery === 'followUp' ? ` ${run.delivery}` : ''} ${run.input.text.slice(0, 60)}</summary>
             <p class="meta">${run.model ?? ''} · attempt ${run.attempt} · ${new Date(run.acceptedAt).toLocaleString()}</p>
             <ul class="sections">
               ${(run.promptSections ?? []).map(
