@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -148,8 +149,10 @@ describe('the sandboxed bash tool', () => {
 
   it('refuses writes outside the space and into .repa, and nothing outside changes', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'repa-bash-outside-'));
-    // A folder of the real file system that is not under the private /tmp: read-only in the sandbox.
-    const readOnly = join(dirname(new URL(import.meta.url).pathname), `escape-${process.pid}.txt`);
+    // A folder of the real file system outside the private /tmp and the hidden home (wherever the
+    // clone lives): read-only in the sandbox.
+    const readOnlyDir = mkdtempSync('/var/tmp/repa-bash-readonly-');
+    const readOnly = join(readOnlyDir, 'escape.txt');
     const { space, results } = await run([
       bash(`echo x > ${join(outside, 'escape.txt')}; echo "rc=$?"`),
       bash(`echo x > ${readOnly}; echo "rc=$?"`),
@@ -163,7 +166,8 @@ describe('the sandboxed bash tool', () => {
     expect(results[3]).toContain('Read-only file system');
     expect(results[3]).toContain('rc=1');
     expect(readdirSync(outside)).toEqual([]);
-    expect(existsSync(readOnly)).toBe(false);
+    expect(readdirSync(readOnlyDir)).toEqual([]);
+    rmSync(readOnlyDir, { recursive: true, force: true });
     expect(existsSync(join(dirname(space), 'escape.txt'))).toBe(false);
     expect(existsSync(join(tmpdir(), 'escape.txt'))).toBe(false);
     expect(existsSync(join(space, '.repa/planted'))).toBe(false);
