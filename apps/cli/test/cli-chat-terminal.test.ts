@@ -239,7 +239,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
     await waiting; // The run is active: Pi waits on the model.
     chat.type('And then this.');
     chat.keys('Enter');
-    await chat.waitFor(/^\[queued\] sent when the reply ends$/m);
+    await chat.waitFor(/^\[queued\] run \S+ waits at position 1$/m);
     expect(chat.screen()).not.toMatch(/^you> And then this\.$/m);
 
     const aborted = slow.aborted;
@@ -252,5 +252,53 @@ describe('repa chat on a terminal, while a reply streams', () => {
     expect(chat.exitCode()).toBeUndefined();
     chat.keys('C-c');
     expect(await chat.exited()).toBe(0);
+  });
+
+  it('queues a request typed meanwhile in the session, steers the held reply with /steer, then streams both replies in order', async () => {
+    const chat = new Terminal('steering', ['chat'], held.space, held);
+    await chat.waitFor(EDITOR);
+    chat.type('/steer too early');
+    chat.keys('Enter');
+    await chat.waitFor(/^No reply is running in this session, so \/steer has nothing to go into/m);
+
+    const waiting = slow.nextHeld();
+    chat.type('First, wait for me.');
+    chat.keys('Enter');
+    await waiting;
+    chat.type('Second request.');
+    chat.keys('Enter');
+    await chat.waitFor(/^\[queued\] run \S+ waits at position 1$/m);
+    const queued = await repaJson<{ runs: { queuePosition?: number }[] }>(held, [
+      'runs',
+      'list',
+      '--space',
+      held.space,
+    ]);
+    expect(queued.json.runs.some((run) => run.queuePosition === 1)).toBe(true); // Server-side.
+
+    chat.type('/steer mention the moon');
+    chat.keys('Enter');
+    await chat.waitFor(/^\[steer\] into run \S+$/m);
+    const before = slow.requests.length;
+    slow.release();
+    const screen = await chat.waitFor(
+      /^you> Second request\.\n(?:.*\n)*?Hello from the test model\.\n\[succeeded\] run \S+$/m,
+    );
+    // The held model's next request carries the steer text.
+    expect(
+      slow.requests
+        .slice(before)
+        .some((messages) => JSON.stringify(messages).includes('mention the moon')),
+    ).toBe(true);
+    const first = screen.indexOf('you> First, wait for me.');
+    const second = screen.indexOf('you> Second request.');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(second).toBeGreaterThan(first);
+    expect(screen.slice(first, second)).toMatch(/^\[succeeded\] run \S+$/m);
+    chat.keys('C-d');
+    expect(await chat.exited()).toBe(0);
+    expect(await userTexts(held.space)).toEqual(
+      expect.arrayContaining(['First, wait for me.', 'Second request.']),
+    );
   });
 });

@@ -62,6 +62,20 @@ describe('repa chat', () => {
       const history = await repa(sandbox, ['sessions', 'show', '--json']);
       expect(JSON.parse(history.stdout).items).toEqual([]);
     });
+
+    it('answers /steer and /follow-up over a pipe, where no reply runs, without sending anything', async () => {
+      const { code, stdout, stderr } = await repa(sandbox, ['chat'], {
+        input: '/steer shorter\n/follow-up and more\n/steer\n',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain(
+        'you> /steer shorter\nNo reply is running in this session, so /steer has nothing to go into; nothing was sent. (no_active_run)\nFix: Send the text as a request of its own.\n',
+      );
+      expect(stdout).toMatch(/^you> \/follow-up and more\nNo reply is running .* \/follow-up /m);
+      expect(stdout).toContain('you> /steer\n/steer needs the text to send');
+      const history = await repa(sandbox, ['sessions', 'show', '--json']);
+      expect(JSON.parse(history.stdout).items).toEqual([]);
+    });
   });
 
   describe('when the daemon stopped meanwhile', () => {

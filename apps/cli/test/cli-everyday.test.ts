@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +177,38 @@ describe('repa doctor', () => {
     );
     expect(readdirSync(fresh)).toEqual([]);
   });
+
+  it('reports the sandbox: bwrap absent from the PATH, and what tools.bash means', () => {
+    const fresh = join(sandbox.root, 'no-bwrap-home');
+    const emptyBin = join(sandbox.root, 'empty-bin');
+    mkdirSync(fresh);
+    mkdirSync(emptyBin);
+    const out = execFileSync(nodeBinary, [cliMain, 'doctor'], {
+      cwd: fresh,
+      env: { ...sandbox.env, HOME: fresh, PATH: emptyBin },
+      encoding: 'utf8',
+    });
+    expect(out).toMatch(/^sandbox {3}bwrap not on the PATH \(install bubblewrap/m);
+    expect(out).toMatch(/^ {10}tools\.bash 'off' \(default\) never runs commands; 'sandboxed'/m);
+    expect(readdirSync(fresh)).toEqual([]);
+    expect(readdirSync(emptyBin)).toEqual([]);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/bwrap'))(
+    'reports bwrap on the PATH with its version, where bubblewrap is installed',
+    () => {
+      const fresh = join(sandbox.root, 'bwrap-home');
+      mkdirSync(fresh);
+      const out = execFileSync(nodeBinary, [cliMain, 'doctor', '--json'], {
+        cwd: fresh,
+        env: { ...sandbox.env, HOME: fresh, PATH: '/usr/bin' },
+        encoding: 'utf8',
+      });
+      const version = execFileSync('/usr/bin/bwrap', ['--version'], { encoding: 'utf8' }).trim();
+      expect(JSON.parse(out).sandbox.bwrap).toEqual({ path: '/usr/bin/bwrap', version });
+      expect(readdirSync(fresh)).toEqual([]);
+    },
+  );
 });
 
 describe('repa completion', () => {

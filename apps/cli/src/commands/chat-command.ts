@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
-import { type RepaClient, RepaError } from '@repa/protocol';
+import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
@@ -21,6 +21,8 @@ const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/sessions', 'list the recent sessions of the space'],
   ['/context', 'show the learning context of the space'],
   ['/model', 'show the model that answers'],
+  ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
+  ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
   ['/exit', 'leave (also Ctrl-D on an empty line)'],
 ];
 
@@ -39,17 +41,28 @@ interface Chat {
 }
 
 /**
- * Sends one request to the chat's session and follows it. The one place a request leaves the
- * chat (a later delivery mode, e.g. queueing while a reply streams, changes only this).
+ * Sends one request to the chat's session and follows it; `delivery` 'queue' puts it in the
+ * session's durable queue behind the running reply, and `accepted` sees the run as accepted.
+ * The one place a request leaves the chat.
  */
-function sendRequest(chat: Chat, text: string): FollowedRun {
+function sendRequest(
+  chat: Chat,
+  text: string,
+  delivery?: RunDelivery,
+  accepted?: (run: RunInfo) => void,
+): FollowedRun {
   const params = {
     space: chat.space,
     sessionId: chat.sessionId,
     requestId: randomUUID(),
     input: { type: 'text' as const, text },
+    ...(delivery ? { delivery } : {}),
   };
-  const submit = () => chat.client.request('run.submit', params);
+  const submit = async () => {
+    const result = await chat.client.request('run.submit', params);
+    accepted?.(result.run);
+    return result;
+  };
   return followRun(chat.client, chat.printer, () =>
     submit().catch(async (error: unknown) => {
       // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
@@ -127,6 +140,30 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       say(
         `[repa] model: ${describeModel(await chat.context.model())} (repa models lists the others)`,
       );
+      break;
+    }
+    case '/steer':
+    case '/follow-up': {
+      const text = line.slice(name.length).trim();
+      if (text === '') {
+        say(`${name} needs the text to send, e.g. ${name} keep it shorter; nothing was sent.`);
+        break;
+      }
+      try {
+        const { run } = await chat.client.request('run.submit', {
+          space: chat.space,
+          sessionId: chat.sessionId,
+          requestId: randomUUID(),
+          input: { type: 'text', text },
+          delivery: name === '/steer' ? 'steer' : 'followUp',
+        });
+        say(`[${name.slice(1)}] into run ${run.targetRunId ?? run.runId}`);
+      } catch (error) {
+        if (!(RepaError.isInstance(error) && error.code === 'no_active_run')) throw error;
+        say(
+          `No reply is running in this session, so ${name} has nothing to go into; nothing was sent. (no_active_run)\nFix: Send the text as a request of its own.`,
+        );
+      }
       break;
     }
     default:
@@ -252,8 +289,11 @@ export const chatCommand: Command = {
   help: `Talks with the agent in a new session of the space, or the one chosen by --session, -c or
 --resume. Each reply streams as it arrives, with the tool calls and every save with its receipt.
 On a terminal the input is an editor: Enter sends, Shift-Enter or Alt-Enter starts a new line, Tab
-completes a slash command; it stays live while a reply streams, and a request sent then waits for the
-reply to end. Over a pipe (or with --json, or TERM=dumb) one request is read per line.
+completes a slash command; it stays live while a reply streams: a request sent then goes at once into
+the session's queue (shown as [queued] with its position) and streams when its turn comes, /steer TEXT
+steers the running reply and /follow-up TEXT hands it more once it would stop. Over a pipe (or with
+--json, or TERM=dumb) one request is read per line and waits for the reply before it, so no reply is
+running when /steer is read there (it says so, unless a run of another client is active).
 ${CHAT_HELP}
 
 Options:
@@ -274,7 +314,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
     // Pi's terminal UI is loaded only here, so other commands start without it.
     const { terminalChat } = await import('./chat-terminal.js');
     return terminalChat({
-      send: (text, printer) => sendRequest({ ...chat, printer }, text),
+      send: (text, printer, delivery, accepted) =>
+        sendRequest({ ...chat, printer }, text, delivery, accepted),
       command: (line, say) => slashCommand(chat, line, say),
       commands: SLASH_COMMANDS,
       space: chat.space,

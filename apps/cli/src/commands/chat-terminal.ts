@@ -9,14 +9,19 @@ import {
   Text,
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
-import { RepaError } from '@repa/protocol';
+import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 
 /** What the terminal chat needs from `repa chat`. */
 export interface TerminalChatActions {
   /** Sends one request and follows it (the one place a request leaves the chat). */
-  send(text: string, printer: RunPrinter): FollowedRun;
+  send(
+    text: string,
+    printer: RunPrinter,
+    delivery?: RunDelivery,
+    accepted?: (run: RunInfo) => void,
+  ): FollowedRun;
   /** Runs a slash command; resolves false for `/exit`. */
   command(line: string, say: (text: string) => void): Promise<boolean>;
   /** The slash commands with what each does, for completion. */
@@ -76,10 +81,45 @@ class Transcript {
   }
 }
 
+/** A stream that keeps what is written until {@link Held.release}, then writes through to `to`. */
+class Held {
+  #chunks: string[] | undefined = [];
+  readonly #to: (chunk: string) => void;
+
+  constructor(to: (chunk: string) => void) {
+    this.#to = to;
+  }
+
+  /** Writes what was kept, and from now on everything at once. */
+  release(): void {
+    for (const chunk of this.#chunks ?? []) this.#to(chunk);
+    this.#chunks = undefined;
+  }
+
+  stream(): Writable {
+    return new Writable({
+      write: (chunk: Buffer | string, _encoding, done) => {
+        if (this.#chunks) this.#chunks.push(String(chunk));
+        else this.#to(String(chunk));
+        done();
+      },
+    });
+  }
+}
+
+/** A request of the chat: shown, then followed once the replies before it have ended. */
+interface Turn {
+  text: string;
+  /** Sends it (now, or already sent into the queue). */
+  start(): FollowedRun;
+  /** Shows its output held so far (queued requests stream into a hold until their turn). */
+  show(): void;
+}
+
 /**
  * `repa chat` on a terminal, with Pi's terminal UI: an editor for multi-line input (Enter sends,
  * Shift-Enter or Alt-Enter starts a new line) that stays live while a reply streams; a request sent
- * meanwhile waits for the reply to end. Ctrl-C cancels a running reply (twice: leaves at once, exit
+ * meanwhile goes at once into the session's queue and streams, in order, when its turn comes. Ctrl-C cancels a running reply (twice: leaves at once, exit
  * code 130), else clears a half-typed request, else leaves; Ctrl-D on an empty editor leaves.
  */
 export async function terminalChat(actions: TerminalChatActions): Promise<number> {
@@ -108,13 +148,14 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     finish = resolve;
   });
   let active: FollowedRun | undefined;
-  const waiting: string[] = [];
+  const waiting: Turn[] = [];
 
   const sendNext = async () => {
     while (!active && waiting.length > 0) {
-      const text = waiting.shift() as string;
-      say(`you> ${text.replace(/\n/g, '\n     ')}`);
-      active = actions.send(text, printer);
+      const turn = waiting.shift() as Turn;
+      say(`you> ${turn.text.replace(/\n/g, '\n     ')}`);
+      active = turn.start();
+      turn.show();
       try {
         await active.done;
       } catch (error) {
@@ -130,6 +171,19 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
         transcript.next();
       }
     }
+  };
+
+  /** A request typed while a reply streams: into the session's queue now, shown at its turn. */
+  const queue = (text: string): Turn => {
+    const held = new Held((chunk) => transcript.append(chunk));
+    const queuedPrinter = new RunPrinter({ out: held.stream(), json: false, showErrors: true });
+    const run = actions.send(text, queuedPrinter, 'queue', (accepted) => {
+      if (accepted.queuePosition) {
+        say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
+      }
+    });
+    run.done.catch(() => {}); // Its failure (e.g. queue_full) is shown at its turn.
+    return { text, start: () => run, show: () => held.release() };
   };
 
   editor.onSubmit = (text) => {
@@ -148,8 +202,11 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
       );
       return;
     }
-    waiting.push(text);
-    if (active) say('[queued] sent when the reply ends');
+    waiting.push(
+      active || waiting.length > 0
+        ? queue(text)
+        : { text, start: () => actions.send(text, printer), show: () => {} },
+    );
     void sendNext();
   };
 
