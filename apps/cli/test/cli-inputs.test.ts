@@ -93,7 +93,10 @@ describe('repa run inputs on a held model request', () => {
     const { code, stderr } = await repa(sandbox, ['run', '--steer', 'Anyone?']);
     expect(code).toBe(1);
     expect(stderr).toContain('(no_active_run)');
-    expect(stderr).toMatch(/^Fix: Submit the text as a new run/m);
+    expect(stderr).toMatch(
+      /^Fix: Submit the text as a new run with repa run TEXT \(or repa run --queue TEXT\) instead of steer\.$/m,
+    );
+    expect(stderr).not.toContain('delivery');
   });
 
   it('--queue waits behind the running run, shows its position in runs list, then runs', async () => {
