@@ -153,6 +153,17 @@ describe('repa run inputs on a held model request', () => {
     expect(slow.requests.length).toBe(before);
   });
 
+  it('--image refuses inline images over 5 MiB in all with a usage error naming the limit', async () => {
+    const big = join(sandbox.root, 'big.png');
+    writeFileSync(big, Buffer.alloc(3.5 * 1024 * 1024));
+    const before = slow.requests.length;
+    const { code, stderr } = await repa(sandbox, ['run', '--image', `${big},${big}`, 'Look.']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('5 MiB in all');
+    expect(stderr).not.toContain('message_too_large');
+    expect(slow.requests.length).toBe(before);
+  });
+
   it('--attach refuses a file outside the space', async () => {
     writeFileSync(join(sandbox.root, 'outside.md'), 'secret\n');
     const { code, stderr } = await repa(sandbox, [
