@@ -16,6 +16,16 @@ describe('cliFix', () => {
         'Call again: the client reconnects. run.submit and run.retry are idempotent by requestId.',
       ),
     ).toBe('Run the command again; repa run with the same --request-id returns the original run.');
+    expect(cliFix('Submit the text as a new run (delivery new or queue) instead of steer.')).toBe(
+      'Submit the text as a new run with repa run TEXT (or repa run --queue TEXT) instead of steer.',
+    );
+    expect(
+      cliFix(
+        'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
+      ),
+    ).toBe(
+      'The target run ended before the message was delivered; submit it again with repa run TEXT (or repa run --queue TEXT) to run it on its own.',
+    );
     expect(cliFix('Edit notes/settings.get.md by hand.')).toBe(
       'Edit notes/settings.get.md by hand.',
     );

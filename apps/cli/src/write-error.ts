@@ -26,12 +26,18 @@ const METHOD = new RegExp(
   'g',
 );
 
+/** The `delivery` wording of a fix, as the `repa run` flags that pick the delivery. */
+const DELIVERY = /\(delivery new or queue\)|with delivery queue \(or new\)/g;
+const DELIVERY_COMMANDS = 'with repa run TEXT (or repa run --queue TEXT)';
+
 /** A fix written for protocol clients, with each method it names replaced by its `repa` command. */
 export function cliFix(fix: string): string {
   if (fix.includes('run.submit and run.retry are idempotent by requestId')) {
     return 'Run the command again; repa run with the same --request-id returns the original run.';
   }
-  return fix.replace(METHOD, (method) => METHOD_COMMANDS[method] ?? method);
+  return fix
+    .replace(DELIVERY, DELIVERY_COMMANDS)
+    .replace(METHOD, (method) => METHOD_COMMANDS[method] ?? method);
 }
 
 /**

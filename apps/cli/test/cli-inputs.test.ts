@@ -93,7 +93,10 @@ describe('repa run inputs on a held model request', () => {
     const { code, stderr } = await repa(sandbox, ['run', '--steer', 'Anyone?']);
     expect(code).toBe(1);
     expect(stderr).toContain('(no_active_run)');
-    expect(stderr).toMatch(/^Fix: Submit the text as a new run/m);
+    expect(stderr).toMatch(
+      /^Fix: Submit the text as a new run with repa run TEXT \(or repa run --queue TEXT\) instead of steer\.$/m,
+    );
+    expect(stderr).not.toContain('delivery');
   });
 
   it('--queue waits behind the running run, shows its position in runs list, then runs', async () => {
@@ -147,6 +150,17 @@ describe('repa run inputs on a held model request', () => {
     ]);
     expect(code).toBe(1);
     expect(stderr).toContain('(invalid_request)');
+    expect(slow.requests.length).toBe(before);
+  });
+
+  it('--image refuses inline images over 5 MiB in all with a usage error naming the limit', async () => {
+    const big = join(sandbox.root, 'big.png');
+    writeFileSync(big, Buffer.alloc(3.5 * 1024 * 1024));
+    const before = slow.requests.length;
+    const { code, stderr } = await repa(sandbox, ['run', '--image', `${big},${big}`, 'Look.']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('5 MiB in all');
+    expect(stderr).not.toContain('message_too_large');
     expect(slow.requests.length).toBe(before);
   });
 

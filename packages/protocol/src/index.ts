@@ -145,6 +145,7 @@ export {
   isTerminalRunStatus,
   RUN_IMAGE_MAX_BYTES,
   RUN_IMAGE_MIME_TYPES,
+  RUN_IMAGES_MAX_INLINE_BYTES,
   type RunAttachment,
   type RunCompactionEvent,
   type RunContextSnapshotEvent,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { extname, relative, resolve } from 'node:path';
+import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
   RepaError,
+  RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
   type RunInfo,
@@ -130,11 +131,14 @@ function filesOf(values: OptionValues, name: string): string[] {
 }
 
 /**
- * The run's input: the text, `--image` files sent inline (the daemon checks they are images) and
- * `--attach` documents named relative to the space root (the daemon refuses one outside it).
+ * The run's input: the text, `--image` files (inside the space sent by path and read by the
+ * daemon, outside it sent inline within `RUN_IMAGES_MAX_INLINE_BYTES` in all; the daemon checks
+ * they are images) and `--attach` documents named relative to the space root (the daemon refuses
+ * one outside it).
  */
 function runInputOf(context: CliContext, text: string, values: OptionValues, space: string) {
   const input: RunInput = { type: 'text', text };
+  let inlineBytes = 0;
   const images = filesOf(values, 'image').map((file): RunImage => {
     const mimeType = IMAGE_TYPES[extname(file).toLowerCase()];
     if (!mimeType) {
@@ -143,11 +147,23 @@ function runInputOf(context: CliContext, text: string, values: OptionValues, spa
         'Pass an image file ending in .png, .jpg, .jpeg, .gif or .webp.',
       );
     }
+    const absolute = resolve(context.cwd, file);
+    const inSpace = relative(space, absolute);
+    if (inSpace !== '' && !inSpace.startsWith('..') && !isAbsolute(inSpace)) {
+      return { kind: 'file', path: inSpace.split('\\').join('/') };
+    }
     let bytes: Buffer;
     try {
-      bytes = readFileSync(resolve(context.cwd, file));
+      bytes = readFileSync(absolute);
     } catch (error) {
       throw usageError(`Cannot read ${file}: ${(error as Error).message}`, 'Check the path.');
+    }
+    inlineBytes += bytes.length;
+    if (inlineBytes > RUN_IMAGES_MAX_INLINE_BYTES) {
+      throw usageError(
+        `The images outside the space exceed ${RUN_IMAGES_MAX_INLINE_BYTES / 1024 / 1024} MiB in all (sent inline).`,
+        'Move the larger images into the space (they are then sent by path), or send fewer.',
+      );
     }
     return { kind: 'data', data: bytes.toString('base64'), mimeType };
   });
@@ -226,7 +242,7 @@ ${SPACE_OPTIONS_HELP}
                    restart (repa runs list shows the position)
   --steer          send TEXT into the session's running run, delivered at its next turn boundary
   --follow-up      send TEXT into the session's running run, after its current work
-  --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each) sent with the request
+  --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each; outside the space at most 5 MiB in all) sent with the request
   --attach F[,F…]  documents of the space attached to the request; read when the run starts
   --verbose        also print [prompt]: the prompt sections the model saw and why others are absent
 

@@ -11,7 +11,7 @@ import {
   ServerConnection,
 } from './server-connection.js';
 import { startWebListener, type WebListener } from './web-listener.js';
-import { readWebState, writeWebState } from './web-state.js';
+import { deleteWebState, readWebState, writeWebState } from './web-state.js';
 
 /** Options of {@link startRepaServer}. */
 export interface RepaServerOptions {
@@ -225,6 +225,8 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     grace.abort();
     await Promise.all([...connections.values()].map((connection) => connection.destroy()));
     await web?.then((listener) => listener.close()).catch(() => undefined);
+    // A clean close (repa daemon stop, idle exit) ends the page: the next daemon makes a new secret.
+    if (webOptions !== undefined) await deleteWebState(options.appDirectory);
     await listenersClosed;
     await claim.release();
   };

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -333,6 +333,26 @@ describe('a restarted daemon', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('app');
+  });
+
+  it('serves no page after a clean stop: web.json is deleted and the old port is refused', async () => {
+    const appDirectory = tempAppDirectory();
+    const first = await webDaemon(appDirectory);
+    const before = new URL((await openWebApp({ socketPath: first.socketPath })).url);
+    const path = join(appDirectory, 'run', 'web.json');
+    expect(existsSync(path)).toBe(true);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(path)).toBe(false);
+    await webDaemon(appDirectory);
+    expect(existsSync(path)).toBe(false);
+    port = Number(before.port);
+    await expect(
+      get('/', {
+        host: `127.0.0.1:${port}`,
+        cookie: `repa_web_${port}=${before.searchParams.get('secret')}`,
+      }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('ignores a saved state that is not a valid regular file, and makes a new secret', async () => {

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { READ_NO_FOLLOW, replaceFile } from '@repa/durable-fs';
 import { daemonPaths } from '@repa/protocol';
@@ -44,4 +44,9 @@ export async function readWebState(appDirectory: string): Promise<WebState | und
 export async function writeWebState(appDirectory: string, state: WebState): Promise<void> {
   const bytes = new TextEncoder().encode(`${JSON.stringify(state)}\n`);
   await replaceFile(statePath(appDirectory), bytes, { mode: 0o600 });
+}
+
+/** Deletes the saved state (on a clean close), so that the next daemon makes a new secret. */
+export async function deleteWebState(appDirectory: string): Promise<void> {
+  await rm(statePath(appDirectory), { force: true }).catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as protocol from '../index.js';
 import * as internal from '../internal/index.js';
-import { isTerminalRunStatus, runStatusSchema } from './runs.js';
+import { isTerminalRunStatus, runInputSchema, runStatusSchema } from './runs.js';
 
 describe('isTerminalRunStatus', () => {
   it('is false for accepted and running and true for every other status', () => {
@@ -17,5 +17,31 @@ describe('entry points', () => {
       expect(Object.keys(internal)).toContain(name);
     }
     expect(Object.keys(protocol)).toContain('isTerminalRunStatus');
+  });
+});
+
+describe('runInputSchema images', () => {
+  const image = (bytes: number) => ({
+    kind: 'data' as const,
+    data: Buffer.alloc(bytes).toString('base64'),
+    mimeType: 'image/png' as const,
+  });
+  const mib = 1024 * 1024;
+
+  it('refuses inline images over RUN_IMAGES_MAX_INLINE_BYTES in all, naming the limit', () => {
+    const input = { type: 'text', text: 'Look.', images: [image(3.5 * mib), image(3.5 * mib)] };
+    const parsed = runInputSchema.safeParse(input);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toContain('5 MiB in all');
+    expect(protocol.RUN_IMAGES_MAX_INLINE_BYTES).toBe(5 * mib);
+  });
+
+  it('accepts inline images up to the limit, and file images beside them', () => {
+    const input = {
+      type: 'text',
+      text: 'Look.',
+      images: [image(4 * mib), image(mib), { kind: 'file', path: 'big.png' }],
+    };
+    expect(runInputSchema.safeParse(input).success).toBe(true);
   });
 });

@@ -69,6 +69,21 @@ const imageFile = {
       'A space path (relative to the root) or identity of an image file, read through the content store.',
     ),
 };
+/** The most inline image bytes one run's input may carry in all (decoded), so it fits in one frame. */
+export const RUN_IMAGES_MAX_INLINE_BYTES = 5 * 1024 * 1024;
+
+/** Decoded bytes of the inline images, from their base64 lengths. */
+function inlineBytes(images: readonly { kind: string; data?: string }[]): number {
+  let total = 0;
+  for (const image of images) {
+    if (image.kind === 'data' && image.data !== undefined) {
+      const padding = image.data.endsWith('==') ? 2 : image.data.endsWith('=') ? 1 : 0;
+      total += Math.floor((image.data.length * 3) / 4) - padding;
+    }
+  }
+  return total;
+}
+
 /** One image of a run's input: inline base64 bytes, or an image file of the space. */
 export const runImageSchema = z.discriminatedUnion('kind', [
   z.strictObject(imageData),
@@ -114,12 +129,18 @@ const textInput = {
   type: z.literal('text'),
   /** The user's request. */
   text: z.string().min(1).max(1_000_000).describe("The user's request."),
-  /** Images sent with the request (at most 8), given to the model as image content. */
+  /** Images sent with the request (at most 8, inline ones at most 5 MiB in all), given to the model as image content. */
   images: z
     .array(runImageSchema)
     .max(8)
+    .refine((images) => inlineBytes(images) <= RUN_IMAGES_MAX_INLINE_BYTES, {
+      message:
+        'The inline images exceed 5 MiB in all; send larger images as {kind: "file", path} of the space.',
+    })
     .optional()
-    .describe('Images sent with the request (at most 8), given to the model as image content.'),
+    .describe(
+      'Images sent with the request (at most 8, inline ones at most 5 MiB in all), given to the model as image content.',
+    ),
   /** Documents of the space attached to the request (at most 20), read when the run starts. */
   attachments: z
     .array(runAttachmentSchema)
@@ -138,7 +159,7 @@ export interface RunInput {
   type: 'text';
   /** The user's request. */
   text: string;
-  /** Images sent with the request (at most 8), given to the model as image content. */
+  /** Images sent with the request (at most 8, inline ones at most 5 MiB in all), given to the model as image content. */
   images?: RunImage[] | undefined;
   /** Documents of the space attached to the request (at most 20), read when the run starts. */
   attachments?: RunAttachment[] | undefined;
