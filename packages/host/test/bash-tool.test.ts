@@ -146,6 +146,24 @@ describe('the sandboxed bash tool', () => {
     expect(results[0]).toContain('[bash: exit code 3 after');
   });
 
+  it('stops a command past its output cap and leaves no full-output file of Pi behind', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'repa-bash-tmpdir-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const { events, results } = await run([bash('yes | head -c 50000000; echo "after=$?"')]);
+      expect(toolEnds(events)[0]).toMatchObject({ toolName: 'bash' });
+      expect(results[0]).toContain('[bash: stopped (output over its limit of 4 MiB) with SIG');
+      expect(results[0]).toContain('Full output not kept]');
+      expect(results[0]).not.toContain('after=');
+      expect(results[0]).not.toContain(temp);
+      expect(readdirSync(temp).filter((name) => name.startsWith('pi-bash-'))).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
   it('refuses writes outside the space and into .repa, and nothing outside changes', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'repa-bash-outside-'));
     // A folder of the real file system that is not under the private /tmp: read-only in the sandbox.

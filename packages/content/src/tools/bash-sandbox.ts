@@ -27,7 +27,7 @@ export interface SandboxedRun {
   /** The signal that ended the command: the one Repa sent on a stop, or the one it died of. */
   signal: 'SIGTERM' | 'SIGKILL' | null;
   /** Why Repa stopped it, if it did. */
-  stoppedBy: 'timeout' | 'cancel' | 'dispose' | null;
+  stoppedBy: 'timeout' | 'cancel' | 'dispose' | 'output' | null;
   /** Wall-clock duration in milliseconds. */
   durationMillis: number;
 }
@@ -44,6 +44,8 @@ export interface SandboxedCommand {
   signal?: AbortSignal | undefined;
   /** Aborts on host disposal. */
   disposeSignal?: AbortSignal | undefined;
+  /** The most bytes of output forwarded; past it the command is stopped (`stoppedBy: 'output'`). */
+  maxOutputBytes?: number | undefined;
 }
 
 const DEBIAN_FIX =
@@ -333,7 +335,7 @@ export async function runSandboxed(
     durationMillis: 0,
   };
   let stopping: Promise<void> | undefined;
-  const stop = (reason: 'timeout' | 'cancel' | 'dispose') => {
+  const stop = (reason: 'timeout' | 'cancel' | 'dispose' | 'output') => {
     if (stopping) return;
     result.stoppedBy = reason;
     result.signal = 'SIGTERM';
@@ -363,8 +365,17 @@ export async function runSandboxed(
   command.disposeSignal?.addEventListener('abort', onDispose, { once: true });
   if (command.signal?.aborted) onCancel();
   if (command.disposeSignal?.aborted) onDispose();
-  child.stdout?.on('data', command.onData);
-  child.stderr?.on('data', command.onData);
+  const maxOutput = command.maxOutputBytes ?? Number.POSITIVE_INFINITY;
+  let forwarded = 0;
+  const onData = (data: Buffer) => {
+    if (forwarded >= maxOutput) return;
+    const room = maxOutput - forwarded;
+    forwarded += Math.min(data.length, room);
+    command.onData(data.length > room ? data.subarray(0, room) : data);
+    if (forwarded >= maxOutput) stop('output');
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
   try {
     const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
       (resolve, reject) => {
