@@ -188,6 +188,28 @@ describe('the sandboxed bash tool', () => {
     expect(existsSync(join(space, '.repa/sessions/x'))).toBe(false);
   });
 
+  it('keeps the space’s .git read-only: no hook can be planted', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
+    mkdirSync(join(space, '.git/hooks'), { recursive: true });
+    writeFileSync(join(space, '.git/config'), '[core]\n');
+    const { results } = await run(
+      [
+        bash(
+          'echo x > .git/hooks/x; echo "hook=$?"; echo y >> .git/config; echo "config=$?"; mv .git .git-moved; echo "mv=$?"',
+        ),
+      ],
+      sandboxed,
+      { space },
+    );
+    expect(results[0]).toContain('Read-only file system');
+    expect(results[0]).toContain('hook=1');
+    expect(results[0]).toContain('config=1');
+    expect(results[0]).not.toContain('mv=0');
+    expect(readdirSync(join(space, '.git/hooks'))).toEqual([]);
+    expect(readFileSync(join(space, '.git/config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(space, '.git-moved'))).toBe(false);
+  });
+
   it('has no network: a listener on the host loopback gets no connection', async () => {
     let connections = 0;
     const server: Server = createServer((socket) => {

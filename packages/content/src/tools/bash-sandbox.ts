@@ -80,8 +80,22 @@ function inside(folder: string, path: string): boolean {
 }
 
 /**
+ * The space's `.git` (folder or file, or a link's target inside the space) bound read-only, so a
+ * command cannot plant hooks or config that git would later run outside the sandbox.
+ */
+async function gitReadOnly(space: string): Promise<string[]> {
+  try {
+    const real = await realpath(join(space, '.git'));
+    return inside(space, real) && real !== space ? ['--ro-bind', real, real] : [];
+  } catch {
+    return []; // No `.git`.
+  }
+}
+
+/**
  * bubblewrap's arguments: the whole file system read-only, the home folder, `/run` and the hidden
- * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder, no
+ * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder and
+ * `.git` read-only, no
  * namespaces shared (no network), no capabilities, its own session, gone with its parent.
  */
 async function bwrapArguments(space: string, hidden: readonly string[]): Promise<string[]> {
@@ -118,6 +132,7 @@ async function bwrapArguments(space: string, hidden: readonly string[]): Promise
     space,
     space,
     ...below.flatMap(tmpfs),
+    ...(await gitReadOnly(space)),
     ...tmpfs(repa),
     '--remount-ro',
     repa,
