@@ -1,5 +1,6 @@
 // Spec R67, R74 (issue 23): the sandboxed `bash` tool through Pi's real agent loop (faux provider).
 // These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -131,7 +132,16 @@ describe('the sandboxed bash tool', () => {
     const notices = events.flatMap((event) =>
       event.type === 'file-change-notice' ? event.changes : [],
     );
-    expect(notices).toMatchObject([{ target: 'notes.md', kind: 'modified' }]);
+    expect(notices).toMatchObject([
+      { target: 'notes.md', kind: 'modified' },
+      {
+        target: 'out/made.txt',
+        kind: 'modified',
+        previousVersion: null,
+        version: createHash('sha256').update('made\n').digest('hex'),
+        bytes: 5,
+      },
+    ]);
     // The old baseline is gone: the edit must read the file again, and nothing was overwritten.
     expect(editEnd).toMatchObject({ toolName: 'edit', isError: true });
     expect(editEnd?.error?.code).toBe('read_required');

@@ -1,6 +1,8 @@
-import { lstat, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   type BashOperations,
   createBashToolDefinition,
@@ -26,7 +28,7 @@ export interface SandboxedBashToolOptions {
   hidden?: readonly string[];
   /** Aborts when the host is disposed: every running command is stopped. */
   disposeSignal?: AbortSignal;
-  /** Receives the changes to files this host read, found after each command. */
+  /** Receives the changes found after each command: to files this host read, then (`previousVersion: null`) up to 50 other files it created or changed. */
   onChanges?: (changes: FileChange[]) => void;
   /** The most processes one command may have at once. Default 256. */
   maxProcesses?: number;
@@ -73,6 +75,53 @@ async function dropFullOutput(text: string): Promise<string> {
 
 const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000 };
 const LISTED = 50;
+
+/** The sha256 version of the regular file at `path` (never through a link), or `undefined`. */
+async function versionOfFile(
+  path: string,
+): Promise<{ version: string; bytes: number } | undefined> {
+  try {
+    const handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+    try {
+      if (!(await handle.stat()).isFile()) return undefined;
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of handle.createReadStream({
+        autoClose: false,
+      }) as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+      }
+      return { version: hash.digest('hex'), bytes };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined; // Gone, a link, or not readable.
+  }
+}
+
+/** Receipt-less change records for files the command created or changed that this host had not read. */
+async function unreadChanges(store: ContentStore, paths: readonly string[]): Promise<FileChange[]> {
+  const records: FileChange[] = [];
+  for (const path of paths.slice(0, LISTED)) {
+    const now = await versionOfFile(join(store.root, path));
+    if (now === undefined) continue;
+    records.push({
+      target: path,
+      kind: 'modified',
+      previousVersion: null,
+      version: now.version,
+      form: 'location',
+      hint: 'changed by a command; this host had not read it',
+      bytes: now.bytes,
+    });
+  }
+  return records;
+}
 
 /** Files of the space whose status changed at or after `since` (ms), not counting `known`. */
 async function otherChangedFiles(
@@ -199,7 +248,8 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       const report = await observer.checkChangesByCommand();
       const known = new Set(report.changes.map((change) => change.target));
       const others = await otherChangedFiles(store, since, known);
-      if (report.changes.length > 0) options.onChanges?.(report.changes);
+      const records = [...report.changes, ...(await unreadChanges(store, others.files))];
+      if (records.length > 0) options.onChanges?.(records);
       const piDetails = (result?.details ?? {}) as Partial<ContentBashDetails>;
       const details: ContentBashDetails = {
         ...run,
