@@ -62,6 +62,22 @@ describe('buildFileChangeMessage', () => {
       expect(content).not.toContain('+new');
     });
 
+    it('says a file this host had not read was not read before', () => {
+      const unread: FileChange = {
+        target: 'out/made.txt',
+        kind: 'modified',
+        previousVersion: null,
+        version: sha('f'),
+        form: 'location',
+        hint: 'changed by a command; this host had not read it',
+        bytes: 5,
+      };
+      const content = buildFileChangeMessage({ changes: [unread] }, 'notice')?.content;
+      expect(content).toContain(
+        `- out/made.txt (modified; not read before; now sha256:${sha('f').slice(0, 12)}; 5 bytes)`,
+      );
+    });
+
     it('adds the bounded diff or the location hint in diff mode', () => {
       const content = buildFileChangeMessage(report, 'diff')?.content ?? '';
       expect(content).toContain('```diff\n@@ -1 +1 @@\n-old\n+new\n```');

@@ -57,7 +57,10 @@ function reportedBy(change: FileChange, receipt: SaveReceipt): boolean {
 
 function describe(change: FileChange, mode: FileChangesMode): string[] {
   if (mode === 'on-demand') return [`- ${change.target} (${change.kind})`];
-  const facts: string[] = [change.kind, `was ${short(change.previousVersion)}`];
+  const facts: string[] = [
+    change.kind,
+    change.previousVersion === null ? 'not read before' : `was ${short(change.previousVersion)}`,
+  ];
   if (change.version !== null) facts.push(`now ${short(change.version)}`);
   if (change.bytes !== undefined) facts.push(`${change.bytes} bytes`);
   const head = `- ${change.target} (${facts.join('; ')})`;

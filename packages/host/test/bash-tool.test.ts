@@ -1,5 +1,6 @@
 // Spec R67, R74 (issue 23): the sandboxed `bash` tool through Pi's real agent loop (faux provider).
 // These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -132,7 +133,16 @@ describe('the sandboxed bash tool', () => {
     const notices = events.flatMap((event) =>
       event.type === 'file-change-notice' ? event.changes : [],
     );
-    expect(notices).toMatchObject([{ target: 'notes.md', kind: 'modified' }]);
+    expect(notices).toMatchObject([
+      { target: 'notes.md', kind: 'modified' },
+      {
+        target: 'out/made.txt',
+        kind: 'modified',
+        previousVersion: null,
+        version: createHash('sha256').update('made\n').digest('hex'),
+        bytes: 5,
+      },
+    ]);
     // The old baseline is gone: the edit must read the file again, and nothing was overwritten.
     expect(editEnd).toMatchObject({ toolName: 'edit', isError: true });
     expect(editEnd?.error?.code).toBe('read_required');
@@ -145,6 +155,24 @@ describe('the sandboxed bash tool', () => {
     expect(results[0]).toContain('before');
     expect(results[0]).toContain('Command exited with code 3');
     expect(results[0]).toContain('[bash: exit code 3 after');
+  });
+
+  it('stops a command past its output cap and leaves no full-output file of Pi behind', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'repa-bash-tmpdir-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const { events, results } = await run([bash('yes | head -c 50000000; echo "after=$?"')]);
+      expect(toolEnds(events)[0]).toMatchObject({ toolName: 'bash' });
+      expect(results[0]).toContain('[bash: stopped (output over its limit of 4 MiB) with SIG');
+      expect(results[0]).toContain('Full output not kept]');
+      expect(results[0]).not.toContain('after=');
+      expect(results[0]).not.toContain(temp);
+      expect(readdirSync(temp).filter((name) => name.startsWith('pi-bash-'))).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it('refuses writes outside the space and into .repa, and nothing outside changes', async () => {
@@ -172,6 +200,28 @@ describe('the sandboxed bash tool', () => {
     expect(existsSync(join(tmpdir(), 'escape.txt'))).toBe(false);
     expect(existsSync(join(space, '.repa/planted'))).toBe(false);
     expect(existsSync(join(space, '.repa/sessions/x'))).toBe(false);
+  });
+
+  it('keeps the space’s .git read-only: no hook can be planted', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
+    mkdirSync(join(space, '.git/hooks'), { recursive: true });
+    writeFileSync(join(space, '.git/config'), '[core]\n');
+    const { results } = await run(
+      [
+        bash(
+          'echo x > .git/hooks/x; echo "hook=$?"; echo y >> .git/config; echo "config=$?"; mv .git .git-moved; echo "mv=$?"',
+        ),
+      ],
+      sandboxed,
+      { space },
+    );
+    expect(results[0]).toContain('Read-only file system');
+    expect(results[0]).toContain('hook=1');
+    expect(results[0]).toContain('config=1');
+    expect(results[0]).not.toContain('mv=0');
+    expect(readdirSync(join(space, '.git/hooks'))).toEqual([]);
+    expect(readFileSync(join(space, '.git/config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(space, '.git-moved'))).toBe(false);
   });
 
   it('has no network: a listener on the host loopback gets no connection', async () => {

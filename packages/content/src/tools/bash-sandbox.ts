@@ -27,7 +27,7 @@ export interface SandboxedRun {
   /** The signal that ended the command: the one Repa sent on a stop, or the one it died of. */
   signal: 'SIGTERM' | 'SIGKILL' | null;
   /** Why Repa stopped it, if it did. */
-  stoppedBy: 'timeout' | 'cancel' | 'dispose' | null;
+  stoppedBy: 'timeout' | 'cancel' | 'dispose' | 'output' | null;
   /** Wall-clock duration in milliseconds. */
   durationMillis: number;
 }
@@ -44,6 +44,8 @@ export interface SandboxedCommand {
   signal?: AbortSignal | undefined;
   /** Aborts on host disposal. */
   disposeSignal?: AbortSignal | undefined;
+  /** The most bytes of output forwarded; past it the command is stopped (`stoppedBy: 'output'`). */
+  maxOutputBytes?: number | undefined;
 }
 
 const DEBIAN_FIX =
@@ -78,8 +80,22 @@ function inside(folder: string, path: string): boolean {
 }
 
 /**
+ * The space's `.git` (folder or file, or a link's target inside the space) bound read-only, so a
+ * command cannot plant hooks or config that git would later run outside the sandbox.
+ */
+async function gitReadOnly(space: string): Promise<string[]> {
+  try {
+    const real = await realpath(join(space, '.git'));
+    return inside(space, real) && real !== space ? ['--ro-bind', real, real] : [];
+  } catch {
+    return []; // No `.git`.
+  }
+}
+
+/**
  * bubblewrap's arguments: the whole file system read-only, the home folder, `/run` and the hidden
- * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder, no
+ * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder and
+ * `.git` read-only, no
  * namespaces shared (no network), no capabilities, its own session, gone with its parent.
  */
 async function bwrapArguments(space: string, hidden: readonly string[]): Promise<string[]> {
@@ -116,6 +132,7 @@ async function bwrapArguments(space: string, hidden: readonly string[]): Promise
     space,
     space,
     ...below.flatMap(tmpfs),
+    ...(await gitReadOnly(space)),
     ...tmpfs(repa),
     '--remount-ro',
     repa,
@@ -333,7 +350,7 @@ export async function runSandboxed(
     durationMillis: 0,
   };
   let stopping: Promise<void> | undefined;
-  const stop = (reason: 'timeout' | 'cancel' | 'dispose') => {
+  const stop = (reason: 'timeout' | 'cancel' | 'dispose' | 'output') => {
     if (stopping) return;
     result.stoppedBy = reason;
     result.signal = 'SIGTERM';
@@ -363,8 +380,17 @@ export async function runSandboxed(
   command.disposeSignal?.addEventListener('abort', onDispose, { once: true });
   if (command.signal?.aborted) onCancel();
   if (command.disposeSignal?.aborted) onDispose();
-  child.stdout?.on('data', command.onData);
-  child.stderr?.on('data', command.onData);
+  const maxOutput = command.maxOutputBytes ?? Number.POSITIVE_INFINITY;
+  let forwarded = 0;
+  const onData = (data: Buffer) => {
+    if (forwarded >= maxOutput) return;
+    const room = maxOutput - forwarded;
+    forwarded += Math.min(data.length, room);
+    command.onData(data.length > room ? data.subarray(0, room) : data);
+    if (forwarded >= maxOutput) stop('output');
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
   try {
     const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
       (resolve, reject) => {

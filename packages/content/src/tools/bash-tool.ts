@@ -1,4 +1,8 @@
-import { lstat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import {
   type BashOperations,
   createBashToolDefinition,
@@ -24,12 +28,14 @@ export interface SandboxedBashToolOptions {
   hidden?: readonly string[];
   /** Aborts when the host is disposed: every running command is stopped. */
   disposeSignal?: AbortSignal;
-  /** Receives the changes to files this host read, found after each command. */
+  /** Receives the changes found after each command: to files this host read, then (`previousVersion: null`) up to 50 other files it created or changed. */
   onChanges?: (changes: FileChange[]) => void;
   /** The most processes one command may have at once. Default 256. */
   maxProcesses?: number;
   /** How long a stopped command may take SIGTERM before SIGKILL, in milliseconds. Default 2000. */
   graceMillis?: number;
+  /** The most bytes of output one command may write; past it the command is stopped. Default 4 MiB. */
+  maxOutputBytes?: number;
 }
 
 /** Details of a `bash` result. */
@@ -39,7 +45,7 @@ export interface ContentBashDetails {
   /** The signal that ended it (Repa's SIGTERM, or SIGKILL after the grace period). */
   signal: 'SIGTERM' | 'SIGKILL' | null;
   /** Why Repa stopped it, if it did. */
-  stoppedBy: 'timeout' | 'cancel' | 'dispose' | null;
+  stoppedBy: 'timeout' | 'cancel' | 'dispose' | 'output' | null;
   /** Wall-clock duration in milliseconds. */
   durationMillis: number;
   /** Files this host had read that the command modified or deleted (their baselines are gone). */
@@ -48,14 +54,74 @@ export interface ContentBashDetails {
   otherChanged: string[];
   /** Why the walk for other changed files stopped early, if it did. */
   walkStoppedEarly?: string;
-  /** Pi's truncation of the output, when it applied. */
+  /** Pi's truncation of the output, when it applied (the full output is not kept). */
   truncation?: TruncationResult;
-  /** Where Pi saved the full output when it was truncated. */
-  fullOutputPath?: string;
+}
+
+const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+/** Pi's note on where it saved the full output: a host file the sandboxed model cannot read. */
+const FULL_OUTPUT = /Full output: (\S+?\.log)\]/g;
+
+/** Deletes the full-output files Pi wrote to the host's temporary folder and drops their mention. */
+async function dropFullOutput(text: string): Promise<string> {
+  for (const match of text.matchAll(FULL_OUTPUT)) {
+    const path = match[1] ?? '';
+    if (dirname(path) === tmpdir() && /^pi-bash-[^/]+\.log$/.test(basename(path))) {
+      await rm(path, { force: true });
+    }
+  }
+  return text.replace(FULL_OUTPUT, 'Full output not kept]');
 }
 
 const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000 };
 const LISTED = 50;
+
+/** The sha256 version of the regular file at `path` (never through a link), or `undefined`. */
+async function versionOfFile(
+  path: string,
+): Promise<{ version: string; bytes: number } | undefined> {
+  try {
+    const handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+    try {
+      if (!(await handle.stat()).isFile()) return undefined;
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of handle.createReadStream({
+        autoClose: false,
+      }) as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+      }
+      return { version: hash.digest('hex'), bytes };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined; // Gone, a link, or not readable.
+  }
+}
+
+/** Receipt-less change records for files the command created or changed that this host had not read. */
+async function unreadChanges(store: ContentStore, paths: readonly string[]): Promise<FileChange[]> {
+  const records: FileChange[] = [];
+  for (const path of paths.slice(0, LISTED)) {
+    const now = await versionOfFile(join(store.root, path));
+    if (now === undefined) continue;
+    records.push({
+      target: path,
+      kind: 'modified',
+      previousVersion: null,
+      version: now.version,
+      form: 'location',
+      hint: 'changed by a command; this host had not read it',
+      bytes: now.bytes,
+    });
+  }
+  return records;
+}
 
 /** Files of the space whose status changed at or after `since` (ms), not counting `known`. */
 async function otherChangedFiles(
@@ -78,7 +144,11 @@ async function otherChangedFiles(
   return walk.report.stopped === undefined ? { files } : { files, stopped: walk.report.stopped };
 }
 
-function statusLine(run: SandboxedRun): string {
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function statusLine(run: SandboxedRun, maxOutput: number): string {
   const seconds =
     run.durationMillis < 1000
       ? `${run.durationMillis} ms`
@@ -88,7 +158,9 @@ function statusLine(run: SandboxedRun): string {
       ? run.exitCode === null
         ? `ended by ${run.signal ?? 'a signal'}`
         : `exit code ${run.exitCode}`
-      : `stopped (${run.stoppedBy}) with ${run.signal}`;
+      : run.stoppedBy === 'output'
+        ? `stopped (output over its limit of ${formatBytes(maxOutput)}) with ${run.signal}`
+        : `stopped (${run.stoppedBy}) with ${run.signal}`;
   return `[bash: ${ended} after ${seconds}]`;
 }
 
@@ -117,7 +189,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
   const base = createBashToolDefinition(store.root, { exposeSessionEnvironment: false });
   const tool: ToolDefinition<typeof base.parameters, ContentBashDetails> = {
     ...base,
-    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit. Files the command changes must be read again before editing them.`,
+    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
     promptSnippet: 'Run shell commands in a sandbox of the space (no network)',
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       const limit = options.timeoutSeconds();
@@ -125,6 +197,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         params.timeout !== undefined && params.timeout > 0
           ? Math.min(params.timeout, limit)
           : limit;
+      const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
       let run: SandboxedRun | undefined;
       const operations: BashOperations = {
         exec: async (command, _cwd, { onData, signal: callSignal }) => {
@@ -142,10 +215,11 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
               timeoutMillis: seconds * 1000,
               signal: callSignal,
               disposeSignal: options.disposeSignal,
+              maxOutputBytes: maxOutput,
             },
           );
           if (run.stoppedBy === 'timeout') throw new Error(`timeout:${seconds}`);
-          if (run.stoppedBy !== null) throw new Error('aborted');
+          if (run.stoppedBy !== null && run.stoppedBy !== 'output') throw new Error('aborted');
           return { exitCode: run.exitCode ?? (run.signal === 'SIGKILL' ? 137 : 143) };
         },
       };
@@ -164,6 +238,9 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       } catch (error) {
         failure = error;
       }
+      if (failure instanceof Error) failure.message = await dropFullOutput(failure.message);
+      const piPath = (result?.details as { fullOutputPath?: unknown } | undefined)?.fullOutputPath;
+      if (typeof piPath === 'string') await dropFullOutput(`Full output: ${piPath}]`);
       if (run === undefined) {
         // Nothing ran: the sandbox is missing, or the call was cancelled before it started.
         throw RepaError.isInstance(failure) ? toolError(failure) : failure;
@@ -171,7 +248,8 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       const report = await observer.checkChangesByCommand();
       const known = new Set(report.changes.map((change) => change.target));
       const others = await otherChangedFiles(store, since, known);
-      if (report.changes.length > 0) options.onChanges?.(report.changes);
+      const records = [...report.changes, ...(await unreadChanges(store, others.files))];
+      if (records.length > 0) options.onChanges?.(records);
       const piDetails = (result?.details ?? {}) as Partial<ContentBashDetails>;
       const details: ContentBashDetails = {
         ...run,
@@ -179,14 +257,15 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         otherChanged: others.files,
         ...(others.stopped ? { walkStoppedEarly: others.stopped } : {}),
         ...(piDetails.truncation ? { truncation: piDetails.truncation } : {}),
-        ...(piDetails.fullOutputPath ? { fullOutputPath: piDetails.fullOutputPath } : {}),
       };
-      const footer = `\n\n${statusLine(run)}${changesText(details)}`;
+      const footer = `\n\n${statusLine(run, maxOutput)}${changesText(details)}`;
       if (result === undefined) {
         const message = failure instanceof Error ? failure.message : String(failure);
         throw new Error(`${message}${footer}`);
       }
-      const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      const text = await dropFullOutput(
+        result.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      );
       return { content: [{ type: 'text', text: `${text}${footer}` }], details };
     },
   };

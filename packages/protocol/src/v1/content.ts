@@ -50,8 +50,12 @@ export const fileChangeSchema = z
     identity: z.string().optional().describe('Stable identity when known.'),
     /** What happened to the object. */
     kind: z.enum(['modified', 'deleted']).describe('What happened to the object.'),
-    /** The version the host last observed. */
-    previousVersion: versionSchema.describe('The version the host last observed.'),
+    /** The version the host last observed; `null` when it had not read the object (e.g. a file a command created or changed). */
+    previousVersion: versionSchema
+      .nullable()
+      .describe(
+        'The version the host last observed; `null` when it had not read the object (e.g. a file a command created or changed).',
+      ),
     /** The version on disk now (`null` when deleted). */
     version: versionSchema.nullable().describe('The version on disk now (`null` when deleted).'),
     /** How the change is described: a bare notice, a unified diff, or a location hint. */
@@ -82,8 +86,8 @@ export interface FileChange {
   identity?: string | undefined;
   /** What happened to the object. */
   kind: 'modified' | 'deleted';
-  /** The version the host last observed. */
-  previousVersion: string;
+  /** The version the host last observed; `null` when it had not read the object (e.g. a file a command created or changed). */
+  previousVersion: string | null;
   /** The version on disk now (`null` when deleted). */
   version: string | null;
   /** How the change is described: a bare notice, a unified diff, or a location hint. */
