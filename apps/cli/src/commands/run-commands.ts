@@ -483,6 +483,27 @@ as it is.`,
   },
 };
 
+/** `runs retry` and `runs resume`: a new attempt of the run a prefix names, streamed like repa run. */
+async function streamNewAttempt(
+  context: CliContext,
+  method: 'run.retry' | 'run.resume',
+  prefix: string,
+  values: OptionValues,
+): Promise<number> {
+  const client = await context.client();
+  const runId = (await resolveRun(client, prefix)).runId;
+  const printer = new RunPrinter({ out: context.stdout, json: context.json });
+  if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
+  const requestId = str(values['request-id']) ?? randomUUID();
+  const verb = method === 'run.retry' ? 'retries' : 'resumes';
+  const follow = followRun(client, printer, async () => {
+    const result = await client.request(method, { runId, requestId });
+    printer.note(`[repa] run ${result.run.runId} ${verb} ${runId} (attempt ${result.run.attempt})`);
+    return result;
+  });
+  return (await followWithInterrupt(context, follow)).code;
+}
+
 const runsRetry: Command = {
   words: ['runs', 'retry'],
   summary: 'run an ended run again as a new attempt, and stream it',
@@ -496,21 +517,7 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  async run(context, [prefix = ''], values) {
-    const client = await context.client();
-    const runId = (await resolveRun(client, prefix)).runId;
-    const printer = new RunPrinter({ out: context.stdout, json: context.json });
-    if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
-    const requestId = str(values['request-id']) ?? randomUUID();
-    const follow = followRun(client, printer, async () => {
-      const result = await client.request('run.retry', { runId, requestId });
-      printer.note(
-        `[repa] run ${result.run.runId} retries ${runId} (attempt ${result.run.attempt})`,
-      );
-      return result;
-    });
-    return (await followWithInterrupt(context, follow)).code;
-  },
+  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.retry', prefix, values),
 };
 
 const runsResume: Command = {
@@ -527,21 +534,7 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  async run(context, [prefix = ''], values) {
-    const client = await context.client();
-    const runId = (await resolveRun(client, prefix)).runId;
-    const printer = new RunPrinter({ out: context.stdout, json: context.json });
-    if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
-    const requestId = str(values['request-id']) ?? randomUUID();
-    const follow = followRun(client, printer, async () => {
-      const result = await client.request('run.resume', { runId, requestId });
-      printer.note(
-        `[repa] run ${result.run.runId} resumes ${runId} (attempt ${result.run.attempt})`,
-      );
-      return result;
-    });
-    return (await followWithInterrupt(context, follow)).code;
-  },
+  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.resume', prefix, values),
 };
 
 const runsFollow: Command = {
