@@ -314,7 +314,7 @@ export class ContentStore {
       try {
         // Checked again under the lock: `.repa` may have been swapped meanwhile.
         await ensureDir(fs, repaDir);
-        await this.ledger.reload();
+        await this.ledger.reload(true);
         return await task(lock);
       } finally {
         // The lock lingers briefly, so a burst of saves takes it once; it goes when the burst ends.

@@ -68,13 +68,14 @@ export class IdentityLedger {
 
   /**
    * Rereads `identities.json` when another store or process replaced it; keeps unsaved changes.
-   * Runs under the space's lock, or alone in this store for a look-up.
+   * Runs under the space's lock, or alone in this store for a look-up. `repaChecked`: the caller
+   * has just made sure `.repa/` is a real folder.
    */
-  async reload(): Promise<void> {
+  async reload(repaChecked = false): Promise<void> {
     const { fs } = this.space;
     const file = this.file;
     // Never read an index through a `.repa` that is not a real folder (space_unsafe).
-    if (!(await this.space.repaDirExists())) return;
+    if (!repaChecked && !(await this.space.repaDirExists())) return;
     const stats = await fs.lstat(file).then(
       (found) => found,
       (error: unknown) => {
