@@ -132,7 +132,7 @@ async function userTexts(space: string): Promise<string[]> {
 describe('repa chat on a terminal', () => {
   it('sends a multi-line request typed with Alt-Enter between its lines', async () => {
     const space = newSpace('multi-line');
-    const chat = new Terminal('multiline', ['chat'], space);
+    const chat = new Terminal('multiline', ['chat', '--space', space], space);
     await chat.waitFor(EDITOR);
     chat.type('What does notes/a.md say');
     chat.keys('M-Enter');
@@ -151,7 +151,7 @@ describe('repa chat on a terminal', () => {
 
   it('clears a half-typed request on Ctrl-C, refuses unknown slash commands, runs known ones, leaves on Ctrl-C', async () => {
     const space = newSpace('slash');
-    const chat = new Terminal('slash', ['chat'], space);
+    const chat = new Terminal('slash', ['chat', '--space', space], space);
     await chat.waitFor(EDITOR);
     const first = (chat.screen().match(/^\[repa\] session (\S+) \(new\)/m) ?? [])[1];
 
@@ -231,7 +231,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
   });
 
   it('keeps the editor live: a request typed meanwhile waits; Ctrl-C cancels the reply, not the chat', async () => {
-    const chat = new Terminal('streaming', ['chat'], held.space, held);
+    const chat = new Terminal('streaming', ['chat', '--space', held.space], held.space, held);
     await chat.waitFor(EDITOR);
     const waiting = slow.nextHeld();
     chat.type('Please wait for me.');
@@ -255,7 +255,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
   });
 
   it('queues a request typed meanwhile in the session, steers the held reply with /steer, then streams both replies in order', async () => {
-    const chat = new Terminal('steering', ['chat'], held.space, held);
+    const chat = new Terminal('steering', ['chat', '--space', held.space], held.space, held);
     await chat.waitFor(EDITOR);
     chat.type('/steer too early');
     chat.keys('Enter');

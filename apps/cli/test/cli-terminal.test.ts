@@ -104,6 +104,51 @@ describe('a folder that is not a space yet', () => {
     const again = await repa(sandbox, ['run', 'Hello there.'], { cwd: folder });
     expect(again.stderr).not.toContain('not a Repa space');
   });
+
+  it('chat asks on a terminal before it makes the folder a space, as run does', async () => {
+    const folder = join(sandbox.root, 'fresh-chat');
+    writeFiles(folder, { 'a.md': '# A\n' });
+    const declined = terminal(sandbox, ['chat'], { cwd: folder });
+    await declined.waitFor(/is not a Repa space yet\. Make it one\?.*\[Y\/n\]/s);
+    declined.keys('n', 'Enter');
+    const no = await declined.waitFor(/\[exit 1\]/);
+    expect(no).toContain(`repa: ${folder} was not made a space. (cancelled)`);
+    expect(no).not.toContain('[repa] session');
+    expect(existsSync(join(folder, '.repa'))).toBe(false);
+
+    const accepted = terminal(sandbox, ['chat'], { cwd: folder });
+    await accepted.waitFor(/\[Y\/n\]/);
+    accepted.keys('y', 'Enter');
+    await accepted.waitFor(/^─{100}$/m); // The chat's editor is up.
+    expect(existsSync(join(folder, '.repa'))).toBe(true);
+    accepted.keys('Hello there.', 'Enter');
+    await accepted.waitFor(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
+    accepted.keys('C-d');
+    await accepted.waitFor(/\[exit 0\]/);
+  });
+
+  it('chat, with or without -c, says on stderr without a terminal that it makes the folder a space, and goes on', async () => {
+    const folder = join(sandbox.root, 'piped-chat');
+    mkdirSync(folder);
+    const { code, stdout, stderr } = await repa(sandbox, ['chat'], {
+      cwd: folder,
+      input: 'Hello there.\n',
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(
+      `repa: ${folder} is not a Repa space yet; making it one (Repa keeps its sessions and settings in ${join(folder, '.repa')}).`,
+    );
+    expect(stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
+    const again = await repa(sandbox, ['chat'], { cwd: folder, input: '/exit\n' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('not a Repa space');
+
+    const other = join(sandbox.root, 'piped-chat-continue');
+    mkdirSync(other);
+    const continued = await repa(sandbox, ['chat', '-c'], { cwd: other, input: '/exit\n' });
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stderr).toContain(`repa: ${other} is not a Repa space yet; making it one`);
+  });
 });
 
 describe('tables on a terminal', () => {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
-import { type CliContext, latestSession, sessionOf, spaceOf } from '../cli-context.js';
+import {
+  type CliContext,
+  confirmSpace,
+  latestSession,
+  sessionOf,
+  spaceOf,
+} from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
@@ -218,8 +224,12 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
       'Pass the session: repa chat --session ID (see repa sessions list), or -c for the most recent.',
     );
   }
-  const client = await context.client();
   const space = spaceOf(context, str(values.space));
+  // As in repa run: a named session must exist already; only a new one makes the folder a space.
+  if (str(values.session) === undefined) {
+    await confirmSpace(context, space, str(values.space) !== undefined);
+  }
+  const client = await context.client();
   let opened: { sessionId: string; created: boolean };
   if (values.resume) {
     const picked = await pickSession(context, client, space);
