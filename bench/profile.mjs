@@ -22,10 +22,10 @@ const result = spawnSync(
   ['--cpu-prof', `--cpu-prof-dir=${dir}`, run, name, ...rest],
   {
     stdio: ['ignore', 'ignore', 'inherit'],
-    // measureSides then measures only this side (0 = the baseline, 1 = Repa).
+    // measureSides then measures only this side (the first side is the baseline, the last Repa).
     env: {
       ...process.env,
-      REPA_BENCH_SIDE: side === 'repa' ? '1' : '0',
+      REPA_BENCH_SIDE: side,
       REPA_BENCH_PROFILE_DIR: dir,
     },
   },

@@ -1,5 +1,6 @@
 // Benchmark 1 — turn overhead: the same scripted 5-turn conversation (each turn: read, edit, answer)
 // through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools.
+import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { access, open, readFile, rename } from 'node:fs/promises';
@@ -28,6 +29,7 @@ import { log, progress } from '../lib/progress.mjs';
 
 const TURNS = 5;
 const BREAKDOWN_RUNS = 5;
+const BREAKDOWN_DELAYED_RUNS = 3;
 const REPLY_DELAY_MS = 50;
 const FILES = Array.from({ length: TURNS }, (_, index) => `notes/topic-${index + 1}.md`);
 
@@ -254,23 +256,48 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
   // Where Repa's extra time goes: a few more conversations with the content layer's entry points
   // timed (wall clock, so waits for fsync count too; the CPU profile cannot show those).
   log(`turn overhead: breakdown over ${BREAKDOWN_RUNS} more conversations`);
+  const pool = poolRequests();
   const breakdown = await timeContentLayer(async () => {
     for (let run = 0; run < BREAKDOWN_RUNS; run++) {
       await openHost();
+      pool.counting = true;
       await repaConversation();
+      pool.counting = false;
       host.dispose();
     }
   });
+  const poolRequestsPerConversation = pool.count / BREAKDOWN_RUNS;
+  pool.count = 0;
+  // The same with every reply held back 50 ms: each save and first read then finds the space lock
+  // released (it lingers 25 ms) and the machine idle, which the zero-latency rows cannot show.
+  log(
+    `turn overhead: breakdown over ${BREAKDOWN_DELAYED_RUNS} conversations, replies after ${REPLY_DELAY_MS} ms`,
+  );
+  replyDelayMs = REPLY_DELAY_MS;
+  const delayedBreakdown = await timeContentLayer(async () => {
+    for (let run = 0; run < BREAKDOWN_DELAYED_RUNS; run++) {
+      await openHost();
+      pool.counting = true;
+      await repaConversation();
+      pool.counting = false;
+      host.dispose();
+    }
+  });
+  const delayedPoolRequestsPerConversation = pool.count / BREAKDOWN_DELAYED_RUNS;
+  pool.disable();
+  replyDelayMs = 0;
   rmSync(base, { recursive: true, force: true });
-  const part = (label, { ms, calls }) => ({
+  const part = (label, { ms, calls }, runs = BREAKDOWN_RUNS, delayed = false) => ({
     kind: 'metric',
     bench: 'turn overhead (breakdown)',
-    case: `${label} per conversation`,
-    value: ms / BREAKDOWN_RUNS,
+    case: `${label} per conversation${delayed ? `, replies after ${REPLY_DELAY_MS} ms` : ''}`,
+    value: ms / runs,
     unit: 'ms',
     target: null,
-    samples: BREAKDOWN_RUNS,
-    note: `${(calls / BREAKDOWN_RUNS).toFixed(0)} calls; Repa median ${repa.median.toFixed(0)} ms, bare Pi ${pi.median.toFixed(0)} ms`,
+    samples: runs,
+    note: delayed
+      ? `${(calls / runs).toFixed(0)} calls; Repa median ${repaDelayed.median.toFixed(0)} ms, bare Pi ${piDelayed.median.toFixed(0)} ms`
+      : `${(calls / runs).toFixed(0)} calls; Repa median ${repa.median.toFixed(0)} ms, bare Pi ${pi.median.toFixed(0)} ms`,
   });
   return [
     {
@@ -298,7 +325,51 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     part('ContentObserver.checkChanges (the context hook)', breakdown.checkChanges),
     part('ContentStore.save (edit tool)', breakdown.save),
     part('ContentStore.read outside checkChanges (read + edit tools)', breakdown.read),
+    part(
+      'ContentObserver.checkChanges',
+      delayedBreakdown.checkChanges,
+      BREAKDOWN_DELAYED_RUNS,
+      true,
+    ),
+    part('ContentStore.save', delayedBreakdown.save, BREAKDOWN_DELAYED_RUNS, true),
+    part(
+      'ContentStore.read outside checkChanges',
+      delayedBreakdown.read,
+      BREAKDOWN_DELAYED_RUNS,
+      true,
+    ),
+    poolRow(poolRequestsPerConversation, BREAKDOWN_RUNS, false),
+    poolRow(delayedPoolRequestsPerConversation, BREAKDOWN_DELAYED_RUNS, true),
   ];
+}
+
+/** A metric row: thread-pool requests per Repa conversation (zero-latency or delayed replies). */
+function poolRow(value, samples, delayed) {
+  return {
+    kind: 'metric',
+    bench: 'turn overhead (breakdown)',
+    case: `file-system requests through the thread pool per conversation${delayed ? `, replies after ${REPLY_DELAY_MS} ms` : ''}`,
+    value,
+    unit: 'requests',
+    target: null,
+    samples,
+    note: 'async_hooks FSREQ* resources: fsyncs, the space lock’s mkdir/stat/rmdir, Pi’s own calls',
+  };
+}
+
+/**
+ * Counts the file-system requests that go through libuv's thread pool (`FSREQCALLBACK` /
+ * `FSREQPROMISE` async resources) while `counting` is set: each is a round trip that a call made on
+ * the calling thread would not pay.
+ */
+function poolRequests() {
+  const counter = { counting: false, count: 0, disable: () => hook.disable() };
+  const hook = createHook({
+    init(_id, type) {
+      if (counter.counting && type.startsWith('FSREQ')) counter.count += 1;
+    },
+  }).enable();
+  return counter;
 }
 
 /**

@@ -52,8 +52,10 @@ export function statsOf(samples) {
  */
 export async function measureSides({ sides, rounds = 2, iterations, warmup = 2, onRound }) {
   const collected = sides.map(() => []);
-  // Profiling (bench/profile.mjs) measures one side alone: REPA_BENCH_SIDE=0 or 1.
-  const only = process.env.REPA_BENCH_SIDE;
+  // Profiling (bench/profile.mjs) measures one side alone: REPA_BENCH_SIDE=baseline (the first
+  // side) or repa (the last one; a benchmark may have more than one baseline).
+  const chosen = process.env.REPA_BENCH_SIDE;
+  const only = chosen === undefined ? undefined : String(chosen === 'repa' ? sides.length - 1 : 0);
   for (let round = 0; round < rounds; round++) {
     const bench = new Bench({
       iterations,

@@ -63,6 +63,14 @@ describe('readLearningContext', () => {
         sources: ['a.md'],
       });
     });
+
+    it('reads a body larger than one on-thread read (64 KiB) whole, multi-byte text intact', async () => {
+      const root = space();
+      const body = 'Chlorophyll – grün. '.repeat(12_000);
+      stored(root, JSON.stringify({ revision: '1', body, sources: [] }));
+      const view = await readLearningContext(root);
+      expect(view?.body).toBe(body);
+    });
   });
 
   describe('failures', () => {

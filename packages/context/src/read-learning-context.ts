@@ -1,6 +1,5 @@
-import { lstat, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
+import { errnoCode, type FsHandle, nodeFsLayer, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   type LearningContextRecord,
@@ -57,10 +56,15 @@ export async function readLearningContextRecord(
   };
 }
 
-/** The file's text, or `null` when it (or `.repa`) does not exist. */
+/**
+ * The file's text, or `null` when it (or `.repa`) does not exist. Read through `nodeFsLayer`: at
+ * every run start, so its metadata calls and a file up to 64 KiB run on this thread (no thread-pool
+ * round trips); a larger file is read through the pool and blocks no one.
+ */
 async function readRegularFile(file: string): Promise<string | null> {
+  const fs = nodeFsLayer;
   const repaDir = dirname(file);
-  const folder = await lstat(repaDir).catch((error: unknown) => {
+  const folder = await fs.lstat(repaDir).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return null;
     throw unavailable(file, `cannot be read (${errorText(error)})`, error);
   });
@@ -72,10 +76,10 @@ async function readRegularFile(file: string): Promise<string | null> {
       { details: { file } },
     );
   }
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FsHandle;
   try {
     // Never through a symlink, never waiting on a FIFO or device: the space is untrusted input.
-    handle = await open(file, READ_NO_FOLLOW);
+    handle = await fs.open(file, READ_NO_FOLLOW);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT') return null;
@@ -86,15 +90,15 @@ async function readRegularFile(file: string): Promise<string | null> {
     throw unavailable(file, `cannot be read (${errorText(error)})`, error);
   }
   try {
-    const stats = await handle.stat();
+    const stats = await fs.fstat(handle);
     if (stats.isDirectory()) throw unavailable(file, 'cannot be read (it is a folder)', undefined);
     if (!stats.isFile()) throw unavailable(file, 'is not a regular file', undefined);
-    return await handle.readFile('utf8');
+    return (await fs.read(handle)).toString('utf8');
   } catch (error) {
     if (RepaError.isInstance(error)) throw error;
     throw unavailable(file, `cannot be read (${errorText(error)})`, error);
   } finally {
-    await handle.close().catch(() => undefined);
+    await fs.close(handle).catch(() => undefined);
   }
 }
 

@@ -90,6 +90,34 @@ describe('withModelContext', () => {
       expect(sm.getEntries()).toHaveLength(entries + 1);
     });
 
+    it('skips a system message only when its tools, sections and text change nothing', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      const read = { name: 'read', description: 'Reads.', parameters: { type: 'object' } };
+      sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { preamble: 'P', cwd: '/x' },
+        toolsAdded: [read],
+        timestamp: 1,
+      } as never);
+      exchange(sm, 'one');
+      const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
+      const written = (message: object) => {
+        const before = sm.getEntries().length;
+        proxy.appendMessage({ role: 'system', content: '', timestamp: 2, ...message } as never);
+        return sm.getEntries().length - before;
+      };
+      // An equal declaration (another object), the same sections: nothing to write.
+      expect(written({ toolsAdded: [structuredClone(read)], sections: { cwd: '/x' } })).toBe(0);
+      expect(written({ sections: { missing: null } })).toBe(0);
+      // Each real change is written.
+      expect(written({ toolsAdded: [{ ...read, description: 'Reads files.' }] })).toBe(1);
+      expect(written({ toolsRemoved: [{ name: 'read' }] })).toBe(1);
+      expect(written({ sections: { preamble: null } })).toBe(1);
+      expect(written({ sections: { extra: 'E' } })).toBe(1);
+      expect(written({ content: 'More text.' })).toBe(1);
+    });
+
     it('reads a getter on every projection, so runs can switch sources', () => {
       const sm = SessionManager.inMemory('/tmp');
       compactedWithSnapshot(sm);

@@ -72,13 +72,38 @@ function changesNothing(
   message: Parameters<SessionManager['appendMessage']>[0],
 ): boolean {
   const messages = sessionManager.buildSessionProjection().messages;
-  const state = (list: typeof messages) => {
-    const current = getCurrentSystemMessage(list);
-    return JSON.stringify([
-      current?.content ?? '',
-      current?.sections ?? {},
-      current?.toolsAdded ?? [],
-    ]);
-  };
-  return state(messages) === state([...messages, message]);
+  return sameSystemState(
+    getCurrentSystemMessage(messages),
+    getCurrentSystemMessage([...messages, message]),
+  );
+}
+
+type SystemState = ReturnType<typeof getCurrentSystemMessage>;
+
+/**
+ * Whether two replayed system states have the same prompt text, sections (in order) and tools,
+ * exactly as their JSON would compare, without serialising the whole prompt: an unchanged section
+ * or tool is usually the same string or object on both sides.
+ */
+function sameSystemState(before: SystemState, after: SystemState): boolean {
+  if ((before?.content ?? '') !== (after?.content ?? '')) return false;
+  const sections = (state: SystemState) =>
+    Object.entries(state?.sections ?? {}).filter(([, value]) => value !== undefined);
+  const left = sections(before);
+  const right = sections(after);
+  if (left.length !== right.length) return false;
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  if (
+    !left.every(
+      ([name, text], index) => name === right[index]?.[0] && same(text, right[index]?.[1]),
+    )
+  ) {
+    return false;
+  }
+  const toolsBefore = before?.toolsAdded ?? [];
+  const toolsAfter = after?.toolsAdded ?? [];
+  return (
+    toolsBefore.length === toolsAfter.length &&
+    toolsBefore.every((tool, index) => same(tool, toolsAfter[index]))
+  );
 }

@@ -201,6 +201,8 @@ export class PiConversationHost {
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   #lastPrompt: AssembledSystemPrompt | undefined;
+  /** The last assembled prompt and its input (as JSON), reused while the input stays the same. */
+  #assembled: { key: string; prompt: AssembledSystemPrompt } | undefined;
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   #offeredSkills: readonly string[] = [];
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
@@ -378,7 +380,7 @@ export class PiConversationHost {
       description: skill.description,
       location: skill.filePath,
     }));
-    const prompt = assembleSystemPrompt({
+    const input: Parameters<typeof assembleSystemPrompt>[0] = {
       settings: resolved,
       ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
       environment: {
@@ -402,7 +404,13 @@ export class PiConversationHost {
           description: tool.description,
           ...(tool.promptGuidelines ? { promptGuidelines: [...tool.promptGuidelines] } : {}),
         })),
-    });
+    };
+    // The prompt is a pure function of its input: a run whose input equals the last one's (the
+    // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
+    const key = JSON.stringify(input);
+    const prompt =
+      this.#assembled?.key === key ? this.#assembled.prompt : assembleSystemPrompt(input);
+    this.#assembled = { key, prompt };
     if (this.#run) this.#run.prompt = prompt;
     this.#lastPrompt = prompt;
     // Contract: only the skills the model is shown become readable, at the location shown.

@@ -44,9 +44,14 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
         },
       ];
     case 'tool_execution_end': {
-      const details = toolDetailsSchema.safeParse((event.result as { details?: unknown })?.details);
-      const operationId = details.success ? details.data.operationId : undefined;
-      const receipts = details.success ? details.data.receipts : undefined;
+      const raw = (event.result as { details?: unknown })?.details;
+      // Only a saving tool's details carry these fields: the others need no parse (a read's
+      // details hold the whole window's facts).
+      const saving =
+        typeof raw === 'object' && raw !== null && ('operationId' in raw || 'receipts' in raw);
+      const details = saving ? toolDetailsSchema.safeParse(raw) : undefined;
+      const operationId = details?.success ? details.data.operationId : undefined;
+      const receipts = details?.success ? details.data.receipts : undefined;
       return [
         {
           type: 'tool-end',

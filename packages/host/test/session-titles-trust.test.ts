@@ -48,6 +48,36 @@ describe('project instructions trust per run', () => {
   });
 });
 
+describe('the system prompt between runs', () => {
+  it('follows each run’s settings, tools and date, and is the same when nothing changed', async () => {
+    let today = new Date('2026-12-03T12:00:00Z');
+    const { host, faux } = await createFauxHost({ now: () => today });
+    faux.setResponses(['a', 'b', 'c', 'd', 'e'].map((text) => fauxAssistantMessage(text)));
+    const section =
+      (outcome: { prompt?: { report: { name: string; included: boolean }[] } }) => (name: string) =>
+        outcome.prompt?.report.find((s) => s.name === name)?.included;
+    const first = await host.send('one', DEFAULT_PROMPT_SETTINGS);
+    const same = await host.send('two', DEFAULT_PROMPT_SETTINGS);
+    expect(same.prompt).toEqual(first.prompt);
+    const noChanges = await host.send('three', { ...DEFAULT_PROMPT_SETTINGS, fileChanges: 'off' });
+    expect(section(first)('fileChanges')).toBe(true);
+    expect(section(noChanges)('fileChanges')).toBe(false);
+    const fewerTools = await host.send('four', DEFAULT_PROMPT_SETTINGS, {
+      modelSettings: { model: null, thinkingLevel: null, tools: ['read'] },
+    });
+    expect(first.prompt?.text).toContain('grep');
+    expect(fewerTools.prompt?.text).not.toContain('grep');
+    today = new Date('2026-12-04T12:00:00Z');
+    const nextDay = await host.send('five', DEFAULT_PROMPT_SETTINGS, {
+      modelSettings: { model: null, thinkingLevel: null, tools: ['read'] },
+    });
+    expect(fewerTools.prompt?.text).toContain('2026-12-03');
+    expect(nextDay.prompt?.text).toContain('2026-12-04');
+    expect(nextDay.prompt?.text).not.toContain('2026-12-03');
+    host.dispose();
+  });
+});
+
 describe('deleteSpaceSession', () => {
   it('removes the session file so the space no longer lists it', async () => {
     const { host, faux, space } = await createFauxHost();
