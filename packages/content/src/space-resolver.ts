@@ -243,11 +243,13 @@ export class SpaceResolver {
 
   /**
    * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
-   * none.
+   * none. With `known` (the stat key and version of a settled read) and the same key on disk, the
+   * file is not read again: its version is `known.version` and `bytes` is empty.
    */
   async currentVersion(
     absolutePath: string,
     target: string,
+    known?: { statKey: string; version: string },
   ): Promise<{ version: string; bytes: Buffer; mode: number; statKey: string } | null> {
     let stats: BigIntStats;
     try {
@@ -266,12 +268,17 @@ export class SpaceResolver {
     }
     // A FIFO, device or socket is refused from lstat alone: it is never opened.
     if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
+    const mode = Number(stats.mode & 0o7777n);
+    // The stat key of a settled read of these bytes: they are `known.version` (nothing to show).
+    if (known !== undefined && statKeyOf(stats) === known.statKey) {
+      return { version: known.version, bytes: Buffer.alloc(0), mode, statKey: known.statKey };
+    }
     const { bytes, version, statKey } = await this.readStable({
       target,
       absolutePath,
       outside: false,
     });
-    return { version, bytes, mode: Number(stats.mode & 0o7777n), statKey };
+    return { version, bytes, mode, statKey };
   }
 
   /** The cheap change key of a space object, or `null` when it is gone. */
