@@ -304,7 +304,8 @@ export class ContentStore {
         changes,
         operationId,
         (key) => this.settledKey(key),
-        (target) => this.settledReads.get(target),
+        // The common edit: one change against what this store just read.
+        changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
       );
       return this.committer.commit(
         plan,

@@ -66,7 +66,7 @@ export async function planSave(
   changes: readonly SaveChange[],
   operationId: string,
   settled: (statKey: string) => string | undefined,
-  recall: (target: string) => { statKey: string; version: string } | undefined = () => undefined,
+  recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
   for (const change of changes) {
@@ -104,7 +104,7 @@ export async function planSave(
   for (const [position, change] of changes.entries()) {
     const { target, absolutePath } = locations[position] as ContentLocation;
     // A settled read of the expected version whose stat key is unchanged: the same bytes, unread.
-    const read = recall(target);
+    const read = recall?.(target);
     const current = await space.currentVersion(
       absolutePath,
       target,
