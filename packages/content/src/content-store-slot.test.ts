@@ -130,7 +130,10 @@ describe('ContentStore intent slot (one-change saves)', () => {
       expect(error.code, kind).toBe('space_unsafe');
       expect(await readFile(victim, 'utf8'), kind).toBe('victim');
       expect(await readFile(join(root, 'a.md'), 'utf8'), kind).toBe('a\n');
-      expect((await readdir(root)).filter((name) => name.includes('repa-tmp')), kind).toEqual([]);
+      expect(
+        (await readdir(root)).filter((name) => name.includes('repa-tmp')),
+        kind,
+      ).toEqual([]);
     }
   });
 

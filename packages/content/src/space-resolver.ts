@@ -10,6 +10,9 @@ import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
+/** Files smaller than this are read with one positional read of their size plus one byte. */
+const ONE_READ_BYTES = 64 * 1024;
+
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -222,7 +225,13 @@ export class SpaceResolver {
         }
         // Checked before reading: a FIFO or device opened without blocking is never read.
         if (!before.isFile()) throw notRegularFile(shown, before);
-        const bytes = await this.fs.read(handle);
+        // A small file in one `pread` of one byte more than its size (more means it grew: the
+        // key check below retries); a large one through the layer's whole-file read.
+        const size = Number(before.size);
+        const bytes =
+          size < ONE_READ_BYTES
+            ? await this.fs.readAt(handle, size + 1, 0)
+            : await this.fs.read(handle);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {

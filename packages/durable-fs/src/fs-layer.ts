@@ -49,7 +49,7 @@ export interface FsLayer {
   /** Writes all of `bytes` at the file position, or at `position` (a `pwrite`) when given. */
   write(handle: FsHandle, bytes: Uint8Array, position?: number): Promise<void>;
   read(handle: FsHandle): Promise<Buffer>;
-  /** Reads up to `length` bytes at `position` (a `pread`); fewer at the end of the file. */
+  /** Reads up to `length` bytes at `position` (`pread`); a short read is the end of the file. */
   readAt(handle: FsHandle, length: number, position: number): Promise<Buffer>;
   /** Cuts the file to `length` bytes (`ftruncate`). */
   truncate(handle: FsHandle, length: number): Promise<void>;
@@ -178,8 +178,8 @@ export const nodeFsLayer: FsLayer = {
         length <= INLINE_BYTES
           ? readSync(handle.fd, buffer, total, slice, position + total)
           : (await readAsync(handle.fd, buffer, total, slice, position + total)).bytesRead;
-      if (read === 0) break;
       total += read;
+      if (read < slice) break;
     }
     return buffer.subarray(0, total);
   },
