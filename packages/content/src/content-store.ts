@@ -45,10 +45,13 @@ export interface SaveOptions {
 const sharedStores = new Map<string, Promise<ContentStore>>();
 
 /**
- * How long the space lock stays taken after a task of this store (ms): saves in a burst take it
- * once; another process waits at most this long (plus its retry step) once the burst ends.
+ * After a task of this store the space lock stays taken while no other process waits for it (its
+ * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS`: the reads
+ * and saves of a conversation take it once; a waiting process gets it within one check (plus its
+ * own retry step).
  */
-const LOCK_LINGER_MS = 25;
+const LOCK_CHECK_MS = 25;
+const LOCK_KEEP_MS = 30_000;
 
 /** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
 const UNPROBED_WINDOW_NS = 2_000_000_000n;
@@ -392,17 +395,23 @@ export class ContentStore {
         if (!kept) await this.ledger.reload(true);
         return await task(lock);
       } finally {
-        // The lock lingers briefly, so a burst of saves takes it once; it goes when the burst ends.
+        // The lock stays while nobody else wants it, so a conversation's saves take it once.
         const held = { lock, release: undefined as NodeJS.Timeout | undefined };
-        held.release = setTimeout(() => {
+        const until = Date.now() + LOCK_KEEP_MS;
+        const check = () => {
+          if (this.held !== held) return;
+          if (!lock.wanted() && Date.now() < until) {
+            held.release = setTimeout(check, LOCK_CHECK_MS).unref();
+            return;
+          }
           void this.exclusive(async () => {
             if (this.held !== held) return;
             this.held = undefined;
             await this.closeSlot();
             await lock.release().catch(() => undefined);
           });
-        }, LOCK_LINGER_MS);
-        held.release.unref();
+        };
+        held.release = setTimeout(check, LOCK_CHECK_MS).unref();
         this.held = held;
       }
     });
