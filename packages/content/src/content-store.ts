@@ -55,8 +55,11 @@ const LOCK_KEEP_MS = 30_000;
 
 /** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
 const UNPROBED_WINDOW_NS = 2_000_000_000n;
-/** Added to a probed window: the time between a read and its recording, clock reading (ns). */
-const WINDOW_MARGIN_NS = 5_000_000n;
+/**
+ * Added to a probed window (ns): `Date.now()`, taken before the bytes are read, is cut to the
+ * millisecond.
+ */
+const WINDOW_MARGIN_NS = 1_000_000n;
 /** Probed windows per device of this process (a file system's clock step does not change). */
 const probedWindows = new Map<bigint, bigint>();
 /** How many settled reads a store remembers for its saves' plans (oldest forgotten first). */
@@ -195,12 +198,12 @@ export class ContentStore {
 
   /**
    * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it: older than
-   * the window of its device ({@link timestampWindowOn}) at `takenAt` (ms; now, right after the
-   * read, when not given). File timestamps
+   * the window of its device ({@link timestampWindowOn}) at `takenAt`, the time (`Date.now()`) just
+   * before those bytes were read — so any later write gets another mtime. File timestamps
    * are coarse: a same-size change within one tick keeps the stat key. Else `undefined`.
    * @internal
    */
-  settledKey(key: string | undefined, takenAt = Date.now()): string | undefined {
+  settledKey(key: string | undefined, takenAt: number): string | undefined {
     if (key === undefined) return undefined;
     const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
     const window = this.timestampWindowOn(key.slice(0, key.indexOf(':')));
@@ -244,14 +247,13 @@ export class ContentStore {
   /** Reads the whole object at `address` once and returns that snapshot with its version. */
   async read(address: string): Promise<ContentSnapshot> {
     const location = await this.locate(address);
-    const { bytes, statKey, version } = await this.space.readStable(location);
-    const readAt = Date.now();
+    const { bytes, statKey, version, readAt } = await this.space.readStable(location);
     const identity =
       location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
     // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
     await this.probeTimestampWindow();
     if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
-    return { ...location, identity, bytes, statKey, version };
+    return { ...location, identity, bytes, statKey, version, readAt };
   }
 
   /**
@@ -306,7 +308,7 @@ export class ContentStore {
         this.caseInsensitive,
         changes,
         operationId,
-        (key) => this.settledKey(key),
+        (key, readAt) => this.settledKey(key, readAt),
         // The common edit: one change against what this store just read.
         changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
       );

@@ -65,7 +65,7 @@ export async function planSave(
   caseInsensitive: boolean,
   changes: readonly SaveChange[],
   operationId: string,
-  settled: (statKey: string) => string | undefined,
+  settled: (statKey: string, readAt: number) => string | undefined,
   recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
@@ -136,7 +136,7 @@ export async function planSave(
           ? null
           : current.statKey === read?.statKey
             ? read.statKey
-            : (settled(current.statKey) ?? null),
+            : (settled(current.statKey, current.readAt) ?? null),
     });
   }
   return plan;

@@ -38,6 +38,11 @@ export interface ContentSnapshot extends ContentLocation {
    * @internal
    */
   statKey: string;
+  /**
+   * When the bytes began to be read (`Date.now()`), the time a stat key is judged by.
+   * @internal
+   */
+  readAt: number;
 }
 
 /** The object an identity names, as far as an address needs it. */
@@ -196,7 +201,7 @@ export class SpaceResolver {
    */
   async readStable(
     location: ContentLocation,
-  ): Promise<{ bytes: Buffer; statKey: string; version: string }> {
+  ): Promise<{ bytes: Buffer; statKey: string; version: string; readAt: number }> {
     const shown = JSON.stringify(location.outside ? location.identity : location.target);
     let handle: Awaited<ReturnType<FsLayer['open']>>;
     try {
@@ -217,6 +222,7 @@ export class SpaceResolver {
     }
     try {
       for (let attempt = 0; ; attempt++) {
+        const readAt = Date.now();
         const before = await this.fs.fstat(handle);
         if (before.isDirectory()) {
           throw new RepaError('invalid_request', `${shown} is a folder, not a file.`, {
@@ -235,7 +241,8 @@ export class SpaceResolver {
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
-          return { bytes, statKey: statKeyOf(after), version: await versionOfYielding(bytes) };
+          const version = await versionOfYielding(bytes);
+          return { bytes, statKey: statKeyOf(after), version, readAt };
         }
         if (attempt === 3) {
           throw new RepaError('io_error', `${shown} kept changing while it was read.`, {
@@ -259,7 +266,13 @@ export class SpaceResolver {
     absolutePath: string,
     target: string,
     known?: { statKey: string; version: string },
-  ): Promise<{ version: string; bytes: Buffer; mode: number; statKey: string } | null> {
+  ): Promise<{
+    version: string;
+    bytes: Buffer;
+    mode: number;
+    statKey: string;
+    readAt: number;
+  } | null> {
     let stats: BigIntStats;
     try {
       stats = await this.fs.lstat(absolutePath);
@@ -280,14 +293,20 @@ export class SpaceResolver {
     const mode = Number(stats.mode & 0o7777n);
     // The stat key of a settled read of these bytes: they are `known.version` (nothing to show).
     if (known !== undefined && statKeyOf(stats) === known.statKey) {
-      return { version: known.version, bytes: Buffer.alloc(0), mode, statKey: known.statKey };
+      return {
+        version: known.version,
+        bytes: Buffer.alloc(0),
+        mode,
+        statKey: known.statKey,
+        readAt: Date.now(),
+      };
     }
-    const { bytes, version, statKey } = await this.readStable({
+    const { bytes, version, statKey, readAt } = await this.readStable({
       target,
       absolutePath,
       outside: false,
     });
-    return { version, bytes, mode, statKey };
+    return { version, bytes, mode, statKey, readAt };
   }
 
   /** The cheap change key of a space object, or `null` when it is gone. */
