@@ -5,10 +5,11 @@ import { decodeText } from './content-bytes.js';
 import type { ContentStore } from './content-store.js';
 import type { ContentSnapshot } from './space-resolver.js';
 
-// A stat key is trusted only once its mtime is older than the store's window for the key's
-// device when it is taken (`ContentStore.settledKey`): a same-size change within one timestamp
-// tick keeps the key.
-const settledKey = (key: string | undefined, store: ContentStore) => store.settledKey(key);
+// A stat key is trusted only when its mtime was older than the store's window for the key's
+// device just before its bytes were read (`ContentStore.settledKey`): a same-size change within
+// one timestamp tick keeps the key.
+const settledKey = (snapshot: ContentSnapshot, store: ContentStore) =>
+  store.settledKey(snapshot.statKey, snapshot.readAt);
 
 /** What this host saw of one object. */
 export interface Observation {
@@ -78,7 +79,7 @@ export class ContentObserver {
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
-      statKey: settledKey(snapshot.statKey, this.store),
+      statKey: settledKey(snapshot, this.store),
       ...this.textOf(snapshot.bytes, options.partial),
     });
   }
@@ -206,7 +207,7 @@ export class ContentObserver {
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
     }
     if (snapshot.version === observation.version) {
-      observation.statKey = settledKey(snapshot.statKey, this.store);
+      observation.statKey = settledKey(snapshot, this.store);
       return undefined;
     }
     const changed = {
@@ -222,7 +223,7 @@ export class ContentObserver {
       target: observation.target,
       version: snapshot.version,
       partial: observation.partial,
-      statKey: settledKey(snapshot.statKey, this.store),
+      statKey: settledKey(snapshot, this.store),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
     });

@@ -134,8 +134,8 @@ describe('ContentStore costs', () => {
     });
   });
 
-  describe('the re-check before the rename', () => {
-    it('does not read the target again when its planned stat key is settled', async () => {
+  describe('the plan and the re-check before the rename', () => {
+    it('does not read the target at all when the read before the save had a settled stat key', async () => {
       const root = await space({ 'a.md': 'a\n' });
       await settle(root, 'a.md');
       const { fs, opened } = recordingFs();
@@ -143,7 +143,26 @@ describe('ContentStore costs', () => {
       const a = await store.read('a.md');
       opened.length = 0;
       await store.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
+      expect(opened.filter((path) => path === join(root, 'a.md'))).toHaveLength(0);
+      expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('A\n');
+    });
+
+    it('reads the target once when a settled read is stale (changed since, same size)', async () => {
+      const root = await space({ 'a.md': 'one\n' });
+      await settle(root, 'a.md');
+      const { fs, opened } = recordingFs();
+      const store = await ContentStore.open({ root, fs });
+      const a = await store.read('a.md');
+      // Another writer changes it after the read: a new mtime (and inode), the same size.
+      await writeFile(join(root, 'a.md'), 'two\n');
+      opened.length = 0;
+      const error = await repaErrorOf(
+        store.save([{ target: 'a.md', content: bytes('new\n'), expectedVersion: a.version }]),
+      );
+      expect(error.code).toBe('stale_version');
+      expect(error.details?.excerpt).toContain('two');
       expect(opened.filter((path) => path === join(root, 'a.md'))).toHaveLength(1);
+      expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('two\n');
     });
 
     it('reads the target again when its mtime is too recent to trust', async () => {

@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { isCaseInsensitive } from './case-names.js';
 import { parseIdentity } from './content-address.js';
 import { IdentityLedger } from './identity-ledger.js';
+import { IntentSlot, SLOT_NAME } from './intent-slot.js';
 import { type ContentStoreHooks, SaveCommitter } from './save-committer.js';
 import { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
-import { type RecoverableIntent, type RecoveredSave, SaveRecovery } from './save-recovery.js';
+import {
+  drainSlot,
+  type RecoverableIntent,
+  type RecoveredSave,
+  SaveRecovery,
+} from './save-recovery.js';
 import { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 import { type ContentLocation, type ContentSnapshot, SpaceResolver } from './space-resolver.js';
 import { ensureDir, exists, probeTimestampStep } from './store-files.js';
@@ -39,17 +45,25 @@ export interface SaveOptions {
 const sharedStores = new Map<string, Promise<ContentStore>>();
 
 /**
- * How long the space lock stays taken after a task of this store (ms): saves in a burst take it
- * once; another process waits at most this long (plus its retry step) once the burst ends.
+ * After a task of this store the space lock stays taken while no other process waits for it (its
+ * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS`: the reads
+ * and saves of a conversation take it once; a waiting process gets it within one check (plus its
+ * own retry step).
  */
-const LOCK_LINGER_MS = 25;
+const LOCK_CHECK_MS = 25;
+const LOCK_KEEP_MS = 30_000;
 
 /** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
 const UNPROBED_WINDOW_NS = 2_000_000_000n;
-/** Added to a probed window: the time between a read and its recording, clock reading (ns). */
-const WINDOW_MARGIN_NS = 5_000_000n;
+/**
+ * Added to a probed window (ns): `Date.now()`, taken before the bytes are read, is cut to the
+ * millisecond.
+ */
+const WINDOW_MARGIN_NS = 1_000_000n;
 /** Probed windows per device of this process (a file system's clock step does not change). */
 const probedWindows = new Map<bigint, bigint>();
+/** How many settled reads a store remembers for its saves' plans (oldest forgotten first). */
+const REMEMBERED_READS = 1024;
 
 function cancelled(): RepaError {
   return new RepaError(
@@ -86,6 +100,13 @@ export class ContentStore {
   private queue: Promise<unknown> = IDLE;
   /** The space lock while it lingers after a task (see {@link locked}), and its release timer. */
   private held: { lock: SpaceLock; release: NodeJS.Timeout | undefined } | undefined;
+  /** The intent slot while this process holds the lock, checked empty when the lock was taken. */
+  private slot: IntentSlot | undefined;
+  /**
+   * Per target, the settled stat key and version of this store's last read of it: a save planned
+   * against that version whose target still has the key needs no read (the observer's rule).
+   */
+  private readonly settledReads = new Map<string, { statKey: string; version: string }>();
   private readonly report: RecoveredSave[] = [];
   /** The device of the root, for {@link probedWindows}. */
   private device: bigint | undefined;
@@ -143,7 +164,11 @@ export class ContentStore {
     try {
       // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
       if (await store.space.repaDirExists()) {
-        await store.locked(() => store.recovery.run(store.report));
+        await store.locked(async () => {
+          // A record a killed writer left in the slot joins the records recovery resolves.
+          await store.openSlot(false);
+          await store.recovery.run(store.report);
+        });
       }
     } catch (error) {
       // An unsafe `.repa` is refused by every later use of it; opening only reads addresses.
@@ -173,15 +198,16 @@ export class ContentStore {
 
   /**
    * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it: older than
-   * the window of its device ({@link timestampWindowOn}) now, right after the read. File timestamps
+   * the window of its device ({@link timestampWindowOn}) at `takenAt`, the time (`Date.now()`) just
+   * before those bytes were read — so any later write gets another mtime. File timestamps
    * are coarse: a same-size change within one tick keeps the stat key. Else `undefined`.
    * @internal
    */
-  settledKey(key: string | undefined): string | undefined {
+  settledKey(key: string | undefined, takenAt: number): string | undefined {
     if (key === undefined) return undefined;
     const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
     const window = this.timestampWindowOn(key.slice(0, key.indexOf(':')));
-    return BigInt(Date.now()) * 1_000_000n - mtime > window ? key : undefined;
+    return BigInt(takenAt) * 1_000_000n - mtime > window ? key : undefined;
   }
 
   /**
@@ -221,12 +247,13 @@ export class ContentStore {
   /** Reads the whole object at `address` once and returns that snapshot with its version. */
   async read(address: string): Promise<ContentSnapshot> {
     const location = await this.locate(address);
-    const { bytes, statKey, version } = await this.space.readStable(location);
+    const { bytes, statKey, version, readAt } = await this.space.readStable(location);
     const identity =
       location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
     // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
     await this.probeTimestampWindow();
-    return { ...location, identity, bytes, statKey, version };
+    if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
+    return { ...location, identity, bytes, statKey, version, readAt };
   }
 
   /**
@@ -262,7 +289,13 @@ export class ContentStore {
     }
     return this.locked(async (lock) => {
       if (options.signal?.aborted) throw cancelled();
-      if (await exists(this.space.fs, this.space.intentPath(operationId))) {
+      // A record a killed writer left in the slot is moved out before anything else.
+      const slot = this.slot ?? (await this.openSlot(false));
+      // A generated id is a new UUID: no record can have it.
+      if (
+        options.operationId !== undefined &&
+        (await exists(this.space.fs, this.space.intentPath(operationId)))
+      ) {
         throw new RepaError(
           'invalid_request',
           `The operation id ${operationId} already has a record in this space.`,
@@ -275,10 +308,55 @@ export class ContentStore {
         this.caseInsensitive,
         changes,
         operationId,
-        (key) => this.settledKey(key),
+        (key, readAt) => this.settledKey(key, readAt),
+        // The common edit: one change against what this store just read.
+        changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
       );
-      return this.committer.commit(plan, operationId, lock);
+      return this.committer.commit(
+        plan,
+        operationId,
+        lock,
+        async () => slot ?? (await this.openSlot(true)),
+      );
     });
+  }
+
+  /** Remembers a read whose stat key was settled when it was taken (see {@link settledReads}). */
+  private rememberRead(target: string, statKey: string, version: string, readAt: number): void {
+    this.settledReads.delete(target);
+    if (this.settledKey(statKey, readAt) === undefined) return;
+    this.settledReads.set(target, { statKey, version });
+    if (this.settledReads.size > REMEMBERED_READS) {
+      this.settledReads.delete(this.settledReads.keys().next().value as string);
+    }
+  }
+
+  /**
+   * Opens the intent slot for this tenure of the lock, moving out a record left in it; creates it
+   * (and `.repa/intents/`, where its records go) when `create`, else `undefined` when there is none.
+   */
+  private async openSlot(create: true): Promise<IntentSlot>;
+  private async openSlot(create: boolean): Promise<IntentSlot | undefined>;
+  private async openSlot(create: boolean): Promise<IntentSlot | undefined> {
+    const { fs, repaDir, intentsDir } = this.space;
+    if (!create && !(await exists(fs, join(repaDir, SLOT_NAME)))) return undefined;
+    if (create) await ensureDir(fs, intentsDir);
+    const slot = await IntentSlot.open(fs, repaDir);
+    try {
+      await drainSlot(this.space, slot);
+    } catch (error) {
+      await slot.close();
+      throw error;
+    }
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Closes the slot: the lock is gone, and another process may write it next. */
+  private async closeSlot(): Promise<void> {
+    const slot = this.slot;
+    this.slot = undefined;
+    await slot?.close();
   }
 
   /** The saves a crash left unfinished and the records recovery quarantined (see README, "Recovery"). */
@@ -310,30 +388,42 @@ export class ContentStore {
   private locked<T>(task: (lock: SpaceLock) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const { fs, repaDir } = this.space;
-      const lock = await this.takeLock();
+      const { lock, kept } = await this.takeLock();
       try {
         // Checked again under the lock: `.repa` may have been swapped meanwhile.
         await ensureDir(fs, repaDir);
-        await this.ledger.reload(true);
+        // Another process writes the index only under the lock: a lock kept since the last task
+        // means the index in memory is the one on disk.
+        if (!kept) await this.ledger.reload(true);
         return await task(lock);
       } finally {
-        // The lock lingers briefly, so a burst of saves takes it once; it goes when the burst ends.
+        // The lock stays while nobody else wants it, so a conversation's saves take it once.
         const held = { lock, release: undefined as NodeJS.Timeout | undefined };
-        held.release = setTimeout(() => {
+        const until = Date.now() + LOCK_KEEP_MS;
+        const check = () => {
+          if (this.held !== held) return;
+          if (!lock.wanted() && Date.now() < until) {
+            held.release = setTimeout(check, LOCK_CHECK_MS).unref();
+            return;
+          }
           void this.exclusive(async () => {
             if (this.held !== held) return;
             this.held = undefined;
+            await this.closeSlot();
             await lock.release().catch(() => undefined);
           });
-        }, LOCK_LINGER_MS);
-        held.release.unref();
+        };
+        held.release = setTimeout(check, LOCK_CHECK_MS).unref();
         this.held = held;
       }
     });
   }
 
-  /** The lingering lock if this process still holds it, else a newly taken one. Runs in the queue. */
-  private async takeLock(): Promise<SpaceLock> {
+  /**
+   * The lingering lock if this process still holds it (`kept`), else a newly taken one. Runs in
+   * the queue.
+   */
+  private async takeLock(): Promise<{ lock: SpaceLock; kept: boolean }> {
     const held = this.held;
     this.held = undefined;
     if (held !== undefined) {
@@ -342,10 +432,12 @@ export class ContentStore {
         () => true,
         () => false,
       );
-      if (still) return held.lock;
+      if (still) return { lock: held.lock, kept: true };
       await held.lock.release().catch(() => undefined);
     }
+    // Whatever this process knew of the slot is void once another process may have held the lock.
+    await this.closeSlot();
     await ensureDir(this.space.fs, this.space.repaDir);
-    return acquireSpaceLock(this.space.repaDir);
+    return { lock: await acquireSpaceLock(this.space.repaDir), kept: false };
   }
 }

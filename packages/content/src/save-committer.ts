@@ -3,10 +3,12 @@ import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentRecord } from './intent-record.js';
+import type { IntentSlot } from './intent-slot.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
+import { drainSlot } from './save-recovery.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { ensureDir, removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
+import { removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -45,39 +47,49 @@ export class SaveCommitter {
     await this.hooks.step?.(step, index === undefined ? { operationId } : { operationId, index });
   }
 
-  /** Saves `plan`; returns one receipt per change, in order. */
+  /**
+   * Saves `plan`; returns one receipt per change, in order. A plan of one change keeps its record
+   * in the intent slot (`openSlot`; README, "The save protocol"), several in `.repa/intents/`.
+   */
   async commit(
     plan: PlannedChange[],
     operationId: string,
     lock: Pick<SpaceLock, 'assertHeld'>,
+    openSlot: () => Promise<IntentSlot>,
   ): Promise<SaveReceipt[]> {
     const { fs, repaDir } = this.space;
     await this.step('planned', operationId);
-    const record = toRecord(this.space, plan, operationId);
     const recordPath = this.space.intentPath(operationId);
     // One change is one rename (or unlink): atomic by itself, so its record is needed only to find
     // the save after a killed process, and the page cache keeps it for that (README, "The save
     // protocol"). Several changes need the record on disk before the first rename.
     const single = plan.length === 1;
-    let made = false;
-    try {
-      const text = JSON.stringify(record);
-      if (single) {
-        // Created in place (`O_EXCL`, one write, no fsync): a killed writer leaves no record or a
-        // torn one, which recovery quarantines; there is no temp file or rename to pay for.
-        await ensureDir(fs, repaDir);
-        await ensureDir(fs, this.space.intentsDir);
-        made = true;
-        await writeNewFile(fs, recordPath, Buffer.from(text, 'utf8'), null, false);
-      } else {
+    // The slot carries the one change's bytes raw, beside a record without them.
+    const record = toRecord(this.space, plan, operationId, !single);
+    const text = JSON.stringify(record);
+    // Opened (and created) only now: a save refused while planning leaves nothing behind.
+    const slot = single ? await openSlot() : undefined;
+    if (slot !== undefined) {
+      // Written in place over the empty slot (one pwrite, no fsync, no name created or removed):
+      // a killed writer leaves the record or a torn one, which recovery quarantines.
+      try {
+        await slot.write(operationId, text, (plan[0] as PlannedChange).content);
+      } catch (error) {
+        await slot.clear().catch(() => undefined);
+        throw ioError(error, 'Writing the intent record');
+      }
+    } else {
+      let made = false;
+      try {
         // Creates `.repa/intents/` if needed (both must be real folders).
         made = true;
         await writeRepaFile(fs, repaDir, recordPath, text, 'all');
+      } catch (error) {
+        // A record of this operation id that another writer made is not ours to remove.
+        if (made && errnoCode(error) !== 'EEXIST')
+          await fs.unlink(recordPath).catch(() => undefined);
+        throw ioError(error, 'Writing the intent record');
       }
-    } catch (error) {
-      // A record of this operation id that another writer made is not ours to remove.
-      if (made && errnoCode(error) !== 'EEXIST') await fs.unlink(recordPath).catch(() => undefined);
-      throw ioError(error, 'Writing the intent record');
     }
     await this.step('intent-written', operationId);
     const created: string[] = [];
@@ -111,7 +123,7 @@ export class SaveCommitter {
       // The re-check is atomic against other processes only while the lock is still ours.
       await lock.assertHeld();
     } catch (error) {
-      await this.rollback(plan, created, recordPath);
+      await this.rollback(plan, created, recordPath, slot);
       throw ioError(error, 'Preparing the save');
     }
     // Commit point: from the first rename on, recovery rolls the save forward.
@@ -125,7 +137,7 @@ export class SaveCommitter {
       }
     } catch (error) {
       if (applied.length === 0) {
-        await this.rollback(plan, created, recordPath);
+        await this.rollback(plan, created, recordPath, slot);
         throw ioError(error, 'Saving');
       }
       for (const change of plan) {
@@ -167,19 +179,22 @@ export class SaveCommitter {
     // brings the identity index up to date for the changes still on disk.
     const removed =
       durable &&
-      (await fs.unlink(recordPath).then(
+      (await (slot !== undefined ? slot.clear() : fs.unlink(recordPath)).then(
         () => true,
         () => false,
       ));
-    if (removed) {
-      // A single change's record was never made durable; its removal need not be either.
-      if (!single) await syncDirectory(this.space.intentsDir, { fs }).catch(() => undefined);
-    } else {
+    // A single change's record was never made durable; its removal need not be either.
+    if (removed && slot === undefined) {
+      await syncDirectory(this.space.intentsDir, { fs }).catch(() => undefined);
+    } else if (!removed) {
       const kept = await writeRepaFile(
         fs,
         repaDir,
         recordPath,
-        JSON.stringify({ ...record, status: 'committed' } satisfies IntentRecord),
+        JSON.stringify({
+          ...(single ? toRecord(this.space, plan, operationId) : record),
+          status: 'committed',
+        } satisfies IntentRecord),
       ).then(
         () => true,
         () => false,
@@ -187,6 +202,10 @@ export class SaveCommitter {
       // A record that cannot say `committed` must not stay `pending` (recovery would replay it
       // over later changes): it goes, and the identity index catches up with the next change.
       if (!kept) await fs.unlink(recordPath).catch(() => undefined);
+      // The slot's `pending` copy goes too. One left behind is dropped by recovery when the
+      // `committed` file exists; without it, recovery finds the one change on disk (or newer
+      // bytes) and never writes: a pending single change is only ever rolled forward by its rename.
+      await slot?.clear().catch(() => undefined);
     }
     await this.step('done', operationId);
     return receiptsOf(operationId, plan);
@@ -205,7 +224,7 @@ export class SaveCommitter {
           `${JSON.stringify(change.target)} was moved while saving.`,
         );
       }
-      await this.space.expectRealDir(dirname(change.absolutePath));
+      // The same absolute path from a walk that `lstat`s every part: no symlink on the way.
       // Unchanged stat key of a settled read: the same bytes (the observer's rule), no re-read.
       if (
         change.settledKey !== null &&
@@ -222,6 +241,7 @@ export class SaveCommitter {
     plan: readonly PlannedChange[],
     created: readonly string[],
     recordPath: string,
+    slot: IntentSlot | undefined,
   ): Promise<void> {
     const { fs } = this.space;
     let clean = true;
@@ -231,6 +251,13 @@ export class SaveCommitter {
     }
     for (const dir of [...created].reverse()) await fs.rmdir(dir).catch(() => undefined);
     // A temp file that could not be removed stays listed in its intent; recovery removes it later.
-    if (clean) await fs.unlink(recordPath).catch(() => undefined);
+    if (slot === undefined) {
+      if (clean) await fs.unlink(recordPath).catch(() => undefined);
+    } else if (clean) {
+      await slot.clear().catch(() => undefined);
+    } else {
+      // The record must outlive this tenure of the slot: moved to `.repa/intents/` as it is.
+      await drainSlot(this.space, slot).catch(() => undefined);
+    }
   }
 }

@@ -65,7 +65,8 @@ export async function planSave(
   caseInsensitive: boolean,
   changes: readonly SaveChange[],
   operationId: string,
-  settled: (statKey: string) => string | undefined,
+  settled: (statKey: string, readAt: number) => string | undefined,
+  recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
   for (const change of changes) {
@@ -102,7 +103,13 @@ export async function planSave(
   const plan: PlannedChange[] = [];
   for (const [position, change] of changes.entries()) {
     const { target, absolutePath } = locations[position] as ContentLocation;
-    const current = await space.currentVersion(absolutePath, target);
+    // A settled read of the expected version whose stat key is unchanged: the same bytes, unread.
+    const read = recall?.(target);
+    const current = await space.currentVersion(
+      absolutePath,
+      target,
+      read?.version === change.expectedVersion ? read : undefined,
+    );
     checkExpectation(target, change.expectedVersion, current);
     let identity = identities.get(target) as string;
     if (change.content !== null && change.identityFrom !== undefined) {
@@ -121,8 +128,15 @@ export async function planSave(
       content,
       temp,
       mode: current === null ? null : current.mode & 0o777,
-      createdDirs: content === null ? [] : await space.missingDirs(dirname(absolutePath)),
-      settledKey: current === null ? null : (settled(current.statKey) ?? null),
+      // An existing target's folders exist.
+      createdDirs:
+        content === null || current !== null ? [] : await space.missingDirs(dirname(absolutePath)),
+      settledKey:
+        current === null
+          ? null
+          : current.statKey === read?.statKey
+            ? read.statKey
+            : (settled(current.statKey, current.readAt) ?? null),
     });
   }
   return plan;
@@ -158,11 +172,15 @@ export function checkExpectation(
   }
 }
 
-/** The pending intent record of a plan (paths relative to the space root, bytes in base64). */
+/**
+ * The pending intent record of a plan (paths relative to the space root, bytes in base64; with
+ * `withContent` false every `content` is left `null`, for a record that carries the bytes itself).
+ */
 export function toRecord(
   space: SpaceResolver,
   plan: readonly PlannedChange[],
   operationId: string,
+  withContent = true,
 ): IntentRecord {
   return {
     format: 'repa.content-intent/1',
@@ -175,7 +193,7 @@ export function toRecord(
       ...(change.identityFrom === undefined ? {} : { identityFrom: change.identityFrom }),
       previousVersion: change.previousVersion,
       version: change.version,
-      content: change.content === null ? null : change.content.toString('base64'),
+      content: change.content === null || !withContent ? null : change.content.toString('base64'),
       temp: change.temp === null ? null : space.rel(change.temp),
       mode: change.mode,
       createdDirs: change.createdDirs.map((dir) => space.rel(dir)),

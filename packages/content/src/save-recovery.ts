@@ -5,10 +5,12 @@ import { parseIdentity } from './content-address.js';
 import { versionOf } from './content-bytes.js';
 import type { IdentityLedger } from './identity-ledger.js';
 import { type IntentChange, type IntentRecord, intentRecordSchema } from './intent-record.js';
+import type { IntentSlot } from './intent-slot.js';
 import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner.js';
 import { parseSpacePath } from './space-path.js';
 import type { ContentLocation, SpaceResolver } from './space-resolver.js';
 import {
+  exists,
   isStrayRepaTemp,
   realDirExists,
   removeTemp,
@@ -347,4 +349,26 @@ export class SaveRecovery {
     await writeRepaFile(fs, this.space.repaDir, recordPath, JSON.stringify(kept));
     return { operationId: record.operationId, outcome: 'recoverable', receipts, reason };
   }
+}
+
+/**
+ * Moves a record left in the intent slot (by a killed writer, or a save that could not clean up) to
+ * `.repa/intents/<operationId>.json` (durably; left as it was when that file already exists), then
+ * empties the slot (fsynced). A torn record goes there too, as it is, and is quarantined like any
+ * damaged record. Runs under the lock.
+ */
+export async function drainSlot(space: SpaceResolver, slot: IntentSlot): Promise<void> {
+  const content = await slot.read();
+  if (content.kind === 'empty') return;
+  const { fs, repaDir } = space;
+  const path = space.intentPath(content.operationId ?? `intent-slot-${Date.now()}`);
+  if (!(await exists(fs, path))) {
+    await writeRepaFile(
+      fs,
+      repaDir,
+      path,
+      content.kind === 'record' ? content.text : content.bytes,
+    );
+  }
+  await slot.clear(true);
 }

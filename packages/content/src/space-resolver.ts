@@ -10,6 +10,9 @@ import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
+/** Files smaller than this are read with one positional read of their size plus one byte. */
+const ONE_READ_BYTES = 64 * 1024;
+
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -35,6 +38,11 @@ export interface ContentSnapshot extends ContentLocation {
    * @internal
    */
   statKey: string;
+  /**
+   * When the bytes began to be read (`Date.now()`), the time a stat key is judged by.
+   * @internal
+   */
+  readAt: number;
 }
 
 /** The object an identity names, as far as an address needs it. */
@@ -193,7 +201,7 @@ export class SpaceResolver {
    */
   async readStable(
     location: ContentLocation,
-  ): Promise<{ bytes: Buffer; statKey: string; version: string }> {
+  ): Promise<{ bytes: Buffer; statKey: string; version: string; readAt: number }> {
     const shown = JSON.stringify(location.outside ? location.identity : location.target);
     let handle: Awaited<ReturnType<FsLayer['open']>>;
     try {
@@ -214,6 +222,7 @@ export class SpaceResolver {
     }
     try {
       for (let attempt = 0; ; attempt++) {
+        const readAt = Date.now();
         const before = await this.fs.fstat(handle);
         if (before.isDirectory()) {
           throw new RepaError('invalid_request', `${shown} is a folder, not a file.`, {
@@ -222,11 +231,18 @@ export class SpaceResolver {
         }
         // Checked before reading: a FIFO or device opened without blocking is never read.
         if (!before.isFile()) throw notRegularFile(shown, before);
-        const bytes = await this.fs.read(handle);
+        // A small file in one `pread` of one byte more than its size (more means it grew: the
+        // key check below retries); a large one through the layer's whole-file read.
+        const size = Number(before.size);
+        const bytes =
+          size < ONE_READ_BYTES
+            ? await this.fs.readAt(handle, size + 1, 0)
+            : await this.fs.read(handle);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
-          return { bytes, statKey: statKeyOf(after), version: await versionOfYielding(bytes) };
+          const version = await versionOfYielding(bytes);
+          return { bytes, statKey: statKeyOf(after), version, readAt };
         }
         if (attempt === 3) {
           throw new RepaError('io_error', `${shown} kept changing while it was read.`, {
@@ -243,12 +259,20 @@ export class SpaceResolver {
 
   /**
    * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
-   * none.
+   * none. With `known` (the stat key and version of a settled read) and the same key on disk, the
+   * file is not read again: its version is `known.version` and `bytes` is empty.
    */
   async currentVersion(
     absolutePath: string,
     target: string,
-  ): Promise<{ version: string; bytes: Buffer; mode: number; statKey: string } | null> {
+    known?: { statKey: string; version: string },
+  ): Promise<{
+    version: string;
+    bytes: Buffer;
+    mode: number;
+    statKey: string;
+    readAt: number;
+  } | null> {
     let stats: BigIntStats;
     try {
       stats = await this.fs.lstat(absolutePath);
@@ -266,12 +290,23 @@ export class SpaceResolver {
     }
     // A FIFO, device or socket is refused from lstat alone: it is never opened.
     if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
-    const { bytes, version, statKey } = await this.readStable({
+    const mode = Number(stats.mode & 0o7777n);
+    // The stat key of a settled read of these bytes: they are `known.version` (nothing to show).
+    if (known !== undefined && statKeyOf(stats) === known.statKey) {
+      return {
+        version: known.version,
+        bytes: Buffer.alloc(0),
+        mode,
+        statKey: known.statKey,
+        readAt: Date.now(),
+      };
+    }
+    const { bytes, version, statKey, readAt } = await this.readStable({
       target,
       absolutePath,
       outside: false,
     });
-    return { version, bytes, mode: Number(stats.mode & 0o7777n), statKey };
+    return { version, bytes, mode, statKey, readAt };
   }
 
   /** The cheap change key of a space object, or `null` when it is gone. */

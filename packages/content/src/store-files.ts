@@ -108,12 +108,15 @@ export async function writeRepaFile(
   fs: FsLayer,
   repaDir: string,
   path: string,
-  text: string,
+  text: string | Uint8Array,
   sync: SyncLevel = 'all',
 ): Promise<void> {
   await ensureDir(fs, repaDir);
   if (dirname(path) !== repaDir) await ensureDir(fs, dirname(path));
-  await replaceFile(path, Buffer.from(text, 'utf8'), { fs, sync });
+  await replaceFile(path, typeof text === 'string' ? Buffer.from(text, 'utf8') : text, {
+    fs,
+    sync,
+  });
 }
 
 /** Whether `name` in `.repa/` is a temp file a killed writer left: a save's or a `writeRepaFile`'s. */

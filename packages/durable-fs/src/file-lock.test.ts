@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
@@ -25,6 +25,23 @@ describe('acquireFileLock', () => {
     const again = await acquireFileLock(path, options);
     await again.assertHeld();
     await again.release();
+  });
+
+  it('marks <path>.wanted while another holder waits, so the holder knows, and removes it once taken', async () => {
+    const path = target();
+    const held = await acquireFileLock(path, options);
+    expect(held.wanted()).toBe(false);
+    const waiting = acquireFileLock(path, options);
+    for (let tries = 0; tries < 200 && !held.wanted(); tries++) {
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    expect(held.wanted()).toBe(true);
+    await held.release();
+    const next = await waiting;
+    await next.assertHeld();
+    expect(existsSync(`${path}.wanted`)).toBe(false);
+    expect(next.wanted()).toBe(false);
+    await next.release();
   });
 
   it('refuses with the lost error when its folder was removed, and then releases nothing', async () => {

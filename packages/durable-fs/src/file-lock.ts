@@ -1,11 +1,18 @@
 import type { BigIntStats } from 'node:fs';
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, unlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RepaError } from '@repa/protocol';
 import { lock } from 'proper-lockfile';
 import { errnoCode, ioError } from './errors.js';
 
-/** How long to keep retrying a lock another process holds (about 20 s in total). */
-const LOCK_RETRIES = { retries: 400, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true };
+/** How long to keep retrying a lock another process holds (ms). */
+const WAIT_MS = 20_000;
+/** The first and the longest pause between two attempts (ms); each is 1.2 times the last, ±50%. */
+const FIRST_PAUSE_MS = 2;
+const LONGEST_PAUSE_MS = 50;
+/** Flags that create a waiter's mark without following a symlink in its place. */
+const MARK_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * proper-lockfile refreshes the lock folder's mtime every half stale time; older than this share of
@@ -23,6 +30,12 @@ export interface FileLock {
   assertHeld(): Promise<void>;
   /** Releases the lock; one that another process took over is left to it. */
   release(): Promise<void>;
+  /**
+   * Whether another process is waiting for the lock: a waiter keeps a mark, `<path>.wanted`, beside
+   * the lock folder while it retries (one `lstat`). A holder that keeps the lock between tasks
+   * checks it and lets go.
+   */
+  wanted(): boolean;
 }
 
 /** Options of {@link acquireFileLock}. */
@@ -37,27 +50,44 @@ export interface FileLockOptions {
 
 /**
  * Takes the cross-process lock of `path`: a folder `<path>.lock` made with proper-lockfile, retried
- * for about 20 s (then `busy`), taken over when its holder stopped refreshing it for `staleMs`. A
- * compromise is recorded (never thrown from a timer) and refused by `assertHeld`. Other failures
- * throw `io_error`.
+ * for about 20 s (then `busy`) with the mark `<path>.wanted` left for the holder (see
+ * {@link FileLock.wanted}; removed once taken), taken over when its holder stopped refreshing it for
+ * `staleMs`. A compromise is recorded (never thrown from a timer) and refused by `assertHeld`. Other
+ * failures throw `io_error`.
  */
 export async function acquireFileLock(path: string, options: FileLockOptions): Promise<FileLock> {
   const folder = `${path}.lock`;
+  const mark = `${path}.wanted`;
   let compromised: Error | undefined;
-  let release: () => Promise<void>;
-  try {
-    release = await lock(path, {
-      realpath: false,
-      stale: options.staleMs,
-      retries: LOCK_RETRIES,
-      onCompromised: (error) => {
-        compromised = error;
-      },
-    });
-  } catch (error) {
-    if (errnoCode(error) === 'ELOCKED') throw options.busy(error);
-    throw ioError(error, `Locking ${path}`, { path });
+  let release: (() => Promise<void>) | undefined;
+  const deadline = Date.now() + WAIT_MS;
+  let pause = FIRST_PAUSE_MS;
+  let waited = false;
+  while (release === undefined) {
+    try {
+      release = await lock(path, {
+        realpath: false,
+        stale: options.staleMs,
+        retries: 0,
+        onCompromised: (error) => {
+          compromised = error;
+        },
+      });
+    } catch (error) {
+      if (errnoCode(error) !== 'ELOCKED') throw ioError(error, `Locking ${path}`, { path });
+      if (Date.now() >= deadline) {
+        if (waited) removeMark(mark);
+        throw options.busy(error);
+      }
+      // Renewed at every attempt: the holder that lets go for it may be another waiter's.
+      waited = true;
+      leaveMark(mark);
+      await sleep(pause * (0.5 + Math.random()));
+      pause = Math.min(pause * 1.2, LONGEST_PAUSE_MS);
+    }
   }
+  if (waited) removeMark(mark);
+  const unlock = release;
   // proper-lockfile takes a stale lock over by removing the folder and making a new one, so a
   // folder with another inode or birth time is someone else's.
   const identityOf = (stats: BigIntStats) => `${stats.ino}:${stats.birthtimeNs}`;
@@ -77,7 +107,7 @@ export async function acquireFileLock(path: string, options: FileLockOptions): P
       throw Object.assign(new Error(`${folder} vanished`), { code: 'ENOENT' });
     identity = identityOf(stats);
   } catch (error) {
-    await release().catch(() => undefined);
+    await unlock().catch(() => undefined);
     throw ioError(error, `Locking ${path}`, { path });
   }
   return {
@@ -93,7 +123,32 @@ export async function acquireFileLock(path: string, options: FileLockOptions): P
     async release() {
       if (compromised !== undefined) return;
       const stats = await current().catch(() => undefined);
-      if (stats !== undefined && identityOf(stats) === identity) await release();
+      if (stats !== undefined && identityOf(stats) === identity) await unlock();
+    },
+    wanted() {
+      try {
+        lstatSync(mark);
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
+}
+
+/** Leaves (or renews) the waiter's mark; a mark that cannot be made leaves the holder to its timer. */
+function leaveMark(mark: string): void {
+  try {
+    closeSync(openSync(mark, MARK_FLAGS, 0o600));
+  } catch {
+    // A symlink or folder in its place still counts as a mark for `wanted`.
+  }
+}
+
+function removeMark(mark: string): void {
+  try {
+    unlinkSync(mark);
+  } catch {
+    // Gone already (another waiter took the lock first), or not ours to remove.
+  }
 }

@@ -42,6 +42,31 @@ describe('nodeFsLayer', () => {
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
+  it.each([
+    ['small', 300],
+    ['large (through the thread pool)', 2 * 1024 * 1024 + 5],
+  ])('writes at a position, reads a range and truncates a %s file', async (_, size) => {
+    const path = join(folder(), 'f.bin');
+    const bytes = Buffer.alloc(size);
+    for (let index = 0; index < size; index++) bytes[index] = (index * 13) % 251;
+    const handle = await fs.open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+    try {
+      await fs.write(handle, bytes, 10);
+      await fs.write(handle, Buffer.from('head'), 0);
+      const disk = readFileSync(path);
+      expect(disk.length).toBe(size + 10);
+      expect(disk.subarray(0, 4).toString()).toBe('head');
+      expect(disk.subarray(10).equals(bytes)).toBe(true);
+      // A range past the end comes back short: what is there.
+      expect((await fs.readAt(handle, size + 100, 10)).equals(bytes)).toBe(true);
+      expect((await fs.readAt(handle, 4, 0)).toString()).toBe('head');
+      await fs.truncate(handle, 4);
+      expect(readFileSync(path).toString()).toBe('head');
+    } finally {
+      await fs.close(handle);
+    }
+  });
+
   it('rejects (does not throw) when a call fails, with the errno code', async () => {
     const dir = folder();
     await expect(fs.lstat(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });

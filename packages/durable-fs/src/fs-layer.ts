@@ -5,6 +5,7 @@ import {
   fchmodSync,
   fstatSync,
   fsync,
+  ftruncateSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -45,8 +46,13 @@ export interface FsLayer {
   unlink(path: string): Promise<void>;
   /** Opens a file; `flags` as for `fs.open` (numeric flags allow `O_NOFOLLOW`). */
   open(path: string, flags: string | number, mode?: number): Promise<FsHandle>;
-  write(handle: FsHandle, bytes: Uint8Array): Promise<void>;
+  /** Writes all of `bytes` at the file position, or at `position` (a `pwrite`) when given. */
+  write(handle: FsHandle, bytes: Uint8Array, position?: number): Promise<void>;
   read(handle: FsHandle): Promise<Buffer>;
+  /** Reads up to `length` bytes at `position` (`pread`); a short read is the end of the file. */
+  readAt(handle: FsHandle, length: number, position: number): Promise<Buffer>;
+  /** Cuts the file to `length` bytes (`ftruncate`). */
+  truncate(handle: FsHandle, length: number): Promise<void>;
   fstat(handle: FsHandle): Promise<BigIntStats>;
   chmod(handle: FsHandle, mode: number): Promise<void>;
   sync(handle: FsHandle): Promise<void>;
@@ -150,18 +156,34 @@ export const nodeFsLayer: FsLayer = {
     new NodeFsHandle(
       opensAtOnce(flags) ? openSync(path, flags, mode) : await openAsync(path, flags, mode),
     ),
-  write: async (handle, bytes) => {
-    if (handle instanceof NodeFsHandle) handle.atStart = false;
+  write: async (handle, bytes, position) => {
+    if (handle instanceof NodeFsHandle && position === undefined) handle.atStart = false;
     let offset = 0;
     while (offset < bytes.length) {
       const length = Math.min(bytes.length - offset, INLINE_BYTES);
+      const at = position === undefined ? null : position + offset;
       offset +=
         bytes.length <= INLINE_BYTES
-          ? writeSync(handle.fd, bytes, offset, length)
-          : (await writeAsync(handle.fd, bytes, offset, length)).bytesWritten;
+          ? writeSync(handle.fd, bytes, offset, length, at)
+          : (await writeAsync(handle.fd, bytes, offset, length, at)).bytesWritten;
     }
   },
   read: (handle) => readAll(handle),
+  readAt: async (handle, length, position) => {
+    const buffer = Buffer.allocUnsafe(length);
+    let total = 0;
+    while (total < length) {
+      const slice = Math.min(length - total, POOL_READ_BYTES);
+      const read =
+        length <= INLINE_BYTES
+          ? readSync(handle.fd, buffer, total, slice, position + total)
+          : (await readAsync(handle.fd, buffer, total, slice, position + total)).bytesRead;
+      total += read;
+      if (read < slice) break;
+    }
+    return buffer.subarray(0, total);
+  },
+  truncate: async (handle, length) => ftruncateSync(handle.fd, length),
   fstat: async (handle) => fstatSync(handle.fd, { bigint: true }),
   chmod: async (handle, mode) => fchmodSync(handle.fd, mode),
   sync: (handle) => fsyncAsync(handle.fd),

@@ -58,8 +58,8 @@ export async function readSkillFile(
   const real = await skillAddress(options, address);
   if (real === undefined) return undefined;
   const location = { target: real, absolutePath: real, outside: true, identity: address };
-  const { bytes, statKey } = await options.store.space.readStable(location);
-  return { ...location, bytes, statKey, version: versionOf(bytes) };
+  const { bytes, statKey, readAt } = await options.store.space.readStable(location);
+  return { ...location, bytes, statKey, readAt, version: versionOf(bytes) };
 }
 
 /** Throws `protected_path` when `address` names an offered skill's file (skills are read-only). */
