@@ -46,12 +46,12 @@ const sharedStores = new Map<string, Promise<ContentStore>>();
 
 /**
  * After a task of this store the space lock stays taken while no other process waits for it (its
- * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS`: the reads
- * and saves of a conversation take it once; a waiting process gets it within one check (plus its
- * own retry step).
+ * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS` (less than
+ * proper-lockfile's 2.5 s refresh of a held lock): a burst of reads and saves takes it once; a
+ * waiting process gets it within one check (plus its own retry step).
  */
 const LOCK_CHECK_MS = 25;
-const LOCK_KEEP_MS = 30_000;
+const LOCK_KEEP_MS = 2_000;
 
 /** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
 const UNPROBED_WINDOW_NS = 2_000_000_000n;
