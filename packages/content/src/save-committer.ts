@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
@@ -8,7 +9,7 @@ import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './sa
 import { drainSlot } from './save-recovery.js';
 import type { SpaceLock } from './space-lock.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { removeTemp, writeNewFile, writeRepaFile } from './store-files.js';
+import { removeTemp, statKeyOf, writeNewFile, writeRepaFile } from './store-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.
@@ -217,7 +218,8 @@ export class SaveCommitter {
    */
   private async recheck(plan: readonly PlannedChange[]): Promise<void> {
     for (const change of plan) {
-      const again = await this.space.canonical(change.target);
+      const seen: { stats?: BigIntStats } = {};
+      const again = await this.space.canonical(change.target, seen);
       if (again.absolutePath !== change.absolutePath) {
         throw new RepaError(
           'path_outside_space',
@@ -226,9 +228,11 @@ export class SaveCommitter {
       }
       // The same absolute path from a walk that `lstat`s every part: no symlink on the way.
       // Unchanged stat key of a settled read: the same bytes (the observer's rule), no re-read.
+      // (The walk's own `lstat` of the target gives its key.)
       if (
         change.settledKey !== null &&
-        (await this.space.statKeyOf(change.target)) === change.settledKey
+        seen.stats?.isFile() === true &&
+        statKeyOf(seen.stats) === change.settledKey
       ) {
         continue;
       }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { refuseCaseClash, refuseCaseTwins } from './case-names.js';
@@ -69,8 +70,11 @@ export async function planSave(
   recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
+  const found: (BigIntStats | undefined)[] = [];
   for (const change of changes) {
-    const location = await space.resolve(change.target, ledger);
+    const seen: { stats?: BigIntStats } = {};
+    const location = await space.resolve(change.target, ledger, seen);
+    found.push(seen.stats);
     if (location.outside) {
       throw new RepaError(
         'path_outside_space',
@@ -109,6 +113,7 @@ export async function planSave(
       absolutePath,
       target,
       read?.version === change.expectedVersion ? read : undefined,
+      found[position],
     );
     checkExpectation(target, change.expectedVersion, current);
     let identity = identities.get(target) as string;

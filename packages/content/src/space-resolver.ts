@@ -96,17 +96,24 @@ export class SpaceResolver {
     return path === this.root || path.startsWith(this.root + sep);
   }
 
-  /** Where `address` (a checked path or a `repa:` identity known to `identities`) points. */
-  async resolve(address: string, identities: IdentityLookup): Promise<ContentLocation> {
+  /**
+   * Where `address` (a checked path or a `repa:` identity known to `identities`) points; `seen` as
+   * for {@link canonical}.
+   */
+  async resolve(
+    address: string,
+    identities: IdentityLookup,
+    seen?: { stats?: BigIntStats },
+  ): Promise<ContentLocation> {
     const parsed = parseIdentity(address);
     if (parsed === undefined) {
-      const location = await this.canonical(parseSpacePath(address));
+      const location = await this.canonical(parseSpacePath(address), seen);
       const identity = identities.identityOf(location.target);
       return identity === undefined ? location : { ...location, identity };
     }
     const path = identities.pathOf(parsed.identity);
     if (path !== undefined) {
-      return { ...(await this.canonical(parseSpacePath(path))), identity: parsed.identity };
+      return { ...(await this.canonical(parseSpacePath(path), seen)), identity: parsed.identity };
     }
     if (parsed.kind === 'material') {
       const outside = await grantedMaterialPath(
@@ -128,10 +135,14 @@ export class SpaceResolver {
     );
   }
 
-  /** Resolves every symlink of a checked relative path and verifies it stays in the space. */
-  async canonical(path: string): Promise<ContentLocation> {
+  /**
+   * Resolves every symlink of a checked relative path and verifies it stays in the space. `seen`,
+   * when given, gets the `lstat` of the object itself when the walk reached it (not a symlink).
+   */
+  async canonical(path: string, seen?: { stats?: BigIntStats }): Promise<ContentLocation> {
     const parts = path.split('/');
     let current = this.root;
+    if (seen !== undefined) seen.stats = undefined;
     for (let index = 0; index < parts.length; index++) {
       const next = join(current, parts[index] as string);
       let stats: BigIntStats;
@@ -176,6 +187,7 @@ export class SpaceResolver {
         current = real;
       } else {
         current = next;
+        if (seen !== undefined && index === parts.length - 1) seen.stats = stats;
       }
     }
     const target = toPosix(relative(this.root, current));
@@ -260,12 +272,14 @@ export class SpaceResolver {
   /**
    * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
    * none. With `known` (the stat key and version of a settled read) and the same key on disk, the
-   * file is not read again: its version is `known.version` and `bytes` is empty.
+   * file is not read again: its version is `known.version` and `bytes` is empty. `lstatNow`: the
+   * file's `lstat` just taken by the caller (e.g. by {@link canonical}), not taken again.
    */
   async currentVersion(
     absolutePath: string,
     target: string,
     known?: { statKey: string; version: string },
+    lstatNow?: BigIntStats,
   ): Promise<{
     version: string;
     bytes: Buffer;
@@ -275,7 +289,7 @@ export class SpaceResolver {
   } | null> {
     let stats: BigIntStats;
     try {
-      stats = await this.fs.lstat(absolutePath);
+      stats = lstatNow ?? (await this.fs.lstat(absolutePath));
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return null;
       throw ioError(error, `Checking ${target}`);
