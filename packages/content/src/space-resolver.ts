@@ -89,6 +89,10 @@ export class SpaceResolver {
 
   /** An absolute path inside the space as a `/`-separated path relative to the root. */
   rel(path: string): string {
+    // A path built under the root (the common case) needs no `relative()`.
+    if (path.startsWith(this.root + sep) && !path.includes(`${sep}..`)) {
+      return toPosix(path.slice(this.root.length + 1));
+    }
     return toPosix(relative(this.root, path));
   }
 
