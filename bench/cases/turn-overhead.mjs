@@ -257,33 +257,30 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
   // timed (wall clock, so waits for fsync count too; the CPU profile cannot show those).
   log(`turn overhead: breakdown over ${BREAKDOWN_RUNS} more conversations`);
   const pool = poolRequests();
-  const breakdown = await timeContentLayer(async () => {
-    for (let run = 0; run < BREAKDOWN_RUNS; run++) {
-      await openHost();
-      pool.counting = true;
-      await repaConversation();
-      pool.counting = false;
-      host.dispose();
-    }
-  });
-  const poolRequestsPerConversation = pool.count / BREAKDOWN_RUNS;
-  pool.count = 0;
-  // The same with every reply held back 50 ms: each save and first read then finds the space lock
-  // released (it lingers 25 ms) and the machine idle, which the zero-latency rows cannot show.
+  /** `runs` more conversations with the content layer timed; thread-pool requests per conversation. */
+  const measureBreakdown = async (runs) => {
+    pool.count = 0;
+    const timed = await timeContentLayer(async () => {
+      for (let run = 0; run < runs; run++) {
+        await openHost();
+        pool.counting = true;
+        await repaConversation();
+        pool.counting = false;
+        host.dispose();
+      }
+    });
+    return { timed, poolRequests: pool.count / runs };
+  };
+  const { timed: breakdown, poolRequests: poolRequestsPerConversation } =
+    await measureBreakdown(BREAKDOWN_RUNS);
+  // The same with every reply held back 50 ms: the pauses between tool calls and an idle machine
+  // between turns, which the zero-latency rows cannot show.
   log(
     `turn overhead: breakdown over ${BREAKDOWN_DELAYED_RUNS} conversations, replies after ${REPLY_DELAY_MS} ms`,
   );
   replyDelayMs = REPLY_DELAY_MS;
-  const delayedBreakdown = await timeContentLayer(async () => {
-    for (let run = 0; run < BREAKDOWN_DELAYED_RUNS; run++) {
-      await openHost();
-      pool.counting = true;
-      await repaConversation();
-      pool.counting = false;
-      host.dispose();
-    }
-  });
-  const delayedPoolRequestsPerConversation = pool.count / BREAKDOWN_DELAYED_RUNS;
+  const { timed: delayedBreakdown, poolRequests: delayedPoolRequestsPerConversation } =
+    await measureBreakdown(BREAKDOWN_DELAYED_RUNS);
   pool.disable();
   replyDelayMs = 0;
   rmSync(base, { recursive: true, force: true });
