@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { link, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -113,6 +113,87 @@ describe('ContentStore intent slot (one-change saves)', () => {
     expect((await store.listRecoverable()).map((entry) => entry.status)).toEqual(['quarantined']);
     expect(await slotHeader(root)).toBe('repa.intent-slot/1 0');
     expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('a\n');
+  });
+
+  it('quarantines a slot whose body fails its checksum or whose length the file cannot hold', async () => {
+    const cases = {
+      'wrong checksum': (body: Buffer) =>
+        `repa.intent-slot/1 ${body.length} 00000000 op-crc ${body.length}`,
+      'impossible length': () => 'repa.intent-slot/1 999999999999999 00000000 op-len 5',
+    };
+    for (const [label, line] of Object.entries(cases)) {
+      const root = await space({ 'a.md': 'a\n' });
+      await ContentStore.open({ root, hooks: {} }).then((store) => store.read('a.md'));
+      const body = bytes('x'.repeat(300));
+      const header = Buffer.alloc(256, 0x20);
+      header.write(line(body));
+      header[255] = 0x0a;
+      await writeFile(join(root, '.repa/intent-slot'), Buffer.concat([header, body]));
+      const store = await ContentStore.open({ root, hooks: {} });
+      expect(
+        store.recovered.map(({ outcome }) => outcome),
+        label,
+      ).toEqual(['quarantined']);
+      expect(await slotHeader(root), label).toBe('repa.intent-slot/1 0');
+      const a = await store.read('a.md');
+      await store.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
+      expect(await readFile(join(root, 'a.md'), 'utf8'), label).toBe('A\n');
+    }
+  });
+
+  it('never writes or clears the slot after losing the lock to another store mid-save', async () => {
+    const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
+    let pauseB: () => void = () => undefined;
+    const bPaused = new Promise<void>((resolve) => {
+      pauseB = resolve;
+    });
+    let resumeB: () => void = () => undefined;
+    const bResumed = new Promise<void>((resolve) => {
+      resumeB = resolve;
+    });
+    const b = await ContentStore.open({
+      root,
+      hooks: {
+        step: async (step) => {
+          if (step !== 'temp-written') return;
+          pauseB();
+          await bResumed;
+        },
+      },
+    });
+    const bRead = await b.read('b.md');
+    let bSave: Promise<unknown> = Promise.resolve();
+    const a = await ContentStore.open({
+      root,
+      hooks: {
+        step: async (step) => {
+          if (step !== 'planned') return;
+          // A stalls; its lock goes stale and B takes it over, and is mid-save when A goes on.
+          await rm(join(root, '.repa/content.lock'), { recursive: true });
+          bSave = b.save(
+            [{ target: 'b.md', content: bytes('B\n'), expectedVersion: bRead.version }],
+            {
+              operationId: 'op-b',
+            },
+          );
+          await bPaused;
+        },
+      },
+    });
+    const aRead = await a.read('a.md');
+    const error = await repaErrorOf(
+      a.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: aRead.version }], {
+        operationId: 'op-a',
+      }),
+    );
+    expect(error.code).toBe('busy');
+    // B's record is still in the slot, untouched by A.
+    expect(await slotHeader(root)).toContain(' op-b ');
+    expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('a\n');
+    resumeB();
+    await bSave;
+    expect(await readFile(join(root, 'b.md'), 'utf8')).toBe('B\n');
+    expect(await slotHeader(root)).toBe('repa.intent-slot/1 0');
   });
 
   it('refuses with space_unsafe, writing nothing, when the slot is a symlink or has another link', async () => {

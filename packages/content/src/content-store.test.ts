@@ -143,6 +143,34 @@ describe('ContentStore', () => {
       expect(existsSync(join(root, '.repa/content.wanted'))).toBe(false);
     });
 
+    it('lets a waiting store in between a busy store’s saves instead of keeping the lock for itself', async () => {
+      const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      const busy = await ContentStore.open({ root, hooks: {} });
+      const other = await ContentStore.open({ root, hooks: {} });
+      const b = await other.read('b.md');
+      // The busy store's first read takes the lock (it waits for the other store to let go).
+      let version = (await busy.read('a.md')).version;
+      let otherDone = false;
+      const otherSave = other
+        .save([{ target: 'b.md', content: bytes('B\n'), expectedVersion: b.version }])
+        .then(() => {
+          otherDone = true;
+        });
+      // The busy store saves back to back (closer together than its 25 ms checks).
+      let saves = 0;
+      while (!otherDone && saves < 400) {
+        const [receipt] = await busy.save([
+          { target: 'a.md', content: bytes(`a${saves}\n`), expectedVersion: version },
+        ]);
+        version = receipt?.version ?? '';
+        saves += 1;
+      }
+      await otherSave;
+      expect(await readFile(join(root, 'b.md'), 'utf8')).toBe('B\n');
+      // It got in while the busy store was still saving, not after it stopped.
+      expect(saves).toBeLessThan(400);
+    });
+
     it('creates a new file with its folders and returns a receipt', async () => {
       const root = await space();
       const store = await ContentStore.open({ root });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { isCaseInsensitive } from './case-names.js';
@@ -52,6 +53,11 @@ const sharedStores = new Map<string, Promise<ContentStore>>();
  */
 const LOCK_CHECK_MS = 25;
 const LOCK_KEEP_MS = 2_000;
+/**
+ * How long a store that let go of the lock for a waiter waits before it asks again: longer than a
+ * waiter's longest pause between attempts (50 ms ± 50%), so the waiter gets its turn.
+ */
+const HAND_OVER_MS = 80;
 
 /** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
 const UNPROBED_WINDOW_NS = 2_000_000_000n;
@@ -312,12 +318,10 @@ export class ContentStore {
         // The common edit: one change against what this store just read.
         changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
       );
-      return this.committer.commit(
-        plan,
-        operationId,
-        lock,
-        async () => slot ?? (await this.openSlot(true)),
-      );
+      return this.committer.commit(plan, operationId, lock, {
+        open: async () => slot ?? (await this.openSlot(true)),
+        forget: () => this.closeSlot(),
+      });
     });
   }
 
@@ -432,8 +436,12 @@ export class ContentStore {
         () => true,
         () => false,
       );
-      if (still) return { lock: held.lock, kept: true };
+      // Another process waits: it goes first (tasks closer together than the checks would starve it).
+      const wanted = still && held.lock.wanted();
+      if (still && !wanted) return { lock: held.lock, kept: true };
+      await this.closeSlot();
       await held.lock.release().catch(() => undefined);
+      if (wanted) await sleep(HAND_OVER_MS);
     }
     // Whatever this process knew of the slot is void once another process may have held the lock.
     await this.closeSlot();

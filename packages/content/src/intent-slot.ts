@@ -85,6 +85,10 @@ export class IntentSlot {
     }
     const size = Number(length);
     if (size === 0) return { kind: 'empty' };
+    // A length the file cannot hold is damage, never an allocation.
+    if (HEADER_BYTES + size > Number((await this.fs.fstat(this.handle)).size)) {
+      return { kind: 'damaged', operationId: known, bytes: head };
+    }
     const body = await this.fs.readAt(this.handle, size, HEADER_BYTES);
     this.bodyBytes = Math.max(this.bodyBytes, body.length);
     const damaged = {

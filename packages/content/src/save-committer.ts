@@ -32,6 +32,12 @@ export interface ContentStoreHooks {
   step?(step: SaveStep, info: { operationId: string; index?: number }): void | Promise<void>;
 }
 
+/** How a save gets the space's intent slot: opened (and drained) on demand, given up after a failure. */
+export interface SlotAccess {
+  open(): Promise<IntentSlot>;
+  forget(): Promise<void>;
+}
+
 /**
  * Carries out a plan under the lock: intent record, temp files, recheck, renames (the commit
  * point), folder syncs, identity index, record removal; rolls back what it did before the commit
@@ -56,7 +62,7 @@ export class SaveCommitter {
     plan: PlannedChange[],
     operationId: string,
     lock: Pick<SpaceLock, 'assertHeld'>,
-    openSlot: () => Promise<IntentSlot>,
+    slots: SlotAccess,
   ): Promise<SaveReceipt[]> {
     const { fs, repaDir } = this.space;
     await this.step('planned', operationId);
@@ -68,15 +74,24 @@ export class SaveCommitter {
     // The slot carries the one change's bytes raw, beside a record without them.
     const record = toRecord(this.space, plan, operationId, !single);
     const text = JSON.stringify(record);
-    // Opened (and created) only now: a save refused while planning leaves nothing behind.
-    const slot = single ? await openSlot() : undefined;
+    // The slot is the lock holder's: opened (created, drained) only while this process provably
+    // still holds the lock, and only now — a save refused while planning leaves nothing behind.
+    if (single) await lock.assertHeld();
+    const slot = single ? await slots.open() : undefined;
+    // The slot is this save's only while the lock is provably still this process's: another
+    // process that took a stale lock over may have written its own record there since.
+    const ours = () =>
+      lock.assertHeld().then(
+        () => true,
+        () => false,
+      );
     if (slot !== undefined) {
       // Written in place over the empty slot (one pwrite, no fsync, no name created or removed):
       // a killed writer leaves the record or a torn one, which recovery quarantines.
       try {
         await slot.write(operationId, text, (plan[0] as PlannedChange).content);
       } catch (error) {
-        await slot.clear().catch(() => undefined);
+        if (await ours()) await slot.clear().catch(() => undefined);
         throw ioError(error, 'Writing the intent record');
       }
     } else {
@@ -124,7 +139,7 @@ export class SaveCommitter {
       // The re-check is atomic against other processes only while the lock is still ours.
       await lock.assertHeld();
     } catch (error) {
-      await this.rollback(plan, created, recordPath, slot);
+      await this.rollback(plan, created, recordPath, slot && { slot, ours, forget: slots.forget });
       throw ioError(error, 'Preparing the save');
     }
     // Commit point: from the first rename on, recovery rolls the save forward.
@@ -138,7 +153,12 @@ export class SaveCommitter {
       }
     } catch (error) {
       if (applied.length === 0) {
-        await this.rollback(plan, created, recordPath, slot);
+        await this.rollback(
+          plan,
+          created,
+          recordPath,
+          slot && { slot, ours, forget: slots.forget },
+        );
         throw ioError(error, 'Saving');
       }
       for (const change of plan) {
@@ -178,9 +198,14 @@ export class SaveCommitter {
     // Contract: a save reported saved is never replayed. The record goes; if it cannot go (or a
     // step above failed), it is rewritten as `committed`, which recovery never replays: it only
     // brings the identity index up to date for the changes still on disk.
+    // A slot no longer ours is left as it is: the next holder moves our record out, and recovery
+    // finds the change on disk (rolled forward, nothing written).
     const removed =
       durable &&
-      (await (slot !== undefined ? slot.clear() : fs.unlink(recordPath)).then(
+      (await (slot !== undefined
+        ? ours().then((still) => (still ? slot.clear() : undefined))
+        : fs.unlink(recordPath)
+      ).then(
         () => true,
         () => false,
       ));
@@ -206,7 +231,7 @@ export class SaveCommitter {
       // The slot's `pending` copy goes too. One left behind is dropped by recovery when the
       // `committed` file exists; without it, recovery finds the one change on disk (or newer
       // bytes) and never writes: a pending single change is only ever rolled forward by its rename.
-      await slot?.clear().catch(() => undefined);
+      if (slot !== undefined && (await ours())) await slot.clear().catch(() => undefined);
     }
     await this.step('done', operationId);
     return receiptsOf(operationId, plan);
@@ -245,7 +270,9 @@ export class SaveCommitter {
     plan: readonly PlannedChange[],
     created: readonly string[],
     recordPath: string,
-    slot: IntentSlot | undefined,
+    slot:
+      | { slot: IntentSlot; ours: () => Promise<boolean>; forget: () => Promise<void> }
+      | undefined,
   ): Promise<void> {
     const { fs } = this.space;
     let clean = true;
@@ -257,11 +284,14 @@ export class SaveCommitter {
     // A temp file that could not be removed stays listed in its intent; recovery removes it later.
     if (slot === undefined) {
       if (clean) await fs.unlink(recordPath).catch(() => undefined);
+    } else if (!(await slot.ours())) {
+      // Left to the next holder, which moves the record out; recovery then removes a temp left.
     } else if (clean) {
-      await slot.clear().catch(() => undefined);
+      await slot.slot.clear().catch(() => undefined);
     } else {
-      // The record must outlive this tenure of the slot: moved to `.repa/intents/` as it is.
-      await drainSlot(this.space, slot).catch(() => undefined);
+      // The record must outlive this tenure of the slot: moved to `.repa/intents/` as it is. If it
+      // cannot be, the slot is given up so the next save opens (and drains) it again first.
+      await drainSlot(this.space, slot.slot).catch(() => slot.forget());
     }
   }
 }

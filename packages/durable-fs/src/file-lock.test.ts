@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
@@ -42,6 +42,15 @@ describe('acquireFileLock', () => {
     expect(existsSync(`${path}.wanted`)).toBe(false);
     expect(next.wanted()).toBe(false);
     await next.release();
+  });
+
+  it('removes a mark a killed waiter left behind when it releases', async () => {
+    const path = target();
+    writeFileSync(`${path}.wanted`, '');
+    const held = await acquireFileLock(path, options);
+    expect(held.wanted()).toBe(true);
+    await held.release();
+    expect(existsSync(`${path}.wanted`)).toBe(false);
   });
 
   it('refuses with the lost error when its folder was removed, and then releases nothing', async () => {

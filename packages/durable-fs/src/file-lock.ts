@@ -28,7 +28,10 @@ export interface FileLock {
    * no other process can take it over as stale. Call right before writing.
    */
   assertHeld(): Promise<void>;
-  /** Releases the lock; one that another process took over is left to it. */
+  /**
+   * Releases the lock (one that another process took over is left to it) and removes a waiter's
+   * mark, which a live waiter renews at its next attempt.
+   */
   release(): Promise<void>;
   /**
    * Whether another process is waiting for the lock: a waiter keeps a mark, `<path>.wanted`, beside
@@ -124,6 +127,8 @@ export async function acquireFileLock(path: string, options: FileLockOptions): P
       if (compromised !== undefined) return;
       const stats = await current().catch(() => undefined);
       if (stats !== undefined && identityOf(stats) === identity) await unlock();
+      // A live waiter renews its mark at its next attempt; one a killed waiter left goes here.
+      removeMark(mark);
     },
     wanted() {
       try {
