@@ -29,6 +29,21 @@ let slowDaemon: string[] | undefined;
 /** The page of the second daemon. */
 let other: Page;
 
+/**
+ * Sends `text` from the second page and waits until its run is active, its model call held by the
+ * slow model; the run's id.
+ */
+async function sendHeld(text: string): Promise<string | null> {
+  const held = slow.nextHeld();
+  await other.type('#message', text);
+  await other.click('.composer button[type="submit"]');
+  await held;
+  await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
+    timeout: STEP_MS,
+  });
+  return other.$eval('.live .turn:last-child', (node) => node.getAttribute('data-run'));
+}
+
 // What repa-offline answers from a file's content: a script, an event handler and a javascript: link.
 const EVIL = [
   '# Payload',
@@ -263,16 +278,7 @@ describe('repa web in Chromium', () => {
   }) => {
     onTestFailed(() => slow.release()); // A held run left behind would stall the steps after.
     const first = slow.requests.length;
-    const held = slow.nextHeld();
-    await other.type('#message', 'Please wait while I think.');
-    await other.click('.composer button[type="submit"]');
-    await held;
-    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
-      timeout: STEP_MS,
-    });
-    const target = await other.$eval('.live .turn:last-child', (node) =>
-      node.getAttribute('data-run'),
-    );
+    const target = await sendHeld('Please wait while I think.');
     const queue = async (text: string) => {
       await other.type('#message', text);
       await other.focus('.composer button.queue'); // By keyboard.
@@ -362,16 +368,7 @@ describe('repa web in Chromium', () => {
     onTestFailed,
   }) => {
     onTestFailed(() => slow.release()); // A held run left behind would stall the steps after.
-    const held = slow.nextHeld();
-    await other.type('#message', 'Please wait for a steer that never lands.');
-    await other.click('.composer button[type="submit"]');
-    await held;
-    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
-      timeout: STEP_MS,
-    });
-    const target = await other.$eval('.live .turn:last-child', (node) =>
-      node.getAttribute('data-run'),
-    );
+    const target = await sendHeld('Please wait for a steer that never lands.');
     await other.type('#message', 'Mention the sun.');
     await other.click('.composer button.steer');
     await other.waitForSelector(`.turn[data-run="${target}"] [data-steer]`, { timeout: STEP_MS });
@@ -396,13 +393,7 @@ describe('repa web in Chromium', () => {
 
   it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
     const global = slowDaemon as string[];
-    const held = slow.nextHeld();
-    await other.type('#message', 'Please wait again.');
-    await other.click('.composer button[type="submit"]');
-    await held;
-    await other.waitForSelector('.live .turn:last-child[data-status="running"]', {
-      timeout: STEP_MS,
-    });
+    await sendHeld('Please wait again.');
     const status = await repaJson<{ pid: number }>(sandbox, [...global, 'daemon', 'status'], {
       global: false,
     });
