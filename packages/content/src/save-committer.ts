@@ -39,6 +39,62 @@ export interface SlotAccess {
 }
 
 /**
+ * The intent slot while one save uses it. The slot belongs to whoever holds the space lock, so
+ * after writing its record the save changes it only while the lock is provably still this
+ * process's: another process that took a stale lock over may have written its own record there.
+ * A slot no longer ours is left as it is; the next holder moves our record out.
+ */
+class SaveSlot {
+  constructor(
+    private readonly slot: IntentSlot,
+    private readonly lock: Pick<SpaceLock, 'assertHeld'>,
+    private readonly access: SlotAccess,
+    private readonly space: SpaceResolver,
+  ) {}
+
+  /** Opens the slot (created, drained) while the lock is held; then writes this save's record. */
+  static async write(
+    lock: Pick<SpaceLock, 'assertHeld'>,
+    access: SlotAccess,
+    space: SpaceResolver,
+    record: { operationId: string; text: string; content: Uint8Array | null },
+  ): Promise<SaveSlot> {
+    await lock.assertHeld();
+    const saveSlot = new SaveSlot(await access.open(), lock, access, space);
+    // In place over the empty slot (one pwrite, no fsync, no name created or removed): a killed
+    // writer leaves the record or a torn one, which recovery quarantines.
+    try {
+      await saveSlot.slot.write(record.operationId, record.text, record.content);
+    } catch (error) {
+      await saveSlot.clear().catch(() => undefined);
+      throw ioError(error, 'Writing the intent record');
+    }
+    return saveSlot;
+  }
+
+  private ours(): Promise<boolean> {
+    return this.lock.assertHeld().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Empties the slot (this save's record is no longer needed), if it is still ours. */
+  async clear(): Promise<void> {
+    if (await this.ours()) await this.slot.clear();
+  }
+
+  /**
+   * Keeps this save's record beyond this tenure of the slot, if it is still ours: moved to
+   * `.repa/intents/` as it is; if it cannot be, the slot is given up so the next save opens (and
+   * drains) it again first.
+   */
+  async keep(): Promise<void> {
+    if (await this.ours()) await drainSlot(this.space, this.slot).catch(() => this.access.forget());
+  }
+}
+
+/**
  * Carries out a plan under the lock: intent record, temp files, recheck, renames (the commit
  * point), folder syncs, identity index, record removal; rolls back what it did before the commit
  * point.
@@ -56,7 +112,7 @@ export class SaveCommitter {
 
   /**
    * Saves `plan`; returns one receipt per change, in order. A plan of one change keeps its record
-   * in the intent slot (`openSlot`; README, "The save protocol"), several in `.repa/intents/`.
+   * in the intent slot (`slots`; README, "The save protocol"), several in `.repa/intents/`.
    */
   async commit(
     plan: PlannedChange[],
@@ -74,27 +130,15 @@ export class SaveCommitter {
     // The slot carries the one change's bytes raw, beside a record without them.
     const record = toRecord(this.space, plan, operationId, !single);
     const text = JSON.stringify(record);
-    // The slot is the lock holder's: opened (created, drained) only while this process provably
-    // still holds the lock, and only now — a save refused while planning leaves nothing behind.
-    if (single) await lock.assertHeld();
-    const slot = single ? await slots.open() : undefined;
-    // The slot is this save's only while the lock is provably still this process's: another
-    // process that took a stale lock over may have written its own record there since.
-    const ours = () =>
-      lock.assertHeld().then(
-        () => true,
-        () => false,
-      );
-    if (slot !== undefined) {
-      // Written in place over the empty slot (one pwrite, no fsync, no name created or removed):
-      // a killed writer leaves the record or a torn one, which recovery quarantines.
-      try {
-        await slot.write(operationId, text, (plan[0] as PlannedChange).content);
-      } catch (error) {
-        if (await ours()) await slot.clear().catch(() => undefined);
-        throw ioError(error, 'Writing the intent record');
-      }
-    } else {
+    // The slot is opened only now: a save refused while planning leaves nothing behind.
+    const slot = single
+      ? await SaveSlot.write(lock, slots, this.space, {
+          operationId,
+          text,
+          content: (plan[0] as PlannedChange).content,
+        })
+      : undefined;
+    if (slot === undefined) {
       let made = false;
       try {
         // Creates `.repa/intents/` if needed (both must be real folders).
@@ -139,7 +183,7 @@ export class SaveCommitter {
       // The re-check is atomic against other processes only while the lock is still ours.
       await lock.assertHeld();
     } catch (error) {
-      await this.rollback(plan, created, recordPath, slot && { slot, ours, forget: slots.forget });
+      await this.rollback(plan, created, recordPath, slot);
       throw ioError(error, 'Preparing the save');
     }
     // Commit point: from the first rename on, recovery rolls the save forward.
@@ -153,12 +197,7 @@ export class SaveCommitter {
       }
     } catch (error) {
       if (applied.length === 0) {
-        await this.rollback(
-          plan,
-          created,
-          recordPath,
-          slot && { slot, ours, forget: slots.forget },
-        );
+        await this.rollback(plan, created, recordPath, slot);
         throw ioError(error, 'Saving');
       }
       for (const change of plan) {
@@ -198,14 +237,9 @@ export class SaveCommitter {
     // Contract: a save reported saved is never replayed. The record goes; if it cannot go (or a
     // step above failed), it is rewritten as `committed`, which recovery never replays: it only
     // brings the identity index up to date for the changes still on disk.
-    // A slot no longer ours is left as it is: the next holder moves our record out, and recovery
-    // finds the change on disk (rolled forward, nothing written).
     const removed =
       durable &&
-      (await (slot !== undefined
-        ? ours().then((still) => (still ? slot.clear() : undefined))
-        : fs.unlink(recordPath)
-      ).then(
+      (await (slot !== undefined ? slot.clear() : fs.unlink(recordPath)).then(
         () => true,
         () => false,
       ));
@@ -231,7 +265,7 @@ export class SaveCommitter {
       // The slot's `pending` copy goes too. One left behind is dropped by recovery when the
       // `committed` file exists; without it, recovery finds the one change on disk (or newer
       // bytes) and never writes: a pending single change is only ever rolled forward by its rename.
-      if (slot !== undefined && (await ours())) await slot.clear().catch(() => undefined);
+      await slot?.clear().catch(() => undefined);
     }
     await this.step('done', operationId);
     return receiptsOf(operationId, plan);
@@ -270,9 +304,7 @@ export class SaveCommitter {
     plan: readonly PlannedChange[],
     created: readonly string[],
     recordPath: string,
-    slot:
-      | { slot: IntentSlot; ours: () => Promise<boolean>; forget: () => Promise<void> }
-      | undefined,
+    slot: SaveSlot | undefined,
   ): Promise<void> {
     const { fs } = this.space;
     let clean = true;
@@ -284,14 +316,10 @@ export class SaveCommitter {
     // A temp file that could not be removed stays listed in its intent; recovery removes it later.
     if (slot === undefined) {
       if (clean) await fs.unlink(recordPath).catch(() => undefined);
-    } else if (!(await slot.ours())) {
-      // Left to the next holder, which moves the record out; recovery then removes a temp left.
     } else if (clean) {
-      await slot.slot.clear().catch(() => undefined);
+      await slot.clear().catch(() => undefined);
     } else {
-      // The record must outlive this tenure of the slot: moved to `.repa/intents/` as it is. If it
-      // cannot be, the slot is given up so the next save opens (and drains) it again first.
-      await drainSlot(this.space, slot.slot).catch(() => slot.forget());
+      await slot.keep();
     }
   }
 }

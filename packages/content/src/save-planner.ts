@@ -1,4 +1,3 @@
-import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { refuseCaseClash, refuseCaseTwins } from './case-names.js';
@@ -70,11 +69,8 @@ export async function planSave(
   recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
   const locations: ContentLocation[] = [];
-  const found: (BigIntStats | undefined)[] = [];
   for (const change of changes) {
-    const seen: { stats?: BigIntStats } = {};
-    const location = await space.resolve(change.target, ledger, seen);
-    found.push(seen.stats);
+    const location = await space.resolve(change.target, ledger);
     if (location.outside) {
       throw new RepaError(
         'path_outside_space',
@@ -113,7 +109,6 @@ export async function planSave(
       absolutePath,
       target,
       read?.version === change.expectedVersion ? read : undefined,
-      found[position],
     );
     checkExpectation(target, change.expectedVersion, current);
     let identity = identities.get(target) as string;

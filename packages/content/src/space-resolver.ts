@@ -10,9 +10,6 @@ import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
-/** Files smaller than this are read with one positional read of their size plus one byte. */
-const ONE_READ_BYTES = 64 * 1024;
-
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -100,24 +97,17 @@ export class SpaceResolver {
     return path === this.root || path.startsWith(this.root + sep);
   }
 
-  /**
-   * Where `address` (a checked path or a `repa:` identity known to `identities`) points; `seen` as
-   * for {@link canonical}.
-   */
-  async resolve(
-    address: string,
-    identities: IdentityLookup,
-    seen?: { stats?: BigIntStats },
-  ): Promise<ContentLocation> {
+  /** Where `address` (a checked path or a `repa:` identity known to `identities`) points. */
+  async resolve(address: string, identities: IdentityLookup): Promise<ContentLocation> {
     const parsed = parseIdentity(address);
     if (parsed === undefined) {
-      const location = await this.canonical(parseSpacePath(address), seen);
+      const location = await this.canonical(parseSpacePath(address));
       const identity = identities.identityOf(location.target);
       return identity === undefined ? location : { ...location, identity };
     }
     const path = identities.pathOf(parsed.identity);
     if (path !== undefined) {
-      return { ...(await this.canonical(parseSpacePath(path), seen)), identity: parsed.identity };
+      return { ...(await this.canonical(parseSpacePath(path))), identity: parsed.identity };
     }
     if (parsed.kind === 'material') {
       const outside = await grantedMaterialPath(
@@ -247,13 +237,7 @@ export class SpaceResolver {
         }
         // Checked before reading: a FIFO or device opened without blocking is never read.
         if (!before.isFile()) throw notRegularFile(shown, before);
-        // A small file in one `pread` of one byte more than its size (more means it grew: the
-        // key check below retries); a large one through the layer's whole-file read.
-        const size = Number(before.size);
-        const bytes =
-          size < ONE_READ_BYTES
-            ? await this.fs.readAt(handle, size + 1, 0)
-            : await this.fs.read(handle);
+        const bytes = await this.fs.read(handle);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
@@ -276,14 +260,12 @@ export class SpaceResolver {
   /**
    * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
    * none. With `known` (the stat key and version of a settled read) and the same key on disk, the
-   * file is not read again: its version is `known.version` and `bytes` is empty. `lstatNow`: the
-   * file's `lstat` just taken by the caller (e.g. by {@link canonical}), not taken again.
+   * file is not read again: its version is `known.version` and `bytes` is empty.
    */
   async currentVersion(
     absolutePath: string,
     target: string,
     known?: { statKey: string; version: string },
-    lstatNow?: BigIntStats,
   ): Promise<{
     version: string;
     bytes: Buffer;
@@ -293,7 +275,7 @@ export class SpaceResolver {
   } | null> {
     let stats: BigIntStats;
     try {
-      stats = lstatNow ?? (await this.fs.lstat(absolutePath));
+      stats = await this.fs.lstat(absolutePath);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return null;
       throw ioError(error, `Checking ${target}`);

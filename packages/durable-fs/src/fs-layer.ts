@@ -128,8 +128,9 @@ async function readAll(handle: FsHandle): Promise<Buffer> {
     const read = inline
       ? readSync(fd, buffer, total, length, total)
       : (await readAsync(fd, buffer, total, length, total)).bytesRead;
-    if (read === 0) break;
     total += read;
+    // A short read is the end of the file (so a small file takes one read of its size plus one).
+    if (read < length) break;
   }
   return buffer.subarray(0, total);
 }
