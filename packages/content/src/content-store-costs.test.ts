@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,65 +46,149 @@ async function settle(root: string, path: string): Promise<void> {
 
 describe('ContentStore costs', () => {
   describe('identity assignment on read', () => {
-    it('fsyncs nothing once an index exists, and keeps a hard link of the durable index', async () => {
+    const log = (root: string) => readFile(join(root, '.repa/identities.log'), 'utf8');
+    const entriesOf = (text: string) =>
+      text
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => JSON.parse(line.slice(9)) as { identity: string; target: string });
+
+    it('appends one line to the identity log: no fsync, no rename, the index untouched', async () => {
       const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
-      const { fs, synced } = recordingFs();
+      const { fs, opened, synced } = recordingFs();
       const store = await ContentStore.open({ root, fs });
-      const a = await store.read('a.md');
-      // The save makes the index durable.
-      await store.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
-      const durable = await readFile(join(root, '.repa/identities.json'), 'utf8');
+      // A new object makes the save write the index (durably).
+      await store.save([{ target: 'c.md', content: bytes('C\n'), expectedVersion: null }]);
+      const index = await readFile(join(root, '.repa/identities.json'), 'utf8');
       synced.length = 0;
+      opened.length = 0;
+      const a = await store.read('a.md');
       const b = await store.read('b.md');
       expect(synced, String(synced)).toEqual([]);
-      const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
-      expect(index.objects).toEqual({ [a.identity]: 'a.md', [b.identity]: 'b.md' });
-      expect(await readFile(join(root, '.repa/identities.durable.json'), 'utf8')).toBe(durable);
+      expect(opened.filter((path) => path.includes('identities.json'))).toEqual([]);
+      expect(await readFile(join(root, '.repa/identities.json'), 'utf8')).toBe(index);
+      expect(entriesOf(await log(root))).toEqual([
+        { identity: a.identity, target: 'a.md' },
+        { identity: b.identity, target: 'b.md' },
+      ]);
+      const reopened = await ContentStore.open({ root, hooks: {} });
+      expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      expect((await reopened.read('b.md')).identity).toBe(b.identity);
     });
 
-    it('fsyncs nothing for the first identity of a space either (an empty durable copy)', async () => {
+    it('fsyncs nothing for the first identity of a space either (no index yet)', async () => {
       const root = await space({ 'a.md': 'a\n' });
       const { fs, synced } = recordingFs();
       const store = await ContentStore.open({ root, fs });
       const a = await store.read('a.md');
       expect(synced, String(synced)).toEqual([]);
-      expect(await readFile(join(root, '.repa/identities.durable.json'), 'utf8')).toBe('');
-      // Torn by a power loss: the empty copy stands for "no index yet".
-      await writeFile(join(root, '.repa/identities.json'), '{"form');
+      expect(existsSync(join(root, '.repa/identities.json'))).toBe(false);
       const reopened = await ContentStore.open({ root, hooks: {} });
-      const again = await reopened.read('a.md');
-      expect(again.identity).not.toBe(a.identity);
+      expect((await reopened.read('a.md')).identity).toBe(a.identity);
     });
 
-    it('makes the index durable with the next save and then drops the durable copy', async () => {
+    it('makes logged identities durable with the next save (the log fsynced), once', async () => {
       const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
       const { fs, synced } = recordingFs();
       const store = await ContentStore.open({ root, fs });
       await store.read('a.md');
       const b = await store.read('b.md');
       synced.length = 0;
-      await store.save([{ target: 'b.md', content: bytes('B\n'), expectedVersion: b.version }]);
-      expect(synced).toContain(join(root, '.repa/identities.json'));
-      expect(existsSync(join(root, '.repa/identities.durable.json'))).toBe(false);
+      const [saved] = await store.save([
+        { target: 'b.md', content: bytes('B\n'), expectedVersion: b.version },
+      ]);
+      expect(synced).toContain(join(root, '.repa/identities.log'));
+      synced.length = 0;
+      await store.save([
+        { target: 'b.md', content: bytes('BB\n'), expectedVersion: saved?.version ?? null },
+      ]);
+      expect(synced.filter((path) => path.includes('identities'))).toEqual([]);
     });
 
-    it('reads the durable copy when the index was torn after an unsynced write', async () => {
+    it("fsyncs another store's logged identity with its own next save", async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const first = await ContentStore.open({ root, hooks: {} });
+      const a = await first.read('a.md');
+      const { fs, synced } = recordingFs();
+      const second = await ContentStore.open({ root, fs });
+      const seen = await second.read('a.md');
+      expect(seen.identity).toBe(a.identity);
+      await second.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: seen.version }]);
+      expect(synced).toContain(join(root, '.repa/identities.log'));
+    });
+
+    it('folds the log into the index when a save writes the index, and starts it anew', async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const store = await ContentStore.open({ root, hooks: {} });
+      const a = await store.read('a.md');
+      const [created] = await store.save([
+        { target: 'n.md', content: bytes('n\n'), expectedVersion: null },
+      ]);
+      const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
+      expect(index.objects).toEqual({ [a.identity]: 'a.md', [created?.identity ?? '']: 'n.md' });
+      expect(await log(root)).toBe(`repa.identities-log/1 ${index.log}\n`);
+    });
+
+    it('ignores a log the index does not name (already folded in), and starts it anew', async () => {
+      const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      const store = await ContentStore.open({ root, hooks: {} });
+      const a = await store.read('a.md');
+      await store.save([{ target: 'n.md', content: bytes('n\n'), expectedVersion: null }]);
+      // A crash between the index write and the log's restart: the old log, with an old id.
+      const stale = `repa.identities-log/1 ${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}\n`;
+      const line = JSON.stringify({
+        identity: 'repa:document/00000000-0000-4000-8000-000000000001',
+        target: 'b.md',
+      });
+      const { crc32 } = await import('node:zlib');
+      await writeFile(
+        join(root, '.repa/identities.log'),
+        `${stale}${crc32(line).toString(16).padStart(8, '0')} ${line}\n`,
+      );
+      const reopened = await ContentStore.open({ root, hooks: {} });
+      expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      const b = await reopened.read('b.md');
+      expect(b.identity).not.toBe('repa:document/00000000-0000-4000-8000-000000000001');
+      const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
+      expect(entriesOf(await log(root))).toEqual([{ identity: b.identity, target: 'b.md' }]);
+      expect((await log(root)).startsWith(`repa.identities-log/1 ${index.log}\n`)).toBe(true);
+    });
+
+    it('keeps the lines before one a power loss cut short, and cuts it off before the next', async () => {
       const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
       const first = await ContentStore.open({ root, hooks: {} });
       const a = await first.read('a.md');
-      await first.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
-      const b = await first.read('b.md');
-      // A power loss before the next save: the index file came back torn.
+      await writeFile(join(root, '.repa/identities.log'), `${await log(root)}1234abcd {"identi`);
+      const second = await ContentStore.open({ root, hooks: {} });
+      expect((await second.read('a.md')).identity).toBe(a.identity);
+      const b = await second.read('b.md');
+      expect(entriesOf(await log(root))).toEqual([
+        { identity: a.identity, target: 'a.md' },
+        { identity: b.identity, target: 'b.md' },
+      ]);
+      const third = await ContentStore.open({ root, hooks: {} });
+      expect((await third.read('b.md')).identity).toBe(b.identity);
+    });
+
+    it('refuses to open a space whose identity log is a symlink (data_corrupt), writing nothing through it', async () => {
+      const root = await space({ 'a.md': 'a\n', 'elsewhere.txt': 'keep\n' });
+      await mkdir(join(root, '.repa'));
+      await symlink(join(root, 'elsewhere.txt'), join(root, '.repa/identities.log'));
+      expect((await repaErrorOf(ContentStore.open({ root, hooks: {} }))).code).toBe('data_corrupt');
+      expect(await readFile(join(root, 'elsewhere.txt'), 'utf8')).toBe('keep\n');
+    });
+
+    it("reads an earlier version's durable copy when the index is torn", async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const first = await ContentStore.open({ root, hooks: {} });
+      const a = await first.read('a.md');
+      await first.save([{ target: 'n.md', content: bytes('n\n'), expectedVersion: null }]);
+      // What an earlier version left after a power loss: a torn index and its durable copy.
+      const index = await readFile(join(root, '.repa/identities.json'), 'utf8');
+      await writeFile(join(root, '.repa/identities.durable.json'), index);
       await writeFile(join(root, '.repa/identities.json'), '{"format": "repa.ident');
       const second = await ContentStore.open({ root, hooks: {} });
       expect((await second.read('a.md')).identity).toBe(a.identity);
-      const again = await second.read('b.md');
-      expect(again.identity).not.toBe(b.identity);
-      await second.save([
-        { target: 'b.md', content: bytes('B\n'), expectedVersion: again.version },
-      ]);
-      const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
-      expect(index.objects).toEqual({ [a.identity]: 'a.md', [again.identity]: 'b.md' });
     });
 
     it('still refuses a damaged index with data_corrupt when there is no durable copy', async () => {

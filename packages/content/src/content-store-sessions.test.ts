@@ -144,9 +144,17 @@ describe('ContentStore across sessions of one process', () => {
     const y = await second.read('y.md');
     expect((await second.read('x.md')).identity).toBe(x.identity);
     expect((await second.locate(x.identity)).target).toBe('x.md');
+    // A new object: the second store writes the index, with the first one's assignment in it.
+    const [z] = await second.save([
+      { target: 'z.md', content: bytes('z\n'), expectedVersion: null },
+    ]);
     const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8')) as {
       objects: Record<string, string>;
     };
-    expect(index.objects).toEqual({ [x.identity]: 'x.md', [y.identity]: 'y.md' });
+    expect(index.objects).toEqual({
+      [x.identity]: 'x.md',
+      [y.identity]: 'y.md',
+      [z?.identity ?? '']: 'z.md',
+    });
   });
 });

@@ -3,6 +3,8 @@ import { dataCorrupt, problemOf } from './regular-file.js';
 
 const indexFileSchema = z.object({
   format: z.literal('repa.identities/1'),
+  /** The id of the identity log (`.repa/identities.log`) whose entries apply on top (absent: any log's). */
+  log: z.string().optional(),
   /** identity (`repa:document/<id>`) → path relative to the space root. */
   objects: z.record(z.string(), z.string()),
 });
@@ -14,6 +16,8 @@ const indexFileSchema = z.object({
 export class IdentityIndex {
   private readonly pathById = new Map<string, string>();
   private readonly idByPath = new Map<string, string>();
+  /** The id of the identity log (`.repa/identities.log`) this index was written with, if any. */
+  logId: string | undefined;
 
   /** Parses the index file's text; throws `data_corrupt` naming `file` when it is damaged. */
   static parse(text: string, file: string): IdentityIndex {
@@ -28,6 +32,7 @@ export class IdentityIndex {
     }
     const index = new IdentityIndex();
     for (const [identity, path] of Object.entries(parsed.objects)) index.set(identity, path);
+    index.logId = parsed.log;
     return index;
   }
 
@@ -65,9 +70,9 @@ export class IdentityIndex {
     return true;
   }
 
-  /** The file text of the index. */
-  serialize(): string {
+  /** The file text of the index, naming the identity log `logId`. */
+  serialize(logId: string): string {
     const objects = Object.fromEntries([...this.pathById].sort(([a], [b]) => (a < b ? -1 : 1)));
-    return `${JSON.stringify({ format: 'repa.identities/1', objects }, null, 2)}\n`;
+    return `${JSON.stringify({ format: 'repa.identities/1', log: logId, objects }, null, 2)}\n`;
   }
 }

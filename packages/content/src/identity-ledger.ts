@@ -1,13 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CREATE_EXCLUSIVE,
-  errnoCode,
-  ioError,
-  READ_NO_FOLLOW,
-  syncDirectory,
-} from '@repa/durable-fs';
+import { crc32 } from 'node:zlib';
+import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { newIdentity } from './content-address.js';
+import { newIdentity, parseIdentity } from './content-address.js';
 import { IdentityIndex } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
 import type { SpaceResolver } from './space-resolver.js';
@@ -15,14 +12,46 @@ import { statKeyOf, writeRepaFile } from './store-files.js';
 
 const INDEX_FILE = 'identities.json';
 /**
- * A hard link to the last index known to be on disk durably, kept while `identities.json` may not
- * be (a read assigned an identity and wrote the index without fsync): if a power loss tears the
- * index, it is read instead, and only identities assigned by reads since are lost.
+ * The identity log: identities given by reads since the index was last written, one line each,
+ * appended in place (see {@link IdentityLedger.assign}).
  */
-const DURABLE_COPY = 'identities.durable.json';
+const LOG_FILE = 'identities.log';
+const LOG_MAGIC = 'repa.identities-log/1';
+/** Earlier versions' hard link to the last durable index; read only when the index is torn. */
+const LEGACY_COPY = 'identities.durable.json';
+/** A log longer than this is folded into the index at the next save. */
+const FOLD_BYTES = 256 * 1024;
+const OPEN_LOG =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
 
-/** How far the index file on disk is from surviving a power loss. */
-type IndexSync = 'durable' | 'rename-unsynced' | 'unsynced';
+const NOTES: Record<string, string> = {
+  'identity index': 'Removing it forgets which repa: identity names which file.',
+  'identity log':
+    'Removing it forgets the repa: identities given since the index was last written.',
+};
+const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
+const logLine = (identity: string, target: string) => {
+  const json = JSON.stringify({ identity, target });
+  return `${checksum(json)} ${json}\n`;
+};
+
+/** One intact log line's entry (`<crc32> <json>`), or `undefined`. */
+function parseLogLine(line: string): { identity: string; target: string } | undefined {
+  const json = line.slice(9);
+  if (line[8] !== ' ' || line.slice(0, 8) !== checksum(json)) return undefined;
+  try {
+    const { identity, target } = JSON.parse(json) as { identity?: unknown; target?: unknown };
+    if (typeof identity !== 'string' || parseIdentity(identity) === undefined) return undefined;
+    if (typeof target !== 'string' || target.length === 0) return undefined;
+    return { identity, target };
+  } catch {
+    return undefined;
+  }
+}
 
 /** What a saved change means for the identity index. */
 export interface IdentityChange {
@@ -31,20 +60,36 @@ export interface IdentityChange {
   version: string | null;
 }
 
+/** The identity log as read: its id and its intact entries, in order. */
+interface LogContent {
+  id: string;
+  entries: { identity: string; target: string }[];
+  /** Bytes up to the end of the last intact line (less than the file when a write was cut short). */
+  intact: number;
+  size: number;
+}
+
 /**
- * The identity index of a space as this store knows it: the only owner of the changes not yet on
- * disk, which it replays when it reloads an index another store or process replaced.
+ * The identities of a space as this store knows them: `identities.json` (written atomically and
+ * durably) plus the entries of `identities.log` that belong to it. The only owner of the changes
+ * not yet on disk, which it replays when it reloads what another store or process wrote.
  */
 export class IdentityLedger {
   private index = new IdentityIndex();
   /** Index changes not yet written to disk; replayed when the index is reloaded. */
   private unsaved: ((index: IdentityIndex) => boolean)[] = [];
-  /** Stat key of `identities.json` when last read or written (`null`: absent; `undefined`: never read). */
+  /** Stat keys of the index and the log when last read or written (`null`: absent; `undefined`: never read). */
   private indexKey: string | null | undefined;
-  /** What of the last write of `identities.json` is not yet fsynced (see {@link assign}). */
-  private sync: IndexSync = 'durable';
-  /** Whether the index in memory came from the durable copy (the index file was torn). */
-  private fromCopy = false;
+  private logKey: string | null | undefined;
+  /** The id the log on disk carries, when it is the index's log (`undefined`: it must be started anew). */
+  private logId: string | undefined;
+  /** Bytes in the log (to fold it into the index once it grows). */
+  private logBytes = 0;
+  /** Log lines appended, or the log created, since it was last made durable. */
+  private logUnsynced = false;
+  private logCreated = false;
+  /** Where the log's intact lines end when a write was cut short after them (cut back before the next entry). */
+  private logCut: number | undefined;
 
   constructor(private readonly space: SpaceResolver) {}
 
@@ -52,8 +97,8 @@ export class IdentityLedger {
     return join(this.space.repaDir, INDEX_FILE);
   }
 
-  private get copy(): string {
-    return join(this.space.repaDir, DURABLE_COPY);
+  private get log(): string {
+    return join(this.space.repaDir, LOG_FILE);
   }
 
   /** The identity of the object at `path`, if it has one. */
@@ -67,16 +112,41 @@ export class IdentityLedger {
   }
 
   /**
-   * Rereads `identities.json` when another store or process replaced it; keeps unsaved changes.
-   * Runs under the space's lock, or alone in this store for a look-up. `repaChecked`: the caller
-   * has just made sure `.repa/` is a real folder.
+   * Rereads the index and the log when another store or process changed them; keeps unsaved
+   * changes. Runs under the space's lock, or alone in this store for a look-up. `repaChecked`: the
+   * caller has just made sure `.repa/` is a real folder.
    */
   async reload(repaChecked = false): Promise<void> {
-    const { fs } = this.space;
-    const file = this.file;
-    // Never read an index through a `.repa` that is not a real folder (space_unsafe).
+    // Never read through a `.repa` that is not a real folder (space_unsafe).
     if (!repaChecked && !(await this.space.repaDirExists())) return;
-    const stats = await fs.lstat(file).then(
+    const indexKey = await this.keyOf(this.file, 'identity index');
+    const logKey = await this.keyOf(this.log, 'identity log');
+    if (indexKey === this.indexKey && logKey === this.logKey) return;
+    const index = indexKey === null ? new IdentityIndex() : await this.readIndex();
+    const log = logKey === null ? undefined : await this.readLog();
+    // An index names the log written after it; one without a name (none yet, or written by an
+    // earlier version, which kept no log) takes whatever log there is.
+    const ours = log !== undefined && (index.logId === undefined || index.logId === log.id);
+    for (const entry of ours ? log.entries : []) {
+      if (
+        index.identityOf(entry.target) === undefined &&
+        index.pathOf(entry.identity) === undefined
+      )
+        index.set(entry.identity, entry.target);
+    }
+    for (const change of this.unsaved) change(index);
+    // Another store's log lines may not be durable yet: the next save makes them so.
+    if (logKey !== null && logKey !== this.logKey) this.logUnsynced = true;
+    this.index = index;
+    this.indexKey = indexKey;
+    this.logKey = logKey;
+    this.logId = ours ? log.id : undefined;
+    this.logCut = ours && log.intact < log.size ? log.intact : undefined;
+  }
+
+  /** Stat key of one of the ledger's files (`null`: absent); anything but a plain file is damaged data. */
+  private async keyOf(file: string, what: string): Promise<string | null> {
+    const stats = await this.space.fs.lstat(file).then(
       (found) => found,
       (error: unknown) => {
         if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return null;
@@ -85,107 +155,134 @@ export class IdentityLedger {
     );
     // A symlink, FIFO or folder in its place is damaged data, found without opening it.
     if (stats !== null && !stats.isFile()) {
-      throw dataCorrupt('identity index', file, 'it is not a regular file');
+      throw dataCorrupt(what, file, 'it is not a regular file', { note: NOTES[what] });
     }
-    const key = stats === null ? null : statKeyOf(stats);
-    if (key === this.indexKey) return;
-    let index = new IdentityIndex();
-    const bytes = key === null ? undefined : await readDataFile(fs, file, 'identity index');
-    this.fromCopy = false;
-    if (bytes !== undefined) {
-      try {
-        index = IdentityIndex.parse(bytes.toString('utf8'), file);
-      } catch (error) {
-        // Torn by a power loss after a read's unsynced write: the durable copy, if there is one.
-        const copy = await this.readCopy(error);
-        index = copy;
-        this.fromCopy = true;
-      }
-    }
-    // A durable copy on disk means the index file may not be durable (another store's read).
-    if (this.sync === 'durable' && (await this.copyExists())) this.sync = 'unsynced';
-    for (const change of this.unsaved) change(index);
-    this.index = index;
-    this.indexKey = key;
+    return stats === null ? null : statKeyOf(stats);
   }
 
-  /** The durable copy's index; rethrows `error` (the index file's) when there is none or it is damaged too. */
-  private async readCopy(error: unknown): Promise<IdentityIndex> {
+  private async readIndex(): Promise<IdentityIndex> {
+    const file = this.file;
+    const bytes = await readDataFile(this.space.fs, file, 'identity index');
+    if (bytes === undefined) return new IdentityIndex();
+    try {
+      return IdentityIndex.parse(bytes.toString('utf8'), file);
+    } catch (error) {
+      // Torn by a power loss in an earlier version (which wrote it without fsync): its copy.
+      return this.readLegacyCopy(error);
+    }
+  }
+
+  /** The legacy durable copy's index; rethrows `error` (the index file's) when there is none or it is damaged too. */
+  private async readLegacyCopy(error: unknown): Promise<IdentityIndex> {
     if (!RepaError.isInstance(error) || error.code !== 'data_corrupt') throw error;
-    const bytes = await readDataFile(this.space.fs, this.copy, 'identity index').catch(
-      () => undefined,
-    );
+    const copy = join(this.space.repaDir, LEGACY_COPY);
+    const bytes = await readDataFile(this.space.fs, copy, 'identity index').catch(() => undefined);
     if (bytes === undefined) throw error;
     if (bytes.length === 0) return new IdentityIndex();
     try {
-      return IdentityIndex.parse(bytes.toString('utf8'), this.copy);
+      return IdentityIndex.parse(bytes.toString('utf8'), copy);
     } catch {
       throw error;
     }
   }
 
-  private async copyExists(): Promise<boolean> {
-    return this.space.fs.lstat(this.copy).then(
-      () => true,
-      () => false,
-    );
-  }
-
   /**
-   * Writes the index to disk; the changes it holds are no longer unsaved. `sync` as for
-   * `writeRepaFile`: `all` makes it durable; `file` fsyncs the bytes, not the folder's rename;
-   * `none` neither (it survives a killed process, not a power loss). {@link makeDurable} finishes.
+   * The log's id and its entries up to the first line that is not intact (a write a power loss cut
+   * short); `undefined` when its header is not one (it is then started anew before the next entry).
    */
-  async persist(sync: 'all' | 'file' | 'none' = 'all'): Promise<void> {
-    const { fs, repaDir } = this.space;
-    const file = this.file;
-    const written = this.unsaved.length;
-    await writeRepaFile(fs, repaDir, file, this.index.serialize(), sync);
-    this.unsaved.splice(0, written);
-    this.fromCopy = false;
-    this.indexKey = await fs.lstat(file).then(
-      (stats) => statKeyOf(stats),
-      () => undefined,
-    );
-    if (sync === 'all') await this.dropCopy();
-    else if (sync === 'none') this.sync = 'unsynced';
-    else if (this.sync === 'durable') this.sync = 'rename-unsynced';
-  }
-
-  /** Writes the index only when it has unsaved changes. */
-  async persistIfChanged(): Promise<void> {
-    if (this.unsaved.length > 0) await this.persist();
+  private async readLog(): Promise<LogContent | undefined> {
+    const { fs } = this.space;
+    let handle: FsHandle;
+    try {
+      handle = await fs.open(this.log, READ_NO_FOLLOW);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      if (errnoCode(error) === 'ELOOP') {
+        throw dataCorrupt('identity log', this.log, 'it is not a regular file', {
+          note: NOTES['identity log'],
+        });
+      }
+      throw ioError(error, `Reading ${this.log}`);
+    }
+    let text: string;
+    try {
+      if (!(await fs.fstat(handle)).isFile()) {
+        throw dataCorrupt('identity log', this.log, 'it is not a regular file', {
+          note: NOTES['identity log'],
+        });
+      }
+      text = (await fs.read(handle)).toString('utf8');
+    } catch (error) {
+      throw RepaError.isInstance(error) ? error : ioError(error, `Reading ${this.log}`);
+    } finally {
+      await fs.close(handle).catch(() => undefined);
+    }
+    const size = Buffer.byteLength(text, 'utf8');
+    this.logBytes = size;
+    // The last element is what follows the last newline: an unfinished line, never an entry.
+    const lines = text.split('\n');
+    const [magic, id] = (lines[0] ?? '').split(' ');
+    if (lines.length < 2 || magic !== LOG_MAGIC || id === undefined || !/^[0-9a-f-]{36}$/u.test(id))
+      return undefined;
+    const entries: LogContent['entries'] = [];
+    let intact = Buffer.byteLength(lines[0] ?? '', 'utf8') + 1;
+    for (const line of lines.slice(1, -1)) {
+      const entry = parseLogLine(line);
+      if (entry === undefined) break;
+      entries.push(entry);
+      intact += Buffer.byteLength(line, 'utf8') + 1;
+    }
+    return { id, entries, intact, size };
   }
 
   /**
-   * Makes the last index write durable: the file's fsync if a read skipped it and the folder's,
-   * side by side; the durable copy is then removed.
+   * Writes the whole index durably (temp file, fsync, rename, folder fsync) with a new log id, then
+   * starts the log anew; the changes it holds are no longer unsaved.
+   */
+  async persist(): Promise<void> {
+    const { fs, repaDir } = this.space;
+    const written = this.unsaved.length;
+    const logId = randomUUID();
+    await writeRepaFile(fs, repaDir, this.file, this.index.serialize(logId), 'all');
+    this.unsaved.splice(0, written);
+    this.index.logId = logId;
+    this.indexKey = await this.keyOf(this.file, 'identity index').catch(() => undefined);
+    // Every entry of the old log is in the index now, which no longer takes that log: a log
+    // cut short or left as it was (a crash right here) is ignored, and started anew below or
+    // before the next entry.
+    this.logId = undefined;
+    this.logUnsynced = false;
+    await this.startLog(logId).catch(() => undefined);
+    await fs.unlink(join(repaDir, LEGACY_COPY)).catch(() => undefined);
+  }
+
+  /** Writes the index when it has unsaved changes, or when the log has grown long. */
+  async persistIfChanged(): Promise<void> {
+    if (this.unsaved.length > 0 || this.logBytes > FOLD_BYTES) await this.persist();
+  }
+
+  /**
+   * Makes the identities logged by reads since the last save durable (the log's fsync; also the
+   * folder's when the log was created since), before the save that follows can be reported.
    */
   async makeDurable(): Promise<void> {
+    if (!this.logUnsynced && !this.logCreated) return;
     const { fs } = this.space;
-    if (this.sync === 'durable') return;
-    const syncFile = async () => {
-      const handle = await fs.open(this.file, READ_NO_FOLLOW);
+    const syncLog = async () => {
+      const handle = await fs.open(this.log, READ_NO_FOLLOW);
       try {
         await fs.sync(handle);
       } finally {
         await fs.close(handle).catch(() => undefined);
       }
     };
-    // Both at once: in any order, the durable copy stays until both are done, so a power loss in
-    // between finds the old index or the copy.
     const results = await Promise.allSettled([
-      this.sync === 'unsynced' ? syncFile() : undefined,
-      syncDirectory(this.space.repaDir, { fs }),
+      syncLog(),
+      this.logCreated ? syncDirectory(this.space.repaDir, { fs }) : undefined,
     ]);
     for (const result of results) if (result.status === 'rejected') throw result.reason;
-    await this.dropCopy();
-  }
-
-  /** The index file is durable now: its durable copy goes (no fsync: a copy that comes back is older). */
-  private async dropCopy(): Promise<void> {
-    this.sync = 'durable';
-    await this.space.fs.unlink(this.copy).catch(() => undefined);
+    this.logUnsynced = false;
+    this.logCreated = false;
   }
 
   /** Applies an index change now and keeps it until it is on disk. */
@@ -194,41 +291,90 @@ export class IdentityLedger {
   }
 
   /**
-   * The identity of `target`, assigned and written now if it has none. Runs under the lock.
-   * Contract: the identity is in `identities.json` before it is returned (it survives a killed
-   * process). The index is written without fsync when a durable copy of the last durable index
-   * can be kept beside it (a hard link): a power loss before the next save
-   * ({@link makeDurable}) then loses at most the identities assigned by reads since, never the
-   * index. Without such a copy (no index yet, no hard links) the file is fsynced, not its folder.
+   * The identity of `target`, assigned and logged now if it has none. Runs under the lock.
+   * Contract: the identity is on disk before it is returned (it survives a killed process): one
+   * line appended to `identities.log`, no fsync; the next save makes it durable
+   * ({@link makeDurable}) before it is reported. When the line cannot be written, the read fails
+   * and the identity stays unsaved in memory, written with the next index write.
    */
   async assign(target: string): Promise<string> {
     const existing = this.index.identityOf(target);
     if (existing !== undefined) return existing;
     const identity = newIdentity();
-    // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
-    this.change((index) => index.identityOf(target) === undefined && index.set(identity, target));
-    await this.persist((await this.keepDurableCopy()) ? 'none' : 'file');
+    this.index.set(identity, target);
+    try {
+      await this.append(logLine(identity, target));
+    } catch (error) {
+      // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
+      this.unsaved.push(
+        (index) => index.identityOf(target) === undefined && index.set(identity, target),
+      );
+      throw error;
+    }
     return identity;
   }
 
-  /**
-   * Whether a durable copy of the index is on disk (made now: a hard link of the index file when
-   * its bytes are durable, an empty file when there is no index yet); `false` when none can be kept.
-   */
-  private async keepDurableCopy(): Promise<boolean> {
-    if (this.sync === 'unsynced') return true;
-    // The index file's bytes are durable (its folder entry maybe not: then a power loss leaves an
-    // older index and no copy, never a torn one).
-    if (this.fromCopy || this.indexKey === undefined) return false;
+  /** Appends `line` to the log (one `write` with `O_APPEND`), starting the log first when it must. */
+  private async append(line: string): Promise<void> {
+    if (this.logId === undefined) await this.startLog(this.index.logId ?? randomUUID());
+    const handle = await this.openLog();
     const { fs } = this.space;
     try {
-      // No index yet: an empty copy stands for the empty index (no bytes, so nothing to fsync).
-      if (this.indexKey === null) await fs.close(await fs.open(this.copy, CREATE_EXCLUSIVE, 0o666));
-      else await fs.link(this.file, this.copy);
-      return true;
+      // A line a power loss cut short would hide every line after it.
+      if (this.logCut !== undefined) await fs.truncate(handle, this.logCut);
+      this.logCut = undefined;
+      await fs.write(handle, Buffer.from(line, 'utf8'));
+      this.logUnsynced = true;
+      this.logBytes += Buffer.byteLength(line, 'utf8');
+      this.logKey = statKeyOf(await fs.fstat(handle));
     } catch (error) {
-      // A copy left by an earlier run is the last durable index (only makeDurable removes it).
-      return errnoCode(error) === 'EEXIST';
+      throw ioError(error, `Writing ${this.log}`);
+    } finally {
+      await fs.close(handle).catch(() => undefined);
+    }
+  }
+
+  /** Empties the log (or creates it) and writes its header naming `logId`. */
+  private async startLog(logId: string): Promise<void> {
+    const handle = await this.openLog();
+    const { fs } = this.space;
+    try {
+      const header = `${LOG_MAGIC} ${logId}\n`;
+      await fs.truncate(handle, 0);
+      await fs.write(handle, Buffer.from(header, 'utf8'));
+      this.logId = logId;
+      this.logCut = undefined;
+      this.logBytes = header.length;
+      this.logKey = statKeyOf(await fs.fstat(handle));
+    } catch (error) {
+      throw ioError(error, `Writing ${this.log}`);
+    } finally {
+      await fs.close(handle).catch(() => undefined);
+    }
+  }
+
+  /** Opens the log for appending, creating it if missing; a plain file with one link, else `space_unsafe`. */
+  private async openLog(): Promise<FsHandle> {
+    const { fs } = this.space;
+    const unsafe = () =>
+      new RepaError('space_unsafe', `${this.log} is not a plain file (e.g. it is a symlink).`, {
+        details: { path: this.log },
+      });
+    let handle: FsHandle;
+    try {
+      handle = await fs.open(this.log, OPEN_LOG, 0o600);
+    } catch (error) {
+      if (errnoCode(error) === 'ELOOP') throw unsafe();
+      throw ioError(error, `Opening ${this.log}`);
+    }
+    try {
+      const stats = await fs.fstat(handle);
+      if (!stats.isFile() || stats.nlink !== 1n) throw unsafe();
+      if (this.logKey === null || this.logKey === undefined) this.logCreated = true;
+      return handle;
+    } catch (error) {
+      await fs.close(handle).catch(() => undefined);
+      throw RepaError.isInstance(error) ? error : ioError(error, `Opening ${this.log}`);
     }
   }
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ContentStore } from '../content-store.js';
 import { openTools, textOf } from '../test/content-tools.js';
 import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
 
@@ -92,8 +93,13 @@ describe('find tool', () => {
       { path: 'notes/birds.md' },
       { path: 'notes/tides.md', identity },
     ]);
-    const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
-    expect(Object.keys(index.objects)).toEqual([identity]);
+    // Nothing else was given one: a fresh store (reading the space's index and log) knows only it.
+    const lookup = await (await ContentStore.open({ root, hooks: {} })).identityLookup();
+    expect(['README.md', 'notes/birds.md', 'notes/tides.md'].map(lookup)).toEqual([
+      undefined,
+      undefined,
+      identity,
+    ]);
   });
 
   it('refuses a glob that leaves the space', async () => {
