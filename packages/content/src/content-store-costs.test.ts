@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -194,6 +194,92 @@ describe('ContentStore costs', () => {
     it('still refuses a damaged index with data_corrupt when there is no durable copy', async () => {
       const root = await space({ 'a.md': 'a\n', '.repa/identities.json': '{ broken' });
       expect((await repaErrorOf(ContentStore.open({ root, hooks: {} }))).code).toBe('data_corrupt');
+    });
+  });
+
+  describe('the identity log when writes fail', () => {
+    it('cuts a line a failed write left half-written, so later identities still count', async () => {
+      const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n', 'c.md': 'c\n' });
+      let failing = true;
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        write: async (handle, data, position) => {
+          if (failing && Buffer.from(data).toString().includes('"target":"b.md"')) {
+            failing = false;
+            await nodeFsLayer.write(handle, Buffer.from(data).subarray(0, 20), position);
+            throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+          }
+          await nodeFsLayer.write(handle, data, position);
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      const a = await store.read('a.md');
+      expect((await repaErrorOf(store.read('b.md'))).code).toBe('io_error');
+      const c = await store.read('c.md');
+      const b = await store.read('b.md');
+      // A kill -9 now: another process reads the log.
+      const reopened = await ContentStore.open({ root, hooks: {} });
+      expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      expect((await reopened.read('b.md')).identity).toBe(b.identity);
+      expect((await reopened.read('c.md')).identity).toBe(c.identity);
+    });
+
+    it('logs to the new log when an index write failed after its rename', async () => {
+      const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      let armed = false;
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          if (armed && path === join(root, '.repa')) {
+            armed = false;
+            throw Object.assign(new Error('EIO'), { code: 'EIO' });
+          }
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      const hooks = {
+        step: (step: SaveStep) => {
+          if (step === 'dirs-synced') armed = true;
+        },
+      };
+      const store = await ContentStore.open({ root, fs, hooks });
+      const a = await store.read('a.md');
+      await store.save([{ target: 'n.md', content: bytes('n\n'), expectedVersion: null }]);
+      expect(armed).toBe(false);
+      const b = await store.read('b.md');
+      const reopened = await ContentStore.open({ root, hooks: {} });
+      expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      expect((await reopened.read('b.md')).identity).toBe(b.identity);
+    });
+
+    it('fsyncs .repa/ too when the log it found was created by another store', async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const first = await ContentStore.open({ root, hooks: {} });
+      await first.read('a.md');
+      const synced: string[] = [];
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          synced.push(path);
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      const second = await ContentStore.open({ root, fs });
+      const seen = await second.read('a.md');
+      await second.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: seen.version }]);
+      expect(synced).toContain(join(root, '.repa'));
+    });
+
+    it('saves after the log was removed by hand', async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const store = await ContentStore.open({ root, hooks: {} });
+      const a = await store.read('a.md');
+      await rm(join(root, '.repa/identities.log'));
+      const [saved] = await store.save([
+        { target: 'a.md', content: bytes('A\n'), expectedVersion: a.version },
+      ]);
+      expect(saved?.identity).toBe(a.identity);
+      expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('A\n');
     });
   });
 

@@ -362,7 +362,7 @@ describe('ContentStore', () => {
         expect(Object.values(index.objects).sort()).toEqual(['a.md', 'b.md']);
       });
 
-      it('writes an identity whose log write failed with the next overwrite', async () => {
+      it('gives the read after a failed log write an identity that survives', async () => {
         const root = await space({ 'a.md': 'one\n' });
         let failing = true;
         const fs: FsLayer = {

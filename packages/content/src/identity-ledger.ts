@@ -33,6 +33,8 @@ const NOTES: Record<string, string> = {
   'identity log':
     'Removing it forgets the repa: identities given since the index was last written.',
 };
+/** The device and inode part of a stat key. */
+const inodeOf = (key: string) => key.split(':', 2).join(':');
 const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
 const logLine = (identity: string, target: string) => {
   const json = JSON.stringify({ identity, target });
@@ -135,8 +137,15 @@ export class IdentityLedger {
         index.set(entry.identity, entry.target);
     }
     for (const change of this.unsaved) change(index);
-    // Another store's log lines may not be durable yet: the next save makes them so.
-    if (logKey !== null && logKey !== this.logKey) this.logUnsynced = true;
+    // Another store's log lines (and a log it created) may not be durable yet: the next save
+    // makes them so. A log that is gone has nothing left to make durable.
+    if (logKey === null) {
+      this.logUnsynced = false;
+      this.logCreated = false;
+    } else if (logKey !== this.logKey) {
+      this.logUnsynced = true;
+      if (this.logKey == null || inodeOf(logKey) !== inodeOf(this.logKey)) this.logCreated = true;
+    }
     this.index = index;
     this.indexKey = indexKey;
     this.logKey = logKey;
@@ -243,7 +252,18 @@ export class IdentityLedger {
     const { fs, repaDir } = this.space;
     const written = this.unsaved.length;
     const logId = randomUUID();
-    await writeRepaFile(fs, repaDir, this.file, this.index.serialize(logId), 'all');
+    try {
+      await writeRepaFile(fs, repaDir, this.file, this.index.serialize(logId), 'all');
+    } catch (error) {
+      // A failure after the rename (the folder's fsync) leaves the new index, naming the new log.
+      const onDisk = await this.readIndex().catch(() => undefined);
+      if (onDisk?.logId === logId) {
+        this.index.logId = logId;
+        this.logId = undefined;
+        this.indexKey = undefined;
+      }
+      throw error;
+    }
     this.unsaved.splice(0, written);
     this.index.logId = logId;
     this.indexKey = await this.keyOf(this.file, 'identity index').catch(() => undefined);
@@ -269,7 +289,12 @@ export class IdentityLedger {
     if (!this.logUnsynced && !this.logCreated) return;
     const { fs } = this.space;
     const syncLog = async () => {
-      const handle = await fs.open(this.log, READ_NO_FOLLOW);
+      // A log removed meanwhile took its lines with it: nothing to make durable.
+      const handle = await fs.open(this.log, READ_NO_FOLLOW).catch((error: unknown) => {
+        if (errnoCode(error) === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (handle === undefined) return;
       try {
         await fs.sync(handle);
       } finally {
@@ -295,39 +320,34 @@ export class IdentityLedger {
    * Contract: the identity is on disk before it is returned (it survives a killed process): one
    * line appended to `identities.log`, no fsync; the next save makes it durable
    * ({@link makeDurable}) before it is reported. When the line cannot be written, the read fails
-   * and the identity stays unsaved in memory, written with the next index write.
+   * and the identity is forgotten (it was never shown).
    */
   async assign(target: string): Promise<string> {
     const existing = this.index.identityOf(target);
     if (existing !== undefined) return existing;
     const identity = newIdentity();
+    // Kept only once logged: after a failed write the next read gives the path an identity anew.
+    await this.append(logLine(identity, target));
     this.index.set(identity, target);
-    try {
-      await this.append(logLine(identity, target));
-    } catch (error) {
-      // Replayed onto a reloaded index only if nobody gave the path an identity meanwhile.
-      this.unsaved.push(
-        (index) => index.identityOf(target) === undefined && index.set(identity, target),
-      );
-      throw error;
-    }
     return identity;
   }
 
   /** Appends `line` to the log (one `write` with `O_APPEND`), starting the log first when it must. */
   private async append(line: string): Promise<void> {
     if (this.logId === undefined) await this.startLog(this.index.logId ?? randomUUID());
-    const handle = await this.openLog();
+    const { handle, size } = await this.openLog();
     const { fs } = this.space;
+    // A line cut short (a power loss, or a write that failed half-way) would hide every line after it.
+    const intact = this.logCut ?? size;
     try {
-      // A line a power loss cut short would hide every line after it.
-      if (this.logCut !== undefined) await fs.truncate(handle, this.logCut);
+      if (intact !== size) await fs.truncate(handle, intact);
       this.logCut = undefined;
       await fs.write(handle, Buffer.from(line, 'utf8'));
       this.logUnsynced = true;
-      this.logBytes += Buffer.byteLength(line, 'utf8');
+      this.logBytes = intact + Buffer.byteLength(line, 'utf8');
       this.logKey = statKeyOf(await fs.fstat(handle));
     } catch (error) {
+      this.logCut = intact;
       throw ioError(error, `Writing ${this.log}`);
     } finally {
       await fs.close(handle).catch(() => undefined);
@@ -336,7 +356,7 @@ export class IdentityLedger {
 
   /** Empties the log (or creates it) and writes its header naming `logId`. */
   private async startLog(logId: string): Promise<void> {
-    const handle = await this.openLog();
+    const { handle } = await this.openLog();
     const { fs } = this.space;
     try {
       const header = `${LOG_MAGIC} ${logId}\n`;
@@ -353,8 +373,11 @@ export class IdentityLedger {
     }
   }
 
-  /** Opens the log for appending, creating it if missing; a plain file with one link, else `space_unsafe`. */
-  private async openLog(): Promise<FsHandle> {
+  /**
+   * Opens the log for appending, creating it if missing; a plain file with one link, else
+   * `space_unsafe`. Also its size now.
+   */
+  private async openLog(): Promise<{ handle: FsHandle; size: number }> {
     const { fs } = this.space;
     const unsafe = () =>
       new RepaError('space_unsafe', `${this.log} is not a plain file (e.g. it is a symlink).`, {
@@ -371,7 +394,7 @@ export class IdentityLedger {
       const stats = await fs.fstat(handle);
       if (!stats.isFile() || stats.nlink !== 1n) throw unsafe();
       if (this.logKey === null || this.logKey === undefined) this.logCreated = true;
-      return handle;
+      return { handle, size: Number(stats.size) };
     } catch (error) {
       await fs.close(handle).catch(() => undefined);
       throw RepaError.isInstance(error) ? error : ioError(error, `Opening ${this.log}`);
