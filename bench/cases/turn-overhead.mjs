@@ -3,7 +3,7 @@
 import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { access, open, readFile, rename } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -17,6 +17,7 @@ import {
   createAgentSessionFromServices,
   createAgentSessionServices,
   createEditToolDefinition,
+  createWriteToolDefinition,
   ModelRuntime,
   SessionManager,
   SettingsManager,
@@ -75,32 +76,48 @@ function resetFiles(space) {
   }
 }
 
+/** Pi's own tools for what Repa's content tools do (Repa's `apply_patch` has no Pi counterpart). */
+const PI_EQUIVALENT_TOOLS = ['read', 'edit', 'write', 'ls', 'find', 'grep'];
+
+/** Writes `content` crash-safely: temp file, write, fsync, rename over `path`, fsync the folder. */
+async function writeDurably(path, content) {
+  const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  const handle = await open(temp, 'wx', 0o666);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  const folder = await open(dirname(path), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
 /**
- * Pi's edit tool writing crash-safely: temp file, write, fsync, rename over the target, fsync the
- * folder (the floor for any product that promises a save survives a crash).
+ * Pi's edit tool writing crash-safely (see writeDurably: the floor for any product that promises a
+ * save survives a crash).
  */
 function durableEditTool(cwd) {
   return createEditToolDefinition(cwd, {
     operations: {
       readFile: (path) => readFile(path),
       access: (path) => access(path, constants.R_OK | constants.W_OK),
-      writeFile: async (path, content) => {
-        const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-        const handle = await open(temp, 'wx', 0o666);
-        try {
-          await handle.writeFile(content, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(temp, path);
-        const folder = await open(dirname(path), 'r');
-        try {
-          await folder.sync();
-        } finally {
-          await folder.close();
-        }
-      },
+      writeFile: writeDurably,
+    },
+  });
+}
+
+/** Pi's write tool writing crash-safely, likewise. */
+function durableWriteTool(cwd) {
+  return createWriteToolDefinition(cwd, {
+    operations: {
+      writeFile: writeDurably,
+      mkdir: (dir) => mkdir(dir, { recursive: true }).then(() => {}),
     },
   });
 }
@@ -144,13 +161,16 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
   };
 
   /**
-   * Bare Pi: the same services path the host uses, Pi's own read and edit tools, no extension;
-   * `durable`: its edit tool writes crash-safely (see durableEditTool).
+   * Bare Pi: the same services path the host uses, Pi's own read and edit tools (or `tools`), no
+   * extension; `durable`: its edit (and write) tools write crash-safely (see writeDurably).
    */
   let bare;
-  const openBare = async (durable = false) => {
+  const openBare = async (durable = false, tools = ['read', 'edit']) => {
     const space = freshSpace();
     const durableEdit = durable ? durableEditTool(space) : undefined;
+    const customTools = durableEdit
+      ? [durableEdit, ...(tools.includes('write') ? [durableWriteTool(space)] : [])]
+      : [];
     const services = await createAgentSessionServices({
       cwd: space,
       agentDir,
@@ -163,11 +183,16 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       sessionManager: SessionManager.create(space, join(space, '.pi-sessions')),
       model,
       thinkingLevel: 'off',
-      tools: ['read', 'edit'],
-      ...(durableEdit ? { customTools: [durableEdit] } : {}),
+      tools,
+      ...(durableEdit ? { customTools } : {}),
     });
-    if (durableEdit && session.getToolDefinition('edit') !== durableEdit) {
-      throw new Error('the durable edit tool did not replace Pi’s edit tool');
+    for (const tool of customTools) {
+      if (session.getToolDefinition(tool.name) !== tool) {
+        throw new Error(`the durable ${tool.name} tool did not replace Pi’s own`);
+      }
+    }
+    if (session.getActiveToolNames().sort().join() !== [...tools].sort().join()) {
+      throw new Error(`bare Pi offers ${session.getActiveToolNames().join()}, not ${tools.join()}`);
     }
     await session.bindExtensions({ onError: () => {} });
     faux.setResponses(script(replyDelayMs));
@@ -210,9 +235,9 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     }
   };
 
-  const bareSide = (name, durable) => ({
+  const bareSide = (name, durable, tools) => ({
     name,
-    beforeEach: () => openBare(durable),
+    beforeEach: () => openBare(durable, tools),
     fn: async () => {
       for (let turn = 0; turn < TURNS; turn++) await bare.prompt(`Review turn ${turn + 1}`);
     },
@@ -221,27 +246,33 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       bare.dispose();
     },
   });
-  const compare = (label, measureRounds, measureIterations) =>
+  const repaSide = {
+    name: 'Repa PiConversationHost',
+    beforeEach: openHost,
+    fn: repaConversation,
+    afterEach: () => {
+      check(host.session.getLastAssistantText(), hostSpace, 'Repa');
+      host.dispose();
+    },
+  };
+  const compare = (label, measureRounds, measureIterations, sides) =>
     measureSides({
       iterations: measureIterations,
       rounds: measureRounds,
       warmup: 2,
       onRound: progress(label, measureRounds),
-      sides: [
-        bareSide('bare Pi AgentSession', false),
-        bareSide('bare Pi AgentSession, durable edit', true),
-        {
-          name: 'Repa PiConversationHost',
-          beforeEach: openHost,
-          fn: repaConversation,
-          afterEach: () => {
-            check(host.session.getLastAssistantText(), hostSpace, 'Repa');
-            host.dispose();
-          },
-        },
-      ],
+      sides,
     });
-  const [pi, piDurable, repa] = await compare('turn overhead', rounds, iterations);
+  const [pi, piDurable, piEquivalent, repa] = await compare('turn overhead', rounds, iterations, [
+    bareSide('bare Pi AgentSession', false),
+    bareSide('bare Pi AgentSession, durable edit', true),
+    bareSide(
+      'bare Pi AgentSession, Pi’s equivalents of Repa’s tools, durable',
+      true,
+      PI_EQUIVALENT_TOOLS,
+    ),
+    repaSide,
+  ]);
   // Diagnostic: the same conversation with every reply held back 50 ms (faster than any real
   // model), to show how the fixed overhead weighs once the model takes time.
   replyDelayMs = REPLY_DELAY_MS;
@@ -250,6 +281,11 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
     delayedRounds,
     Math.max(2, Math.round((10 * scale) / delayedRounds)),
+    [
+      bareSide('bare Pi AgentSession', false),
+      bareSide('bare Pi AgentSession, durable edit', true),
+      repaSide,
+    ],
   );
   replyDelayMs = 0;
 
@@ -311,6 +347,14 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       baseline: piDurable,
       candidate: repa,
       target: { max: 1.1 },
+    },
+    {
+      bench: 'turn overhead',
+      case: `the same vs bare Pi offering Pi’s own equivalents of Repa’s tools (${PI_EQUIVALENT_TOOLS.join(', ')}; edit and write durable) (diagnostic)`,
+      baselineLabel: 'bare Pi, 6 tools, durable',
+      baseline: piEquivalent,
+      candidate: repa,
+      target: null,
     },
     {
       bench: 'turn overhead',
