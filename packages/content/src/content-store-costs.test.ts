@@ -1,5 +1,15 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,11 +21,17 @@ const bytes = (text: string) => Buffer.from(text, 'utf8');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
-/** The real file system, recording the paths opened and every fsync of a file (by path). */
-function recordingFs() {
+/**
+ * The real file system, recording the paths opened and every fsync of a file (by path, once done).
+ * With `holdLog`, fsyncs of the identity log wait until `release()`.
+ */
+function recordingFs({ holdLog = false } = {}) {
   const opened: string[] = [];
   const synced: string[] = [];
+  const started: string[] = [];
   const paths = new Map<number, string>();
+  let release = () => {};
+  const gate = holdLog ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const fs: FsLayer = {
     ...nodeFsLayer,
     open: async (path, flags, mode) => {
@@ -25,11 +41,14 @@ function recordingFs() {
       return handle;
     },
     sync: async (handle) => {
-      synced.push(paths.get(handle.fd) ?? '?');
+      const path = paths.get(handle.fd) ?? '?';
+      started.push(path);
+      if (path.endsWith('identities.log')) await gate;
       await nodeFsLayer.sync(handle);
+      synced.push(path);
     },
   };
-  return { fs, opened, synced };
+  return { fs, opened, synced, started, release: () => release() };
 }
 
 async function space(files: Record<string, string>): Promise<string> {
@@ -53,15 +72,16 @@ describe('ContentStore costs', () => {
         .slice(1, -1)
         .map((line) => JSON.parse(line.slice(9)) as { identity: string; target: string });
 
-    it('appends one line to the identity log: no fsync, no rename, the index untouched', async () => {
+    it('appends one line to the identity log and returns before its fsync: no rename, the index untouched', async () => {
       const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
-      const { fs, opened, synced } = recordingFs();
+      const { fs, opened, synced, release } = recordingFs({ holdLog: true });
       const store = await ContentStore.open({ root, fs });
       // A new object makes the save write the index (durably).
       await store.save([{ target: 'c.md', content: bytes('C\n'), expectedVersion: null }]);
       const index = await readFile(join(root, '.repa/identities.json'), 'utf8');
       synced.length = 0;
       opened.length = 0;
+      // The log's fsync is held back, and the reads return all the same.
       const a = await store.read('a.md');
       const b = await store.read('b.md');
       expect(synced, String(synced)).toEqual([]);
@@ -74,29 +94,43 @@ describe('ContentStore costs', () => {
       const reopened = await ContentStore.open({ root, hooks: {} });
       expect((await reopened.read('a.md')).identity).toBe(a.identity);
       expect((await reopened.read('b.md')).identity).toBe(b.identity);
+      release();
     });
 
-    it('fsyncs nothing for the first identity of a space either (no index yet)', async () => {
+    it('returns the first identity of a space before any fsync too (no index yet)', async () => {
       const root = await space({ 'a.md': 'a\n' });
-      const { fs, synced } = recordingFs();
+      const { fs, synced, release } = recordingFs({ holdLog: true });
       const store = await ContentStore.open({ root, fs });
       const a = await store.read('a.md');
       expect(synced, String(synced)).toEqual([]);
       expect(existsSync(join(root, '.repa/identities.json'))).toBe(false);
       const reopened = await ContentStore.open({ root, hooks: {} });
       expect((await reopened.read('a.md')).identity).toBe(a.identity);
+      release();
     });
 
-    it('makes logged identities durable with the next save (the log fsynced), once', async () => {
+    it('reports the next save only once the logged identities are durable, and fsyncs them once', async () => {
       const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
-      const { fs, synced } = recordingFs();
+      const { fs, synced, release } = recordingFs({ holdLog: true });
       const store = await ContentStore.open({ root, fs });
       await store.read('a.md');
       const b = await store.read('b.md');
-      synced.length = 0;
-      const [saved] = await store.save([
-        { target: 'b.md', content: bytes('B\n'), expectedVersion: b.version },
-      ]);
+      let reported = false;
+      const saving = store
+        .save([{ target: 'b.md', content: bytes('B\n'), expectedVersion: b.version }])
+        .then((receipts) => {
+          reported = true;
+          return receipts;
+        });
+      // The save writes its temp file meanwhile, but renames nothing and reports nothing yet.
+      while (!reported && !(await readdir(root)).some((name) => name.includes('repa-tmp'))) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(reported).toBe(false);
+      expect(await readFile(join(root, 'b.md'), 'utf8')).toBe('b\n');
+      release();
+      const [saved] = await saving;
       expect(synced).toContain(join(root, '.repa/identities.log'));
       synced.length = 0;
       await store.save([

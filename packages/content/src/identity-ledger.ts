@@ -87,9 +87,20 @@ export class IdentityLedger {
   private logId: string | undefined;
   /** Bytes in the log (to fold it into the index once it grows). */
   private logBytes = 0;
-  /** Log lines appended, or the log created, since it was last made durable. */
-  private logUnsynced = false;
+  /**
+   * Durability of the log, by generation: every change that must reach disk (lines appended, by
+   * this store or one it reloaded from) bumps `changeGen`; `durableGen` is the last one fsynced.
+   * `createdGen`: the change that came with a log new to this store (its folder entry needs
+   * `.repa/` fsynced too, done up to `dirDurableGen`).
+   */
+  private changeGen = 0;
+  private durableGen = 0;
+  private createdGen = 0;
+  private dirDurableGen = 0;
+  /** Set when `openLog` created the log; taken by the next change. */
   private logCreated = false;
+  /** The fsync pass in flight, started in the background after an append. */
+  private syncing: { gen: number; done: Promise<void> } | undefined;
   /** Where the log's intact lines end when a write was cut short after them (cut back before the next entry). */
   private logCut: number | undefined;
 
@@ -140,11 +151,12 @@ export class IdentityLedger {
     // Another store's log lines (and a log it created) may not be durable yet: the next save
     // makes them so. A log that is gone has nothing left to make durable.
     if (logKey === null) {
-      this.logUnsynced = false;
+      this.durableGen = this.changeGen;
+      this.dirDurableGen = this.createdGen;
       this.logCreated = false;
     } else if (logKey !== this.logKey) {
-      this.logUnsynced = true;
       if (this.logKey == null || inodeOf(logKey) !== inodeOf(this.logKey)) this.logCreated = true;
+      this.changed();
     }
     this.index = index;
     this.indexKey = indexKey;
@@ -271,7 +283,7 @@ export class IdentityLedger {
     // cut short or left as it was (a crash right here) is ignored, and started anew below or
     // before the next entry.
     this.logId = undefined;
-    this.logUnsynced = false;
+    this.durableGen = this.changeGen;
     await this.startLog(logId).catch(() => undefined);
     await fs.unlink(join(repaDir, LEGACY_COPY)).catch(() => undefined);
   }
@@ -283,11 +295,39 @@ export class IdentityLedger {
 
   /**
    * Makes the identities logged by reads since the last save durable (the log's fsync; also the
-   * folder's when the log was created since), before the save that follows can be reported.
+   * folder's when the log is new to this store), before the save that follows can be reported.
+   * Usually a pass started right after the append ({@link syncSoon}) has done it already.
    */
   async makeDurable(): Promise<void> {
-    if (!this.logUnsynced && !this.logCreated) return;
+    for (;;) {
+      if (this.durableGen >= this.changeGen && this.dirDurableGen >= this.createdGen) return;
+      const inFlight = this.syncing;
+      // A failed background pass is retried here, where its error is the save's.
+      if (inFlight !== undefined) await inFlight.done.catch(() => undefined);
+      else await this.syncPass();
+    }
+  }
+
+  /** Bumps the change generation (a log line to make durable; with the log's folder entry when it is new). */
+  private changed(): void {
+    this.changeGen += 1;
+    if (this.logCreated) this.createdGen = this.changeGen;
+    this.logCreated = false;
+  }
+
+  /**
+   * Starts an fsync pass now without waiting for it: it overlaps what follows a read (the model's
+   * next reply), so the next save rarely waits for it.
+   */
+  private syncSoon(): void {
+    if (this.syncing === undefined) this.syncPass().catch(() => undefined);
+  }
+
+  /** One fsync pass over the changes made so far: the log, and `.repa/` when the log is new. */
+  private syncPass(): Promise<void> {
     const { fs } = this.space;
+    const gen = this.changeGen;
+    const withDir = this.createdGen > this.dirDurableGen;
     const syncLog = async () => {
       // A log removed meanwhile took its lines with it: nothing to make durable.
       const handle = await fs.open(this.log, READ_NO_FOLLOW).catch((error: unknown) => {
@@ -301,13 +341,22 @@ export class IdentityLedger {
         await fs.close(handle).catch(() => undefined);
       }
     };
-    const results = await Promise.allSettled([
-      syncLog(),
-      this.logCreated ? syncDirectory(this.space.repaDir, { fs }) : undefined,
-    ]);
-    for (const result of results) if (result.status === 'rejected') throw result.reason;
-    this.logUnsynced = false;
-    this.logCreated = false;
+    const done = (async () => {
+      const results = await Promise.allSettled([
+        syncLog(),
+        withDir ? syncDirectory(this.space.repaDir, { fs }) : undefined,
+      ]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
+      if (gen > this.durableGen) this.durableGen = gen;
+      if (withDir && gen > this.dirDurableGen) this.dirDurableGen = gen;
+    })();
+    const pass = { gen, done };
+    this.syncing = pass;
+    const settle = () => {
+      if (this.syncing === pass) this.syncing = undefined;
+    };
+    done.then(settle, settle);
+    return done;
   }
 
   /** Applies an index change now and keeps it until it is on disk. */
@@ -318,8 +367,8 @@ export class IdentityLedger {
   /**
    * The identity of `target`, assigned and logged now if it has none. Runs under the lock.
    * Contract: the identity is on disk before it is returned (it survives a killed process): one
-   * line appended to `identities.log`, no fsync; the next save makes it durable
-   * ({@link makeDurable}) before it is reported. When the line cannot be written, the read fails
+   * line appended to `identities.log`; its fsync starts then but is not waited for; the next save
+   * waits for it ({@link makeDurable}) before it is reported. When the line cannot be written, the read fails
    * and the identity is forgotten (it was never shown).
    */
   async assign(target: string): Promise<string> {
@@ -329,6 +378,7 @@ export class IdentityLedger {
     // Kept only once logged: after a failed write the next read gives the path an identity anew.
     await this.append(logLine(identity, target));
     this.index.set(identity, target);
+    this.syncSoon();
     return identity;
   }
 
@@ -343,7 +393,7 @@ export class IdentityLedger {
       if (intact !== size) await fs.truncate(handle, intact);
       this.logCut = undefined;
       await fs.write(handle, Buffer.from(line, 'utf8'));
-      this.logUnsynced = true;
+      this.changed();
       this.logBytes = intact + Buffer.byteLength(line, 'utf8');
       this.logKey = statKeyOf(await fs.fstat(handle));
     } catch (error) {
