@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
 import { readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
@@ -66,6 +67,41 @@ describe('edit tool', () => {
       await call('edit', { path: 'f.txt', edits: [{ oldText: 'c', newText: 'C' }] });
       await call('edit', { path: 'f.txt', edits: [{ oldText: 'a', newText: 'A' }] });
       expect((await readFile(join(root, 'f.txt'))).toString()).toBe('A\nb\nC\n');
+    });
+
+    it('edits a file it read whole, settled and unchanged, without opening it again', async () => {
+      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(root, 'f.txt'), past, past);
+      const opened: string[] = [];
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        open: async (path, flags, mode) => {
+          opened.push(path);
+          return nodeFsLayer.open(path, flags, mode);
+        },
+      };
+      const { call } = await openTools(root, { fs });
+      await call('read', { path: 'f.txt' });
+      opened.length = 0;
+      await call('edit', { path: 'f.txt', edits: [{ oldText: 'beta', newText: 'BETA' }] });
+      expect(opened.filter((path) => path === join(root, 'f.txt'))).toEqual([]);
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('alpha\nBETA\n');
+    });
+
+    it('reads the file again when it changed after a settled read, and refuses the stale edit', async () => {
+      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(root, 'f.txt'), past, past);
+      const { call } = await openTools(root);
+      await call('read', { path: 'f.txt' });
+      // Same size, another mtime: the stat key changed.
+      await writeFile(join(root, 'f.txt'), 'alpha\nBETA\n');
+      const error = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'alpha', newText: 'ALPHA' }] }),
+      );
+      expect(error.code).toBe('stale_version');
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('alpha\nBETA\n');
     });
 
     it("reports Pi's matching errors with a code and changes nothing", async () => {

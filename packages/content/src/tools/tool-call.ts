@@ -154,7 +154,7 @@ export async function observedSnapshot(
   address: string,
 ): Promise<ContentSnapshot> {
   await refuseSkillFile(options, address);
-  const snapshot = await options.store.read(address);
+  const snapshot = (await knownSnapshot(options, address)) ?? (await options.store.read(address));
   if (snapshot.outside) {
     throw new RepaError(
       'path_outside_space',
@@ -166,6 +166,27 @@ export async function observedSnapshot(
   }
   checkObserved(options.observer, snapshot);
   return snapshot;
+}
+
+/**
+ * The snapshot this host already holds for `address`, without reading the file: when the observer
+ * kept the whole text it saw and the file still has the settled stat key it was seen with (the rule
+ * change checks use: then it has those bytes). Otherwise `undefined`.
+ */
+async function knownSnapshot(
+  { store, observer }: ContentToolsOptions,
+  address: string,
+): Promise<ContentSnapshot | undefined> {
+  const location = await store.locate(address);
+  const seen = location.outside ? undefined : observer.get(location.target);
+  if (seen?.text === undefined || seen.statKey === undefined || seen.partial) return undefined;
+  const { identity } = location;
+  if (identity === undefined || seen.identity !== identity) return undefined;
+  const readAt = Date.now();
+  const statKey = await store.space.statKeyOf(location.target);
+  if (statKey !== seen.statKey) return undefined;
+  const bytes = Buffer.from(seen.text, 'utf8');
+  return { ...location, identity, bytes, statKey, version: seen.version, readAt };
 }
 
 /** Throws `read_required` or `stale_version` unless this host saw `snapshot`'s version. */
