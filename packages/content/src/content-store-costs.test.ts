@@ -304,6 +304,34 @@ describe('ContentStore costs', () => {
       expect(synced).toContain(join(root, '.repa'));
     });
 
+    it("writes the index durably when the log's fsync failed, never trusting a second fsync", async () => {
+      const root = await space({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      const paths = new Map<number, string>();
+      let failures = 0;
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        open: async (path, flags, mode) => {
+          const handle = await nodeFsLayer.open(path, flags, mode);
+          paths.set(handle.fd, path);
+          return handle;
+        },
+        sync: async (handle) => {
+          // Linux reports a writeback error to one fsync; a later one of the same file succeeds.
+          if (failures === 0 && paths.get(handle.fd)?.endsWith('identities.log')) {
+            failures += 1;
+            throw Object.assign(new Error('EIO'), { code: 'EIO' });
+          }
+          await nodeFsLayer.sync(handle);
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      const b = await store.read('b.md');
+      await store.save([{ target: 'b.md', content: bytes('B\n'), expectedVersion: b.version }]);
+      expect(failures).toBe(1);
+      const index = JSON.parse(await readFile(join(root, '.repa/identities.json'), 'utf8'));
+      expect(index.objects).toEqual({ [b.identity]: 'b.md' });
+    });
+
     it('saves after the log was removed by hand', async () => {
       const root = await space({ 'a.md': 'a\n' });
       const store = await ContentStore.open({ root, hooks: {} });

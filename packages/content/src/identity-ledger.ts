@@ -101,6 +101,11 @@ export class IdentityLedger {
   private logCreated = false;
   /** The fsync pass in flight, started in the background after an append. */
   private syncing: { gen: number; done: Promise<void> } | undefined;
+  /**
+   * A pass failed: Linux reports a writeback error to one fsync only, so a later fsync of the log
+   * proves nothing; the identities are made durable by writing the index instead.
+   */
+  private syncFailed = false;
   /** Where the log's intact lines end when a write was cut short after them (cut back before the next entry). */
   private logCut: number | undefined;
 
@@ -284,6 +289,7 @@ export class IdentityLedger {
     // before the next entry.
     this.logId = undefined;
     this.durableGen = this.changeGen;
+    this.dirDurableGen = this.createdGen;
     await this.startLog(logId).catch(() => undefined);
     await fs.unlink(join(repaDir, LEGACY_COPY)).catch(() => undefined);
   }
@@ -300,10 +306,13 @@ export class IdentityLedger {
    */
   async makeDurable(): Promise<void> {
     for (;;) {
-      if (this.durableGen >= this.changeGen && this.dirDurableGen >= this.createdGen) return;
       const inFlight = this.syncing;
-      // A failed background pass is retried here, where its error is the save's.
       if (inFlight !== undefined) await inFlight.done.catch(() => undefined);
+      else if (this.syncFailed) {
+        // Every identity the store knows, the logged ones too, goes to a new index, fsynced.
+        await this.persist();
+        this.syncFailed = false;
+      } else if (this.durableGen >= this.changeGen && this.dirDurableGen >= this.createdGen) return;
       else await this.syncPass();
     }
   }
@@ -346,7 +355,12 @@ export class IdentityLedger {
         syncLog(),
         withDir ? syncDirectory(this.space.repaDir, { fs }) : undefined,
       ]);
-      for (const result of results) if (result.status === 'rejected') throw result.reason;
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          this.syncFailed = true;
+          throw result.reason;
+        }
+      }
       if (gen > this.durableGen) this.durableGen = gen;
       if (withDir && gen > this.dirDurableGen) this.dirDurableGen = gen;
     })();

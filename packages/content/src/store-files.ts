@@ -15,9 +15,12 @@ import { RepaError } from '@repa/protocol';
 /** The mark in the name of every temp file the store writes (beside a target, or in `.repa/`). */
 export const TEMP_MARK = '.repa-tmp-';
 
-/** Cheap change key of a file: device, inode, size, mtime. */
+/**
+ * Cheap change key of a file: device, inode, size, ctime, mtime (last, as `settledKey` reads it).
+ * The ctime catches a rewrite whose mtime was set back (`touch -r`, `cp -p`): no one can set it.
+ */
 export const statKeyOf = (stats: BigIntStats) =>
-  `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  `${stats.dev}:${stats.ino}:${stats.size}:${stats.ctimeNs}:${stats.mtimeNs}`;
 
 /** A native path as a `/`-separated one. */
 export const toPosix = (path: string) => path.split(sep).join('/');

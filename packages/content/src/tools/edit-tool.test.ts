@@ -89,6 +89,22 @@ describe('edit tool', () => {
       expect((await readFile(join(root, 'f.txt'))).toString()).toBe('alpha\nBETA\n');
     });
 
+    it('refuses a same-size rewrite whose mtime was set back (its ctime moved)', async () => {
+      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(root, 'f.txt'), past, past);
+      const { call } = await openTools(root);
+      await call('read', { path: 'f.txt' });
+      // Rewritten in place, then its times put back (as `touch -r` or `cp -p` would).
+      await writeFile(join(root, 'f.txt'), 'ALPHA\nbeta\n');
+      await utimes(join(root, 'f.txt'), past, past);
+      const error = await repaErrorOf(
+        call('edit', { path: 'f.txt', edits: [{ oldText: 'beta', newText: 'BETA' }] }),
+      );
+      expect(error.code).toBe('stale_version');
+      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('ALPHA\nbeta\n');
+    });
+
     it('reads the file again when it changed after a settled read, and refuses the stale edit', async () => {
       const root = await space({ 'f.txt': 'alpha\nbeta\n' });
       const past = new Date(Date.now() - 60_000);
