@@ -369,7 +369,11 @@ export class IdentityLedger {
     const settle = () => {
       if (this.syncing === pass) this.syncing = undefined;
     };
-    done.then(settle, settle);
+    // Lines appended while it ran get their own pass at once (a failed pass leaves them to the save).
+    done.then(() => {
+      settle();
+      if (this.changeGen > gen) this.syncSoon();
+    }, settle);
     return done;
   }
 
