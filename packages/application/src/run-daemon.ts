@@ -85,11 +85,18 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
       [name]: async (params: never, context: never) => {
         lastActivity = Date.now();
         requested();
-        const handler = (await appHandlers)[name] as
-          | ((params: never, context: never) => Promise<unknown>)
-          | undefined;
-        if (!handler) throw new RepaError('method_not_found', `Method ${name} is not served.`);
-        return handler(params, context);
+        try {
+          const handler = (await appHandlers)[name] as
+            | ((params: never, context: never) => Promise<unknown>)
+            | undefined;
+          if (!handler) throw new RepaError('method_not_found', `Method ${name} is not served.`);
+          return await handler(params, context);
+        } finally {
+          // Again once it is done: the request may have changed daemon.idleMinutes, and a check
+          // made while it ran read the old value.
+          lastActivity = Date.now();
+          requested();
+        }
       },
     });
   }
