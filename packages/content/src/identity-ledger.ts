@@ -101,6 +101,8 @@ export class IdentityLedger {
   private logCreated = false;
   /** The fsync pass in flight, started in the background after an append. */
   private syncing: { gen: number; done: Promise<void> } | undefined;
+  /** The handle of a line appended while a pass ran, for the pass that follows it. */
+  private queued: FsHandle | undefined;
   /**
    * A pass failed: Linux reports a writeback error to one fsync only, so a later fsync of the log
    * proves nothing; the identities are made durable by writing the index instead.
@@ -328,21 +330,33 @@ export class IdentityLedger {
    * Starts an fsync pass now without waiting for it: it overlaps what follows a read (the model's
    * next reply), so the next save rarely waits for it.
    */
-  private syncSoon(): void {
-    if (this.syncing === undefined) this.syncPass().catch(() => undefined);
+  private syncSoon(handle: FsHandle): void {
+    if (this.syncing === undefined) {
+      this.syncPass(handle).catch(() => undefined);
+      return;
+    }
+    // A pass is running: the newest line's handle waits for the next one.
+    const older = this.queued;
+    this.queued = handle;
+    if (older !== undefined) void this.space.fs.close(older).catch(() => undefined);
   }
 
-  /** One fsync pass over the changes made so far: the log, and `.repa/` when the log is new. */
-  private syncPass(): Promise<void> {
+  /**
+   * One fsync pass over the changes made so far: the log (through `open`, the handle its last line
+   * was written with, which the pass closes; else opened now), and `.repa/` when the log is new.
+   */
+  private syncPass(open?: FsHandle): Promise<void> {
     const { fs } = this.space;
     const gen = this.changeGen;
     const withDir = this.createdGen > this.dirDurableGen;
     const syncLog = async () => {
       // A log removed meanwhile took its lines with it: nothing to make durable.
-      const handle = await fs.open(this.log, READ_NO_FOLLOW).catch((error: unknown) => {
-        if (errnoCode(error) === 'ENOENT') return undefined;
-        throw error;
-      });
+      const handle =
+        open ??
+        (await fs.open(this.log, READ_NO_FOLLOW).catch((error: unknown) => {
+          if (errnoCode(error) === 'ENOENT') return undefined;
+          throw error;
+        }));
       if (handle === undefined) return;
       try {
         await fs.sync(handle);
@@ -370,10 +384,20 @@ export class IdentityLedger {
       if (this.syncing === pass) this.syncing = undefined;
     };
     // Lines appended while it ran get their own pass at once (a failed pass leaves them to the save).
-    done.then(() => {
-      settle();
-      if (this.changeGen > gen) this.syncSoon();
-    }, settle);
+    done.then(
+      () => {
+        settle();
+        const queued = this.queued;
+        this.queued = undefined;
+        if (queued !== undefined) this.syncSoon(queued);
+      },
+      () => {
+        settle();
+        const queued = this.queued;
+        this.queued = undefined;
+        if (queued !== undefined) void fs.close(queued).catch(() => undefined);
+      },
+    );
     return done;
   }
 
@@ -394,14 +418,17 @@ export class IdentityLedger {
     if (existing !== undefined) return existing;
     const identity = newIdentity();
     // Kept only once logged: after a failed write the next read gives the path an identity anew.
-    await this.append(logLine(identity, target));
+    const handle = await this.append(logLine(identity, target));
     this.index.set(identity, target);
-    this.syncSoon();
+    this.syncSoon(handle);
     return identity;
   }
 
-  /** Appends `line` to the log (one `write` with `O_APPEND`), starting the log first when it must. */
-  private async append(line: string): Promise<void> {
+  /**
+   * Appends `line` to the log (one `write` with `O_APPEND`), starting the log first when it must.
+   * Returns the log still open, for the fsync that makes the line durable (the caller closes it).
+   */
+  private async append(line: string): Promise<FsHandle> {
     if (this.logId === undefined) await this.startLog(this.index.logId ?? randomUUID());
     const { handle, size } = await this.openLog();
     const { fs } = this.space;
@@ -414,11 +441,11 @@ export class IdentityLedger {
       this.changed();
       this.logBytes = intact + Buffer.byteLength(line, 'utf8');
       this.logKey = statKeyOf(await fs.fstat(handle));
+      return handle;
     } catch (error) {
       this.logCut = intact;
-      throw ioError(error, `Writing ${this.log}`);
-    } finally {
       await fs.close(handle).catch(() => undefined);
+      throw ioError(error, `Writing ${this.log}`);
     }
   }
 
