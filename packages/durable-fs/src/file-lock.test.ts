@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,25 @@ describe('acquireFileLock', () => {
     const again = await acquireFileLock(path, options);
     await again.assertHeld();
     await again.release();
+  });
+
+  it('takes and releases a free lock with no request through the thread pool', async () => {
+    const path = target();
+    let requests = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type.startsWith('FSREQ')) requests += 1;
+      },
+    }).enable();
+    try {
+      const held = await acquireFileLock(path, options);
+      await held.assertHeld();
+      await held.release();
+    } finally {
+      hook.disable();
+    }
+    expect(requests).toBe(0);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('marks <path>.wanted while another holder waits, so the holder knows, and removes it once taken', async () => {
