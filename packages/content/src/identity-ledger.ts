@@ -8,7 +8,7 @@ import { newIdentity, parseIdentity } from './content-address.js';
 import { IdentityIndex } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
 import type { SpaceResolver } from './space-resolver.js';
-import { statKeyOf, writeRepaFile } from './store-files.js';
+import { openOwnFile, statKeyOf, writeRepaFile } from './store-files.js';
 
 const INDEX_FILE = 'identities.json';
 /**
@@ -219,33 +219,13 @@ export class IdentityLedger {
    * short); `undefined` when its header is not one (it is then started anew before the next entry).
    */
   private async readLog(): Promise<LogContent | undefined> {
-    const { fs } = this.space;
-    let handle: FsHandle;
-    try {
-      handle = await fs.open(this.log, READ_NO_FOLLOW);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return undefined;
-      if (errnoCode(error) === 'ELOOP') {
-        throw dataCorrupt('identity log', this.log, 'it is not a regular file', {
-          note: NOTES['identity log'],
-        });
-      }
-      throw ioError(error, `Reading ${this.log}`);
-    }
-    let text: string;
-    try {
-      if (!(await fs.fstat(handle)).isFile()) {
-        throw dataCorrupt('identity log', this.log, 'it is not a regular file', {
-          note: NOTES['identity log'],
-        });
-      }
-      text = (await fs.read(handle)).toString('utf8');
-    } catch (error) {
-      throw RepaError.isInstance(error) ? error : ioError(error, `Reading ${this.log}`);
-    } finally {
-      await fs.close(handle).catch(() => undefined);
-    }
-    const size = Buffer.byteLength(text, 'utf8');
+    const bytes = await readDataFile(this.space.fs, this.log, 'identity log', {
+      follow: false,
+      note: NOTES['identity log'],
+    });
+    if (bytes === undefined) return undefined;
+    const text = bytes.toString('utf8');
+    const size = bytes.length;
     this.logBytes = size;
     // The last element is what follows the last newline: an unfinished line, never an entry.
     const lines = text.split('\n');
@@ -473,27 +453,9 @@ export class IdentityLedger {
    * `space_unsafe`. Also its size now.
    */
   private async openLog(): Promise<{ handle: FsHandle; size: number }> {
-    const { fs } = this.space;
-    const unsafe = () =>
-      new RepaError('space_unsafe', `${this.log} is not a plain file (e.g. it is a symlink).`, {
-        details: { path: this.log },
-      });
-    let handle: FsHandle;
-    try {
-      handle = await fs.open(this.log, OPEN_LOG, 0o600);
-    } catch (error) {
-      if (errnoCode(error) === 'ELOOP') throw unsafe();
-      throw ioError(error, `Opening ${this.log}`);
-    }
-    try {
-      const stats = await fs.fstat(handle);
-      if (!stats.isFile() || stats.nlink !== 1n) throw unsafe();
-      if (this.logKey === null || this.logKey === undefined) this.logCreated = true;
-      return { handle, size: Number(stats.size) };
-    } catch (error) {
-      await fs.close(handle).catch(() => undefined);
-      throw RepaError.isInstance(error) ? error : ioError(error, `Opening ${this.log}`);
-    }
+    const opened = await openOwnFile(this.space.fs, this.log, OPEN_LOG, this.log);
+    if (this.logKey === null || this.logKey === undefined) this.logCreated = true;
+    return opened;
   }
 
   /**

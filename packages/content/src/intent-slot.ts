@@ -4,6 +4,7 @@ import { crc32 } from 'node:zlib';
 import { errnoCode, type FsHandle, type FsLayer, ioError } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { OPERATION_ID } from './save-planner.js';
+import { openOwnFile } from './store-files.js';
 
 /** The file of the slot in `.repa/`. */
 export const SLOT_NAME = 'intent-slot';
@@ -55,22 +56,13 @@ export class IntentSlot {
    * It must be a plain file with one link (`space_unsafe` otherwise: never written through).
    */
   static async open(fs: FsLayer, repaDir: string): Promise<IntentSlot> {
-    const path = join(repaDir, SLOT_NAME);
-    let handle: FsHandle;
-    try {
-      handle = await fs.open(path, OPEN_SLOT, 0o600);
-    } catch (error) {
-      if (errnoCode(error) === 'ELOOP') throw unsafe(path);
-      throw ioError(error, 'Opening the intent slot');
-    }
-    try {
-      const stats = await fs.fstat(handle);
-      if (!stats.isFile() || stats.nlink !== 1n) throw unsafe(path);
-      return new IntentSlot(fs, handle);
-    } catch (error) {
-      await fs.close(handle).catch(() => undefined);
-      throw RepaError.isInstance(error) ? error : ioError(error, 'Opening the intent slot');
-    }
+    const { handle } = await openOwnFile(
+      fs,
+      join(repaDir, SLOT_NAME),
+      OPEN_SLOT,
+      'the intent slot',
+    );
+    return new IntentSlot(fs, handle);
   }
 
   /** What the slot holds now; a record comes back as the JSON text of its `.repa/intents/` file. */
@@ -144,10 +136,4 @@ export class IntentSlot {
   async close(): Promise<void> {
     await this.fs.close(this.handle).catch(() => undefined);
   }
-}
-
-function unsafe(path: string): RepaError {
-  return new RepaError('space_unsafe', `${path} is not a plain file of Repa's own.`, {
-    details: { path },
-  });
 }

@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { errnoCode, type FsLayer, READ_FOLLOW } from '@repa/durable-fs';
+import { errnoCode, type FsLayer, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
 
@@ -60,27 +60,32 @@ export function problemOf(error: unknown): string {
 /**
  * Reads one of Repa's own data files (`what` names it in messages), or returns `undefined` when it
  * does not exist. A FIFO, device, socket or folder in its place is `data_corrupt`, found without
- * waiting; other failures are `io_error`.
+ * waiting (so is a symlink with `follow: false`); other failures are `io_error`. `note` is the
+ * `data_corrupt` error's note.
  */
 export async function readDataFile(
   fs: FsLayer,
   file: string,
   what: string,
+  options: { follow?: boolean; note?: string } = {},
 ): Promise<Buffer | undefined> {
+  const { note } = options;
   let handle: Awaited<ReturnType<FsLayer['open']>>;
   try {
-    handle = await fs.open(file, READ_FOLLOW);
+    handle = await fs.open(file, options.follow === false ? READ_NO_FOLLOW : READ_FOLLOW);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     if (isSocketOpenError(error))
-      throw dataCorrupt(what, file, 'it is not a regular file', { cause: error });
+      throw dataCorrupt(what, file, 'it is not a regular file', { cause: error, note });
+    if (errnoCode(error) === 'ELOOP')
+      throw dataCorrupt(what, file, 'it is not a regular file (a symlink)', { cause: error, note });
     throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });
   }
   try {
     const stats = await fs.fstat(handle);
     if (!stats.isFile()) {
       const kind = stats.isDirectory() ? 'a folder' : kindOf(stats);
-      throw dataCorrupt(what, file, `it is not a regular file (${kind})`);
+      throw dataCorrupt(what, file, `it is not a regular file (${kind})`, { note });
     }
     return await fs.read(handle);
   } catch (error) {

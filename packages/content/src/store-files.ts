@@ -4,6 +4,7 @@ import { dirname, join, sep } from 'node:path';
 import {
   CREATE_EXCLUSIVE,
   errnoCode,
+  type FsHandle,
   type FsLayer,
   ioError,
   isReplaceTempName,
@@ -53,6 +54,38 @@ export async function writeNewFile(
     if (sync) await fs.sync(handle);
   } finally {
     await fs.close(handle).catch(() => undefined);
+  }
+}
+
+/**
+ * Opens one of the files Repa writes in place in `.repa/` (`flags` must hold `O_NOFOLLOW`), with its
+ * size: it must be a plain file with one link, else `space_unsafe` (never written through);
+ * other failures are `io_error` (`what` names the file in them).
+ */
+export async function openOwnFile(
+  fs: FsLayer,
+  path: string,
+  flags: number,
+  what: string,
+): Promise<{ handle: FsHandle; size: number }> {
+  const unsafe = () =>
+    new RepaError('space_unsafe', `${path} is not a plain file of Repa's own.`, {
+      details: { path },
+    });
+  let handle: FsHandle;
+  try {
+    handle = await fs.open(path, flags, 0o600);
+  } catch (error) {
+    if (errnoCode(error) === 'ELOOP') throw unsafe();
+    throw ioError(error, `Opening ${what}`);
+  }
+  try {
+    const stats = await fs.fstat(handle);
+    if (!stats.isFile() || stats.nlink !== 1n) throw unsafe();
+    return { handle, size: Number(stats.size) };
+  } catch (error) {
+    await fs.close(handle).catch(() => undefined);
+    throw RepaError.isInstance(error) ? error : ioError(error, `Opening ${what}`);
   }
 }
 
