@@ -25,6 +25,16 @@ async function readThenEdit(content: string | Uint8Array, oldText: string, newTe
   return { result, bytes: await readFile(join(root, 'f.txt')), root };
 }
 
+/** A space whose `f.txt` changed a minute ago (a settled stat key), read whole by the tools. */
+async function readSettled(options: Parameters<typeof openTools>[1] = {}) {
+  const root = await space({ 'f.txt': 'alpha\nbeta\n' });
+  const past = new Date(Date.now() - 60_000);
+  await utimes(join(root, 'f.txt'), past, past);
+  const { call } = await openTools(root, options);
+  await call('read', { path: 'f.txt' });
+  return { root, call, past, file: join(root, 'f.txt') };
+}
+
 describe('edit tool', () => {
   describe('saving', () => {
     it("saves through the store with receipts and keeps Pi's committed diff", async () => {
@@ -70,9 +80,6 @@ describe('edit tool', () => {
     });
 
     it('edits a file it read whole, settled and unchanged, without opening it again', async () => {
-      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
-      const past = new Date(Date.now() - 60_000);
-      await utimes(join(root, 'f.txt'), past, past);
       const opened: string[] = [];
       const fs: FsLayer = {
         ...nodeFsLayer,
@@ -81,43 +88,34 @@ describe('edit tool', () => {
           return nodeFsLayer.open(path, flags, mode);
         },
       };
-      const { call } = await openTools(root, { fs });
-      await call('read', { path: 'f.txt' });
+      const { call, file } = await readSettled({ fs });
       opened.length = 0;
       await call('edit', { path: 'f.txt', edits: [{ oldText: 'beta', newText: 'BETA' }] });
-      expect(opened.filter((path) => path === join(root, 'f.txt'))).toEqual([]);
-      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('alpha\nBETA\n');
+      expect(opened.filter((path) => path === file)).toEqual([]);
+      expect((await readFile(file)).toString()).toBe('alpha\nBETA\n');
     });
 
     it('refuses a same-size rewrite whose mtime was set back (its ctime moved)', async () => {
-      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
-      const past = new Date(Date.now() - 60_000);
-      await utimes(join(root, 'f.txt'), past, past);
-      const { call } = await openTools(root);
-      await call('read', { path: 'f.txt' });
+      const { call, file, past } = await readSettled();
       // Rewritten in place, then its times put back (as `touch -r` or `cp -p` would).
-      await writeFile(join(root, 'f.txt'), 'ALPHA\nbeta\n');
-      await utimes(join(root, 'f.txt'), past, past);
+      await writeFile(file, 'ALPHA\nbeta\n');
+      await utimes(file, past, past);
       const error = await repaErrorOf(
         call('edit', { path: 'f.txt', edits: [{ oldText: 'beta', newText: 'BETA' }] }),
       );
       expect(error.code).toBe('stale_version');
-      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('ALPHA\nbeta\n');
+      expect((await readFile(file)).toString()).toBe('ALPHA\nbeta\n');
     });
 
     it('reads the file again when it changed after a settled read, and refuses the stale edit', async () => {
-      const root = await space({ 'f.txt': 'alpha\nbeta\n' });
-      const past = new Date(Date.now() - 60_000);
-      await utimes(join(root, 'f.txt'), past, past);
-      const { call } = await openTools(root);
-      await call('read', { path: 'f.txt' });
+      const { call, file } = await readSettled();
       // Same size, another mtime: the stat key changed.
-      await writeFile(join(root, 'f.txt'), 'alpha\nBETA\n');
+      await writeFile(file, 'alpha\nBETA\n');
       const error = await repaErrorOf(
         call('edit', { path: 'f.txt', edits: [{ oldText: 'alpha', newText: 'ALPHA' }] }),
       );
       expect(error.code).toBe('stale_version');
-      expect((await readFile(join(root, 'f.txt'))).toString()).toBe('alpha\nBETA\n');
+      expect((await readFile(file)).toString()).toBe('alpha\nBETA\n');
     });
 
     it("reports Pi's matching errors with a code and changes nothing", async () => {
