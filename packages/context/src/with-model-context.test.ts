@@ -118,6 +118,73 @@ describe('withModelContext', () => {
       expect(written({ content: 'More text.' })).toBe(1);
     });
 
+    it('projects the raw session once for a run of system messages, not before each', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/x' },
+        timestamp: 1,
+      } as never);
+      const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
+      const project = sm.buildSessionProjection.bind(sm);
+      let projections = 0;
+      sm.buildSessionProjection = () => {
+        projections += 1;
+        return project();
+      };
+      for (const turn of ['one', 'two', 'three']) {
+        exchange(sm, turn);
+        sm.appendCustomMessageEntry('note', `changed in ${turn}`, false);
+        proxy.appendMessage({ role: 'system', content: '', sections: { cwd: '/x' } } as never);
+      }
+      expect(projections).toBe(1);
+    });
+
+    it('replays the raw session again after a system message, a branch move or a compaction', () => {
+      const sm = SessionManager.inMemory('/tmp');
+      sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/x' },
+        timestamp: 1,
+      } as never);
+      const first = exchange(sm, 'one');
+      const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
+      const written = (sections: object) => {
+        const before = sm.getEntries().length;
+        proxy.appendMessage({ role: 'system', content: '', sections, timestamp: 2 } as never);
+        return sm.getEntries().length - before;
+      };
+      expect(written({ cwd: '/x' })).toBe(0);
+      // A system message written past the proxy (on the original) changes what "nothing" is.
+      sm.appendMessage({
+        role: 'system',
+        content: '',
+        sections: { cwd: '/y' },
+        timestamp: 3,
+      } as never);
+      expect(written({ cwd: '/y' })).toBe(0);
+      expect(written({ cwd: '/x' })).toBe(1);
+      // Back on the branch before both changes, /x is the state again.
+      sm.branch(first);
+      expect(written({ cwd: '/x' })).toBe(0);
+      // After a compaction the raw session is projected again (what it keeps is Pi's rule).
+      const project = sm.buildSessionProjection.bind(sm);
+      let projections = 0;
+      sm.buildSessionProjection = () => {
+        projections += 1;
+        return project();
+      };
+      exchange(sm, 'two');
+      expect(written({ cwd: '/x' })).toBe(0);
+      expect(projections).toBe(0);
+      compaction(sm, 'S1', exchange(sm, 'three'));
+      projections = 0; // appendCompaction projects too
+      expect(written({ cwd: '/x' })).toBe(0);
+      expect(projections).toBe(1);
+    });
+
     it('reads a getter on every projection, so runs can switch sources', () => {
       const sm = SessionManager.inMemory('/tmp');
       compactedWithSnapshot(sm);

@@ -32,15 +32,27 @@ export function withModelContext<T extends SessionManager>(
   // With Repa's system message in the projection, Pi re-declares its own prompt sections before a
   // tool follow-up turn; applied to the raw session that patch changes nothing, so it is not
   // written (the session would otherwise gain a copy of Pi's prompt on every such turn).
+  // The raw session's replayed system state is kept with the leaf it was taken at, so this check
+  // does not project the whole session before every turn.
+  let known: { leafId: string | null; state: SystemState } | undefined;
   const appendMessage = (message: Parameters<SessionManager['appendMessage']>[0]) => {
-    if (
-      message.role === 'system' &&
-      resolve().systemPrompt !== undefined &&
-      changesNothing(sessionManager, message)
-    ) {
+    if (message.role !== 'system' || resolve().systemPrompt === undefined) {
+      return sessionManager.appendMessage(message);
+    }
+    const leafId = sessionManager.getLeafId();
+    const before =
+      known !== undefined && systemStateKept(sessionManager, known.leafId, leafId)
+        ? known.state
+        : getCurrentSystemMessage(sessionManager.buildSessionProjection().messages);
+    // Replaying the replayed state and then `message` gives what replaying the whole branch would.
+    const after = getCurrentSystemMessage(before === undefined ? [message] : [before, message]);
+    if (sameSystemState(before, after)) {
+      known = { leafId, state: before };
       return undefined as unknown as string;
     }
-    return sessionManager.appendMessage(message);
+    const id = sessionManager.appendMessage(message);
+    known = { leafId: id, state: after };
+    return id;
   };
   const bound = new Map<PropertyKey, { original: unknown; bound: unknown }>();
   const proxy = new Proxy(sessionManager, {
@@ -66,16 +78,35 @@ export function withModelContext<T extends SessionManager>(
   return proxy;
 }
 
-/** True when appending the system `message` would leave the raw session's prompt and tools as they are. */
-function changesNothing(
+/** Entry types that never change the projected system state (prompt, sections, tools). */
+const STATELESS_ENTRIES = new Set(['custom_message', 'custom', 'usage', 'label', 'session_info']);
+/** How far back a kept system state is followed before the session is projected again. */
+const MAX_WALK = 256;
+
+/**
+ * True when the branch at `leafId` extends the one at `keptLeafId` with entries that cannot change
+ * the system state: non-system messages and state-only entries. A compaction, a context edit, a
+ * system message or a move to another branch means the state must be replayed again.
+ */
+function systemStateKept(
   sessionManager: SessionManager,
-  message: Parameters<SessionManager['appendMessage']>[0],
+  keptLeafId: string | null,
+  leafId: string | null,
 ): boolean {
-  const messages = sessionManager.buildSessionProjection().messages;
-  return sameSystemState(
-    getCurrentSystemMessage(messages),
-    getCurrentSystemMessage([...messages, message]),
-  );
+  let id = leafId;
+  for (let steps = 0; steps <= MAX_WALK; steps++) {
+    if (id === keptLeafId) return true;
+    if (id === null) return false;
+    const entry = sessionManager.getEntry(id);
+    if (entry === undefined) return false;
+    const stateless =
+      entry.type === 'message'
+        ? entry.message.role !== 'system'
+        : STATELESS_ENTRIES.has(entry.type);
+    if (!stateless) return false;
+    id = entry.parentId;
+  }
+  return false;
 }
 
 type SystemState = ReturnType<typeof getCurrentSystemMessage>;
