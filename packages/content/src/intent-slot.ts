@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { errnoCode, type FsHandle, type FsLayer, ioError } from '@repa/durable-fs';
-import { RepaError } from '@repa/protocol';
+import type { FsHandle, FsLayer } from '@repa/durable-fs';
 import { OPERATION_ID } from './save-planner.js';
 import { openOwnFile } from './store-files.js';
 

@@ -18,6 +18,7 @@ import {
   observedSnapshot,
   operationIdFrom,
   runToolCall,
+  sharedParameters,
   type ToolCallState,
   toolError,
 } from './tool-call.js';
@@ -70,10 +71,12 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
       }),
   };
   const base = createEditToolDefinition(store.root, { operations });
-  const parameters = Type.Object({
-    path: Type.String({ description: PATH_DESCRIPTION }),
-    edits: base.parameters.properties.edits,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      path: Type.String({ description: PATH_DESCRIPTION }),
+      edits: base.parameters.properties.edits,
+    }),
+  );
   const { renderCall, renderResult, ...baseRest } = base;
   const stripEdits = <T extends { path?: unknown }>(args: T) => ({ path: args?.path }) as T;
   const tool: ToolDefinition<typeof parameters, ContentEditDetails> = {

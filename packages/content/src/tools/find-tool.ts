@@ -12,7 +12,12 @@ import {
   searchPathParameter,
   searchResult,
 } from './search-result.js';
-import { type ContentToolsOptions, cancelledCall, toolError } from './tool-call.js';
+import {
+  type ContentToolsOptions,
+  cancelledCall,
+  sharedParameters,
+  toolError,
+} from './tool-call.js';
 
 /** Details of a `find` result. */
 export interface ContentFindDetails extends ContentSearchDetails {
@@ -36,12 +41,14 @@ export function below(base: string, path: string): string {
 export function createContentFindTool(options: ContentToolsOptions): ToolDefinition {
   const { store } = options;
   const base = createFindToolDefinition(store.root);
-  const parameters = Type.Object({
-    pattern: base.parameters.properties.pattern,
-    path: searchPathParameter('Folder to search in'),
-    limit: base.parameters.properties.limit,
-    includeIgnored: INCLUDE_IGNORED,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      pattern: base.parameters.properties.pattern,
+      path: searchPathParameter('Folder to search in'),
+      limit: base.parameters.properties.limit,
+      includeIgnored: INCLUDE_IGNORED,
+    }),
+  );
   const tool: ToolDefinition<typeof parameters, ContentFindDetails> = {
     ...base,
     description: `${base.description.replace(

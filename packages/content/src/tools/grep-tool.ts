@@ -17,7 +17,12 @@ import {
   searchLimitsOf,
   searchResult,
 } from './search-result.js';
-import { type ContentToolsOptions, cancelledCall, toolError } from './tool-call.js';
+import {
+  type ContentToolsOptions,
+  cancelledCall,
+  sharedParameters,
+  toolError,
+} from './tool-call.js';
 
 /** Details of a `grep` result. */
 export interface ContentGrepDetails extends ContentSearchDetails {
@@ -53,21 +58,23 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
   const { store } = options;
   const base = createGrepToolDefinition(store.root);
   const { properties } = base.parameters;
-  const parameters = Type.Object({
-    pattern: properties.pattern,
-    path: Type.Optional(
-      Type.String({
-        description:
-          'Folder or file to search, relative to the space root (default: the whole space); a granted outside material by its repa:material/<id> identity',
-      }),
-    ),
-    glob: properties.glob,
-    ignoreCase: properties.ignoreCase,
-    literal: properties.literal,
-    context: properties.context,
-    limit: properties.limit,
-    includeIgnored: INCLUDE_IGNORED,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      pattern: properties.pattern,
+      path: Type.Optional(
+        Type.String({
+          description:
+            'Folder or file to search, relative to the space root (default: the whole space); a granted outside material by its repa:material/<id> identity',
+        }),
+      ),
+      glob: properties.glob,
+      ignoreCase: properties.ignoreCase,
+      literal: properties.literal,
+      context: properties.context,
+      limit: properties.limit,
+      includeIgnored: INCLUDE_IGNORED,
+    }),
+  );
   const tool: ToolDefinition<typeof parameters, ContentGrepDetails> = {
     ...base,
     description: `${base.description.replace(

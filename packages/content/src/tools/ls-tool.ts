@@ -15,7 +15,12 @@ import {
   searchPathParameter,
   searchResult,
 } from './search-result.js';
-import { type ContentToolsOptions, cancelledCall, toolError } from './tool-call.js';
+import {
+  type ContentToolsOptions,
+  cancelledCall,
+  sharedParameters,
+  toolError,
+} from './tool-call.js';
 
 /** Details of an `ls` result. */
 export interface ContentLsDetails extends ContentSearchDetails {
@@ -34,11 +39,13 @@ const DEFAULT_LIMIT = 500;
 export function createContentLsTool(options: ContentToolsOptions): ToolDefinition {
   const { store } = options;
   const base = createLsToolDefinition(store.root);
-  const parameters = Type.Object({
-    path: searchPathParameter('Folder to list'),
-    limit: base.parameters.properties.limit,
-    includeIgnored: INCLUDE_IGNORED,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      path: searchPathParameter('Folder to list'),
+      limit: base.parameters.properties.limit,
+      includeIgnored: INCLUDE_IGNORED,
+    }),
+  );
   const tool: ToolDefinition<typeof parameters, ContentLsDetails> = {
     ...base,
     description: `${base.description.replace(

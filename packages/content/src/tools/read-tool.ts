@@ -15,6 +15,7 @@ import {
   inToolCall,
   releaseReadCall,
   runToolCall,
+  sharedParameters,
   type ToolCallState,
   toolError,
 } from './tool-call.js';
@@ -105,11 +106,13 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
     autoResizeImages: options.autoResizeImages ?? true,
   });
   const { properties } = base.parameters;
-  const parameters = Type.Object({
-    path: Type.String({ description: PATH_DESCRIPTION }),
-    offset: properties.offset,
-    limit: properties.limit,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      path: Type.String({ description: PATH_DESCRIPTION }),
+      offset: properties.offset,
+      limit: properties.limit,
+    }),
+  );
   const tool: ToolDefinition<typeof parameters, ContentReadDetails> = {
     ...base,
     description: base.description + ADDRESSING,

@@ -13,6 +13,7 @@ import {
   inToolCall,
   operationIdFrom,
   runToolCall,
+  sharedParameters,
   type ToolCallState,
   toolError,
 } from './tool-call.js';
@@ -49,10 +50,12 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
   };
   const base = createWriteToolDefinition(store.root, { operations });
   const { renderResult, ...baseRest } = base;
-  const parameters = Type.Object({
-    path: Type.String({ description: PATH_DESCRIPTION }),
-    content: base.parameters.properties.content,
-  });
+  const parameters = sharedParameters(base.parameters, () =>
+    Type.Object({
+      path: Type.String({ description: PATH_DESCRIPTION }),
+      content: base.parameters.properties.content,
+    }),
+  );
   const tool: ToolDefinition<typeof parameters, ContentSaveDetails> = {
     ...baseRest,
     description: `${base.description} Replacing an existing file requires having read it first.`,
