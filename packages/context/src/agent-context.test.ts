@@ -384,6 +384,66 @@ describe('projectSessionContext', () => {
     });
   });
 
+  describe('repeated projections', () => {
+    /** Counts Pi's own projections of `sm` (each one walks the whole branch). */
+    function counted(sm: SessionManager) {
+      const project = sm.buildSessionProjection.bind(sm);
+      const counter = { count: 0 };
+      sm.buildSessionProjection = () => {
+        counter.count += 1;
+        return project();
+      };
+      return counter;
+    }
+
+    it('projects a branch once for the same leaf and options, and returns lists the caller owns', () => {
+      const sm = memory();
+      snapshot(sm, '1');
+      exchange(sm, 'one');
+      compaction(sm, 'S1', exchange(sm, 'two'));
+      const pi = counted(sm);
+      const first = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
+      const second = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
+      expect(pi.count).toBe(1);
+      expect(second).toEqual(first);
+      // Pi adds to a request's messages: that must not reach the next projection.
+      first.messages.push(first.messages[0] as never);
+      first.entries.pop();
+      expect(projectSessionContext(sm, { ...ON, systemPrompt: 'P' })).toEqual(second);
+      expect(pi.count).toBe(1);
+    });
+
+    it('projects again after an append, a branch move or other options', () => {
+      const sm = memory();
+      snapshot(sm, '1');
+      const one = exchange(sm, 'one');
+      compaction(sm, 'S1', exchange(sm, 'two'));
+      const pi = counted(sm);
+      const fresh = () => {
+        // The same options through a new object still hit; only a change projects again.
+        const before = pi.count;
+        const projection = projectSessionContext(sm, { ...ON });
+        return { projected: pi.count - before, labels: labels(projection) };
+      };
+      expect(fresh().projected).toBe(1);
+      expect(fresh().projected).toBe(0);
+      exchange(sm, 'three');
+      expect(fresh()).toMatchObject({
+        projected: 1,
+        labels: expect.arrayContaining(['user:three']),
+      });
+      expect(labels(projectSessionContext(sm, OFF))).not.toContain('snapshot:r1');
+      expect(fresh()).toMatchObject({
+        projected: 1,
+        labels: expect.arrayContaining(['snapshot:r1']),
+      });
+      sm.branch(one);
+      expect(fresh()).toMatchObject({ projected: 1, labels: ['snapshot:r1', 'user:one'] });
+      projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
+      expect(pi.count).toBe(6);
+    });
+  });
+
   describe('on disk', () => {
     it('projects a reopened session file the same way', () => {
       const dir = mkdtempSync(join(tmpdir(), 'repa-context-'));

@@ -18,6 +18,9 @@ export type CompactionPreparation = SessionBeforeCompactEvent['preparation'];
 export type CustomMessageContent = CustomAgentMessage['content'];
 
 /** The read side of a session the projection needs; a `ReadonlySessionManager` satisfies it. */
-export type ProjectionSource = Pick<SessionManager, 'buildSessionProjection' | 'getEntry'>;
+export type ProjectionSource = Pick<
+  SessionManager,
+  'buildSessionProjection' | 'getEntry' | 'getLeafEntry'
+>;
 
 export type { SessionEntry };

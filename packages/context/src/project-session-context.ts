@@ -45,13 +45,52 @@ export function projectSessionContext(
   options: ModelContextOptions,
 ): SessionProjection {
   const original = originalOf(sessionManager);
+  // Pi asks for the projection up to three times per model request, and the host once more per
+  // run; all see the same branch. Entries never change once appended and every append moves the
+  // leaf, so the leaf entry (the object) and the options determine the projection.
+  const leaf = original.getLeafEntry();
+  const last = lastProjections.get(original);
+  if (
+    leaf !== undefined &&
+    last?.leaf === leaf &&
+    last.learningContext === options.learningContext &&
+    last.systemPrompt === options.systemPrompt
+  ) {
+    return copyOf(last.projection);
+  }
   const projection = original.buildSessionProjection();
   const adjusted = options.learningContext
     ? withBackfilledSnapshot(projection, original)
     : withoutSnapshots(projection);
-  return options.systemPrompt === undefined
-    ? adjusted
-    : withSystemPrompt(adjusted, options.systemPrompt);
+  const result =
+    options.systemPrompt === undefined
+      ? adjusted
+      : withSystemPrompt(adjusted, options.systemPrompt);
+  if (leaf !== undefined) {
+    lastProjections.set(original, {
+      leaf,
+      learningContext: options.learningContext,
+      systemPrompt: options.systemPrompt,
+      projection: result,
+    });
+  }
+  return copyOf(result);
+}
+
+/** The last projection of each session, with the leaf entry and the options it was made for. */
+const lastProjections = new WeakMap<
+  object,
+  {
+    leaf: SessionEntry;
+    learningContext: boolean;
+    systemPrompt: string | undefined;
+    projection: SessionProjection;
+  }
+>();
+
+/** A projection whose lists the caller may change (Pi adds to a request's messages). */
+function copyOf(projection: SessionProjection): SessionProjection {
+  return { ...projection, entries: [...projection.entries], messages: [...projection.messages] };
 }
 
 /**
