@@ -413,16 +413,16 @@ describe('projectSessionContext', () => {
       expect(pi.count).toBe(1);
     });
 
-    it('projects again after an append, a branch move or other options', () => {
+    it('projects again after an append or a branch move; other options reuse Pi’s projection', () => {
       const sm = memory();
       snapshot(sm, '1');
       const one = exchange(sm, 'one');
       compaction(sm, 'S1', exchange(sm, 'two'));
       const pi = counted(sm);
-      const fresh = () => {
-        // The same options through a new object still hit; only a change projects again.
+      const fresh = (options: { learningContext: boolean; systemPrompt?: string } = ON) => {
+        // The same options through a new object still hit.
         const before = pi.count;
-        const projection = projectSessionContext(sm, { ...ON });
+        const projection = projectSessionContext(sm, { ...options });
         return { projected: pi.count - before, labels: labels(projection) };
       };
       expect(fresh().projected).toBe(1);
@@ -430,17 +430,18 @@ describe('projectSessionContext', () => {
       exchange(sm, 'three');
       expect(fresh()).toMatchObject({
         projected: 1,
-        labels: expect.arrayContaining(['user:three']),
+        labels: expect.arrayContaining(['snapshot:r1', 'user:three']),
       });
-      expect(labels(projectSessionContext(sm, OFF))).not.toContain('snapshot:r1');
+      const off = fresh(OFF);
+      expect(off).toMatchObject({ projected: 0, labels: expect.arrayContaining(['user:three']) });
+      expect(off.labels).not.toContain('snapshot:r1');
       expect(fresh()).toMatchObject({
-        projected: 1,
+        projected: 0,
         labels: expect.arrayContaining(['snapshot:r1']),
       });
       sm.branch(one);
-      expect(fresh()).toMatchObject({ projected: 1, labels: ['snapshot:r1', 'user:one'] });
-      projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
-      expect(pi.count).toBe(6);
+      expect(fresh()).toEqual({ projected: 1, labels: ['snapshot:r1', 'user:one'] });
+      expect(fresh(OFF)).toEqual({ projected: 0, labels: ['user:one'] });
     });
   });
 

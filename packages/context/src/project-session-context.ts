@@ -45,20 +45,24 @@ export function projectSessionContext(
   options: ModelContextOptions,
 ): SessionProjection {
   const original = originalOf(sessionManager);
-  // Pi asks for the projection up to three times per model request, and the host once more per
-  // run; all see the same branch. Entries never change once appended and every append moves the
-  // leaf, so the leaf entry (the object) and the options determine the projection.
+  // Pi asks for the projection up to three times per model request, and the host once or twice
+  // more per run (with other options); all see the same branch. Entries never change once appended
+  // and every append moves the leaf, so the leaf entry (the object) determines Pi's projection, and
+  // the options Repa's adjustments of it.
   const leaf = original.getLeafEntry();
-  const last = lastProjections.get(original);
-  if (
-    leaf !== undefined &&
-    last?.leaf === leaf &&
-    last.learningContext === options.learningContext &&
-    last.systemPrompt === options.systemPrompt
-  ) {
-    return copyOf(last.projection);
+  let kept = lastProjections.get(original);
+  if (leaf === undefined || kept?.leaf !== leaf) {
+    kept =
+      leaf === undefined ? undefined : { leaf, raw: original.buildSessionProjection(), views: [] };
+    if (kept) lastProjections.set(original, kept);
   }
-  const projection = original.buildSessionProjection();
+  const cached = kept?.views.find(
+    (view) =>
+      view.learningContext === options.learningContext &&
+      view.systemPrompt === options.systemPrompt,
+  );
+  if (cached) return copyOf(cached.projection);
+  const projection = kept?.raw ?? original.buildSessionProjection();
   const adjusted = options.learningContext
     ? withBackfilledSnapshot(projection, original)
     : withoutSnapshots(projection);
@@ -66,9 +70,10 @@ export function projectSessionContext(
     options.systemPrompt === undefined
       ? adjusted
       : withSystemPrompt(adjusted, options.systemPrompt);
-  if (leaf !== undefined) {
-    lastProjections.set(original, {
-      leaf,
+  if (kept) {
+    // A host switches between a few option sets; more would only grow the list.
+    if (kept.views.length >= MAX_VIEWS) kept.views.shift();
+    kept.views.push({
       learningContext: options.learningContext,
       systemPrompt: options.systemPrompt,
       projection: result,
@@ -77,14 +82,20 @@ export function projectSessionContext(
   return copyOf(result);
 }
 
-/** The last projection of each session, with the leaf entry and the options it was made for. */
+/** How many option sets are kept per leaf. */
+const MAX_VIEWS = 4;
+
+/** Pi's projection of each session's current leaf, and Repa's views of it by options. */
 const lastProjections = new WeakMap<
   object,
   {
     leaf: SessionEntry;
-    learningContext: boolean;
-    systemPrompt: string | undefined;
-    projection: SessionProjection;
+    raw: SessionProjection;
+    views: {
+      learningContext: boolean;
+      systemPrompt: string | undefined;
+      projection: SessionProjection;
+    }[];
   }
 >();
 
