@@ -201,8 +201,14 @@ export class PiConversationHost {
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   #lastPrompt: AssembledSystemPrompt | undefined;
-  /** The last assembled prompt and its input (as JSON), reused while the input stays the same. */
-  #assembled: { key: string; prompt: AssembledSystemPrompt } | undefined;
+  /**
+   * The last assembled prompt, reused while its input stays the same: the run's own input (as
+   * JSON) and the objects the rest comes from (Pi's skill and instruction lists, the active tool
+   * definitions), which Pi replaces rather than changes.
+   */
+  #assembled:
+    | { key: string; sources: readonly unknown[]; prompt: AssembledSystemPrompt }
+    | undefined;
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   #offeredSkills: readonly string[] = [];
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
@@ -373,44 +379,54 @@ export class PiConversationHost {
     if (this.#run?.prompt) return this.#run.prompt;
     // A turn Pi starts before any run (an extension's idle custom message) gets the defaults.
     const resolved = settings ?? this.#lastSettings ?? DEFAULT_PROMPT_SETTINGS;
-    const active = new Set(this.#session.getActiveToolNames());
     const loader = this.#session.resourceLoader;
-    const skills = loader.getSkills().skills.map((skill) => ({
+    const skillList = loader.getSkills().skills;
+    const agentsFiles = loader.getAgentsFiles().agentsFiles;
+    const active = new Set(this.#session.getActiveToolNames());
+    const tools = this.#session.getAllTools().filter((tool) => active.has(tool.name));
+    const skills = skillList.map((skill) => ({
       name: skill.name,
       description: skill.description,
       location: skill.filePath,
     }));
-    const input: Parameters<typeof assembleSystemPrompt>[0] = {
-      settings: resolved,
-      ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
-      environment: {
-        spaceRoot: this.#options.space,
-        spaceName: basename(this.#options.space),
-        platform: process.platform,
-        date: (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10),
-      },
-      skills,
-      projectInstructions: {
-        trusted: this.#run?.trusted ?? this.#options.trustProjectInstructions ?? false,
-        files: loader
-          .getAgentsFiles()
-          .agentsFiles.map((file) => ({ path: file.path, text: file.content })),
-      },
-      tools: this.#session
-        .getAllTools()
-        .filter((tool) => active.has(tool.name))
-        .map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          ...(tool.promptGuidelines ? { promptGuidelines: [...tool.promptGuidelines] } : {}),
-        })),
-    };
+    const trusted = this.#run?.trusted ?? this.#options.trustProjectInstructions ?? false;
+    const date = (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
     // The prompt is a pure function of its input: a run whose input equals the last one's (the
     // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
-    const key = JSON.stringify(input);
+    const key = JSON.stringify({ settings: resolved, sources: this.#run?.sources, trusted, date });
+    const sources = [
+      skillList,
+      agentsFiles,
+      ...tools.map((tool) => this.#session.getToolDefinition(tool.name)),
+    ];
+    const reuse =
+      this.#assembled?.key === key &&
+      this.#assembled.sources.length === sources.length &&
+      this.#assembled.sources.every((source, index) => source === sources[index]);
     const prompt =
-      this.#assembled?.key === key ? this.#assembled.prompt : assembleSystemPrompt(input);
-    this.#assembled = { key, prompt };
+      reuse && this.#assembled
+        ? this.#assembled.prompt
+        : assembleSystemPrompt({
+            settings: resolved,
+            ...(this.#run?.sources ? { sources: this.#run.sources } : {}),
+            environment: {
+              spaceRoot: this.#options.space,
+              spaceName: basename(this.#options.space),
+              platform: process.platform,
+              date,
+            },
+            skills,
+            projectInstructions: {
+              trusted,
+              files: agentsFiles.map((file) => ({ path: file.path, text: file.content })),
+            },
+            tools: tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              ...(tool.promptGuidelines ? { promptGuidelines: [...tool.promptGuidelines] } : {}),
+            })),
+          });
+    this.#assembled = { key, sources, prompt };
     if (this.#run) this.#run.prompt = prompt;
     this.#lastPrompt = prompt;
     // Contract: only the skills the model is shown become readable, at the location shown.

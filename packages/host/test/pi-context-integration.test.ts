@@ -49,6 +49,32 @@ describe('PiConversationHost on the real Pi SDK', () => {
       host.dispose();
     });
 
+    it('reuses the assembled prompt while its input is the same, and assembles it again when the settings, the day or the tools change', async () => {
+      let day = new Date('2026-03-01T10:00:00Z');
+      const { host, faux, requests } = await createFauxHost({ now: () => day });
+      const inherit = { model: null, thinkingLevel: null, tools: null };
+      faux.setResponses(Array.from({ length: 5 }, () => reply('ok')));
+      const first = await host.send('one', defaults);
+      const second = await host.send('two', defaults);
+      expect(second.prompt).toBe(first.prompt);
+      const appended = await host.send('three', { ...defaults, append: 'Answer in French.' });
+      expect(appended.prompt?.text).toContain('Answer in French.');
+      day = new Date('2026-03-02T10:00:00Z');
+      const nextDay = await host.send('four', defaults);
+      expect(nextDay.prompt?.text).toContain('2026-03-02');
+      expect(nextDay.prompt?.text).not.toContain('Answer in French.');
+      const fewer = await host.send('five', defaults, {
+        modelSettings: { ...inherit, tools: ['read'] },
+      });
+      expect(nextDay.prompt?.text).toContain('<tool name="apply_patch">');
+      expect(fewer.prompt?.text).toContain('<tool name="read">');
+      expect(fewer.prompt?.text).not.toContain('<tool name="apply_patch">');
+      // Every request carried the prompt of its own run.
+      const sent = requests.map((request) => getCurrentSystemPrompt(request.messages));
+      expect(sent).toEqual([first, second, appended, nextDay, fewer].map((o) => o.prompt?.text));
+      host.dispose();
+    });
+
     it('sends an explicitly empty prompt as empty, never the SDK default', async () => {
       const { host, faux, requests, space } = await createFauxHost();
       faux.setResponses([reply('ok')]);
