@@ -235,7 +235,7 @@ describe('ContentObserver', () => {
     };
     const windowMs = (store: ContentStore) => Number(store.timestampWindowNs / 1_000_000n);
 
-    it('reads the saved file once in the background after the timestamp window; the next check only stats it', async () => {
+    it('reads the saved file in the background after the timestamp window; the next check only stats it', async () => {
       const { store, observer, readAll, opened } = await setUp({ 'a.md': 'a\n' });
       await readAll();
       await save(store, observer, 'b\n');
@@ -259,6 +259,44 @@ describe('ContentObserver', () => {
       expect(await observer.checkChanges('notice')).toMatchObject({
         changes: [{ target: 'a.md', kind: 'modified', version: sha('c\n') }],
       });
+    });
+
+    it('leaves a saved file larger than the kept-text limit to the next check', async () => {
+      const { store, readAll, opened, observer } = await setUp(
+        { 'a.md': 'a\n' },
+        { maxTextBytes: 4 },
+      );
+      await readAll();
+      await save(store, observer, 'bigger\n');
+      opened.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, windowMs(store) + 100));
+      expect(opened).toEqual([]);
+      expect(observer.get('a.md')?.statKey).toBeUndefined();
+    });
+
+    it('never gives an identity to a file put where the saved object was, after a move', async () => {
+      const { root, store, observer, readAll } = await setUp({ 'a.md': 'a\n' });
+      await readAll();
+      const receipts = await store.save([
+        { target: 'a.md', content: Buffer.from('b\n'), expectedVersion: sha('a\n') },
+      ]);
+      // Before the background read runs, another conversation moves the object and a command
+      // writes a new a.md.
+      await store.save([
+        {
+          target: 'moved.md',
+          content: Buffer.from('b\n'),
+          expectedVersion: null,
+          identityFrom: 'a.md',
+        },
+        { target: 'a.md', content: null, expectedVersion: sha('b\n') },
+      ]);
+      await writeFile(join(root, 'a.md'), 'new\n');
+      observer.recordSave(receipts);
+      await new Promise((resolve) => setTimeout(resolve, windowMs(store) + 100));
+      expect((await store.identityLookup())('a.md')).toBeUndefined();
+      expect((await store.identityLookup())('moved.md')).toBe(receipts[0]?.identity);
+      expect(observer.get('a.md')?.statKey).toBeUndefined();
     });
 
     it('settles the latest version when the object is saved again before its background read', async () => {

@@ -121,7 +121,8 @@ export class ContentObserver {
         partial,
         ...(bytes === undefined ? {} : this.textOf(bytes, partial)),
       });
-      this.settleLater(receipt.identity);
+      // A large file is left to the next check: reading it again may never be needed.
+      if (receipt.bytes <= this.maxTextBytes) this.settleLater(receipt.identity);
     }
   }
 
@@ -181,7 +182,8 @@ export class ContentObserver {
    * (a same-size write in the same tick keeps the key), so the next check would read and hash it.
    * Once the window has passed, the object is read here in the background instead, while the model
    * is busy: bytes of the saved version make its key settled. Anything else is left to the next
-   * check, which reads the file itself (and reports a change).
+   * check, which reads the file itself (and reports a change). The read is by identity, so it
+   * never gives anything an identity.
    */
   private settleLater(identity: string): void {
     clearTimeout(this.settling.get(identity));
@@ -198,12 +200,13 @@ export class ContentObserver {
   private async settle(identity: string): Promise<void> {
     const observation = this.byIdentity.get(identity);
     if (observation === undefined || observation.statKey !== undefined) return;
-    const snapshot = await this.store.read(observation.target);
-    // Only the same observation, still without a key, and the very bytes it records.
+    // By identity: a read by path could give a file put there since (after a move) a new identity.
+    const snapshot = await this.store.read(identity);
+    // Only the same observation, still without a key, and the very bytes it records, where it is.
     if (
       this.byIdentity.get(identity) !== observation ||
       observation.statKey !== undefined ||
-      snapshot.identity !== identity ||
+      snapshot.target !== observation.target ||
       snapshot.version !== observation.version
     ) {
       return;

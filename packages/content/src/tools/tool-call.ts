@@ -8,7 +8,7 @@ import type { SearchLimits } from '../search/space-walk.js';
 import type { ContentSnapshot } from '../space-resolver.js';
 import { refuseSkillFile } from './skill-files.js';
 
-/** Options of {@link createContentTools}. */
+/** The parameters schemas built so far, by the Pi schema they were built from. */
 const parametersByBase = new WeakMap<object, object>();
 
 /**
@@ -25,6 +25,7 @@ export function sharedParameters<T extends object>(base: object, build: () => T)
   return parameters;
 }
 
+/** Options of {@link createContentTools}. */
 export interface ContentToolsOptions {
   /** The space's store; every byte the tools read or write goes through it. */
   store: ContentStore;
