@@ -48,8 +48,6 @@ export class ContentObserver {
   private readonly maxTextBytes: number;
   private readonly maxDiffChars: number;
   private readonly byIdentity = new Map<string, Observation>();
-  /** The background settle of each object saved since its window began (see `settleLater`). */
-  private readonly settling = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(store: ContentStore, options: ContentObserverOptions = {}) {
     this.store = store;
@@ -121,15 +119,11 @@ export class ContentObserver {
         partial,
         ...(bytes === undefined ? {} : this.textOf(bytes, partial)),
       });
-      // A large file is left to the next check: reading it again may never be needed.
-      if (receipt.bytes <= this.maxTextBytes) this.settleLater(receipt.identity);
     }
   }
 
   /** Forgets everything (e.g. when the host is rebuilt). */
   clear(): void {
-    for (const timer of this.settling.values()) clearTimeout(timer);
-    this.settling.clear();
     this.byIdentity.clear();
   }
 
@@ -142,8 +136,7 @@ export class ContentObserver {
    * - `notice`: the same with the new size (`bytes`);
    * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
    * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
-   * changed within the store's timestamp window, as timestamps are coarse; an object this host saved
-   * is read once in the background after that window), never a scan of the space. A reported
+   * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported
    * change moves the baseline, so it is reported once.
    */
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
@@ -175,43 +168,6 @@ export class ContentObserver {
       if (change.identity !== undefined) this.byIdentity.delete(change.identity);
     }
     return report;
-  }
-
-  /**
-   * A saved object's stat key cannot stand for its bytes until the timestamp window has passed
-   * (a same-size write in the same tick keeps the key), so the next check would read and hash it.
-   * Once the window has passed, the object is read here in the background instead, while the model
-   * is busy: bytes of the saved version make its key settled. Anything else is left to the next
-   * check, which reads the file itself (and reports a change). The read is by identity, so it
-   * never gives anything an identity.
-   */
-  private settleLater(identity: string): void {
-    clearTimeout(this.settling.get(identity));
-    const windowMs = Number(this.store.timestampWindowNs / 1_000_000n) + 1;
-    const timer = setTimeout(() => {
-      this.settling.delete(identity);
-      // A failed read (the file gone or unsafe, the space removed) changes nothing here.
-      this.settle(identity).catch(() => undefined);
-    }, windowMs);
-    timer.unref();
-    this.settling.set(identity, timer);
-  }
-
-  private async settle(identity: string): Promise<void> {
-    const observation = this.byIdentity.get(identity);
-    if (observation === undefined || observation.statKey !== undefined) return;
-    // By identity: a read by path could give a file put there since (after a move) a new identity.
-    const snapshot = await this.store.read(identity);
-    // Only the same observation, still without a key, and the very bytes it records, where it is.
-    if (
-      this.byIdentity.get(identity) !== observation ||
-      observation.statKey !== undefined ||
-      snapshot.target !== observation.target ||
-      snapshot.version !== observation.version
-    ) {
-      return;
-    }
-    observation.statKey = settledKey(snapshot, this.store);
   }
 
   private put(observation: Observation): void {

@@ -809,8 +809,6 @@ export class PiConversationHost {
   dispose(): void {
     this.#bash.dispose();
     this.#session.dispose();
-    // Its background reads of just-saved files are no longer needed.
-    this.#observer.clear();
   }
 }
 
