@@ -12,6 +12,7 @@ import { projectSessionContext } from './project-session-context.js';
 import {
   assistant,
   compaction,
+  countProjections,
   exchange,
   labels,
   snapshot,
@@ -385,23 +386,12 @@ describe('projectSessionContext', () => {
   });
 
   describe('repeated projections', () => {
-    /** Counts Pi's own projections of `sm` (each one walks the whole branch). */
-    function counted(sm: SessionManager) {
-      const project = sm.buildSessionProjection.bind(sm);
-      const counter = { count: 0 };
-      sm.buildSessionProjection = () => {
-        counter.count += 1;
-        return project();
-      };
-      return counter;
-    }
-
     it('projects a branch once for the same leaf and options, and returns lists the caller owns', () => {
       const sm = memory();
       snapshot(sm, '1');
       exchange(sm, 'one');
       compaction(sm, 'S1', exchange(sm, 'two'));
-      const pi = counted(sm);
+      const pi = countProjections(sm);
       const first = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
       const second = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
       expect(pi.count).toBe(1);
@@ -418,7 +408,7 @@ describe('projectSessionContext', () => {
       snapshot(sm, '1');
       const one = exchange(sm, 'one');
       compaction(sm, 'S1', exchange(sm, 'two'));
-      const pi = counted(sm);
+      const pi = countProjections(sm);
       const fresh = (options: { learningContext: boolean; systemPrompt?: string } = ON) => {
         // The same options through a new object still hit.
         const before = pi.count;

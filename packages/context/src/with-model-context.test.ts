@@ -5,7 +5,16 @@ import { estimateTokens, SessionManager } from '@earendil-works/pi-coding-agent'
 import { describe, expect, it } from 'vitest';
 import { decideLearningContextSnapshot } from './decide-learning-context-snapshot.js';
 import { projectSessionContext } from './project-session-context.js';
-import { compaction, exchange, labels, snapshot, user, view } from './test/session-builders.js';
+import {
+  compaction,
+  countProjections,
+  exchange,
+  labels,
+  snapshot,
+  system,
+  user,
+  view,
+} from './test/session-builders.js';
 import { withModelContext } from './with-model-context.js';
 
 function onDisk(): { sm: SessionManager; dir: string } {
@@ -120,35 +129,20 @@ describe('withModelContext', () => {
 
     it('projects the raw session once for a run of system messages, not before each', () => {
       const sm = SessionManager.inMemory('/tmp');
-      sm.appendMessage({
-        role: 'system',
-        content: '',
-        sections: { cwd: '/x' },
-        timestamp: 1,
-      } as never);
+      system(sm, { cwd: '/x' });
       const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
-      const project = sm.buildSessionProjection.bind(sm);
-      let projections = 0;
-      sm.buildSessionProjection = () => {
-        projections += 1;
-        return project();
-      };
+      const pi = countProjections(sm);
       for (const turn of ['one', 'two', 'three']) {
         exchange(sm, turn);
         sm.appendCustomMessageEntry('note', `changed in ${turn}`, false);
         proxy.appendMessage({ role: 'system', content: '', sections: { cwd: '/x' } } as never);
       }
-      expect(projections).toBe(1);
+      expect(pi.count).toBe(1);
     });
 
     it('replays the raw session again after a system message, a branch move or a compaction', () => {
       const sm = SessionManager.inMemory('/tmp');
-      sm.appendMessage({
-        role: 'system',
-        content: '',
-        sections: { cwd: '/x' },
-        timestamp: 1,
-      } as never);
+      system(sm, { cwd: '/x' });
       const first = exchange(sm, 'one');
       const proxy = withModelContext(sm, { learningContext: true, systemPrompt: 'REPA PROMPT' });
       const written = (sections: object) => {
@@ -158,31 +152,21 @@ describe('withModelContext', () => {
       };
       expect(written({ cwd: '/x' })).toBe(0);
       // A system message written past the proxy (on the original) changes what "nothing" is.
-      sm.appendMessage({
-        role: 'system',
-        content: '',
-        sections: { cwd: '/y' },
-        timestamp: 3,
-      } as never);
+      system(sm, { cwd: '/y' }, 3);
       expect(written({ cwd: '/y' })).toBe(0);
       expect(written({ cwd: '/x' })).toBe(1);
       // Back on the branch before both changes, /x is the state again.
       sm.branch(first);
       expect(written({ cwd: '/x' })).toBe(0);
       // After a compaction the raw session is projected again (what it keeps is Pi's rule).
-      const project = sm.buildSessionProjection.bind(sm);
-      let projections = 0;
-      sm.buildSessionProjection = () => {
-        projections += 1;
-        return project();
-      };
+      const pi = countProjections(sm);
       exchange(sm, 'two');
       expect(written({ cwd: '/x' })).toBe(0);
-      expect(projections).toBe(0);
+      expect(pi.count).toBe(0);
       compaction(sm, 'S1', exchange(sm, 'three'));
-      projections = 0; // appendCompaction projects too
+      pi.count = 0; // appendCompaction projects too
       expect(written({ cwd: '/x' })).toBe(0);
-      expect(projections).toBe(1);
+      expect(pi.count).toBe(1);
     });
 
     it('reads a getter on every projection, so runs can switch sources', () => {

@@ -33,6 +33,26 @@ export function assistant(sm: SessionManager, text: string): string {
   return sm.appendMessage(fauxAssistantMessage(text));
 }
 
+/** Appends a system message patching the prompt `sections`; returns its entry id. */
+export function system(
+  sm: SessionManager,
+  sections: Record<string, string>,
+  timestamp = 1,
+): string {
+  return sm.appendMessage({ role: 'system', content: '', sections, timestamp } as never);
+}
+
+/** Counts Pi's own projections of `sm` from now on (each one walks the whole branch). */
+export function countProjections(sm: SessionManager): { count: number } {
+  const project = sm.buildSessionProjection.bind(sm);
+  const counter = { count: 0 };
+  sm.buildSessionProjection = () => {
+    counter.count += 1;
+    return project();
+  };
+  return counter;
+}
+
 /** Appends a user message and an assistant reply; returns the user entry id. */
 export function exchange(sm: SessionManager, text: string): string {
   const id = user(sm, text);
