@@ -79,6 +79,25 @@ function resetFiles(space) {
 /** Pi's own tools for what Repa's content tools do (Repa's `apply_patch` has no Pi counterpart). */
 const PI_EQUIVALENT_TOOLS = ['read', 'edit', 'write', 'ls', 'find', 'grep'];
 
+/**
+ * An extension that changes nothing: the three handlers Repa's own extension has on the request
+ * path (`before_agent_start`, `context`, `context_with_system`), each returning nothing. It measures
+ * what Pi's extension path costs by itself (Pi builds a context object per event and clones the
+ * request for `context` handlers).
+ */
+const NOOP_EXTENSION = {
+  name: 'bench-noop',
+  factory: (pi) => {
+    pi.on('before_agent_start', () => undefined);
+    pi.on('context', async () => {
+      noopContextCalls += 1;
+      return undefined;
+    });
+    pi.on('context_with_system', () => undefined);
+  },
+};
+let noopContextCalls = 0;
+
 /** Writes `content` crash-safely: temp file, write, fsync, rename over `path`, fsync the folder. */
 async function writeDurably(path, content) {
   const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
@@ -165,7 +184,9 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
    * extension; `durable`: its edit (and write) tools write crash-safely (see writeDurably).
    */
   let bare;
-  const openBare = async (durable = false, tools = ['read', 'edit']) => {
+  // The no-op extension's `context` calls before the current conversation (each request calls it).
+  let noopCallsBefore = 0;
+  const openBare = async (durable = false, tools = ['read', 'edit'], extension = false) => {
     const space = freshSpace();
     const durableEdit = durable ? durableEditTool(space) : undefined;
     const customTools = durableEdit
@@ -176,8 +197,14 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       agentDir,
       settingsManager: piSettings(),
       modelRuntime,
-      resourceLoaderOptions: { noExtensions: true, noPromptTemplates: true, noThemes: true },
+      resourceLoaderOptions: {
+        noExtensions: true,
+        noPromptTemplates: true,
+        noThemes: true,
+        ...(extension ? { extensionFactories: [NOOP_EXTENSION] } : {}),
+      },
     });
+    noopCallsBefore = noopContextCalls;
     const { session } = await createAgentSessionFromServices({
       services,
       sessionManager: SessionManager.create(space, join(space, '.pi-sessions')),
@@ -235,14 +262,18 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     }
   };
 
-  const bareSide = (name, durable, tools) => ({
+  const bareSide = (name, durable, tools, extension = false) => ({
     name,
-    beforeEach: () => openBare(durable, tools),
+    beforeEach: () => openBare(durable, tools, extension),
     fn: async () => {
       for (let turn = 0; turn < TURNS; turn++) await bare.prompt(`Review turn ${turn + 1}`);
     },
     afterEach: () => {
       check(bare.getLastAssistantText(), bare.sessionManager.getCwd(), name);
+      const requests = noopContextCalls - noopCallsBefore;
+      if (extension && requests < TURNS * 3) {
+        throw new Error(`${name}: the no-op extension saw ${requests} model requests`);
+      }
       bare.dispose();
     },
   });
@@ -263,7 +294,8 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       onRound: progress(label, measureRounds),
       sides,
     });
-  const [pi, piDurable, piEquivalent, repa] = await compare('turn overhead', rounds, iterations, [
+  /** Bare Pi in four forms, Repa, then plain bare Pi once more: the same conversation on each. */
+  const allSides = () => [
     bareSide('bare Pi AgentSession', false),
     bareSide('bare Pi AgentSession, durable edit', true),
     bareSide(
@@ -271,21 +303,39 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       true,
       PI_EQUIVALENT_TOOLS,
     ),
+    bareSide(
+      'bare Pi AgentSession, Pi’s equivalents of Repa’s tools, durable, a no-op extension',
+      true,
+      PI_EQUIVALENT_TOOLS,
+      true,
+    ),
     repaSide,
-  ]);
-  // Diagnostic: the same conversation with every reply held back 50 ms (faster than any real
-  // model), to show how the fixed overhead weighs once the model takes time.
+    // The same plain bare Pi again: an A/A pair shows how far two identical sides differ here.
+    bareSide('bare Pi AgentSession (again)', false),
+  ];
+  const [pi, piDurable, piEquivalent, piShaped, repa, piAgain] = await compare(
+    'turn overhead',
+    rounds,
+    iterations,
+    allSides(),
+  );
+  // The same conversation with every reply held back 50 ms (faster than any real model): how the
+  // fixed overhead weighs once the model takes time. The ratios sit within a few percent of 1, so
+  // this comparison takes 20 samples per side (a conversation is ~0.8 s; six sides: ~2 min).
   replyDelayMs = REPLY_DELAY_MS;
-  const delayedRounds = 2;
-  const [piDelayed, , repaDelayed] = await compare(
+  const delayedRounds = 4;
+  const [
+    piDelayed,
+    piDurableDelayed,
+    piEquivalentDelayed,
+    piShapedDelayed,
+    repaDelayed,
+    piAgainDelayed,
+  ] = await compare(
     `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
     delayedRounds,
-    Math.max(2, Math.round((10 * scale) / delayedRounds)),
-    [
-      bareSide('bare Pi AgentSession', false),
-      bareSide('bare Pi AgentSession, durable edit', true),
-      repaSide,
-    ],
+    Math.max(2, Math.round((20 * scale) / delayedRounds)),
+    allSides(),
   );
   replyDelayMs = 0;
 
@@ -332,37 +382,101 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       ? `${(calls / runs).toFixed(0)} calls; Repa median ${repaDelayed.median.toFixed(0)} ms, bare Pi ${piDelayed.median.toFixed(0)} ms`
       : `${(calls / runs).toFixed(0)} calls; Repa median ${repa.median.toFixed(0)} ms, bare Pi ${pi.median.toFixed(0)} ms`,
   });
+  const tools = `${PI_EQUIVALENT_TOOLS.join(', ')}; edit and write durable`;
+  const row = (caseText, baselineLabel, baseline, candidate, target = null, candidateLabel) => ({
+    bench: 'turn overhead',
+    case: caseText,
+    ...(baselineLabel ? { baselineLabel } : {}),
+    baseline,
+    ...(candidateLabel ? { candidateLabel } : {}),
+    candidate,
+    target,
+  });
+  const delayed = `replies after ${REPLY_DELAY_MS} ms`;
   return [
-    {
-      bench: 'turn overhead',
-      case: `${TURNS} turns × (read + edit + answer), faux model`,
-      baseline: pi,
-      candidate: repa,
-      target: { max: 1.1 },
-    },
-    {
-      bench: 'turn overhead',
-      case: `the same vs bare Pi whose edit writes durably (temp, fsync, rename, folder fsync)`,
-      baselineLabel: 'bare Pi, durable edit',
-      baseline: piDurable,
-      candidate: repa,
-      target: { max: 1.1 },
-    },
-    {
-      bench: 'turn overhead',
-      case: `the same vs bare Pi offering Pi’s own equivalents of Repa’s tools (${PI_EQUIVALENT_TOOLS.join(', ')}; edit and write durable) (diagnostic)`,
-      baselineLabel: 'bare Pi, 6 tools, durable',
-      baseline: piEquivalent,
-      candidate: repa,
-      target: null,
-    },
-    {
-      bench: 'turn overhead',
-      case: `the same, every faux reply after ${REPLY_DELAY_MS} ms`,
-      baseline: piDelayed,
-      candidate: repaDelayed,
-      target: { max: 1.02 },
-    },
+    row(`${TURNS} turns × (read + edit + answer), faux model`, null, pi, repa, { max: 1.1 }),
+    row(
+      'the same vs bare Pi whose edit writes durably (temp, fsync, rename, folder fsync)',
+      'bare Pi, durable edit',
+      piDurable,
+      repa,
+      { max: 1.1 },
+    ),
+    row(
+      `the same vs bare Pi offering Pi’s own equivalents of Repa’s tools (${tools}) (diagnostic)`,
+      'bare Pi, 6 tools',
+      piEquivalent,
+      repa,
+    ),
+    row(
+      'the same vs bare Pi with those tools and a no-op extension (handlers for before_agent_start, context, context_with_system that change nothing) (diagnostic)',
+      'bare Pi, 6 tools, no-op ext.',
+      piShaped,
+      repa,
+    ),
+    row(
+      'no Repa: bare Pi with the 6 tools vs bare Pi, durable edit (diagnostic: Pi’s cost of the tool set)',
+      'bare Pi, durable edit',
+      piDurable,
+      piEquivalent,
+      null,
+      'bare Pi, 6 tools',
+    ),
+    row(
+      'no Repa: bare Pi with the 6 tools and the no-op extension vs bare Pi, durable edit (diagnostic: Pi’s floor for a host shaped like Repa)',
+      'bare Pi, durable edit',
+      piDurable,
+      piShaped,
+      null,
+      'bare Pi, 6 tools, no-op ext.',
+    ),
+    row(
+      'no Repa: plain bare Pi vs itself, a second identical side in the same rounds (diagnostic: the resolution of these rows)',
+      null,
+      pi,
+      piAgain,
+      null,
+      'bare Pi',
+    ),
+    row(`the same, every faux reply after ${REPLY_DELAY_MS} ms`, null, piDelayed, repaDelayed, {
+      max: 1.02,
+    }),
+    row(
+      `the same, ${delayed}, vs bare Pi, durable edit (diagnostic)`,
+      'bare Pi, durable edit',
+      piDurableDelayed,
+      repaDelayed,
+    ),
+    row(
+      `the same, ${delayed}, vs bare Pi with the 6 tools and the no-op extension (diagnostic)`,
+      'bare Pi, 6 tools, no-op ext.',
+      piShapedDelayed,
+      repaDelayed,
+    ),
+    row(
+      `no Repa: ${delayed}, bare Pi with the 6 tools vs plain bare Pi (diagnostic)`,
+      null,
+      piDelayed,
+      piEquivalentDelayed,
+      null,
+      'bare Pi, 6 tools',
+    ),
+    row(
+      `no Repa: ${delayed}, bare Pi with the 6 tools and the no-op extension vs plain bare Pi (diagnostic)`,
+      null,
+      piDelayed,
+      piShapedDelayed,
+      null,
+      'bare Pi, 6 tools, no-op ext.',
+    ),
+    row(
+      `no Repa: ${delayed}, plain bare Pi vs itself (diagnostic: the resolution of these rows)`,
+      null,
+      piDelayed,
+      piAgainDelayed,
+      null,
+      'bare Pi',
+    ),
     part('ContentObserver.checkChanges (the context hook)', breakdown.checkChanges),
     part('ContentStore.save (edit tool)', breakdown.save),
     part('ContentStore.read outside checkChanges (read + edit tools)', breakdown.read),

@@ -58,7 +58,7 @@ export function markdownTables(rows) {
     const label = row.baselineLabel ?? 'bare Pi';
     const ratio = `${times(ratioOf(row))}${row.ratioLabel ? ` ${row.ratioLabel}` : ''}`;
     out.push(
-      `| ${row.bench} | ${row.case} | ${row.baseline.samples} / ${row.candidate.samples} | ${label}: ${ms(row.baseline.median)} / ${ms(row.baseline.p95)} | ${ms(row.candidate.median)} / ${ms(row.candidate.p95)} | ${ratio} | ${targetText(row)} | ${verdictOf(row)} |`,
+      `| ${row.bench} | ${row.case} | ${row.baseline.samples} / ${row.candidate.samples} | ${label}: ${ms(row.baseline.median)} / ${ms(row.baseline.p95)} | ${row.candidateLabel ? `${row.candidateLabel}: ` : ''}${ms(row.candidate.median)} / ${ms(row.candidate.p95)} | ${ratio} | ${targetText(row)} | ${verdictOf(row)} |`,
     );
   }
   if (growth.length > 0) {
