@@ -272,7 +272,7 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       check(bare.getLastAssistantText(), bare.sessionManager.getCwd(), name);
       const requests = noopContextCalls - noopCallsBefore;
       if (extension && requests < TURNS * 3) {
-        throw new Error(`${name}: the no-op extension saw ${requests} model requests`);
+        throw new Error(`${name}: the no-op extension's context handler ran ${requests} times`);
       }
       bare.dispose();
     },
@@ -294,7 +294,10 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       onRound: progress(label, measureRounds),
       sides,
     });
-  /** Bare Pi in four forms, Repa, then plain bare Pi once more: the same conversation on each. */
+  /**
+   * Bare Pi in four forms, plain bare Pi once more (the A/A pair), then Repa (last: the side
+   * `bench/profile.mjs turn repa` measures): the same conversation on each.
+   */
   const allSides = () => [
     bareSide('bare Pi AgentSession', false),
     bareSide('bare Pi AgentSession, durable edit', true),
@@ -309,11 +312,11 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       PI_EQUIVALENT_TOOLS,
       true,
     ),
-    repaSide,
     // The same plain bare Pi again: an A/A pair shows how far two identical sides differ here.
     bareSide('bare Pi AgentSession (again)', false),
+    repaSide,
   ];
-  const [pi, piDurable, piEquivalent, piShaped, repa, piAgain] = await compare(
+  const [pi, piDurable, piEquivalent, piShaped, piAgain, repa] = await compare(
     'turn overhead',
     rounds,
     iterations,
@@ -329,8 +332,8 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     piDurableDelayed,
     piEquivalentDelayed,
     piShapedDelayed,
-    repaDelayed,
     piAgainDelayed,
+    repaDelayed,
   ] = await compare(
     `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
     delayedRounds,
@@ -404,31 +407,31 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     ),
     row(
       `the same vs bare Pi offering Pi’s own equivalents of Repa’s tools (${tools}) (diagnostic)`,
-      'bare Pi, 6 tools',
+      'bare Pi, 6 tools, durable',
       piEquivalent,
       repa,
     ),
     row(
       'the same vs bare Pi with those tools and a no-op extension (handlers for before_agent_start, context, context_with_system that change nothing) (diagnostic)',
-      'bare Pi, 6 tools, no-op ext.',
+      'bare Pi, 6 tools, durable, no-op ext.',
       piShaped,
       repa,
     ),
     row(
-      'no Repa: bare Pi with the 6 tools vs bare Pi, durable edit (diagnostic: Pi’s cost of the tool set)',
+      'no Repa: bare Pi with the 6 tools (durable) vs bare Pi, durable edit — the target row’s baseline (diagnostic: Pi’s cost of the tool set)',
       'bare Pi, durable edit',
       piDurable,
       piEquivalent,
       null,
-      'bare Pi, 6 tools',
+      'bare Pi, 6 tools, durable',
     ),
     row(
-      'no Repa: bare Pi with the 6 tools and the no-op extension vs bare Pi, durable edit (diagnostic: Pi’s floor for a host shaped like Repa)',
+      'no Repa: bare Pi with the 6 tools (durable) and the no-op extension vs bare Pi, durable edit (diagnostic: Pi’s floor for a host shaped like Repa)',
       'bare Pi, durable edit',
       piDurable,
       piShaped,
       null,
-      'bare Pi, 6 tools, no-op ext.',
+      'bare Pi, 6 tools, durable, no-op ext.',
     ),
     row(
       'no Repa: plain bare Pi vs itself, a second identical side in the same rounds (diagnostic: the resolution of these rows)',
@@ -449,25 +452,25 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     ),
     row(
       `the same, ${delayed}, vs bare Pi with the 6 tools and the no-op extension (diagnostic)`,
-      'bare Pi, 6 tools, no-op ext.',
+      'bare Pi, 6 tools, durable, no-op ext.',
       piShapedDelayed,
       repaDelayed,
     ),
     row(
-      `no Repa: ${delayed}, bare Pi with the 6 tools vs plain bare Pi (diagnostic)`,
+      `no Repa: ${delayed}, bare Pi with the 6 tools (durable) vs plain bare Pi — this latency’s target baseline (diagnostic)`,
       null,
       piDelayed,
       piEquivalentDelayed,
       null,
-      'bare Pi, 6 tools',
+      'bare Pi, 6 tools, durable',
     ),
     row(
-      `no Repa: ${delayed}, bare Pi with the 6 tools and the no-op extension vs plain bare Pi (diagnostic)`,
+      `no Repa: ${delayed}, bare Pi with the 6 tools (durable) and the no-op extension vs plain bare Pi (diagnostic: Pi’s floor)`,
       null,
       piDelayed,
       piShapedDelayed,
       null,
-      'bare Pi, 6 tools, no-op ext.',
+      'bare Pi, 6 tools, durable, no-op ext.',
     ),
     row(
       `no Repa: ${delayed}, plain bare Pi vs itself (diagnostic: the resolution of these rows)`,
