@@ -69,7 +69,8 @@ async function saveThroughput({ scale }) {
         },
       },
       {
-        // The same bare loop once more, on its own files: the A/A pair (see the row); Repa stays last (`bench/profile.mjs saves repa`).
+        // The same bare loop once more, on its own files: the A/A pair (see its row). Repa stays
+        // the last side (`bench/profile.mjs saves repa` measures the last one).
         name: 'bare temp+fsync+rename+dir-fsync (again)',
         fn: async () => {
           againCount += 1;

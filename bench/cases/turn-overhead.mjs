@@ -80,10 +80,9 @@ function resetFiles(space) {
 const PI_EQUIVALENT_TOOLS = ['read', 'edit', 'write', 'ls', 'find', 'grep'];
 
 /**
- * An extension that changes nothing: the three handlers Repa's own extension has on the request
- * path (`before_agent_start`, `context`, `context_with_system`), each returning nothing. It measures
- * what Pi's extension path costs by itself (Pi builds a context object per event and clones the
- * request for `context` handlers).
+ * An extension that changes nothing: the three handlers Repa's own extension has on the
+ * request path (`before_agent_start`, `context`, `context_with_system`), each returning nothing.
+ * It measures what Pi's extension path costs by itself.
  */
 const NOOP_EXTENSION = {
   name: 'bench-noop',
