@@ -2,7 +2,15 @@
 // through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools.
 import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { access, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -227,8 +235,25 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
 
   let host;
   let hostSpace;
-  const openHost = async () => {
-    const space = freshSpace();
+  // The space of the "used before" side, made at its first conversation (a warm-up one).
+  let usedSpace;
+  /**
+   * A new host in a fresh space, or (`used`) in a space Repa worked in before: its `.repa/` made,
+   * the files identified by earlier conversations, the process's store for it still open (as in
+   * the daemon, which keeps one per space). The files are put back with mtimes a minute old, as
+   * for files nobody touched in the last seconds; each conversation is a new host and session.
+   */
+  const openHost = async (used = false) => {
+    let space;
+    if (used) {
+      usedSpace ??= freshSpace();
+      space = usedSpace;
+      resetFiles(space);
+      const past = new Date(Date.now() - 60_000);
+      for (const path of FILES) utimesSync(join(space, path), past, past);
+    } else {
+      space = freshSpace();
+    }
     hostSpace = space;
     host = await PiConversationHost.open({
       space,
@@ -278,12 +303,17 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
   });
   const repaSide = {
     name: 'Repa PiConversationHost',
-    beforeEach: openHost,
+    beforeEach: () => openHost(),
     fn: repaConversation,
     afterEach: () => {
       check(host.session.getLastAssistantText(), hostSpace, 'Repa');
       host.dispose();
     },
+  };
+  const repaUsedSide = {
+    ...repaSide,
+    name: 'Repa PiConversationHost, in a space it used before',
+    beforeEach: () => openHost(true),
   };
   const compare = (label, measureRounds, measureIterations, sides) =>
     measureSides({
@@ -294,8 +324,9 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       sides,
     });
   /**
-   * Bare Pi in four forms, plain bare Pi once more (the A/A pair), then Repa (last: the side
-   * `bench/profile.mjs turn repa` measures): the same conversation on each.
+   * Bare Pi in four forms, plain bare Pi once more (the A/A pair), Repa in a space it used
+   * before, then Repa as in the target rows (last: the side `bench/profile.mjs turn repa`
+   * measures): the same conversation on each.
    */
   const allSides = () => [
     bareSide('bare Pi AgentSession', false),
@@ -313,9 +344,10 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     ),
     // The same plain bare Pi again: an A/A pair shows how far two identical sides differ here.
     bareSide('bare Pi AgentSession (again)', false),
+    repaUsedSide,
     repaSide,
   ];
-  const [pi, piDurable, piEquivalent, piShaped, piAgain, repa] = await compare(
+  const [pi, piDurable, piEquivalent, piShaped, piAgain, repaUsed, repa] = await compare(
     'turn overhead',
     rounds,
     iterations,
@@ -323,7 +355,7 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
   );
   // The same conversation with every reply held back 50 ms (faster than any real model): how the
   // fixed overhead weighs once the model takes time. The ratios sit within a few percent of 1, so
-  // this comparison takes 20 samples per side (a conversation is ~0.8 s; six sides: ~2 min).
+  // this comparison takes 20 samples per side (a conversation is ~0.8 s; seven sides: ~2.5 min).
   replyDelayMs = REPLY_DELAY_MS;
   const delayedRounds = 4;
   const [
@@ -332,6 +364,7 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     piEquivalentDelayed,
     piShapedDelayed,
     piAgainDelayed,
+    repaUsedDelayed,
     repaDelayed,
   ] = await compare(
     `turn overhead, replies after ${REPLY_DELAY_MS} ms`,
@@ -417,6 +450,14 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
       repa,
     ),
     row(
+      'the same vs bare Pi, durable edit, with Repa in a space it used before (its .repa/ made, the files identified; a new host and session) (diagnostic)',
+      'bare Pi, durable edit',
+      piDurable,
+      repaUsed,
+      null,
+      'Repa, space used before',
+    ),
+    row(
       'no Repa: bare Pi with the 6 tools (durable) vs bare Pi, durable edit — the target row’s baseline (diagnostic: Pi’s cost of the tool set)',
       'bare Pi, durable edit',
       piDurable,
@@ -443,6 +484,14 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_SETTINGS } = 
     row(`the same, every faux reply after ${REPLY_DELAY_MS} ms`, null, piDelayed, repaDelayed, {
       max: 1.02,
     }),
+    row(
+      `the same, ${delayed}, with Repa in a space it used before (diagnostic)`,
+      null,
+      piDelayed,
+      repaUsedDelayed,
+      null,
+      'Repa, space used before',
+    ),
     row(
       `the same, ${delayed}, vs bare Pi, durable edit (diagnostic)`,
       'bare Pi, durable edit',
