@@ -1,6 +1,7 @@
-// Paired measurement on tinybench: the baseline (bare Pi or a bare loop) and the candidate (Repa)
-// run side by side in the same process, in alternating rounds (A B, then B A, …) so that a slow
-// phase of this noisy machine hits both sides alike. Samples of all rounds are merged.
+// Side-by-side measurement on tinybench: the baselines (bare Pi or a bare loop, an A/A copy) and
+// the candidate (Repa) run in the same process, the order of the sides reversed every other round
+// (A B C, then C B A, …) so that a slow phase of this noisy machine hits all sides alike. Samples
+// of all rounds are merged.
 import { Bench } from 'tinybench';
 
 /**
@@ -43,9 +44,10 @@ export function statsOf(samples) {
 }
 
 /**
- * Measures `sides` (usually [baseline, candidate]) with tinybench: `rounds` benches of
- * `iterations` samples per side after `warmup` untimed iterations, the order of the sides
- * alternating between rounds. Returns each side's stats, in the order given.
+ * Measures `sides` (baselines first, Repa last: `REPA_BENCH_SIDE=repa` picks the last one) with
+ * tinybench: `rounds` benches of `iterations` samples per side after `warmup` untimed iterations,
+ * the order of the sides reversed every other round. Returns each side's stats, in the order
+ * given.
  * @param {{ sides: Side[], rounds?: number, iterations: number, warmup?: number,
  *   onRound?: (round: number, rounds: number) => void }} options
  * @returns {Promise<Stats[]>}
