@@ -175,8 +175,8 @@ export async function acquireFileLock(path: string, options: FileLockOptions): P
     },
     wanted() {
       try {
-        lstatSync(mark);
-        return true;
+        // The usual answer (nobody waits) without an exception: making one costs more than the lstat.
+        return lstatSync(mark, { throwIfNoEntry: false }) !== undefined;
       } catch {
         return false;
       }
