@@ -32,6 +32,27 @@ describe('ContentStore', () => {
       expect(error.code).toBe('data_corrupt');
       expect(await readFile(join(root, '.repa/identities.json'), 'utf8')).toBe('{ broken');
     });
+
+    it('makes a new .repa/ durable in the space folder before anything recorded in it counts', async () => {
+      const root = await space({ 'notes/a.md': 'a\n' });
+      const synced: string[] = [];
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          synced.push(path);
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      const a = await store.read('notes/a.md');
+      // The save's own folder fsyncs cover notes/ only: the space folder holds the new .repa/.
+      await store.save([
+        { target: 'notes/a.md', content: bytes('A\n'), expectedVersion: a.version },
+      ]);
+      expect(existsSync(join(root, '.repa'))).toBe(true);
+      expect(synced).toContain(root);
+      expect(synced).toContain(join(root, '.repa'));
+    });
   });
 
   describe('read', () => {

@@ -10,6 +10,7 @@ import {
   isReplaceTempName,
   replaceFile,
   type SyncLevel,
+  syncDirectory,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 
@@ -124,7 +125,10 @@ export async function realDirExists(fs: FsLayer, dir: string): Promise<boolean> 
   return true;
 }
 
-/** Creates `dir` (one of `.repa/` and its folders) if missing; it must be a real folder. */
+/**
+ * Creates `dir` (one of `.repa/` and its folders) if missing, and fsyncs its parent so the new name
+ * survives a power loss with what is recorded in it; it must be a real folder.
+ */
 export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
   if (await realDirExists(fs, dir)) return;
   try {
@@ -133,6 +137,8 @@ export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
     if (errnoCode(error) !== 'EEXIST') throw error;
   }
   if (!(await realDirExists(fs, dir))) throw spaceUnsafe(dir);
+  // Also when another process made it a moment ago: its fsync of the parent may not have run yet.
+  await syncDirectory(dirname(dir), { fs });
 }
 
 /**

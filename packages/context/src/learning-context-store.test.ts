@@ -162,13 +162,30 @@ describe('writeLearningContext', () => {
       const root = space();
       const { fs, failed } = failing('syncDir', 'EINVAL');
       const view = await writeLearningContext(root, { body: 'saved', sources: [] }, { fs });
-      expect(failed).toEqual(['syncDir']);
+      // The space folder (for the new .repa/), then .repa/ (for the file).
+      expect(failed).toEqual(['syncDir', 'syncDir']);
       expect(view.revision).toBe('1');
       expect(await readLearningContext(root)).toEqual({
         revision: '1',
         body: 'saved',
         sources: [],
       });
+    });
+
+    it('makes a new .repa/ durable in the space folder, and only a new one', async () => {
+      const root = space();
+      const synced: string[] = [];
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          synced.push(path);
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      await writeLearningContext(root, { body: 'one', sources: [] }, { fs });
+      expect(synced).toEqual([root, join(root, '.repa')]);
+      await writeLearningContext(root, { body: 'two', sources: [] }, { fs });
+      expect(synced).toEqual([root, join(root, '.repa'), join(root, '.repa')]);
     });
 
     it('fails with io_error on EIO, leaving the old file intact and no temp file', async () => {

@@ -1,6 +1,6 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type FsLayer, ioError, replaceFile } from '@repa/durable-fs';
+import { type FsLayer, ioError, replaceFile, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   LEARNING_CONTEXT_BODY_LIMIT,
@@ -24,8 +24,8 @@ export interface WriteLearningContextOptions {
 /**
  * Replaces the space's learning context with `body` and `sources`, bumping the revision
  * (`"1"`, `"2"`, …). The file is replaced with `@repa/durable-fs`'s `replaceFile` (temp file,
- * fsync, rename, fsync of the `.repa` folder, which counts as done where the file system cannot
- * sync folders); a failure throws `io_error` and leaves the old file. A corrupt existing file is
+ * fsync, rename, fsync of the `.repa` folder, and of the space folder when `.repa` is new; a folder
+ * fsync counts as done where the file system cannot sync folders); a failure throws `io_error` and leaves the old file. A corrupt existing file is
  * never overwritten: it throws `context_unavailable`, unless `force`, which first moves it aside
  * (its path is in the result's `damagedFileKept`). A body over {@link LEARNING_CONTEXT_BODY_LIMIT}
  * bytes is `invalid_request`. Not safe against concurrent writers of the same space.
@@ -83,7 +83,11 @@ export async function writeLearningContext(
   };
   const text = `${JSON.stringify(view, null, 2)}\n`;
   try {
-    await mkdir(dirname(file), { recursive: true });
+    // A new `.repa/` is made durable in the space folder first, or a power loss could take it
+    // and the file with it.
+    if ((await mkdir(dirname(file), { recursive: true })) !== undefined) {
+      await syncDirectory(spaceRoot, { fs: options.fs });
+    }
     await replaceFile(file, Buffer.from(text, 'utf8'), { fs: options.fs });
   } catch (error) {
     throw ioError(error, `Writing the learning context file ${file}`, { file });
