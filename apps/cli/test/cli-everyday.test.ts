@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,7 +195,7 @@ describe('repa doctor', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/bwrap'))(
-    'reports bwrap on the PATH with its version, where bubblewrap is installed',
+    'reports that commands run sandboxed, with the bwrap a run would use, where bubblewrap works',
     () => {
       const fresh = join(sandbox.root, 'bwrap-home');
       mkdirSync(fresh);
@@ -204,9 +204,48 @@ describe('repa doctor', () => {
         env: { ...sandbox.env, HOME: fresh, PATH: '/usr/bin' },
         encoding: 'utf8',
       });
-      const version = execFileSync('/usr/bin/bwrap', ['--version'], { encoding: 'utf8' }).trim();
-      expect(JSON.parse(out).sandbox.bwrap).toEqual({ path: '/usr/bin/bwrap', version });
+      const { setting, ...found } = JSON.parse(out).sandbox;
+      expect(found).toEqual({ bwrap: '/usr/bin/bwrap', ready: true });
+      expect(setting).toMatch(/^tools\.bash 'off' \(default\)/);
       expect(readdirSync(fresh)).toEqual([]);
+    },
+  );
+
+  it('reports a bwrap that cannot start a sandbox, with why and the fix', () => {
+    const fresh = join(sandbox.root, 'broken-bwrap-home');
+    const fakeBin = join(sandbox.root, 'broken-bwrap-bin');
+    mkdirSync(fresh);
+    mkdirSync(fakeBin);
+    // A bwrap that fails as it does where user namespaces are not allowed.
+    writeFileSync(
+      join(fakeBin, 'bwrap'),
+      '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const out = execFileSync(nodeBinary, [cliMain, 'doctor'], {
+      cwd: fresh,
+      env: { ...sandbox.env, HOME: fresh, PATH: fakeBin },
+      encoding: 'utf8',
+    });
+    expect(out).toContain(
+      `sandbox   bwrap ${fakeBin}/bwrap cannot run commands here: bubblewrap (${fakeBin}/bwrap) cannot start a sandbox here: bwrap: No permissions to create new namespace. (sandbox_unavailable)\n          Fix: Allow unprivileged user namespaces`,
+    );
+    expect(readdirSync(fresh)).toEqual([]);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/bwrap'))(
+    "with the daemon running, reports the sandbox from the daemon's PATH, not the CLI's",
+    () => {
+      const emptyBin = join(sandbox.root, 'cli-only-bin');
+      mkdirSync(emptyBin);
+      // The daemon of this file runs with the harness's PATH; this CLI has none with bwrap in it.
+      const out = execFileSync(nodeBinary, [cliMain, ...sandboxArgs(sandbox), 'doctor', '--json'], {
+        env: { ...sandbox.env, PATH: emptyBin },
+        encoding: 'utf8',
+      });
+      const json = JSON.parse(out);
+      expect(json.daemon.running).toBe(true);
+      expect(json.sandbox).toMatchObject({ ready: true, bwrap: expect.stringMatching(/\/bwrap$/) });
     },
   );
 });

@@ -22,17 +22,21 @@ export interface DoctorFactsOptions {
   agentDir?: string | undefined;
   /** The model in use; default: the one the daemon would choose from Pi's configuration. */
   model?: ModelChoice;
-  /** The environment whose key variables are reported (names only). Default `process.env`. */
+  /**
+   * The environment whose key variables are reported (names only) and whose `PATH` is searched for
+   * the sandbox's `bwrap`. Default `process.env`.
+   */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
- * What `repa doctor` shows about Pi and the models (the `doctor` method's result): the model, the
- * models with credentials, Pi's agent directory and which key variables are set — never a secret.
- * When no model is given and Pi's configuration cannot be read, `models.error` says why.
+ * What `repa doctor` shows about Pi, the models and the sandbox (the `doctor` method's result): the
+ * model, the models with credentials, Pi's agent directory, which key variables are set — never a
+ * secret — and whether the `bash` tool's sandbox starts here (the check a run makes). When no
+ * model is given and Pi's configuration cannot be read, `models.error` says why.
  */
 export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result<'doctor'>> {
-  const { chooseModel, defaultAgentDir } = await loadHost();
+  const { chooseModel, commandSandboxStatus, defaultAgentDir } = await loadHost();
   const agentDir = options.agentDir ?? defaultAgentDir();
   const env = options.env ?? process.env;
   let models: V1Result<'doctor'>['models'];
@@ -50,8 +54,10 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
       error: RepaError.fromUnknown(error).toWire(),
     };
   }
+  const sandbox = await commandSandboxStatus({ path: env.PATH });
   return {
     models,
+    sandbox,
     pi: {
       agentDir,
       exists: existsSync(agentDir),

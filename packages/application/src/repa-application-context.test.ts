@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createScriptedModel } from '@repa/host/testing';
 import { RepaError } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { doctorFacts } from './doctor-facts.js';
 import { RepaApplication } from './repa-application.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
 import { tempAppDirectory } from './test/builders.js';
@@ -19,6 +20,7 @@ describe('RepaApplication context and doctor methods', () => {
   let app: RepaApplication | undefined;
   afterEach(async () => {
     await app?.close({ graceMs: 0 });
+    app = undefined;
   });
 
   async function open(): Promise<{ space: string; agentDir: string }> {
@@ -242,5 +244,18 @@ describe('RepaApplication context and doctor methods', () => {
     expect(facts?.pi.keyVariables).toContain('ANTHROPIC_API_KEY');
     expect(facts?.pi.keyVariablesSet).toContain('OPENAI_API_KEY');
     expect(JSON.stringify(facts)).not.toContain('sk-secret-value');
+  });
+
+  it("doctor's facts say the sandbox cannot start when no bwrap is on the PATH searched", async () => {
+    const root = tempAppDirectory();
+    const emptyBin = join(root, 'empty-bin');
+    mkdirSync(emptyBin, { recursive: true });
+    const facts = await doctorFacts({ agentDir: join(root, 'agent'), env: { PATH: emptyBin } });
+    expect(facts.sandbox).toMatchObject({
+      bwrap: null,
+      ready: false,
+      error: { code: 'sandbox_unavailable' },
+    });
+    rmSync(root, { recursive: true, force: true });
   });
 });

@@ -4,6 +4,7 @@ import {
   createSandboxedBashTool,
   type SandboxedBashToolOptions,
 } from '@repa/content';
+import { RepaError, type V1Result } from '@repa/protocol';
 
 /** `tools.bashTimeoutSeconds` when a run carries none (runs recorded before the item existed). */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
@@ -29,12 +30,33 @@ export class HostBashTool {
   }
 
   /** Throws `sandbox_unavailable` unless commands can run sandboxed on this machine. */
-  check(): Promise<void> {
-    return checkSandbox();
+  async check(): Promise<void> {
+    await checkSandbox();
   }
 
   /** Stops every running command (SIGTERM, then SIGKILL after the grace period). */
   dispose(): void {
     this.#disposed.abort();
+  }
+}
+
+/**
+ * Whether the `bash` tool's commands can run sandboxed on this machine, as a run would find it
+ * (the same check), for `doctor`: the `bwrap` used, or found when it failed, and why not.
+ */
+export async function commandSandboxStatus(
+  options: { path?: string | undefined } = {},
+): Promise<NonNullable<V1Result<'doctor'>['sandbox']>> {
+  try {
+    const { bwrap } = await checkSandbox(options);
+    return { bwrap, ready: true };
+  } catch (error) {
+    const failure = RepaError.fromUnknown(error);
+    const bwrap = failure.details?.bwrap;
+    return {
+      bwrap: typeof bwrap === 'string' ? bwrap : null,
+      ready: false,
+      error: failure.toWire(),
+    };
   }
 }

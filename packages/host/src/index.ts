@@ -1,4 +1,5 @@
 export { getAgentDir as defaultAgentDir } from '@earendil-works/pi-coding-agent';
+export { commandSandboxStatus } from './bash-tool.js';
 export {
   type BuildCut,
   type BuildLearningContextOptions,

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { OFFLINE_MODEL_ID } from '@repa/protocol';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { OFFLINE_MODEL_ID, type V1Result } from '@repa/protocol';
 import type { Command } from '../command.js';
 import { daemonStatus } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
@@ -16,29 +15,6 @@ function nodeOk(version: string): boolean {
   return major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
 }
 
-/** The first executable `bwrap` on the PATH and its `--version` line, or null; runs nothing else. */
-function findBubblewrap(): { path: string; version: string | null } | null {
-  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-    if (!folder) continue;
-    const candidate = join(folder, 'bwrap');
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    let version: string | null = null;
-    try {
-      version =
-        execFileSync(candidate, ['--version'], { encoding: 'utf8', timeout: 5000 }).trim() || null;
-    } catch {
-      version = null;
-    }
-    return { path: candidate, version };
-  }
-  return null;
-}
-
 const BASH_SETTING =
   "tools.bash 'off' (default) never runs commands; 'sandboxed' runs them only inside bubblewrap, refused with sandbox_unavailable without it";
 
@@ -48,8 +24,9 @@ const doctor: Command = {
   usage: 'doctor',
   help: `Checks what Repa needs and says how to fix it: the Node version, the app directory, the daemon
 (never started by doctor), Pi's agent directory (auth.json, models.json), the models that have
-credentials, or that runs use the offline responder, whether bubblewrap (\`bwrap\`, the sandbox of the
-\`bash\` tool) is on the PATH, and how to add a key.`,
+credentials, or that runs use the offline responder, whether the \`bash\` tool's sandbox (bubblewrap,
+\`bwrap\`) starts where the daemon runs (the check a run makes; why not, and the fix), and how to add
+a key.`,
   options: {},
   positionals: [0, 0],
   async run(context) {
@@ -74,8 +51,7 @@ credentials, or that runs use the offline responder, whether bubblewrap (\`bwrap
           offline: facts.models.offline,
           available: facts.models.available,
         };
-    const bwrap = findBubblewrap();
-    const sandbox = { bwrap, setting: BASH_SETTING };
+    const sandbox = { ...facts.sandbox, setting: BASH_SETTING };
     const howToAddKey = [
       `store a key in ${authPath}, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}}`,
       `or export a variable Pi reads before the daemon starts, e.g. ${keyVariables.slice(0, 3).join(', ')}`,
@@ -120,15 +96,27 @@ credentials, or that runs use the offline responder, whether bubblewrap (\`bwrap
         out.write(`          … and ${models.available.length - shown.length} more\n`);
       }
     }
-    out.write(
-      `sandbox   ${bwrap ? `bwrap ${bwrap.path}${bwrap.version ? ` (${bwrap.version})` : ''}` : "bwrap not on the PATH (install bubblewrap, e.g. apt-get install bubblewrap, for tools.bash 'sandboxed')"}\n          ${BASH_SETTING}\n`,
-    );
+    out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
     out.write(
       `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - or choose one: repa daemon start --model provider/id\n`,
     );
     return 0;
   },
 };
+
+/** The `sandbox` lines: the check a run makes, where the daemon runs when it is running. */
+function describeSandbox(sandbox: V1Result<'doctor'>['sandbox'], daemonRunning: boolean): string {
+  const where = daemonRunning ? "the daemon's " : 'the ';
+  if (sandbox === undefined) {
+    return 'sandbox   not reported by the daemon (an older version: repa daemon stop, and the next command starts this one)\n';
+  }
+  if (sandbox.ready) return `sandbox   bwrap ${sandbox.bwrap}: commands run sandboxed here\n`;
+  if (sandbox.bwrap === null) {
+    return `sandbox   bwrap not on ${where}PATH (install bubblewrap, e.g. apt-get install bubblewrap, for tools.bash 'sandboxed')\n`;
+  }
+  const { error } = sandbox;
+  return `sandbox   bwrap ${sandbox.bwrap} cannot run commands here: ${error?.message ?? 'the check failed'}${error ? ` (${error.code})` : ''}\n${error?.fix ? `          Fix: ${error.fix}\n` : ''}`;
+}
 
 /** `repa doctor`. */
 export const doctorCommands: Command[] = [doctor];

@@ -51,8 +51,12 @@ export interface SandboxedCommand {
 const DEBIAN_FIX =
   'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.';
 
-function unavailable(message: string, fix = DEBIAN_FIX): RepaError {
-  return new RepaError('sandbox_unavailable', message, { fix });
+function unavailable(
+  message: string,
+  fix = DEBIAN_FIX,
+  details?: { bwrap: string } | undefined,
+): RepaError {
+  return new RepaError('sandbox_unavailable', message, { fix, ...(details ? { details } : {}) });
 }
 
 /** The `bwrap` executable on `path`, or `sandbox_unavailable` (never a fall-back). */
@@ -266,9 +270,12 @@ async function descendants(root: number): Promise<{ pid: number; name: string }[
 
 /**
  * Checks that commands can run sandboxed here: `bwrap` on the PATH starts a sandbox, and as root a
- * pids cgroup can be made (root ignores the process limit otherwise). Throws `sandbox_unavailable`.
+ * pids cgroup can be made (root ignores the process limit otherwise). Resolves with the `bwrap`
+ * used; throws `sandbox_unavailable`, whose `details.bwrap` names the one found when it failed.
  */
-export async function checkSandbox(options: { path?: string | undefined } = {}): Promise<void> {
+export async function checkSandbox(
+  options: { path?: string | undefined } = {},
+): Promise<{ bwrap: string }> {
   const bwrap = await findBwrap(options.path ?? process.env.PATH ?? '');
   const probe = spawn(
     bwrap,
@@ -287,19 +294,22 @@ export async function checkSandbox(options: { path?: string | undefined } = {}):
     throw unavailable(
       `bubblewrap (${bwrap}) cannot start a sandbox here: ${stderr.trim() || `exit ${code}`}.`,
       'Allow unprivileged user namespaces (kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap), or turn commands off with `repa settings set tools.bash off`.',
+      { bwrap },
     );
   }
   if (process.getuid?.() === 0) {
     const group = await createPidsGroup(1);
-    if (!group) throw rootWithoutCgroup();
+    if (!group) throw rootWithoutCgroup(bwrap);
     await removePidsGroup(group);
   }
+  return { bwrap };
 }
 
-function rootWithoutCgroup(): RepaError {
+function rootWithoutCgroup(bwrap?: string): RepaError {
   return unavailable(
     'Running as root, a command can be held to a process limit only in a pids cgroup, and none can be made here; the command was not run.',
     'Run Repa as an ordinary user, or give it a writable pids cgroup (cgroup v1 pids hierarchy or v2 with the pids controller), or turn commands off with `repa settings set tools.bash off`.',
+    bwrap === undefined ? undefined : { bwrap },
   );
 }
 

@@ -474,6 +474,19 @@ export interface DoctorResult {
     /** Members a newer server may add. */
     [member: string]: unknown;
   };
+  /** Whether the `bash` tool's sandbox starts where the daemon runs (absent from older servers). */
+  sandbox?:
+    | {
+        /** The `bwrap` on the daemon's `PATH`, or null when there is none. */
+        bwrap: string | null;
+        /** Whether a sandbox started (and, as root, a pids cgroup could be made). */
+        ready: boolean;
+        /** Why not, when not ready (`sandbox_unavailable`, with the fix). */
+        error?: WireError | undefined;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

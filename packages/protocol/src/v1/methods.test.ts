@@ -159,6 +159,7 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
         keyVariables: ['ANTHROPIC_API_KEY'],
         keyVariablesSet: [],
       },
+      sandbox: { bwrap: '/usr/bin/bwrap', ready: true },
     },
   },
 };

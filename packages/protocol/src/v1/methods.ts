@@ -559,6 +559,27 @@ export const v1Methods = {
             .describe("Those set in the daemon's environment (names only, never values)."),
         })
         .describe("Pi's configuration as the daemon sees it."),
+      /** Whether the `bash` tool's sandbox starts where the daemon runs (absent from older servers). */
+      sandbox: z
+        .looseObject({
+          /** The `bwrap` on the daemon's `PATH`, or null when there is none. */
+          bwrap: z
+            .string()
+            .nullable()
+            .describe("The `bwrap` on the daemon's `PATH`, or null when there is none."),
+          /** Whether a sandbox started (and, as root, a pids cgroup could be made). */
+          ready: z
+            .boolean()
+            .describe('Whether a sandbox started (and, as root, a pids cgroup could be made).'),
+          /** Why not, when not ready (`sandbox_unavailable`, with the fix). */
+          error: wireErrorSchema
+            .optional()
+            .describe('Why not, when not ready (`sandbox_unavailable`, with the fix).'),
+        })
+        .optional()
+        .describe(
+          "Whether the `bash` tool's sandbox starts where the daemon runs (absent from older servers).",
+        ),
     }),
   },
   /** The models Pi knows, with where their credentials come from (never the secrets). */
