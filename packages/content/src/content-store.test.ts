@@ -33,7 +33,7 @@ describe('ContentStore', () => {
       expect(await readFile(join(root, '.repa/identities.json'), 'utf8')).toBe('{ broken');
     });
 
-    it('makes a new .repa/ durable in the space folder before anything recorded in it counts', async () => {
+    it('fsyncs the space folder when it creates .repa/, also for a save in a subfolder', async () => {
       const root = await space({ 'notes/a.md': 'a\n' });
       const synced: string[] = [];
       const fs: FsLayer = {
@@ -52,6 +52,29 @@ describe('ContentStore', () => {
       expect(existsSync(join(root, '.repa'))).toBe(true);
       expect(synced).toContain(root);
       expect(synced).toContain(join(root, '.repa'));
+    });
+
+    it('makes .repa/ again and fsyncs the space folder on the next try when that fsync failed', async () => {
+      const root = await space({ 'a.md': 'a\n' });
+      const synced: string[] = [];
+      let failRoot = true;
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          if (path === root && failRoot) {
+            failRoot = false;
+            throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+          }
+          synced.push(path);
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      expect((await repaErrorOf(store.read('a.md'))).code).toBe('io_error');
+      expect(existsSync(join(root, '.repa'))).toBe(false);
+      await store.read('a.md');
+      expect(existsSync(join(root, '.repa'))).toBe(true);
+      expect(synced).toContain(root);
     });
   });
 

@@ -131,14 +131,23 @@ export async function realDirExists(fs: FsLayer, dir: string): Promise<boolean> 
  */
 export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
   if (await realDirExists(fs, dir)) return;
+  let made = false;
   try {
     await fs.mkdir(dir);
+    made = true;
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error;
   }
   if (!(await realDirExists(fs, dir))) throw spaceUnsafe(dir);
-  // Also when another process made it a moment ago: its fsync of the parent may not have run yet.
-  await syncDirectory(dirname(dir), { fs });
+  try {
+    // Also when our mkdir found it just made by another process (EEXIST): that process's fsync of
+    // the parent may not have run yet.
+    await syncDirectory(dirname(dir), { fs });
+  } catch (error) {
+    // Gone again, so the next try makes it and fsyncs the parent (still empty: nothing is in it yet).
+    if (made) await fs.rmdir(dir).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

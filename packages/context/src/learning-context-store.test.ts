@@ -188,6 +188,28 @@ describe('writeLearningContext', () => {
       expect(synced).toEqual([root, join(root, '.repa'), join(root, '.repa')]);
     });
 
+    it('makes .repa/ again on the next write when the space folder fsync failed', async () => {
+      const root = space();
+      const synced: string[] = [];
+      let failRoot = true;
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        syncDir: async (path) => {
+          if (path === root && failRoot) {
+            failRoot = false;
+            throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+          }
+          synced.push(path);
+          await nodeFsLayer.syncDir(path);
+        },
+      };
+      const error = await failure(writeLearningContext(root, { body: 'one', sources: [] }, { fs }));
+      expect(error.code).toBe('io_error');
+      expect(readdirSync(root)).toEqual([]);
+      await writeLearningContext(root, { body: 'one', sources: [] }, { fs });
+      expect(synced).toEqual([root, join(root, '.repa')]);
+    });
+
     it('fails with io_error on EIO, leaving the old file intact and no temp file', async () => {
       const root = space();
       await writeLearningContext(root, { body: 'old', sources: [] });

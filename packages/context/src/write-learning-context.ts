@@ -1,4 +1,4 @@
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type FsLayer, ioError, replaceFile, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
@@ -24,11 +24,12 @@ export interface WriteLearningContextOptions {
 /**
  * Replaces the space's learning context with `body` and `sources`, bumping the revision
  * (`"1"`, `"2"`, …). The file is replaced with `@repa/durable-fs`'s `replaceFile` (temp file,
- * fsync, rename, fsync of the `.repa` folder, and of the space folder when `.repa` is new; a folder
- * fsync counts as done where the file system cannot sync folders); a failure throws `io_error` and leaves the old file. A corrupt existing file is
- * never overwritten: it throws `context_unavailable`, unless `force`, which first moves it aside
- * (its path is in the result's `damagedFileKept`). A body over {@link LEARNING_CONTEXT_BODY_LIMIT}
- * bytes is `invalid_request`. Not safe against concurrent writers of the same space.
+ * fsync, rename, fsync of the `.repa` folder, and of the space folder when `.repa` is new; a
+ * folder fsync counts as done where the file system cannot sync folders); a failure throws
+ * `io_error` and leaves the old file. A corrupt existing file is never overwritten: it throws
+ * `context_unavailable`, unless `force`, which first moves it aside (its path is in the result's
+ * `damagedFileKept`). A body over {@link LEARNING_CONTEXT_BODY_LIMIT} bytes is `invalid_request`.
+ * Not safe against concurrent writers of the same space.
  */
 export async function writeLearningContext(
   spaceRoot: string,
@@ -84,9 +85,12 @@ export async function writeLearningContext(
   const text = `${JSON.stringify(view, null, 2)}\n`;
   try {
     // A new `.repa/` is made durable in the space folder first, or a power loss could take it
-    // and the file with it.
+    // and the file with it; when that fails it is removed again, so the next write retries both.
     if ((await mkdir(dirname(file), { recursive: true })) !== undefined) {
-      await syncDirectory(spaceRoot, { fs: options.fs });
+      await syncDirectory(spaceRoot, { fs: options.fs }).catch(async (error: unknown) => {
+        await rmdir(dirname(file)).catch(() => undefined);
+        throw error;
+      });
     }
     await replaceFile(file, Buffer.from(text, 'utf8'), { fs: options.fs });
   } catch (error) {
