@@ -195,7 +195,7 @@ describe('repa doctor', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/bwrap'))(
-    'reports that commands run sandboxed, with the bwrap a run would use, where bubblewrap works',
+    'reports that a sandbox starts, with the bwrap a run would use, where bubblewrap works',
     () => {
       const fresh = join(sandbox.root, 'bwrap-home');
       mkdirSync(fresh);
@@ -207,6 +207,14 @@ describe('repa doctor', () => {
       const { setting, ...found } = JSON.parse(out).sandbox;
       expect(found).toEqual({ bwrap: '/usr/bin/bwrap', ready: true });
       expect(setting).toMatch(/^tools\.bash 'off' \(default\)/);
+      const text = execFileSync(nodeBinary, [cliMain, 'doctor'], {
+        cwd: fresh,
+        env: { ...sandbox.env, HOME: fresh, PATH: '/usr/bin' },
+        encoding: 'utf8',
+      });
+      expect(text).toContain(
+        "sandbox   bwrap /usr/bin/bwrap starts a sandbox here: with tools.bash 'sandboxed' commands can run\n",
+      );
       expect(readdirSync(fresh)).toEqual([]);
     },
   );
@@ -228,7 +236,7 @@ describe('repa doctor', () => {
       encoding: 'utf8',
     });
     expect(out).toContain(
-      `sandbox   bwrap ${fakeBin}/bwrap cannot run commands here: bubblewrap (${fakeBin}/bwrap) cannot start a sandbox here: bwrap: No permissions to create new namespace. (sandbox_unavailable)\n          Fix: Allow unprivileged user namespaces`,
+      `sandbox   a command would be refused: bubblewrap (${fakeBin}/bwrap) cannot start a sandbox here: bwrap: No permissions to create new namespace. (sandbox_unavailable)\n          Fix: Allow unprivileged user namespaces`,
     );
     expect(readdirSync(fresh)).toEqual([]);
   });

@@ -54,7 +54,7 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
       error: RepaError.fromUnknown(error).toWire(),
     };
   }
-  const sandbox = await commandSandboxStatus({ path: env.PATH });
+  const sandbox = await commandSandboxStatus({ path: env.PATH ?? '' });
   return {
     models,
     sandbox,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,14 @@ describe('nodeFsLayer', () => {
     } finally {
       await fs.close(handle);
     }
+  });
+
+  it('syncDir refuses a FIFO put where a folder was, at once, with ENOTDIR', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'repa-fs-layer-'));
+    const fifo = join(dir, 'was-a-folder');
+    execFileSync('mkfifo', [fifo]);
+    await expect(fs.syncDir(fifo)).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await fs.syncDir(dir);
   });
 
   it('rejects (does not throw) when a call fails, with the errno code', async () => {

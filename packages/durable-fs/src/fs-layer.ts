@@ -190,7 +190,8 @@ export const nodeFsLayer: FsLayer = {
   sync: (handle) => fsyncAsync(handle.fd),
   close: async (handle) => closeSync(handle.fd),
   syncDir: async (path) => {
-    const fd = openSync(path, constants.O_RDONLY);
+    // O_DIRECTORY: anything else at the path (a FIFO that would hold this thread) fails at once.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
     try {
       await fsyncAsync(fd);
     } finally {

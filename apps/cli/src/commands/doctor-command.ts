@@ -104,18 +104,23 @@ a key.`,
   },
 };
 
-/** The `sandbox` lines: the check a run makes, where the daemon runs when it is running. */
+/**
+ * The `sandbox` lines: the check a run makes (where the daemon runs when it is running), and when
+ * it fails what a command would be refused with.
+ */
 function describeSandbox(sandbox: V1Result<'doctor'>['sandbox'], daemonRunning: boolean): string {
-  const where = daemonRunning ? "the daemon's " : 'the ';
   if (sandbox === undefined) {
     return 'sandbox   not reported by the daemon (an older version: repa daemon stop, and the next command starts this one)\n';
   }
-  if (sandbox.ready) return `sandbox   bwrap ${sandbox.bwrap}: commands run sandboxed here\n`;
-  if (sandbox.bwrap === null) {
-    return `sandbox   bwrap not on ${where}PATH (install bubblewrap, e.g. apt-get install bubblewrap, for tools.bash 'sandboxed')\n`;
+  if (sandbox.ready) {
+    return `sandbox   bwrap ${sandbox.bwrap} starts a sandbox here: with tools.bash 'sandboxed' commands can run\n`;
+  }
+  if (sandbox.bwrap === null && process.platform === 'linux') {
+    return `sandbox   bwrap not on ${daemonRunning ? "the daemon's" : 'the'} PATH (install bubblewrap, e.g. apt-get install bubblewrap, for tools.bash 'sandboxed')\n`;
   }
   const { error } = sandbox;
-  return `sandbox   bwrap ${sandbox.bwrap} cannot run commands here: ${error?.message ?? 'the check failed'}${error ? ` (${error.code})` : ''}\n${error?.fix ? `          Fix: ${error.fix}\n` : ''}`;
+  const reason = error ? `${error.message} (${error.code})` : 'the check failed';
+  return `sandbox   a command would be refused: ${reason}\n${error?.fix ? `          Fix: ${error.fix}\n` : ''}`;
 }
 
 /** `repa doctor`. */

@@ -51,6 +51,9 @@ export interface SandboxedCommand {
 const DEBIAN_FIX =
   'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.';
 
+/** How long the sandbox check waits for its probe before it kills it. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 function unavailable(
   message: string,
   fix = DEBIAN_FIX,
@@ -271,25 +274,36 @@ async function descendants(root: number): Promise<{ pid: number; name: string }[
 /**
  * Checks that commands can run sandboxed here: `bwrap` on the PATH starts a sandbox, and as root a
  * pids cgroup can be made (root ignores the process limit otherwise). Resolves with the `bwrap`
- * used; throws `sandbox_unavailable`, whose `details.bwrap` names the one found when it failed.
+ * used; throws `sandbox_unavailable`, whose `details.bwrap` names the one found when it failed, also
+ * when the probe has not ended within `timeoutMs` (default 10 s; it is then killed).
  */
 export async function checkSandbox(
-  options: { path?: string | undefined } = {},
+  options: { path?: string | undefined; timeoutMs?: number | undefined } = {},
 ): Promise<{ bwrap: string }> {
   const bwrap = await findBwrap(options.path ?? process.env.PATH ?? '');
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const probe = spawn(
     bwrap,
     ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL', '--ro-bind', '/', '/', 'true'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' },
   );
   let stderr = '';
   probe.stderr?.on('data', (data: Buffer) => {
     stderr += data.toString('utf8');
   });
-  const code = await new Promise<number | null>((resolve) => {
-    probe.on('error', () => resolve(-1));
-    probe.on('close', (exitCode) => resolve(exitCode));
-  });
+  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>(
+    (resolve) => {
+      probe.on('error', () => resolve({ code: -1, signal: null }));
+      probe.on('close', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
+    },
+  );
+  if (code === null && signal === 'SIGKILL') {
+    throw unavailable(
+      `bubblewrap (${bwrap}) did not start a sandbox within ${timeoutMs / 1000} s here.`,
+      'Check that the bwrap on the PATH is bubblewrap and that it starts (`bwrap --ro-bind / / true`), or turn commands off with `repa settings set tools.bash off`.',
+      { bwrap },
+    );
+  }
   if (code !== 0) {
     throw unavailable(
       `bubblewrap (${bwrap}) cannot start a sandbox here: ${stderr.trim() || `exit ${code}`}.`,
