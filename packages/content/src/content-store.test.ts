@@ -33,7 +33,7 @@ describe('ContentStore', () => {
       expect(await readFile(join(root, '.repa/identities.json'), 'utf8')).toBe('{ broken');
     });
 
-    it('fsyncs the space folder when it creates .repa/, also for a save in a subfolder', async () => {
+    it('fsyncs the space folder when it creates .repa/ (at the first read), also when the files are in a subfolder', async () => {
       const root = await space({ 'notes/a.md': 'a\n' });
       const synced: string[] = [];
       const fs: FsLayer = {

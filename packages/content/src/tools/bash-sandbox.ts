@@ -74,10 +74,14 @@ async function findBwrap(path: string): Promise<string> {
       // Not in this folder.
     }
   }
+  if (process.platform !== 'linux') {
+    throw unavailable(
+      `Commands run only inside a bubblewrap sandbox, which needs Linux (this is ${process.platform}); the command was not run.`,
+      'Run Repa on Linux to use commands, or turn them off with `repa settings set tools.bash off`.',
+    );
+  }
   throw unavailable(
-    process.platform === 'linux'
-      ? 'Commands run only inside a bubblewrap sandbox, and `bwrap` is not on the PATH; the command was not run.'
-      : `Commands run only inside a bubblewrap sandbox, which needs Linux (this is ${process.platform}); the command was not run.`,
+    'Commands run only inside a bubblewrap sandbox, and `bwrap` is not on the PATH; the command was not run.',
   );
 }
 
@@ -282,22 +286,37 @@ export async function checkSandbox(
 ): Promise<{ bwrap: string }> {
   const bwrap = await findBwrap(options.path ?? process.env.PATH ?? '');
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  // Its own process group, so a timeout kills whatever it started too (and no child keeps the
+  // stderr pipe, and this wait, open).
   const probe = spawn(
     bwrap,
     ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL', '--ro-bind', '/', '/', 'true'],
-    { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' },
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   let stderr = '';
   probe.stderr?.on('data', (data: Buffer) => {
     stderr += data.toString('utf8');
   });
-  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>(
-    (resolve) => {
-      probe.on('error', () => resolve({ code: -1, signal: null }));
-      probe.on('close', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
-    },
-  );
-  if (code === null && signal === 'SIGKILL') {
+  let timedOut = false;
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (probe.pid !== undefined) process.kill(-probe.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      probe.stderr?.destroy();
+      resolve(null);
+    }, timeoutMs);
+    const settle = (exitCode: number | null) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    };
+    probe.on('error', () => settle(-1));
+    probe.on('close', (exitCode) => settle(exitCode));
+  });
+  if (timedOut) {
     throw unavailable(
       `bubblewrap (${bwrap}) did not start a sandbox within ${timeoutMs / 1000} s here.`,
       'Check that the bwrap on the PATH is bubblewrap and that it starts (`bwrap --ro-bind / / true`), or turn commands off with `repa settings set tools.bash off`.',

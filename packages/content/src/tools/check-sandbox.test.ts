@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repaErrorOf } from '../test/temp-space.js';
 import { checkSandbox } from './bash-sandbox.js';
@@ -17,6 +18,16 @@ function fakeBwrap(script: string): { bin: string; bwrap: string } {
   const bwrap = join(bin, 'bwrap');
   writeFileSync(bwrap, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   return { bin, bwrap };
+}
+
+/** Whether `pid` is a live process (a zombie counts as gone). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 describe('checkSandbox', () => {
@@ -38,11 +49,15 @@ describe('checkSandbox', () => {
     expect(error.message).toContain('No permissions to create new namespace');
   });
 
-  it('kills a probe that does not end in time and says so', async () => {
-    const { bin, bwrap } = fakeBwrap('exec sleep 60');
+  it('kills a probe that does not end in time, and what it started, and says so', async () => {
+    // A wrapper that does not exec: its child keeps the stderr pipe open (and would outlive it).
+    const { bin, bwrap } = fakeBwrap(`sleep 120 &\necho $! > "$(dirname "$0")/child.pid"\nwait`);
     const error = await repaErrorOf(checkSandbox({ path: bin, timeoutMs: 300 }));
     expect(error.code).toBe('sandbox_unavailable');
     expect(error.details?.bwrap).toBe(bwrap);
     expect(error.message).toBe(`bubblewrap (${bwrap}) did not start a sandbox within 0.3 s here.`);
+    const child = Number(readFileSync(join(bin, 'child.pid'), 'utf8'));
+    // Killed with its group: gone once reaped (polls; the test's time limit is the bound).
+    while (isRunning(child)) await sleep(20);
   });
 });
