@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { recordingSyncDirFs } from '@repa/durable-fs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './content-store.js';
 import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from './test/temp-space.js';
@@ -35,14 +36,7 @@ describe('ContentStore', () => {
 
     it('fsyncs the space folder when it creates .repa/ (at the first read), also when the files are in a subfolder', async () => {
       const root = await space({ 'notes/a.md': 'a\n' });
-      const synced: string[] = [];
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        syncDir: async (path) => {
-          synced.push(path);
-          await nodeFsLayer.syncDir(path);
-        },
-      };
+      const { fs, synced } = recordingSyncDirFs();
       const store = await ContentStore.open({ root, fs });
       const a = await store.read('notes/a.md');
       // The save's own folder fsyncs cover notes/ only: the space folder holds the new .repa/.
@@ -56,19 +50,7 @@ describe('ContentStore', () => {
 
     it('makes .repa/ again and fsyncs the space folder on the next try when that fsync failed', async () => {
       const root = await space({ 'a.md': 'a\n' });
-      const synced: string[] = [];
-      let failRoot = true;
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        syncDir: async (path) => {
-          if (path === root && failRoot) {
-            failRoot = false;
-            throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
-          }
-          synced.push(path);
-          await nodeFsLayer.syncDir(path);
-        },
-      };
+      const { fs, synced } = recordingSyncDirFs(root);
       const store = await ContentStore.open({ root, fs });
       expect((await repaErrorOf(store.read('a.md'))).code).toBe('io_error');
       expect(existsSync(join(root, '.repa'))).toBe(false);

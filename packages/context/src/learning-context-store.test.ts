@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { recordingSyncDirFs } from '@repa/durable-fs/testing';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { LEARNING_CONTEXT_BODY_LIMIT } from './learning-context-file.js';
@@ -174,14 +175,7 @@ describe('writeLearningContext', () => {
 
     it('makes a new .repa/ durable in the space folder, and only a new one', async () => {
       const root = space();
-      const synced: string[] = [];
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        syncDir: async (path) => {
-          synced.push(path);
-          await nodeFsLayer.syncDir(path);
-        },
-      };
+      const { fs, synced } = recordingSyncDirFs();
       await writeLearningContext(root, { body: 'one', sources: [] }, { fs });
       expect(synced).toEqual([root, join(root, '.repa')]);
       await writeLearningContext(root, { body: 'two', sources: [] }, { fs });
@@ -190,19 +184,7 @@ describe('writeLearningContext', () => {
 
     it('makes .repa/ again on the next write when the space folder fsync failed', async () => {
       const root = space();
-      const synced: string[] = [];
-      let failRoot = true;
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        syncDir: async (path) => {
-          if (path === root && failRoot) {
-            failRoot = false;
-            throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
-          }
-          synced.push(path);
-          await nodeFsLayer.syncDir(path);
-        },
-      };
+      const { fs, synced } = recordingSyncDirFs(root);
       const error = await failure(writeLearningContext(root, { body: 'one', sources: [] }, { fs }));
       expect(error.code).toBe('io_error');
       expect(readdirSync(root)).toEqual([]);

@@ -19,6 +19,24 @@ export function failingFs(method: keyof FsLayer, code: string): FailingFs {
   return { fs: { ...nodeFsLayer, [method]: fail }, failed };
 }
 
+/**
+ * The real file system, recording the folder of each `syncDir` that succeeded, in order; the first
+ * call for `failOnce` (when given) fails with EIO instead.
+ */
+export function recordingSyncDirFs(failOnce?: string): { fs: FsLayer; synced: string[] } {
+  const synced: string[] = [];
+  let armed = failOnce !== undefined;
+  const syncDir = async (path: string) => {
+    if (armed && path === failOnce) {
+      armed = false;
+      throw Object.assign(new Error(`EIO: injected failure of syncDir ${path}`), { code: 'EIO' });
+    }
+    await nodeFsLayer.syncDir(path);
+    synced.push(path);
+  };
+  return { fs: { ...nodeFsLayer, syncDir }, synced };
+}
+
 /** The `RepaError` that `promise` rejects with; throws when it resolves or rejects with anything else. */
 export async function repaErrorOf(promise: Promise<unknown>): Promise<RepaError> {
   const error = await promise.then(
