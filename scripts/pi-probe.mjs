@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run pi:probe -- <version> [--against <version>] [--keep]` (issue 24): judges a Pi release
+// `npm run pi:probe -- <version> [--against <version>] [--keep]` (spec R81): judges a Pi release
 // without touching this checkout. Checks the release's declared dependencies and engines on the
 // registry, copies the committed workspace (`git archive HEAD`) into a temp dir, sets the Pi
 // versions and typebox in the copy's catalog, installs, builds and type-checks with caching forced

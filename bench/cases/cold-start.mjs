@@ -10,7 +10,7 @@ import { statsOf } from '../lib/compare.mjs';
 import { log } from '../lib/progress.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** From issue 16: install + build + demo of a fresh clone within 45 s on the 2-core machine. */
+/** The target: install + build + demo of a fresh clone within 45 s on the 2-core machine. */
 const TARGET = { max: 45 };
 
 /** The environment of a fresh shell: no npm script variables, no workspace binaries on PATH. */

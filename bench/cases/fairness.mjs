@@ -17,7 +17,7 @@ import { log } from '../lib/progress.mjs';
 import { trackingClient } from '../lib/tracking-client.mjs';
 
 const HUGE_MB = 200;
-/** From the issue: another client's run.submit answer under 50 ms p99; RSS back within 20 MiB. */
+/** The targets: another client's run.submit answer under 50 ms p99; RSS back within 20 MiB. */
 const TARGETS = { submitP99: { max: 50 }, rssGrowth: { max: 20 } };
 
 /** Writes notes/huge.md (HUGE_MB MB of short prose lines) and notes/small.md. */

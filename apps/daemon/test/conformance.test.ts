@@ -1,4 +1,4 @@
-// Protocol v1 conformance (issue 21): a client that knows only schema/v1.json and raw frames drives
+// Protocol v1 conformance: a client that knows only schema/v1.json and raw frames drives
 // a real daemon process (repa-offline) through every method. Every message it sends and receives is
 // validated with an independent JSON Schema validator (Ajv, draft 2020-12, with formats); any
 // violation fails the test, and so does any loose (`{}`) spot of the schema not allowed below.

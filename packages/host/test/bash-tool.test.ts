@@ -1,4 +1,4 @@
-// Spec R67, R74 (issue 23): the sandboxed `bash` tool through Pi's real agent loop (faux provider).
+// Spec R67, R74: the sandboxed `bash` tool through Pi's real agent loop (faux provider).
 // These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
 import { createHash } from 'node:crypto';
 import {

@@ -1,4 +1,4 @@
-// Pi seam suite (issue 24): what `npm run pi:probe` checks first when judging a Pi release. The
+// Pi seam suite (spec R81): what `npm run pi:probe` checks first when judging a Pi release. The
 // request's prompt and tool definitions are pinned by sha256 per section, and the adapter sentinels
 // say whether Pi still needs the host's adapters (KEEP), now does the job (RETIRE) or moved (CHANGED).
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Two sessions of one space in one process share the space's content store: their saves are
-// checked against each other (issue 13, finding 1), and a run's saves are named after the run.
+// checked against each other, and a run's saves are named after the run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from '@earendil-works/pi-ai';

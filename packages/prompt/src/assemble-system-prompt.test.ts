@@ -50,7 +50,7 @@ function deepFreeze<T>(value: T): T {
 
 describe('assembleSystemPrompt', () => {
   describe('golden cases', () => {
-    it('has every case the issue asks for', () => {
+    it('has golden cases for defaults, sections off, file-changes modes and edges', () => {
       expect(CASES).toEqual(
         expect.arrayContaining([
           'defaults',

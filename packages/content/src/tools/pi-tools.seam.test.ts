@@ -1,4 +1,4 @@
-// Pi seam suite (issue 24): adapter sentinels for the content tools. Each asks the stock Pi tool
+// Pi seam suite (spec R81): adapter sentinels for the content tools. Each asks the stock Pi tool
 // whether the adapter Repa keeps is still needed (KEEP), whether Pi now does the job (RETIRE) or
 // whether Pi's behaviour moved so the adapter must change (CHANGED). `npm run pi:probe` reads them.
 import { readFile, writeFile } from 'node:fs/promises';

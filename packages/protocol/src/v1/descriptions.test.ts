@@ -1,4 +1,4 @@
-// Each member's TSDoc and its JSON Schema `description` are the same text (issue 21): a member
+// Each member's TSDoc and its JSON Schema `description` are the same text: a member
 // whose `.describe()` drifts from its comment, or that has one without the other, fails here.
 import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';

@@ -1,4 +1,4 @@
-// The openness policy, descriptions and precision of schema/v1.json (issue 21).
+// The openness policy, descriptions and precision of schema/v1.json.
 import { describe, expect, it } from 'vitest';
 import { REPA_ERROR_CODES } from '../errors/repa-error.js';
 import { v1JsonSchemas } from './json-schema.js';

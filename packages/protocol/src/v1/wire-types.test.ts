@@ -1,4 +1,4 @@
-// The hand-written wire interfaces (issue 21): each equals its zod schema's inferred type (checked
+// The hand-written wire interfaces of protocol v1: each equals its zod schema's inferred type (checked
 // by `tsc --build`, which compiles this file), and the declarations tsc emits for them carry every
 // member's `description` as its TSDoc.
 import { fileURLToPath } from 'node:url';
