@@ -3,11 +3,29 @@
 // must be numbered in docs/design.md; and no source may point at documents a reader of the repository
 // cannot see ("§10" of the old spec, anything under ../shared). Conformance tests
 // (`*.conformance.test.ts`) are exempt from the second rule: they read ../shared/conformance by design.
+// Nor may a comment or string literal (test names) of a source under packages/, apps/, bench/,
+// scripts/ or fixtures/, a README or a markdown file of docs/ or bench/ cite an issue or pull-request
+// number ("issue 16", "#22"): the tracker is not in the repository, so the text says what it means.
 // Usage: `node scripts/check-design-citations.mjs [root]`; exit 1 on any violation.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+
+/** The folders whose sources the issue-number rule covers (the R-number rules cover the first two). */
+const SOURCE_GROUPS = ['packages', 'apps', 'bench', 'scripts', 'fixtures'];
+
+/** The checker and its test spell out the citations they refuse. */
+const SELF = ['scripts/check-design-citations.mjs', 'scripts/check-design-citations.test.ts'];
+
+/** "issue 16", "Issues #20 and", "PR 7", "pull request 3": a tracker number named as such. */
+const NAMED_ISSUE = /\b(?:issues?|PRs?|pull requests?)\s*#?\d+/gi;
+
+/** A bare "#22" in a comment (after a space, a bracket or the comment's start); not "&#39;". */
+const HASH_NUMBER = /(?<=^|[\s([{/*])#\d+\b/g;
+
+/** "(#22)" in prose: how markdown cites a tracker number. */
+const MARKDOWN_HASH = /\(#\d+\)/g;
 
 function* sourceFiles(dir) {
   let names = [];
@@ -43,7 +61,10 @@ function commentsOf(text, jsx) {
     ) {
       const start = scanner.getTokenStart();
       const line = text.slice(0, start).split('\n').length;
-      comments.push({ line, text: scanner.getTokenText() });
+      const comment =
+        kind === ts.SyntaxKind.SingleLineCommentTrivia ||
+        kind === ts.SyntaxKind.MultiLineCommentTrivia;
+      comments.push({ line, text: scanner.getTokenText(), comment });
     }
   }
   return comments;
@@ -55,15 +76,64 @@ export function designRequirements(root) {
   return new Set([...text.matchAll(/\*\*R(\d+)\.\*\*/g)].map((match) => Number(match[1])));
 }
 
+/** The issue-number citations in `text` (a comment, a string literal or a markdown line), each with
+ * its offset in `text`. `hash`: also a bare "#22" (comments only: strings hold "queued #1"). */
+function issueCitations(text, { hash = false, markdown = false } = {}) {
+  const patterns = [
+    NAMED_ISSUE,
+    ...(hash ? [HASH_NUMBER] : []),
+    ...(markdown ? [MARKDOWN_HASH] : []),
+  ];
+  return patterns.flatMap((pattern) =>
+    [...text.matchAll(pattern)].map((match) => ({ citation: match[0], offset: match.index })),
+  );
+}
+
+/** The root README, every README under the source folders, and every markdown file of `docs/`
+ * and `bench/` (not CHANGELOG.md, which records what changesets said). */
+function* markdownFiles(root) {
+  function* walk(dir, every) {
+    let names = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) yield* walk(path, every);
+      else if (name === 'README.md' || (every && name.endsWith('.md') && name !== 'CHANGELOG.md')) {
+        yield path;
+      }
+    }
+  }
+  yield join(root, 'README.md');
+  yield* walk(join(root, 'docs'), true);
+  yield* walk(join(root, 'bench'), true);
+  for (const group of SOURCE_GROUPS) if (group !== 'bench') yield* walk(join(root, group), false);
+}
+
 /** Every violation under `root`, as human-readable lines naming the file and line. */
 export function checkDesignCitations(root) {
   const defined = designRequirements(root);
   const violations = [];
-  for (const group of ['packages', 'apps']) {
+  for (const group of SOURCE_GROUPS) {
     for (const file of sourceFiles(join(root, group))) {
-      const where = relative(root, file);
+      const where = relative(root, file).split(sep).join('/');
       const text = readFileSync(file, 'utf8');
-      for (const comment of commentsOf(text, /\.(tsx|jsx)$/.test(file))) {
+      const comments = commentsOf(text, /\.(tsx|jsx)$/.test(file));
+      if (!SELF.includes(where)) {
+        for (const comment of comments) {
+          const found = issueCitations(comment.text, { hash: comment.comment });
+          for (const { citation, offset } of found) {
+            const line = comment.line + comment.text.slice(0, offset).split('\n').length - 1;
+            violations.push(`${where}:${line}: cites ${citation} (say in words what it means)`);
+          }
+        }
+      }
+      if (group !== 'packages' && group !== 'apps') continue;
+      for (const comment of comments) {
         for (const match of comment.text.matchAll(/\bR(\d+)\b/g)) {
           if (!defined.has(Number(match[1]))) {
             violations.push(`${where}:${comment.line}: cites R${match[1]}, not in docs/design.md`);
@@ -80,6 +150,20 @@ export function checkDesignCitations(root) {
         }
       });
     }
+  }
+  for (const file of markdownFiles(root)) {
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const where = relative(root, file).split(sep).join('/');
+    text.split('\n').forEach((line, index) => {
+      for (const { citation } of issueCitations(line, { markdown: true })) {
+        violations.push(`${where}:${index + 1}: cites ${citation} (say in words what it means)`);
+      }
+    });
   }
   return violations;
 }

@@ -45,7 +45,7 @@ describe('checkDesignCitations', () => {
     expect(violations.filter((line) => line.includes('not in docs/design.md'))).toEqual([]);
   });
 
-  it('finds no source in this repository citing §10 or ../shared', () => {
+  it('finds no source or README in this repository citing §10, ../shared or an issue number', () => {
     const violations: string[] = checkDesignCitations(repoRoot);
     expect(violations.filter((line) => !line.includes('not in docs/design.md'))).toEqual([]);
   });
@@ -79,5 +79,47 @@ describe('checkDesignCitations', () => {
       'apps/b/src/y.ts:1: cites §10 (cite docs/design.md instead)',
       'apps/b/src/y.ts:2: cites ../shared, which is not in the repository',
     ]);
+  });
+
+  it('flags issue and pull-request numbers in comments and test names under every source folder', () => {
+    const root = workspace({
+      'docs/design.md': design,
+      'packages/a/src/x.ts':
+        "// fixed in issue 16\n/* see\n * #22 */\nit('works (Issue #3)', () => {});\n",
+      'apps/b/src/y.ts': "// PR 7 and pull request 8\nconst text = 'queued #1';\n",
+      'bench/cases/z.mjs': "/** As in issues 4–5. */\nconst entity = '&#39;';\n",
+      'scripts/s.mjs': '// (#12)\n',
+      'fixtures/src/f.ts': '// `#10`, not a citation, and #9 is\n',
+    });
+    expect(checkDesignCitations(root).sort()).toEqual(
+      [
+        'packages/a/src/x.ts:1: cites issue 16 (say in words what it means)',
+        'packages/a/src/x.ts:3: cites #22 (say in words what it means)',
+        'packages/a/src/x.ts:4: cites Issue #3 (say in words what it means)',
+        'apps/b/src/y.ts:1: cites PR 7 (say in words what it means)',
+        'apps/b/src/y.ts:1: cites pull request 8 (say in words what it means)',
+        'bench/cases/z.mjs:1: cites issues 4 (say in words what it means)',
+        'scripts/s.mjs:1: cites #12 (say in words what it means)',
+        'fixtures/src/f.ts:1: cites #9 (say in words what it means)',
+      ].sort(),
+    );
+  });
+
+  it('flags issue numbers in READMEs and the markdown of docs/ and bench/, not in changelogs or fixture data', () => {
+    const root = workspace({
+      'docs/design.md': `${design}Ahead: an index for large spaces (#22).\n`,
+      'README.md': 'Start here.\n',
+      'bench/FINDINGS.md': 'Measured for issue 16.\n',
+      'packages/a/README.md': '# A\n\nSee issue #5.\n',
+      'packages/a/CHANGELOG.md': '- Fixed (issue 19).\n',
+      'fixtures/patches/p/input/notes.md': 'Homework issue 3 (#4).\n',
+    });
+    expect(checkDesignCitations(root).sort()).toEqual(
+      [
+        'docs/design.md:5: cites (#22) (say in words what it means)',
+        'bench/FINDINGS.md:1: cites issue 16 (say in words what it means)',
+        'packages/a/README.md:3: cites issue #5 (say in words what it means)',
+      ].sort(),
+    );
   });
 });
