@@ -15,7 +15,7 @@ import { fairness } from './cases/fairness.mjs';
 import { projection } from './cases/projection.mjs';
 import { saves } from './cases/saves.mjs';
 import { search } from './cases/search.mjs';
-import { turnOverhead } from './cases/turn-overhead.mjs';
+import { turnOverhead } from './cases/turn-overhead/index.mjs';
 import { markdownTables, ratioOf, verdictOf } from './lib/report.mjs';
 
 const CASES = {
