@@ -103,7 +103,7 @@ async function saveThroughput({ scale }) {
       higherIsBetter: true,
       ratio: throughput(repa) / throughput(bare),
       ratioLabel: 'throughput',
-      target: { min: 0.9 },
+      target: { min: 0.85 },
     },
     {
       bench: 'saves',

@@ -12,7 +12,7 @@ import { measureSides } from '../../lib/compare.mjs';
 import { progress } from '../../lib/progress.mjs';
 import { breakdownRows, measureBreakdowns } from './breakdown.mjs';
 import { REPLY_DELAY_MS, resetFiles } from './conversation.mjs';
-import { comparisonRows } from './rows.mjs';
+import { addedPerRequestRow, comparisonRows } from './rows.mjs';
 import { bareSide, PI_EQUIVALENT_TOOLS, repaSide } from './sides.mjs';
 
 /** The faux model in a fresh base folder, and a way to make fresh spaces in it. */
@@ -55,7 +55,7 @@ async function openEnvironment() {
 
 /**
  * Bare Pi in four forms, plain bare Pi once more (the A/A pair), Repa in a space it used before,
- * then Repa as in the target rows (last: the side `bench/profile.mjs turn repa` measures): the
+ * then Repa in a fresh space as in the target row (last: the side `bench/profile.mjs turn repa` measures): the
  * same conversation on each. The keys name each side's stats (see rows.mjs).
  */
 function allSides(env, settings) {
@@ -115,6 +115,7 @@ export async function turnOverhead({ scale = 1, settings = DEFAULT_PROMPT_SETTIN
   rmSync(env.base, { recursive: true, force: true });
   return [
     ...comparisonRows(zero, delayed),
+    addedPerRequestRow(delayed),
     ...breakdownRows(breakdowns, {
       repa: zero.repa,
       pi: zero.pi,
