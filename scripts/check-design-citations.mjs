@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// Design citations: source comments (and test names) under packages/ and apps/ cite requirements as "spec Rnn", which
-// must be numbered in docs/design.md; and no source may point at documents a reader of the repository
-// cannot see ("§10" of the old spec, anything under ../shared). Conformance tests
-// (`*.conformance.test.ts`) are exempt from the second rule: they read ../shared/conformance by design.
-// Nor may a comment or string literal (test names) of a source under packages/, apps/, bench/,
-// scripts/ or fixtures/, a README or a markdown file of docs/ or bench/ cite an issue or pull-request
-// number ("issue 16", "#22"): the tracker is not in the repository, so the text says what it means.
+// Design citations. Source comments (and test names) under packages/ and apps/ cite requirements
+// as "spec Rnn", which must be numbered in docs/design.md; and no source may point at documents a
+// reader of the repository cannot see ("§10" of the old spec, anything under ../shared).
+// Conformance tests (`*.conformance.test.ts`) are exempt from the second rule: they read
+// ../shared/conformance by design. Nor may a comment or string literal (test names) of a source
+// under packages/, apps/, bench/, scripts/ or fixtures/, a README or a markdown file of docs/ or
+// bench/ cite an issue or pull-request number ("issue 16", "#22"): the tracker is not in the
+// repository, so the text says what it means.
 // Usage: `node scripts/check-design-citations.mjs [root]`; exit 1 on any violation.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-/** The folders whose sources the issue-number rule covers (the R-number rules cover the first two). */
+/** The folders whose sources the issue-number rule covers (the other rules: the first two). */
 const SOURCE_GROUPS = ['packages', 'apps', 'bench', 'scripts', 'fixtures'];
 
 /** The checker and its test spell out the citations they refuse. */

@@ -78,7 +78,7 @@ async function timeContentLayer(task) {
 export async function measureBreakdowns(env, settings) {
   log(`turn overhead: breakdown over ${BREAKDOWN_RUNS} more conversations`);
   const pool = poolRequests();
-  /** `runs` more conversations with the content layer timed; thread-pool requests per conversation. */
+  /** `runs` more conversations, the content layer timed; thread-pool requests per conversation. */
   const measure = async (runs) => {
     pool.count = 0;
     const timed = await timeContentLayer(async () => {
@@ -107,8 +107,8 @@ export async function measureBreakdowns(env, settings) {
  * The breakdown's metric rows; the notes give the medians of Repa's side and plain bare Pi at the
  * same latency.
  * @param {Awaited<ReturnType<typeof measureBreakdowns>>} breakdowns
- * @param {{ repa: import('../../lib/compare.mjs').Stats, pi: import('../../lib/compare.mjs').Stats,
- *   repaDelayed: import('../../lib/compare.mjs').Stats, piDelayed: import('../../lib/compare.mjs').Stats }} medians
+ * @param {Record<'repa' | 'pi' | 'repaDelayed' | 'piDelayed',
+ *   import('../../lib/compare.mjs').Stats>} medians
  */
 export function breakdownRows({ zero, delayed }, { repa, pi, repaDelayed, piDelayed }) {
   const part = (label, { ms, calls }, runs = BREAKDOWN_RUNS, isDelayed = false) => ({

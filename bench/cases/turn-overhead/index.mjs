@@ -1,7 +1,7 @@
-// Benchmark 1 — turn overhead: the same scripted 5-turn conversation (each turn: read, edit, answer)
-// through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools, in
-// seven sides (sides.mjs) at zero latency and with every reply held back 50 ms; then a breakdown of
-// Repa's content layer (breakdown.mjs).
+// Benchmark 1 — turn overhead: the same scripted 5-turn conversation (each turn: read, edit,
+// answer) through Repa's PiConversationHost and through a bare Pi AgentSession with Pi's own tools,
+// in seven sides (sides.mjs) at zero latency and with every reply held back 50 ms; then a breakdown
+// of Repa's content layer (breakdown.mjs).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,8 +55,8 @@ async function openEnvironment() {
 
 /**
  * Bare Pi in four forms, plain bare Pi once more (the A/A pair), Repa in a space it used before,
- * then Repa in a fresh space as in the target row (last: the side `bench/profile.mjs turn repa` measures): the
- * same conversation on each. The keys name each side's stats (see rows.mjs).
+ * then Repa in a fresh space as in the target row (last: the side `bench/profile.mjs turn repa`
+ * measures): the same conversation on each. The keys name each side's stats (see rows.mjs).
  */
 function allSides(env, settings) {
   return {

@@ -1,6 +1,6 @@
 // The sides of the turn benchmark: bare Pi in its forms (Pi's own tools, durable or not, with or
-// without a no-op extension) and Repa's PiConversationHost (in a fresh space or one it used before).
-// Each side opens its session untimed, holds the scripted conversation timed, then checks it.
+// without a no-op extension) and Repa's PiConversationHost (in a fresh space or one it used
+// before). Each side opens its session untimed, holds the conversation timed, then checks it.
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import {
