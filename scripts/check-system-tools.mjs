@@ -102,5 +102,6 @@ if (missing.length > 0) {
   const failure = aptGet(['update', '-qq']) ?? aptGet(['install', '-y', '-qq', ...packages]);
   const still = TOOLS.filter((tool) => !tool.found());
   if (failure !== undefined) stop(missing, install, failure);
-  if (still.length > 0) stop(still, install, 'apt-get installed them, but they are still missing.');
+  const notFound = 'apt-get installed them, but they are still not found: check the PATH.';
+  if (still.length > 0) stop(still, install, notFound);
 }
