@@ -20,7 +20,7 @@ afterEach(() => {
  * A PATH folder, with an `apt-get` when `aptGet` is given: it logs its arguments and
  * DEBIAN_FRONTEND to `apt-get.log`, then `install` does what `aptGet` says.
  */
-function bin(aptGet?: 'installs' | 'fails') {
+function bin(aptGet?: 'installs' | 'fails' | 'does nothing') {
   const dir = mkdtempSync(join(tmpdir(), 'repa-system-tools-'));
   dirs.push(dir);
   const chromium = join(dir, 'chromium-browser');
@@ -31,19 +31,19 @@ function bin(aptGet?: 'installs' | 'fails') {
       fake,
       `import { appendFileSync, writeFileSync } from 'node:fs';
 const [dir, chromium, log, mode, ...args] = process.argv.slice(2);
-appendFileSync(${JSON.stringify(log)}, args.join(' ') + ' DEBIAN_FRONTEND=' + process.env.DEBIAN_FRONTEND + '\\n');
+appendFileSync(log, args.join(' ') + ' DEBIAN_FRONTEND=' + process.env.DEBIAN_FRONTEND + '\\n');
 if (args[0] === 'install' && mode === 'fails') {
   console.error('E: Unable to locate package bubblewrap');
   process.exit(100);
 }
-if (args[0] === 'install')
+if (args[0] === 'install' && mode === 'installs')
   for (const file of [dir + '/bwrap', dir + '/tmux', dir + '/ps', chromium])
     writeFileSync(file, '#!/bin/sh\\n', { mode: 0o755 });
 `,
     );
     writeFileSync(
       join(dir, 'apt-get'),
-      `#!/bin/sh\nexec "${process.execPath}" "${fake}" "${dir}" "${chromium}" "${log}" ${aptGet} "$@"\n`,
+      `#!/bin/sh\nexec "${process.execPath}" "${fake}" "${dir}" "${chromium}" "${log}" "${aptGet}" "$@"\n`,
       { mode: 0o755 },
     );
   }
@@ -120,6 +120,15 @@ describe('check-system-tools', () => {
         `  apt-get install ${ALL}`,
         '',
       ].join('\n'),
+    );
+  });
+
+  it('stops, naming what is still not found, when apt-get succeeded without installing it', () => {
+    const { dir, chromium } = bin('does nothing');
+    const result = check(dir, chromium, 0);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `\napt-get installed them, but they are still not found: check the PATH.\nInstall them, then run npm test again:\n  apt-get install ${ALL}\n`,
     );
   });
 });
