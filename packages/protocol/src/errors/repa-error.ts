@@ -33,6 +33,8 @@ export const REPA_ERROR_FIXES = {
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
   unauthorized:
     "Authenticate with the daemon's token (see its app directory) before calling other methods.",
+  space_untrusted:
+    'This space is restricted until you trust it: check what it contains, then run `repa trust` in it (or `repa trust --space DIR`).',
   space_unsafe:
     "Repa's .repa folder in this space is not a plain folder (e.g. a symlink); replace it with a real folder.",
   interrupted:
