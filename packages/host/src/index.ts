@@ -41,3 +41,9 @@ export {
   readSessionHistory,
   sessionDirectoryOf,
 } from './space-sessions.js';
+export {
+  checkTrustedPiFiles,
+  inspectSpaceForTrust,
+  type KnownToRepa,
+  learningContextDigest,
+} from './space-trust.js';
