@@ -94,7 +94,6 @@ export const promptSettingItems: {
   }),
   projectInstructions: defineSettingItem({
     key: 'prompts.projectInstructions',
-    requiresTrust: true,
     description:
       "Include the space's project instruction files (only when the host trusts them). Default off.",
     schema: shape.projectInstructions,

@@ -238,7 +238,15 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
     const latest = await latestSession(client, space);
     opened = await sessionOf(client, space, latest?.sessionId, false);
   } else opened = await sessionOf(client, space, str(values.session), false);
-  const { sessionId } = announceSession(context, printer, space, opened, await context.model());
+  const { space: info } = await client.request('space.open', { root: space });
+  const { sessionId } = announceSession(
+    context,
+    printer,
+    space,
+    opened,
+    await context.model(),
+    info.restricted,
+  );
   return { context, client, printer, space, sessionId };
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
   RepaError,
+  type RestrictedItem,
   RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
@@ -42,10 +43,11 @@ async function openConversation(context: CliContext, values: OptionValues, print
   }
   const client = await context.client();
   const opened = await sessionOf(client, space, str(values.session));
+  const { space: info } = await client.request('space.open', { root: space });
   return {
     client,
     space,
-    ...announceSession(context, printer, space, opened, await context.model()),
+    ...announceSession(context, printer, space, opened, await context.model(), info.restricted),
   };
 }
 
@@ -56,17 +58,26 @@ export function announceSession(
   space: string,
   { sessionId, created }: { sessionId: string; created: boolean },
   model: string | undefined,
+  restricted: readonly RestrictedItem[] = [],
 ): { sessionId: string } {
   if (context.json) {
     context.stdout.write(
-      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model) })}\n`,
+      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model), restricted })}\n`,
     );
   } else {
     printer.note(`[repa] space ${space}`);
     printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
     printer.note(`[repa] model: ${describeModel(model)}`);
+    if (restricted.length > 0) printer.note(restrictedNote(restricted));
   }
   return { sessionId };
+}
+
+/** The header line of a restricted space: what it leaves out and the command that trusts it. */
+export function restrictedNote(restricted: readonly RestrictedItem[]): string {
+  const paths = restricted.map((item) => item.path);
+  const shown = paths.length > 4 ? [...paths.slice(0, 4), `${paths.length - 4} more`] : paths;
+  return `[trust] this space is restricted: ${shown.join(', ')} have no effect until you trust it (repa trust shows what it would turn on)`;
 }
 
 /** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
@@ -363,6 +374,11 @@ function describeRun(run: RunInfo): string {
     ...(run.promptSections?.some(withheldUntrusted)
       ? [
           `trust      ${UNTRUSTED_HINT.replace('repa trust (in the space, or --space DIR)', `repa trust --space ${run.space}`)}`,
+        ]
+      : []),
+    ...(run.restricted?.length
+      ? [
+          `restricted ${run.restricted.map((item) => item.path).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
         ]
       : []),
     ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
