@@ -492,9 +492,10 @@ describe('protocol v1 conformance against a real daemon', () => {
       ),
     ).toBe(true);
     await call('context.cancel', { buildId: 'conformance-build' });
+    // A plain folder Repa made a space starts trusted (spec R13).
     expect(await call('space.trust', { space, trusted: true })).toMatchObject({
       trusted: true,
-      wasTrusted: false,
+      wasTrusted: true,
     });
     expect(await call('session.rename', { space, sessionId, title: 'Tides' })).toMatchObject({
       session: { sessionId, title: 'Tides' },

@@ -184,11 +184,13 @@ export async function checkTrustedPiFiles(space: string): Promise<void> {
  */
 export function withSkillsWithinSpace<T extends ResourceLoader>(loader: T, space: string): T {
   const root = realOr(space);
-  let seen: ReturnType<ResourceLoader['getSkills']> | undefined;
+  // Pi replaces its skill list on reload and answers each call with a new object around it: the
+  // filtered answer is kept while the list is the same (the prompt cache compares by identity).
+  let seen: readonly Skill[] | undefined;
   let kept: ReturnType<ResourceLoader['getSkills']> | undefined;
   const getSkills = () => {
     const base = loader.getSkills();
-    if (base === seen && kept) return kept;
+    if (base.skills === seen && kept) return kept;
     const skills: Skill[] = [];
     const diagnostics = [...base.diagnostics];
     for (const skill of base.skills) {
@@ -202,7 +204,7 @@ export function withSkillsWithinSpace<T extends ResourceLoader>(loader: T, space
         });
       }
     }
-    seen = base;
+    seen = base.skills;
     kept = { skills, diagnostics };
     return kept;
   };

@@ -88,7 +88,7 @@ describe('a space the learner has not trusted', () => {
   });
 
   it('gives the model a learning context only when Repa wrote it there', async () => {
-    const { host, faux, requests, space } = await createFauxHost();
+    const { host, faux, requests, space } = await createFauxHost({ trusted: false });
     const shipped = await writeLearningContext(space, { body: 'Shipped context.', sources: [] });
     faux.setResponses([fauxAssistantMessage('a'), fauxAssistantMessage('b')]);
     const first = await host.send('one', DEFAULT_PROMPT_SETTINGS);

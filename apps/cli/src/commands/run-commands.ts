@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
+  type RepaClient,
   RepaError,
   type RestrictedItem,
   RUN_IMAGES_MAX_INLINE_BYTES,
@@ -43,11 +44,11 @@ async function openConversation(context: CliContext, values: OptionValues, print
   }
   const client = await context.client();
   const opened = await sessionOf(client, space, str(values.session));
-  const { space: info } = await client.request('space.open', { root: space });
+  const restricted = await restrictedOf(client, space);
   return {
     client,
     space,
-    ...announceSession(context, printer, space, opened, await context.model(), info.restricted),
+    ...announceSession(context, printer, space, opened, await context.model(), restricted),
   };
 }
 
@@ -71,6 +72,18 @@ export function announceSession(
     if (restricted.length > 0) printer.note(restrictedNote(restricted));
   }
   return { sessionId };
+}
+
+/**
+ * What the space's restriction leaves out, for the header; none when the space cannot be
+ * described (a damaged learning context fails the run itself, with its own message).
+ */
+export async function restrictedOf(client: RepaClient, space: string): Promise<RestrictedItem[]> {
+  try {
+    return (await client.request('space.open', { root: space })).space.restricted ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** The header line of a restricted space: what it leaves out and the command that trusts it. */
