@@ -370,17 +370,22 @@ export class ServerConnection implements ConnectionContext {
 
   #initialize(rawParams: unknown): unknown {
     const params = v1Methods.initialize.params.safeParse(rawParams ?? {});
-    // No version offered is a version mismatch, not a malformed request: the answer lists ours.
-    if (!params.success && !offersNoVersion(rawParams)) throw invalidRequestFromZod(params.error);
-    const requested = params.data?.protocolVersions ?? [];
+    const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
+    if (!params.success) {
+      // As the JSON Schema says: `protocolVersions` is required and not empty. The answer still
+      // lists the versions this daemon speaks, so a client can offer one of them.
+      const error = invalidRequestFromZod(params.error);
+      throw new RepaError('invalid_request', error.message, {
+        fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
+        details: { ...error.details, supported },
+      });
+    }
+    const requested = params.data.protocolVersions;
     if (!requested.includes(PROTOCOL_VERSION)) {
-      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
       throw new RepaError(
         'unsupported_version',
-        requested.length === 0
-          ? `The client offered no protocol version; this daemon supports ${supported}.`
-          : `This daemon speaks none of ${requested.join(', ')}; it supports ${supported}.`,
-        { details: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } },
+        `This daemon speaks none of ${requested.join(', ')}; it supports ${supported.join(', ')}.`,
+        { details: { supported, requested } },
       );
     }
     this.#initialized = true;
@@ -490,17 +495,6 @@ export class ServerConnection implements ConnectionContext {
 
 function isV1Method(method: string): method is V1Method {
   return Object.hasOwn(v1Methods, method);
-}
-
-/** True for initialize params without `protocolVersions` or with an empty list. */
-function offersNoVersion(rawParams: unknown): boolean {
-  if (rawParams === undefined || rawParams === null) return true;
-  if (typeof rawParams !== 'object' || Array.isArray(rawParams)) return false;
-  const { protocolVersions } = rawParams as { protocolVersions?: unknown };
-  return (
-    protocolVersions === undefined ||
-    (Array.isArray(protocolVersions) && protocolVersions.length === 0)
-  );
 }
 
 function idOf(value: unknown): string | number | null {
