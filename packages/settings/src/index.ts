@@ -15,3 +15,4 @@ export {
   SettingsStore,
   type SettingsStoreOptions,
 } from './settings-store.js';
+export { SETTINGS_FILE_LIMIT } from './settings-file.js';
