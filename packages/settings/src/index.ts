@@ -1,3 +1,4 @@
+export { SETTINGS_FILE_LIMIT } from './settings-file.js';
 export {
   createSettingsRegistry,
   DEFAULT_PROMPT_SETTINGS,
@@ -15,4 +16,3 @@ export {
   SettingsStore,
   type SettingsStoreOptions,
 } from './settings-store.js';
-export { SETTINGS_FILE_LIMIT } from './settings-file.js';
