@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -378,6 +379,8 @@ describe('RepaApplication through a real daemon process', () => {
       expect(existsSync(join(sessions, 'quarantine'))).toBe(false);
     } finally {
       await witness.close();
+      rmSync(hostile, { recursive: true, force: true });
+      rmSync(fifoSettings, { recursive: true, force: true });
     }
   });
 
