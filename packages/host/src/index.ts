@@ -25,6 +25,7 @@ export {
   createSessionFile,
   listSessionFiles,
   openSessionFile,
+  SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
 export {

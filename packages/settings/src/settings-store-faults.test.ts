@@ -56,7 +56,7 @@ describe('SettingsStore on a failing file system', () => {
 
   it('a failed read (EIO) is io_error naming the file, not an empty document', async () => {
     const t = await withOldFiles();
-    const { fs } = failing('readFile', 'EIO');
+    const { fs } = failing('readAt', 'EIO');
     const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
     const error = await repaErrorOf(store.get({ space: t.space }));
     expect(error.code).toBe('io_error');
