@@ -129,9 +129,10 @@ export async function inspectSpaceForTrust(
 const insideOf = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
 /**
- * Refuses (`space_unsafe`) a trusted space whose own Pi files would stall or flood the daemon when
- * Pi reads them synchronously while it builds a session: a FIFO, socket or device; a link leaving
- * the space; a file over 1 MiB; more than 2,000 entries in its skill and prompt folders.
+ * Refuses a trusted space whose own Pi files would stall or flood the daemon when Pi reads them
+ * synchronously while it builds a session: `space_unsafe` for a FIFO, socket or device, a link
+ * leaving the space or more than 2,000 entries in its skill and prompt folders; `data_too_large`
+ * for a file over 1 MiB.
  */
 export async function checkTrustedPiFiles(space: string): Promise<void> {
   const root = await realpath(space);
@@ -152,7 +153,16 @@ export async function checkTrustedPiFiles(space: string): Promise<void> {
     }
     if (stats.isDirectory()) return 'folder';
     if (!stats.isFile()) throw refuse(path, 'is not a regular file (a FIFO, socket or device)');
-    if (stats.size > PI_FILE_LIMIT) throw refuse(path, `is over ${PI_FILE_LIMIT} bytes`);
+    if (stats.size > PI_FILE_LIMIT) {
+      throw new RepaError(
+        'data_too_large',
+        `${relative(root, path)} is ${stats.size} bytes, over the ${PI_FILE_LIMIT} bytes Pi may read of a space's own file.`,
+        {
+          fix: 'Shorten or remove that file of the space, then run again.',
+          details: { path: relative(root, path), limit: PI_FILE_LIMIT },
+        },
+      );
+    }
     return 'file';
   };
   for (const name of INSTRUCTION_FILES) await checkFile(join(root, name));
