@@ -336,6 +336,8 @@ describe('RepaApplication through a real daemon process', () => {
     const fifoSettingsSession = (await client.request('session.create', { space: fifoSettings }))
       .session.sessionId;
     execFileSync('mkfifo', [join(fifoSettings, '.repa', 'settings.json')]);
+    // Trusted (else its shipped sessions and context would not even be read): the bounds still hold.
+    await client.request('space.trust', { space: hostile, trusted: true });
     const hostileSession = (
       await client.request('session.create', { space: hostile, title: 'Hostile' })
     ).session.sessionId;
