@@ -280,7 +280,7 @@ describe('the sandboxed bash tool', () => {
     expect(readFileSync(join(space, 'notes/inner/.git/config'), 'utf8')).toBe(nestedConfig);
     expect(readFileSync(join(space, 'sub/.git'), 'utf8')).toBe('gitdir: ../realgit\n');
     expect(results[1]).toContain('made');
-    const moved = ['bare.git/HEAD', 'fresh/.git', 'linked/.git', 'other/.git', 'sep.git/HEAD'];
+    const moved = ['bare.git', 'fresh/.git', 'linked/.git', 'other/.git', 'sep.git'];
     for (const path of moved) {
       expect(existsSync(join(space, path))).toBe(false);
       expect(results[1]).toMatch(new RegExp(`- ${path} → \\.repa/quarantine/[^/]+/${path}(\n|$)`));
@@ -293,14 +293,12 @@ describe('the sandboxed bash tool', () => {
       ),
     ).toContain('ref:');
     // The learner's git finds no repository in what is left.
-    for (const folder of ['bare.git', 'sep.git', 'other']) {
-      expect(() =>
-        execFileSync('git', ['-C', join(space, folder), 'rev-parse', '--git-dir'], {
-          env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(space) },
-          stdio: 'pipe',
-        }),
-      ).toThrow(/not a git repository/);
-    }
+    expect(() =>
+      execFileSync('git', ['-C', join(space, 'other'), 'rev-parse', '--git-dir'], {
+        env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(space) },
+        stdio: 'pipe',
+      }),
+    ).toThrow(/not a git repository/);
     const notices = events.flatMap((event) =>
       event.type === 'file-change-notice' ? event.changes : [],
     );

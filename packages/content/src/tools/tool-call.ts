@@ -6,8 +6,8 @@ import { excerptOf } from '../content-bytes.js';
 import type { ContentObserver } from '../content-observer.js';
 import type { ContentStore } from '../content-store.js';
 import type { SearchLimits } from '../search/space-walk.js';
-import type { ContentSnapshot } from '../space-resolver.js';
 import { holdSpace, type SpaceHold } from '../space-gate.js';
+import type { ContentSnapshot } from '../space-resolver.js';
 import { refuseSkillFile } from './skill-files.js';
 
 /** The parameters schemas built so far, by the Pi schema they were built from. */
