@@ -3,6 +3,7 @@ import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { decodeText } from './content-bytes.js';
 import type { ContentStore } from './content-store.js';
+import { holdSpace } from './space-gate.js';
 import type { ContentSnapshot } from './space-resolver.js';
 
 // A stat key is trusted only when its mtime was older than the store's window for the key's
@@ -137,10 +138,14 @@ export class ContentObserver {
    * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
    * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
    * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported
-   * change moves the baseline, so it is reported once.
+   * change moves the baseline, so it is reported once. Holds the space shared (spec R74).
    */
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
     if (mode === 'off') return { changes: [] };
+    return holdSpace(this.store.root, 'shared', () => this.checkHeld(mode));
+  }
+
+  private async checkHeld(mode: Exclude<FileChangesMode, 'off'>): Promise<FileChangeReport> {
     const changes: FileChange[] = [];
     const observed = this.list();
     if (observed.length > 0) await this.store.probeTimestampWindow();
