@@ -21,16 +21,17 @@ const grantsSchema = z.looseObject({
 });
 
 /**
- * The absolute path granted for material `id` in the space at `root`, or `undefined` when there is
- * no such grant. Reads the grants file on every call, so edits take effect at once.
- * Throws `data_corrupt` when the file is damaged (it is never rewritten here).
+ * The absolute path granted for material `id` in the space at `root`; `'other-spaces'` when the
+ * material is granted only to other spaces; `undefined` when there is no such grant. Reads the
+ * grants file on every call, so edits take effect at once. Throws `data_corrupt` when the file is
+ * damaged (it is never rewritten here).
  */
 export async function grantedMaterialPath(
   fs: FsLayer,
   appDirectory: string | undefined,
   roots: readonly string[],
   id: string,
-): Promise<string | undefined> {
+): Promise<string | 'other-spaces' | undefined> {
   if (appDirectory === undefined) return undefined;
   const file = join(appDirectory, CONTENT_ACCESS_FILE);
   const bytes = await readDataFile(fs, file, 'content access file');
@@ -44,7 +45,7 @@ export async function grantedMaterialPath(
   const grant = grants.materials[id];
   if (grant === undefined) return undefined;
   if (grant.spaces !== undefined && !grant.spaces.some((space) => roots.includes(space))) {
-    return undefined;
+    return 'other-spaces';
   }
   return grant.path;
 }

@@ -116,6 +116,12 @@ export class SpaceResolver {
         [this.root, this.givenRoot],
         parsed.id,
       );
+      if (outside === 'other-spaces') {
+        throw new RepaError(
+          'material_not_granted',
+          `The material ${parsed.identity} is granted to other spaces, not to this one.`,
+        );
+      }
       if (outside !== undefined) {
         return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
       }
