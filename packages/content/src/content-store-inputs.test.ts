@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, realpath, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, truncate, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
@@ -138,6 +138,47 @@ describe('ContentStore inputs', () => {
         expect.objectContaining({ target: 'a.md', kind: 'deleted', version: null }),
       ]);
       expect(opened).toEqual([]);
+    });
+  });
+
+  describe('files over the read limit (256 MiB)', () => {
+    const TIB = 2 ** 40;
+
+    it('refuses to read a sparse terabyte file with file_too_large, from its size alone', async () => {
+      const root = await folder({ 'huge.bin': '' });
+      await truncate(join(root, 'huge.bin'), TIB);
+      const store = await ContentStore.open({ root });
+      const error = await within5s(repaErrorOf(store.read('huge.bin')));
+      expect(error.code).toBe('file_too_large');
+      expect(error.message).toBe(
+        '"huge.bin" is 1099511627776 bytes, over the limit of 268435456 bytes (256 MiB) that Repa reads at once.',
+      );
+      expect(error.details).toEqual({ bytes: TIB, limit: 268435456 });
+    });
+
+    it('checkChanges reports a read file grown past the limit as modified, too large to compare, and forgets it', async () => {
+      const root = await folder({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      const store = await ContentStore.open({ root });
+      const observer = new ContentObserver(store);
+      for (const path of ['a.md', 'b.md']) {
+        observer.recordRead(await store.read(path), { partial: false });
+      }
+      await truncate(join(root, 'a.md'), TIB);
+      const report = await within5s(observer.checkChanges('diff'));
+      expect(report.changes).toEqual([
+        {
+          target: 'a.md',
+          identity: expect.stringMatching(/^repa:document\//),
+          kind: 'modified',
+          previousVersion: expect.stringMatching(/^[0-9a-f]{64}$/),
+          version: null,
+          form: 'location',
+          hint: "The file is too large to compare (1099511627776 bytes, over Repa's read limit of 268435456 bytes).",
+          bytes: TIB,
+        },
+      ]);
+      expect(observer.list().map((seen) => seen.target)).toEqual(['b.md']);
+      expect(await observer.checkChanges('diff')).toEqual({ changes: [] });
     });
   });
 

@@ -10,6 +10,21 @@ import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
+/**
+ * The largest file the store reads (bytes, spec R74): a larger one is `file_too_large`, found from
+ * its size before a byte is read, so a sparse terabyte file costs one `fstat`.
+ */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+/** The `file_too_large` error for `shown` (a quoted address) of `size` bytes. */
+export function fileTooLarge(shown: string, size: bigint | number): RepaError {
+  return new RepaError(
+    'file_too_large',
+    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads at once.`,
+    { details: { bytes: Number(size), limit: MAX_READ_BYTES } },
+  );
+}
+
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -209,7 +224,8 @@ export class SpaceResolver {
 
   /**
    * Reads the whole file at `location` once, with the stat key the bytes belong to and their
-   * version (hashed in slices that let the event loop run, so a huge file blocks no one).
+   * version (hashed in slices that let the event loop run, so a huge file blocks no one). A file
+   * over {@link MAX_READ_BYTES} is `file_too_large`.
    */
   async readStable(
     location: ContentLocation,
@@ -243,7 +259,10 @@ export class SpaceResolver {
         }
         // Checked before reading: a FIFO or device opened without blocking is never read.
         if (!before.isFile()) throw notRegularFile(shown, before);
+        if (before.size > BigInt(MAX_READ_BYTES)) throw fileTooLarge(shown, before.size);
         const bytes = await this.fs.read(handle);
+        // It grew while it was read.
+        if (bytes.length > MAX_READ_BYTES) throw fileTooLarge(shown, bytes.length);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
