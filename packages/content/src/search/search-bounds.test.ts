@@ -167,6 +167,24 @@ describe('deep folders', () => {
   });
 });
 
+describe('grep on long lines', () => {
+  it('matches a line longer than a slice in overlapping pieces, keeping line numbers', async () => {
+    const long = `${'x'.repeat(600_000)} needle ${'y'.repeat(600_000)}`;
+    const root = await space({ 'one.txt': `${long}\nneedle after\n`, 'plain.md': 'needle' });
+    const { call } = await openTools(root);
+    const result = await call('grep', { pattern: 'needle' });
+    expect(result.details.hits).toEqual([
+      { path: 'one.txt', line: 1 },
+      { path: 'one.txt', line: 2 },
+      { path: 'plain.md', line: 1 },
+    ]);
+    expect(result.details.longLines).toBe(1);
+    expect(textOf(result)).toContain(
+      '1 line(s) longer than 262144 characters were searched in pieces of that size overlapping by 4096',
+    );
+  });
+});
+
 describe('the time bound', () => {
   it('stops a call that used its time and says so', async () => {
     const root = await space({ 'a.md': 'needle', 'b/c.md': 'needle' });
