@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, realpath, truncate, unlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
@@ -151,7 +160,7 @@ describe('ContentStore inputs', () => {
       const error = await within5s(repaErrorOf(store.read('huge.bin')));
       expect(error.code).toBe('file_too_large');
       expect(error.message).toBe(
-        '"huge.bin" is 1099511627776 bytes, over the limit of 268435456 bytes (256 MiB) that Repa reads at once.',
+        '"huge.bin" is 1099511627776 bytes, over the limit of 268435456 bytes (256 MiB) that Repa reads or saves at once.',
       );
       expect(error.details).toEqual({ bytes: TIB, limit: 268435456 });
     });
@@ -329,6 +338,48 @@ describe('ContentStore inputs', () => {
       expect(error.message).toContain(file);
       expect(error.fix).toContain(file);
       expect(await readFile(file, 'utf8')).toBe('{"materials": 1');
+    });
+
+    it('reports an identity index or log larger than its bound as data_corrupt, from its size', async () => {
+      for (const [file, bound] of [
+        ['identities.json', 33554432],
+        ['identities.log', 67108864],
+      ] as const) {
+        const root = await folder({ 'keep.md': 'k' });
+        await mkdir(join(root, '.repa'));
+        await writeFile(join(root, '.repa', file), '');
+        await truncate(join(root, '.repa', file), 2 ** 40);
+        const error = await within5s(repaErrorOf(ContentStore.open({ root })));
+        expect(error.code, file).toBe('data_corrupt');
+        expect(error.message, file).toContain(`it is larger than ${bound} bytes`);
+      }
+    });
+
+    it('quarantines an intent record larger than any save, from its size', async () => {
+      const root = await folder({ 'a.md': 'a' });
+      await mkdir(join(root, '.repa/intents'), { recursive: true });
+      await writeFile(join(root, '.repa/intents/op-huge.json'), '');
+      await truncate(join(root, '.repa/intents/op-huge.json'), 1.5 * 2 ** 30);
+      const store = await within5s(ContentStore.open({ root }));
+      expect(store.recovered).toEqual([
+        {
+          operationId: 'op-huge',
+          outcome: 'quarantined',
+          receipts: [],
+          reason: 'The record is larger than 374691160 bytes, more than any save writes.',
+        },
+      ]);
+    });
+
+    it('refuses a save of more bytes than the store reads back with file_too_large, writing nothing', async () => {
+      const root = await folder({ 'a.md': 'a' });
+      const store = await ContentStore.open({ root });
+      const content = Buffer.alloc(256 * 1024 * 1024 + 1);
+      const error = await repaErrorOf(
+        store.save([{ target: 'big.bin', content, expectedVersion: null }]),
+      );
+      expect(error.code).toBe('file_too_large');
+      expect(await userEntries(root)).toEqual(['a.md']);
     });
 
     it('reports an identity index that is a FIFO as data_corrupt without waiting', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
 import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
@@ -21,6 +22,15 @@ const LOG_MAGIC = 'repa.identities-log/1';
 const LEGACY_COPY = 'identities.durable.json';
 /** A log longer than this is folded into the index at the next save. */
 const FOLD_BYTES = 256 * 1024;
+/**
+ * The largest index and log read back (spec R74): a larger one is `data_corrupt`, found from its
+ * size. The store's own index holds about 100 bytes per identity; its log is folded into the index
+ * at the first save after it passes {@link FOLD_BYTES}.
+ */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+/** Log lines parsed between two turns of the event loop. */
+const LINES_PER_TURN = 4096;
 const OPEN_LOG =
   constants.O_WRONLY |
   constants.O_APPEND |
@@ -190,7 +200,9 @@ export class IdentityLedger {
 
   private async readIndex(): Promise<IdentityIndex> {
     const file = this.file;
-    const bytes = await readDataFile(this.space.fs, file, 'identity index');
+    const bytes = await readDataFile(this.space.fs, file, 'identity index', {
+      maxBytes: MAX_INDEX_BYTES,
+    });
     if (bytes === undefined) return new IdentityIndex();
     try {
       return IdentityIndex.parse(bytes.toString('utf8'), file);
@@ -204,7 +216,9 @@ export class IdentityLedger {
   private async readLegacyCopy(error: unknown): Promise<IdentityIndex> {
     if (!RepaError.isInstance(error) || error.code !== 'data_corrupt') throw error;
     const copy = join(this.space.repaDir, LEGACY_COPY);
-    const bytes = await readDataFile(this.space.fs, copy, 'identity index').catch(() => undefined);
+    const bytes = await readDataFile(this.space.fs, copy, 'identity index', {
+      maxBytes: MAX_INDEX_BYTES,
+    }).catch(() => undefined);
     if (bytes === undefined) throw error;
     if (bytes.length === 0) return new IdentityIndex();
     try {
@@ -220,6 +234,7 @@ export class IdentityLedger {
    */
   private async readLog(): Promise<LogContent | undefined> {
     const bytes = await readDataFile(this.space.fs, this.log, 'identity log', {
+      maxBytes: MAX_LOG_BYTES,
       follow: false,
       note: NOTES['identity log'],
     });
@@ -234,11 +249,13 @@ export class IdentityLedger {
       return undefined;
     const entries: LogContent['entries'] = [];
     let intact = Buffer.byteLength(lines[0] ?? '', 'utf8') + 1;
-    for (const line of lines.slice(1, -1)) {
+    for (let index = 1; index < lines.length - 1; index++) {
+      const line = lines[index] as string;
       const entry = parseLogLine(line);
       if (entry === undefined) break;
       entries.push(entry);
       intact += Buffer.byteLength(line, 'utf8') + 1;
+      if (index % LINES_PER_TURN === 0) await nextTurn();
     }
     return { id, entries, intact, size };
   }

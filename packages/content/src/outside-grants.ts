@@ -6,6 +6,9 @@ import { dataCorrupt, problemOf, readDataFile } from './regular-file.js';
 /** The file in the application directory that grants access to outside materials (spec R15). */
 export const CONTENT_ACCESS_FILE = 'repa-content-access.json';
 
+/** The largest grants file read (bytes); a larger one is `data_corrupt`. */
+const MAX_GRANTS_BYTES = 4 * 1024 * 1024;
+
 const grantsSchema = z.looseObject({
   format: z.literal('repa.content-access/1'),
   /** material id → grant. */
@@ -34,7 +37,9 @@ export async function grantedMaterialPath(
 ): Promise<string | 'other-spaces' | undefined> {
   if (appDirectory === undefined) return undefined;
   const file = join(appDirectory, CONTENT_ACCESS_FILE);
-  const bytes = await readDataFile(fs, file, 'content access file');
+  const bytes = await readDataFile(fs, file, 'content access file', {
+    maxBytes: MAX_GRANTS_BYTES,
+  });
   if (bytes === undefined) return undefined;
   let grants: z.infer<typeof grantsSchema>;
   try {

@@ -16,11 +16,11 @@ import { realDirExists, statKeyOf, toPosix } from './store-files.js';
  */
 export const MAX_READ_BYTES = 256 * 1024 * 1024;
 
-/** The `file_too_large` error for `shown` (a quoted address) of `size` bytes. */
+/** The `file_too_large` error for `shown` (a quoted address, or "The save") of `size` bytes. */
 export function fileTooLarge(shown: string, size: bigint | number): RepaError {
   return new RepaError(
     'file_too_large',
-    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads at once.`,
+    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads or saves at once.`,
     { details: { bytes: Number(size), limit: MAX_READ_BYTES } },
   );
 }
