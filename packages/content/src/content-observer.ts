@@ -11,6 +11,9 @@ import { type ContentSnapshot, MAX_READ_BYTES } from './space-resolver.js';
 const settledKey = (snapshot: ContentSnapshot, store: ContentStore) =>
   store.settledKey(snapshot.statKey, snapshot.readAt);
 
+/** The longest a diff is computed for (ms); a change that takes longer is a location hint. */
+const DIFF_MILLIS = 50;
+
 /** What this host saw of one object. */
 export interface Observation {
   /** The object's identity (the key: it survives moves made through Repa). */
@@ -276,8 +279,19 @@ export class ContentObserver {
       {
         context: 3,
         headerOptions: FILE_HEADERS_ONLY,
+        // Spec R74: the diff of two unrelated texts costs time in proportion to their lines times
+        // the edits; a diff needing more edit steps than its characters could show, or more than
+        // DIFF_MILLIS, is not computed.
+        maxEditLength: Math.ceil(this.maxDiffChars / 2),
+        timeout: DIFF_MILLIS,
       },
     );
+    if (diff === undefined) {
+      return {
+        form: 'location',
+        hint: `The change is too large for a diff (too many changed lines). ${reread}`,
+      };
+    }
     if (diff.length > this.maxDiffChars) {
       return {
         form: 'location',
