@@ -306,6 +306,23 @@ describe('ContentStore inputs', () => {
       expect(await readdir(root)).toEqual(['1.txt']);
     });
 
+    it('opens a space whose root lists many names without letters in linear time', async () => {
+      const root = await folder({ 'Notes.md': 'n' });
+      // The real disk, its root listing 200,000 more names without a letter (such as 0001).
+      const many = Array.from({ length: 200_000 }, (_, index) => String(index));
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        readdir: async (path) => {
+          const names = await nodeFsLayer.readdir(path);
+          return path === root ? [...many, ...names] : names;
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      await store.save([{ target: 'notes.md', content: bytes('lower'), expectedVersion: null }]);
+      expect(await readTextTree(root)).toEqual({ 'Notes.md': 'n', 'notes.md': 'lower' });
+    }, // Comparing every name with every other (the old code) took minutes: it fails by this timeout.
+    10_000);
+
     it('probes an empty space on a case-sensitive disk as case-sensitive', async () => {
       const root = await folder();
       const store = await ContentStore.open({ root });
