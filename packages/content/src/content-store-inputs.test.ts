@@ -320,8 +320,7 @@ describe('ContentStore inputs', () => {
       const store = await ContentStore.open({ root, fs });
       await store.save([{ target: 'notes.md', content: bytes('lower'), expectedVersion: null }]);
       expect(await readTextTree(root)).toEqual({ 'Notes.md': 'n', 'notes.md': 'lower' });
-    }, // Comparing every name with every other (the old code) took minutes: it fails by this timeout.
-    10_000);
+    }, 10_000); // Comparing every name with every other (the old code) took minutes: it fails by this timeout.
 
     it('probes an empty space on a case-sensitive disk as case-sensitive', async () => {
       const root = await folder();

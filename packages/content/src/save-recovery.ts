@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
@@ -71,6 +72,9 @@ interface FoundRecord {
   record?: IntentRecord;
   problem?: string;
 }
+
+/** The most intent records one look at `.repa/intents/` reads (in name order); others wait. */
+const MAX_RECORDS = 10_000;
 
 /**
  * The intent records of a space: finishing or keeping the saves a crash interrupted, quarantining
@@ -153,8 +157,11 @@ export class SaveRecovery {
       throw ioError(error, `Listing ${dir}`);
     }
     const records: FoundRecord[] = [];
-    for (const file of names.sort()) {
-      if (!file.endsWith('.json') || file.includes(TEMP_MARK)) continue;
+    const files = names.filter((file) => file.endsWith('.json') && !file.includes(TEMP_MARK));
+    // Spec R74: a bounded number of records, with a turn of the event loop before each (the
+    // file-system calls run on this thread).
+    for (const file of files.sort().slice(0, MAX_RECORDS)) {
+      await nextTurn();
       const name = file.slice(0, -'.json'.length);
       const path = join(dir, file);
       let record: IntentRecord;
