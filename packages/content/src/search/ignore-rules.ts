@@ -6,7 +6,7 @@ export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
 /** The most rules one `.gitignore` may hold to be applied. */
 export const MAX_IGNORE_RULES = 1000;
 /** Rules compiled into one RE2 program at most (the work between two turns of the event loop). */
-const RULES_PER_PROGRAM = 50;
+const RULES_PER_PROGRAM = 16;
 
 /** Consecutive rules of one `.gitignore` with the same effect, as RE2 programs. */
 interface RuleGroup {
