@@ -25,6 +25,19 @@ export function fileTooLarge(shown: string, size: bigint | number): RepaError {
   );
 }
 
+/**
+ * The error for a path longer than the system takes (`ENAMETOOLONG`): `invalid_request` naming it
+ * space-relatively (cut short), never the absolute path the system's message holds.
+ */
+function pathTooLong(path: string): RepaError {
+  const shown = path.length > 120 ? `${path.slice(0, 119)}…` : path;
+  return new RepaError(
+    'invalid_request',
+    `The path ${JSON.stringify(shown)} (${path.length} characters) is longer than the system allows (ENAMETOOLONG).`,
+    { fix: 'Move the file to a shallower folder, or use a shorter path.' },
+  );
+}
+
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -178,6 +191,7 @@ export class SpaceResolver {
             },
           );
         }
+        if (code === 'ENAMETOOLONG') throw pathTooLong(path);
         throw ioError(error, `Checking ${path}`);
       }
       if (stats.isSymbolicLink()) {
@@ -246,6 +260,7 @@ export class SpaceResolver {
       if (code === 'ELOOP') {
         throw new RepaError('path_outside_space', `${shown} changed into a symlink while reading.`);
       }
+      if (code === 'ENAMETOOLONG') throw pathTooLong(location.target);
       throw ioError(error, `Reading ${shown}`);
     }
     try {

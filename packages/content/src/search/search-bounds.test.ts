@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpace } from '../test/temp-space.js';
 
 // Spec R74: every read, parse and match whose size the space controls is bounded and yields.
 // A pathological case that holds the event loop on the old code fails by the test's timeout
@@ -152,6 +152,15 @@ describe('deep folders', () => {
       );
       expect(text).not.toContain(root);
       expect(result.details.tooDeep).toMatchObject({ count: 1 });
+    }
+    const deepFile = `deep/${Array(25).fill(name).join('/')}/z.md`;
+    for (const error of [
+      await repaErrorOf(call('read', { path: deepFile })),
+      await repaErrorOf(call('ls', { path: deepFile.slice(0, -'/z.md'.length) })),
+    ]) {
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('is longer than the system allows (ENAMETOOLONG)');
+      expect(error.message).not.toContain(root);
     }
   });
 
