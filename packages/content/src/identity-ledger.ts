@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { newIdentity, parseIdentity } from './content-address.js';
-import { IdentityIndex } from './identity-index.js';
+import { IdentityIndex, readIndexFile } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
 import type { SpaceResolver } from './space-resolver.js';
 import { openOwnFile, statKeyOf, writeRepaFile } from './store-files.js';
@@ -22,15 +22,8 @@ const LOG_MAGIC = 'repa.identities-log/1';
 const LEGACY_COPY = 'identities.durable.json';
 /** A log longer than this is folded into the index at the next save. */
 const FOLD_BYTES = 256 * 1024;
-/**
- * The largest index and log read back (spec R74): a larger one is `data_corrupt`, found from its
- * size. The store's own index holds about 100 bytes per identity; its log is folded into the index
- * at the first save after it passes {@link FOLD_BYTES}.
- */
-const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+/** The largest log read back, parsed with a turn of the event loop every 4096 lines (R74). */
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
-/** Log lines parsed between two turns of the event loop. */
-const LINES_PER_TURN = 4096;
 const OPEN_LOG =
   constants.O_WRONLY |
   constants.O_APPEND |
@@ -200,9 +193,7 @@ export class IdentityLedger {
 
   private async readIndex(): Promise<IdentityIndex> {
     const file = this.file;
-    const bytes = await readDataFile(this.space.fs, file, 'identity index', {
-      maxBytes: MAX_INDEX_BYTES,
-    });
+    const bytes = await readIndexFile(this.space.fs, file);
     if (bytes === undefined) return new IdentityIndex();
     try {
       return IdentityIndex.parse(bytes.toString('utf8'), file);
@@ -216,9 +207,7 @@ export class IdentityLedger {
   private async readLegacyCopy(error: unknown): Promise<IdentityIndex> {
     if (!RepaError.isInstance(error) || error.code !== 'data_corrupt') throw error;
     const copy = join(this.space.repaDir, LEGACY_COPY);
-    const bytes = await readDataFile(this.space.fs, copy, 'identity index', {
-      maxBytes: MAX_INDEX_BYTES,
-    }).catch(() => undefined);
+    const bytes = await readIndexFile(this.space.fs, copy).catch(() => undefined);
     if (bytes === undefined) throw error;
     if (bytes.length === 0) return new IdentityIndex();
     try {
@@ -249,13 +238,12 @@ export class IdentityLedger {
       return undefined;
     const entries: LogContent['entries'] = [];
     let intact = Buffer.byteLength(lines[0] ?? '', 'utf8') + 1;
-    for (let index = 1; index < lines.length - 1; index++) {
-      const line = lines[index] as string;
+    for (const [index, line] of lines.slice(1, -1).entries()) {
       const entry = parseLogLine(line);
       if (entry === undefined) break;
       entries.push(entry);
       intact += Buffer.byteLength(line, 'utf8') + 1;
-      if (index % LINES_PER_TURN === 0) await nextTurn();
+      if (index % 4096 === 4095) await nextTurn();
     }
     return { id, entries, intact, size };
   }
