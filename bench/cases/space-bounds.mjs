@@ -2,7 +2,7 @@
 // its wall time and the longest the event loop waited meanwhile (what another session's
 // run.submit would wait). The tests only check that these finish; the times live here.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
