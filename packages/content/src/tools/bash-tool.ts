@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { lstat, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type BashOperations,
   createBashToolDefinition,
@@ -78,27 +79,45 @@ async function dropFullOutput(text: string): Promise<string> {
   return text.replace(FULL_OUTPUT, 'Full output not kept]');
 }
 
-const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000 };
+const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000, maxMillis: 10_000 };
 const LISTED = 50;
+/** The largest file the after-command walk hashes; a larger one is listed without a version. */
+const MAX_HASH_BYTES = 8 * 1024 * 1024;
+/** The most bytes the after-command walk hashes in all, over every file it lists. */
+const MAX_HASH_TOTAL = 64 * 1024 * 1024;
+/** Hashed per read, with a turn of the event loop between reads. */
+const HASH_SLICE = 1024 * 1024;
 
-/** The sha256 version of the regular file at `path` (never through a link), or `undefined`. */
+/**
+ * The sha256 version of the regular file at `path` (never through a link; a FIFO is opened without
+ * waiting and never read) when it holds at most `maxBytes`, hashed in slices that yield the event
+ * loop; `{ bytes }` alone when it is larger (from its size, before a byte is read); `undefined`
+ * when it is gone, a link or not a regular file.
+ */
 async function versionOfFile(
   path: string,
-): Promise<{ version: string; bytes: number } | undefined> {
+  maxBytes: number,
+): Promise<{ version?: string; bytes: number } | undefined> {
   try {
     const handle = await open(
       path,
       constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
     );
     try {
-      if (!(await handle.stat()).isFile()) return undefined;
+      const stats = await handle.stat();
+      if (!stats.isFile()) return undefined;
+      if (stats.size > maxBytes) return { bytes: stats.size };
       const hash = createHash('sha256');
+      const buffer = Buffer.allocUnsafe(Math.min(HASH_SLICE, maxBytes + 1));
       let bytes = 0;
-      for await (const chunk of handle.createReadStream({
-        autoClose: false,
-      }) as AsyncIterable<Buffer>) {
-        hash.update(chunk);
-        bytes += chunk.length;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, bytes);
+        if (bytesRead === 0) break;
+        bytes += bytesRead;
+        // It grew past the bound while it was hashed.
+        if (bytes > maxBytes) return { bytes };
+        hash.update(buffer.subarray(0, bytesRead));
+        await nextTurn();
       }
       return { version: hash.digest('hex'), bytes };
     } finally {
@@ -109,19 +128,29 @@ async function versionOfFile(
   }
 }
 
-/** Receipt-less change records for files the command created or changed that this host had not read. */
+/**
+ * Receipt-less change records for files the command created or changed that this host had not
+ * read: hashed up to {@link MAX_HASH_BYTES} each and {@link MAX_HASH_TOTAL} in all (spec R74); a
+ * file past either bound is listed with `version: null` and a hint saying why.
+ */
 async function unreadChanges(store: ContentStore, paths: readonly string[]): Promise<FileChange[]> {
   const records: FileChange[] = [];
+  let budget = MAX_HASH_TOTAL;
   for (const path of paths.slice(0, LISTED)) {
-    const now = await versionOfFile(join(store.root, path));
+    const now = await versionOfFile(join(store.root, path), Math.min(MAX_HASH_BYTES, budget));
     if (now === undefined) continue;
+    budget -= now.version === undefined ? 0 : now.bytes;
+    const unhashed =
+      now.bytes > MAX_HASH_BYTES
+        ? `too large to compare (${now.bytes} bytes, over ${formatBytes(MAX_HASH_BYTES)})`
+        : `not compared (the ${formatBytes(MAX_HASH_TOTAL)} hashed after one command are used up)`;
     records.push({
       target: path,
       kind: 'modified',
       previousVersion: null,
-      version: now.version,
+      version: now.version ?? null,
       form: 'location',
-      hint: 'changed by a command; this host had not read it',
+      hint: `changed by a command; this host had not read it${now.version === undefined ? `; ${unhashed}` : ''}`,
       bytes: now.bytes,
     });
   }
