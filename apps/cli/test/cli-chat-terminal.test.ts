@@ -119,8 +119,8 @@ async function sessionsOf(space: string): Promise<SessionInfo[]> {
   ).json.sessions;
 }
 
-async function userTexts(space: string): Promise<string[]> {
-  const shown = await repaJson<{ items: { kind: string; text: string }[] }>(sandbox, [
+async function userTexts(space: string, box = sandbox): Promise<string[]> {
+  const shown = await repaJson<{ items: { kind: string; text: string }[] }>(box, [
     'sessions',
     'show',
     '--space',
@@ -297,7 +297,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
     expect(screen.slice(first, second)).toMatch(/^\[succeeded\] run \S+$/m);
     chat.keys('C-d');
     expect(await chat.exited()).toBe(0);
-    expect(await userTexts(held.space)).toEqual(
+    expect(await userTexts(held.space, held)).toEqual(
       expect.arrayContaining(['First, wait for me.', 'Second request.']),
     );
   });

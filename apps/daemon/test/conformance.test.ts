@@ -492,9 +492,10 @@ describe('protocol v1 conformance against a real daemon', () => {
       ),
     ).toBe(true);
     await call('context.cancel', { buildId: 'conformance-build' });
+    // A plain folder Repa made a space starts trusted (spec R13).
     expect(await call('space.trust', { space, trusted: true })).toMatchObject({
       trusted: true,
-      wasTrusted: false,
+      wasTrusted: true,
     });
     expect(await call('session.rename', { space, sessionId, title: 'Tides' })).toMatchObject({
       session: { sessionId, title: 'Tides' },
@@ -509,6 +510,14 @@ describe('protocol v1 conformance against a real daemon', () => {
     const fresh = await open();
     const early = await fresh.call('run.list', {});
     expect(early.error).toMatchObject({ code: -32000, data: { code: 'not_initialized' } });
+    // What the schema refuses for initialize the daemon refuses as invalid params, naming the field.
+    for (const params of [{}, { protocolVersions: [] }]) {
+      const refused = await fresh.callInvalid('initialize', params);
+      expect(refused.error).toMatchObject({ code: -32602, data: { code: 'invalid_request' } });
+      expect(JSON.stringify(refused.error)).toContain('params.protocolVersions');
+    }
+    const unknownVersion = await fresh.call('initialize', { protocolVersions: ['v0'] });
+    expect(unknownVersion.error).toMatchObject({ data: { code: 'unsupported_version' } });
     await result(fresh, 'initialize', { protocolVersions: ['v1'] });
     const unknown = await fresh.callInvalid('no.such.method', {});
     expect(unknown.error).toMatchObject({ code: -32601, data: { code: 'method_not_found' } });

@@ -1,4 +1,10 @@
-import type { HistoryItem, RunEventNotification, RunInfo, SessionInfo } from '@repa/protocol';
+import type {
+  HistoryItem,
+  RestrictedItem,
+  RunEventNotification,
+  RunInfo,
+  SessionInfo,
+} from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
@@ -52,7 +58,9 @@ export function App() {
   const [connection, setConnection] = useState<ConnectionState>(client.state);
   const [recent, setRecent] = useState<string[]>(recentSpaces);
   const [pathInput, setPathInput] = useState(spaceFromAddress() ?? '');
-  const [space, setSpace] = useState<{ root: string; name: string } | undefined>();
+  const [space, setSpace] = useState<
+    { root: string; name: string; trusted: boolean; restricted: RestrictedItem[] } | undefined
+  >();
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [sessionId, setSessionId] = useState<string | undefined>();
   const [history, setHistory] = useState<HistoryItem[]>([]);
@@ -212,7 +220,12 @@ export function App() {
     setNotice('');
     try {
       const { space: opened } = await client.request('space.open', { root });
-      setSpace({ root: opened.root, name: opened.name });
+      setSpace({
+        root: opened.root,
+        name: opened.name,
+        trusted: opened.trusted === true,
+        restricted: opened.restricted ?? [],
+      });
       setRecent(remember(opened.root));
       setPathInput(opened.root);
       const list = await loadSessions(opened.root);
@@ -224,6 +237,19 @@ export function App() {
       setNotice(describeError(error));
     }
   }
+
+  /** Trusts the open space: what it holds (listed in the banner) takes effect from the next run. */
+  const trustSpace = async () => {
+    if (!space) return;
+    try {
+      await client.request('space.trust', { space: space.root, trusted: true });
+      setSpace({ ...space, trusted: true, restricted: [] });
+      await loadSessions(space.root);
+      setVersion((value) => value + 1);
+    } catch (error) {
+      setNotice(describeError(error));
+    }
+  };
 
   const newSession = async () => {
     if (!space) return;
@@ -370,6 +396,23 @@ export function App() {
         ${
           space
             ? html`<h2 class="visually-hidden">Conversation</h2>
+                ${
+                  !space.trusted && space.restricted.length > 0
+                    ? html`<section class="notice restricted" aria-labelledby="restricted-title">
+                        <h3 id="restricted-title">This space is restricted</h3>
+                        <p>
+                          It holds things that would change what runs or what the model is told.
+                          Until you trust it, they have no effect:
+                        </p>
+                        <ul>
+                          ${space.restricted.map(
+                            (item) => html`<li><code>${item.path}</code>: ${item.detail}</li>`,
+                          )}
+                        </ul>
+                        <button type="button" onClick=${trustSpace}>Trust this space</button>
+                      </section>`
+                    : ''
+                }
                 <ol class="history">
                   ${history.map((item) => html`<${HistoryEntry} key=${item.entryId} item=${item} />`)}
                 </ol>

@@ -1,37 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSpaceSession, readSessionHistory } from '@repa/host';
+import { readSessionHistory } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
-import type { RunEvent } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { RepaApplication, type RepaApplicationOptions } from './repa-application.js';
-import type { ConnectionContext } from './server/repa-handlers.js';
 import { tempAppDirectory } from './test/builders.js';
-
-/** A subscriber that records every run event the application sends it. */
-function listener(): {
-  connection: ConnectionContext;
-  events: RunEvent[];
-  next: () => Promise<void>;
-} {
-  const events: RunEvent[] = [];
-  let wake = () => {};
-  const connection: ConnectionContext = {
-    connectionId: 'test',
-    transport: 'unix',
-    notify: (_method, params) => {
-      events.push((params as { event: RunEvent }).event);
-      wake();
-      return true;
-    },
-    onClose: () => () => {},
-  };
-  const next = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-  return { connection, events, next };
-}
+import { connectionOf, ended, listener } from './test/run-listener.js';
 
 async function openApplication(
   options: Pick<RepaApplicationOptions, 'learningContextReader'> = {},
@@ -46,26 +20,11 @@ async function openApplication(
     model,
     ...options,
   });
-  const { sessionId } = await createSpaceSession(space);
-  return { app, space, sessionId };
+  // A session the application starts (Repa's own, in the plain folder it made a space).
+  const created = await app.handlers()['session.create']?.({ space }, connectionOf(listener()));
+  if (!created) throw new Error('session.create is not handled');
+  return { app, space, sessionId: created.session.sessionId };
 }
-
-/** Waits for the run's final status event, then reads the run back from the ledger. */
-async function ended(
-  app: RepaApplication,
-  runId: string,
-  events: RunEvent[],
-  next: () => Promise<void>,
-) {
-  const isEnd = (event: RunEvent) =>
-    event.type === 'status' && !['accepted', 'running'].includes(event.status);
-  while (!events.some(isEnd)) await next();
-  const got = await app.handlers()['run.get']?.({ runId }, connectionOf(listener()));
-  if (!got) throw new Error('run.get is not handled');
-  return got.run;
-}
-
-const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
 
 describe('RepaApplication runs', () => {
   it('gives the next run the revision context.set wrote; context.get reports it as last provided', async () => {
@@ -157,6 +116,8 @@ describe('RepaApplication runs', () => {
     const base = tempAppDirectory();
     const space = join(base, 'space');
     mkdirSync(space);
+    // Someone else's folder (a plain one would start trusted: Repa makes it a space).
+    writeFileSync(join(space, 'AGENTS.md'), 'Be brief.\n');
     const options = {
       appDirectory: join(base, 'app'),
       agentDir: join(base, 'agent'),
@@ -166,10 +127,11 @@ describe('RepaApplication runs', () => {
     const first = await RepaApplication.open(options);
     expect((await first.openSpace({ root: space })).space.trusted).toBe(false);
     const trust = first.handlers()['space.trust'];
-    expect(await trust?.({ space, trusted: true }, connection)).toEqual({
+    expect(await trust?.({ space, trusted: true }, connection)).toMatchObject({
       space,
       trusted: true,
       wasTrusted: false,
+      restricted: [{ kind: 'instructions', path: 'AGENTS.md' }],
     });
     await first.close();
     const second = await RepaApplication.open(options);

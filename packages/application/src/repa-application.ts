@@ -15,7 +15,7 @@ import { doctorFacts } from './doctor-facts.js';
 import { loadHost } from './load-host.js';
 import { type AcceptedSettings, RunLedger, type RunRequest } from './run-ledger.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
-import { TrustedSpaces } from './trusted-spaces.js';
+import { SpaceTrust } from './space-trust.js';
 
 /** Options of {@link RepaApplication.open}. */
 export interface RepaApplicationOptions {
@@ -26,10 +26,11 @@ export interface RepaApplicationOptions {
   /** The model every session talks to (decided once per application), or its label and loader. */
   model: ModelChoice | DeferredModelChoice;
   /**
-   * Whether project instruction files in every space are trusted. Default false: only the spaces
-   * trusted with `space.trust` (kept in `<appDirectory>/trusted-spaces.json`).
+   * Trust every space (for embedders that vet their spaces themselves). Default false: a space is
+   * trusted when the learner trusted it (`space.trust`) or Repa made it a space from a plain
+   * folder (spec R13).
    */
-  trustProjectInstructions?: boolean;
+  trustEverySpace?: boolean;
   /**
    * Test hooks handed as-is to every session's content store (through `PiConversationHost.open`):
    * `step` runs after each named save step and may pause it.
@@ -71,8 +72,10 @@ export class RepaApplication {
   readonly #options: RepaApplicationOptions;
   readonly #ledger: RunLedger;
   readonly #settings: SettingsStore;
-  readonly #trusted: TrustedSpaces;
+  readonly #trust: SpaceTrust;
   readonly #hosts = new Map<string, Promise<PiConversationHost>>();
+  /** The trust each cached host was opened with. */
+  readonly #hostTrust = new Map<string, boolean>();
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
   readonly #watches = new Map<string, RunWatch>();
   /** Session files already found, by `space\0sessionId` (Pi's listing parses every session). */
@@ -90,9 +93,13 @@ export class RepaApplication {
 
   private constructor(options: RepaApplicationOptions) {
     this.#options = options;
-    this.#ledger = new RunLedger(join(options.appDirectory, 'ledger.sqlite'));
-    this.#settings = new SettingsStore({ appDirectory: options.appDirectory });
-    this.#trusted = new TrustedSpaces(options.appDirectory);
+    const ledger = join(options.appDirectory, 'ledger.sqlite');
+    this.#ledger = new RunLedger(ledger);
+    this.#trust = new SpaceTrust(options.appDirectory, ledger, options.trustEverySpace);
+    this.#settings = new SettingsStore({
+      appDirectory: options.appDirectory,
+      isTrusted: (space) => this.#trust.isTrusted(space),
+    });
   }
 
   /**
@@ -140,27 +147,33 @@ export class RepaApplication {
   handlers(): RepaHandlers {
     return {
       'space.open': (params) => this.openSpace(params),
-      'session.create': async (params) => ({
-        session: await (await loadHost()).createSpaceSession(
-          await this.#space(params.space),
-          params.title,
-        ),
-      }),
-      'session.list': async (params) => ({
-        sessions: await (await loadHost()).listSpaceSessions(await this.#space(params.space)),
-      }),
-      'session.history': async (params) => ({
-        items: await (await loadHost()).readSessionHistory(
-          await this.#space(params.space),
-          params.sessionId,
-        ),
-      }),
+      'session.create': async (params) => {
+        const space = await this.#space(params.space);
+        const session = await (await loadHost()).createSpaceSession(space, params.title);
+        this.#trust.addSession(space, session.sessionId);
+        return { session };
+      },
+      'session.list': async (params) => {
+        const space = await this.#space(params.space);
+        const sessions = await (await loadHost()).listSpaceSessions(space);
+        return { sessions: await this.#trust.visibleSessions(space, sessions) };
+      },
+      'session.history': async (params) => {
+        const space = await this.#space(params.space);
+        await this.#trust.checkSession(space, params.sessionId);
+        return { items: await (await loadHost()).readSessionHistory(space, params.sessionId) };
+      },
       'session.rename': (params) => this.renameSession(params),
       'session.delete': (params) => this.deleteSession(params),
       'space.trust': async (params) => {
         const space = await this.#space(params.space);
-        const wasTrusted = await this.#trusted.set(space, params.trusted);
-        return { space, trusted: params.trusted, wasTrusted };
+        // What trusting enables is what is restricted before; what distrust restricts, after.
+        const before = await this.#trust.restricted(space, this.#settings);
+        const wasTrusted = await this.#trust.set(space, params.trusted);
+        const restricted = params.trusted
+          ? before
+          : await this.#trust.restricted(space, this.#settings);
+        return { space, trusted: params.trusted, wasTrusted, restricted };
       },
       'run.submit': (params, connection) => this.submit(params, connection),
       'run.get': async (params) => ({ run: this.#ledger.getRun(params.runId) }),
@@ -231,9 +244,18 @@ export class RepaApplication {
     );
     const setting = items.find((item) => item.key === 'prompts.learningContext');
     const provided = { value: setting?.value !== false, source: setting?.source ?? 'default' };
-    if (params.sessionId === undefined) return { context, provided };
+    const shipped =
+      context !== null &&
+      !(await this.#trust.isTrusted(space)) &&
+      !this.#trust.known(space).contexts.includes(host.learningContextDigest(context.body));
+    const ignored = shipped
+      ? 'This learning context came with the folder and Repa did not write it: no run is given it until you trust the space (repa trust) or set a context of your own.'
+      : undefined;
+    if (params.sessionId === undefined)
+      return { context, provided, ...(ignored ? { ignored } : {}) };
+    await this.#trust.checkSession(space, params.sessionId);
     const lastProvidedRevision = await host.lastProvidedRevision(space, params.sessionId);
-    return { context, provided, lastProvidedRevision };
+    return { context, provided, lastProvidedRevision, ...(ignored ? { ignored } : {}) };
   }
 
   /**
@@ -243,7 +265,9 @@ export class RepaApplication {
   async setContext(params: V1Params<'context.set'>): Promise<V1Result<'context.set'>> {
     const space = await this.#space(params.space);
     const { setLearningContext } = await loadHost();
-    const written = await this.#writeContext(space, () => setLearningContext(space, params));
+    const written = await this.#writeContext(space, params.body, () =>
+      setLearningContext(space, params),
+    );
     return {
       revision: written.revision,
       ...(written.damagedFileKept ? { damagedFileKept: written.damagedFileKept } : {}),
@@ -322,7 +346,7 @@ export class RepaApplication {
         signal: controller.signal,
         onProgress: ({ step, message }) => progress(step, message),
       });
-      const written = await this.#writeContext(space, async () => {
+      const written = await this.#writeContext(space, built.body, async () => {
         if (controller.signal.aborted) {
           throw new RepaError(
             'cancelled',
@@ -352,9 +376,14 @@ export class RepaApplication {
   }
 
   /** Runs `write` after the space's earlier context writes, so check and write pair up. */
-  async #writeContext<T>(space: string, write: () => Promise<T>): Promise<T> {
+  async #writeContext<T>(space: string, body: string, write: () => Promise<T>): Promise<T> {
+    // Recorded before the write: a context Repa wrote is never taken for one shipped (spec R13).
+    const digest = (await loadHost()).learningContextDigest(body);
     const previous = this.#contextWrites.get(space) ?? Promise.resolve();
-    const written = previous.then(write);
+    const written = previous.then(() => {
+      this.#trust.addContext(space, digest);
+      return write();
+    });
     const settled = written.then(
       () => undefined,
       () => undefined,
@@ -374,6 +403,7 @@ export class RepaApplication {
     if (title === '') {
       throw new RepaError('invalid_request', 'The title is blank.', { fix: 'Pass a title.' });
     }
+    await this.#trust.checkSession(space, params.sessionId);
     const host = await this.#host(`${space}\0${params.sessionId}`, space, params.sessionId);
     host.setTitle(title);
     const sessions = await (await loadHost()).listSpaceSessions(space);
@@ -421,8 +451,18 @@ export class RepaApplication {
     const learningContext = view
       ? { revision: view.revision, chars: view.body.length, sources: view.sources }
       : null;
-    const trusted = await this.#trusted.isTrusted(root);
-    return { space: { root, name: basename(root), learningContext, trusted } };
+    const trustReason = await this.#trust.reasonOf(root);
+    const restricted = await this.#trust.restricted(root, this.#settings);
+    return {
+      space: {
+        root,
+        name: basename(root),
+        learningContext,
+        trusted: trustReason !== undefined,
+        ...(trustReason ? { trustReason } : {}),
+        restricted,
+      },
+    };
   }
 
   /** Accepts a run request (spec R20–R22) and starts it in the background. */
@@ -532,6 +572,7 @@ export class RepaApplication {
       if (subscriber) this.#subscribe(known.run.runId, subscriber);
       return { ...known };
     }
+    await this.#trust.checkSession(request.space, request.sessionId);
     await this.#sessionFile(request.space, request.sessionId);
     // A resumption's input is already in the session's history: nothing to read or check again.
     if (accepted) return this.#record(request, accepted, subscriber);
@@ -676,8 +717,10 @@ export class RepaApplication {
   async #execute(run: RunInfo, sessionKey: string): Promise<void> {
     const emit = (event: RunEvent) => this.#emit(run, event);
     let host: PiConversationHost;
+    // Trust is read before the run counts as running: from there on a cancel must reach the host.
+    const trusted = await this.#trust.isTrusted(run.space);
     try {
-      host = await this.#host(sessionKey, run.space, run.sessionId);
+      host = await this.#host(sessionKey, run.space, run.sessionId, trusted);
     } catch (error) {
       const wire = RepaError.fromUnknown(error).toWire();
       this.#ledger.finish(run.runId, { status: 'failed', error: wire });
@@ -685,10 +728,7 @@ export class RepaApplication {
       emit({ type: 'status', status: 'failed', error: wire });
       return;
     }
-    // Trust is read before the run counts as running: from there on a cancel must reach the host.
-    const trusted =
-      (this.#options.trustProjectInstructions ?? false) ||
-      (await this.#trusted.isTrusted(run.space));
+    const restricted = await this.#trust.restricted(run.space, this.#settings);
     if (this.#ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
     this.#ledger.markRunning(run.runId);
     emit({ type: 'status', status: 'running' });
@@ -696,7 +736,8 @@ export class RepaApplication {
     const options = {
       onEvent: emit,
       runId: run.runId,
-      trustProjectInstructions: trusted,
+      knownContexts: this.#trust.known(run.space).contexts,
+      ...(restricted.length > 0 ? { restricted } : {}),
       ...(run.settingsSources ? { sources: run.settingsSources } : {}),
       ...(run.modelSettings ? { modelSettings: run.modelSettings } : {}),
     };
@@ -725,6 +766,7 @@ export class RepaApplication {
       ...('usage' in outcome && outcome.usage ? { usage: outcome.usage } : {}),
       ...('model' in outcome && outcome.model ? { model: outcome.model } : {}),
       ...('connection' in outcome && outcome.connection ? { connection: outcome.connection } : {}),
+      ...('restricted' in outcome && outcome.restricted ? { restricted: outcome.restricted } : {}),
     });
     if (finished.status === 'failed' && finished.error) this.#logFailure(run.runId, finished.error);
     emit({
@@ -772,10 +814,26 @@ export class RepaApplication {
     return this.#ledger.getRun(runId);
   }
 
-  #host(sessionKey: string, space: string, sessionId: string): Promise<PiConversationHost> {
+  /**
+   * The session's host, opened with the space's trust; with `trusted` given, a host opened under
+   * the other trust is disposed and opened again (trust changed between runs).
+   */
+  async #host(
+    sessionKey: string,
+    space: string,
+    sessionId: string,
+    trusted?: boolean,
+  ): Promise<PiConversationHost> {
     let host = this.#hosts.get(sessionKey);
+    if (host && trusted !== undefined && this.#hostTrust.get(sessionKey) !== trusted) {
+      this.#hosts.delete(sessionKey);
+      await host.then((opened) => opened.dispose()).catch(() => undefined);
+      host = undefined;
+    }
     if (!host) {
-      host = this.#openHost(space, sessionId);
+      const opening = trusted ?? (await this.#trust.isTrusted(space));
+      this.#hostTrust.set(sessionKey, opening);
+      host = this.#openHost(space, sessionId, opening);
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
       host.catch(() => this.#hosts.delete(sessionKey));
       this.#hosts.set(sessionKey, host);
@@ -783,7 +841,7 @@ export class RepaApplication {
     return host;
   }
 
-  async #openHost(space: string, sessionId: string): Promise<PiConversationHost> {
+  async #openHost(space: string, sessionId: string, trusted: boolean): Promise<PiConversationHost> {
     const sessionFile = await this.#sessionFile(space, sessionId);
     const [{ PiConversationHost, defaultAgentDir }, model] = await Promise.all([
       loadHost(),
@@ -796,7 +854,7 @@ export class RepaApplication {
       agentDir: this.#options.agentDir ?? defaultAgentDir(),
       modelRuntime: model.modelRuntime,
       model: model.model,
-      trustProjectInstructions: this.#options.trustProjectInstructions ?? false,
+      trusted,
       ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
       ...(this.#options.learningContextReader
         ? { learningContextReader: this.#options.learningContextReader }
@@ -858,15 +916,17 @@ export class RepaApplication {
         fix: 'Pass the absolute path of the space folder.',
       });
     }
+    let real: string;
     try {
-      const real = await realpath(root);
+      real = await realpath(root);
       if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
-      return real;
     } catch {
       throw new RepaError('not_found', `There is no space folder at ${root}.`, {
         fix: 'Create the folder first, or pass the path of an existing space.',
       });
     }
+    await this.#trust.admit(real);
+    return real;
   }
 
   async #scope(params: {
@@ -899,6 +959,7 @@ export class RepaApplication {
     for (const host of this.#hosts.values()) {
       await host.then((h) => h.dispose()).catch(() => undefined);
     }
+    this.#trust.close();
     this.#ledger.close();
   }
 }

@@ -11,6 +11,7 @@ import {
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type RestrictedItem,
   type RunDelivery,
   type RunInfo,
   type RunInput,
@@ -150,6 +151,7 @@ function rowToRun(row: Row): RunInfo {
     modelSettingsSources: optional('model_settings_sources', JSON.parse),
     model: optional('model'),
     connection: optional('connection'),
+    restricted: optional('restricted', JSON.parse),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };
@@ -217,6 +219,7 @@ export class RunLedger {
       'model_settings_sources',
       'model',
       'connection',
+      'restricted',
     ]) {
       if (!columns.some((known) => known.name === column)) {
         this.#db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
@@ -397,13 +400,15 @@ export class RunLedger {
       usage?: RunUsage;
       model?: string;
       connection?: string;
+      restricted?: RestrictedItem[];
     },
   ): RunInfo {
     this.#db
       .prepare(
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
            prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage),
-           model = COALESCE(?, model), connection = COALESCE(?, connection)
+           model = COALESCE(?, model), connection = COALESCE(?, connection),
+           restricted = COALESCE(?, restricted)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -415,6 +420,7 @@ export class RunLedger {
         outcome.usage ? JSON.stringify(outcome.usage) : null,
         outcome.model ?? null,
         outcome.connection ?? null,
+        outcome.restricted ? JSON.stringify(outcome.restricted) : null,
         runId,
         ...ACTIVE,
       );

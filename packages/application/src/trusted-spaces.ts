@@ -1,21 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoCode, ioError, replaceFile, SerialQueue } from '@repa/durable-fs';
-import { RepaError } from '@repa/protocol';
+import { RepaError, type TrustReason, trustReasonSchema } from '@repa/protocol';
 import { z } from 'zod';
 
 const FILE_NAME = 'trusted-spaces.json';
 
-const documentSchema = z.strictObject({
-  version: z.literal(1),
-  spaces: z.array(z.string().min(1)),
-});
+const entrySchema = z.strictObject({ root: z.string().min(1), reason: trustReasonSchema });
+
+const documentSchema = z.union([
+  z.strictObject({ version: z.literal(1), spaces: z.array(z.string().min(1)) }),
+  z.strictObject({ version: z.literal(2), spaces: z.array(entrySchema) }),
+]);
+
+type Entry = z.infer<typeof entrySchema>;
 
 /**
- * The spaces whose project instruction files the user trusts (`repa trust`), kept in the
- * application directory as `trusted-spaces.json` (`{"version":1,"spaces":[real paths]}`),
- * replaced atomically; writes are one at a time. A damaged file trusts nothing and is never
- * overwritten (`data_corrupt` until it is removed).
+ * The spaces the learner trusts (spec R13), kept in the application directory as
+ * `trusted-spaces.json` (`{"version":2,"spaces":[{"root","reason"}]}`; version 1, a list of roots
+ * the user trusted, is still read), replaced atomically; writes are one at a time. `reason` is
+ * `user` (`repa trust`) or `created` (Repa made a plain folder a space). A damaged file trusts
+ * nothing and is never overwritten (`data_corrupt` until it is removed).
  */
 export class TrustedSpaces {
   readonly #path: string;
@@ -25,30 +30,41 @@ export class TrustedSpaces {
     this.#path = join(appDirectory, FILE_NAME);
   }
 
-  /** Whether `space` (a real path) is trusted; false when the file is missing or damaged. */
-  async isTrusted(space: string): Promise<boolean> {
+  /** Why `space` (a real path) is trusted, or undefined when it is not (or the file is damaged). */
+  async reasonOf(space: string): Promise<TrustReason | undefined> {
     try {
-      return (await this.#read()).includes(space);
+      return (await this.#read()).find((entry) => entry.root === space)?.reason;
     } catch {
-      return false;
+      return undefined;
     }
   }
 
-  /** Trusts or distrusts `space` (a real path); answers whether it was trusted before. */
-  async set(space: string, trusted: boolean): Promise<boolean> {
+  /** Whether `space` (a real path) is trusted; false when the file is missing or damaged. */
+  async isTrusted(space: string): Promise<boolean> {
+    return (await this.reasonOf(space)) !== undefined;
+  }
+
+  /**
+   * Trusts `space` for `reason`, or distrusts it (`reason` undefined); answers whether it was
+   * trusted before. A space already trusted keeps its first reason.
+   */
+  async set(space: string, reason: TrustReason | undefined): Promise<boolean> {
     return this.#writes.run(this.#path, async () => {
-      const spaces = await this.#read();
-      const was = spaces.includes(space);
-      if (was !== trusted) {
-        const next = trusted ? [...spaces, space].sort() : spaces.filter((s) => s !== space);
-        const text = `${JSON.stringify({ version: 1, spaces: next }, null, 2)}\n`;
+      const entries = await this.#read();
+      const was = entries.some((entry) => entry.root === space);
+      if (was !== (reason !== undefined)) {
+        const next =
+          reason === undefined
+            ? entries.filter((entry) => entry.root !== space)
+            : [...entries, { root: space, reason }].sort((a, b) => a.root.localeCompare(b.root));
+        const text = `${JSON.stringify({ version: 2, spaces: next }, null, 2)}\n`;
         await replaceFile(this.#path, Buffer.from(text), { mode: 0o600 });
       }
       return was;
     });
   }
 
-  async #read(): Promise<string[]> {
+  async #read(): Promise<Entry[]> {
     let text: string;
     try {
       text = await readFile(this.#path, 'utf8');
@@ -67,6 +83,7 @@ export class TrustedSpaces {
         fix: `Remove ${this.#path}, then trust the spaces again with repa trust.`,
       });
     }
+    if (parsed.version === 1) return parsed.spaces.map((root) => ({ root, reason: 'user' }));
     return parsed.spaces;
   }
 }

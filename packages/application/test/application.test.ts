@@ -1,5 +1,5 @@
 // Spec R93: the public client against a real daemon child process with a real SQLite ledger.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
@@ -8,6 +8,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -309,6 +311,78 @@ describe('RepaApplication through a real daemon process', () => {
       );
       expect(copies).toHaveLength(1);
       expect(readFileSync(join(quarantine, copies[0] ?? ''))).toEqual(before);
+    }
+  });
+
+  it("answers another client's run.submit while a space's 64 MB context, FIFO and 300 MiB session files and FIFO settings fail with their codes", async () => {
+    const hostile = join(base, 'hostile-space');
+    mkdirSync(join(hostile, '.repa', 'sessions'), { recursive: true });
+    // A well-formed context with a 64 MiB body.
+    writeFileSync(
+      join(hostile, '.repa', 'learning-context.json'),
+      Buffer.concat([
+        Buffer.from('{"revision":"1","sources":[],"body":"'),
+        Buffer.alloc(64 * 1024 * 1024, 'x'),
+        Buffer.from('"}'),
+      ]),
+    );
+    const sessions = join(hostile, '.repa', 'sessions');
+    execFileSync('mkfifo', [join(sessions, '2026-01-01T00-00-00-000Z_fifo.jsonl')]);
+    const huge = join(sessions, '2026-01-01T00-00-00-000Z_huge.jsonl');
+    writeFileSync(huge, '');
+    truncateSync(huge, 300 * 1024 * 1024);
+    const fifoSettings = join(base, 'fifo-settings-space');
+    mkdirSync(fifoSettings);
+    const fifoSettingsSession = (await client.request('session.create', { space: fifoSettings }))
+      .session.sessionId;
+    execFileSync('mkfifo', [join(fifoSettings, '.repa', 'settings.json')]);
+    // Trusted (else its shipped sessions and context would not even be read): the bounds still hold.
+    await client.request('space.trust', { space: hostile, trusted: true });
+    const hostileSession = (
+      await client.request('session.create', { space: hostile, title: 'Hostile' })
+    ).session.sessionId;
+    const witness = createRepaClient({ socketPath: daemon.socketPath });
+    const witnessSession = (await witness.request('session.create', { space })).session.sessionId;
+    const submitIn = (where: string, sessionId: string) =>
+      client.request('run.submit', {
+        space: where,
+        sessionId,
+        requestId: `q-${Math.random()}`,
+        input: { type: 'text', text: 'read my context' },
+      });
+    try {
+      const [witnessRun, contextRun] = await Promise.all([
+        witness.request('run.submit', {
+          space,
+          sessionId: witnessSession,
+          requestId: `q-${Math.random()}`,
+          input: { type: 'text', text: 'meanwhile' },
+        }),
+        submitIn(hostile, hostileSession),
+        expectCode(submitIn(hostile, 'fifo'), 'session_damaged'),
+        expectCode(submitIn(hostile, 'huge'), 'data_too_large'),
+        expectCode(submitIn(fifoSettings, fifoSettingsSession), 'space_unsafe'),
+      ]);
+      expect(await ended(witnessRun.run.runId)).toMatchObject({ status: 'succeeded' });
+      // Spec R31: the run fails before its message enters history.
+      expect(await ended(contextRun.run.runId)).toMatchObject({
+        status: 'failed',
+        error: { code: 'data_too_large' },
+      });
+      const history = await client.request('session.history', {
+        space: hostile,
+        sessionId: hostileSession,
+      });
+      expect(history.items.filter((item) => item.kind === 'user')).toEqual([]);
+      const listed = (await client.request('session.list', { space: hostile })).sessions;
+      const damage = (id: string) => listed.find((session) => session.sessionId === id)?.damaged;
+      expect(damage('fifo')).toMatchObject({ code: 'session_damaged' });
+      expect(damage('huge')).toMatchObject({ code: 'data_too_large' });
+      expect(existsSync(join(sessions, 'quarantine'))).toBe(false);
+    } finally {
+      await witness.close();
+      rmSync(hostile, { recursive: true, force: true });
+      rmSync(fifoSettings, { recursive: true, force: true });
     }
   });
 

@@ -94,13 +94,17 @@ export async function isCaseInsensitive(fs: FsLayer, root: string): Promise<bool
   } catch {
     // Unreadable: probe by creating a file below.
   }
+  // A set: a root of many names without letters must not cost a scan of all names per name.
+  const listed = new Set(names);
   for (const name of names) {
     if (PROBE.test(name)) {
       await fs.unlink(join(root, name)).catch(() => undefined);
       continue;
     }
+    const swapped = swapAsciiCase(name);
+    if (swapped === name) continue;
     // Both spellings listed: two distinct entries, so the disk tells case apart.
-    if (names.includes(swapAsciiCase(name)) && swapAsciiCase(name) !== name) return false;
+    if (listed.has(swapped)) return false;
     const answer = await sameFileUnderSwappedCase(fs, root, name);
     if (answer !== undefined) return answer;
   }

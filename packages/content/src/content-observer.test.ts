@@ -114,6 +114,22 @@ describe('ContentObserver', () => {
       );
     });
 
+    it('gives a location hint for a rewrite of a text too different to diff, without holding the loop', async () => {
+      const lines = (prefix: string) =>
+        Array.from({ length: 16_000 }, (_, index) => `${prefix}${index % 10}`).join('\n');
+      const { root, observer, readAll } = await setUp({ 'a.md': lines('a') });
+      await readAll();
+      await writeFile(join(root, 'a.md'), lines('b'));
+      const { changes } = await observer.checkChanges('diff');
+      expect(changes).toMatchObject([
+        {
+          target: 'a.md',
+          form: 'location',
+          hint: 'The change is too large for a diff (too many changed lines). Read a.md again to see its current content.',
+        },
+      ]);
+    }, 10_000); // The unbounded diff (the old code) took over a minute: it fails by this timeout.
+
     it('sees a same-size change made right after the read (coarse timestamps)', async () => {
       const { root, observer, readAll } = await setUp({ 'a.md': 'aaaa' });
       await readAll();

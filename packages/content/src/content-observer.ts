@@ -3,13 +3,17 @@ import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { decodeText } from './content-bytes.js';
 import type { ContentStore } from './content-store.js';
-import type { ContentSnapshot } from './space-resolver.js';
+import { holdSpace } from './space-gate.js';
+import { type ContentSnapshot, MAX_READ_BYTES } from './space-resolver.js';
 
 // A stat key is trusted only when its mtime was older than the store's window for the key's
 // device just before its bytes were read (`ContentStore.settledKey`): a same-size change within
 // one timestamp tick keeps the key.
 const settledKey = (snapshot: ContentSnapshot, store: ContentStore) =>
   store.settledKey(snapshot.statKey, snapshot.readAt);
+
+/** The longest a diff is computed for (ms); a change that takes longer is a location hint. */
+const DIFF_MILLIS = 50;
 
 /** What this host saw of one object. */
 export interface Observation {
@@ -137,10 +141,14 @@ export class ContentObserver {
    * - `diff`: a bounded unified diff when the old text is known and small, else a location hint.
    * Only observed objects are checked: a stat first, a hash only when the stat changed (or the file
    * changed in the last 2 s, as timestamps are coarse), never a scan of the space. A reported
-   * change moves the baseline, so it is reported once.
+   * change moves the baseline, so it is reported once. Holds the space shared (spec R74).
    */
   async checkChanges(mode: FileChangesMode): Promise<FileChangeReport> {
     if (mode === 'off') return { changes: [] };
+    return holdSpace(this.store.root, 'shared', () => this.checkHeld(mode));
+  }
+
+  private async checkHeld(mode: Exclude<FileChangesMode, 'off'>): Promise<FileChangeReport> {
     const changes: FileChange[] = [];
     const observed = this.list();
     if (observed.length > 0) await this.store.probeTimestampWindow();
@@ -186,22 +194,37 @@ export class ContentObserver {
     key: string | null,
   ): Promise<FileChange | undefined> {
     if (key !== null && key === observation.statKey) return undefined;
+    const base = {
+      target: observation.target,
+      identity: observation.identity,
+      previousVersion: observation.version,
+    };
     let snapshot: ContentSnapshot | undefined;
     if (key !== null) {
       try {
         snapshot = await this.store.read(observation.target);
       } catch (error) {
+        // Past the store's read limit (spec R74): it changed (the host read it within the limit),
+        // but it is not read or hashed. The baseline goes, so a save needs a new read.
+        if (RepaError.isInstance(error) && error.code === 'file_too_large') {
+          this.byIdentity.delete(observation.identity);
+          const bytes = Number(error.details?.bytes ?? 0);
+          const hint = `The file is too large to compare (${bytes} bytes, over Repa's read limit of ${MAX_READ_BYTES} bytes).`;
+          return {
+            ...base,
+            kind: 'modified',
+            version: null,
+            form: mode === 'diff' ? 'location' : 'notice',
+            hint,
+            ...(mode === 'on-demand' ? {} : { bytes }),
+          };
+        }
         // Gone, or no longer a safe file of the space (e.g. now a symlink leading out): for this
         // host the object it read is no longer there.
         const gone = ['not_found', 'path_outside_space', 'protected_path', 'invalid_request'];
         if (!RepaError.isInstance(error) || !gone.includes(error.code)) throw error;
       }
     }
-    const base = {
-      target: observation.target,
-      identity: observation.identity,
-      previousVersion: observation.version,
-    };
     if (snapshot === undefined) {
       this.byIdentity.delete(observation.identity);
       return { ...base, kind: 'deleted', version: null, form: 'notice' };
@@ -261,8 +284,19 @@ export class ContentObserver {
       {
         context: 3,
         headerOptions: FILE_HEADERS_ONLY,
+        // Spec R74: the diff of two unrelated texts costs time in proportion to their lines times
+        // the edits; a diff needing more edit steps than its characters could show, or more than
+        // DIFF_MILLIS, is not computed.
+        maxEditLength: Math.ceil(this.maxDiffChars / 2),
+        timeout: DIFF_MILLIS,
       },
     );
+    if (diff === undefined) {
+      return {
+        form: 'location',
+        hint: `The change is too large for a diff (too many changed lines). ${reread}`,
+      };
+    }
     if (diff.length > this.maxDiffChars) {
       return {
         form: 'location',

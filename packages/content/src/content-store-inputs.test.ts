@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, realpath, unlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
@@ -141,6 +150,47 @@ describe('ContentStore inputs', () => {
     });
   });
 
+  describe('files over the read limit (256 MiB)', () => {
+    const TIB = 2 ** 40;
+
+    it('refuses to read a sparse terabyte file with file_too_large, from its size alone', async () => {
+      const root = await folder({ 'huge.bin': '' });
+      await truncate(join(root, 'huge.bin'), TIB);
+      const store = await ContentStore.open({ root });
+      const error = await within5s(repaErrorOf(store.read('huge.bin')));
+      expect(error.code).toBe('file_too_large');
+      expect(error.message).toBe(
+        '"huge.bin" is 1099511627776 bytes, over the limit of 268435456 bytes (256 MiB) that Repa reads or saves at once.',
+      );
+      expect(error.details).toEqual({ bytes: TIB, limit: 268435456 });
+    });
+
+    it('checkChanges reports a read file grown past the limit as modified, too large to compare, and forgets it', async () => {
+      const root = await folder({ 'a.md': 'a\n', 'b.md': 'b\n' });
+      const store = await ContentStore.open({ root });
+      const observer = new ContentObserver(store);
+      for (const path of ['a.md', 'b.md']) {
+        observer.recordRead(await store.read(path), { partial: false });
+      }
+      await truncate(join(root, 'a.md'), TIB);
+      const report = await within5s(observer.checkChanges('diff'));
+      expect(report.changes).toEqual([
+        {
+          target: 'a.md',
+          identity: expect.stringMatching(/^repa:document\//),
+          kind: 'modified',
+          previousVersion: expect.stringMatching(/^[0-9a-f]{64}$/),
+          version: null,
+          form: 'location',
+          hint: "The file is too large to compare (1099511627776 bytes, over Repa's read limit of 268435456 bytes).",
+          bytes: TIB,
+        },
+      ]);
+      expect(observer.list().map((seen) => seen.target)).toEqual(['b.md']);
+      expect(await observer.checkChanges('diff')).toEqual({ changes: [] });
+    });
+  });
+
   describe('names', () => {
     it.each([
       ['REPA~1', 'protected_path'],
@@ -256,6 +306,22 @@ describe('ContentStore inputs', () => {
       expect(await readdir(root)).toEqual(['1.txt']);
     });
 
+    it('opens a space whose root lists many names without letters in linear time', async () => {
+      const root = await folder({ 'Notes.md': 'n' });
+      // The real disk, its root listing 200,000 more names without a letter (such as 0001).
+      const many = Array.from({ length: 200_000 }, (_, index) => String(index));
+      const fs: FsLayer = {
+        ...nodeFsLayer,
+        readdir: async (path) => {
+          const names = await nodeFsLayer.readdir(path);
+          return path === root ? [...many, ...names] : names;
+        },
+      };
+      const store = await ContentStore.open({ root, fs });
+      await store.save([{ target: 'notes.md', content: bytes('lower'), expectedVersion: null }]);
+      expect(await readTextTree(root)).toEqual({ 'Notes.md': 'n', 'notes.md': 'lower' });
+    }, 10_000); // Comparing every name with every other (the old code) took minutes: it fails by this timeout.
+
     it('probes an empty space on a case-sensitive disk as case-sensitive', async () => {
       const root = await folder();
       const store = await ContentStore.open({ root });
@@ -288,6 +354,48 @@ describe('ContentStore inputs', () => {
       expect(error.message).toContain(file);
       expect(error.fix).toContain(file);
       expect(await readFile(file, 'utf8')).toBe('{"materials": 1');
+    });
+
+    it('reports an identity index or log larger than its bound as data_corrupt, from its size', async () => {
+      for (const [file, bound] of [
+        ['identities.json', 33554432],
+        ['identities.log', 67108864],
+      ] as const) {
+        const root = await folder({ 'keep.md': 'k' });
+        await mkdir(join(root, '.repa'));
+        await writeFile(join(root, '.repa', file), '');
+        await truncate(join(root, '.repa', file), 2 ** 40);
+        const error = await within5s(repaErrorOf(ContentStore.open({ root })));
+        expect(error.code, file).toBe('data_corrupt');
+        expect(error.message, file).toContain(`it is larger than ${bound} bytes`);
+      }
+    });
+
+    it('quarantines an intent record larger than any save, from its size', async () => {
+      const root = await folder({ 'a.md': 'a' });
+      await mkdir(join(root, '.repa/intents'), { recursive: true });
+      await writeFile(join(root, '.repa/intents/op-huge.json'), '');
+      await truncate(join(root, '.repa/intents/op-huge.json'), 1.5 * 2 ** 30);
+      const store = await within5s(ContentStore.open({ root }));
+      expect(store.recovered).toEqual([
+        {
+          operationId: 'op-huge',
+          outcome: 'quarantined',
+          receipts: [],
+          reason: 'The record is larger than 374691160 bytes, more than any save writes.',
+        },
+      ]);
+    });
+
+    it('refuses a save of more bytes than the store reads back with file_too_large, writing nothing', async () => {
+      const root = await folder({ 'a.md': 'a' });
+      const store = await ContentStore.open({ root });
+      const content = Buffer.alloc(256 * 1024 * 1024 + 1);
+      const error = await repaErrorOf(
+        store.save([{ target: 'big.bin', content, expectedVersion: null }]),
+      );
+      expect(error.code).toBe('file_too_large');
+      expect(await userEntries(root)).toEqual(['a.md']);
     });
 
     it('reports an identity index that is a FIFO as data_corrupt without waiting', async () => {

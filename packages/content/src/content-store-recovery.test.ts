@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -107,6 +108,20 @@ describe('ContentStore recovery of untrusted records', () => {
       expect(await readdir(join(root, '.repa/intents'))).toEqual([`${fileName ?? 'op-evil'}.json`]);
     });
   }
+
+  it('looks at no more than 10,000 intent records per open', async () => {
+    const root = await space({ 'a.md': 'a\n' });
+    await mkdir(join(root, '.repa/intents'), { recursive: true });
+    execFileSync('bash', ['-c', 'seq -f "op-%05g.json" 10001 | xargs touch', 'bash'], {
+      cwd: join(root, '.repa/intents'),
+    });
+    const store = await ContentStore.open({ root });
+    expect(store.recovered).toHaveLength(10_000);
+    expect(store.recovered.at(-1)).toMatchObject({
+      operationId: 'op-10000',
+      outcome: 'quarantined',
+    });
+  });
 
   it('quarantines and lists a torn record instead of ignoring it', async () => {
     const root = await space({ 'a.md': 'a\n' });

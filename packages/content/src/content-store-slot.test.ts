@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { link, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,21 @@ describe('ContentStore intent slot (one-change saves)', () => {
       await store.save([{ target: 'a.md', content: bytes('A\n'), expectedVersion: a.version }]);
       expect(await readFile(join(root, 'a.md'), 'utf8'), label).toBe('A\n');
     }
+  });
+
+  it('quarantines a slot whose length is past any save without allocating it (a sparse file)', async () => {
+    const root = await space({ 'a.md': 'a\n' });
+    await ContentStore.open({ root, hooks: {} }).then((store) => store.read('a.md'));
+    const header = Buffer.alloc(256, 0x20);
+    header.write(`repa.intent-slot/1 ${2 ** 40} 00000000 op-huge 5`);
+    header[255] = 0x0a;
+    await writeFile(join(root, '.repa/intent-slot'), header);
+    await truncate(join(root, '.repa/intent-slot'), 256 + 2 ** 40);
+    const store = await ContentStore.open({ root, hooks: {} });
+    expect(store.recovered.map(({ operationId, outcome }) => ({ operationId, outcome }))).toEqual([
+      { operationId: 'op-huge', outcome: 'quarantined' },
+    ]);
+    expect(await slotHeader(root)).toBe('repa.intent-slot/1 0');
   });
 
   it('never writes or clears the slot after losing the lock to another store mid-save', async () => {

@@ -121,7 +121,7 @@ describe('ContentStore', () => {
       );
     });
 
-    it('ignores a grant limited to other spaces and reports a damaged grants file', async () => {
+    it('refuses a grant limited to other spaces as not granted here, and reports a damaged grants file', async () => {
       const root = await space();
       const appDirectory = await space({
         'repa-content-access.json': JSON.stringify({
@@ -130,7 +130,13 @@ describe('ContentStore', () => {
         }),
       });
       const store = await ContentStore.open({ root, appDirectory });
-      expect((await repaErrorOf(store.read('repa:material/p'))).code).toBe('not_found');
+      const error = await repaErrorOf(store.read('repa:material/p'));
+      expect(error.code).toBe('material_not_granted');
+      expect(error.message).toBe(
+        'The material repa:material/p is granted to other spaces, not to this one.',
+      );
+      expect(error.fix).toContain('repa-content-access.json');
+      expect((await repaErrorOf(store.read('repa:material/nope'))).code).toBe('not_found');
       await writeFile(join(appDirectory, 'repa-content-access.json'), '[');
       expect((await repaErrorOf(store.read('repa:material/p'))).code).toBe('data_corrupt');
     });

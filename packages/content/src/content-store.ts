@@ -15,6 +15,7 @@ import {
   type RecoveredSave,
   SaveRecovery,
 } from './save-recovery.js';
+import { holdSpace } from './space-gate.js';
 import { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 import { type ContentLocation, type ContentSnapshot, SpaceResolver } from './space-resolver.js';
 import { ensureDir, exists, probeTimestampStep } from './store-files.js';
@@ -250,16 +251,18 @@ export class ContentStore {
     return this.space.resolve(address, this.ledger);
   }
 
-  /** Reads the whole object at `address` once and returns that snapshot with its version. */
-  async read(address: string): Promise<ContentSnapshot> {
-    const location = await this.locate(address);
-    const { bytes, statKey, version, readAt } = await this.space.readStable(location);
-    const identity =
-      location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
-    // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
-    await this.probeTimestampWindow();
-    if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
-    return { ...location, identity, bytes, statKey, version, readAt };
+  /** Reads the whole object at `address` once (holding the space shared) with its version. */
+  read(address: string): Promise<ContentSnapshot> {
+    return holdSpace(this.root, 'shared', async () => {
+      const location = await this.locate(address);
+      const { bytes, statKey, version, readAt } = await this.space.readStable(location);
+      const identity =
+        location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
+      // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
+      await this.probeTimestampWindow();
+      if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
+      return { ...location, identity, bytes, statKey, version, readAt };
+    });
   }
 
   /**

@@ -1,5 +1,14 @@
+import type { FsLayer } from '@repa/durable-fs';
 import { z } from 'zod';
-import { dataCorrupt, problemOf } from './regular-file.js';
+import { dataCorrupt, problemOf, readDataFile } from './regular-file.js';
+
+/** The largest index read back (spec R74; about 100 bytes per identity): larger is damage. */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+
+/** The bytes of an index file (`undefined`: none); `data_corrupt` past {@link MAX_INDEX_BYTES}. */
+export function readIndexFile(fs: FsLayer, file: string): Promise<Buffer | undefined> {
+  return readDataFile(fs, file, 'identity index', { maxBytes: MAX_INDEX_BYTES });
+}
 
 const indexFileSchema = z.object({
   format: z.literal('repa.identities/1'),

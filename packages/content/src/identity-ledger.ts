@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
 import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { newIdentity, parseIdentity } from './content-address.js';
-import { IdentityIndex } from './identity-index.js';
+import { IdentityIndex, readIndexFile } from './identity-index.js';
 import { dataCorrupt, readDataFile } from './regular-file.js';
 import type { SpaceResolver } from './space-resolver.js';
 import { openOwnFile, statKeyOf, writeRepaFile } from './store-files.js';
@@ -21,6 +22,8 @@ const LOG_MAGIC = 'repa.identities-log/1';
 const LEGACY_COPY = 'identities.durable.json';
 /** A log longer than this is folded into the index at the next save. */
 const FOLD_BYTES = 256 * 1024;
+/** The largest log read back, parsed with a turn of the event loop every 4096 lines (R74). */
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
 const OPEN_LOG =
   constants.O_WRONLY |
   constants.O_APPEND |
@@ -190,7 +193,7 @@ export class IdentityLedger {
 
   private async readIndex(): Promise<IdentityIndex> {
     const file = this.file;
-    const bytes = await readDataFile(this.space.fs, file, 'identity index');
+    const bytes = await readIndexFile(this.space.fs, file);
     if (bytes === undefined) return new IdentityIndex();
     try {
       return IdentityIndex.parse(bytes.toString('utf8'), file);
@@ -204,7 +207,7 @@ export class IdentityLedger {
   private async readLegacyCopy(error: unknown): Promise<IdentityIndex> {
     if (!RepaError.isInstance(error) || error.code !== 'data_corrupt') throw error;
     const copy = join(this.space.repaDir, LEGACY_COPY);
-    const bytes = await readDataFile(this.space.fs, copy, 'identity index').catch(() => undefined);
+    const bytes = await readIndexFile(this.space.fs, copy).catch(() => undefined);
     if (bytes === undefined) throw error;
     if (bytes.length === 0) return new IdentityIndex();
     try {
@@ -220,6 +223,7 @@ export class IdentityLedger {
    */
   private async readLog(): Promise<LogContent | undefined> {
     const bytes = await readDataFile(this.space.fs, this.log, 'identity log', {
+      maxBytes: MAX_LOG_BYTES,
       follow: false,
       note: NOTES['identity log'],
     });
@@ -234,11 +238,12 @@ export class IdentityLedger {
       return undefined;
     const entries: LogContent['entries'] = [];
     let intact = Buffer.byteLength(lines[0] ?? '', 'utf8') + 1;
-    for (const line of lines.slice(1, -1)) {
+    for (const [index, line] of lines.slice(1, -1).entries()) {
       const entry = parseLogLine(line);
       if (entry === undefined) break;
       entries.push(entry);
       intact += Buffer.byteLength(line, 'utf8') + 1;
+      if (index % 4096 === 4095) await nextTurn();
     }
     return { id, entries, intact, size };
   }

@@ -1,5 +1,12 @@
 import { versionSchema } from '@repa/protocol';
 import { z } from 'zod';
+import { MAX_READ_BYTES } from './space-resolver.js';
+
+/**
+ * The largest intent record read back (bytes; spec R74): a save writes at most
+ * {@link MAX_READ_BYTES} of content, base64 in its record, plus the names of its changes.
+ */
+export const MAX_RECORD_BYTES = Math.ceil(MAX_READ_BYTES / 3) * 4 + 16 * 1024 * 1024;
 
 const intentChangeSchema = z.object({
   /** Target path relative to the space root. */

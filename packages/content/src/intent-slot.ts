@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { FsHandle, FsLayer } from '@repa/durable-fs';
+import { MAX_RECORD_BYTES } from './intent-record.js';
 import { OPERATION_ID } from './save-planner.js';
 import { openOwnFile } from './store-files.js';
 
@@ -76,8 +77,11 @@ export class IntentSlot {
     }
     const size = Number(length);
     if (size === 0) return { kind: 'empty' };
-    // A length the file cannot hold is damage, never an allocation.
-    if (HEADER_BYTES + size > Number((await this.fs.fstat(this.handle)).size)) {
+    // A length the file cannot hold, or no save writes (spec R74), is damage, never an allocation.
+    const fileBytes = Number((await this.fs.fstat(this.handle)).size);
+    if (size > MAX_RECORD_BYTES || HEADER_BYTES + size > fileBytes) {
+      // Whatever the file holds past the header goes when the slot is cleared.
+      this.bodyBytes = Math.max(this.bodyBytes, fileBytes - HEADER_BYTES);
       return { kind: 'damaged', operationId: known, bytes: head };
     }
     const body = await this.fs.readAt(this.handle, size, HEADER_BYTES);

@@ -6,6 +6,9 @@ import { dataCorrupt, problemOf, readDataFile } from './regular-file.js';
 /** The file in the application directory that grants access to outside materials (spec R15). */
 export const CONTENT_ACCESS_FILE = 'repa-content-access.json';
 
+/** The largest grants file read (bytes); a larger one is `data_corrupt`. */
+const MAX_GRANTS_BYTES = 4 * 1024 * 1024;
+
 const grantsSchema = z.looseObject({
   format: z.literal('repa.content-access/1'),
   /** material id → grant. */
@@ -21,19 +24,22 @@ const grantsSchema = z.looseObject({
 });
 
 /**
- * The absolute path granted for material `id` in the space at `root`, or `undefined` when there is
- * no such grant. Reads the grants file on every call, so edits take effect at once.
- * Throws `data_corrupt` when the file is damaged (it is never rewritten here).
+ * The absolute path granted for material `id` in the space at `root`; `'other-spaces'` when the
+ * material is granted only to other spaces; `undefined` when there is no such grant. Reads the
+ * grants file on every call, so edits take effect at once. Throws `data_corrupt` when the file is
+ * damaged (it is never rewritten here).
  */
 export async function grantedMaterialPath(
   fs: FsLayer,
   appDirectory: string | undefined,
   roots: readonly string[],
   id: string,
-): Promise<string | undefined> {
+): Promise<string | 'other-spaces' | undefined> {
   if (appDirectory === undefined) return undefined;
   const file = join(appDirectory, CONTENT_ACCESS_FILE);
-  const bytes = await readDataFile(fs, file, 'content access file');
+  const bytes = await readDataFile(fs, file, 'content access file', {
+    maxBytes: MAX_GRANTS_BYTES,
+  });
   if (bytes === undefined) return undefined;
   let grants: z.infer<typeof grantsSchema>;
   try {
@@ -44,7 +50,7 @@ export async function grantedMaterialPath(
   const grant = grants.materials[id];
   if (grant === undefined) return undefined;
   if (grant.spaces !== undefined && !grant.spaces.some((space) => roots.includes(space))) {
-    return undefined;
+    return 'other-spaces';
   }
   return grant.path;
 }

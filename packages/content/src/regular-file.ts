@@ -60,16 +60,18 @@ export function problemOf(error: unknown): string {
 /**
  * Reads one of Repa's own data files (`what` names it in messages), or returns `undefined` when it
  * does not exist. A FIFO, device, socket or folder in its place is `data_corrupt`, found without
- * waiting (so is a symlink with `follow: false`); other failures are `io_error`. `note` is the
+ * waiting (so is a symlink with `follow: false`), and so is a file larger than `maxBytes`, found
+ * from its size before a byte is read (spec R74); other failures are `io_error`. `note` is the
  * `data_corrupt` error's note.
  */
 export async function readDataFile(
   fs: FsLayer,
   file: string,
   what: string,
-  options: { follow?: boolean; note?: string } = {},
+  options: { follow?: boolean; note?: string; maxBytes: number },
 ): Promise<Buffer | undefined> {
-  const { note } = options;
+  const { note, maxBytes } = options;
+  const tooLarge = () => dataCorrupt(what, file, `it is larger than ${maxBytes} bytes`, { note });
   let handle: Awaited<ReturnType<FsLayer['open']>>;
   try {
     handle = await fs.open(file, options.follow === false ? READ_NO_FOLLOW : READ_FOLLOW);
@@ -87,7 +89,11 @@ export async function readDataFile(
       const kind = stats.isDirectory() ? 'a folder' : kindOf(stats);
       throw dataCorrupt(what, file, `it is not a regular file (${kind})`, { note });
     }
-    return await fs.read(handle);
+    if (stats.size > BigInt(maxBytes)) throw tooLarge();
+    const bytes = await fs.read(handle);
+    // It grew while it was read.
+    if (bytes.length > maxBytes) throw tooLarge();
+    return bytes;
   } catch (error) {
     if (RepaError.isInstance(error)) throw error;
     throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });

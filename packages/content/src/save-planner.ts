@@ -5,7 +5,12 @@ import { newIdentity } from './content-address.js';
 import { excerptOf, versionOf } from './content-bytes.js';
 import type { IdentityLedger } from './identity-ledger.js';
 import type { IntentChange, IntentRecord } from './intent-record.js';
-import type { ContentLocation, SpaceResolver } from './space-resolver.js';
+import {
+  type ContentLocation,
+  fileTooLarge,
+  MAX_READ_BYTES,
+  type SpaceResolver,
+} from './space-resolver.js';
 import { TEMP_MARK } from './store-files.js';
 
 /** One object a save changes. */
@@ -68,6 +73,14 @@ export async function planSave(
   settled: (statKey: string, readAt: number) => string | undefined,
   recall?: (target: string) => { statKey: string; version: string } | undefined,
 ): Promise<PlannedChange[]> {
+  // Spec R74: a save writes no more than the store reads back, which bounds its intent record.
+  const total = changes.reduce((sum, change) => sum + (change.content?.length ?? 0), 0);
+  if (total > MAX_READ_BYTES) {
+    throw fileTooLarge(
+      changes.length === 1 ? JSON.stringify(changes[0]?.target) : 'The save',
+      total,
+    );
+  }
   const locations: ContentLocation[] = [];
   for (const change of changes) {
     const location = await space.resolve(change.target, ledger);

@@ -1,11 +1,18 @@
 import { dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { parseIdentity } from './content-address.js';
-import { versionOf } from './content-bytes.js';
+import { versionOfYielding } from './content-bytes.js';
 import type { IdentityLedger } from './identity-ledger.js';
-import { type IntentChange, type IntentRecord, intentRecordSchema } from './intent-record.js';
+import {
+  type IntentChange,
+  type IntentRecord,
+  intentRecordSchema,
+  MAX_RECORD_BYTES,
+} from './intent-record.js';
 import type { IntentSlot } from './intent-slot.js';
+import { readDataFile } from './regular-file.js';
 import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner.js';
 import { parseSpacePath } from './space-path.js';
 import type { ContentLocation, SpaceResolver } from './space-resolver.js';
@@ -65,6 +72,9 @@ interface FoundRecord {
   record?: IntentRecord;
   problem?: string;
 }
+
+/** The most intent records one look at `.repa/intents/` reads (in name order); others wait. */
+const MAX_RECORDS = 10_000;
 
 /**
  * The intent records of a space: finishing or keeping the saves a crash interrupted, quarantining
@@ -147,8 +157,11 @@ export class SaveRecovery {
       throw ioError(error, `Listing ${dir}`);
     }
     const records: FoundRecord[] = [];
-    for (const file of names.sort()) {
-      if (!file.endsWith('.json') || file.includes(TEMP_MARK)) continue;
+    const files = names.filter((file) => file.endsWith('.json') && !file.includes(TEMP_MARK));
+    // Spec R74: a bounded number of records, with a turn of the event loop before each (the
+    // file-system calls run on this thread).
+    for (const file of files.sort().slice(0, MAX_RECORDS)) {
+      await nextTurn();
       const name = file.slice(0, -'.json'.length);
       const path = join(dir, file);
       let record: IntentRecord;
@@ -157,13 +170,22 @@ export class SaveRecovery {
           records.push({ name, path, problem: 'The record is not a plain file.' });
           continue;
         }
-        record = intentRecordSchema.parse(JSON.parse((await fs.readFile(path)).toString('utf8')));
-      } catch {
+        // Opened without waiting or following a link, and never read past its bound (spec R74).
+        const bytes = await readDataFile(fs, path, 'intent record', {
+          follow: false,
+          maxBytes: MAX_RECORD_BYTES,
+        });
+        if (bytes === undefined) continue;
+        record = intentRecordSchema.parse(JSON.parse(bytes.toString('utf8')));
+      } catch (error) {
         // A damaged record is quarantined: kept for a person to inspect, never guessed at.
+        const tooLarge = RepaError.isInstance(error) && /larger than/u.test(error.message);
         records.push({
           name,
           path,
-          problem: 'The record is damaged (torn or not a Repa intent record).',
+          problem: tooLarge
+            ? `The record is larger than ${MAX_RECORD_BYTES} bytes, more than any save writes.`
+            : 'The record is damaged (torn or not a Repa intent record).',
         });
         continue;
       }
@@ -206,7 +228,7 @@ export class SaveRecovery {
       }
       if (
         change.content !== null &&
-        versionOf(Buffer.from(change.content, 'base64')) !== change.version
+        (await versionOfYielding(Buffer.from(change.content, 'base64'))) !== change.version
       ) {
         return `The saved bytes of ${shown} do not have the recorded version.`;
       }

@@ -10,6 +10,34 @@ import { isSocketOpenError, notRegularFile } from './regular-file.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
 import { realDirExists, statKeyOf, toPosix } from './store-files.js';
 
+/**
+ * The largest file the store reads (bytes, spec R74): a larger one is `file_too_large`, found from
+ * its size before a byte is read, so a sparse terabyte file costs one `fstat`.
+ */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+/** The `file_too_large` error for `shown` (a quoted address, or "The save") of `size` bytes. */
+export function fileTooLarge(shown: string, size: bigint | number): RepaError {
+  return new RepaError(
+    'file_too_large',
+    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads or saves at once.`,
+    { details: { bytes: Number(size), limit: MAX_READ_BYTES } },
+  );
+}
+
+/**
+ * The error for a path longer than the system takes (`ENAMETOOLONG`): `invalid_request` naming it
+ * space-relatively (cut short), never the absolute path the system's message holds.
+ */
+function pathTooLong(path: string): RepaError {
+  const shown = path.length > 120 ? `${path.slice(0, 119)}…` : path;
+  return new RepaError(
+    'invalid_request',
+    `The path ${JSON.stringify(shown)} (${path.length} characters) is longer than the system allows (ENAMETOOLONG).`,
+    { fix: 'Move the file to a shallower folder, or use a shorter path.' },
+  );
+}
+
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
   /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
@@ -116,6 +144,12 @@ export class SpaceResolver {
         [this.root, this.givenRoot],
         parsed.id,
       );
+      if (outside === 'other-spaces') {
+        throw new RepaError(
+          'material_not_granted',
+          `The material ${parsed.identity} is granted to other spaces, not to this one.`,
+        );
+      }
       if (outside !== undefined) {
         return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
       }
@@ -157,6 +191,7 @@ export class SpaceResolver {
             },
           );
         }
+        if (code === 'ENAMETOOLONG') throw pathTooLong(path);
         throw ioError(error, `Checking ${path}`);
       }
       if (stats.isSymbolicLink()) {
@@ -203,7 +238,8 @@ export class SpaceResolver {
 
   /**
    * Reads the whole file at `location` once, with the stat key the bytes belong to and their
-   * version (hashed in slices that let the event loop run, so a huge file blocks no one).
+   * version (hashed in slices that let the event loop run, so a huge file blocks no one). A file
+   * over {@link MAX_READ_BYTES} is `file_too_large`.
    */
   async readStable(
     location: ContentLocation,
@@ -224,6 +260,7 @@ export class SpaceResolver {
       if (code === 'ELOOP') {
         throw new RepaError('path_outside_space', `${shown} changed into a symlink while reading.`);
       }
+      if (code === 'ENAMETOOLONG') throw pathTooLong(location.target);
       throw ioError(error, `Reading ${shown}`);
     }
     try {
@@ -237,7 +274,10 @@ export class SpaceResolver {
         }
         // Checked before reading: a FIFO or device opened without blocking is never read.
         if (!before.isFile()) throw notRegularFile(shown, before);
+        if (before.size > BigInt(MAX_READ_BYTES)) throw fileTooLarge(shown, before.size);
         const bytes = await this.fs.read(handle);
+        // It grew while it was read.
+        if (bytes.length > MAX_READ_BYTES) throw fileTooLarge(shown, bytes.length);
         const after = await this.fs.fstat(handle);
         // Contract: the version always belongs to the stat key it is stored with.
         if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {

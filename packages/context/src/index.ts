@@ -15,6 +15,7 @@ export {
 export { injectFileChangeMessage } from './inject-file-change-message.js';
 export {
   LEARNING_CONTEXT_BODY_LIMIT,
+  LEARNING_CONTEXT_FILE_LIMIT,
   type LearningContextRecord,
   type LearningContextView,
 } from './learning-context-file.js';

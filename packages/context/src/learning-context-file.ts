@@ -23,6 +23,14 @@ export interface LearningContextRecord extends LearningContextView {
 /** The largest body a learning context may hold, in UTF-8 bytes. */
 export const LEARNING_CONTEXT_BODY_LIMIT = 256 * 1024;
 
+/**
+ * The largest `learning-context.json` Repa reads or writes, in bytes: room for a body at
+ * {@link LEARNING_CONTEXT_BODY_LIMIT} in JSON (quotes, newlines and backslashes escaped) with its
+ * sources and their versions. A larger file is `data_too_large`, found from its size before any
+ * of it is read.
+ */
+export const LEARNING_CONTEXT_FILE_LIMIT = 1024 * 1024;
+
 /** The stored file; extra fields (e.g. `updatedAt`) are allowed and ignored. */
 export const learningContextFileSchema = z.looseObject({
   revision: z.string().min(1),

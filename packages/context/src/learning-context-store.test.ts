@@ -4,7 +4,9 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,10 @@ import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { recordingSyncDirFs } from '@repa/durable-fs/testing';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { LEARNING_CONTEXT_BODY_LIMIT } from './learning-context-file.js';
+import {
+  LEARNING_CONTEXT_BODY_LIMIT,
+  LEARNING_CONTEXT_FILE_LIMIT,
+} from './learning-context-file.js';
 import { readLearningContext } from './read-learning-context.js';
 import { writeLearningContext } from './write-learning-context.js';
 
@@ -100,6 +105,27 @@ describe('readLearningContext', () => {
       const error = await failure(readLearningContext(root));
       expect(error.code).toBe('context_unavailable');
       expect(error.message).toContain('cannot be read');
+    });
+
+    it('refuses a 64 MiB file with data_too_large naming the file, its size and the limit', async () => {
+      const root = space();
+      const file = stored(root, JSON.stringify({ revision: '1', body: 'B', sources: [] }));
+      truncateSync(file, 64 * 1024 * 1024); // sparse: valid JSON, then NULs
+      const error = await failure(readLearningContext(root));
+      expect(error).toMatchObject({
+        code: 'data_too_large',
+        details: { file, size: 64 * 1024 * 1024, limit: LEARNING_CONTEXT_FILE_LIMIT },
+      });
+      expect(error.message).toContain(file);
+      expect(error.fix).toContain('--force');
+    });
+
+    it('reads a file of exactly the limit', async () => {
+      const root = space();
+      const json = JSON.stringify({ revision: '1', body: 'B', sources: [] });
+      const file = stored(root, json + ' '.repeat(LEARNING_CONTEXT_FILE_LIMIT - json.length));
+      expect(statSync(file).size).toBe(LEARNING_CONTEXT_FILE_LIMIT);
+      expect(await readLearningContext(root)).toMatchObject({ body: 'B' });
     });
 
     it('refuses a FIFO at once instead of waiting for a writer', async () => {
@@ -228,6 +254,36 @@ describe('writeLearningContext', () => {
         revision: '1',
         body: 'fresh',
       });
+    });
+
+    it('with force moves a file past the size limit aside, then writes revision 1', async () => {
+      const root = space();
+      const file = stored(root, '{}');
+      truncateSync(file, LEARNING_CONTEXT_FILE_LIMIT + 1);
+      expect((await failure(writeLearningContext(root, { body: 'x', sources: [] }))).code).toBe(
+        'data_too_large',
+      );
+      const view = await writeLearningContext(root, { body: 'x', sources: [] }, { force: true });
+      expect(view.revision).toBe('1');
+      expect(statSync(view.damagedFileKept ?? '').size).toBe(LEARNING_CONTEXT_FILE_LIMIT + 1);
+      expect(await readLearningContext(root)).toMatchObject({ revision: '1', body: 'x' });
+    });
+
+    it('refuses sources that would make the file pass its size limit, touching nothing', async () => {
+      const root = space();
+      const file = stored(root, JSON.stringify({ revision: '4', body: 'old', sources: [] }));
+      const sources = Array.from(
+        { length: 20_000 },
+        (_, index) => `notes/${index}-${'x'.repeat(40)}.md`,
+      );
+      const error = await failure(
+        writeLearningContext(root, { body: 'x', sources }, { force: true }),
+      );
+      expect(error).toMatchObject({
+        code: 'invalid_request',
+        details: { limit: LEARNING_CONTEXT_FILE_LIMIT },
+      });
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ revision: '4' });
     });
 
     it('refuses a body over the limit with invalid_request, writing nothing', async () => {

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { errnoCode, type FsHandle, nodeFsLayer, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
+  LEARNING_CONTEXT_FILE_LIMIT,
   type LearningContextRecord,
   type LearningContextView,
   learningContextFileSchema,
@@ -10,9 +11,11 @@ import {
 
 /**
  * Reads the space's current learning context from `<space>/.repa/learning-context.json`.
- * Returns `null` when the space has none (the file does not exist). Any other failure (unreadable
- * file, invalid JSON, wrong shape) throws `context_unavailable` naming the file and the problem, so
- * the host can fail the run before the user message enters Pi history (spec R31).
+ * Returns `null` when the space has none (the file does not exist). A file larger than
+ * {@link LEARNING_CONTEXT_FILE_LIMIT} throws `data_too_large` (nothing of it is read); any other
+ * failure (a symlink, FIFO or other non-regular file, invalid JSON, wrong shape) throws
+ * `context_unavailable` naming the file and the problem, so the host can fail the run before the
+ * user message enters Pi history (spec R31).
  */
 export async function readLearningContext(spaceRoot: string): Promise<LearningContextView | null> {
   const record = await readLearningContextRecord(spaceRoot);
@@ -59,7 +62,8 @@ export async function readLearningContextRecord(
 /**
  * The file's text, or `null` when it (or `.repa`) does not exist. Read through `nodeFsLayer`: at
  * every run start, so its metadata calls and a file up to 64 KiB run on this thread (no thread-pool
- * round trips); a larger file is read through the pool and blocks no one.
+ * round trips); a larger one is read through the pool and blocks no one. Never more than
+ * {@link LEARNING_CONTEXT_FILE_LIMIT} bytes and one are read, even from a file that grows meanwhile.
  */
 async function readRegularFile(file: string): Promise<string | null> {
   const fs = nodeFsLayer;
@@ -93,7 +97,10 @@ async function readRegularFile(file: string): Promise<string | null> {
     const stats = await fs.fstat(handle);
     if (stats.isDirectory()) throw unavailable(file, 'cannot be read (it is a folder)', undefined);
     if (!stats.isFile()) throw unavailable(file, 'is not a regular file', undefined);
-    return (await fs.read(handle)).toString('utf8');
+    if (stats.size > BigInt(LEARNING_CONTEXT_FILE_LIMIT)) throw tooLarge(file, stats.size);
+    const bytes = await fs.readAt(handle, LEARNING_CONTEXT_FILE_LIMIT + 1, 0);
+    if (bytes.length > LEARNING_CONTEXT_FILE_LIMIT) throw tooLarge(file, bytes.length);
+    return bytes.toString('utf8');
   } catch (error) {
     if (RepaError.isInstance(error)) throw error;
     throw unavailable(file, `cannot be read (${errorText(error)})`, error);
@@ -108,6 +115,18 @@ function unavailable(file: string, problem: string, cause: unknown): RepaError {
     details: { file, problem },
     cause,
   });
+}
+
+function tooLarge(file: string, size: number | bigint): RepaError {
+  const limit = LEARNING_CONTEXT_FILE_LIMIT;
+  return new RepaError(
+    'data_too_large',
+    `The learning context file ${file} has ${size} bytes; Repa reads at most ${limit}.`,
+    {
+      fix: `Replace it (repa context set --force keeps its bytes beside it) or remove ${file}; a learning context body holds at most 256 KiB.`,
+      details: { file, size: Number(size), limit },
+    },
+  );
 }
 
 function errorText(error: unknown): string {

@@ -4,6 +4,7 @@ import { type FsLayer, ioError, replaceFile, syncDirectory } from '@repa/durable
 import { RepaError } from '@repa/protocol';
 import {
   LEARNING_CONTEXT_BODY_LIMIT,
+  LEARNING_CONTEXT_FILE_LIMIT,
   type LearningContextRecord,
   type LearningContextView,
   learningContextPath,
@@ -28,7 +29,9 @@ export interface WriteLearningContextOptions {
  * folder fsync counts as done where the file system cannot sync folders); a failure throws
  * `io_error` and leaves the old file. A corrupt existing file is never overwritten: it throws
  * `context_unavailable`, unless `force`, which first moves it aside (its path is in the result's
- * `damagedFileKept`). A body over {@link LEARNING_CONTEXT_BODY_LIMIT} bytes is `invalid_request`.
+ * `damagedFileKept`; a file past {@link LEARNING_CONTEXT_FILE_LIMIT}, `data_too_large`, counts as
+ * damaged). A body over {@link LEARNING_CONTEXT_BODY_LIMIT} bytes, or a file over
+ * {@link LEARNING_CONTEXT_FILE_LIMIT}, is `invalid_request`.
  * Not safe against concurrent writers of the same space.
  */
 export async function writeLearningContext(
@@ -51,15 +54,24 @@ export async function writeLearningContext(
       },
     );
   }
+  // Refused before anything is read or moved; checked again once the revision is known.
+  fileText({
+    revision: '',
+    body: input.body,
+    sources: [...input.sources],
+    sourceVersions: [...(input.sourceVersions ?? [])],
+    updatedAt: new Date().toISOString(),
+  });
   const file = learningContextPath(spaceRoot);
   let current: LearningContextView | null;
   let damagedFileKept: string | undefined;
   try {
     current = await readLearningContext(spaceRoot);
   } catch (error) {
-    if (!options.force || !RepaError.isInstance(error) || error.code !== 'context_unavailable') {
-      throw error;
-    }
+    const damaged =
+      RepaError.isInstance(error) &&
+      (error.code === 'context_unavailable' || error.code === 'data_too_large');
+    if (!options.force || !damaged) throw error;
     current = null;
     damagedFileKept = join(
       dirname(file),
@@ -82,7 +94,7 @@ export async function writeLearningContext(
     sourceVersions: [...(input.sourceVersions ?? [])],
     updatedAt,
   };
-  const text = `${JSON.stringify(view, null, 2)}\n`;
+  const text = fileText(view);
   try {
     // A new `.repa/` is made durable in the space folder first, or a power loss could take it
     // and the file with it; when that fails it is removed again, so the next write retries both.
@@ -97,6 +109,26 @@ export async function writeLearningContext(
     throw ioError(error, `Writing the learning context file ${file}`, { file });
   }
   return damagedFileKept === undefined ? view : { ...view, damagedFileKept };
+}
+
+/**
+ * The file's text; `invalid_request` when it would pass {@link LEARNING_CONTEXT_FILE_LIMIT}.
+ * Contract: never write a file the reader would refuse.
+ */
+function fileText(view: LearningContextRecord): string {
+  const text = `${JSON.stringify(view, null, 2)}\n`;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > LEARNING_CONTEXT_FILE_LIMIT) {
+    throw new RepaError(
+      'invalid_request',
+      `The learning context would take ${bytes} bytes on disk; the limit is ${LEARNING_CONTEXT_FILE_LIMIT} bytes.`,
+      {
+        fix: 'Name fewer sources, or shorten the body (a control character takes six bytes in JSON).',
+        details: { bytes, limit: LEARNING_CONTEXT_FILE_LIMIT },
+      },
+    );
+  }
+  return text;
 }
 
 function nextRevision(previous: string | undefined): string {

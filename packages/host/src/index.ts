@@ -25,6 +25,7 @@ export {
   createSessionFile,
   listSessionFiles,
   openSessionFile,
+  SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
 export {
@@ -41,3 +42,9 @@ export {
   readSessionHistory,
   sessionDirectoryOf,
 } from './space-sessions.js';
+export {
+  checkTrustedPiFiles,
+  inspectSpaceForTrust,
+  type KnownToRepa,
+  learningContextDigest,
+} from './space-trust.js';

@@ -36,6 +36,7 @@ import {
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type RestrictedItem,
   type RunAttachment,
   type RunEvent,
   type RunImage,
@@ -52,6 +53,12 @@ import { runEventsFromPi } from './run-events.js';
 import { readAttachments, resolveRunImages } from './run-inputs.js';
 import { createSessionFile, openSessionFile } from './session-files.js';
 import { sessionDirectoryOf } from './space-sessions.js';
+import {
+  checkTrustedPiFiles,
+  learningContextDigest,
+  withheldInstructionFiles,
+  withSkillsWithinSpace,
+} from './space-trust.js';
 
 /** Options of {@link PiConversationHost.open}. */
 export interface PiConversationHostOptions {
@@ -75,8 +82,12 @@ export interface PiConversationHostOptions {
   piSettings?: SettingsManager;
   /** Trusted inline Pi extensions; Repa's own extension is installed after them (spec R34). */
   extensions?: InlineExtension[];
-  /** Whether the space's project instruction files are trusted (spec R13). Default false. */
-  trustProjectInstructions?: boolean;
+  /**
+   * Whether the learner trusts the space (spec R13). Untrusted (the default), nothing of the
+   * space's own Pi configuration is read or run: its `.pi/` settings, skills, prompt templates and
+   * packages, `.agents/` skills and instruction files; Pi's project trust follows this.
+   */
+  trusted?: boolean;
   /** Receives errors thrown by extension handlers (Pi isolates them; default: ignored). */
   onExtensionError?: (error: ExtensionError) => void;
   /** The date shown in the environment section; default: the clock at run start. */
@@ -111,8 +122,13 @@ export interface SendOptions {
   runId?: string;
   /** The level each of the run's settings came from; the prompt report names it (spec R10). */
   sources?: PromptSettingsSources;
-  /** Whether the space's project instruction files are trusted for this run; default the host's. */
-  trustProjectInstructions?: boolean;
+  /**
+   * In an untrusted space, the digests ({@link learningContextDigest}) of the learning contexts
+   * Repa wrote there: any other learning context the space holds is not given to the model.
+   */
+  knownContexts?: readonly string[];
+  /** What the space's restriction leaves out, as the application found it; told with the prompt. */
+  restricted?: readonly RestrictedItem[];
   /**
    * The run's model, thinking level and tools, applied before the run starts (spec R72).
    * Omitted: the host's model, its initial thinking level and every content tool.
@@ -150,6 +166,8 @@ export interface RunOutcome {
   connection?: string;
   /** The attached documents as the run read them. */
   attachedSources?: AttachedSource[];
+  /** What the space's restriction left out of the run (absent when the space is trusted). */
+  restricted?: RestrictedItem[];
 }
 
 interface PendingDelivery {
@@ -165,7 +183,7 @@ interface PendingDelivery {
 
 interface ActiveRun {
   settings: PromptSettings;
-  trusted: boolean | undefined;
+  restricted: RestrictedItem[];
   sources: PromptSettingsSources | undefined;
   cancelRequested: boolean;
   view: LearningContextView | null;
@@ -211,6 +229,8 @@ export class PiConversationHost {
     | undefined;
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   #offeredSkills: readonly string[] = [];
+  /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
+  #withheldInstructions: readonly string[] = [];
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
@@ -279,7 +299,15 @@ export class PiConversationHost {
       learningContext: (this.#run?.settings ?? this.#lastSettings)?.learningContext ?? true,
       systemPrompt: (this.#run?.prompt ?? this.#lastPrompt)?.text,
     }));
-    const settingsManager = this.#options.piSettings ?? SettingsManager.create(space, agentDir);
+    const trusted = this.#options.trusted ?? false;
+    // Spec R13: Pi reads a space's own files synchronously; a trusted space's must be safe to read.
+    if (trusted) await checkTrustedPiFiles(space);
+    else this.#withheldInstructions = await withheldInstructionFiles(space);
+    const settingsManager =
+      this.#options.piSettings ??
+      SettingsManager.create(space, agentDir, { projectTrusted: trusted });
+    // An embedder's own settings manager follows Repa's trust too: Pi's project trust is Repa's.
+    settingsManager.setProjectTrusted(trusted);
     // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
     const services = await createAgentSessionServices({
       cwd: space,
@@ -293,6 +321,8 @@ export class PiConversationHost {
         noExtensions: true,
         noPromptTemplates: true,
         noThemes: true,
+        // An untrusted space's instruction files are not even read (a FIFO would stall Pi).
+        noContextFiles: !trusted,
         extensionFactories: [
           ...(this.#options.extensions ?? []),
           { name: REPA_EXTENSION_NAME, factory: this.#extension() },
@@ -317,7 +347,10 @@ export class PiConversationHost {
       onChanges: (changes) => this.#run?.emit({ type: 'file-change-notice', changes }),
     });
     const { session } = await createAgentSessionFromServices({
-      services,
+      services: {
+        ...services,
+        resourceLoader: withSkillsWithinSpace(services.resourceLoader, space),
+      },
       sessionManager,
       model,
       thinkingLevel: this.#options.thinkingLevel ?? 'off',
@@ -389,7 +422,7 @@ export class PiConversationHost {
       description: skill.description,
       location: skill.filePath,
     }));
-    const trusted = this.#run?.trusted ?? this.#options.trustProjectInstructions ?? false;
+    const trusted = this.#options.trusted ?? false;
     const date = (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
     // The prompt is a pure function of its input: a run whose input equals the last one's (the
     // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
@@ -418,7 +451,9 @@ export class PiConversationHost {
             skills,
             projectInstructions: {
               trusted,
-              files: agentsFiles.map((file) => ({ path: file.path, text: file.content })),
+              files: trusted
+                ? agentsFiles.map((file) => ({ path: file.path, text: file.content }))
+                : this.#withheldInstructions.map((path) => ({ path, text: '' })),
             },
             tools: tools.map((tool) => ({
               name: tool.name,
@@ -465,7 +500,7 @@ export class PiConversationHost {
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run: ActiveRun = {
       settings,
-      trusted: options.trustProjectInstructions,
+      restricted: [...(options.restricted ?? [])],
       sources: options.sources,
       cancelRequested: false,
       view: null,
@@ -486,6 +521,17 @@ export class PiConversationHost {
           run.view = await (this.#options.learningContextReader ?? readLearningContext)(
             this.#options.space,
           );
+          // Spec R13: an untrusted space's learning context counts only when Repa wrote it there.
+          if (
+            run.view &&
+            !(this.#options.trusted ?? false) &&
+            !options.knownContexts?.includes(learningContextDigest(run.view.body))
+          ) {
+            run.view = null;
+            if (!run.restricted.some((item) => item.kind === 'learning-context')) {
+              run.restricted.push(shippedContext());
+            }
+          }
         } catch (error) {
           return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
         }
@@ -525,7 +571,11 @@ export class PiConversationHost {
         }
       });
       const prompt = this.#assemblePrompt(settings);
-      emit({ type: 'prompt-sections', sections: prompt.report });
+      emit({
+        type: 'prompt-sections',
+        sections: prompt.report,
+        ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
+      });
       const { view } = run;
       const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
       if (decision.append && view) {
@@ -552,7 +602,11 @@ export class PiConversationHost {
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
       }
       const outcome = this.#withUsage(this.#outcome(prompt, run), run);
-      return attached ? { ...outcome, attachedSources: attached.sources } : outcome;
+      return {
+        ...outcome,
+        ...(attached ? { attachedSources: attached.sources } : {}),
+        ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
+      };
     } catch (error) {
       if (run.cancelRequested) return this.#withUsage(this.#cancelled(run.prompt), run);
       return this.#withUsage(
@@ -810,6 +864,15 @@ export class PiConversationHost {
     this.#bash.dispose();
     this.#session.dispose();
   }
+}
+
+/** The restriction item of a learning context Repa did not write in an untrusted space. */
+function shippedContext(): RestrictedItem {
+  return {
+    kind: 'learning-context',
+    path: '.repa/learning-context.json',
+    detail: 'A learning context Repa did not write here; not given to the model.',
+  };
 }
 
 /** The text parts of a Pi user message, joined. */

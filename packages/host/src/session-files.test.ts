@@ -121,6 +121,34 @@ describe('checkSessionFile', () => {
     },
   );
 
+  it('names the line NULs damaged, the entries after it that lose their parent chain, where the history ends and how to keep it', async () => {
+    const file = sessionWithEntries();
+    const entry = (id: string, parentId: string) =>
+      `${JSON.stringify({ type: 'label', id, parentId, timestamp: 't', targetId: 'a' })}\n`;
+    appendFileSync(file, entry('c', 'b') + entry('d', 'c'));
+    // Line 3 (entry b, the child of a) reads back as zeros; c and d chain through it.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[2] = '\0'.repeat(lines[2]?.length ?? 0);
+    writeFileSync(file, lines.join('\n'));
+    const error = await checkSessionFile(file).then(
+      () => expect.unreachable('a damaged file was accepted'),
+      (caught: unknown) => caught as RepaError,
+    );
+    expect(error.code).toBe('session_damaged');
+    expect(error.message).toContain('line 3 holds NUL bytes');
+    expect(error.message).toContain('2 of the 2 entries after it lose their parent chain');
+    expect(error.message).toContain('the readable history ends at entry a (line 2)');
+    expect(error.details).toMatchObject({
+      line: 3,
+      entriesAfter: 2,
+      entriesCutOff: 2,
+      lastIntactEntry: 'a',
+      lastIntactLine: 2,
+    });
+    expect(error.fix).toContain('head -n 2');
+    expect(error.fix).toContain('quarantine');
+  });
+
   it('keeps a byte-identical quarantine copy of a damaged file, once per damaged state', async () => {
     const file = sessionWithEntries();
     writeFileSync(file, `#garbled${readFileSync(file, 'utf8').slice(8)}`);

@@ -1,10 +1,7 @@
-import { lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { constants, lstatSync } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import {
-  CURRENT_SESSION_VERSION,
-  type FileEntry,
-  SessionManager,
-} from '@earendil-works/pi-coding-agent';
+import { type FileEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import {
   createFile,
   errnoCode,
@@ -14,31 +11,26 @@ import {
   replaceFile,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  type IntactPrefix,
+  inspectSessionBytes,
+  type SessionFileCheck,
+  sessionHeaderSchema,
+} from './session-file-inspect.js';
+import { summaryOf } from './session-text.js';
 
-const headerSchema = z.looseObject({
-  type: z.literal('session'),
-  version: z.literal(CURRENT_SESSION_VERSION),
-  id: z.string().min(1),
-  timestamp: z.string(),
-  cwd: z.string(),
-});
+export type { SessionFileCheck } from './session-file-inspect.js';
 
-const entrySchema = z.looseObject({
-  type: z.string().min(1),
-  id: z.string().min(1),
-  parentId: z.string().nullable(),
-});
+/**
+ * The largest session file Repa reads or hands to Pi: 256 MiB, far more than a long session's
+ * history (a day of work is a few MiB; images are the big entries). A larger file is listed as
+ * damaged with `data_too_large` and never read.
+ */
+export const SESSION_FILE_LIMIT = 256 * 1024 * 1024;
 
-/** What {@link checkSessionFile} found. */
-export interface SessionFileCheck {
-  /** The session id from the header. */
-  sessionId: string;
-  /** Entries with a valid id and parent. */
-  entries: number;
-  /** True when the last line has no newline (a torn write); {@link openSessionFile} repairs it. */
-  tornLastLine: boolean;
-}
+/** Parsed entries of cached sound files are dropped (to be read again) beyond this many file bytes. */
+const ENTRY_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * What one look at a session file found; cached by the file's stat key.
@@ -53,7 +45,14 @@ export interface SessionFileState {
   modifiedAt: string;
   /** The check of a sound file. */
   check?: SessionFileCheck;
-  /** The entries of a sound file as Pi loads them (header first). */
+  /** The name and last activity of a sound file, as Pi's listing shows them. */
+  summary?: { name?: string; lastActivity?: number };
+  /** The file's size in bytes. */
+  bytes?: number;
+  /**
+   * The entries of a sound file as Pi loads them (header first); dropped from the cache when the
+   * cached entries pass 64 MiB of files (read them with {@link sessionFileEntries}).
+   */
   entries?: FileEntry[];
   /** Why the file is damaged (`session_damaged`, its quarantine copy in `details`). */
   damage?: RepaError;
@@ -61,6 +60,9 @@ export interface SessionFileState {
 
 const MAX_CACHED_FILES = 256;
 const states = new Map<string, { key: string; state: Promise<SessionFileState> }>();
+/** Cached states that still hold their entries, oldest first, and the bytes of their files. */
+const withEntries = new Set<SessionFileState>();
+let entryBytes = 0;
 
 /** Pi names session files `<timestamp with - for : and .>_<session id>.jsonl`. */
 const PI_FILE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2})-(\d{3}Z)_(.+)\.jsonl$/;
@@ -90,72 +92,33 @@ function unreadable(path: string, cause: unknown): RepaError {
   return new RepaError('io_error', `Session file ${path} cannot be read.`, { cause });
 }
 
-function damaged(path: string, problem: string, copy: string | Error): RepaError {
+function damaged(
+  path: string,
+  found: { problem: string; details?: Record<string, unknown>; intact?: IntactPrefix },
+  copy: string | Error,
+): RepaError {
   const kept = typeof copy === 'string';
+  const { problem, intact } = found;
+  const keep =
+    intact === undefined
+      ? ''
+      : ` To keep the history up to entry ${intact.entryId}, move the file out of ${dirname(path)} and write back only its first ${intact.line} lines (head -n ${intact.line}).`;
+  const copyText = kept
+    ? ` The file was left untouched; a byte copy is kept at ${copy}.`
+    : ' The file was left untouched.';
   return new RepaError('session_damaged', `Session file ${path} is damaged: ${problem}.`, {
     details: {
       path,
       problem,
+      ...found.details,
       ...(kept ? { quarantine: copy } : { quarantineFailed: copy.message }),
     },
-    ...(kept
+    ...(kept || intact
       ? {
-          fix: `Restore the session file from a backup or start a new session; the file was left untouched and a byte copy is kept at ${copy}.`,
+          fix: `Restore the session file from a backup or start a new session.${keep}${copyText}`,
         }
       : {}),
   });
-}
-
-/** What is wrong with a session file's bytes, or its check and entries when it is sound. */
-function inspect(
-  bytes: Buffer,
-): { problem: string } | { check: SessionFileCheck; entries: FileEntry[] } {
-  // JSON text never holds a raw NUL; NULs are blocks a crash never wrote (e.g. after a power loss).
-  const nul = bytes.indexOf(0);
-  if (nul !== -1) {
-    const line = bytes.subarray(0, nul).toString('utf8').split('\n').length;
-    return {
-      problem: `NUL bytes from byte ${nul} (line ${line}); the data there was never written`,
-    };
-  }
-  const text = bytes.toString('utf8');
-  const parsed: unknown[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      parsed.push(JSON.parse(line));
-    } catch {
-      // Skipped like Pi does (a torn line from an earlier crash); real damage shows up below as a
-      // broken parent chain, because nothing valid can point to a line that does not parse. An
-      // unreadable first line makes the first parsed line fail as a header.
-    }
-  }
-  const [first, ...rest] = parsed;
-  const header = headerSchema.safeParse(first);
-  if (!header.success) {
-    const problem = header.error.issues
-      .map((issue) => `header ${issue.path.join('.') || '(line)'}: ${issue.message}`)
-      .join('; ');
-    return { problem };
-  }
-  const seen = new Set<string>();
-  for (const [index, raw] of rest.entries()) {
-    const entry = entrySchema.safeParse(raw);
-    if (!entry.success) return { problem: `entry ${index + 1} has no valid id/parentId` };
-    const { id, parentId } = entry.data;
-    if (parentId !== null && !seen.has(parentId)) {
-      return { problem: `entry ${id} points to a missing parent ${parentId}` };
-    }
-    seen.add(id);
-  }
-  return {
-    check: {
-      sessionId: header.data.id,
-      entries: rest.length,
-      tornLastLine: text.length > 0 && !text.endsWith('\n'),
-    },
-    entries: parsed as FileEntry[],
-  };
 }
 
 /**
@@ -193,8 +156,47 @@ function notRegular(path: string, mtime: Date): SessionFileState {
   };
 }
 
+/** A regular file past {@link SESSION_FILE_LIMIT}: listed as damaged, never read. */
+function tooLarge(path: string, size: number, mtime: Date): SessionFileState {
+  const named = sessionIdOfFileName(path);
+  return {
+    sessionId: named.sessionId,
+    createdAt: named.createdAt,
+    modifiedAt: mtime.toISOString(),
+    damage: new RepaError(
+      'data_too_large',
+      `Session file ${path} has ${size} bytes; Repa reads session files of at most ${SESSION_FILE_LIMIT}.`,
+      {
+        fix: `Move it out of ${dirname(path)} (Repa neither reads nor continues it), then start a new session.`,
+        details: { path, size, limit: SESSION_FILE_LIMIT },
+      },
+    ),
+  };
+}
+
+/**
+ * The file's bytes to its end (it may have grown since `size` was seen), or null once they pass
+ * {@link SESSION_FILE_LIMIT}. Read through the thread pool in slices; nothing past the limit.
+ */
+async function readBounded(handle: FileHandle, size: number): Promise<Buffer | null> {
+  let buffer = Buffer.allocUnsafe(Math.min(size, SESSION_FILE_LIMIT) + 1);
+  let total = 0;
+  for (;;) {
+    if (total === buffer.length) {
+      if (total > SESSION_FILE_LIMIT) return null;
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, SESSION_FILE_LIMIT + 1));
+      buffer.copy(larger, 0, 0, total);
+      buffer = larger;
+    }
+    const { bytesRead } = await handle.read(buffer, total, buffer.length - total, total);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+  }
+  return total > SESSION_FILE_LIMIT ? null : buffer.subarray(0, total);
+}
+
 async function look(path: string): Promise<SessionFileState> {
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   let mtime: Date;
   try {
     // Never through a symlink, never waiting on a FIFO: a space's files are untrusted input.
@@ -203,7 +205,9 @@ async function look(path: string): Promise<SessionFileState> {
       const stats = await handle.stat();
       if (!stats.isFile()) return notRegular(path, stats.mtime);
       mtime = stats.mtime;
-      bytes = await handle.readFile();
+      if (stats.size > SESSION_FILE_LIMIT) return tooLarge(path, stats.size, mtime);
+      bytes = await readBounded(handle, stats.size);
+      if (bytes === null) return tooLarge(path, (await handle.stat()).size, mtime);
     } finally {
       await handle.close();
     }
@@ -214,7 +218,7 @@ async function look(path: string): Promise<SessionFileState> {
     }
     throw unreadable(path, cause);
   }
-  const found = inspect(bytes);
+  const found = await inspectSessionBytes(bytes);
   if ('check' in found) {
     const header = found.entries[0] as { timestamp: string };
     return {
@@ -222,15 +226,17 @@ async function look(path: string): Promise<SessionFileState> {
       createdAt: header.timestamp,
       modifiedAt: mtime.toISOString(),
       check: found.check,
+      summary: summaryOf(found.entries),
+      bytes: bytes.length,
       entries: found.entries,
     };
   }
   // The header's identity when it still reads; else the one Pi put in the file name.
   const newline = bytes.indexOf(10);
   const firstLine = bytes.subarray(0, newline === -1 ? bytes.length : newline).toString('utf8');
-  let header: z.infer<typeof headerSchema> | undefined;
+  let header: z.infer<typeof sessionHeaderSchema> | undefined;
   try {
-    header = headerSchema.safeParse(JSON.parse(firstLine)).data;
+    header = sessionHeaderSchema.safeParse(JSON.parse(firstLine)).data;
   } catch {
     header = undefined;
   }
@@ -242,8 +248,25 @@ async function look(path: string): Promise<SessionFileState> {
     sessionId: header?.id ?? named.sessionId,
     createdAt: header?.timestamp ?? named.createdAt,
     modifiedAt: mtime.toISOString(),
-    damage: damaged(path, found.problem, copy),
+    damage: damaged(path, found, copy),
   };
+}
+
+/** Keeps the entries of at most 64 MiB of cached files: the oldest lose theirs first. */
+function cacheEntries(state: SessionFileState): void {
+  if (state.entries === undefined || state.bytes === undefined) return;
+  withEntries.add(state);
+  entryBytes += state.bytes;
+  for (const oldest of withEntries) {
+    if (entryBytes <= ENTRY_CACHE_BYTES || oldest === state) break;
+    forgetEntries(oldest);
+  }
+}
+
+function forgetEntries(state: SessionFileState): void {
+  if (!withEntries.delete(state)) return;
+  entryBytes -= state.bytes ?? 0;
+  state.entries = undefined;
 }
 
 /**
@@ -257,20 +280,44 @@ export async function sessionFileState(path: string): Promise<SessionFileState> 
     const stats = await lstat(path, { bigint: true });
     key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
   } catch (cause) {
-    states.delete(path);
+    drop(path);
     throw unreadable(path, cause);
   }
   const cached = states.get(path);
   if (cached?.key === key) return cached.state;
   const state = look(path);
-  states.delete(path);
+  drop(path);
   states.set(path, { key, state });
-  state.catch(() => states.delete(path));
+  state.then(cacheEntries, () => {
+    if (states.get(path)?.state === state) states.delete(path);
+  });
   if (states.size > MAX_CACHED_FILES) {
     const oldest = states.keys().next().value;
-    if (oldest !== undefined) states.delete(oldest);
+    if (oldest !== undefined) drop(oldest);
   }
   return state;
+}
+
+/** Removes a file's cached state (and the entries it holds). */
+function drop(path: string): void {
+  const cached = states.get(path);
+  if (cached === undefined) return;
+  states.delete(path);
+  void cached.state.then(forgetEntries, () => undefined);
+}
+
+/**
+ * The entries of a sound session file (header first), from the cache or read again; throws the
+ * file's damage.
+ * @internal
+ */
+export async function sessionFileEntries(path: string): Promise<FileEntry[]> {
+  const state = await sessionFileState(path);
+  if (state.damage) throw state.damage;
+  if (state.entries) return state.entries;
+  const again = await look(path);
+  if (again.damage) throw again.damage;
+  return again.entries ?? [];
 }
 
 /**
@@ -322,6 +369,10 @@ export async function createSessionFile(
   return file;
 }
 
+/** Appending a repair newline: never through a symlink, never waiting on a FIFO. */
+const APPEND_NO_FOLLOW =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /**
  * Checks and opens a Pi session file to continue it; see {@link checkSessionFile}. Only here is a
  * torn last line repaired (spec R92): a newline is appended and synced, so the original bytes stay
@@ -331,7 +382,7 @@ export async function createSessionFile(
 export async function openSessionFile(path: string, cwd?: string): Promise<SessionManager> {
   const check = await checkSessionFile(path);
   if (check.tornLastLine) {
-    const handle = await open(path, 'a');
+    const handle = await open(path, APPEND_NO_FOLLOW);
     try {
       await handle.appendFile('\n');
       await handle.sync();
@@ -339,6 +390,11 @@ export async function openSessionFile(path: string, cwd?: string): Promise<Sessi
       await handle.close();
     }
   }
+  // Pi reads the file synchronously: checked again on this thread right before, so nothing can
+  // run in between (a FIFO there would hold the whole process).
+  const stats = lstatSync(path);
+  if (!stats.isFile()) throw notRegular(path, stats.mtime).damage;
+  if (stats.size > SESSION_FILE_LIMIT) throw tooLarge(path, stats.size, stats.mtime).damage;
   return SessionManager.open(path, dirname(path), cwd);
 }
 

@@ -10,6 +10,7 @@ import {
   writeLearningContext,
 } from '@repa/context';
 import { type LearningContext, RepaError } from '@repa/protocol';
+import { sessionFileEntries } from './session-files.js';
 import { findSessionState } from './space-sessions.js';
 
 /**
@@ -84,9 +85,8 @@ export async function lastProvidedRevision(
   space: string,
   sessionId: string,
 ): Promise<string | null> {
-  const { state } = await findSessionState(space, sessionId);
-  if (state.damage) throw state.damage;
-  const manager = SessionManager.inMemory(space, undefined, [...(state.entries ?? [])]);
+  const { file } = await findSessionState(space, sessionId);
+  const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
   for (const entry of [...manager.getBranch()].reverse()) {
     const info = inspectLearningContextSnapshot(entry);
     if (info?.revision) return info.revision;

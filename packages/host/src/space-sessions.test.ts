@@ -6,11 +6,13 @@ import {
   readdirSync,
   readFileSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openSessionFile, SESSION_FILE_LIMIT } from './session-files.js';
 import {
   createSpaceSession,
   findSessionFile,
@@ -48,6 +50,23 @@ describe('listSpaceSessions', () => {
     const [copy, ...others] = quarantineOf(space);
     expect(others).toEqual([]);
     expect(readFileSync(join(sessionDirectoryOf(space), 'quarantine', copy ?? ''))).toEqual(before);
+  });
+});
+
+describe('session files past the size bound', () => {
+  it('lists a 256 MiB + 1 session file as data_too_large and refuses to read or continue it, copying nothing', async () => {
+    const { space, session, file } = await spaceWithSession('Huge');
+    truncateSync(file, SESSION_FILE_LIMIT + 1); // sparse: the header, then NULs
+    const listed = await listSpaceSessions(space);
+    expect(listed.find((info) => info.sessionId === session.sessionId)?.damaged).toMatchObject({
+      code: 'data_too_large',
+      details: { path: file, size: SESSION_FILE_LIMIT + 1, limit: SESSION_FILE_LIMIT },
+    });
+    await expect(readSessionHistory(space, session.sessionId)).rejects.toMatchObject({
+      code: 'data_too_large',
+    });
+    await expect(openSessionFile(file)).rejects.toMatchObject({ code: 'data_too_large' });
+    expect(readdirSync(sessionDirectoryOf(space))).not.toContain('quarantine');
   });
 });
 

@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type FileEntry, type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
+import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
 import {
@@ -8,9 +8,11 @@ import {
   createSessionFile,
   listSessionFiles,
   type SessionFileState,
+  sessionFileEntries,
   sessionFileState,
   sessionIdOfFileName,
 } from './session-files.js';
+import { textOf } from './session-text.js';
 
 /** Where a space keeps its Pi session files. */
 export function sessionDirectoryOf(space: string): string {
@@ -42,42 +44,6 @@ async function stateOf(file: string): Promise<SessionFileState | undefined> {
   }
 }
 
-const TITLE_CHARS = 60;
-
-/** A title from a request: its words on one line, cut at a word to at most 60 characters. */
-function titleOfRequest(text: string): string | undefined {
-  const words = text.replace(/\s+/g, ' ').trim();
-  if (words.length <= TITLE_CHARS) return words || undefined;
-  const cut = words.slice(0, TITLE_CHARS - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`;
-}
-
-/**
- * What Pi's own session listing shows of a sound session: its name (the last `session_info`, else
- * its first request, shortened) and its last activity.
- */
-function summaryOf(entries: readonly FileEntry[]): { name?: string; lastActivity?: number } {
-  let name: string | undefined;
-  let firstRequest: string | undefined;
-  let lastActivity: number | undefined;
-  for (const entry of entries) {
-    if (entry.type === 'session_info') name = entry.name?.trim() || undefined;
-    if (entry.type !== 'message') continue;
-    const { role, timestamp, content } = entry.message as {
-      role: string;
-      timestamp?: unknown;
-      content?: unknown;
-    };
-    if (role === 'user' && firstRequest === undefined) firstRequest = textOf(content);
-    if (role !== 'user' && role !== 'assistant') continue;
-    const time = typeof timestamp === 'number' ? timestamp : Date.parse(entry.timestamp);
-    if (!Number.isNaN(time)) lastActivity = Math.max(lastActivity ?? 0, time);
-  }
-  name ??= titleOfRequest(firstRequest ?? '');
-  return { ...(name ? { name } : {}), ...(lastActivity ? { lastActivity } : {}) };
-}
-
 /**
  * The sessions of a space, newest first, as Pi's own listing names and dates them, built from the
  * cached checks of each file (Pi's listing would stream every file, and wait forever on a FIFO). A
@@ -90,7 +56,7 @@ export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
   for (const file of await listSessionFiles(dir)) {
     const state = await stateOf(file);
     if (!state) continue;
-    const { name, lastActivity } = summaryOf(state.entries ?? []);
+    const { name, lastActivity } = state.summary ?? {};
     const created = state.createdAt ?? state.modifiedAt;
     sessions.push({
       sessionId: state.sessionId,
@@ -146,32 +112,6 @@ export async function findSessionFile(space: string, sessionId: string): Promise
   return file;
 }
 
-/** A tool call as `[name target]`: the path or search pattern it works on, when it names one. */
-function toolCallText(name: string | undefined, args: unknown): string {
-  const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const target = [record.pattern, record.path].filter((value) => typeof value === 'string');
-  const shown = target.map((value) => {
-    const text = String(value).replace(/\s+/g, ' ');
-    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-  });
-  return `[${[name, ...shown].join(' ')}]`;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block: { type?: string; text?: string; name?: string; arguments?: unknown }) =>
-      block.type === 'text'
-        ? (block.text ?? '')
-        : block.type === 'toolCall'
-          ? toolCallText(block.name, block.arguments)
-          : '',
-    )
-    .filter(Boolean)
-    .join('\n');
-}
-
 function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
   const base = { entryId: entry.id, timestamp: entry.timestamp };
   switch (entry.type) {
@@ -220,10 +160,9 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
  * the session file; a damaged one is `session_damaged`.
  */
 export async function readSessionHistory(space: string, sessionId: string): Promise<HistoryItem[]> {
-  const { state } = await findSessionState(space, sessionId);
-  if (state.damage) throw state.damage;
+  const { file } = await findSessionState(space, sessionId);
   // From the checked entries in memory: opening the file with Pi would repair a torn last line,
   // and a read never writes.
-  const manager = SessionManager.inMemory(space, undefined, [...(state.entries ?? [])]);
+  const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
   return manager.getBranch().flatMap((entry) => historyItemOf(entry) ?? []);
 }

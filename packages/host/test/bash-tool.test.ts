@@ -1,5 +1,6 @@
 // Spec R67, R74: the sandboxed `bash` tool through Pi's real agent loop (faux provider).
 // These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -11,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
@@ -224,6 +225,96 @@ describe('the sandboxed bash tool', () => {
     expect(existsSync(join(space, '.git-moved'))).toBe(false);
   });
 
+  it('refuses writes into the folders it hides (home, app directory); /tmp stays writable', async () => {
+    const profile = join(homedir(), '.profile');
+    const profileBefore = existsSync(profile) ? readFileSync(profile) : undefined;
+    const appDirectory = mkdtempSync(join(tmpdir(), 'repa-bash-app-'));
+    const settings = join(appDirectory, 'settings.json');
+    writeFileSync(settings, '{}\n');
+    const { results, events } = await run(
+      [
+        bash(
+          `echo x > ${profile}; echo "home=$?"; echo x > ${settings}; echo "app=$?"; echo x > /tmp/scratch && cat /tmp/scratch`,
+        ),
+      ],
+      sandboxed,
+      { appDirectory },
+    );
+    expect(toolEnds(events)[0]).toMatchObject({ toolName: 'bash', isError: false });
+    expect(results[0]).toContain(`${profile}: Read-only file system`);
+    expect(results[0]).toContain('home=1');
+    expect(results[0]).toContain('app=1');
+    expect(results[0]).toContain('x\n');
+    expect(existsSync(profile) ? readFileSync(profile) : undefined).toEqual(profileBefore);
+    expect(readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it('keeps every git folder of the space read-only and moves out each one a command makes', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
+    // A `.git` file naming a git folder elsewhere in the space, and a nested repository.
+    for (const folder of ['realgit/objects', 'realgit/refs', 'realgit/hooks', 'sub', 'notes']) {
+      mkdirSync(join(space, folder), { recursive: true });
+    }
+    writeFileSync(join(space, 'realgit/HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(space, 'realgit/config'), '[core]\n');
+    writeFileSync(join(space, 'sub/.git'), 'gitdir: ../realgit\n');
+    execFileSync('git', ['init', '-q', join(space, 'notes/inner')]);
+    const nestedConfig = readFileSync(join(space, 'notes/inner/.git/config'), 'utf8');
+    const { results, events } = await run(
+      [
+        bash(
+          'echo "[core] fsmonitor = touch planted" >> realgit/config; echo "gitdir=$?"; echo x > realgit/hooks/pre-commit; echo "hook=$?"; echo x >> notes/inner/.git/config; echo "nested=$?"; echo "gitdir: ../elsewhere" > sub/.git; echo "file=$?"',
+        ),
+        bash(
+          'git init -q fresh && git init -q --separate-git-dir=sep.git other && git init -q --bare bare.git && mkdir linked && ln -s ../fresh/.git linked/.git && echo made',
+        ),
+      ],
+      sandboxed,
+      { space },
+    );
+    for (const written of ['gitdir=1', 'hook=1', 'nested=1', 'file=1']) {
+      expect(results[0]).toContain(written);
+    }
+    expect(readFileSync(join(space, 'realgit/config'), 'utf8')).toBe('[core]\n');
+    expect(readdirSync(join(space, 'realgit/hooks'))).toEqual([]);
+    expect(readFileSync(join(space, 'notes/inner/.git/config'), 'utf8')).toBe(nestedConfig);
+    expect(readFileSync(join(space, 'sub/.git'), 'utf8')).toBe('gitdir: ../realgit\n');
+    expect(results[1]).toContain('made');
+    const moved = ['bare.git', 'fresh/.git', 'linked/.git', 'other/.git', 'sep.git'];
+    for (const path of moved) {
+      expect(existsSync(join(space, path))).toBe(false);
+      expect(results[1]).toMatch(new RegExp(`- ${path} → \\.repa/quarantine/[^/]+/${path}(\n|$)`));
+    }
+    const [quarantine] = readdirSync(join(space, '.repa/quarantine'));
+    expect(
+      readFileSync(
+        join(space, '.repa/quarantine', quarantine as string, 'fresh/.git/HEAD'),
+        'utf8',
+      ),
+    ).toContain('ref:');
+    // The learner's git finds no repository in what is left.
+    expect(() =>
+      execFileSync('git', ['-C', join(space, 'other'), 'rev-parse', '--git-dir'], {
+        env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(space) },
+        stdio: 'pipe',
+      }),
+    ).toThrow(/not a git repository/);
+    const notices = events.flatMap((event) =>
+      event.type === 'file-change-notice' ? event.changes : [],
+    );
+    expect(
+      notices.filter((change) => change.kind === 'deleted').map((change) => change.target),
+    ).toEqual(moved);
+  });
+
+  it('runs no command in a space that is itself a git folder', async () => {
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-bare-'));
+    execFileSync('git', ['init', '-q', '--bare', space]);
+    const { results } = await run([bash('echo ran > ran.txt')], sandboxed, { space });
+    expect(results[0]).toContain('space_unsafe');
+    expect(existsSync(join(space, 'ran.txt'))).toBe(false);
+  });
+
   it('has no network: a listener on the host loopback gets no connection', async () => {
     let connections = 0;
     const server: Server = createServer((socket) => {
@@ -262,6 +353,53 @@ describe('the sandboxed bash tool', () => {
     expect(toolEnds(events).map((end) => end.isError)).toEqual([false, true]);
     expect(processesRunning(['sleep', '31401'])).toEqual([]);
     expect(processesRunning(['sleep', '31409'])).toEqual([]);
+  });
+});
+
+describe('a command and the other tools in one space', () => {
+  it('runs a grep of the same message only after the command ended: a folder swapped for a link is not followed', async () => {
+    const secret = mkdtempSync(join(tmpdir(), 'repa-bash-secret-'));
+    writeFileSync(join(secret, 'secret.md'), 'needle outside\n');
+    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
+    mkdirSync(join(space, 'notes'));
+    writeFileSync(join(space, 'notes/a.md'), 'needle inside\n');
+    const { host, faux } = await createFauxHost({ space });
+    // One message, two calls: Pi runs them in parallel.
+    faux.setResponses([
+      fauxAssistantMessage(
+        [
+          fauxToolCall('bash', {
+            command: `touch started; until [ -e release ]; do sleep 0.01; done; mv notes kept; ln -s ${secret} notes`,
+          }),
+          fauxToolCall('grep', { pattern: 'needle' }),
+        ],
+        { stopReason: 'toolUse' },
+      ),
+      reply('done'),
+    ]);
+    const events: RunEvent[] = [];
+    let grepEnded = () => {};
+    const grepDone = new Promise<void>((resolve) => {
+      grepEnded = resolve;
+    });
+    const sent = host.send('go', defaults, {
+      modelSettings: sandboxed,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'tool-end' && event.toolName === 'grep') grepEnded();
+      },
+    });
+    // The command is running; it goes on once grep has ended, or (grep waiting for it) soon.
+    await until(() => (existsSync(join(space, 'started')) ? true : undefined));
+    await Promise.race([grepDone, sleep(300)]);
+    writeFileSync(join(space, 'release'), '');
+    expect((await sent).status).toBe('succeeded');
+    expect(toolEnds(events).map((end) => end.toolName)).toEqual(['bash', 'grep']);
+    const [, grep] = toolResults(host);
+    expect(grep).toContain('kept/a.md:1: needle inside');
+    expect(grep).not.toContain('notes/a.md');
+    expect(grep).not.toContain('needle outside');
+    host.dispose();
   });
 });
 

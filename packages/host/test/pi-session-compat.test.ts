@@ -32,7 +32,11 @@ describe('Pi session compatibility', () => {
       mkdirSync(join(space, '.repa', 'sessions'), { recursive: true });
       const copy = join(space, '.repa', 'sessions', 'continued.jsonl');
       copyFileSync(fixture, copy);
-      const { host, faux, requests } = await createFauxHost({ space, sessionFile: copy });
+      const { host, faux, requests } = await createFauxHost({
+        space,
+        sessionFile: copy,
+        trusted: true,
+      });
       await writeLearningContext(space, {
         body: 'Photosynthesis, revised.',
         sources: ['notes/p.md'],

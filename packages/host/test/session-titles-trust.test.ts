@@ -28,23 +28,26 @@ describe('session titles', () => {
   });
 });
 
-describe('project instructions trust per run', () => {
-  it('withholds the instruction files unless the run is trusted, whatever the host was opened with', async () => {
+describe('project instructions and trust', () => {
+  it('withholds the instruction files of an untrusted space, and gives them once it is trusted', async () => {
     const space = mkdtempSync(join(tmpdir(), 'repa-trust-'));
     writeFileSync(join(space, 'AGENTS.md'), 'Always answer in French.\n');
-    const { host, faux } = await createFauxHost({ space });
-    faux.setResponses([fauxAssistantMessage('a'), fauxAssistantMessage('b')]);
-    const withheld = await host.send('hi', instructionsOn);
+    const untrusted = await createFauxHost({ space });
+    untrusted.faux.setResponses([fauxAssistantMessage('a')]);
+    const withheld = await untrusted.host.send('hi', instructionsOn);
     expect(withheld.prompt?.report.find((s) => s.name === 'projectInstructions')).toMatchObject({
       included: false,
-      reason: 'not trusted',
     });
-    const trusted = await host.send('hi', instructionsOn, { trustProjectInstructions: true });
+    expect(withheld.prompt?.text).not.toContain('Always answer in French.');
+    untrusted.host.dispose();
+    const trustedHost = await createFauxHost({ space, trusted: true });
+    trustedHost.faux.setResponses([fauxAssistantMessage('b')]);
+    const trusted = await trustedHost.host.send('hi', instructionsOn);
     expect(trusted.prompt?.report.find((s) => s.name === 'projectInstructions')).toMatchObject({
       included: true,
     });
     expect(trusted.prompt?.text).toContain('Always answer in French.');
-    host.dispose();
+    trustedHost.host.dispose();
   });
 });
 

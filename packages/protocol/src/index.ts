@@ -212,3 +212,11 @@ export {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';
+export {
+  type RestrictedItem,
+  type RestrictedKind,
+  restrictedItemSchema,
+  restrictedKindSchema,
+  type TrustReason,
+  trustReasonSchema,
+} from './v1/trust.js';

@@ -1,3 +1,4 @@
+export { SETTINGS_FILE_LIMIT } from './settings-file.js';
 export {
   createSettingsRegistry,
   DEFAULT_PROMPT_SETTINGS,

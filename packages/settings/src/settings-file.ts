@@ -3,10 +3,13 @@ import {
   acquireFileLock,
   errnoCode,
   type FileLock,
+  type FsHandle,
   type FsLayer,
   ioError,
   isReplaceTempName,
   nodeFsLayer,
+  READ_FOLLOW,
+  READ_NO_FOLLOW,
   replaceFile,
   SerialQueue,
 } from '@repa/durable-fs';
@@ -22,21 +25,69 @@ export function settingsIoError(error: unknown, path: string, action: string): R
   return ioError(error, `${action} settings file ${path}`, { path });
 }
 
-/** Reads and validates a settings file; a missing file is an empty document. */
+/**
+ * The largest settings file Repa reads or writes, in bytes. A larger one is `data_too_large`,
+ * found from its size before any of it is read; a write that would pass it is refused.
+ */
+export const SETTINGS_FILE_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Reads and validates a settings file; a missing file is an empty document. Never waits on a FIFO
+ * or device (`settings_corrupt`: not a regular file), never reads a space's file through a symlink,
+ * and never reads more than {@link SETTINGS_FILE_LIMIT} bytes and one.
+ */
 export async function readSettingsDocument(
   path: string,
   kind: SettingsFileKind,
   registry: SettingsRegistry,
   fs: FsLayer = nodeFsLayer,
 ): Promise<SettingsDocument> {
-  let bytes: Uint8Array;
+  let handle: FsHandle;
   try {
-    bytes = await fs.readFile(path);
+    // The application file may be a symlink (a dotfiles setup); a space's never is (spec R16).
+    handle = await fs.open(path, kind === 'space' ? READ_NO_FOLLOW : READ_FOLLOW);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return SettingsDocument.empty(path, kind, registry);
+    const code = errnoCode(error);
+    if (code === 'ENOENT') return SettingsDocument.empty(path, kind, registry);
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EOPNOTSUPP') throw notRegular(path);
     throw settingsIoError(error, path, 'Reading');
   }
+  let bytes: Buffer;
+  try {
+    const stats = await fs.fstat(handle);
+    if (!stats.isFile()) throw notRegular(path);
+    if (stats.size > BigInt(SETTINGS_FILE_LIMIT)) throw tooLarge(path, stats.size);
+    bytes = await fs.readAt(handle, SETTINGS_FILE_LIMIT + 1, 0);
+    if (bytes.length > SETTINGS_FILE_LIMIT) throw tooLarge(path, bytes.length);
+  } catch (error) {
+    if (RepaError.isInstance(error)) throw error;
+    throw settingsIoError(error, path, 'Reading');
+  } finally {
+    await fs.close(handle).catch(() => undefined);
+  }
   return SettingsDocument.parse(bytes, path, kind, registry);
+}
+
+function notRegular(path: string): RepaError {
+  return new RepaError(
+    'settings_corrupt',
+    `Settings file ${path} is not a regular file (a symlink, FIFO, device or socket).`,
+    {
+      fix: `Remove ${path}; Repa reads settings only from a regular file.`,
+      details: { path, problem: 'not a regular file' },
+    },
+  );
+}
+
+function tooLarge(path: string, size: number | bigint): RepaError {
+  return new RepaError(
+    'data_too_large',
+    `Settings file ${path} has ${size} bytes; Repa reads at most ${SETTINGS_FILE_LIMIT}.`,
+    {
+      fix: `Remove ${path} or cut it down to the overrides you use (settings hold short prompt texts).`,
+      details: { path, size: Number(size), limit: SETTINGS_FILE_LIMIT },
+    },
+  );
 }
 
 /** Per-process queue per file, so calls of one process wait in order instead of polling the lock. */
@@ -109,6 +160,20 @@ function assertReadable(
   }
 }
 
+/** Refuses a write that would make the file larger than {@link SETTINGS_FILE_LIMIT}. */
+function assertWithinLimit(text: string, path: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= SETTINGS_FILE_LIMIT) return;
+  throw new RepaError(
+    'invalid_request',
+    `Settings file ${path} would take ${bytes} bytes; the limit is ${SETTINGS_FILE_LIMIT} bytes.`,
+    {
+      fix: 'Set a shorter value, or reset overrides no longer used (settings reset).',
+      details: { path, bytes, limit: SETTINGS_FILE_LIMIT },
+    },
+  );
+}
+
 /** The outcome of a mutation: whether to write, and what to return. */
 export interface DocumentChange<T> {
   /** Write the document back (false leaves the file untouched). */
@@ -154,6 +219,7 @@ export async function updateSettingsDocument<T>(
       outcome = mutate(document);
       if (outcome.changed) {
         const text = document.serialize();
+        assertWithinLimit(text, path);
         assertReadable(text, path, kind, registry);
         try {
           const target = await writeTarget(fs, path);

@@ -17,6 +17,13 @@ export interface SettingItemDefinition<T = unknown> {
   readonly schema: z.ZodType<T>;
   /** The built-in value used when no level overrides the item. */
   readonly defaultValue: T;
+  /**
+   * True when the item changes what runs or what the model is told (tools, model, thinking level,
+   * prompt text, instruction files): an untrusted space's own overrides of it have no effect and a
+   * space or session write of it is refused with `space_untrusted` (spec R13). Default false: the
+   * item can only switch sources off or change how much a notice says.
+   */
+  readonly requiresTrust?: boolean;
 }
 
 /** The set of items a settings store knows; the one place a new item is declared. */
@@ -70,6 +77,7 @@ export const promptSettingItems: {
 } = {
   base: defineSettingItem({
     key: 'prompts.base',
+    requiresTrust: true,
     description:
       "The base system prompt. `null` (default) is Repa's built-in base prompt; a string replaces " +
       'it, and `""` is an explicitly empty base prompt. Setting `null` at a higher level brings ' +
@@ -79,6 +87,7 @@ export const promptSettingItems: {
   }),
   append: defineSettingItem({
     key: 'prompts.append',
+    requiresTrust: true,
     description: 'Text appended after everything else in the system prompt. Default `""`.',
     schema: shape.append,
     defaultValue: '',
@@ -133,6 +142,7 @@ export const modelSettingItems: {
 } = {
   model: defineSettingItem({
     key: 'model.id',
+    requiresTrust: true,
     description:
       'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
       "daemon's model: the one Pi itself would choose from its settings and credentials.",
@@ -141,6 +151,7 @@ export const modelSettingItems: {
   }),
   thinkingLevel: defineSettingItem({
     key: 'model.thinkingLevel',
+    requiresTrust: true,
     description:
       "Pi's thinking level: off, minimal, low, medium, high or xhigh (clamped to what the model " +
       "supports). `null` (default) is Pi's own default level.",
@@ -149,6 +160,7 @@ export const modelSettingItems: {
   }),
   tools: defineSettingItem({
     key: 'tools.enabled',
+    requiresTrust: true,
     description:
       'The tool names a run may use, e.g. `["read", "grep"]`. `null` (default) is every content ' +
       'and search tool; `[]` is none.',
@@ -157,6 +169,7 @@ export const modelSettingItems: {
   }),
   bash: defineSettingItem({
     key: 'tools.bash',
+    requiresTrust: true,
     description:
       'Whether the model may run shell commands with the `bash` tool: `off` (default) never; ' +
       '`sandboxed` inside a bubblewrap sandbox (the space writable except `.repa`, the rest of ' +
@@ -167,6 +180,7 @@ export const modelSettingItems: {
   }),
   bashTimeoutSeconds: defineSettingItem({
     key: 'tools.bashTimeoutSeconds',
+    requiresTrust: true,
     description:
       'The wall-clock limit of one `bash` command in seconds (1 to 86400); a command that runs ' +
       'longer is terminated (SIGTERM, then SIGKILL). Default 120.',

@@ -28,7 +28,7 @@ describe('SettingsStore on a failing file system', () => {
     it(`a failed ${method} (${code}) of a space write leaves the old file and no temp file`, async () => {
       const t = await withOldFiles();
       const { fs, failed } = failing(method, code);
-      const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
+      const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
       const error = await repaErrorOf(
         store.set({ level: 'space', space: t.space, key: 'prompts.append', value: 'new' }),
       );
@@ -43,7 +43,7 @@ describe('SettingsStore on a failing file system', () => {
   it('a failed rename of an application write leaves the old file', async () => {
     const t = await withOldFiles();
     const { fs, failed } = failing('rename', 'EIO');
-    const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
+    const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
     const error = await repaErrorOf(
       store.set({ level: 'application', key: 'prompts.append', value: 'new' }),
     );
@@ -56,8 +56,8 @@ describe('SettingsStore on a failing file system', () => {
 
   it('a failed read (EIO) is io_error naming the file, not an empty document', async () => {
     const t = await withOldFiles();
-    const { fs } = failing('readFile', 'EIO');
-    const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
+    const { fs } = failing('readAt', 'EIO');
+    const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
     const error = await repaErrorOf(store.get({ space: t.space }));
     expect(error.code).toBe('io_error');
     expect(error.details).toMatchObject({ errno: 'EIO' });
@@ -67,10 +67,13 @@ describe('SettingsStore on a failing file system', () => {
     it(`a folder fsync refused with ${code} still saves (the one durable-fs policy)`, async () => {
       const t = await withOldFiles();
       const { fs, failed } = failing('syncDir', code);
-      const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
+      const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
       await store.set({ level: 'space', space: t.space, key: 'prompts.append', value: 'new' });
       expect(failed).toEqual(['syncDir']);
-      const items = await new SettingsStore({ appDirectory: t.appDirectory }).get({
+      const items = await new SettingsStore({
+        appDirectory: t.appDirectory,
+        isTrusted: () => true,
+      }).get({
         space: t.space,
       });
       expect(items.find((item) => item.key === 'prompts.append')?.value).toBe('new');
@@ -80,7 +83,7 @@ describe('SettingsStore on a failing file system', () => {
   it('a folder fsync failing with EIO is io_error after the rename', async () => {
     const t = await withOldFiles();
     const { fs } = failing('syncDir', 'EIO');
-    const store = new SettingsStore({ appDirectory: t.appDirectory, fs });
+    const store = new SettingsStore({ appDirectory: t.appDirectory, fs, isTrusted: () => true });
     const error = await repaErrorOf(
       store.set({ level: 'space', space: t.space, key: 'prompts.append', value: 'new' }),
     );

@@ -1,6 +1,6 @@
-import { lstat, mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { errnoCode, type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import {
   idSchema,
   type ModelSettings,
@@ -29,11 +29,15 @@ import {
   type SettingsRegistry,
   settingsRegistry,
 } from './settings-registry.js';
+import {
+  checkRepaFolder,
+  prepareSpace,
+  readSpaceDocument,
+  SPACE_FILE,
+} from './space-settings-folder.js';
 
 /** The application settings file inside the application directory (spec R15). */
 const APPLICATION_FILE = 'repa-settings.json';
-/** The space and session settings file inside a space (spec R16). */
-const SPACE_FILE = join('.repa', 'settings.json');
 
 /** Where a settings call applies: the application alone, a space, or a session in a space. */
 export interface SettingsScope {
@@ -81,7 +85,17 @@ export interface SettingsStoreOptions {
   registry?: SettingsRegistry | undefined;
   /** The file system settings files are read and written through (tests inject faults here). @internal */
   fs?: FsLayer | undefined;
+  /**
+   * Whether the learner trusts a space (spec R13). An untrusted space's own overrides of items
+   * that need trust are ignored, and writing them at the space or session level is refused with
+   * `space_untrusted`. Default: no space is trusted.
+   */
+  isTrusted?: ((space: string) => boolean | Promise<boolean>) | undefined;
 }
+
+/** What an untrusted space's override of an item that needs trust is reported with. */
+const UNTRUSTED_REASON =
+  "This space is not trusted, so its own value is ignored; check the space's .repa/settings.json, then run repa trust to use it.";
 
 interface CheckedScope {
   readonly space: string | undefined;
@@ -92,6 +106,8 @@ interface Layers {
   readonly application: ScopeState;
   readonly space: ScopeState | undefined;
   readonly session: ScopeState | undefined;
+  /** Whether the space's own overrides of items that need trust count. */
+  readonly trusted: boolean;
 }
 
 const WRITABLE_LEVELS = ['application', 'space', 'session'] as const;
@@ -140,6 +156,7 @@ function buildView(item: SettingItemDefinition, layers: Layers): SettingItemView
   let source: SettingsLevel = 'default';
   const overrides: SettingItemView['overrides'] = {};
   const revisions: SettingItemView['revisions'] = { application: 0 };
+  const ignored: WritableSettingsLevel[] = [];
   for (const level of WRITABLE_LEVELS) {
     const state = layers[level];
     if (state === undefined) continue;
@@ -147,11 +164,16 @@ function buildView(item: SettingItemDefinition, layers: Layers): SettingItemView
     revisions[level] = entry?.revision ?? 0;
     if (entry?.isSet) {
       overrides[level] = { value: clone(entry.value), revision: entry.revision };
+      // Contract: an untrusted space's own value of an item that needs trust never takes effect.
+      if (level !== 'application' && item.requiresTrust && !layers.trusted) {
+        ignored.push(level);
+        continue;
+      }
       value = clone(entry.value);
       source = level;
     }
   }
-  return {
+  const view: SettingItemView = {
     key: item.key,
     value,
     source,
@@ -159,6 +181,8 @@ function buildView(item: SettingItemDefinition, layers: Layers): SettingItemView
     overrides,
     revisions,
   };
+  if (ignored.length > 0) view.ignored = { levels: ignored, reason: UNTRUSTED_REASON };
+  return view;
 }
 
 /**
@@ -172,11 +196,13 @@ export class SettingsStore {
   /** The items this store knows. */
   readonly registry: SettingsRegistry;
   readonly #fs: FsLayer;
+  readonly #isTrusted: SettingsStoreOptions['isTrusted'];
 
   constructor(options: SettingsStoreOptions) {
     this.appDirectory = resolve(options.appDirectory);
     this.registry = options.registry ?? settingsRegistry;
     this.#fs = options.fs ?? nodeFsLayer;
+    this.#isTrusted = options.isTrusted;
   }
 
   /** Every item's effective value, source, default, overrides and revisions for a scope. */
@@ -188,6 +214,7 @@ export class SettingsStore {
   /** Stores one complete item value at one level; returns the item's view for the given scope. */
   async set(input: SetSettingInput): Promise<SettingItemView> {
     const { item, level, scope } = this.checkWrite(input);
+    await this.checkTrust(item, level, scope);
     const value = input.value;
     if (!isJsonData(value)) {
       throw invalid(
@@ -261,13 +288,35 @@ export class SettingsStore {
   }
 
   private async readLayers(scope: CheckedScope): Promise<Layers> {
-    const [application, space] = await Promise.all([
+    const [application, space, trusted] = await Promise.all([
       readSettingsDocument(this.applicationPath(), 'application', this.registry, this.#fs),
       scope.space === undefined
         ? undefined
         : readSpaceDocument(scope.space, this.registry, this.#fs),
+      this.trusted(scope.space),
     ]);
-    return layersOf(application, space, scope);
+    return layersOf(application, space, scope, trusted);
+  }
+
+  private async trusted(space: string | undefined): Promise<boolean> {
+    return space !== undefined && ((await this.#isTrusted?.(space)) ?? false);
+  }
+
+  /** Refuses a space or session write of an item that needs trust in an untrusted space. */
+  private async checkTrust(
+    item: SettingItemDefinition,
+    level: WritableSettingsLevel,
+    scope: CheckedScope,
+  ): Promise<void> {
+    if (level === 'application' || !item.requiresTrust || (await this.trusted(scope.space))) return;
+    throw new RepaError(
+      'space_untrusted',
+      `Setting '${item.key}' changes what runs or what the model is told, and this space is not trusted: its ${level}-level value would be ignored, so it was not stored.`,
+      {
+        fix: `Trust the space first (repa trust --space ${scope.space}), or set it for every space with --level application.`,
+        details: { key: item.key, level, space: scope.space },
+      },
+    );
   }
 
   private checkWrite(input: ResetSettingInput): {
@@ -357,7 +406,8 @@ export class SettingsStore {
     );
     const application = kind === 'application' ? written : (other as SettingsDocument);
     const spaceDocument = kind === 'application' ? other : written;
-    return buildView(item, layersOf(application, spaceDocument, scope));
+    const trusted = await this.trusted(space);
+    return buildView(item, layersOf(application, spaceDocument, scope, trusted));
   }
 
   private async prepareAppDirectory(): Promise<void> {
@@ -373,8 +423,10 @@ function layersOf(
   application: SettingsDocument,
   space: SettingsDocument | undefined,
   scope: CheckedScope,
+  trusted: boolean,
 ): Layers {
   return {
+    trusted,
     application: application.scope({ level: 'application' }),
     space: space?.scope({ level: 'space' }),
     session:
@@ -382,71 +434,4 @@ function layersOf(
         ? undefined
         : space.scope({ level: 'session', sessionId: scope.sessionId }),
   };
-}
-
-/**
- * Refuses with `space_unsafe` unless `<space>/.repa` (when present) is a real folder and its
- * settings file (when present) a real file: a symlink at either level would put the space's
- * settings somewhere else (spec R16). The space root itself may be reached through a symlink.
- */
-async function checkRepaFolder(space: string): Promise<void> {
-  const folder = join(space, '.repa');
-  const file = join(space, SPACE_FILE);
-  for (const [path, wanted] of [
-    [folder, 'folder'],
-    [file, 'file'],
-  ] as const) {
-    let stats: Awaited<ReturnType<typeof lstat>>;
-    try {
-      stats = await lstat(path);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return;
-      throw settingsIoError(error, file, 'Inspecting the folder of');
-    }
-    const plain = wanted === 'folder' ? stats.isDirectory() : stats.isFile();
-    if (!plain) {
-      const found = stats.isSymbolicLink() ? 'a symlink' : `not a ${wanted}`;
-      throw new RepaError('space_unsafe', `${path} is ${found}; space settings stay untouched.`, {
-        details: { space, path },
-      });
-    }
-  }
-}
-
-/** Reads `<space>/.repa/settings.json`, checked by {@link checkRepaFolder} before and after. */
-async function readSpaceDocument(
-  space: string,
-  registry: SettingsRegistry,
-  fs: FsLayer,
-): Promise<SettingsDocument> {
-  await checkRepaFolder(space);
-  const document = await readSettingsDocument(join(space, SPACE_FILE), 'space', registry, fs);
-  await checkRepaFolder(space); // swapped for a symlink while it was read
-  return document;
-}
-
-/** Creates `<space>/.repa` as a real folder, refusing to create the space folder itself. */
-async function prepareSpace(space: string): Promise<void> {
-  const path = join(space, SPACE_FILE);
-  let isDirectory = false;
-  try {
-    isDirectory = (await stat(space)).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) {
-    throw new RepaError('not_found', `The space folder ${space} does not exist.`, {
-      details: { space },
-    });
-  }
-  await checkRepaFolder(space);
-  try {
-    await mkdir(join(space, '.repa'));
-  } catch (error) {
-    if (errnoCode(error) !== 'EEXIST') {
-      throw settingsIoError(error, path, 'Creating the folder of');
-    }
-  }
-  // Created meanwhile by someone else: it must be a real folder too.
-  await checkRepaFolder(space);
 }

@@ -15,7 +15,7 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
-import { announceSession, CONTINUE_OPTION } from './run-commands.js';
+import { announceSession, CONTINUE_OPTION, restrictedOf } from './run-commands.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -238,7 +238,14 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
     const latest = await latestSession(client, space);
     opened = await sessionOf(client, space, latest?.sessionId, false);
   } else opened = await sessionOf(client, space, str(values.session), false);
-  const { sessionId } = announceSession(context, printer, space, opened, await context.model());
+  const { sessionId } = announceSession(
+    context,
+    printer,
+    space,
+    opened,
+    await context.model(),
+    await restrictedOf(client, space),
+  );
   return { context, client, printer, space, sessionId };
 }
 

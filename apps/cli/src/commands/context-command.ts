@@ -97,7 +97,10 @@ async function currentRevision(context: CliContext, space: string, force: boolea
   try {
     return (await readContext(context, space)).context;
   } catch (error) {
-    if (force && RepaError.isInstance(error) && error.code === 'context_unavailable') return null;
+    const damaged = ['context_unavailable', 'data_too_large'].includes(
+      RepaError.isInstance(error) ? error.code : '',
+    );
+    if (force && damaged) return null;
     throw error;
   }
 }
@@ -109,8 +112,8 @@ const contextShow: Command = {
   help: `Shows the space's current learning context (revision, sources and body, from
 <space>/.repa/learning-context.json), or "none", and whether the next run of the session is given it
 (the prompts.learningContext setting). Sources that changed or vanished since the context was
-written are named. A damaged file is reported as context_unavailable, the same error the next run
-would fail with.
+written are named. A damaged file is reported as context_unavailable (data_too_large past 1 MiB),
+the same error the next run would fail with.
 
 Options:
   --space DIR      the space (default: the current directory)
@@ -177,8 +180,8 @@ const contextSet: Command = {
   help: `Replaces the space's learning context through the daemon (context.set): the body comes from
 --file or --body, the sources from each --source (paths inside the space; their current bytes are
 hashed so "repa context show" can tell when they change). The write is refused with stale_version
-when the context changed between reading and writing it, and with context_unavailable when the file
-is damaged, unless --force, which keeps the damaged bytes beside it.
+when the context changed between reading and writing it, and with context_unavailable (or
+data_too_large) when the file is damaged, unless --force, which keeps the damaged bytes beside it.
 
 Options:
   --file F         read the body from this file (relative to the working directory)

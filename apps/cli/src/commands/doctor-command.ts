@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OFFLINE_MODEL_ID, type V1Result } from '@repa/protocol';
+import { spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { daemonStatus } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
@@ -52,6 +53,13 @@ a key.`,
           available: facts.models.available,
         };
     const sandbox = { ...facts.sandbox, setting: BASH_SETTING };
+    // The working directory's trust, when it is a space and a daemon answers (doctor starts none
+    // and writes nothing: a folder that is not a space yet is not opened).
+    const spaceRoot = spaceOf(context, undefined);
+    const space =
+      daemon.running && existsSync(join(spaceRoot, '.repa'))
+        ? (await (await context.client()).request('space.open', { root: spaceRoot })).space
+        : undefined;
     const howToAddKey = [
       `store a key in ${authPath}, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}}`,
       `or export a variable Pi reads before the daemon starts, e.g. ${keyVariables.slice(0, 3).join(', ')}`,
@@ -65,6 +73,7 @@ a key.`,
         pi,
         models,
         sandbox,
+        ...(space ? { space } : {}),
         howToAddKey,
       });
       return 0;
@@ -97,6 +106,7 @@ a key.`,
       }
     }
     out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
+    if (space) out.write(describeTrust(space));
     out.write(
       `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - or choose one: repa daemon start --model provider/id\n`,
     );
@@ -121,6 +131,16 @@ function describeSandbox(sandbox: V1Result<'doctor'>['sandbox'], daemonRunning: 
   const { error } = sandbox;
   const reason = error ? `${error.message} (${error.code})` : 'the check failed';
   return `sandbox   a command would be refused: ${reason}\n${error?.fix ? `          Fix: ${error.fix}\n` : ''}`;
+}
+
+/** The `space` line: whether the working directory's space is trusted, and why not. */
+function describeTrust(space: V1Result<'space.open'>['space']): string {
+  if (space.trusted) {
+    const why = space.trustReason === 'created' ? 'Repa made it a space' : 'you trusted it';
+    return `space     ${space.root}: trusted (${why})\n`;
+  }
+  const items = space.restricted ?? [];
+  return `space     ${space.root}: restricted${items.length > 0 ? `; ${items.map((item) => item.path).join(', ')} have no effect` : ''} (repa trust shows what it would turn on)\n`;
 }
 
 /** `repa doctor`. */

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
+  type RepaClient,
   RepaError,
+  type RestrictedItem,
   RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
@@ -42,10 +44,11 @@ async function openConversation(context: CliContext, values: OptionValues, print
   }
   const client = await context.client();
   const opened = await sessionOf(client, space, str(values.session));
+  const restricted = await restrictedOf(client, space);
   return {
     client,
     space,
-    ...announceSession(context, printer, space, opened, await context.model()),
+    ...announceSession(context, printer, space, opened, await context.model(), restricted),
   };
 }
 
@@ -56,17 +59,38 @@ export function announceSession(
   space: string,
   { sessionId, created }: { sessionId: string; created: boolean },
   model: string | undefined,
+  restricted: readonly RestrictedItem[] = [],
 ): { sessionId: string } {
   if (context.json) {
     context.stdout.write(
-      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model) })}\n`,
+      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model), restricted })}\n`,
     );
   } else {
     printer.note(`[repa] space ${space}`);
     printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
     printer.note(`[repa] model: ${describeModel(model)}`);
+    if (restricted.length > 0) printer.note(restrictedNote(restricted));
   }
   return { sessionId };
+}
+
+/**
+ * What the space's restriction leaves out, for the header; none when the space cannot be
+ * described (a damaged learning context fails the run itself, with its own message).
+ */
+export async function restrictedOf(client: RepaClient, space: string): Promise<RestrictedItem[]> {
+  try {
+    return (await client.request('space.open', { root: space })).space.restricted ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The header line of a restricted space: what it leaves out and the command that trusts it. */
+export function restrictedNote(restricted: readonly RestrictedItem[]): string {
+  const paths = restricted.map((item) => item.path);
+  const shown = paths.length > 4 ? [...paths.slice(0, 4), `${paths.length - 4} more`] : paths;
+  return `[trust] this space is restricted: ${shown.join(', ')} have no effect until you trust it (repa trust shows what it would turn on)`;
 }
 
 /** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
@@ -363,6 +387,11 @@ function describeRun(run: RunInfo): string {
     ...(run.promptSections?.some(withheldUntrusted)
       ? [
           `trust      ${UNTRUSTED_HINT.replace('repa trust (in the space, or --space DIR)', `repa trust --space ${run.space}`)}`,
+        ]
+      : []),
+    ...(run.restricted?.length
+      ? [
+          `restricted ${run.restricted.map((item) => item.path).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
         ]
       : []),
     ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),

@@ -50,10 +50,23 @@ function writeItems(context: CliContext, items: readonly SettingItemView[]): voi
   context.stdout.write(
     formatTable(
       ['key', 'value', 'source', 'revisions'],
-      items.map((item) => [item.key, cell(item.value), item.source, revisionsOf(item)]),
+      items.map((item) => [
+        item.key,
+        cell(item.value),
+        item.ignored ? `${item.source} (${item.ignored.levels.join(', ')} ignored)` : item.source,
+        revisionsOf(item),
+      ]),
       { width: terminalWidth(context.stdout), out: context.stdout },
     ),
   );
+  const ignored = items.filter((item) => item.ignored);
+  for (const item of ignored) {
+    const values = (item.ignored?.levels ?? [])
+      .map((level) => `${level} value ${cell(item.overrides[level]?.value)}`)
+      .join(' and ');
+    context.stdout.write(`ignored: ${item.key}: the ${values}\n`);
+  }
+  if (ignored[0]?.ignored) context.stdout.write(`why: ${ignored[0].ignored.reason}\n`);
 }
 
 /** The setting `key` among `items`, or `not_found` naming the closest key. */

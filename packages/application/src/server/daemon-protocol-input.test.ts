@@ -49,10 +49,12 @@ interface ErrorAnswer {
 
 /** The next message, which must be a JSON-RPC error, as its id and Repa error. */
 async function nextError(connection: RawConnection): Promise<ErrorAnswer> {
-  const message = (await within(connection.next())) as {
-    id: unknown;
-    error?: { data: Omit<ErrorAnswer, 'id'> };
-  };
+  return asError(await within(connection.next()));
+}
+
+/** A message that must be a JSON-RPC error, as its id and Repa error. */
+function asError(received: unknown): ErrorAnswer {
+  const message = received as { id: unknown; error?: { data: Omit<ErrorAnswer, 'id'> } };
   expect(message, JSON.stringify(message).slice(0, 300)).toHaveProperty('error');
   return { id: message.id, ...(message.error as { data: Omit<ErrorAnswer, 'id'> }).data };
 }
@@ -139,7 +141,7 @@ describe('the daemon process', () => {
       await expectServing(connection, 4);
     });
 
-    it('answers initialize with no or an empty protocolVersions with unsupported_version listing v1', async () => {
+    it('answers initialize with no or an empty protocolVersions as invalid params naming the field, listing v1', async () => {
       const connection = await open(daemon.socketPath);
       const offers: [number, unknown][] = [
         [1, {}],
@@ -148,8 +150,12 @@ describe('the daemon process', () => {
       ];
       for (const [id, params] of offers) {
         await connection.request(id, 'initialize', params);
-        const error = await nextError(connection);
-        expect(error).toMatchObject({ id, code: 'unsupported_version' });
+        const message = (await within(connection.next())) as { error: { code: number } };
+        // As schema/v1.json says: the field is required and has at least one item.
+        expect(message.error.code).toBe(-32602);
+        const error = asError(message);
+        expect(error).toMatchObject({ id, code: 'invalid_request' });
+        expect(error.message).toContain('params.protocolVersions');
         expect(error.details).toMatchObject({ supported: ['v1'] });
       }
       await connection.initialize();

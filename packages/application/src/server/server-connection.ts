@@ -38,6 +38,8 @@ export interface FrameStream {
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   once(event: 'close', listener: () => void): unknown;
+  /** Stops reading: whatever the client sends after a fatal error stays in the kernel, unread. */
+  pause(): unknown;
   write(line: string): unknown;
   end(line: string): unknown;
   destroy(): unknown;
@@ -69,16 +71,23 @@ export interface ConnectionSettings {
 }
 
 /**
- * @internal The bytes of unfinished frames held across all connections, bounded in total so that
- * many connections each holding a large half frame cannot exhaust the daemon's memory.
+ * @internal The memory unfinished frames pin across all connections (each decoder's
+ * `heldBytes`), bounded in total so that many connections each holding a large half frame cannot
+ * exhaust the daemon's memory.
  */
 export class PendingBytes {
   /** The bound on the total. */
   readonly limit: number;
   #total = 0;
+  #peak = 0;
 
   constructor(limit: number) {
     this.limit = limit;
+  }
+
+  /** The largest total recorded so far. */
+  get peak(): number {
+    return this.#peak;
   }
 
   /**
@@ -88,6 +97,7 @@ export class PendingBytes {
   move(from: number, to: number): boolean {
     if (to > from && this.#total - from + to > this.limit) return false;
     this.#total += to - from;
+    this.#peak = Math.max(this.#peak, this.#total);
     return true;
   }
 }
@@ -114,7 +124,7 @@ export class ServerConnection implements ConnectionContext {
   readonly #closed: Promise<void>;
   #authenticated: boolean;
   #initialized = false;
-  /** The bytes of this connection's unfinished frame counted in `settings.pendingBytes`. */
+  /** The memory this connection's unfinished frame pins, as counted in `settings.pendingBytes`. */
   #heldBytes = 0;
   #ending = false;
   #isClosed = false;
@@ -207,9 +217,10 @@ export class ServerConnection implements ConnectionContext {
   }
 
   /**
-   * Counts this connection's unfinished frame in the server's total. When it grows past the total
-   * bound (by at most the one read just decoded), the frame is dropped and the connection is
-   * answered `message_too_large` and closed; the other connections keep theirs.
+   * Counts the memory this connection's unfinished frame pins in the server's total. When it grows
+   * past the total bound (by at most the one read just decoded), the frame is dropped and the
+   * connection is answered `message_too_large`, no longer read, and closed; the other connections
+   * keep theirs.
    */
   #holdPendingBytes(): void {
     if (this.#ending) {
@@ -217,9 +228,9 @@ export class ServerConnection implements ConnectionContext {
       this.#releaseHeldBytes();
       return;
     }
-    const pending = this.#decoder.pendingBytes;
-    if (this.#settings.pendingBytes.move(this.#heldBytes, pending)) {
-      this.#heldBytes = pending;
+    const held = this.#decoder.heldBytes;
+    if (this.#settings.pendingBytes.move(this.#heldBytes, held)) {
+      this.#heldBytes = held;
       return;
     }
     this.#decoder.reset();
@@ -359,17 +370,22 @@ export class ServerConnection implements ConnectionContext {
 
   #initialize(rawParams: unknown): unknown {
     const params = v1Methods.initialize.params.safeParse(rawParams ?? {});
-    // No version offered is a version mismatch, not a malformed request: the answer lists ours.
-    if (!params.success && !offersNoVersion(rawParams)) throw invalidRequestFromZod(params.error);
-    const requested = params.data?.protocolVersions ?? [];
+    const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
+    if (!params.success) {
+      // As the JSON Schema says: `protocolVersions` is required and not empty. The answer still
+      // lists the versions this daemon speaks, so a client can offer one of them.
+      const error = invalidRequestFromZod(params.error);
+      throw new RepaError('invalid_request', error.message, {
+        fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
+        details: { ...error.details, supported },
+      });
+    }
+    const requested = params.data.protocolVersions;
     if (!requested.includes(PROTOCOL_VERSION)) {
-      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
       throw new RepaError(
         'unsupported_version',
-        requested.length === 0
-          ? `The client offered no protocol version; this daemon supports ${supported}.`
-          : `This daemon speaks none of ${requested.join(', ')}; it supports ${supported}.`,
-        { details: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } },
+        `This daemon speaks none of ${requested.join(', ')}; it supports ${supported.join(', ')}.`,
+        { details: { supported, requested } },
       );
     }
     this.#initialized = true;
@@ -451,9 +467,13 @@ export class ServerConnection implements ConnectionContext {
     return true;
   }
 
-  /** Answers a fatal error, stops reading requests and closes. */
+  /**
+   * Answers a fatal error, stops reading and closes. Nothing more is read: a client still sending
+   * (the rest of a refused frame) fills its socket's kernel buffers, not the daemon's memory.
+   */
   #end(response: JsonRpcResponse): void {
     this.#ending = true;
+    this.#socket.pause();
     if (!this.#socket.destroyed) this.#socket.end(encodeFrame(response));
     setTimeout(() => this.#socket.destroy(), LINGER_MS).unref();
   }
@@ -475,17 +495,6 @@ export class ServerConnection implements ConnectionContext {
 
 function isV1Method(method: string): method is V1Method {
   return Object.hasOwn(v1Methods, method);
-}
-
-/** True for initialize params without `protocolVersions` or with an empty list. */
-function offersNoVersion(rawParams: unknown): boolean {
-  if (rawParams === undefined || rawParams === null) return true;
-  if (typeof rawParams !== 'object' || Array.isArray(rawParams)) return false;
-  const { protocolVersions } = rawParams as { protocolVersions?: unknown };
-  return (
-    protocolVersions === undefined ||
-    (Array.isArray(protocolVersions) && protocolVersions.length === 0)
-  );
 }
 
 function idOf(value: unknown): string | number | null {

@@ -315,6 +315,61 @@ describe('startRepaServer', () => {
       expect(server.stats.peakPendingFrameBytes).toBeLessThanOrEqual(maxFrameBytes);
     });
 
+    describe('half frames of many connections', () => {
+      const head = '{"jsonrpc":"2.0","id":1,"method":"run.get","params":{"runId":"';
+      const halfFrame = (bytes: number) => Buffer.from(head + 'a'.repeat(bytes - head.length));
+
+      it('holds at most maxTotalBufferedBytes across 16 connections and refuses the rest with message_too_large', async () => {
+        const maxTotalBufferedBytes = 1024 * 1024;
+        const { gates, server } = await setup({ maxTotalBufferedBytes });
+        await whileServingAnother(server, gates, async () => {
+          const connections = await Promise.all(Array.from({ length: 16 }, () => raw(server)));
+          await Promise.all(connections.map((connection) => connection.initialize()));
+          await Promise.all(connections.map((connection) => connection.write(halfFrame(320_000))));
+          // Each connection gets one message: the refusal, or the answer once its frame ends.
+          await Promise.all(connections.map((connection) => connection.write('"}}\n')));
+          const messages = await Promise.all(connections.map((connection) => connection.next()));
+          const answered = messages.filter((message) => (message as { id: unknown }).id === 1);
+          const refused = messages.filter((message) => (message as { id: unknown }).id === null);
+          // At most 3 half frames of 320 000 bytes fit in 1 MiB at once; one refused frees room for
+          // another whose bytes the daemon had not read yet.
+          expect(answered.length).toBeGreaterThanOrEqual(1);
+          expect(refused.length).toBeGreaterThanOrEqual(1);
+          expect(refused.length).toBe(16 - answered.length);
+          // (An answer to the whole frame: run.get refuses a run id that long.)
+          for (const message of answered) expect(errorOf(message).code).toBe('invalid_request');
+          for (const message of refused) {
+            expect(message).toMatchObject({
+              error: { data: { code: 'message_too_large', details: { scope: 'all-connections' } } },
+            });
+          }
+        });
+        expect(server.stats.peakBufferedBytes).toBeGreaterThanOrEqual(320_000);
+        expect(server.stats.peakBufferedBytes).toBeLessThanOrEqual(1024 * 1024);
+      });
+
+      it('reads no more of a connection it refused: the rest of its frame is never taken in', async () => {
+        const { gates, server } = await setup({
+          maxFrameBytes: 16 * 1024 * 1024,
+          maxTotalBufferedBytes: 256 * 1024,
+        });
+        await whileServingAnother(server, gates, async () => {
+          const holder = await raw(server);
+          await holder.initialize();
+          await holder.write(halfFrame(200 * 1024));
+          const refused = await raw(server);
+          // 12 MiB is far more than the kernel buffers of a socket hold: the write completes only
+          // if the daemon reads it all.
+          const written = refused.write(halfFrame(12 * 1024 * 1024));
+          expect(errorOf(await refused.next())).toMatchObject({ code: 'message_too_large' });
+          await refused.closed;
+          expect(await written).toBeInstanceOf(Error);
+          await holder.write('"}}\n');
+          expect(errorOf(await holder.next())).toMatchObject({ id: 1, code: 'invalid_request' });
+        });
+      });
+    });
+
     it('closes a connection stalled in a half frame after the idle timeout', async () => {
       const { gates, server } = await setup({ idleTimeoutMs: 100 });
       await whileServingAnother(server, gates, async () => {

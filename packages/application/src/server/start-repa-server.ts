@@ -34,9 +34,10 @@ export interface RepaServerOptions {
    */
   maxConnections?: number;
   /**
-   * Most bytes of unfinished frames held across all connections. A connection whose unfinished
-   * frame would pass it is answered `message_too_large` and closed; the others keep theirs.
-   * Default 32 MiB.
+   * Most bytes of memory unfinished frames pin across all connections (a frame's bytes, the whole
+   * buffer of a read it keeps a view of, the blocks small reads are copied into). A connection whose
+   * unfinished frame would pass it is answered `message_too_large`, no longer read, and closed; the
+   * others keep theirs. Default 32 MiB.
    */
   maxTotalBufferedBytes?: number;
   /** A connection with no traffic and no request in progress for this long is closed. Default 10 minutes. */
@@ -82,6 +83,8 @@ export interface ServerStats {
   connections: number;
   /** The most bytes of an unfinished frame any connection held after a read. */
   peakPendingFrameBytes: number;
+  /** The most memory unfinished frames of all connections pinned at once (the budget's count). */
+  peakBufferedBytes: number;
 }
 
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -102,7 +105,16 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     });
   }
   const connections = new Map<string, ServerConnection>();
-  const stats: ServerStats = { connections: 0, peakPendingFrameBytes: 0 };
+  const pendingBytes = new PendingBytes(
+    options.maxTotalBufferedBytes ?? DEFAULT_MAX_TOTAL_BUFFERED_BYTES,
+  );
+  const stats: ServerStats = {
+    connections: 0,
+    peakPendingFrameBytes: 0,
+    get peakBufferedBytes() {
+      return pendingBytes.peak;
+    },
+  };
   let closing = false;
   let nextConnection = 1;
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
@@ -113,9 +125,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
     idleTimeoutMs: options.idleTimeoutMs ?? TEN_MINUTES,
     maxBufferedWriteBytes: 4 * (options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES),
     isClosing: () => closing,
-    pendingBytes: new PendingBytes(
-      options.maxTotalBufferedBytes ?? DEFAULT_MAX_TOTAL_BUFFERED_BYTES,
-    ),
+    pendingBytes,
     onError: options.onError ?? (() => {}),
     recordPending: (bytes) => {
       stats.peakPendingFrameBytes = Math.max(stats.peakPendingFrameBytes, bytes);

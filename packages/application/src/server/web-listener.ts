@@ -216,6 +216,10 @@ class WebSocketFrames extends EventEmitter implements FrameStream {
     return this.#ws.bufferedAmount;
   }
 
+  pause(): void {
+    this.#ws.pause();
+  }
+
   write(line: string): boolean {
     if (this.writable) this.#ws.send(withoutNewline(line));
     return true;

@@ -36,17 +36,20 @@ export class RawConnection {
     });
   }
 
-  /** Writes bytes; resolves once they were handed to the kernel (or the socket is gone). */
-  write(data: string | Buffer): Promise<void> {
+  /**
+   * Writes bytes; resolves once they were handed to the kernel, or with the error that kept them
+   * from it (the server closed the connection first), or at once when the socket is gone.
+   */
+  write(data: string | Buffer): Promise<Error | undefined> {
     return new Promise((resolve) => {
-      if (this.#socket.destroyed) resolve();
-      else this.#socket.write(data, () => resolve());
+      if (this.#socket.destroyed) resolve(undefined);
+      else this.#socket.write(data, (error) => resolve(error ?? undefined));
     });
   }
 
   /** Writes one JSON-RPC request. */
-  request(id: number | string, method: string, params?: unknown): Promise<void> {
-    return this.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
+  async request(id: number | string, method: string, params?: unknown): Promise<void> {
+    await this.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
   }
 
   /** Sends `initialize` with v1 and waits for its answer. */

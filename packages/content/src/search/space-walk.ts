@@ -1,13 +1,19 @@
 import type { Dirent } from 'node:fs';
-import { lstat, open, readdir, realpath } from 'node:fs/promises';
+import { lstat, open, opendir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { formatSize } from '@earendil-works/pi-coding-agent';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import ignore, { type Ignore } from 'ignore';
 import type { ContentStore } from '../content-store.js';
 import { isProtectedName, parseSpacePath } from '../space-path.js';
 import { toPosix } from '../store-files.js';
+import {
+  compileIgnoreRules,
+  type IgnoreRules,
+  ignoredBy,
+  MAX_IGNORE_FILE_BYTES,
+} from './ignore-rules.js';
 
 /** Per-call bounds of the search tools. */
 export interface SearchLimits {
@@ -21,6 +27,8 @@ export interface SearchLimits {
   matchMillisPerFile: number;
   /** Longest stretch of matching before the event loop is given a turn (default 10 ms). */
   sliceMillis: number;
+  /** Wall-clock time of one call's walk and matching; past it the call stops (default 30 s). */
+  maxMillis: number;
 }
 
 /** The defaults of {@link SearchLimits}. */
@@ -30,13 +38,18 @@ export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
   maxFileBytes: 8 * 1024 * 1024,
   matchMillisPerFile: 250,
   sliceMillis: 10,
+  maxMillis: 30_000,
 };
 
 /** Folders skipped unless ignored paths are included (besides `.gitignore`d ones). */
 const NOISE = new Set(['node_modules', '.git']);
 
-/** The largest `.gitignore` read. */
-const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+/** Folders nested deeper than this below the folder searched are not entered (counted as too deep). */
+export const MAX_DEPTH = 100;
+/** How many folder entries one read of a folder takes from the system at a time. */
+const FOLDER_BATCH = 128;
+/** How many `.gitignore` files not applied a report names (the rest are counted). */
+const NAMED_IGNORE_FILES = 10;
 
 /** A folder or file where a walk starts. */
 export interface WalkStart {
@@ -76,6 +89,17 @@ export interface WalkReport {
   symlinksLeaving: number;
   /** FIFOs, sockets and devices skipped (never opened). */
   special: number;
+  /**
+   * Folders not entered because they lie more than {@link MAX_DEPTH} levels below the folder
+   * searched or their path is longer than the system takes (`ENAMETOOLONG`).
+   */
+  tooDeep: number;
+  /** The first folder counted in `tooDeep` (space-relative, at most 120 characters). */
+  firstTooDeep?: string;
+  /** `.gitignore` files not applied, space-relative, with why (too large, too many rules, not a file). */
+  ignoreFilesNotApplied: { path: string; reason: string }[];
+  /** How many `.gitignore` files were not applied in all (only the first few are named). */
+  ignoreFilesNotAppliedCount: number;
 }
 
 const isRoot = (path: string | undefined) =>
@@ -108,20 +132,20 @@ export async function resolveWalkStart(
     folder = stats.isDirectory();
   } catch (error) {
     if (RepaError.isInstance(error)) throw error;
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new RepaError('not_found', `There is nothing at ${JSON.stringify(given)}.`, {
         fix: 'Use ls or find to see what the space holds.',
       });
     }
-    throw error;
+    // Never the absolute path the system's message holds: the address as the model gave it.
+    throw new RepaError(
+      'io_error',
+      `Checking ${JSON.stringify(given)} failed (${code ?? String(error)}).`,
+      { cause: error, ...(code === undefined ? {} : { details: { errno: code } }) },
+    );
   }
   return { ...location, folder };
-}
-
-interface IgnoreRules {
-  /** The folder the `.gitignore` sits in, relative to the space root (`''` for the root). */
-  base: string;
-  rules: Ignore;
 }
 
 /**
@@ -131,9 +155,18 @@ interface IgnoreRules {
  */
 export class SpaceWalk {
   /** What the walk left out so far. */
-  readonly report: WalkReport = { entries: 0, ignored: 0, symlinksLeaving: 0, special: 0 };
+  readonly report: WalkReport = {
+    entries: 0,
+    ignored: 0,
+    symlinksLeaving: 0,
+    special: 0,
+    tooDeep: 0,
+    ignoreFilesNotApplied: [],
+    ignoreFilesNotAppliedCount: 0,
+  };
   private readonly visited = new Set<string>();
-  private lastTurn = performance.now();
+  private readonly started = performance.now();
+  private lastTurn = this.started;
 
   constructor(
     private readonly store: ContentStore,
@@ -149,27 +182,69 @@ export class SpaceWalk {
     this.report.stopped ??= reason;
   }
 
-  /** Gives the event loop a turn when the current stretch of work has lasted long enough. */
+  /**
+   * Gives the event loop a turn when the current stretch of work has lasted long enough, and stops
+   * the walk once the call has used its time (`maxMillis`).
+   */
   async breathe(): Promise<void> {
-    if (performance.now() - this.lastTurn < this.options.limits.sliceMillis) return;
+    const now = performance.now();
+    if (now - this.lastTurn < this.options.limits.sliceMillis) return;
+    const { maxMillis } = this.options.limits;
+    if (now - this.started >= maxMillis) this.stop(`${formatMillis(maxMillis)} of searching`);
     await nextTurn();
     this.lastTurn = performance.now();
     if (this.options.signal?.aborted) throw new Error('Operation aborted');
   }
 
-  /** The entries of one folder, sorted by name, with what the scope rules leave out counted. */
-  async list(folder: WalkEntry, rules: readonly IgnoreRules[]): Promise<WalkEntry[]> {
-    let dirents: Dirent[];
+  /** Counts a folder not entered as too deep, naming the first one. */
+  private tooDeep(path: string): void {
+    this.report.tooDeep += 1;
+    this.report.firstTooDeep ??= path.length > 120 ? `${path.slice(0, 119)}…` : path;
+  }
+
+  /**
+   * At most `max` entries of one folder, read in batches (a folder of a million entries is never
+   * read whole), or `undefined` when it cannot be read: gone or not allowed (skipped), or too deep
+   * to open (counted). Any other failure is `io_error` naming the folder space-relatively.
+   */
+  private async readFolder(folder: WalkEntry, max: number): Promise<Dirent[] | undefined> {
+    const dirents: Dirent[] = [];
     try {
-      dirents = await readdir(folder.absolutePath, { withFileTypes: true });
+      const dir = await opendir(folder.absolutePath, { bufferSize: FOLDER_BATCH });
+      try {
+        for (let dirent = await dir.read(); dirent !== null; dirent = await dir.read()) {
+          dirents.push(dirent);
+          if (dirents.length >= max) break;
+        }
+      } finally {
+        await dir.close().catch(() => undefined);
+      }
     } catch (error) {
       const code = errnoCode(error);
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
-      throw error;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return undefined;
+      if (code === 'ENAMETOOLONG' || code === 'ELOOP') {
+        this.tooDeep(folder.path);
+        return undefined;
+      }
+      throw new RepaError(
+        'io_error',
+        `Listing the folder ${JSON.stringify(folder.path || '.')} failed (${code ?? String(error)}).`,
+        { cause: error, details: { path: folder.path, ...(code ? { errno: code } : {}) } },
+      );
     }
+    return dirents;
+  }
+
+  /** The entries of one folder, sorted by name, with what the scope rules leave out counted. */
+  async list(folder: WalkEntry, rules: readonly IgnoreRules[]): Promise<WalkEntry[]> {
+    // One entry past the bound is read, so the walk knows to stop.
+    const room = this.options.limits.maxEntries - this.report.entries + 1;
+    const dirents = await this.readFolder(folder, Math.max(1, room));
+    if (dirents === undefined) return [];
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: WalkEntry[] = [];
     for (const dirent of dirents) {
+      await this.breathe();
       if (this.report.stopped !== undefined) break;
       if (++this.report.entries > this.options.limits.maxEntries) {
         this.stop(`${this.options.limits.maxEntries} entries visited`);
@@ -202,11 +277,7 @@ export class SpaceWalk {
 
   private ignored(entry: WalkEntry, name: string, rules: readonly IgnoreRules[]): boolean {
     if (entry.folder && NOISE.has(name)) return true;
-    for (const { base, rules: ignoreRules } of rules) {
-      const relativePath = base === '' ? entry.path : entry.path.slice(base.length + 1);
-      if (ignoreRules.ignores(entry.folder ? `${relativePath}/` : relativePath)) return true;
-    }
-    return false;
+    return ignoredBy(rules, entry.path, entry.folder);
   }
 
   /** A symlink's entry when its real location stays in the space (not `.repa`), else counted. */
@@ -247,24 +318,62 @@ export class SpaceWalk {
     return rules;
   }
 
+  /** Records a `.gitignore` that is not applied, and why. */
+  private notApplied(base: string, reason: string): undefined {
+    this.report.ignoreFilesNotAppliedCount += 1;
+    if (this.report.ignoreFilesNotApplied.length < NAMED_IGNORE_FILES) {
+      const path = base === '' ? '.gitignore' : `${base}/.gitignore`;
+      this.report.ignoreFilesNotApplied.push({ path, reason });
+    }
+    return undefined;
+  }
+
+  /**
+   * The rules of the `.gitignore` in `folder`, or `undefined` when there is none or it is not
+   * applied (named in the report): opened without waiting and without following a symlink, read
+   * only when it is a regular file of at most {@link MAX_IGNORE_FILE_BYTES}, compiled in slices.
+   */
   private async readIgnoreFile(base: string, folder: string): Promise<IgnoreRules | undefined> {
     let handle: Awaited<ReturnType<typeof open>> | undefined;
+    let text: string;
     try {
       handle = await open(join(folder, '.gitignore'), READ_NO_FOLLOW);
       const stats = await handle.stat();
-      if (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return undefined;
-      const text = (await handle.readFile()).toString('utf8');
-      return { base, rules: ignore({ allowRelativePaths: true }).add(text) };
-    } catch {
-      return undefined;
+      if (stats.isDirectory()) return undefined;
+      if (!stats.isFile()) return this.notApplied(base, 'not a regular file');
+      if (stats.size > MAX_IGNORE_FILE_BYTES) {
+        return this.notApplied(base, `larger than ${formatSize(MAX_IGNORE_FILE_BYTES)}`);
+      }
+      // One byte more than the bound: a file that grew meanwhile is not applied either.
+      const buffer = Buffer.alloc(MAX_IGNORE_FILE_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_IGNORE_FILE_BYTES) {
+        return this.notApplied(base, `larger than ${formatSize(MAX_IGNORE_FILE_BYTES)}`);
+      }
+      text = buffer.subarray(0, bytesRead).toString('utf8');
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return undefined;
+      if (code === 'ELOOP') return this.notApplied(base, 'a symlink');
+      return this.notApplied(base, code === 'ENXIO' ? 'not a regular file' : 'unreadable');
     } finally {
       await handle?.close().catch(() => undefined);
     }
+    const rules = await compileIgnoreRules(text, base, () => this.breathe());
+    return 'problem' in rules ? this.notApplied(base, rules.problem) : rules;
   }
 
   /** Every file under `folder` (a folder entry), depth first in name order, within the bounds. */
-  async *files(folder: WalkEntry, parentRules?: IgnoreRules[]): AsyncGenerator<WalkEntry> {
+  async *files(
+    folder: WalkEntry,
+    parentRules?: IgnoreRules[],
+    depth = 0,
+  ): AsyncGenerator<WalkEntry> {
     if (this.visited.has(folder.absolutePath)) return;
+    if (depth > MAX_DEPTH) {
+      this.tooDeep(folder.path);
+      return;
+    }
     this.visited.add(folder.absolutePath);
     let rules: IgnoreRules[];
     if (parentRules === undefined) rules = await this.rulesAbove(folder);
@@ -279,11 +388,15 @@ export class SpaceWalk {
     for (const entry of entries) {
       if (this.report.stopped !== undefined) return;
       if (this.options.signal?.aborted) throw new Error('Operation aborted');
-      if (entry.folder) yield* this.files(entry, rules);
+      if (entry.folder) yield* this.files(entry, rules, depth + 1);
       else yield entry;
       await this.breathe();
     }
   }
+}
+
+function formatMillis(millis: number): string {
+  return millis % 1000 === 0 ? `${millis / 1000} s` : `${millis} ms`;
 }
 
 /** The walk entry of a folder start. */

@@ -12,6 +12,8 @@ export interface SandboxOptions {
   space: string;
   /** Folders hidden from the command besides the home folder (e.g. Repa's and Pi's own folders). */
   hidden: readonly string[];
+  /** Paths inside the space bound read-only (its git folders and `.git` files, see `findGitFolders`). */
+  readOnly: readonly string[];
   /** The most processes the command may have at once (a fork bomb fails at this limit). */
   maxProcesses: number;
   /** How long a command may take SIGTERM before it gets SIGKILL, in milliseconds. */
@@ -91,25 +93,16 @@ function inside(folder: string, path: string): boolean {
 }
 
 /**
- * The space's `.git` (folder or file, or a link's target inside the space) bound read-only, so a
- * command cannot plant hooks or config that git would later run outside the sandbox.
- */
-async function gitReadOnly(space: string): Promise<string[]> {
-  try {
-    const real = await realpath(join(space, '.git'));
-    return inside(space, real) && real !== space ? ['--ro-bind', real, real] : [];
-  } catch {
-    return []; // No `.git`.
-  }
-}
-
-/**
  * bubblewrap's arguments: the whole file system read-only, the home folder, `/run` and the hidden
- * folders empty, a private `/tmp`, the space read-write with `.repa` an empty read-only folder and
- * `.git` read-only, no
- * namespaces shared (no network), no capabilities, its own session, gone with its parent.
+ * folders empty and read-only (a write there fails, not lost), a private `/tmp`, the space
+ * read-write with `.repa` empty and `readOnly` (its git folders) read-only, no namespaces shared
+ * (no network), no capabilities, its own session, gone with its parent.
  */
-async function bwrapArguments(space: string, hidden: readonly string[]): Promise<string[]> {
+async function bwrapArguments(
+  space: string,
+  hidden: readonly string[],
+  readOnly: readonly string[],
+): Promise<string[]> {
   const existing: string[] = [];
   for (const folder of new Set([homedir(), '/run', ...hidden])) {
     try {
@@ -120,10 +113,13 @@ async function bwrapArguments(space: string, hidden: readonly string[]): Promise
   }
   const tmpfs = (folder: string) => ['--tmpfs', folder];
   // A hidden folder above the space is hidden first and the space bound over it; one inside the
-  // space is hidden after the space is bound.
+  // space is hidden after the space is bound. Each is made read-only last, once every mount point
+  // below it is made (the remount is not recursive: the space bound inside stays writable).
   const above = existing.filter((folder) => !inside(space, folder) || folder === space);
   const below = existing.filter((folder) => inside(space, folder) && folder !== space);
   const repa = join(space, '.repa');
+  // A git folder inside a hidden folder stays hidden.
+  const shown = readOnly.filter((path) => !below.some((folder) => inside(folder, path)));
   return [
     '--die-with-parent',
     '--new-session',
@@ -143,10 +139,11 @@ async function bwrapArguments(space: string, hidden: readonly string[]): Promise
     space,
     space,
     ...below.flatMap(tmpfs),
-    ...(await gitReadOnly(space)),
+    ...shown.flatMap((path) => ['--ro-bind', path, path]),
     ...tmpfs(repa),
-    '--remount-ro',
-    repa,
+    ...[...above, ...below, repa].flatMap((folder) =>
+      folder === space ? [] : ['--remount-ro', folder],
+    ),
     '--chdir',
     space,
   ];
@@ -358,7 +355,7 @@ export async function runSandboxed(
   const path = options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const bwrap = await findBwrap(path);
   const space = await realpath(options.space);
-  const args = await bwrapArguments(space, options.hidden);
+  const args = await bwrapArguments(space, options.hidden, options.readOnly);
   // A hard limit already below ours is kept; an unlimited one that cannot be lowered stops the run.
   const script = `ulimit -u ${options.maxProcesses} 2>/dev/null || [ "$(ulimit -H -u)" != unlimited ] || exit 126\n${command.command}`;
   const group = process.getuid?.() === 0 ? await createPidsGroup(options.maxProcesses) : undefined;

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { lstat, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type BashOperations,
   createBashToolDefinition,
@@ -14,7 +15,8 @@ import type { ContentObserver } from '../content-observer.js';
 import type { ContentStore } from '../content-store.js';
 import { DEFAULT_SEARCH_LIMITS, SpaceWalk } from '../search/space-walk.js';
 import { runSandboxed, type SandboxedRun } from './bash-sandbox.js';
-import { toolError } from './tool-call.js';
+import { findGitFolders, type GitMove, quarantineNewGit, rootIsGitFolder } from './git-guard.js';
+import { holdingSpace, toolError } from './tool-call.js';
 
 /** Options of {@link createSandboxedBashTool}. */
 export interface SandboxedBashToolOptions {
@@ -54,6 +56,10 @@ export interface ContentBashDetails {
   otherChanged: string[];
   /** Why the walk for other changed files stopped early, if it did. */
   walkStoppedEarly?: string;
+  /** Git entries the command made, moved into `.repa/quarantine/` (or removed) before git could run them. */
+  gitMoved: GitMove[];
+  /** Why a walk for git folders stopped early, if one did (git folders beyond it were writable). */
+  gitCheckStoppedEarly?: string;
   /** Pi's truncation of the output, when it applied (the full output is not kept). */
   truncation?: TruncationResult;
 }
@@ -73,27 +79,45 @@ async function dropFullOutput(text: string): Promise<string> {
   return text.replace(FULL_OUTPUT, 'Full output not kept]');
 }
 
-const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000 };
+const WALK_LIMITS = { ...DEFAULT_SEARCH_LIMITS, maxEntries: 20_000, maxMillis: 10_000 };
 const LISTED = 50;
+/** The largest file the after-command walk hashes; a larger one is listed without a version. */
+const MAX_HASH_BYTES = 8 * 1024 * 1024;
+/** The most bytes the after-command walk hashes in all, over every file it lists. */
+const MAX_HASH_TOTAL = 64 * 1024 * 1024;
+/** Hashed per read, with a turn of the event loop between reads. */
+const HASH_SLICE = 1024 * 1024;
 
-/** The sha256 version of the regular file at `path` (never through a link), or `undefined`. */
+/**
+ * The sha256 version of the regular file at `path` (never through a link; a FIFO is opened without
+ * waiting and never read) when it holds at most `maxBytes`, hashed in slices that yield the event
+ * loop; `{ bytes }` alone when it is larger (from its size, before a byte is read); `undefined`
+ * when it is gone, a link or not a regular file.
+ */
 async function versionOfFile(
   path: string,
-): Promise<{ version: string; bytes: number } | undefined> {
+  maxBytes: number,
+): Promise<{ version?: string; bytes: number } | undefined> {
   try {
     const handle = await open(
       path,
       constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
     );
     try {
-      if (!(await handle.stat()).isFile()) return undefined;
+      const stats = await handle.stat();
+      if (!stats.isFile()) return undefined;
+      if (stats.size > maxBytes) return { bytes: stats.size };
       const hash = createHash('sha256');
+      const buffer = Buffer.allocUnsafe(Math.min(HASH_SLICE, maxBytes + 1));
       let bytes = 0;
-      for await (const chunk of handle.createReadStream({
-        autoClose: false,
-      }) as AsyncIterable<Buffer>) {
-        hash.update(chunk);
-        bytes += chunk.length;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, bytes);
+        if (bytesRead === 0) break;
+        bytes += bytesRead;
+        // It grew past the bound while it was hashed.
+        if (bytes > maxBytes) return { bytes };
+        hash.update(buffer.subarray(0, bytesRead));
+        await nextTurn();
       }
       return { version: hash.digest('hex'), bytes };
     } finally {
@@ -104,19 +128,29 @@ async function versionOfFile(
   }
 }
 
-/** Receipt-less change records for files the command created or changed that this host had not read. */
+/**
+ * Receipt-less change records for files the command created or changed that this host had not
+ * read: hashed up to {@link MAX_HASH_BYTES} each and {@link MAX_HASH_TOTAL} in all (spec R74); a
+ * file past either bound is listed with `version: null` and a hint saying why.
+ */
 async function unreadChanges(store: ContentStore, paths: readonly string[]): Promise<FileChange[]> {
   const records: FileChange[] = [];
+  let budget = MAX_HASH_TOTAL;
   for (const path of paths.slice(0, LISTED)) {
-    const now = await versionOfFile(join(store.root, path));
+    const now = await versionOfFile(join(store.root, path), Math.min(MAX_HASH_BYTES, budget));
     if (now === undefined) continue;
+    budget -= now.version === undefined ? 0 : now.bytes;
+    const unhashed =
+      now.bytes > MAX_HASH_BYTES
+        ? `too large to compare (${now.bytes} bytes, over ${formatBytes(MAX_HASH_BYTES)})`
+        : `not compared (the ${formatBytes(MAX_HASH_TOTAL)} hashed after one command are used up)`;
     records.push({
       target: path,
       kind: 'modified',
       previousVersion: null,
-      version: now.version,
+      version: now.version ?? null,
       form: 'location',
-      hint: 'changed by a command; this host had not read it',
+      hint: `changed by a command; this host had not read it${now.version === undefined ? `; ${unhashed}` : ''}`,
       bytes: now.bytes,
     });
   }
@@ -177,6 +211,45 @@ function changesText(details: ContentBashDetails): string {
   return `\n\nFiles the command changed in the space (read a file again before editing it):\n${lines.join('\n')}`;
 }
 
+function gitText(details: ContentBashDetails): string {
+  const lines = details.gitMoved.map((move) =>
+    move.movedTo !== undefined
+      ? `- ${move.path} → ${move.movedTo}`
+      : move.failed === undefined
+        ? `- ${move.path}: removed (it could not be moved)`
+        : `- ${move.path}: NOT moved or removed (${move.failed}); do not run git there`,
+  );
+  const parts: string[] = [];
+  if (lines.length > 0) {
+    parts.push(
+      `Git entries the command made were moved out of the space: git, run later outside the sandbox, would run a repository's hooks and config. Commands cannot make git repositories here; ask the learner to.\n${lines.join('\n')}`,
+    );
+  }
+  if (details.gitCheckStoppedEarly !== undefined) {
+    parts.push(
+      `Not every folder was checked for git folders (${details.gitCheckStoppedEarly}): a repository beyond them was writable by the command and was not checked after it.`,
+    );
+  }
+  return parts.map((part) => `\n\n${part}`).join('');
+}
+
+/** The file-change records of the git entries a command made. */
+function gitChanges(moves: readonly GitMove[]): FileChange[] {
+  return moves.map((move) => ({
+    target: move.path,
+    kind: 'deleted',
+    previousVersion: null,
+    version: null,
+    form: 'location',
+    hint:
+      move.movedTo !== undefined
+        ? `a git entry a command made, moved to ${move.movedTo} so that git never runs its hooks or config`
+        : move.failed === undefined
+          ? 'a git entry a command made, removed so that git never runs its hooks or config'
+          : `a git entry a command made that could not be moved or removed (${move.failed}): do not run git there`,
+  }));
+}
+
 /**
  * Pi's `bash` (parameters, streaming output, truncation, timeout) with every command run inside a
  * bubblewrap sandbox: the space writable except `.repa`, the rest of the file system read-only,
@@ -189,7 +262,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
   const base = createBashToolDefinition(store.root, { exposeSessionEnvironment: false });
   const tool: ToolDefinition<typeof base.parameters, ContentBashDetails> = {
     ...base,
-    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
+    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa, and not its git folders: a git repository a command makes is moved out of the space), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
     promptSnippet: 'Run shell commands in a sandbox of the space (no network)',
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       const limit = options.timeoutSeconds();
@@ -198,6 +271,11 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
           ? Math.min(params.timeout, limit)
           : limit;
       const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+      // File times come from the kernel's coarse clock, up to one tick (10 ms at HZ=100) behind.
+      const since = Date.now() - 10;
+      // Every git folder of the space is bound read-only; what the command adds is moved out after.
+      const gitBefore = await findGitFolders(store.root);
+      if (gitBefore.rootIsGitFolder) throw toolError(rootIsGitFolder());
       let run: SandboxedRun | undefined;
       const operations: BashOperations = {
         exec: async (command, _cwd, { onData, signal: callSignal }) => {
@@ -206,6 +284,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
             {
               space: store.root,
               hidden: options.hidden ?? [],
+              readOnly: gitBefore.protect,
               maxProcesses: options.maxProcesses ?? 256,
               graceMillis: options.graceMillis ?? 2000,
             },
@@ -227,8 +306,6 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         operations,
         exposeSessionEnvironment: false,
       });
-      // File times come from the kernel's coarse clock, up to one tick (10 ms at HZ=100) behind.
-      const since = Date.now() - 10;
       let result: Awaited<ReturnType<typeof pi.execute>> | undefined;
       let failure: unknown;
       try {
@@ -245,10 +322,17 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         // Nothing ran: the sandbox is missing, or the call was cancelled before it started.
         throw RepaError.isInstance(failure) ? toolError(failure) : failure;
       }
+      const gitAfter = await findGitFolders(store.root);
+      const gitMoved = await quarantineNewGit(store, gitBefore, gitAfter, since);
+      const gitStopped = gitBefore.stopped ?? gitAfter.stopped;
       const report = await observer.checkChangesByCommand();
       const known = new Set(report.changes.map((change) => change.target));
       const others = await otherChangedFiles(store, since, known);
-      const records = [...report.changes, ...(await unreadChanges(store, others.files))];
+      const records = [
+        ...gitChanges(gitMoved),
+        ...report.changes,
+        ...(await unreadChanges(store, others.files)),
+      ];
       if (records.length > 0) options.onChanges?.(records);
       const piDetails = (result?.details ?? {}) as Partial<ContentBashDetails>;
       const details: ContentBashDetails = {
@@ -256,9 +340,11 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         changes: report.changes,
         otherChanged: others.files,
         ...(others.stopped ? { walkStoppedEarly: others.stopped } : {}),
+        gitMoved,
+        ...(gitStopped ? { gitCheckStoppedEarly: gitStopped } : {}),
         ...(piDetails.truncation ? { truncation: piDetails.truncation } : {}),
       };
-      const footer = `\n\n${statusLine(run, maxOutput)}${changesText(details)}`;
+      const footer = `\n\n${statusLine(run, maxOutput)}${changesText(details)}${gitText(details)}`;
       if (result === undefined) {
         const message = failure instanceof Error ? failure.message : String(failure);
         throw new Error(`${message}${footer}`);
@@ -269,5 +355,11 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       return { content: [{ type: 'text', text: `${text}${footer}` }], details };
     },
   };
-  return tool as unknown as ToolDefinition;
+  // The command has the space alone from before its git walk to after its change walk.
+  return holdingSpace(
+    store.root,
+    'exclusive',
+    tool as unknown as ToolDefinition,
+    options.disposeSignal,
+  );
 }

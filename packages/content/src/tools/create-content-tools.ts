@@ -5,14 +5,15 @@ import { createContentFindTool } from './find-tool.js';
 import { createContentGrepTool } from './grep-tool.js';
 import { createContentLsTool } from './ls-tool.js';
 import { createContentReadTool } from './read-tool.js';
-import type { ContentToolsOptions } from './tool-call.js';
+import { type ContentToolsOptions, holdingSpace } from './tool-call.js';
 import { createContentWriteTool } from './write-tool.js';
 
 /**
  * The content tools of one space for one host: `read`, `write`, `edit` (Pi's own definitions with
  * all I/O through the ContentStore), `apply_patch`, and the read-only `ls`, `find` and `grep`
  * (Pi's schemas, searching in process through the space's scope rules). Pass them to Pi as
- * `customTools`; they replace Pi's built-in tools of the same names.
+ * `customTools`; they replace Pi's built-in tools of the same names. Each call holds the space
+ * shared, so none runs while a command of the `bash` tool does.
  */
 export function createContentTools(options: ContentToolsOptions): ToolDefinition[] {
   return [
@@ -23,5 +24,5 @@ export function createContentTools(options: ContentToolsOptions): ToolDefinition
     createContentLsTool(options),
     createContentFindTool(options),
     createContentGrepTool(options),
-  ];
+  ].map((tool) => holdingSpace(options.store.root, 'shared', tool));
 }

@@ -34,11 +34,15 @@ export interface ContentGrepDetails extends ContentSearchDetails {
   matchLimitReached?: number;
   /** True when some lines were cut to Pi's grep line length. */
   linesTruncated?: boolean;
+  /** Lines longer than a slice (256 Ki characters), searched in overlapping pieces. */
+  longLines?: number;
 }
 
 const DEFAULT_LIMIT = 100;
 /** Files are matched in slices of about this many characters (cut at a line end). */
 const SLICE_CHARS = 256 * 1024;
+/** Characters two pieces of a longer line share, so a match up to this long is never cut. */
+const LONG_LINE_OVERLAP = 4096;
 /** Files read at once. */
 const READ_AHEAD = 32;
 
@@ -113,7 +117,30 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
               return;
             }
             const cut = normalised.indexOf('\n', from + SLICE_CHARS);
-            const to = cut < 0 ? normalised.length : cut;
+            let to = cut < 0 ? normalised.length : cut;
+            if (to - from > 2 * SLICE_CHARS) {
+              // A line longer than a slice: the slice ends before it, or it is matched in pieces.
+              const before = normalised.lastIndexOf('\n', from + SLICE_CHARS);
+              if (before >= from) to = before;
+              else {
+                const end = normalised.indexOf('\n', from);
+                const lineEnd = end < 0 ? normalised.length : end;
+                longLines += 1;
+                if (await searchLongLine(normalised, from, lineEnd, began)) {
+                  allLines ??= normalised.split('\n');
+                  hits.push({
+                    path,
+                    ...(identity === undefined ? {} : { identity }),
+                    line: first,
+                    lines: allLines,
+                  });
+                }
+                if (performance.now() - began >= limits.matchMillisPerFile) continue;
+                first += 1;
+                from = lineEnd + 1;
+                continue;
+              }
+            }
             const slice = normalised.slice(from, to);
             if (pattern.test(slice)) {
               allLines ??= normalised.split('\n');
@@ -134,6 +161,18 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
             from = to + 1;
             await walk.breathe();
           }
+        };
+
+        let longLines = 0;
+        /** Whether one long line holds a match, tested in overlapping pieces of a slice each. */
+        const searchLongLine = async (text: string, from: number, to: number, began: number) => {
+          for (let start = from; start < to; start += SLICE_CHARS - LONG_LINE_OVERLAP) {
+            if (performance.now() - began >= limits.matchMillisPerFile) return false;
+            if (pattern.test(text.slice(start, Math.min(to, start + SLICE_CHARS)))) return true;
+            await walk.breathe();
+            if (start + SLICE_CHARS >= to) break;
+          }
+          return false;
         };
 
         const searchBatch = async (batch: WalkEntry[]) => {
@@ -196,6 +235,12 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
           notices.push(
             `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
           );
+        }
+        if (longLines > 0) {
+          notices.push(
+            `${longLines} line(s) longer than ${SLICE_CHARS} characters were searched in pieces of that size overlapping by ${LONG_LINE_OVERLAP}: a longer match across a piece's edge is missed, and ^ and $ also match at an edge`,
+          );
+          details.longLines = longLines;
         }
         if (hits.length === 0) {
           return searchResult(['No matches found'], notices, walk.report, details);

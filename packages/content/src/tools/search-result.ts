@@ -6,7 +6,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
 import type { WalkReport } from '../search/space-walk.js';
-import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from '../search/space-walk.js';
+import { DEFAULT_SEARCH_LIMITS, MAX_DEPTH, type SearchLimits } from '../search/space-walk.js';
 import type { ContentToolsOptions } from './tool-call.js';
 
 /** What `ls`, `find` and `grep` add to Pi's details: why a walk stopped early and what it skipped. */
@@ -21,6 +21,10 @@ export interface ContentSearchDetails {
   symlinksLeaving?: number;
   /** FIFOs, sockets and devices skipped without opening them. */
   special?: number;
+  /** Folders not entered: nested too deep, or a path longer than the system takes. */
+  tooDeep?: { count: number; first: string };
+  /** `.gitignore` files not applied (the first few, space-relative) and why; `count` in all. */
+  ignoreFilesNotApplied?: { count: number; files: { path: string; reason: string }[] };
 }
 
 /** The `includeIgnored` parameter of the search tools. */
@@ -81,6 +85,22 @@ export function searchResult<T extends ContentSearchDetails>(
   if (report.special > 0) {
     notices.push(`${report.special} FIFO(s), socket(s) or device(s) skipped`);
     details.special = report.special;
+  }
+  if (report.tooDeep > 0) {
+    const first = report.firstTooDeep ?? '';
+    notices.push(
+      `${report.tooDeep} folder(s) nested too deep skipped (more than ${MAX_DEPTH} levels, or a path longer than the system allows), the first: ${first}`,
+    );
+    details.tooDeep = { count: report.tooDeep, first };
+  }
+  const notApplied = report.ignoreFilesNotApplied;
+  if (notApplied.length > 0) {
+    const named = notApplied.map((file) => `${file.path} (${file.reason})`).join(', ');
+    const more = report.ignoreFilesNotAppliedCount - notApplied.length;
+    notices.push(
+      `.gitignore file(s) not applied, so the paths they name are included: ${named}${more > 0 ? ` and ${more} more` : ''}`,
+    );
+    details.ignoreFilesNotApplied = { count: report.ignoreFilesNotAppliedCount, files: notApplied };
   }
   if (notices.length > 0) text += `\n\n[${notices.join('. ')}]`;
   return { content: [{ type: 'text', text }], details };

@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt, toolErrorText } from '@repa/protocol';
 import { excerptOf } from '../content-bytes.js';
 import type { ContentObserver } from '../content-observer.js';
 import type { ContentStore } from '../content-store.js';
 import type { SearchLimits } from '../search/space-walk.js';
+import { holdSpace, type SpaceHold } from '../space-gate.js';
 import type { ContentSnapshot } from '../space-resolver.js';
 import { refuseSkillFile } from './skill-files.js';
 
@@ -67,6 +69,39 @@ const calls = new AsyncLocalStorage<ToolCallState>();
 /** Runs `task` as the tool call described by `state`. */
 export function runToolCall<T>(state: ToolCallState, task: () => Promise<T>): Promise<T> {
   return calls.run(state, task);
+}
+
+/**
+ * `tool` with each call holding the space at `root` as `mode` says for its whole run (spec R74):
+ * the content tools shared, a command exclusively, so no tool checks a path a running command can
+ * swap. A call cancelled while it waits (its signal, or `stop`) fails with `cancelled`.
+ */
+export function holdingSpace(
+  root: string,
+  mode: SpaceHold,
+  tool: ToolDefinition,
+  stop?: AbortSignal,
+): ToolDefinition {
+  return {
+    ...tool,
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
+      const waitSignals = [signal, stop].filter((each) => each !== undefined);
+      let started = false;
+      try {
+        return await holdSpace(
+          root,
+          mode,
+          () => {
+            started = true;
+            return tool.execute(toolCallId, params, signal, onUpdate, ctx);
+          },
+          waitSignals.length > 0 ? AbortSignal.any(waitSignals) : undefined,
+        );
+      } catch (error) {
+        throw started ? error : toolError(error);
+      }
+    },
+  };
 }
 
 /** Bytes from this size on are handed back to the system as soon as a call is done with them. */

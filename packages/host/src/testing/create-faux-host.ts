@@ -13,6 +13,11 @@ export interface FauxHostOptions
   piSettings?: SettingsManager;
   /** Faux model context window (default 128k). */
   contextWindow?: number;
+  /**
+   * Whether the space is trusted. Default: true when the helper makes the space (as Repa trusts a
+   * plain folder it makes a space), false for a `space` passed in.
+   */
+  trusted?: boolean;
 }
 
 /** A host on Pi's faux provider, with every provider request captured. */
@@ -60,6 +65,7 @@ export async function createFauxHost(options: FauxHostOptions = {}): Promise<Fau
     agentDir,
     modelRuntime,
     model,
+    trusted: options.trusted ?? options.space === undefined,
     piSettings:
       options.piSettings ??
       SettingsManager.inMemory({

@@ -30,6 +30,8 @@ describe('RepaError', () => {
       'session_damaged',
       'cancelled',
       'sandbox_unavailable',
+      'material_not_granted',
+      'file_too_large',
       'internal',
     ] as const) {
       expect(REPA_ERROR_CODES).toContain(code);

@@ -13,6 +13,10 @@ export const REPA_ERROR_FIXES = {
   not_initialized: 'Send initialize with protocolVersions ["v1"] first on every connection.',
   busy: 'Wait for the active run in this session to finish, or cancel it, then submit again.',
   not_found: 'Check the id or path; list the available objects first.',
+  material_not_granted:
+    "This outside material is granted to other spaces, not this one: use it from a space it is granted to, or ask the learner to add this space to the material's `spaces` in repa-content-access.json.",
+  file_too_large:
+    'The file is larger than Repa reads at once (see the limit in the message): work on a smaller file, or split it.',
   read_required: 'Read the file first so its current version is known, then save again.',
   stale_version:
     'The file changed since it was read: read it again, re-apply the change, then save.',
@@ -33,6 +37,8 @@ export const REPA_ERROR_FIXES = {
   daemon_unavailable: 'Start the daemon (repa daemon start) or check the app directory.',
   unauthorized:
     "Authenticate with the daemon's token (see its app directory) before calling other methods.",
+  space_untrusted:
+    'This space is restricted until you trust it: check what it contains, then run `repa trust` in it (or `repa trust --space DIR`).',
   space_unsafe:
     "Repa's .repa folder in this space is not a plain folder (e.g. a symlink); replace it with a real folder.",
   interrupted:
@@ -54,6 +60,8 @@ export const REPA_ERROR_FIXES = {
     "The session's queue is full; wait for queued runs to start, or cancel some (repa runs cancel), then submit again.",
   run_finished:
     'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
+  data_too_large:
+    'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

@@ -56,8 +56,12 @@ export const fileChangeSchema = z
       .describe(
         'The version the host last observed; `null` when it had not read the object (e.g. a file a command created or changed).',
       ),
-    /** The version on disk now (`null` when deleted). */
-    version: versionSchema.nullable().describe('The version on disk now (`null` when deleted).'),
+    /** The version on disk now (`null` when deleted, or when the file is too large to compare). */
+    version: versionSchema
+      .nullable()
+      .describe(
+        'The version on disk now (`null` when deleted, or when the file is too large to compare).',
+      ),
     /** How the change is described: a bare notice, a unified diff, or a location hint. */
     form: z
       .enum(['notice', 'diff', 'location'])
@@ -88,7 +92,7 @@ export interface FileChange {
   kind: 'modified' | 'deleted';
   /** The version the host last observed; `null` when it had not read the object (e.g. a file a command created or changed). */
   previousVersion: string | null;
-  /** The version on disk now (`null` when deleted). */
+  /** The version on disk now (`null` when deleted, or when the file is too large to compare). */
   version: string | null;
   /** How the change is described: a bare notice, a unified diff, or a location hint. */
   form: 'notice' | 'diff' | 'location';

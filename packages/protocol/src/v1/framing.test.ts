@@ -53,6 +53,49 @@ describe('FrameDecoder', () => {
     expect(decoder.push(Buffer.from('1}\n'))).toEqual([{ ok: true, value: { half: 1 } }]);
   });
 
+  describe('the memory a half frame pins', () => {
+    const head = '{"jsonrpc":"2.0","id":1,"method":"run.get","params":{"runId":"';
+
+    it('copies a half frame sent one byte per read into blocks instead of holding each read', () => {
+      const decoder = new FrameDecoder();
+      decoder.push(Buffer.from(head));
+      for (let index = 0; index < 20_000; index++) {
+        // Each read of a socket is a buffer of its own, as Node allocates it.
+        const read = Buffer.allocUnsafeSlow(1);
+        read[0] = 0x61;
+        decoder.push(read);
+      }
+      expect(decoder.pendingBytes).toBe(head.length + 20_000);
+      expect(decoder.heldBytes).toBeLessThanOrEqual(decoder.pendingBytes + 16 * 1024);
+      const [frame] = decoder.push(Buffer.from('"}}\n'));
+      expect(frame).toMatchObject({ ok: true, value: { params: { runId: 'a'.repeat(20_000) } } });
+      expect([decoder.pendingBytes, decoder.heldBytes]).toEqual([0, 0]);
+    });
+
+    it('copies the start of a frame at the end of a large read rather than pinning the read', () => {
+      const decoder = new FrameDecoder();
+      const read = Buffer.alloc(64 * 1024, 0x20);
+      read.write('{"a":1}\n', 0);
+      read.write('{"b":"', read.length - 6);
+      expect(decoder.push(read)).toEqual([{ ok: true, value: { a: 1 } }]);
+      expect(decoder.pendingBytes).toBe(64 * 1024 - 8);
+      // The piece is most of the read: kept as a view, which pins the read's own buffer.
+      expect(decoder.heldBytes).toBe(64 * 1024);
+      decoder.reset();
+      const tail = Buffer.alloc(64 * 1024, 0x20);
+      tail.write('\n{"b":"', tail.length - 7);
+      decoder.push(tail);
+      expect(decoder.pendingBytes).toBe(6);
+      expect(decoder.heldBytes).toBeLessThanOrEqual(16 * 1024);
+    });
+
+    it('keeps large reads as views: a half frame of whole reads pins just its bytes', () => {
+      const decoder = new FrameDecoder();
+      for (let index = 0; index < 8; index++) decoder.push(Buffer.alloc(64 * 1024, 0x61));
+      expect(decoder.heldBytes).toBe(decoder.pendingBytes);
+    });
+  });
+
   describe('checks of untrusted input', () => {
     const strict = () => new FrameDecoder({ maxDepth: MAX_MESSAGE_DEPTH, refuseUnsafeKeys: true });
 

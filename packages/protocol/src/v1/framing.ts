@@ -38,19 +38,35 @@ export type DecodedFrame =
   | { ok: false; error: RepaError; fatal?: boolean; parseError?: boolean; value?: unknown };
 
 /**
+ * A piece of a read shorter than this, or one that would pin a buffer more than twice its size, is
+ * copied into a block of the decoder's own instead of kept as a view of the read: a client that
+ * sends a frame one byte per read must not make the decoder hold one buffer (and its overhead,
+ * some hundred bytes) per byte.
+ */
+const SMALL_PIECE_BYTES = 4 * 1024;
+/** The size of a block small pieces are copied into. */
+const BLOCK_BYTES = 16 * 1024;
+
+/**
  * Splits a byte stream into newline-delimited JSON frames with bounded memory.
  * Contract: a frame longer than `maxFrameBytes` yields a fatal `message_too_large` frame (after
  * the frames completed before it) as soon as the limit is passed, before the rest of it is
  * buffered; a line that is not valid UTF-8, not JSON, nested deeper than `maxDepth` or (with
  * `refuseUnsafeKeys`) holding an unsafe key yields an `invalid_request` frame. No check recurses,
- * so no input can overflow the stack. `push` never throws.
+ * so no input can overflow the stack. `push` never throws. The memory an unfinished frame pins is
+ * {@link FrameDecoder.heldBytes}: at most twice its bytes plus one block.
  */
 export class FrameDecoder {
   readonly #maxFrameBytes: number;
   readonly #maxDepth: number;
   readonly #refuseUnsafeKeys: boolean;
+  /** The unfinished frame: views of large reads and filled blocks, in order. */
   #chunks: Buffer[] = [];
+  /** The block small pieces are copied into now, and how much of it is used. */
+  #block: Buffer | undefined;
+  #blockUsed = 0;
   #buffered = 0;
+  #held = 0;
 
   constructor(options: FrameDecoderOptions = {}) {
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -63,10 +79,21 @@ export class FrameDecoder {
     return this.#buffered;
   }
 
+  /**
+   * Bytes of memory the unfinished frame pins right now: the whole buffer of every read it keeps a
+   * view of, and the size of every block it copied small pieces into.
+   */
+  get heldBytes(): number {
+    return this.#held;
+  }
+
   /** Drops the unfinished frame held now (e.g. when its connection is refused). */
   reset(): void {
     this.#chunks = [];
+    this.#block = undefined;
+    this.#blockUsed = 0;
     this.#buffered = 0;
+    this.#held = 0;
   }
 
   /** Feeds bytes; returns every frame they complete. */
@@ -84,9 +111,9 @@ export class FrameDecoder {
   #split(chunk: Buffer, frames: DecodedFrame[]): void {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
-      this.#append(chunk.subarray(start, newline));
-      const bytes = Buffer.concat(this.#chunks);
-      this.reset();
+      const line = chunk.subarray(start, newline);
+      this.#count(line.length);
+      const bytes = this.#take(line);
       start = newline + 1;
       const frame = this.#decode(bytes);
       if (frame !== undefined) frames.push(frame);
@@ -94,9 +121,9 @@ export class FrameDecoder {
     this.#append(chunk.subarray(start));
   }
 
-  #append(part: Buffer): void {
-    if (part.length === 0) return;
-    this.#buffered += part.length;
+  /** Counts `bytes` more of the current frame; past the limit, drops it and throws. */
+  #count(bytes: number): void {
+    this.#buffered += bytes;
     if (this.#buffered > this.#maxFrameBytes) {
       this.reset();
       throw new RepaError(
@@ -105,7 +132,59 @@ export class FrameDecoder {
         { details: { limit: this.#maxFrameBytes } },
       );
     }
-    this.#chunks.push(part);
+  }
+
+  /**
+   * The unfinished frame with its last piece (already counted) as one buffer, and a reset. A frame
+   * within one read is the read itself, not a copy.
+   */
+  #take(last: Buffer): Buffer {
+    this.#closeBlock(false);
+    const bytes =
+      this.#chunks.length === 0 ? last : Buffer.concat([...this.#chunks, last], this.#buffered);
+    this.reset();
+    return bytes;
+  }
+
+  #append(part: Buffer): void {
+    if (part.length === 0) return;
+    this.#count(part.length);
+    const pinned = part.buffer.byteLength;
+    if (part.length >= SMALL_PIECE_BYTES && pinned <= 2 * part.length) {
+      this.#closeBlock();
+      this.#chunks.push(part);
+      this.#held += pinned;
+      return;
+    }
+    for (let offset = 0; offset < part.length; ) {
+      if (this.#block === undefined) {
+        this.#block = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+        this.#held += BLOCK_BYTES;
+      }
+      const copied = part.copy(this.#block, this.#blockUsed, offset);
+      this.#blockUsed += copied;
+      offset += copied;
+      if (this.#blockUsed === BLOCK_BYTES) this.#closeBlock();
+    }
+  }
+
+  /**
+   * Ends the current block: full, or a view of a large read comes next (`shrink`: a block less than
+   * half used is then copied to its exact size, so it pins no more than it holds), or the frame is
+   * complete.
+   */
+  #closeBlock(shrink = true): void {
+    const block = this.#block;
+    if (block === undefined) return;
+    const used = this.#blockUsed;
+    if (shrink && used * 2 < BLOCK_BYTES) {
+      const exact = Buffer.allocUnsafeSlow(used);
+      block.copy(exact, 0, 0, used);
+      this.#chunks.push(exact);
+      this.#held += used - BLOCK_BYTES;
+    } else this.#chunks.push(block.subarray(0, used));
+    this.#block = undefined;
+    this.#blockUsed = 0;
   }
 
   /** One complete line as a frame; undefined for a blank line. */

@@ -15,6 +15,7 @@ import type {
 } from './runs.js';
 import type { HistoryItem, SessionInfo } from './sessions.js';
 import type { SettingItemView, SettingsSetParams, WritableSettingsLevel } from './settings.js';
+import type { RestrictedItem, TrustReason } from './trust.js';
 
 /** `initialize` params. */
 export interface InitializeParams {
@@ -69,8 +70,12 @@ export interface SpaceOpenResult {
       /** The sources it was built from. */
       sources: string[];
     } | null;
-    /** Whether its project instruction files are trusted (`space.trust`). */
+    /** Whether the learner trusts the space (spec R13); untrusted, what `restricted` lists has no effect. */
     trusted?: boolean | undefined;
+    /** Why it is trusted: `user` (`space.trust`) or `created` (Repa made a plain folder a space). */
+    trustReason?: TrustReason | undefined;
+    /** What the space holds that has no effect until it is trusted (empty when trusted). */
+    restricted?: RestrictedItem[] | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   };
@@ -168,6 +173,8 @@ export interface SpaceTrustResult {
   trusted: boolean;
   /** Whether it was trusted before this call. */
   wasTrusted: boolean;
+  /** What the space holds that trusting it lets take effect (restricted again when distrusted). */
+  restricted?: RestrictedItem[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -360,6 +367,8 @@ export interface ContextGetResult {
     | undefined;
   /** With `sessionId`: the revision last given to that session (null: none yet). */
   lastProvidedRevision?: string | null | undefined;
+  /** Why no run is given `context` although the space has it (it came with an untrusted folder). */
+  ignored?: string | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

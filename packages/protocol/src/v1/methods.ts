@@ -20,6 +20,7 @@ import {
   settingsResetParamsSchema,
   settingsSetParamsSchema,
 } from './settings.js';
+import { restrictedItemSchema, trustReasonSchema } from './trust.js';
 
 const spaceInfoSchema = z.looseObject({
   /** The space root (an absolute, real path). */
@@ -38,11 +39,24 @@ const spaceInfoSchema = z.looseObject({
     })
     .nullable()
     .describe('The current learning context, when the space has one.'),
-  /** Whether its project instruction files are trusted (`space.trust`). */
+  /** Whether the learner trusts the space (spec R13); untrusted, what `restricted` lists has no effect. */
   trusted: z
     .boolean()
     .optional()
-    .describe('Whether its project instruction files are trusted (`space.trust`).'),
+    .describe(
+      'Whether the learner trusts the space (spec R13); untrusted, what `restricted` lists has no effect.',
+    ),
+  /** Why it is trusted: `user` (`space.trust`) or `created` (Repa made a plain folder a space). */
+  trustReason: trustReasonSchema
+    .optional()
+    .describe(
+      'Why it is trusted: `user` (`space.trust`) or `created` (Repa made a plain folder a space).',
+    ),
+  /** What the space holds that has no effect until it is trusted (empty when trusted). */
+  restricted: z
+    .array(restrictedItemSchema)
+    .optional()
+    .describe('What the space holds that has no effect until it is trusted (empty when trusted).'),
 });
 
 /**
@@ -175,10 +189,10 @@ export const v1Methods = {
       sessionId: idSchema.describe("The deleted session's id."),
     }),
   },
-  /** Records whether a space's project instruction files are trusted (kept in the app directory). */
+  /** Records whether the learner trusts a space (kept in the app directory; spec R13). */
   'space.trust': {
     description:
-      "Records whether a space's project instruction files are trusted (kept in the app directory).",
+      'Records whether the learner trusts a space (kept in the app directory; spec R13).',
     params: z.strictObject({
       /** The space root (an absolute path). */
       space: spaceRootSchema.describe('The space root (an absolute path).'),
@@ -194,6 +208,13 @@ export const v1Methods = {
       trusted: z.boolean().describe('Whether the space is trusted now.'),
       /** Whether it was trusted before this call. */
       wasTrusted: z.boolean().describe('Whether it was trusted before this call.'),
+      /** What the space holds that trusting it lets take effect (restricted again when distrusted). */
+      restricted: z
+        .array(restrictedItemSchema)
+        .optional()
+        .describe(
+          'What the space holds that trusting it lets take effect (restricted again when distrusted).',
+        ),
     }),
   },
   /** Accepts a run (idempotent by `requestId`) and subscribes this connection to its events. */
@@ -399,6 +420,13 @@ export const v1Methods = {
         .nullable()
         .optional()
         .describe('With `sessionId`: the revision last given to that session (null: none yet).'),
+      /** Why no run is given `context` although the space has it (it came with an untrusted folder). */
+      ignored: z
+        .string()
+        .optional()
+        .describe(
+          'Why no run is given `context` although the space has it (it came with an untrusted folder).',
+        ),
     }),
   },
   /** Replaces a space's learning context (compare-and-set on its revision). */

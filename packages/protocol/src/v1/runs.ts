@@ -20,6 +20,8 @@ import {
   promptSettingsSourcesSchema,
   thinkingLevelSchema,
 } from './settings.js';
+import type { RestrictedItem } from './trust.js';
+import { restrictedItemSchema } from './trust.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
 export const runStatusSchema = z
@@ -437,6 +439,13 @@ export const runInfoSchema = z
       .array(promptSectionReportSchema)
       .optional()
       .describe('The prompt section report of the run, once it started.'),
+    /** What the space's restriction left out of the run (absent when the space is trusted). */
+    restricted: z
+      .array(restrictedItemSchema)
+      .optional()
+      .describe(
+        "What the space's restriction left out of the run (absent when the space is trusted).",
+      ),
     /** Why the run failed, was cancelled or interrupted. */
     error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
     /** The final assistant text, once finished. */
@@ -505,6 +514,8 @@ export interface RunInfo {
   connection?: string | undefined;
   /** The prompt section report of the run, once it started. */
   promptSections?: PromptSectionReport[] | undefined;
+  /** What the space's restriction left out of the run (absent when the space is trusted). */
+  restricted?: RestrictedItem[] | undefined;
   /** Why the run failed, was cancelled or interrupted. */
   error?: WireError | undefined;
   /** The final assistant text, once finished. */
@@ -630,6 +641,11 @@ export const runEventSchema = z
       sections: z
         .array(promptSectionReportSchema)
         .describe('What the model was told, section by section.'),
+      /** What the space's restriction left out (absent when the space is trusted). */
+      restricted: z
+        .array(restrictedItemSchema)
+        .optional()
+        .describe("What the space's restriction left out (absent when the space is trusted)."),
     }),
   ])
   .meta({
@@ -801,6 +817,8 @@ export interface RunPromptSectionsEvent {
   type: 'prompt-sections';
   /** What the model was told, section by section. */
   sections: PromptSectionReport[];
+  /** What the space's restriction left out (absent when the space is trusted). */
+  restricted?: RestrictedItem[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

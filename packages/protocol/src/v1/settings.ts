@@ -228,6 +228,20 @@ export const settingItemViewSchema = z
       .describe(
         'The current revision at each writable level, even without an override (for `expectedRevision`).',
       ),
+    /** The levels whose override has no effect, and why (an untrusted space's own settings). */
+    ignored: z
+      .looseObject({
+        /** The levels whose override is left out of `value`. */
+        levels: z
+          .array(writableSettingsLevelSchema)
+          .describe('The levels whose override is left out of `value`.'),
+        /** Why, in a sentence with what to do. */
+        reason: z.string().describe('Why, in a sentence with what to do.'),
+      })
+      .optional()
+      .describe(
+        "The levels whose override has no effect, and why (an untrusted space's own settings).",
+      ),
   })
   .meta({
     id: 'SettingItemView',
@@ -261,6 +275,17 @@ export interface SettingItemView {
     /** The session level's revision (when the call named a session). */
     session?: number | undefined;
   };
+  /** The levels whose override has no effect, and why (an untrusted space's own settings). */
+  ignored?:
+    | {
+        /** The levels whose override is left out of `value`. */
+        levels: WritableSettingsLevel[];
+        /** Why, in a sentence with what to do. */
+        reason: string;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

@@ -74,6 +74,7 @@ import {
   settingItemViewSchema,
   settingOverrideSchema,
 } from './settings.js';
+import { type RestrictedItem, restrictedItemSchema } from './trust.js';
 
 /** The named (non-index-signature) keys of `T`. */
 type NamedKeys<T> = keyof {
@@ -126,6 +127,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
   Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
   Holds<Same<PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
+  Holds<Same<RestrictedItem, z.infer<typeof restrictedItemSchema>>>,
   Holds<Same<PromptSettings, z.infer<typeof promptSettingsSchema>>>,
   Holds<Same<ModelSettings, z.infer<typeof modelSettingsSchema>>>,
   Holds<Same<SettingItemView, z.infer<typeof settingItemViewSchema>>>,
@@ -175,6 +177,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['FileChange', fileChangeSchema],
   ['FileChangeReport', fileChangeReportSchema],
   ['PromptSectionReport', promptSectionReportSchema],
+  ['RestrictedItem', restrictedItemSchema],
   ['PromptSettings', promptSettingsSchema],
   ['ModelSettings', modelSettingsSchema],
   ['SettingItemView', settingItemViewSchema],
@@ -330,6 +333,7 @@ const defInterfaces: Record<string, string[]> = {
   HistoryItem: ['HistoryItem'],
   PromptSection: ['PromptSectionReport'],
   PromptSettings: ['PromptSettings'],
+  RestrictedItem: ['RestrictedItem'],
   Run: ['RunInfo'],
   RunEvent: [
     'RunStatusEvent',

@@ -23,7 +23,11 @@ const numbered = Array.from({ length: job.itemCount ?? 0 }, (_, index) =>
   }),
 );
 const registry = createSettingsRegistry([...settingsRegistry.items, ...numbered]);
-const store = new SettingsStore({ appDirectory: job.appDirectory, registry });
+const store = new SettingsStore({
+  appDirectory: job.appDirectory,
+  registry,
+  isTrusted: () => true,
+});
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

@@ -44,7 +44,7 @@ export async function makeTempSpace(): Promise<TempSpace> {
     space,
     appFile: join(appDirectory, 'repa-settings.json'),
     spaceFile: join(space, '.repa', 'settings.json'),
-    store: (registry) => new SettingsStore({ appDirectory, registry }),
+    store: (registry) => new SettingsStore({ appDirectory, registry, isTrusted: () => true }),
     readJson: async (path) => JSON.parse(await readFile(path, 'utf8')),
     siblings: async (path) => (await readdir(join(path, '..'))).sort(),
   };

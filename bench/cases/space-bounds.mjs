@@ -1,0 +1,113 @@
+// Benchmark 9 — a space someone else made (spec R74): each hostile case as one content operation,
+// its wall time and the longest the event loop waited meanwhile (what another session's
+// run.submit would wait). The tests only check that these finish; the times live here.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
+import { log } from '../lib/progress.mjs';
+
+/** Targets: each case within 5 s, the event loop never waiting longer than 250 ms. */
+const TARGETS = { wallSeconds: { max: 5 }, longestWaitMs: { max: 250 } };
+
+/** Runs `operation` once, returning its wall time (s) and the event loop's longest wait (ms). */
+async function measured(operation) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = performance.now();
+  await operation();
+  const seconds = (performance.now() - started) / 1000;
+  delay.disable();
+  return { seconds, longestWaitMs: delay.max / 1e6 };
+}
+
+async function toolsOf(root) {
+  const store = await ContentStore.open({ root });
+  const observer = new ContentObserver(store);
+  const tools = Object.fromEntries(
+    createContentTools({ store, observer }).map((tool) => [tool.name, tool]),
+  );
+  const call = (name, params) =>
+    tools[name].execute(`bench-${name}`, params, undefined, undefined, {});
+  return { store, observer, call };
+}
+
+const CASES = {
+  'find with the glob *a*a*a*a*a*a*a*a*b over 200 long names': async (root) => {
+    for (let index = 0; index < 200; index++)
+      writeFileSync(join(root, `${'a'.repeat(200)}${index}`), '');
+    const { call } = await toolsOf(root);
+    return () => call('find', { pattern: '*a*a*a*a*a*a*a*a*b' });
+  },
+  'grep under a 1 MiB .gitignore of wildcard rules (not applied, named)': async (root) => {
+    const rules = Array.from({ length: 60_000 }, (_, index) => `*${index}a*b*c*${index}`).join(
+      '\n',
+    );
+    writeFileSync(join(root, '.gitignore'), rules.slice(0, 1024 * 1024));
+    for (let index = 0; index < 2000; index++) writeFileSync(join(root, `note-${index}.md`), 'x');
+    const { call } = await toolsOf(root);
+    return () => call('grep', { pattern: 'needle' });
+  },
+  'grep under a .gitignore of 1000 wildcard rules, 2000 files': async (root) => {
+    const rules = Array.from({ length: 1000 }, (_, index) => `*${index}a*b*c*${index}`).join('\n');
+    writeFileSync(join(root, '.gitignore'), rules);
+    for (let index = 0; index < 2000; index++) writeFileSync(join(root, `note-${index}.md`), 'x');
+    const { call } = await toolsOf(root);
+    return () => call('grep', { pattern: 'needle' });
+  },
+  'grep of an 8 MiB single-line file': async (root) => {
+    writeFileSync(join(root, 'line.txt'), 'ab'.repeat(4 * 1024 * 1024));
+    const { call } = await toolsOf(root);
+    return () => call('grep', { pattern: '(?i)(\\w+\\s*){5}needle' });
+  },
+  'find in a space with folders nested past PATH_MAX': async (root) => {
+    const name = 'd'.repeat(200);
+    execFileSync('bash', [
+      '-c',
+      `cd "$1" && for i in $(seq 30); do mkdir ${name} && cd ${name}; done`,
+      'bash',
+      root,
+    ]);
+    const { call } = await toolsOf(root);
+    return () => call('find', { pattern: '*.md' });
+  },
+  'checkChanges after a read file became a sparse 1 TiB file': async (root) => {
+    writeFileSync(join(root, 'a.md'), 'a\n');
+    const { store, observer } = await toolsOf(root);
+    observer.recordRead(await store.read('a.md'), { partial: false });
+    truncateSync(join(root, 'a.md'), 2 ** 40);
+    return () => observer.checkChanges('diff');
+  },
+};
+
+/** Runs benchmark 9 and returns its table rows. */
+export async function spaceBounds() {
+  const rows = [];
+  for (const [name, prepare] of Object.entries(CASES)) {
+    const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
+    mkdirSync(root, { recursive: true });
+    try {
+      log(`space bounds: ${name}`);
+      const operation = await prepare(root);
+      const { seconds, longestWaitMs } = await measured(operation);
+      const metric = (what, value, unit, target) => ({
+        kind: 'metric',
+        bench: 'space bounds',
+        case: `${name}: ${what}`,
+        value,
+        unit,
+        target,
+        samples: 1,
+      });
+      rows.push(
+        metric('wall time', seconds, 's', TARGETS.wallSeconds),
+        metric('longest event-loop wait', longestWaitMs, 'ms', TARGETS.longestWaitMs),
+      );
+    } finally {
+      execFileSync('rm', ['-rf', root]);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,72 @@
+import { DatabaseSync } from 'node:sqlite';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS space_sessions (
+  space TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (space, session_id)
+);
+CREATE TABLE IF NOT EXISTS space_contexts (
+  space TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  written_at TEXT NOT NULL,
+  PRIMARY KEY (space, digest)
+);
+`;
+
+/**
+ * What Repa itself made in each space, which an untrusted space may still use (spec R13): the
+ * sessions it started and the learning contexts it wrote (by digest). Kept beside the run ledger
+ * in its SQLite file; a session with a run in the ledger counts as Repa's own too.
+ */
+export class SpaceRecords {
+  readonly #db: DatabaseSync;
+
+  /** Opens the records in the run ledger's file (after the ledger made it). */
+  constructor(path: string) {
+    this.#db = new DatabaseSync(path);
+    this.#db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;',
+    );
+    this.#db.exec(SCHEMA);
+  }
+
+  /** Records a session Repa started in `space`. */
+  addSession(space: string, sessionId: string): void {
+    this.#db
+      .prepare('INSERT OR IGNORE INTO space_sessions VALUES (?, ?, ?)')
+      .run(space, sessionId, new Date().toISOString());
+  }
+
+  /** Whether Repa started the session, or ran a request in it. */
+  hasSession(space: string, sessionId: string): boolean {
+    const row = this.#db
+      .prepare(
+        `SELECT 1 FROM space_sessions WHERE space = ? AND session_id = ?
+         UNION ALL SELECT 1 FROM runs WHERE space = ? AND session_id = ? LIMIT 1`,
+      )
+      .get(space, sessionId, space, sessionId);
+    return row !== undefined;
+  }
+
+  /** Records the digest of a learning context Repa wrote in `space`. */
+  addContext(space: string, digest: string): void {
+    this.#db
+      .prepare('INSERT OR IGNORE INTO space_contexts VALUES (?, ?, ?)')
+      .run(space, digest, new Date().toISOString());
+  }
+
+  /** The digests of every learning context Repa wrote in `space`. */
+  contexts(space: string): string[] {
+    return this.#db
+      .prepare('SELECT digest FROM space_contexts WHERE space = ?')
+      .all(space)
+      .map((row) => String(row.digest));
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#db.close();
+  }
+}

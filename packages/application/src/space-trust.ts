@@ -1,0 +1,132 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KnownToRepa } from '@repa/host';
+import { RepaError, type RestrictedItem, type TrustReason } from '@repa/protocol';
+import type { SettingsStore } from '@repa/settings';
+import { loadHost } from './load-host.js';
+import { SpaceRecords } from './space-records.js';
+import { TrustedSpaces } from './trusted-spaces.js';
+
+/**
+ * The one trust decision of the application (spec R13). A space is untrusted until the learner
+ * trusts it (`space.trust`), except a folder Repa itself makes a space: one with no `.repa/` and
+ * nothing Pi or Repa would take from it (no `.pi/`, `.agents/skills`, instruction files), which
+ * starts trusted (`created`). An untrusted space keeps what Repa itself made there usable: the
+ * sessions it started and the learning contexts it wrote.
+ */
+export class SpaceTrust {
+  readonly #trusted: TrustedSpaces;
+  readonly #records: SpaceRecords;
+  readonly #everySpace: boolean;
+  /** Spaces already looked at by {@link admit} in this process. */
+  readonly #admitted = new Map<string, Promise<void>>();
+
+  constructor(appDirectory: string, ledgerPath: string, everySpace = false) {
+    this.#trusted = new TrustedSpaces(appDirectory);
+    this.#records = new SpaceRecords(ledgerPath);
+    this.#everySpace = everySpace;
+  }
+
+  /** Looks at a space the first time it is named: a plain folder becomes a trusted space. */
+  admit(space: string): Promise<void> {
+    let admitted = this.#admitted.get(space);
+    if (!admitted) {
+      admitted = this.#admit(space);
+      admitted.catch(() => this.#admitted.delete(space));
+      this.#admitted.set(space, admitted);
+    }
+    return admitted;
+  }
+
+  async #admit(space: string): Promise<void> {
+    if (this.#everySpace || (await this.#trusted.reasonOf(space)) !== undefined) return;
+    const repa = await lstat(join(space, '.repa')).then(
+      () => true,
+      () => false,
+    );
+    if (repa) return;
+    const { inspectSpaceForTrust } = await loadHost();
+    if ((await inspectSpaceForTrust(space, this.known(space))).length > 0) return;
+    await this.#trusted.set(space, 'created');
+  }
+
+  /** Why the space is trusted, or undefined when it is not. */
+  async reasonOf(space: string): Promise<TrustReason | undefined> {
+    if (this.#everySpace) return 'user';
+    return this.#trusted.reasonOf(space);
+  }
+
+  /** Whether the learner trusts the space. */
+  async isTrusted(space: string): Promise<boolean> {
+    return (await this.reasonOf(space)) !== undefined;
+  }
+
+  /** Trusts or distrusts a space; answers whether it was trusted before. */
+  set(space: string, trusted: boolean): Promise<boolean> {
+    return this.#trusted.set(space, trusted ? 'user' : undefined);
+  }
+
+  /** What Repa itself made in the space. */
+  known(space: string): KnownToRepa {
+    return {
+      contexts: this.#records.contexts(space),
+      session: (sessionId) => this.#records.hasSession(space, sessionId),
+    };
+  }
+
+  /** Records a session Repa started. */
+  addSession(space: string, sessionId: string): void {
+    this.#records.addSession(space, sessionId);
+  }
+
+  /** Records a learning context Repa wrote (by its digest). */
+  addContext(space: string, digest: string): void {
+    this.#records.addContext(space, digest);
+  }
+
+  /**
+   * Refuses (`space_untrusted`) a session of an untrusted space that Repa did not start: its
+   * history would reach the model as the learner's own.
+   */
+  async checkSession(space: string, sessionId: string): Promise<void> {
+    if (this.#records.hasSession(space, sessionId) || (await this.isTrusted(space))) return;
+    throw new RepaError(
+      'space_untrusted',
+      `Session ${sessionId} came with this space; Repa did not start it, so it is not used until you trust the space.`,
+      {
+        fix: `Look at ${join(space, '.repa', 'sessions')} first; trust the space with repa trust --space ${space}, or start a new session.`,
+        details: { space, sessionId },
+      },
+    );
+  }
+
+  /** The sessions the space may show: all when trusted, else the ones Repa started. */
+  async visibleSessions<T extends { sessionId: string }>(
+    space: string,
+    sessions: T[],
+  ): Promise<T[]> {
+    if (await this.isTrusted(space)) return sessions;
+    return sessions.filter((session) => this.#records.hasSession(space, session.sessionId));
+  }
+
+  /** What the space holds that has no effect until it is trusted (empty when it is trusted). */
+  async restricted(space: string, settings: SettingsStore): Promise<RestrictedItem[]> {
+    if (await this.isTrusted(space)) return [];
+    const { inspectSpaceForTrust } = await loadHost();
+    const items = await inspectSpaceForTrust(space, this.known(space));
+    const ignored = (await settings.get({ space }).catch(() => [])).filter((item) => item.ignored);
+    if (ignored.length > 0) {
+      items.push({
+        kind: 'settings',
+        path: '.repa/settings.json',
+        detail: `Repa settings that change what runs or what the model is told: ${ignored.map((item) => item.key).join(', ')}.`,
+      });
+    }
+    return items;
+  }
+
+  /** Closes the records. */
+  close(): void {
+    this.#records.close();
+  }
+}

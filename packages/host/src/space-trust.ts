@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { realpathSync, type Stats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { ResourceLoader, Skill } from '@earendil-works/pi-coding-agent';
+import { readLearningContext } from '@repa/context';
+import { RepaError, type RestrictedItem } from '@repa/protocol';
+import { listSessionFiles, sessionIdOfFileName } from './session-files.js';
+import { sessionDirectoryOf } from './space-sessions.js';
+
+/** The instruction files Pi reads from a folder (the first that exists wins), in Pi's order. */
+const INSTRUCTION_FILES = [
+  'AGENTS.override.md',
+  'AGENTS.md',
+  'AGENTS.MD',
+  'CLAUDE.md',
+  'CLAUDE.MD',
+];
+/** Files Pi reads whole from a trusted space's `.pi/` folder. */
+const PI_FILES = ['settings.json', 'SYSTEM.md', 'APPEND_SYSTEM.md'];
+/** Folders of a trusted space whose files Pi reads synchronously while it loads resources. */
+const PI_FOLDERS = [join('.pi', 'skills'), join('.pi', 'prompts'), join('.agents', 'skills')];
+/** The largest file of a space that Pi may read whole while a session is built. */
+const PI_FILE_LIMIT = 1024 * 1024;
+/** The most entries of the folders above checked before Pi reads them. */
+const PI_ENTRY_LIMIT = 2_000;
+
+/** What Repa itself wrote in a space, which an untrusted space may still use (spec R13). */
+export interface KnownToRepa {
+  /** Digests ({@link learningContextDigest}) of the learning contexts Repa wrote in the space. */
+  contexts: readonly string[];
+  /** Whether Repa started (or ran) the session with this id in the space. */
+  session(sessionId: string): boolean;
+}
+
+/** The digest that identifies a learning context Repa wrote: sha256 hex of its body. */
+export function learningContextDigest(body: string): string {
+  return createHash('sha256').update(body, 'utf8').digest('hex');
+}
+
+/**
+ * The instruction files an untrusted space holds at its root, by name (never read): the prompt
+ * report names them as withheld for want of trust.
+ */
+export async function withheldInstructionFiles(space: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of INSTRUCTION_FILES) {
+    if (await lstatOrUndefined(join(space, name))) found.push(join(space, name));
+  }
+  return found;
+}
+
+async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What an untrusted space holds that Repa leaves without effect until the learner trusts it:
+ * Pi's project settings and resources, instruction files, agent skills, a learning context Repa
+ * did not write, and sessions Repa did not start. Reads names and metadata only (a learning
+ * context is read through its bounded reader): nothing of the space runs or is parsed as settings.
+ */
+export async function inspectSpaceForTrust(
+  space: string,
+  known: KnownToRepa,
+): Promise<RestrictedItem[]> {
+  const items: RestrictedItem[] = [];
+  const pi = join(space, '.pi');
+  if ((await lstatOrUndefined(pi))?.isDirectory()) {
+    const names = (await readdir(pi).catch(() => [] as string[])).sort().slice(0, 50);
+    for (const name of names) {
+      items.push(
+        name === 'settings.json'
+          ? {
+              kind: 'pi-settings',
+              path: '.pi/settings.json',
+              detail:
+                "Pi's settings for this folder: packages to install, the npm command and shell Pi runs, the thinking level and other Pi options.",
+            }
+          : {
+              kind: 'pi-resources',
+              path: `.pi/${name}`,
+              detail:
+                "Pi's resources for this folder (skills, prompt templates, extensions, prompt files); Repa loads skills and prompt files from it once trusted.",
+            },
+      );
+    }
+  }
+  if (await lstatOrUndefined(join(space, '.agents', 'skills'))) {
+    items.push({
+      kind: 'agent-skills',
+      path: '.agents/skills',
+      detail: "Skills offered to the model in the prompt's skill catalog.",
+    });
+  }
+  for (const name of INSTRUCTION_FILES) {
+    if (!(await lstatOrUndefined(join(space, name)))) continue;
+    items.push({
+      kind: 'instructions',
+      path: name,
+      detail: 'Project instructions, given to the model when prompts.projectInstructions is on.',
+    });
+  }
+  const context = await readLearningContext(space).catch(() => null);
+  if (context && !known.contexts.includes(learningContextDigest(context.body))) {
+    items.push({
+      kind: 'learning-context',
+      path: '.repa/learning-context.json',
+      detail: `A learning context Repa did not write here (${context.body.length} characters), given to the model at every run.`,
+    });
+  }
+  const foreign = (await listSessionFiles(sessionDirectoryOf(space)).catch(() => [] as string[]))
+    .map((file) => sessionIdOfFileName(file).sessionId)
+    .filter((sessionId) => !known.session(sessionId));
+  if (foreign.length > 0) {
+    items.push({
+      kind: 'sessions',
+      path: '.repa/sessions',
+      detail: `${foreign.length} session${foreign.length === 1 ? '' : 's'} Repa did not start here, hidden from lists and never continued (their history would be sent to the model as yours).`,
+    });
+  }
+  return items;
+}
+
+const insideOf = (root: string, path: string) => path === root || path.startsWith(root + sep);
+
+/**
+ * Refuses a trusted space whose own Pi files would stall or flood the daemon when Pi reads them
+ * synchronously while it builds a session: `space_unsafe` for a FIFO, socket or device, a link
+ * leaving the space or more than 2,000 entries in its skill and prompt folders; `data_too_large`
+ * for a file over 1 MiB.
+ */
+export async function checkTrustedPiFiles(space: string): Promise<void> {
+  const root = await realpath(space);
+  const refuse = (path: string, what: string) =>
+    new RepaError('space_unsafe', `${relative(root, path) || '.'} ${what}; Pi would read it.`, {
+      fix: 'Remove or replace that file of the space (or withdraw trust with repa untrust), then run again.',
+      details: { path: relative(root, path) },
+    });
+  const checkFile = async (path: string): Promise<'file' | 'folder' | undefined> => {
+    const link = await lstatOrUndefined(path);
+    if (!link) return undefined;
+    let stats = link;
+    if (link.isSymbolicLink()) {
+      const target = await realpath(path).catch(() => undefined);
+      if (target === undefined) return undefined; // A dangling link: Pi skips it.
+      if (!insideOf(root, target)) throw refuse(path, 'is a link leading out of the space');
+      stats = await stat(target);
+    }
+    if (stats.isDirectory()) return 'folder';
+    if (!stats.isFile()) throw refuse(path, 'is not a regular file (a FIFO, socket or device)');
+    if (stats.size > PI_FILE_LIMIT) {
+      throw new RepaError(
+        'data_too_large',
+        `${relative(root, path)} is ${stats.size} bytes, over the ${PI_FILE_LIMIT} bytes Pi may read of a space's own file.`,
+        {
+          fix: 'Shorten or remove that file of the space, then run again.',
+          details: { path: relative(root, path), limit: PI_FILE_LIMIT },
+        },
+      );
+    }
+    return 'file';
+  };
+  for (const name of INSTRUCTION_FILES) await checkFile(join(root, name));
+  for (const name of PI_FILES) await checkFile(join(root, '.pi', name));
+  let entries = 0;
+  const walk = async (folder: string, depth: number): Promise<void> => {
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      entries += 1;
+      if (entries > PI_ENTRY_LIMIT) {
+        throw refuse(
+          folder,
+          `holds more than ${PI_ENTRY_LIMIT} entries in skill and prompt folders`,
+        );
+      }
+      const path = join(folder, name);
+      if ((await checkFile(path)) === 'folder' && depth < 8) await walk(path, depth + 1);
+    }
+  };
+  for (const folder of PI_FOLDERS) {
+    if ((await checkFile(join(root, folder))) === 'folder') await walk(join(root, folder), 1);
+  }
+}
+
+/**
+ * The space's resource loader, offering only the skills a session may: the learner's own (Pi's
+ * user scope) wherever they are, and a project skill only when its file really lies inside the
+ * space (spec R54); the others become warnings. Pi reads skills through the loader both for the
+ * catalog and to expand `/skill:name`, so a skill outside the space is neither offered nor read.
+ */
+export function withSkillsWithinSpace<T extends ResourceLoader>(loader: T, space: string): T {
+  const root = realOr(space);
+  // Pi replaces its skill list on reload and answers each call with a new object around it: the
+  // filtered answer is kept while the list is the same (the prompt cache compares by identity).
+  let seen: readonly Skill[] | undefined;
+  let kept: ReturnType<ResourceLoader['getSkills']> | undefined;
+  const getSkills = () => {
+    const base = loader.getSkills();
+    if (base.skills === seen && kept) return kept;
+    const skills: Skill[] = [];
+    const diagnostics = [...base.diagnostics];
+    for (const skill of base.skills) {
+      const real = skill.sourceInfo.scope === 'project' ? realOr(skill.filePath, '') : root;
+      if (insideOf(root, real)) skills.push(skill);
+      else {
+        diagnostics.push({
+          type: 'warning',
+          message: `Skill ${skill.name} is left out: a space's own skill must lie inside the space.`,
+          path: skill.filePath,
+        });
+      }
+    }
+    seen = base.skills;
+    kept = { skills, diagnostics };
+    return kept;
+  };
+  return new Proxy(loader, {
+    get: (target, property) => {
+      if (property === 'getSkills') return getSkills;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function realOr(path: string, fallback = path): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return fallback;
+  }
+}
