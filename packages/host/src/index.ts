@@ -7,17 +7,14 @@ export {
   type BuiltLearningContext,
   buildLearningContext,
 } from './build-learning-context.js';
+export type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+export type { DeliverOptions } from './conversation/run-deliveries.js';
+export type { RunOutcome } from './conversation/run-outcome.js';
 export { type ListModelsOptions, listModels } from './list-models.js';
 export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
-export {
-  type DeliverOptions,
-  PiConversationHost,
-  type PiConversationHostOptions,
-  type RunOutcome,
-  type SendOptions,
-} from './pi-conversation-host.js';
+export { PiConversationHost } from './pi-conversation-host.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export {

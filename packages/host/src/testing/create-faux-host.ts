@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FauxResponseStep, fauxProvider, type TranscriptContext } from '@earendil-works/pi-ai';
 import { SettingsManager } from '@earendil-works/pi-coding-agent';
+import type { PiConversationHostOptions } from '../conversation/host-options.js';
 import { fauxModelChoice } from '../faux-model-choice.js';
-import { PiConversationHost, type PiConversationHostOptions } from '../pi-conversation-host.js';
+import { PiConversationHost } from '../pi-conversation-host.js';
 
 /** Options of {@link createFauxHost}. */
 export interface FauxHostOptions

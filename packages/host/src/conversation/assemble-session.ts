@@ -1,0 +1,199 @@
+import { getCurrentTools } from '@earendil-works/pi-ai';
+import {
+  type AgentSession,
+  createAgentSessionFromServices,
+  createAgentSessionServices,
+  type ExtensionFactory,
+  type SessionManager,
+  SettingsManager,
+} from '@earendil-works/pi-coding-agent';
+import { type ContentObserver, type ContentStore, createContentTools } from '@repa/content';
+import {
+  buildFileChangeMessage,
+  filterCompactionPreparation,
+  injectFileChangeMessage,
+  withModelContext,
+} from '@repa/context';
+import type { AssembledSystemPrompt } from '@repa/prompt';
+import type { PromptSettings, RunEvent, SaveReceipt } from '@repa/protocol';
+import type { HostBashTool } from '../bash-tool.js';
+import { createSessionFile, openSessionFile } from '../session-files.js';
+import { sessionDirectoryOf } from '../space-sessions.js';
+import {
+  checkTrustedPiFiles,
+  withheldInstructionFiles,
+  withSkillsWithinSpace,
+} from '../space-trust.js';
+import type { PiConversationHostOptions } from './host-options.js';
+
+/**
+ * What the session reads from its host while Pi runs: the active run, else what the last run
+ * left (settings, prompt), so that turns Pi starts without a run keep Repa's view.
+ */
+export interface SessionHooks {
+  /** The settings of the active run, else of the last run; none before the first. */
+  settings(): PromptSettings | undefined;
+  /** The prompt of the active run, else the one assembled last; none before the first. */
+  prompt(): AssembledSystemPrompt | undefined;
+  /**
+   * The prompt of a turn about to start: the active run's, else assembled from `settings` (when
+   * omitted, the last run's, else the defaults).
+   */
+  assemblePrompt(settings: PromptSettings | undefined): AssembledSystemPrompt;
+  /** The receipts of the active run's saves; none without a run. */
+  receipts(): readonly SaveReceipt[];
+  /** Tells the active run an event; nothing without a run. */
+  emit(event: RunEvent): void;
+  /** The operation id of the next save (`<runId>-<n>` in a named run, so recovery can name it). */
+  operationId(): string;
+  /** The skill files the last prompt's catalog offers (readable with `read`, R54). */
+  offeredSkills(): readonly string[];
+}
+
+/** Pi's session of a host, as {@link assembleSession} built it. */
+export interface AssembledSession {
+  /** Pi's `AgentSession`. */
+  session: AgentSession;
+  /** The session's own manager (the file), not the projection Pi reads. */
+  sessionManager: SessionManager;
+  /** Every content and search tool registered (the default of `tools.enabled`). */
+  toolNames: readonly string[];
+  /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
+  withheldInstructions: readonly string[];
+}
+
+const REPA_EXTENSION_NAME = 'repa';
+
+/**
+ * Opens (or creates) a session file of a space and builds its Pi `AgentSession` (spec R26, R34,
+ * R71): Pi's services with Repa's trust, Repa's content tools and sandboxed `bash`, and Repa's
+ * extension installed last.
+ */
+export async function assembleSession(
+  options: PiConversationHostOptions,
+  parts: { store: ContentStore; observer: ContentObserver; bash: HostBashTool },
+  hooks: SessionHooks,
+): Promise<AssembledSession> {
+  const { space, agentDir, modelRuntime, model } = options;
+  const { store, observer } = parts;
+  const file =
+    options.sessionFile ??
+    (await createSessionFile(space, options.sessionDir ?? sessionDirectoryOf(space)));
+  const original = await openSessionFile(file, space);
+  // Spec R43–R45: Pi decides compaction and builds every request from this projection.
+  // Pi's estimates count the system message of the prompt Repa actually sends, not Pi's own.
+  const sessionManager = withModelContext(original, () => ({
+    learningContext: hooks.settings()?.learningContext ?? true,
+    systemPrompt: hooks.prompt()?.text,
+  }));
+  const trusted = options.trusted ?? false;
+  let withheldInstructions: readonly string[] = [];
+  // Spec R13: Pi reads a space's own files synchronously; a trusted space's must be safe to read.
+  if (trusted) await checkTrustedPiFiles(space);
+  else withheldInstructions = await withheldInstructionFiles(space);
+  const settingsManager =
+    options.piSettings ?? SettingsManager.create(space, agentDir, { projectTrusted: trusted });
+  // An embedder's own settings manager follows Repa's trust too: Pi's project trust is Repa's.
+  settingsManager.setProjectTrusted(trusted);
+  // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
+  const services = await createAgentSessionServices({
+    cwd: space,
+    agentDir,
+    settingsManager,
+    modelRuntime,
+    resourceLoaderOptions: {
+      // Extension code runs only when the embedding application hands it over as trusted
+      // (`extensions`); files found on disk are not loaded. Skills and instruction files are
+      // read as data and shown according to the run's settings and trust (spec R13, R35).
+      noExtensions: true,
+      noPromptTemplates: true,
+      noThemes: true,
+      // An untrusted space's instruction files are not even read (a FIFO would stall Pi).
+      noContextFiles: !trusted,
+      extensionFactories: [
+        ...(options.extensions ?? []),
+        {
+          name: REPA_EXTENSION_NAME,
+          factory: repaExtension({ observer, sessionManager: original }, hooks),
+        },
+      ],
+    },
+  });
+  const tools = createContentTools({
+    store,
+    observer,
+    skillFiles: () => hooks.offeredSkills(),
+    newOperationId: () => hooks.operationId(),
+  });
+  const toolNames = tools.map((tool) => tool.name);
+  const bash = parts.bash.tool({
+    store,
+    observer,
+    hidden: [options.appDirectory, agentDir],
+    ...options.bashLimits,
+    onChanges: (changes) => hooks.emit({ type: 'file-change-notice', changes }),
+  });
+  const { session } = await createAgentSessionFromServices({
+    services: {
+      ...services,
+      resourceLoader: withSkillsWithinSpace(services.resourceLoader, space),
+    },
+    sessionManager,
+    model,
+    thinkingLevel: options.thinkingLevel ?? 'off',
+    customTools: [...tools, bash],
+    tools: [...toolNames, bash.name],
+  });
+  session.setActiveToolsByName([...toolNames]);
+  await session.bindExtensions({
+    onError: (error) => options.onExtensionError?.(error),
+  });
+  return { session, sessionManager: original, toolNames, withheldInstructions };
+}
+
+/** Repa's inline extension, installed last (spec R34). */
+function repaExtension(
+  parts: { observer: ContentObserver; sessionManager: SessionManager },
+  hooks: SessionHooks,
+): ExtensionFactory {
+  return (pi) => {
+    pi.on('before_agent_start', (event) => {
+      // Another extension's `systemPrompt` would replace every system message after
+      // `context_with_system`; as the last handler, Repa's own prompt wins (spec R34, and
+      // "Where Pi 0.87.1 differs" in docs/design.md).
+      const prompt = hooks.assemblePrompt(hooks.settings());
+      event.systemPromptOptions.forceSystemPrompt = prompt.text;
+      return undefined;
+    });
+    pi.on('context', async (event) => {
+      const settings = hooks.settings();
+      if (!settings || settings.fileChanges === 'off') return undefined;
+      const report = await parts.observer.checkChanges(settings.fileChanges);
+      const message = buildFileChangeMessage(report, settings.fileChanges, {
+        receipts: hooks.receipts(),
+      });
+      if (!message) return undefined;
+      injectFileChangeMessage(parts.sessionManager, event.messages, message);
+      hooks.emit({ type: 'file-change-notice', changes: message.details.changes });
+      return { messages: event.messages };
+    });
+    pi.on('context_with_system', (event) => {
+      const prompt = hooks.prompt() ?? hooks.assemblePrompt(undefined);
+      const head = {
+        role: 'system' as const,
+        content: '',
+        sections: prompt.sections,
+        toolsAdded: getCurrentTools(event.messages),
+        timestamp: Date.now(),
+      };
+      return {
+        messages: [head, ...event.messages.filter((message) => message.role !== 'system')],
+      };
+    });
+    pi.on('session_before_compact', (event) => {
+      const settings = hooks.settings();
+      if (settings) filterCompactionPreparation(event.preparation, settings);
+      return undefined;
+    });
+  };
+}

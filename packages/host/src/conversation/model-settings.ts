@@ -1,0 +1,69 @@
+import type { Model, ModelThinkingLevel } from '@earendil-works/pi-ai';
+import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent';
+import { type ModelSettings, RepaError } from '@repa/protocol';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-tool.js';
+import { findModel } from '../find-model.js';
+
+/** What a session's model settings fall back to and choose from. */
+export interface ModelSettingsContext {
+  /** Pi's model runtime (lookup and auth). */
+  modelRuntime: ModelRuntime;
+  /** The host's own model, when the settings name none. */
+  model: Model<string>;
+  /** The host's initial thinking level, after Pi's default one. */
+  thinkingLevel?: ModelThinkingLevel | undefined;
+  /** Every content and search tool the host registered (the default of `tools.enabled`). */
+  toolNames: readonly string[];
+  /** The sandboxed `bash` tool: registered, active only when the settings allow it. */
+  bash: HostBashTool;
+}
+
+/**
+ * Sets the session's model, thinking level and active tools for the next run (spec R72). Fails
+ * `auth_failed` for a model without credentials, `invalid_request` for a tool the host does not
+ * offer, and `sandbox_unavailable` when `bash` is on but its sandbox does not start.
+ */
+export async function applyModelSettings(
+  session: AgentSession,
+  settings: ModelSettings,
+  context: ModelSettingsContext,
+): Promise<void> {
+  const { modelRuntime, toolNames, bash } = context;
+  const model = settings.model ? findModel(modelRuntime, settings.model) : context.model;
+  const current = session.model;
+  if (!current || current.provider !== model.provider || current.id !== model.id) {
+    if (!(await modelRuntime.checkAuth(model.provider))) {
+      throw new RepaError(
+        'auth_failed',
+        `Model ${model.provider}/${model.id} has no credentials in Pi's configuration.`,
+        {
+          fix: `Add a key for ${model.provider} (environment variable or Pi's auth.json) or log in with pi; see \`repa models\`.`,
+          details: { provider: model.provider, model: model.id },
+        },
+      );
+    }
+    await session.setModel(model);
+  }
+  const level =
+    settings.thinkingLevel ??
+    session.settingsManager.getDefaultThinkingLevel() ??
+    context.thinkingLevel ??
+    'off';
+  session.setThinkingLevel(level);
+  const bashAllowed = settings.bash === 'sandboxed';
+  const offered = [...toolNames, ...(bashAllowed ? ['bash'] : [])];
+  const tools = settings.tools ?? offered;
+  const unknown = tools.filter((name) => !offered.includes(name));
+  if (unknown.length > 0) {
+    throw new RepaError('invalid_request', `Unknown tool ${unknown.join(', ')} in tools.enabled.`, {
+      fix: unknown.includes('bash')
+        ? 'Allow commands with `repa settings set tools.bash sandboxed`, or remove bash from tools.enabled.'
+        : `Use tool names Repa offers: ${offered.join(', ')}.`,
+      details: { field: 'tools.enabled', unknown },
+    });
+  }
+  // Never a silent fall-back: without a working sandbox the run fails before the model is asked.
+  if (tools.includes('bash')) await bash.check();
+  bash.timeoutSeconds = settings.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+  session.setActiveToolsByName([...tools]);
+}

@@ -1,0 +1,112 @@
+import { basename } from 'node:path';
+import type { AgentSession } from '@earendil-works/pi-coding-agent';
+import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
+import type { PromptSettings, PromptSettingsSources } from '@repa/protocol';
+
+/** What a session's prompts are assembled from besides the run's settings. */
+export interface PromptCacheOptions {
+  /** Pi's session: its loaded skills and instruction files, and its active tools. */
+  session: AgentSession;
+  /** The space root. */
+  space: string;
+  /** Whether the learner trusts the space. */
+  trusted: boolean;
+  /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
+  withheldInstructions: readonly string[];
+  /** The date shown in the environment section; default: the clock at assembly. */
+  now?: (() => Date) | undefined;
+}
+
+/**
+ * A session's system prompts (spec R30, R35): assembled by `assembleSystemPrompt` from the run's
+ * settings and what Pi loaded, and reused while that input stays the same.
+ */
+export class PromptCache {
+  readonly #options: PromptCacheOptions;
+  /**
+   * The last assembled prompt with its input: the run's own input (as JSON) and the objects the
+   * rest comes from (Pi's skill and instruction lists, the active tool definitions), which Pi
+   * replaces rather than changes.
+   */
+  #assembled:
+    | { key: string; sources: readonly unknown[]; prompt: AssembledSystemPrompt }
+    | undefined;
+  #last: AssembledSystemPrompt | undefined;
+  #offeredSkills: readonly string[] = [];
+
+  constructor(options: PromptCacheOptions) {
+    this.#options = options;
+  }
+
+  /** The prompt assembled last, if any. */
+  get last(): AssembledSystemPrompt | undefined {
+    return this.#last;
+  }
+
+  /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
+  get offeredSkills(): readonly string[] {
+    return this.#offeredSkills;
+  }
+
+  /** The prompt for these settings, assembled again only when its input changed. */
+  assemble(
+    settings: PromptSettings,
+    sources: PromptSettingsSources | undefined,
+  ): AssembledSystemPrompt {
+    const { session, space, trusted } = this.#options;
+    const loader = session.resourceLoader;
+    const skillList = loader.getSkills().skills;
+    const agentsFiles = loader.getAgentsFiles().agentsFiles;
+    const active = new Set(session.getActiveToolNames());
+    const tools = session.getAllTools().filter((tool) => active.has(tool.name));
+    const skills = skillList.map((skill) => ({
+      name: skill.name,
+      description: skill.description,
+      location: skill.filePath,
+    }));
+    const date = (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
+    // The prompt is a pure function of its input: a run whose input equals the last one's (the
+    // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
+    const key = JSON.stringify({ settings, sources, trusted, date });
+    const inputs = [
+      skillList,
+      agentsFiles,
+      ...tools.map((tool) => session.getToolDefinition(tool.name)),
+    ];
+    const reuse =
+      this.#assembled?.key === key &&
+      this.#assembled.sources.length === inputs.length &&
+      this.#assembled.sources.every((input, index) => input === inputs[index]);
+    const prompt =
+      reuse && this.#assembled
+        ? this.#assembled.prompt
+        : assembleSystemPrompt({
+            settings,
+            sources,
+            environment: {
+              spaceRoot: space,
+              spaceName: basename(space),
+              platform: process.platform,
+              date,
+            },
+            skills,
+            projectInstructions: {
+              trusted,
+              files: trusted
+                ? agentsFiles.map((file) => ({ path: file.path, text: file.content }))
+                : this.#options.withheldInstructions.map((path) => ({ path, text: '' })),
+            },
+            tools: tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              promptGuidelines: tool.promptGuidelines && [...tool.promptGuidelines],
+            })),
+          });
+    this.#assembled = { key, sources: inputs, prompt };
+    this.#last = prompt;
+    // Contract: only the skills the model is shown become readable, at the location shown.
+    this.#offeredSkills =
+      prompt.sections.skillCatalog === undefined ? [] : skills.map((skill) => skill.location);
+    return prompt;
+  }
+}

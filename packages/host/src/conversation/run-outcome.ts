@@ -1,0 +1,142 @@
+import type { Model } from '@earendil-works/pi-ai';
+import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent';
+import type { AssembledSystemPrompt } from '@repa/prompt';
+import {
+  type AttachedSource,
+  RepaError,
+  type RestrictedItem,
+  type RunUsage,
+  type WireError,
+} from '@repa/protocol';
+import { connectionOf } from '../credential-source.js';
+import { modelErrorOf } from '../model-errors.js';
+
+/** How a run ended. */
+export interface RunOutcome {
+  /** Final status. */
+  status: 'succeeded' | 'failed' | 'cancelled';
+  /** The last assistant text. */
+  output?: string;
+  /** Why it failed or was cancelled. */
+  error?: WireError;
+  /** What the model was told, section by section (absent when the run never started). */
+  prompt?: AssembledSystemPrompt;
+  /** The provider's token usage and cost of the run's model calls (absent when none was made). */
+  usage?: RunUsage;
+  /** The model the run talked to (`provider/id`), once the run's settings were applied. */
+  model?: string;
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection?: string;
+  /** The attached documents as the run read them. */
+  attachedSources?: AttachedSource[];
+  /** What the space's restriction left out of the run (absent when the space is trusted). */
+  restricted?: RestrictedItem[];
+}
+
+/** What a run's end is decided from, besides the session. */
+export interface RunTally {
+  /** A cancel was asked for. */
+  cancelRequested: boolean;
+  /** The provider's usage summed over the run's model calls. */
+  usage: RunUsage;
+  /** Pi's automatic retries of the run's model calls so far, and the last delay. */
+  retries?: { attempts: number; lastDelayMs: number };
+}
+
+/** A run's usage before its first model call. */
+export function emptyUsage(): RunUsage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, calls: 0 };
+}
+
+/** The outcome of a cancelled run. */
+export function cancelledOutcome(
+  prompt: AssembledSystemPrompt | undefined,
+  output?: string,
+): RunOutcome {
+  return {
+    status: 'cancelled',
+    error: new RepaError('cancelled', 'The run was cancelled.').toWire(),
+    ...(prompt ? { prompt } : {}),
+    ...(output ? { output } : {}),
+  };
+}
+
+/**
+ * How Pi's loop ended the run: cancelled, failed with the provider's error as a Repa code, or
+ * succeeded with the last assistant text.
+ */
+export function outcomeOf(
+  session: AgentSession,
+  prompt: AssembledSystemPrompt,
+  run: RunTally,
+  fallback: { model: Model<string>; modelRuntime: ModelRuntime },
+): RunOutcome {
+  const last = [...session.messages].reverse().find((message) => message.role === 'assistant');
+  const output = session.getLastAssistantText();
+  // A cancel that arrives between tool rounds ends Pi's loop without an aborted reply.
+  if (run.cancelRequested || (last && 'stopReason' in last && last.stopReason === 'aborted')) {
+    return cancelledOutcome(prompt, output);
+  }
+  if (last && 'stopReason' in last && last.stopReason === 'error') {
+    const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
+    const model = (session.model ?? fallback.model) as Model<string>;
+    const connection = connectionOf(fallback.modelRuntime, model.provider);
+    return {
+      status: 'failed',
+      error: modelErrorOf(message, model, connection, run.retries).toWire(),
+      prompt,
+    };
+  }
+  return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
+}
+
+/** The outcome with the run's model and usage, when a model call was made (R47: Pi's window estimate). */
+export function withUsage(
+  outcome: RunOutcome,
+  session: AgentSession,
+  modelRuntime: ModelRuntime,
+  run: RunTally,
+): RunOutcome {
+  const model = session.model;
+  if (model) {
+    const connection = connectionOf(modelRuntime, model.provider);
+    outcome = {
+      ...outcome,
+      model: `${model.provider}/${model.id}`,
+      ...(connection ? { connection } : {}),
+    };
+  }
+  if (run.usage.calls === 0) return outcome;
+  const context = session.getContextUsage();
+  const usage: RunUsage = {
+    ...run.usage,
+    ...(context?.tokens == null ? {} : { contextTokensEstimate: context.tokens }),
+    ...(context ? { contextWindow: context.contextWindow } : {}),
+  };
+  return { ...outcome, usage };
+}
+
+/** Adds one Pi assistant message's provider usage to the run's sum. */
+export function addUsage(
+  sum: RunUsage,
+  usage:
+    | {
+        input: number;
+        output: number;
+        cacheRead: number;
+        cacheWrite: number;
+        totalTokens: number;
+        cost?: { total: number };
+      }
+    | undefined,
+): void {
+  sum.calls += 1;
+  if (!usage) return;
+  sum.input += usage.input;
+  sum.output += usage.output;
+  sum.cacheRead += usage.cacheRead;
+  sum.cacheWrite += usage.cacheWrite;
+  sum.totalTokens += usage.totalTokens;
+  // Pi reports 0 when it knows no price for the model: no cost is claimed then.
+  if (usage.cost && usage.cost.total > 0) sum.cost = (sum.cost ?? 0) + usage.cost.total;
+}

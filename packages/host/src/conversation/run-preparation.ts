@@ -1,0 +1,110 @@
+import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
+import type { ContentObserver } from '@repa/content';
+import {
+  buildFileChangeMessage,
+  type LearningContextView,
+  readLearningContext,
+} from '@repa/context';
+import {
+  type FileChangesMode,
+  RepaError,
+  type RestrictedItem,
+  type RunEvent,
+  type SaveReceipt,
+} from '@repa/protocol';
+import { learningContextDigest } from '../space-trust.js';
+
+/** Where a run's learning context is read from and whether it may be given. */
+export interface RunLearningContextSource {
+  /** The space root. */
+  space: string;
+  /** Whether the learner trusts the space. */
+  trusted: boolean;
+  /** In an untrusted space, the digests of the learning contexts Repa wrote there. */
+  knownContexts?: readonly string[] | undefined;
+  /** Reads the learning context instead of `readLearningContext` (a test seam). */
+  reader?: ((space: string) => Promise<LearningContextView | null>) | undefined;
+}
+
+/**
+ * The space's learning context for a run, or null. Spec R13: an untrusted space's learning
+ * context counts only when Repa wrote it there; another one is added to `restricted` instead.
+ * Throws when it cannot be read (the run fails before its message enters Pi history, R31).
+ */
+export async function readRunLearningContext(
+  source: RunLearningContextSource,
+  restricted: RestrictedItem[],
+): Promise<LearningContextView | null> {
+  const view = await (source.reader ?? readLearningContext)(source.space);
+  if (
+    view &&
+    !source.trusted &&
+    !source.knownContexts?.includes(learningContextDigest(view.body))
+  ) {
+    if (!restricted.some((item) => item.kind === 'learning-context')) {
+      restricted.push(shippedContext());
+    }
+    return null;
+  }
+  return view;
+}
+
+/**
+ * Persists a notice of the files this host read that changed on disk, if any (R50–R53), and
+ * tells it as a `file-change-notice` event.
+ */
+export async function appendFileChangeNotice(
+  observer: ContentObserver,
+  sessionManager: SessionManager,
+  mode: FileChangesMode,
+  run: { receipts: readonly SaveReceipt[]; emit: (event: RunEvent) => void },
+): Promise<void> {
+  if (mode === 'off') return;
+  const message = buildFileChangeMessage(await observer.checkChanges(mode), mode, {
+    receipts: run.receipts,
+  });
+  if (!message) return;
+  sessionManager.appendCustomMessageEntry(
+    message.customType,
+    message.content,
+    message.display,
+    message.details,
+  );
+  run.emit({ type: 'file-change-notice', changes: message.details.changes });
+}
+
+/**
+ * Makes the history continuable: a failed or aborted last reply is left out of the model's view
+ * with a context edit (kept in the raw session, like Pi's own retry does). `invalid_request` when
+ * there is no history or it ends with a complete reply.
+ */
+export function prepareResume(session: AgentSession, sessionManager: SessionManager): void {
+  const projection = sessionManager.buildSessionProjection();
+  const last = projection.messages.at(-1);
+  if (!last) {
+    throw new RepaError('invalid_request', 'The session has no history to resume.', {
+      fix: 'Submit a new request instead.',
+    });
+  }
+  if (last.role !== 'assistant') return;
+  const stopReason = 'stopReason' in last ? last.stopReason : undefined;
+  const entry = projection.entries.findLast((item) => item.messages.includes(last));
+  if ((stopReason !== 'error' && stopReason !== 'aborted') || !entry) {
+    throw new RepaError(
+      'invalid_request',
+      "The session's history ends with a complete reply; there is nothing to resume.",
+      { fix: 'Submit a new request instead.' },
+    );
+  }
+  sessionManager.appendContextEdit(entry.sourceEntry.id, null);
+  session.refreshContext();
+}
+
+/** The restriction item of a learning context Repa did not write in an untrusted space. */
+function shippedContext(): RestrictedItem {
+  return {
+    kind: 'learning-context',
+    path: '.repa/learning-context.json',
+    detail: 'A learning context Repa did not write here; not given to the model.',
+  };
+}
