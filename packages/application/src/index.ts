@@ -1,12 +1,13 @@
+export type { RepaApplicationOptions } from './application-options.js';
 export { type DoctorFactsOptions, doctorFacts } from './doctor-facts.js';
-export { RepaApplication, type RepaApplicationOptions } from './repa-application.js';
+export { RepaApplication } from './repa-application.js';
 export { type RunDaemonOptions, type RunningDaemon, runDaemon } from './run-daemon.js';
 export {
   type Acceptance,
   type AcceptedSettings,
   RunLedger,
   type RunRequest,
-} from './run-ledger.js';
+} from './runs/run-ledger.js';
 export { type OpenWebAppOptions, openWebApp } from './server/open-web.js';
 export type {
   ConnectionContext,

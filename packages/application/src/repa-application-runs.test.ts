@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { readSessionHistory } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
 import { describe, expect, it } from 'vitest';
-import { RepaApplication, type RepaApplicationOptions } from './repa-application.js';
+import type { RepaApplicationOptions } from './application-options.js';
+import { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
-import { connectionOf, ended, listener } from './test/run-listener.js';
+import { connectionOf, ended, listener, request } from './test/run-listener.js';
 
 async function openApplication(
   options: Pick<RepaApplicationOptions, 'learningContextReader'> = {},
@@ -103,11 +104,13 @@ describe('RepaApplication runs', () => {
     expect(app.idle).toBe(false);
     await running;
     expect(app.idle).toBe(false);
-    await expect(app.deleteSession({ space, sessionId })).rejects.toMatchObject({ code: 'busy' });
+    await expect(request(app, 'session.delete', { space, sessionId })).rejects.toMatchObject({
+      code: 'busy',
+    });
     release();
     await ended(app, run.runId, events, next);
     expect(app.idle).toBe(true);
-    expect(await app.deleteSession({ space, sessionId })).toEqual({ sessionId });
+    expect(await request(app, 'session.delete', { space, sessionId })).toEqual({ sessionId });
     expect(await app.handlers()['session.list']?.({ space }, connection)).toEqual({ sessions: [] });
     await app.close();
   });
@@ -125,7 +128,7 @@ describe('RepaApplication runs', () => {
     };
     const { connection } = listener();
     const first = await RepaApplication.open(options);
-    expect((await first.openSpace({ root: space })).space.trusted).toBe(false);
+    expect((await request(first, 'space.open', { root: space })).space.trusted).toBe(false);
     const trust = first.handlers()['space.trust'];
     expect(await trust?.({ space, trusted: true }, connection)).toMatchObject({
       space,
@@ -135,9 +138,9 @@ describe('RepaApplication runs', () => {
     });
     await first.close();
     const second = await RepaApplication.open(options);
-    expect((await second.openSpace({ root: space })).space.trusted).toBe(true);
+    expect((await request(second, 'space.open', { root: space })).space.trusted).toBe(true);
     await second.handlers()['space.trust']?.({ space, trusted: false }, connection);
-    expect((await second.openSpace({ root: space })).space.trusted).toBe(false);
+    expect((await request(second, 'space.open', { root: space })).space.trusted).toBe(false);
     await second.close();
   });
 

@@ -7,7 +7,7 @@ import { SettingsStore } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
-import { connectionOf, ended, listener } from './test/run-listener.js';
+import { connectionOf, ended, listener, request } from './test/run-listener.js';
 
 let app: RepaApplication | undefined;
 afterEach(async () => {
@@ -67,7 +67,7 @@ describe('trust of a space', () => {
     const space = join(base, 'notes');
     mkdirSync(space);
     writeFileSync(join(space, 'tides.md'), 'Spring tides.\n');
-    const { space: info } = await app.openSpace({ root: space });
+    const { space: info } = await request(app, 'space.open', { root: space });
     expect(info).toMatchObject({ trusted: true, trustReason: 'created', restricted: [] });
   });
 
@@ -76,7 +76,7 @@ describe('trust of a space', () => {
     const { space, forged } = await courseFolder(base);
     const handlers = app.handlers();
     const quiet = connectionOf(listener());
-    const { space: info } = await app.openSpace({ root: space });
+    const { space: info } = await request(app, 'space.open', { root: space });
     expect(info.trusted).toBe(false);
     expect(info.restricted?.map((item) => item.kind).sort()).toEqual([
       'instructions',

@@ -1,8 +1,9 @@
 import type { ModelChoice } from '@repa/host';
-import { OFFLINE_MODEL_ID, RepaError, resolveAppDirectory, v1Methods } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, resolveAppDirectory } from '@repa/protocol';
+import type { DeferredModelChoice } from './application-options.js';
 import { loadHost } from './load-host.js';
-import { type DeferredModelChoice, RepaApplication } from './repa-application.js';
-import type { RepaHandledMethod, RepaHandlers } from './server/repa-handlers.js';
+import { RepaApplication } from './repa-application.js';
+import type { RepaHandlers } from './server/repa-handlers.js';
 import { type RepaServer, startRepaServer } from './server/start-repa-server.js';
 
 /** Options of {@link runDaemon}. */
@@ -52,7 +53,7 @@ async function modelFor(options: RunDaemonOptions): Promise<ModelChoice | Deferr
   const { chooseModel, defaultAgentDir } = await loadHost();
   return chooseModel({
     agentDir: options.agentDir ?? defaultAgentDir(),
-    ...(options.model ? { model: options.model } : {}),
+    model: options.model,
   });
 }
 
@@ -61,45 +62,23 @@ async function modelFor(options: RunDaemonOptions): Promise<ModelChoice | Deferr
  * directory), then opens the application (crash recovery) and serves protocol v1.
  */
 export async function runDaemon(options: RunDaemonOptions = {}): Promise<RunningDaemon> {
-  const appDirectory = resolveAppDirectory({
-    ...(options.appDirectory ? { appDirectory: options.appDirectory } : {}),
+  const appDirectory = resolveAppDirectory({ appDirectory: options.appDirectory });
+  // Requests that arrive while the application opens wait for its handlers.
+  let ready!: (handlers: RepaHandlers) => void;
+  let failed!: (error: unknown) => void;
+  const handlers = new Promise<RepaHandlers>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
   });
-  let resolveApp!: (app: RepaApplication) => void;
-  let rejectApp!: (error: unknown) => void;
-  const appReady = new Promise<RepaApplication>((resolve, reject) => {
-    resolveApp = resolve;
-    rejectApp = reject;
-  });
-  appReady.catch(() => undefined);
-  const appHandlers = appReady.then((app) => app.handlers());
-  appHandlers.catch(() => undefined);
-  // Requests mark activity for the idle watch (`onIdle`).
+  // Requests mark activity for the idle watch (`onIdle`) as they start, and again once they are
+  // done: the request may have changed daemon.idleMinutes, and a check made while it ran read
+  // the old value.
   let lastActivity = Date.now();
   let requested = () => {};
-  // Requests that arrive while the application opens wait for it.
-  const handlers: RepaHandlers = {};
-  for (const method of Object.keys(v1Methods) as (keyof typeof v1Methods)[]) {
-    if (method === 'initialize') continue;
-    const name = method as RepaHandledMethod;
-    Object.assign(handlers, {
-      [name]: async (params: never, context: never) => {
-        lastActivity = Date.now();
-        requested();
-        try {
-          const handler = (await appHandlers)[name] as
-            | ((params: never, context: never) => Promise<unknown>)
-            | undefined;
-          if (!handler) throw new RepaError('method_not_found', `Method ${name} is not served.`);
-          return await handler(params, context);
-        } finally {
-          // Again once it is done: the request may have changed daemon.idleMinutes, and a check
-          // made while it ran read the old value.
-          lastActivity = Date.now();
-          requested();
-        }
-      },
-    });
-  }
+  const activity = () => {
+    lastActivity = Date.now();
+    requested();
+  };
   // Filled in once the model is chosen; `initialize` reports it from then on.
   const serverInfo: { name: string; version: string; model?: string } = {
     name: 'repa-daemon',
@@ -108,9 +87,13 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
   const server: RepaServer = await startRepaServer({
     appDirectory,
     handlers,
+    onRequest: () => {
+      activity();
+      return activity;
+    },
     serverInfo,
-    ...(options.tcp ? { tcp: options.tcp } : {}),
-    ...(options.webStaticDirectory ? { web: { staticDirectory: options.webStaticDirectory } } : {}),
+    tcp: options.tcp,
+    web: options.webStaticDirectory ? { staticDirectory: options.webStaticDirectory } : undefined,
   });
   let app: RepaApplication;
   let model: ModelChoice | DeferredModelChoice;
@@ -122,9 +105,9 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
       model,
     });
     serverInfo.model = model.label;
-    resolveApp(app);
+    ready(app.handlers());
   } catch (error) {
-    rejectApp(error);
+    failed(error);
     await server.close({ graceMs: 0 });
     throw error;
   }

@@ -41,3 +41,11 @@ export type RepaHandler<M extends RepaHandledMethod> = (
 
 /** The handler of every v1 method the application implements; a missing one is `method_not_found`. */
 export type RepaHandlers = { [M in RepaHandledMethod]?: RepaHandler<M> };
+
+/**
+ * The handlers of one namespace's v1 methods, every one of them: `run` for `run.*`, `doctor` for
+ * the method `doctor`.
+ */
+export type NamespaceHandlers<N extends string> = {
+  [M in RepaHandledMethod as M extends N | `${N}.${string}` ? M : never]: RepaHandler<M>;
+};

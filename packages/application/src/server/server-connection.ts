@@ -1,13 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   invalidRequestFromZod,
-  PROTOCOL_VERSION,
   RepaError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type V1Method,
   type V1Notification,
   type V1NotificationParams,
-  v1Methods,
   v1Notifications,
 } from '@repa/protocol';
 import {
@@ -19,11 +14,12 @@ import {
   type JsonRpcResponse,
   jsonRpcRequestSchema,
   MAX_MESSAGE_DEPTH,
-  TCP_AUTH_METHOD,
-  tcpAuthParamsSchema,
 } from '@repa/protocol/internal';
 import { z } from 'zod';
-import type { ConnectionContext, RepaHandlers, RepaTransport } from './repa-handlers.js';
+import { checkAuthFrame, idOf, initializeResult } from './connection-handshake.js';
+import type { MethodTable } from './method-table.js';
+import type { PendingBytes } from './pending-bytes.js';
+import type { ConnectionContext, RepaTransport } from './repa-handlers.js';
 
 /** The internal method, on the unix socket only, that opens the web listener and answers its URL. */
 export const WEB_OPEN_METHOD = 'repa.web.open';
@@ -50,7 +46,8 @@ export interface FrameStream {
 
 /** What every connection of one server shares. */
 export interface ConnectionSettings {
-  handlers: RepaHandlers;
+  /** The application's methods. */
+  methods: MethodTable;
   serverInfo: { name: string; version: string; model?: string };
   maxFrameBytes: number;
   idleTimeoutMs: number;
@@ -69,40 +66,6 @@ export interface ConnectionSettings {
   /** Records the bytes of an unfinished frame a connection holds (test statistics). */
   recordPending: (bytes: number) => void;
 }
-
-/**
- * @internal The memory unfinished frames pin across all connections (each decoder's
- * `heldBytes`), bounded in total so that many connections each holding a large half frame cannot
- * exhaust the daemon's memory.
- */
-export class PendingBytes {
-  /** The bound on the total. */
-  readonly limit: number;
-  #total = 0;
-  #peak = 0;
-
-  constructor(limit: number) {
-    this.limit = limit;
-  }
-
-  /** The largest total recorded so far. */
-  get peak(): number {
-    return this.#peak;
-  }
-
-  /**
-   * Records that one connection now holds `to` bytes instead of `from`. Refuses (returns false and
-   * records nothing) when it grows and would pass the limit.
-   */
-  move(from: number, to: number): boolean {
-    if (to > from && this.#total - from + to > this.limit) return false;
-    this.#total += to - from;
-    this.#peak = Math.max(this.#peak, this.#total);
-    return true;
-  }
-}
-
-type AnyHandler = (params: unknown, context: ConnectionContext) => Promise<unknown>;
 
 // After answering a fatal error the connection is ended; a client that neither reads nor closes
 // is cut off after this long.
@@ -340,12 +303,8 @@ export class ServerConnection implements ConnectionContext {
       if (!params.success) throw invalidRequestFromZod(params.error);
       return openWeb(params.data.port);
     }
-    const handler = isV1Method(method)
-      ? (this.#settings.handlers[method as Exclude<V1Method, 'initialize'>] as
-          | AnyHandler
-          | undefined)
-      : undefined;
-    if (handler === undefined) {
+    const methods = this.#settings.methods;
+    if (!methods.serves(method)) {
       throw new RepaError('method_not_found', `This daemon has no method ${method}.`, {
         details: { method },
       });
@@ -353,83 +312,26 @@ export class ServerConnection implements ConnectionContext {
     if (!this.#initialized) {
       throw new RepaError('not_initialized', `Call initialize before ${method}.`);
     }
-    const spec = v1Methods[method as V1Method];
-    const params = (spec.params as z.ZodType).safeParse(rawParams ?? {});
-    if (!params.success) throw invalidRequestFromZod(params.error);
-    const result = await handler(params.data, this);
-    // Results are checked at run time too: a handler bug becomes an `internal` error here, named
-    // and logged once, instead of an unusable answer every client has to diagnose on its own.
-    const checked = (spec.result as z.ZodType).safeParse(result);
-    if (!checked.success) {
-      throw new Error(
-        `The ${method} handler returned an invalid result: ${invalidRequestFromZod(checked.error, 'result').message}`,
-      );
-    }
-    return result;
+    return methods.call(method, rawParams, this);
   }
 
   #initialize(rawParams: unknown): unknown {
-    const params = v1Methods.initialize.params.safeParse(rawParams ?? {});
-    const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
-    if (!params.success) {
-      // As the JSON Schema says: `protocolVersions` is required and not empty. The answer still
-      // lists the versions this daemon speaks, so a client can offer one of them.
-      const error = invalidRequestFromZod(params.error);
-      throw new RepaError('invalid_request', error.message, {
-        fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
-        details: { ...error.details, supported },
-      });
-    }
-    const requested = params.data.protocolVersions;
-    if (!requested.includes(PROTOCOL_VERSION)) {
-      throw new RepaError(
-        'unsupported_version',
-        `This daemon speaks none of ${requested.join(', ')}; it supports ${supported.join(', ')}.`,
-        { details: { supported, requested } },
-      );
-    }
+    const result = initializeResult(rawParams, this.#settings.serverInfo);
     this.#initialized = true;
-    return { protocolVersion: PROTOCOL_VERSION, server: this.#settings.serverInfo };
+    return result;
   }
 
   /** Handles the first frame of a TCP connection: the auth frame, or a refusal and close. */
   #authenticate(decoded: DecodedFrame): void {
-    if (!decoded.ok) {
-      const code = decoded.parseError
-        ? JSON_RPC_ERROR_CODES.parseError
-        : JSON_RPC_ERROR_CODES.invalidRequest;
-      this.#end(errorResponse(idOf(decoded.value), decoded.error, code));
+    const checked = checkAuthFrame(decoded, this.#settings.token);
+    if ('refusal' in checked) {
+      this.#end(checked.refusal);
       return;
     }
-    const frame = jsonRpcRequestSchema.safeParse(decoded.value);
-    if (!frame.success) {
-      // Not JSON-RPC at all (e.g. an HTTP request): a malformed request, not a failed login.
-      const error = invalidRequestFromZod(frame.error, 'message');
-      this.#end(errorResponse(idOf(decoded.value), error, JSON_RPC_ERROR_CODES.invalidRequest));
-      return;
+    this.#authenticated = true;
+    if (checked.id !== undefined) {
+      this.#sendResponse({ jsonrpc: '2.0', id: checked.id, result: { authenticated: true } });
     }
-    const params = tcpAuthParamsSchema.safeParse(frame.data.params);
-    const token = this.#settings.token;
-    if (
-      frame.data.method === TCP_AUTH_METHOD &&
-      params.success &&
-      token !== undefined &&
-      sameToken(params.data.token, token)
-    ) {
-      this.#authenticated = true;
-      if (frame.data.id !== undefined) {
-        this.#sendResponse({ jsonrpc: '2.0', id: frame.data.id, result: { authenticated: true } });
-      }
-      return;
-    }
-    const error = new RepaError(
-      'unauthorized',
-      frame.data.method === TCP_AUTH_METHOD
-        ? `The ${TCP_AUTH_METHOD} frame did not carry this TCP listener's token.`
-        : `This TCP listener needs its token before ${frame.data.method}: send a ${TCP_AUTH_METHOD} frame with params.token first.`,
-      { fix: 'Connect with createRepaClient({ host, port, token }) using the daemon’s TCP token.' },
-    );
-    this.#end(errorResponse(frame.data.id ?? null, error));
   }
 
   #toRepaError(error: unknown, method: string): RepaError {
@@ -491,19 +393,4 @@ export class ServerConnection implements ConnectionContext {
       this.#settings.onError(error, { connectionId: this.connectionId });
     }
   }
-}
-
-function isV1Method(method: string): method is V1Method {
-  return Object.hasOwn(v1Methods, method);
-}
-
-function idOf(value: unknown): string | number | null {
-  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
-  const { id } = value as { id: unknown };
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
-}
-
-function sameToken(given: string, expected: string): boolean {
-  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }

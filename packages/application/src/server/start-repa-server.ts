@@ -3,11 +3,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { RepaError, type V1Notification, type V1NotificationParams } from '@repa/protocol';
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, errorResponse } from '@repa/protocol/internal';
 import { claimDaemonSocket } from './claim-daemon-socket.js';
-import type { RepaHandlers, RepaTransport } from './repa-handlers.js';
+import { MethodTable } from './method-table.js';
+import { PendingBytes } from './pending-bytes.js';
+import type { RepaHandledMethod, RepaHandlers, RepaTransport } from './repa-handlers.js';
 import {
   type ConnectionSettings,
   type FrameStream,
-  PendingBytes,
   ServerConnection,
 } from './server-connection.js';
 import { startWebListener, type WebListener } from './web-listener.js';
@@ -17,8 +18,17 @@ import { deleteWebState, readWebState, writeWebState } from './web-state.js';
 export interface RepaServerOptions {
   /** The application directory; the socket is `<appDirectory>/run/daemon.sock`. */
   appDirectory: string;
-  /** The application's answer to each v1 method; a missing one answers `method_not_found`. */
-  handlers: RepaHandlers;
+  /**
+   * The application's answer to each v1 method; a missing one answers `method_not_found`. Given
+   * as a promise (the application still opening), requests wait for it once their params are
+   * checked; a rejection is each waiting request's answer.
+   */
+  handlers: RepaHandlers | Promise<RepaHandlers>;
+  /**
+   * Called as a request to one of the `handlers` starts (its params checked); the function it
+   * returns, if any, once the handler is done (e.g. to record activity). Default: nothing.
+   */
+  onRequest?: (method: RepaHandledMethod) => (() => void) | undefined;
   /** Name and version reported by `initialize`. Default `{ name: 'repa-daemon', version: '0.0.0' }`. */
   serverInfo?: { name: string; version: string; model?: string };
   /**
@@ -119,7 +129,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
   let nextConnection = 1;
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const shared: Omit<ConnectionSettings, 'token'> = {
-    handlers: options.handlers,
+    methods: new MethodTable(options.handlers, options.onRequest),
     serverInfo: options.serverInfo ?? { name: 'repa-daemon', version: '0.0.0' },
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     idleTimeoutMs: options.idleTimeoutMs ?? TEN_MINUTES,

@@ -1,6 +1,6 @@
-import type { RunEvent } from '@repa/protocol';
+import type { RunEvent, V1Params, V1Result } from '@repa/protocol';
 import type { RepaApplication } from '../repa-application.js';
-import type { ConnectionContext } from '../server/repa-handlers.js';
+import type { ConnectionContext, RepaHandledMethod, RepaHandler } from '../server/repa-handlers.js';
 
 /** A subscriber that records every run event the application sends it. */
 export function listener(): {
@@ -43,3 +43,14 @@ export async function ended(
 }
 
 export const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
+
+/** Answers one method through the application's handler, as a client's request reaches it. */
+export async function request<M extends RepaHandledMethod>(
+  app: RepaApplication,
+  method: M,
+  params: V1Params<M>,
+): Promise<V1Result<M>> {
+  const handler = app.handlers()[method] as RepaHandler<M> | undefined;
+  if (!handler) throw new Error(`${method} is not handled`);
+  return handler(params, connectionOf(listener()));
+}

@@ -21,6 +21,8 @@ import {
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
+import { type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
+import { createLedgerSchema } from './ledger-schema.js';
 
 /** What a new request asks for, as the ledger records it. */
 export interface RunRequest {
@@ -73,108 +75,6 @@ const ACTIVE: RunStatus[] = runStatusSchema.options.filter(
   (status) => !isTerminalRunStatus(status),
 );
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS requests (
-  request_id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  payload TEXT NOT NULL,
-  payload_hash TEXT NOT NULL,
-  run_id TEXT NOT NULL,
-  accepted_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY,
-  request_id TEXT NOT NULL UNIQUE REFERENCES requests(request_id),
-  space TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  input TEXT NOT NULL,
-  status TEXT NOT NULL,
-  attempt INTEGER NOT NULL,
-  retry_of TEXT REFERENCES runs(run_id),
-  target_run_id TEXT REFERENCES runs(run_id),
-  prompt_settings TEXT NOT NULL,
-  settings_revisions TEXT NOT NULL,
-  settings_sources TEXT,
-  prompt_sections TEXT,
-  error TEXT,
-  output TEXT,
-  usage TEXT,
-  model_settings TEXT,
-  model_settings_sources TEXT,
-  model TEXT,
-  connection TEXT,
-  accepted_at TEXT NOT NULL,
-  started_at TEXT,
-  ended_at TEXT
-);
-CREATE INDEX IF NOT EXISTS runs_by_session_status ON runs(session_id, status);
-CREATE INDEX IF NOT EXISTS runs_by_session ON runs(session_id, accepted_at);
-CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status);
-`;
-
-type Row = Record<string, string | number | null>;
-
-// Every run with, for a queued run not started yet, its place in its session's queue (from 1).
-const SELECT_RUNS = `SELECT runs.*, CASE WHEN runs.status = 'accepted' AND runs.delivery = 'queue'
-  THEN (SELECT COUNT(*) FROM runs q WHERE q.session_id = runs.session_id AND q.space = runs.space
-    AND q.status = 'accepted' AND q.delivery = 'queue' AND q.rowid <= runs.rowid)
-  END AS queue_position FROM runs`;
-
-function rowToRun(row: Row): RunInfo {
-  const optional = <T>(key: string, map: (value: string) => T = (value) => value as T) =>
-    row[key] === null || row[key] === undefined ? undefined : map(String(row[key]));
-  const run: RunInfo = {
-    runId: String(row.run_id),
-    requestId: String(row.request_id),
-    space: String(row.space),
-    sessionId: String(row.session_id),
-    input: inputView(JSON.parse(String(row.input))),
-    status: String(row.status) as RunStatus,
-    attempt: Number(row.attempt),
-    promptSettings: JSON.parse(String(row.prompt_settings)),
-    settingsRevisions: JSON.parse(String(row.settings_revisions)),
-    acceptedAt: String(row.accepted_at),
-  };
-  const extras = {
-    retryOf: optional('retry_of'),
-    resumeOf: optional('resume_of'),
-    delivery: optional('delivery'),
-    queuePosition: optional('queue_position', Number),
-    targetRunId: optional('target_run_id'),
-    attachedSources: optional('attached_sources', JSON.parse),
-    settingsSources: optional('settings_sources', JSON.parse),
-    promptSections: optional('prompt_sections', JSON.parse),
-    error: optional('error', JSON.parse),
-    output: optional('output'),
-    usage: optional('usage', JSON.parse),
-    modelSettings: optional('model_settings', JSON.parse),
-    modelSettingsSources: optional('model_settings_sources', JSON.parse),
-    model: optional('model'),
-    connection: optional('connection'),
-    restricted: optional('restricted', JSON.parse),
-    startedAt: optional('started_at'),
-    endedAt: optional('ended_at'),
-  };
-  for (const [key, value] of Object.entries(extras)) {
-    if (value !== undefined) Object.assign(run, { [key]: value });
-  }
-  return run;
-}
-
-/** The input as run records show it: inline image bytes are left out (the ledger keeps them). */
-function inputView(input: RunInput): RunInfo['input'] {
-  const view: RunInfo['input'] = { type: input.type, text: input.text };
-  if (input.images) {
-    view.images = input.images.map((image) =>
-      image.kind === 'data'
-        ? { kind: 'data', mimeType: image.mimeType, bytes: Buffer.byteLength(image.data, 'base64') }
-        : { kind: 'file', path: image.path },
-    );
-  }
-  if (input.attachments) view.attachments = input.attachments.map(({ path }) => ({ path }));
-  return view;
-}
-
 function payloadHash(request: RunRequest): string {
   const { space, sessionId, input, retryOf, overrides, delivery, resumeOf } = request;
   // Overrides, delivery and resumption count only when given, so requests hashed before they
@@ -203,28 +103,7 @@ export class RunLedger {
     this.#db.exec(
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;',
     );
-    this.#db.exec(SCHEMA);
-    // Ledgers written before sources were kept lack the column; their runs report none.
-    const columns = this.#db.prepare('PRAGMA table_info(runs)').all() as Row[];
-    if (!columns.some((column) => column.name === 'settings_sources')) {
-      this.#db.exec('ALTER TABLE runs ADD COLUMN settings_sources TEXT');
-    }
-    // Likewise for usage and model settings: older runs report none.
-    for (const column of [
-      'delivery',
-      'resume_of',
-      'attached_sources',
-      'usage',
-      'model_settings',
-      'model_settings_sources',
-      'model',
-      'connection',
-      'restricted',
-    ]) {
-      if (!columns.some((known) => known.name === column)) {
-        this.#db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
-      }
-    }
+    createLedgerSchema(this.#db);
   }
 
   /** Closes the file. */

@@ -1,0 +1,29 @@
+import type { ModelChoice } from '@repa/host';
+import type { SettingsStore } from '@repa/settings';
+import type { ContextBuilds } from '../context-builds.js';
+import type { ContextWrites } from '../context-writes.js';
+import type { Logins } from '../logins.js';
+import type { RunLedger } from '../runs/run-ledger.js';
+import type { RunScheduler } from '../runs/run-scheduler.js';
+import type { SessionHosts } from '../session-hosts.js';
+import type { SpaceTrust } from '../space-trust.js';
+
+/** The parts of one application that the v1 handlers answer from. */
+export interface HandlerParts {
+  /** Pi's configuration directory; undefined: Pi's own. */
+  agentDir: string | undefined;
+  /** The label (`provider/id`) of the model every session uses. */
+  modelLabel: string;
+  /** The model every session uses, made ready once. */
+  model: () => Promise<ModelChoice>;
+  /** The real root of a space a client named (`resolveSpace`). */
+  space: (root: string) => Promise<string>;
+  ledger: RunLedger;
+  runs: RunScheduler;
+  settings: SettingsStore;
+  trust: SpaceTrust;
+  hosts: SessionHosts;
+  contextWrites: ContextWrites;
+  contextBuilds: ContextBuilds;
+  logins: Logins;
+}

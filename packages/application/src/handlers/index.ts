@@ -1,0 +1,30 @@
+import type { RepaHandledMethod, RepaHandler } from '../server/repa-handlers.js';
+import { contextHandlers } from './context.js';
+import { doctorHandlers } from './doctor.js';
+import type { HandlerParts } from './handler-parts.js';
+import { loginHandlers } from './login.js';
+import { modelsHandlers } from './models.js';
+import { runHandlers } from './run.js';
+import { sessionHandlers } from './session.js';
+import { settingsHandlers } from './settings.js';
+import { spaceHandlers } from './space.js';
+
+/** A handler for every v1 method the application answers (the protocol's method table). */
+export type ApplicationHandlers = { [M in RepaHandledMethod]: RepaHandler<M> };
+
+/**
+ * The application's v1 handlers, one namespace per module: a method of the protocol without its
+ * handler, or a handler of no such method, does not compile.
+ */
+export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
+  return {
+    ...spaceHandlers(parts),
+    ...sessionHandlers(parts),
+    ...runHandlers(parts),
+    ...settingsHandlers(parts),
+    ...contextHandlers(parts),
+    ...modelsHandlers(parts),
+    ...loginHandlers(parts),
+    ...doctorHandlers(parts),
+  };
+}

@@ -1,0 +1,67 @@
+import { RepaError } from '@repa/protocol';
+import { loadHost } from '../load-host.js';
+import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import type { HandlerParts } from './handler-parts.js';
+
+/**
+ * `session.*`: a space's Pi sessions. An untrusted space shows only the sessions Repa started
+ * there (spec R13); a session's title is written through its host (one writer per file).
+ */
+export function sessionHandlers({
+  space,
+  trust,
+  hosts,
+  ledger,
+  runs,
+}: Pick<
+  HandlerParts,
+  'space' | 'trust' | 'hosts' | 'ledger' | 'runs'
+>): NamespaceHandlers<'session'> {
+  return {
+    'session.create': async (params) => {
+      const root = await space(params.space);
+      const session = await (await loadHost()).createSpaceSession(root, params.title);
+      trust.addSession(root, session.sessionId);
+      return { session };
+    },
+    'session.list': async (params) => {
+      const root = await space(params.space);
+      const sessions = await (await loadHost()).listSpaceSessions(root);
+      return { sessions: await trust.visibleSessions(root, sessions) };
+    },
+    'session.history': async (params) => {
+      const root = await space(params.space);
+      await trust.checkSession(root, params.sessionId);
+      return { items: await (await loadHost()).readSessionHistory(root, params.sessionId) };
+    },
+    'session.rename': async (params) => {
+      const root = await space(params.space);
+      const title = params.title.replace(/\s+/g, ' ').trim();
+      if (title === '') {
+        throw new RepaError('invalid_request', 'The title is blank.', { fix: 'Pass a title.' });
+      }
+      await trust.checkSession(root, params.sessionId);
+      const host = await hosts.host(root, params.sessionId);
+      host.setTitle(title);
+      const sessions = await (await loadHost()).listSpaceSessions(root);
+      const session = sessions.find((listed) => listed.sessionId === params.sessionId);
+      if (!session) throw new RepaError('not_found', `Session ${params.sessionId} went away.`);
+      return { session };
+    },
+    // `busy` while one of the session's runs is accepted or running.
+    'session.delete': async (params) => {
+      const root = await space(params.space);
+      const active = ledger
+        .activeRuns()
+        .find((run) => run.space === root && run.sessionId === params.sessionId);
+      if (active || runs.isRunning(root, params.sessionId)) {
+        throw new RepaError('busy', `Session ${params.sessionId} has an active run.`, {
+          fix: `Wait for it to end or cancel it (repa runs cancel ${active?.runId ?? 'RUN_ID'}), then delete the session.`,
+        });
+      }
+      await hosts.release(root, params.sessionId);
+      await (await loadHost()).deleteSpaceSession(root, params.sessionId);
+      return { sessionId: params.sessionId };
+    },
+  };
+}

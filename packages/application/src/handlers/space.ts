@@ -1,0 +1,41 @@
+import { basename } from 'node:path';
+import { loadHost } from '../load-host.js';
+import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import type { HandlerParts } from './handler-parts.js';
+
+/** `space.*`: a space's root, learning context and trust (spec R13). */
+export function spaceHandlers({
+  space,
+  trust,
+  settings,
+}: Pick<HandlerParts, 'space' | 'trust' | 'settings'>): NamespaceHandlers<'space'> {
+  return {
+    'space.open': async (params) => {
+      const root = await space(params.root);
+      const view = await (await loadHost()).getLearningContext(root);
+      const learningContext = view
+        ? { revision: view.revision, chars: view.body.length, sources: view.sources }
+        : null;
+      const trustReason = await trust.reasonOf(root);
+      const restricted = await trust.restricted(root, settings);
+      return {
+        space: {
+          root,
+          name: basename(root),
+          learningContext,
+          trusted: trustReason !== undefined,
+          trustReason,
+          restricted,
+        },
+      };
+    },
+    'space.trust': async (params) => {
+      const root = await space(params.space);
+      // What trusting enables is what is restricted before; what distrust restricts, after.
+      const before = await trust.restricted(root, settings);
+      const wasTrusted = await trust.set(root, params.trusted);
+      const restricted = params.trusted ? before : await trust.restricted(root, settings);
+      return { space: root, trusted: params.trusted, wasTrusted, restricted };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { RepaError, type V1Params, type V1Result } from '@repa/protocol';
+import { loadHost } from './load-host.js';
+import type { ConnectionContext } from './server/repa-handlers.js';
+
+/** The running logins, with their prompts waiting for `login.answer`. */
+export class Logins {
+  readonly #agentDir: string | undefined;
+  /** Prompts of running logins waiting for an answer, by `loginId` then `promptId`. */
+  readonly #prompts = new Map<string, Map<string, (value: string) => void>>();
+
+  /** `agentDir`: Pi's configuration directory, where Pi stores the credential; default Pi's own. */
+  constructor(agentDir: string | undefined) {
+    this.#agentDir = agentDir;
+  }
+
+  /**
+   * `login.start`: Pi's own login for a provider, its steps sent as `login.progress` to
+   * `connection` and its prompts answered by {@link answer}; cancelled when the connection closes.
+   */
+  async start(
+    params: V1Params<'login.start'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'login.start'>> {
+    if (this.#prompts.has(params.loginId)) {
+      throw new RepaError('busy', `A login ${params.loginId} is already running.`, {
+        fix: 'Use a new login id.',
+      });
+    }
+    const waiting = new Map<string, (value: string) => void>();
+    this.#prompts.set(params.loginId, waiting);
+    const controller = new AbortController();
+    const stopWatching = connection.onClose(() => controller.abort());
+    try {
+      const { loginProvider, defaultAgentDir } = await loadHost();
+      return await loginProvider({
+        agentDir: this.#agentDir ?? defaultAgentDir(),
+        provider: params.provider,
+        type: params.type,
+        signal: controller.signal,
+        onStep: (step) => connection.notify('login.progress', { loginId: params.loginId, ...step }),
+        answer: (promptId, signal) =>
+          new Promise<string>((resolve, reject) => {
+            const cancel = () => {
+              waiting.delete(promptId);
+              reject(new RepaError('cancelled', 'The login prompt was cancelled.'));
+            };
+            if (controller.signal.aborted || signal?.aborted) return cancel();
+            controller.signal.addEventListener('abort', cancel, { once: true });
+            signal?.addEventListener('abort', cancel, { once: true });
+            waiting.set(promptId, resolve);
+          }),
+      });
+    } finally {
+      stopWatching();
+      this.#prompts.delete(params.loginId);
+    }
+  }
+
+  /** `login.answer`: answers a waiting prompt; false when no login waits for it. */
+  answer(params: V1Params<'login.answer'>): boolean {
+    const waiting = this.#prompts.get(params.loginId);
+    const resolve = waiting?.get(params.promptId);
+    waiting?.delete(params.promptId);
+    resolve?.(params.value);
+    return resolve !== undefined;
+  }
+}

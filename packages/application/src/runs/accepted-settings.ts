@@ -1,0 +1,59 @@
+import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol';
+import type { RunSettingsSnapshot } from '@repa/settings';
+import type { AcceptedSettings } from './run-ledger.js';
+
+/**
+ * The settings of a new request (spec R20): the levels as read at acceptance, with the request's
+ * one-run `overrides` of the model and thinking level (their source is `run`).
+ */
+export function decideSettings(
+  snapshot: RunSettingsSnapshot,
+  overrides: RunOverrides | undefined,
+): AcceptedSettings {
+  const modelSettings = { ...snapshot.modelSettings };
+  const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
+  for (const key of ['model', 'thinkingLevel'] as const) {
+    const value = overrides?.[key];
+    if (value === undefined) continue;
+    Object.assign(modelSettings, { [key]: value });
+    modelSettingsSources[key] = 'run';
+  }
+  return {
+    promptSettings: snapshot.promptSettings,
+    settingsRevisions: snapshot.revisions,
+    settingsSources: snapshot.sources,
+    modelSettings,
+    modelSettingsSources,
+  };
+}
+
+/**
+ * The settings `run` was accepted with, for a request that keeps them: its resumption (R73), or a
+ * steer or follow-up message delivered into it.
+ */
+export function acceptedSettingsOf(run: RunInfo): AcceptedSettings {
+  const {
+    promptSettings,
+    settingsRevisions,
+    settingsSources,
+    modelSettings,
+    modelSettingsSources,
+  } = run;
+  return {
+    promptSettings,
+    settingsRevisions,
+    settingsSources,
+    modelSettings,
+    modelSettingsSources,
+  };
+}
+
+/** The one-run overrides `run` was accepted with (a retry keeps them), or undefined for none. */
+export function overridesOf(run: RunInfo): RunOverrides | undefined {
+  const overrides = Object.fromEntries(
+    (['model', 'thinkingLevel'] as const)
+      .filter((key) => run.modelSettingsSources?.[key] === 'run')
+      .map((key) => [key, run.modelSettings?.[key]]),
+  );
+  return Object.keys(overrides).length > 0 ? overrides : undefined;
+}

@@ -1,0 +1,88 @@
+import type { PiConversationHost, RunOutcome } from '@repa/host';
+import { RepaError, type RunEvent, type RunInfo, type WireError } from '@repa/protocol';
+import type { SettingsStore } from '@repa/settings';
+import type { SessionHosts } from '../session-hosts.js';
+import type { SpaceTrust } from '../space-trust.js';
+import type { RunLedger } from './run-ledger.js';
+
+/** What running an accepted run needs. */
+export interface RunExecution {
+  ledger: RunLedger;
+  settings: SettingsStore;
+  trust: SpaceTrust;
+  hosts: SessionHosts;
+  /** Sends an event of the run to its subscribers. */
+  emit: (run: RunInfo, event: RunEvent) => void;
+  /** Receives one line per failed run (the daemon log). */
+  log: (line: string) => void;
+}
+
+/**
+ * Runs an accepted run on its session's host, opened under the space's trust, and records how it
+ * ended (spec R23: with the settings decided at acceptance). A run cancelled before it started is
+ * left as it is; a resumption continues the session's history instead of sending its input.
+ */
+export async function executeRun(run: RunInfo, parts: RunExecution): Promise<void> {
+  const { ledger, trust } = parts;
+  const emit = (event: RunEvent) => parts.emit(run, event);
+  // Trust is read before the run counts as running: from there on a cancel must reach the host.
+  const trusted = await trust.isTrusted(run.space);
+  let host: PiConversationHost;
+  try {
+    host = await parts.hosts.host(run.space, run.sessionId, trusted);
+  } catch (error) {
+    const wire = RepaError.fromUnknown(error).toWire();
+    ledger.finish(run.runId, { status: 'failed', error: wire });
+    logFailure(parts.log, run.runId, wire);
+    emit({ type: 'status', status: 'failed', error: wire });
+    return;
+  }
+  const restricted = await trust.restricted(run.space, parts.settings);
+  if (ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
+  ledger.markRunning(run.runId);
+  emit({ type: 'status', status: 'running' });
+  const input = ledger.inputOf(run.runId);
+  const options = {
+    onEvent: emit,
+    runId: run.runId,
+    knownContexts: trust.known(run.space).contexts,
+    restricted,
+    sources: run.settingsSources,
+    modelSettings: run.modelSettings,
+  };
+  // A resumption continues the history, whose user message already carries images and documents.
+  const outcome: RunOutcome = await (run.resumeOf
+    ? host.resume(run.promptSettings, options)
+    : host.send(input.text, run.promptSettings, {
+        ...options,
+        images: input.images,
+        attachments: input.attachments,
+      })
+  ).catch((error: unknown) => ({
+    status: 'failed' as const,
+    error: RepaError.fromUnknown(error).toWire(),
+  }));
+  if (outcome.attachedSources) ledger.recordAttachedSources(run.runId, outcome.attachedSources);
+  const finished = ledger.finish(run.runId, {
+    status: outcome.status,
+    promptSections: outcome.prompt?.report,
+    error: outcome.error,
+    output: outcome.output,
+    usage: outcome.usage,
+    model: outcome.model,
+    connection: outcome.connection,
+    restricted: outcome.restricted,
+  });
+  if (finished.status === 'failed' && finished.error) {
+    logFailure(parts.log, run.runId, finished.error);
+  }
+  emit({ type: 'status', status: finished.status, error: finished.error });
+}
+
+/** Writes a failed run to the daemon log: time, run id, code, message and the error's facts. */
+function logFailure(log: (line: string) => void, runId: string, error: WireError): void {
+  const details = error.details === undefined ? '' : ` ${JSON.stringify(error.details)}`;
+  log(
+    `${new Date().toISOString()} run ${runId} failed: ${error.code}: ${error.message}${details}\n`,
+  );
+}

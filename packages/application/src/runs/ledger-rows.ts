@@ -1,0 +1,66 @@
+import type { RunInfo, RunInput, RunStatus } from '@repa/protocol';
+
+/** A row of the ledger as `node:sqlite` returns it. */
+export type Row = Record<string, string | number | null>;
+
+// Every run with, for a queued run not started yet, its place in its session's queue (from 1).
+export const SELECT_RUNS = `SELECT runs.*, CASE WHEN runs.status = 'accepted' AND runs.delivery = 'queue'
+  THEN (SELECT COUNT(*) FROM runs q WHERE q.session_id = runs.session_id AND q.space = runs.space
+    AND q.status = 'accepted' AND q.delivery = 'queue' AND q.rowid <= runs.rowid)
+  END AS queue_position FROM runs`;
+
+/** A `runs` row (selected with {@link SELECT_RUNS}) as the protocol's `RunInfo`. */
+export function rowToRun(row: Row): RunInfo {
+  const optional = <T>(key: string, map: (value: string) => T = (value) => value as T) =>
+    row[key] === null || row[key] === undefined ? undefined : map(String(row[key]));
+  const run: RunInfo = {
+    runId: String(row.run_id),
+    requestId: String(row.request_id),
+    space: String(row.space),
+    sessionId: String(row.session_id),
+    input: inputView(JSON.parse(String(row.input))),
+    status: String(row.status) as RunStatus,
+    attempt: Number(row.attempt),
+    promptSettings: JSON.parse(String(row.prompt_settings)),
+    settingsRevisions: JSON.parse(String(row.settings_revisions)),
+    acceptedAt: String(row.accepted_at),
+  };
+  const extras = {
+    retryOf: optional('retry_of'),
+    resumeOf: optional('resume_of'),
+    delivery: optional('delivery'),
+    queuePosition: optional('queue_position', Number),
+    targetRunId: optional('target_run_id'),
+    attachedSources: optional('attached_sources', JSON.parse),
+    settingsSources: optional('settings_sources', JSON.parse),
+    promptSections: optional('prompt_sections', JSON.parse),
+    error: optional('error', JSON.parse),
+    output: optional('output'),
+    usage: optional('usage', JSON.parse),
+    modelSettings: optional('model_settings', JSON.parse),
+    modelSettingsSources: optional('model_settings_sources', JSON.parse),
+    model: optional('model'),
+    connection: optional('connection'),
+    restricted: optional('restricted', JSON.parse),
+    startedAt: optional('started_at'),
+    endedAt: optional('ended_at'),
+  };
+  for (const [key, value] of Object.entries(extras)) {
+    if (value !== undefined) Object.assign(run, { [key]: value });
+  }
+  return run;
+}
+
+/** The input as run records show it: inline image bytes are left out (the ledger keeps them). */
+function inputView(input: RunInput): RunInfo['input'] {
+  const view: RunInfo['input'] = { type: input.type, text: input.text };
+  if (input.images) {
+    view.images = input.images.map((image) =>
+      image.kind === 'data'
+        ? { kind: 'data', mimeType: image.mimeType, bytes: Buffer.byteLength(image.data, 'base64') }
+        : { kind: 'file', path: image.path },
+    );
+  }
+  if (input.attachments) view.attachments = input.attachments.map(({ path }) => ({ path }));
+  return view;
+}

@@ -1,0 +1,278 @@
+import {
+  isTerminalRunStatus,
+  RepaError,
+  type RunInfo,
+  type V1Params,
+  type V1Result,
+} from '@repa/protocol';
+import type { SettingsStore } from '@repa/settings';
+import { loadHost } from '../load-host.js';
+import type { ConnectionContext } from '../server/repa-handlers.js';
+import { type SessionHosts, sessionKey } from '../session-hosts.js';
+import type { SpaceTrust } from '../space-trust.js';
+import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
+import { executeRun } from './execute-run.js';
+import { RunDeliveries } from './run-deliveries.js';
+import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
+import { RunWatches } from './run-watches.js';
+
+/** What the run scheduler works with. */
+export interface RunSchedulerParts {
+  /** Repa's application directory (images and attachments are checked against its grants). */
+  appDirectory: string;
+  ledger: RunLedger;
+  settings: SettingsStore;
+  trust: SpaceTrust;
+  hosts: SessionHosts;
+  /** The real root of a space a client named. */
+  space: (root: string) => Promise<string>;
+  /** Receives one line per failed run (the daemon log). */
+  log: (line: string) => void;
+}
+
+/**
+ * The runs of every session: accepts requests durably with their settings decided first (spec
+ * R20–R22), starts a `new` run at once and a session's queue in order (R24), delivers `steer` and
+ * `followUp` into the running run, cancels (R66), and tells subscribers each run's events. One
+ * session's run never stops another's (R25).
+ */
+export class RunScheduler {
+  readonly #parts: RunSchedulerParts;
+  readonly #ledger: RunLedger;
+  readonly #watches = new RunWatches();
+  readonly #deliveries: RunDeliveries;
+  /** The runs executing here, with their session key. */
+  readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
+  #closing = false;
+
+  constructor(parts: RunSchedulerParts) {
+    this.#parts = parts;
+    this.#ledger = parts.ledger;
+    this.#deliveries = new RunDeliveries(parts.ledger, parts.hosts, this.#watches);
+  }
+
+  /** True while no run is accepted or running (the daemon may exit when idle long enough). */
+  get idle(): boolean {
+    return this.#active.size === 0 && this.#ledger.activeRuns().length === 0;
+  }
+
+  /** Whether one of the session's runs is executing here. */
+  isRunning(space: string, sessionId: string): boolean {
+    const key = sessionKey(space, sessionId);
+    return [...this.#active.values()].some((run) => run.sessionKey === key);
+  }
+
+  /** Sends the run's next events to `connection` as `run.event` notifications. */
+  subscribe(runId: string, connection: ConnectionContext): void {
+    this.#watches.subscribe(runId, connection);
+  }
+
+  /** Starts every session's queue again, in order (queued runs survive a restart, R24). */
+  restartQueues(): void {
+    for (const { space, sessionId } of this.#ledger.queuedSessions()) this.#pump(space, sessionId);
+  }
+
+  /** Accepts a run request (spec R20–R22) and starts it in the background. */
+  async submit(
+    params: V1Params<'run.submit'>,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.submit'>> {
+    const space = await this.#parts.space(params.space);
+    return this.#accept({ ...params, space }, subscriber);
+  }
+
+  /** Starts a new attempt of an ended run, linked to it (no automatic retry, spec R73). */
+  async retry(
+    runId: string,
+    requestId: string,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.retry'>> {
+    const original = this.#ledger.getRun(runId);
+    if (original.targetRunId) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is a ${original.delivery} message, not a run.`,
+        { fix: 'Retry the run it was delivered into, or submit the text again.' },
+      );
+    }
+    if (!isTerminalRunStatus(original.status)) {
+      throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
+        fix: 'Wait for it to end, or cancel it, before retrying.',
+      });
+    }
+    // A retry keeps the original's one-run overrides (settings levels are read again).
+    const request = { ...this.#again(original, requestId), retryOf: runId };
+    return this.#accept({ ...request, overrides: overridesOf(original) }, subscriber);
+  }
+
+  /**
+   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`), in the same
+   * Pi session from where its history ends, with the original's accepted settings. Never
+   * automatic (R1, R73).
+   */
+  async resume(
+    runId: string,
+    requestId: string,
+    subscriber?: ConnectionContext,
+  ): Promise<V1Result<'run.resume'>> {
+    const original = this.#ledger.getRun(runId);
+    if (
+      original.targetRunId ||
+      (original.status !== 'interrupted' && original.status !== 'failed')
+    ) {
+      throw new RepaError(
+        'invalid_request',
+        `Run ${runId} is ${original.targetRunId ? `a ${original.delivery} message` : original.status}; only an interrupted or failed run can be resumed.`,
+        { fix: 'Retry it (repa runs retry) or submit a new request instead.' },
+      );
+    }
+    const request = { ...this.#again(original, requestId), resumeOf: runId };
+    return this.#accept(request, subscriber, acceptedSettingsOf(original));
+  }
+
+  /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */
+  async cancel(runId: string): Promise<RunInfo> {
+    const run = this.#ledger.getRun(runId);
+    if (run.status === 'accepted') {
+      const cancelled = this.#ledger.finish(runId, {
+        status: 'cancelled',
+        error: new RepaError('cancelled', 'The run was cancelled before it started.').toWire(),
+      });
+      this.#watches.emit(cancelled, {
+        type: 'status',
+        status: 'cancelled',
+        error: cancelled.error,
+      });
+      return cancelled;
+    }
+    // A steer or follow-up not yet delivered is taken back; a delivered one stays delivered.
+    if (run.status === 'running' && this.#deliveries.has(runId)) {
+      await this.#deliveries.withdraw(runId);
+      return this.#ledger.getRun(runId);
+    }
+    const active = this.#active.get(runId);
+    if (run.status === 'running' && active) {
+      const host = await this.#parts.hosts.opened(run.space, run.sessionId);
+      await host?.cancel();
+      await active.done;
+    }
+    return this.#ledger.getRun(runId);
+  }
+
+  /**
+   * Stops accepting and starting runs, waits up to `graceMs` for the active ones, then cancels the
+   * rest (they end `cancelled`; what Pi saved is kept).
+   */
+  async close(graceMs: number): Promise<void> {
+    this.#closing = true;
+    const pending = [...this.#active.values()].map((active) => active.done);
+    // Not unref'd: a held run keeps no handle open, and the wait itself must keep the process up.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+    });
+    const result = await Promise.race([Promise.all(pending), timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      for (const runId of this.#active.keys()) await this.cancel(runId).catch(() => undefined);
+    }
+  }
+
+  /** The request of a new attempt of `original`: its session and input, a new request id. */
+  #again(original: RunInfo, requestId: string): RunRequest {
+    const { space, sessionId } = original;
+    return { requestId, space, sessionId, input: this.#ledger.inputOf(original.runId) };
+  }
+
+  /**
+   * Accepts a request; `subscriber` gets the run's events from the first one on. `accepted`: the
+   * settings already decided for it (a resumption keeps the original's); otherwise read now.
+   */
+  async #accept(
+    request: RunRequest,
+    subscriber?: ConnectionContext,
+    accepted?: AcceptedSettings,
+  ): Promise<V1Result<'run.submit'>> {
+    if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
+    // R21: a known request id answers from the ledger before anything else is read.
+    const known = this.#ledger.lookup(request);
+    if (known) {
+      if (subscriber) this.#watches.subscribe(known.run.runId, subscriber);
+      return { ...known };
+    }
+    await this.#parts.trust.checkSession(request.space, request.sessionId);
+    await this.#parts.hosts.sessionFile(request.space, request.sessionId);
+    // A resumption's input is already in the session's history: nothing to read or check again.
+    if (accepted) return this.#record(request, accepted, subscriber);
+    // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
+    await (await loadHost()).checkRunInput(request.space, this.#parts.appDirectory, request.input);
+    if (request.delivery === 'steer' || request.delivery === 'followUp') {
+      return this.#acceptDelivery(request, request.delivery, subscriber);
+    }
+    const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
+    return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+  }
+
+  /** Records an accepted request in the ledger and starts (or queues) its run. */
+  #record(
+    request: RunRequest,
+    settings: AcceptedSettings,
+    subscriber?: ConnectionContext,
+  ): V1Result<'run.submit'> {
+    const acceptance = this.#ledger.accept(request, settings);
+    if (subscriber) this.#watches.subscribe(acceptance.run.runId, subscriber);
+    if (!acceptance.resubmitted) {
+      if (request.delivery === 'queue') this.#pump(request.space, request.sessionId);
+      else this.#start(acceptance.run);
+    }
+    return { ...acceptance, run: this.#ledger.getRun(acceptance.run.runId) };
+  }
+
+  /**
+   * Accepts a `steer` or `followUp` request into the session's running run (`no_active_run`
+   * when there is none) and hands it to Pi.
+   */
+  #acceptDelivery(
+    request: RunRequest,
+    kind: 'steer' | 'followUp',
+    subscriber?: ConnectionContext,
+  ): V1Result<'run.submit'> {
+    if (request.input.attachments?.length) {
+      throw new RepaError('invalid_request', `A ${kind} message cannot carry attached documents.`, {
+        fix: 'Attach documents to a new or queued run, or name them in the text.',
+        details: { field: 'input.attachments' },
+      });
+    }
+    const key = sessionKey(request.space, request.sessionId);
+    const target = [...this.#active.entries()]
+      .filter(([, active]) => active.sessionKey === key)
+      .map(([runId]) => this.#ledger.getRun(runId))
+      .find((run) => run.status === 'running');
+    const host = this.#parts.hosts.opened(request.space, request.sessionId);
+    if (!target || !host) {
+      throw new RepaError('no_active_run', `Session ${request.sessionId} has no running run.`, {
+        fix: `Submit the text as a new run (delivery new or queue) instead of ${kind}.`,
+      });
+    }
+    return this.#deliveries.accept(request, kind, target, host, subscriber);
+  }
+
+  #start(run: RunInfo): void {
+    const done = executeRun(run, {
+      ...this.#parts,
+      emit: (of, event) => this.#watches.emit(of, event),
+    }).finally(() => {
+      this.#active.delete(run.runId);
+      this.#pump(run.space, run.sessionId);
+    });
+    this.#active.set(run.runId, { sessionKey: sessionKey(run.space, run.sessionId), done });
+  }
+
+  /** Starts the first queued run of a session when none of its runs is active here. */
+  #pump(space: string, sessionId: string): void {
+    if (this.#closing) return;
+    if (this.isRunning(space, sessionId)) return;
+    const next = this.#ledger.nextQueued(space, sessionId);
+    if (next) this.#start(next);
+  }
+}

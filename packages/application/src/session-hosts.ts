@@ -1,0 +1,110 @@
+import type { ModelChoice, PiConversationHost } from '@repa/host';
+import type { RepaApplicationOptions } from './application-options.js';
+import { loadHost } from './load-host.js';
+import type { SpaceTrust } from './space-trust.js';
+
+/** The key of a session among all spaces' sessions. */
+export function sessionKey(space: string, sessionId: string): string {
+  return `${space}\0${sessionId}`;
+}
+
+/**
+ * The open {@link PiConversationHost} of each session (one writer per session file), opened under
+ * its space's trust, and the session files already found.
+ */
+export class SessionHosts {
+  readonly #options: RepaApplicationOptions;
+  readonly #trust: SpaceTrust;
+  readonly #model: () => Promise<ModelChoice>;
+  readonly #hosts = new Map<string, Promise<PiConversationHost>>();
+  /** The trust each cached host was opened with. */
+  readonly #hostTrust = new Map<string, boolean>();
+  /** Session files already found, by session key (Pi's listing parses every session). */
+  readonly #sessionFiles = new Map<string, string>();
+
+  constructor(
+    options: RepaApplicationOptions,
+    trust: SpaceTrust,
+    model: () => Promise<ModelChoice>,
+  ) {
+    this.#options = options;
+    this.#trust = trust;
+    this.#model = model;
+  }
+
+  /**
+   * The session's host, opened with the space's trust; with `trusted` given, a host opened under
+   * the other trust is disposed and opened again (trust changed between runs).
+   */
+  async host(space: string, sessionId: string, trusted?: boolean): Promise<PiConversationHost> {
+    const key = sessionKey(space, sessionId);
+    let host = this.#hosts.get(key);
+    if (host && trusted !== undefined && this.#hostTrust.get(key) !== trusted) {
+      this.#hosts.delete(key);
+      await host.then((opened) => opened.dispose()).catch(() => undefined);
+      host = undefined;
+    }
+    if (!host) {
+      const opening = trusted ?? (await this.#trust.isTrusted(space));
+      this.#hostTrust.set(key, opening);
+      host = this.#open(space, sessionId, opening);
+      // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
+      host.catch(() => this.#hosts.delete(key));
+      this.#hosts.set(key, host);
+    }
+    return host;
+  }
+
+  /** The session's host if one is open (or opening) here. */
+  opened(space: string, sessionId: string): Promise<PiConversationHost> | undefined {
+    return this.#hosts.get(sessionKey(space, sessionId));
+  }
+
+  /** The session's file (`not_found`, `session_damaged`), found once. */
+  async sessionFile(space: string, sessionId: string): Promise<string> {
+    const key = sessionKey(space, sessionId);
+    const known = this.#sessionFiles.get(key);
+    if (known) return known;
+    const file = await (await loadHost()).findSessionFile(space, sessionId);
+    this.#sessionFiles.set(key, file);
+    return file;
+  }
+
+  /** Disposes of the session's host and forgets its file (the session is being deleted). */
+  async release(space: string, sessionId: string): Promise<void> {
+    const key = sessionKey(space, sessionId);
+    const host = this.#hosts.get(key);
+    this.#hosts.delete(key);
+    this.#sessionFiles.delete(key);
+    await host?.then((opened) => opened.dispose()).catch(() => undefined);
+  }
+
+  /** Disposes of every host. */
+  async disposeAll(): Promise<void> {
+    for (const host of this.#hosts.values()) {
+      await host.then((h) => h.dispose()).catch(() => undefined);
+    }
+  }
+
+  async #open(space: string, sessionId: string, trusted: boolean): Promise<PiConversationHost> {
+    const sessionFile = await this.sessionFile(space, sessionId);
+    const [{ PiConversationHost, defaultAgentDir }, model] = await Promise.all([
+      loadHost(),
+      this.#model(),
+    ]);
+    return PiConversationHost.open({
+      space,
+      sessionFile,
+      appDirectory: this.#options.appDirectory,
+      agentDir: this.#options.agentDir ?? defaultAgentDir(),
+      modelRuntime: model.modelRuntime,
+      model: model.model,
+      trusted,
+      // Test seams the host marks @internal (not in its published types), hence spread in.
+      ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),
+      ...(this.#options.learningContextReader
+        ? { learningContextReader: this.#options.learningContextReader }
+        : {}),
+    });
+  }
+}
