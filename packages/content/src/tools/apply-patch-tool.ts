@@ -1,8 +1,7 @@
 import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
-import { parsePatch } from '../patch/parse-patch.js';
-import { planPatch } from '../patch/plan-patch.js';
+import { parsePatch, planPatch } from '../patch/index.js';
 import { refuseSkillFile } from './skill-files.js';
 import {
   type ContentToolsOptions,

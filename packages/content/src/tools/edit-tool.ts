@@ -8,7 +8,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
-import { decodeText } from '../content-bytes.js';
+import { decodeText } from '../files/index.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { restoreLineEndings } from './restore-line-endings.js';
 import {

@@ -1,8 +1,7 @@
 import { createFindToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import { compileGlob } from '../search/search-patterns.js';
-import { resolveWalkStart, SpaceWalk, startEntry } from '../search/space-walk.js';
+import { compileGlob, resolveWalkStart, SpaceWalk, startEntry } from '../search/index.js';
 import {
   type ContentSearchDetails,
   INCLUDE_IGNORED,

@@ -5,9 +5,16 @@ import {
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import { readForSearch } from '../search/search-file.js';
-import { compileGlob, compileLinePattern } from '../search/search-patterns.js';
-import { resolveWalkStart, SpaceWalk, startEntry, type WalkEntry } from '../search/space-walk.js';
+import {
+  compileGlob,
+  compileLinePattern,
+  readForSearch,
+  resolveWalkStart,
+  SpaceWalk,
+  startEntry,
+  type WalkEntry,
+} from '../search/index.js';
+
 import { below } from './find-tool.js';
 import {
   type ContentSearchDetails,

@@ -6,7 +6,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import { resolveWalkStart, SpaceWalk, startEntry } from '../search/space-walk.js';
+import { resolveWalkStart, SpaceWalk, startEntry } from '../search/index.js';
 import {
   type ContentSearchDetails,
   INCLUDE_IGNORED,

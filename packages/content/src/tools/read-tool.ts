@@ -6,7 +6,7 @@ import {
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import type { ContentSnapshot } from '../space-resolver.js';
+import type { ContentSnapshot } from '../space/index.js';
 import { readSkillFile } from './skill-files.js';
 import { readTextWindow } from './text-window.js';
 import {

@@ -5,8 +5,13 @@ import {
   truncateHead,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import type { WalkReport } from '../search/space-walk.js';
-import { DEFAULT_SEARCH_LIMITS, MAX_DEPTH, type SearchLimits } from '../search/space-walk.js';
+import {
+  DEFAULT_SEARCH_LIMITS,
+  MAX_DEPTH,
+  type SearchLimits,
+  type WalkReport,
+} from '../search/index.js';
+
 import type { ContentToolsOptions } from './tool-call.js';
 
 /** What `ls`, `find` and `grep` add to Pi's details: why a walk stopped early and what it skipped. */

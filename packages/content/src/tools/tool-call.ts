@@ -2,12 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt, toolErrorText } from '@repa/protocol';
-import { excerptOf } from '../content-bytes.js';
-import type { ContentObserver } from '../content-observer.js';
-import type { ContentStore } from '../content-store.js';
-import type { SearchLimits } from '../search/space-walk.js';
-import { holdSpace, type SpaceHold } from '../space-gate.js';
-import type { ContentSnapshot } from '../space-resolver.js';
+import { type ContentObserver, checkObserved } from '../observer/index.js';
+import type { SearchLimits } from '../search/index.js';
+import { type ContentSnapshot, holdSpace, type SpaceHold } from '../space/index.js';
+import type { ContentStore } from '../store/index.js';
 import { refuseSkillFile } from './skill-files.js';
 
 /** The parameters schemas built so far, by the Pi schema they were built from. */
@@ -239,27 +237,4 @@ async function knownSnapshot(
   if (statKey !== seen.statKey) return undefined;
   const bytes = Buffer.from(seen.text, 'utf8');
   return { ...location, identity, bytes, statKey, version: seen.version, readAt };
-}
-
-/** Throws `read_required` or `stale_version` unless this host saw `snapshot`'s version. */
-export function checkObserved(observer: ContentObserver, snapshot: ContentSnapshot): void {
-  const seen = observer.get(snapshot.target);
-  const details = {
-    target: snapshot.target,
-    currentVersion: snapshot.version,
-  };
-  if (seen === undefined) {
-    throw new RepaError(
-      'read_required',
-      `${snapshot.target} has not been read in this conversation.`,
-      {
-        details,
-      },
-    );
-  }
-  if (seen.version !== snapshot.version) {
-    throw new RepaError('stale_version', `${snapshot.target} changed since it was read.`, {
-      details: { ...details, expectedVersion: seen.version, excerpt: excerptOf(snapshot.bytes) },
-    });
-  }
 }

@@ -1,0 +1,1 @@
+export { IdentityLedger } from './identities.js';

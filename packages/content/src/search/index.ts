@@ -1,0 +1,12 @@
+export { readForSearch } from './search-file.js';
+export { compileGlob, compileLinePattern } from './search-patterns.js';
+export {
+  DEFAULT_SEARCH_LIMITS,
+  MAX_DEPTH,
+  resolveWalkStart,
+  type SearchLimits,
+  SpaceWalk,
+  startEntry,
+  type WalkEntry,
+  type WalkReport,
+} from './space-walk.js';

@@ -1,0 +1,10 @@
+export type { ContentPatchDetails } from './apply-patch-tool.js';
+export { createContentTools } from './create-content-tools.js';
+export type { ContentEditDetails } from './edit-tool.js';
+export type { ContentFindDetails } from './find-tool.js';
+export type { ContentGrepDetails } from './grep-tool.js';
+export type { ContentLsDetails } from './ls-tool.js';
+export type { ContentReadDetails } from './read-tool.js';
+export type { ContentSearchDetails } from './search-result.js';
+export { type ContentToolsOptions, holdingSpace, toolError } from './tool-call.js';
+export type { ContentSaveDetails } from './write-tool.js';
