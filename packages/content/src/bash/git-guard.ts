@@ -3,8 +3,8 @@ import { lstat, mkdir, open, readdir, realpath, rename, rm, stat } from 'node:fs
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { ensureDir, toPosix } from '../files/index.js';
-import { isProtectedName } from '../space/index.js';
+import { ensureDir } from '../files/index.js';
+import { isProtectedName, toPosix } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
 
 /** Folder entries the git walk visits before it stops (each command walks twice). */

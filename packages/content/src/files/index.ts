@@ -6,23 +6,16 @@ export {
   YIELD_EVERY,
 } from './content-bytes.js';
 export {
+  dataCorrupt,
   ensureDir,
   exists,
   isStrayRepaTemp,
   openOwnFile,
-  probeTimestampStep,
-  realDirExists,
-  removeTemp,
-  statKeyOf,
-  TEMP_MARK,
-  toPosix,
-  writeNewFile,
-  writeRepaFile,
-} from './repa-files.js';
-export {
-  dataCorrupt,
-  isSocketOpenError,
-  notRegularFile,
   problemOf,
   readDataFile,
-} from './special-files.js';
+  realDirExists,
+  TEMP_MARK,
+  writeRepaFile,
+} from './repa-files.js';
+export { isSocketOpenError, notRegularFile } from './special-files.js';
+export { probeTimestampStep, statKeyOf } from './stat-keys.js';

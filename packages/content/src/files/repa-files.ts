@@ -1,61 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname } from 'node:path';
 import {
-  CREATE_EXCLUSIVE,
   errnoCode,
   type FsHandle,
   type FsLayer,
   ioError,
   isReplaceTempName,
+  READ_FOLLOW,
+  READ_NO_FOLLOW,
   replaceFile,
   type SyncLevel,
   syncDirectory,
 } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
+import { z } from 'zod';
+import { isSocketOpenError, kindOf } from './special-files.js';
 
 /** The mark in the name of every temp file the store writes (beside a target, or in `.repa/`). */
 export const TEMP_MARK = '.repa-tmp-';
-
-/**
- * Cheap change key of a file: device, inode, size, ctime, mtime (last, as `settledKey` reads it).
- * The ctime catches a rewrite whose mtime was set back (`touch -r`, `cp -p`): no one can set it.
- */
-export const statKeyOf = (stats: BigIntStats) =>
-  `${stats.dev}:${stats.ino}:${stats.size}:${stats.ctimeNs}:${stats.mtimeNs}`;
-
-/** A native path as a `/`-separated one. */
-export const toPosix = (path: string) => path.split(sep).join('/');
 
 function spaceUnsafe(path: string): RepaError {
   return new RepaError('space_unsafe', `${path} is not a plain folder (e.g. it is a symlink).`, {
     details: { path },
   });
-}
-
-/**
- * Writes a new file (`O_EXCL`) with `bytes`, gives it exactly `mode` when not `null` (created with
- * it, and `fchmod` only when the umask changed it), and fsyncs it (unless
- * `sync` is false: then it survives a killed process, not a power loss).
- */
-export async function writeNewFile(
-  fs: FsLayer,
-  path: string,
-  bytes: Uint8Array,
-  mode: number | null,
-  sync = true,
-): Promise<void> {
-  const handle = await fs.open(path, CREATE_EXCLUSIVE, mode ?? 0o666);
-  try {
-    await fs.write(handle, bytes);
-    // The umask may have taken bits off; a chmod (a journaled change) only when it did.
-    if (mode !== null && Number((await fs.fstat(handle)).mode & 0o7777n) !== mode) {
-      await fs.chmod(handle, mode);
-    }
-    if (sync) await fs.sync(handle);
-  } finally {
-    await fs.close(handle).catch(() => undefined);
-  }
 }
 
 /**
@@ -87,17 +54,6 @@ export async function openOwnFile(
   } catch (error) {
     await fs.close(handle).catch(() => undefined);
     throw RepaError.isInstance(error) ? error : ioError(error, `Opening ${what}`);
-  }
-}
-
-/** Removes a temp file, but only from the folder it was planned in (never through a swapped symlink). */
-export async function removeTemp(fs: FsLayer, temp: string, target: string): Promise<boolean> {
-  try {
-    if ((await fs.realpath(dirname(temp))) !== dirname(target)) return false;
-    await fs.unlink(temp);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === 'ENOENT';
   }
 }
 
@@ -176,48 +132,75 @@ export function isStrayRepaTemp(name: string): boolean {
   return name.includes(TEMP_MARK) || (base.endsWith('.json') && isReplaceTempName(base, name));
 }
 
-/** How long {@link probeTimestampStep} may take at most. */
-const PROBE_MS = 50;
-const MS = 1_000_000n;
+/**
+ * The error for one of Repa's own data files that is damaged: `data_corrupt`, naming the file;
+ * `note` adds what removing the file costs.
+ */
+export function dataCorrupt(
+  what: string,
+  file: string,
+  problem: string,
+  options: { cause?: unknown; note?: string } = {},
+): RepaError {
+  const note = options.note === undefined ? '' : ` ${options.note}`;
+  return new RepaError('data_corrupt', `The ${what} ${file} is damaged: ${problem}.`, {
+    fix: `Repair or remove ${file}; nothing was overwritten.${note}`,
+    ...(options.cause === undefined ? {} : { cause: options.cause }),
+  });
+}
+
+/** A short description of why a data file did not parse (JSON syntax or the first schema issue). */
+export function problemOf(error: unknown): string {
+  if (error instanceof z.ZodError) {
+    const issue = error.issues[0];
+    return issue === undefined
+      ? 'it does not match its format'
+      : `${issue.path.join('.') || 'the file'}: ${issue.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
- * How coarse this file system's modification times are, measured in `dir` (a folder of Repa's own):
- * a probe file is written a byte at a time until its mtime has moved twice; the smaller move, plus
- * how far the mtimes lagged behind `Date.now()`. `undefined` when it cannot tell (read-only
- * folder, no move within 50 ms).
+ * Reads one of Repa's own data files (`what` names it in messages), or returns `undefined` when it
+ * does not exist. A FIFO, device, socket or folder in its place is `data_corrupt`, found without
+ * waiting (so is a symlink with `follow: false`), and so is a file larger than `maxBytes`, found
+ * from its size before a byte is read (spec R74); other failures are `io_error`. `note` is the
+ * `data_corrupt` error's note.
  */
-export async function probeTimestampStep(fs: FsLayer, dir: string): Promise<bigint | undefined> {
-  const path = join(dir, `clock-probe${TEMP_MARK}${randomUUID()}`);
+export async function readDataFile(
+  fs: FsLayer,
+  file: string,
+  what: string,
+  options: { follow?: boolean; note?: string; maxBytes: number },
+): Promise<Buffer | undefined> {
+  const { note, maxBytes } = options;
+  const tooLarge = () => dataCorrupt(what, file, `it is larger than ${maxBytes} bytes`, { note });
   let handle: Awaited<ReturnType<FsLayer['open']>>;
   try {
-    handle = await fs.open(path, CREATE_EXCLUSIVE, 0o600);
-  } catch {
-    return undefined;
+    handle = await fs.open(file, options.follow === false ? READ_NO_FOLLOW : READ_FOLLOW);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    if (isSocketOpenError(error))
+      throw dataCorrupt(what, file, 'it is not a regular file', { cause: error, note });
+    if (errnoCode(error) === 'ELOOP')
+      throw dataCorrupt(what, file, 'it is not a regular file (a symlink)', { cause: error, note });
+    throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });
   }
   try {
-    const stamps: bigint[] = [];
-    let lag = 0n;
-    const deadline = Date.now() + PROBE_MS;
-    while (stamps.length < 3 && Date.now() < deadline) {
-      const before = BigInt(Date.now()) * MS;
-      await fs.write(handle, Buffer.of(0x2e));
-      const { mtimeNs } = await fs.fstat(handle);
-      const after = BigInt(Date.now() + 1) * MS;
-      const off = mtimeNs < before ? before - mtimeNs : mtimeNs > after ? mtimeNs - after : 0n;
-      if (off > lag) lag = off;
-      if (stamps.at(-1) !== mtimeNs) stamps.push(mtimeNs);
+    const stats = await fs.fstat(handle);
+    if (!stats.isFile()) {
+      const kind = stats.isDirectory() ? 'a folder' : kindOf(stats);
+      throw dataCorrupt(what, file, `it is not a regular file (${kind})`, { note });
     }
-    const [first, second, third] = stamps;
-    if (first === undefined || second === undefined || third === undefined) return undefined;
-    // Bigints: no Math.min / Math.max.
-    let step = second - first;
-    if (third - second < step) step = third - second;
-    if (lag > step) step = lag;
-    return step;
-  } catch {
-    return undefined;
+    if (stats.size > BigInt(maxBytes)) throw tooLarge();
+    const bytes = await fs.read(handle);
+    // It grew while it was read.
+    if (bytes.length > maxBytes) throw tooLarge();
+    return bytes;
+  } catch (error) {
+    if (RepaError.isInstance(error)) throw error;
+    throw new RepaError('io_error', `Could not read ${file}: ${String(error)}`, { cause: error });
   } finally {
     await fs.close(handle).catch(() => undefined);
-    await fs.unlink(path).catch(() => undefined);
   }
 }

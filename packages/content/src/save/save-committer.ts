@@ -2,13 +2,14 @@ import type { BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
-import { removeTemp, statKeyOf, writeNewFile, writeRepaFile } from '../files/index.js';
+import { statKeyOf, writeRepaFile } from '../files/index.js';
 import type { IdentityLedger } from '../identity/index.js';
 import type { SpaceLock, SpaceResolver } from '../space/index.js';
 import type { IntentRecord } from './intent-record.js';
 import type { IntentSlot } from './intent-slot.js';
 import { checkExpectation, type PlannedChange, receiptsOf, toRecord } from './save-planner.js';
 import { drainSlot } from './save-recovery.js';
+import { removeTemp, writeNewFile } from './temp-files.js';
 
 /**
  * The named steps of a save, in order; test hooks run after each.

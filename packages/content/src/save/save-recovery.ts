@@ -7,10 +7,8 @@ import {
   isStrayRepaTemp,
   readDataFile,
   realDirExists,
-  removeTemp,
   TEMP_MARK,
   versionOfYielding,
-  writeNewFile,
   writeRepaFile,
 } from '../files/index.js';
 import type { IdentityLedger } from '../identity/index.js';
@@ -28,6 +26,7 @@ import {
 } from './intent-record.js';
 import type { IntentSlot } from './intent-slot.js';
 import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner.js';
+import { removeTemp, writeNewFile } from './temp-files.js';
 
 /**
  * A save that recovery could not finish, or a record it refused to trust (`quarantined`); the

@@ -5,8 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { formatSize } from '@earendil-works/pi-coding-agent';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import { toPosix } from '../files/index.js';
-import { isProtectedName, parseSpacePath } from '../space/index.js';
+import { isProtectedName, parseSpacePath, toPosix } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
 import {
   compileIgnoreRules,

@@ -2,7 +2,7 @@ export { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-name
 export { newIdentity, parseIdentity } from './content-address.js';
 export { holdSpace, type SpaceHold } from './space-gate.js';
 export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
-export { isProtectedName, parseSpacePath } from './space-path.js';
+export { isProtectedName, parseSpacePath, toPosix } from './space-path.js';
 export {
   type ContentLocation,
   type ContentSnapshot,

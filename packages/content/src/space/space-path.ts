@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import { RepaError } from '@repa/protocol';
 
 /** The folder inside every space that belongs to Repa itself. */
@@ -151,3 +152,6 @@ export function parseSpacePath(input: string): string {
   }
   return parts.join('/');
 }
+
+/** A native path as a `/`-separated one. */
+export const toPosix = (path: string) => path.split(sep).join('/');

@@ -7,12 +7,11 @@ import {
   notRegularFile,
   realDirExists,
   statKeyOf,
-  toPosix,
   versionOfYielding,
 } from '../files/index.js';
 import { parseIdentity } from './content-address.js';
 import { grantedMaterialPath } from './outside-grants.js';
-import { isProtectedName, parseSpacePath, REPA_FOLDER } from './space-path.js';
+import { isProtectedName, parseSpacePath, REPA_FOLDER, toPosix } from './space-path.js';
 
 /**
  * The largest file the store reads (bytes, spec R74): a larger one is `file_too_large`, found from
