@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { crc32 } from 'node:zlib';
 import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
@@ -12,28 +9,23 @@ import {
   statKeyOf,
   writeRepaFile,
 } from '../files/index.js';
-import { newIdentity, parseIdentity, type SpaceResolver } from '../space/index.js';
+import { newIdentity, type SpaceResolver } from '../space/index.js';
 import { IdentityIndex, readIndexFile } from './identity-index.js';
+import {
+  LOG_FILE,
+  type LogContent,
+  logHeader,
+  logLine,
+  MAX_LOG_BYTES,
+  OPEN_LOG,
+  parseLog,
+} from './identity-log.js';
 
 const INDEX_FILE = 'identities.json';
-/**
- * The identity log: identities given by reads since the index was last written, one line each,
- * appended in place (see {@link IdentityLedger.assign}).
- */
-const LOG_FILE = 'identities.log';
-const LOG_MAGIC = 'repa.identities-log/1';
 /** Earlier versions' hard link to the last durable index; read only when the index is torn. */
 const LEGACY_COPY = 'identities.durable.json';
 /** A log longer than this is folded into the index at the next save. */
 const FOLD_BYTES = 256 * 1024;
-/** The largest log read back, parsed with a turn of the event loop every 4096 lines (R74). */
-const MAX_LOG_BYTES = 64 * 1024 * 1024;
-const OPEN_LOG =
-  constants.O_WRONLY |
-  constants.O_APPEND |
-  constants.O_CREAT |
-  constants.O_NOFOLLOW |
-  constants.O_NONBLOCK;
 
 const NOTES: Record<string, string> = {
   'identity index': 'Removing it forgets which repa: identity names which file.',
@@ -42,25 +34,6 @@ const NOTES: Record<string, string> = {
 };
 /** The device and inode part of a stat key. */
 const inodeOf = (key: string) => key.split(':', 2).join(':');
-const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
-const logLine = (identity: string, target: string) => {
-  const json = JSON.stringify({ identity, target });
-  return `${checksum(json)} ${json}\n`;
-};
-
-/** One intact log line's entry (`<crc32> <json>`), or `undefined`. */
-function parseLogLine(line: string): { identity: string; target: string } | undefined {
-  const json = line.slice(9);
-  if (line[8] !== ' ' || line.slice(0, 8) !== checksum(json)) return undefined;
-  try {
-    const { identity, target } = JSON.parse(json) as { identity?: unknown; target?: unknown };
-    if (typeof identity !== 'string' || parseIdentity(identity) === undefined) return undefined;
-    if (typeof target !== 'string' || target.length === 0) return undefined;
-    return { identity, target };
-  } catch {
-    return undefined;
-  }
-}
 
 /** What a saved change means for the identity index. */
 export interface IdentityChange {
@@ -69,21 +42,12 @@ export interface IdentityChange {
   version: string | null;
 }
 
-/** The identity log as read: its id and its intact entries, in order. */
-interface LogContent {
-  id: string;
-  entries: { identity: string; target: string }[];
-  /** Bytes up to the end of the last intact line (less than the file when a write was cut short). */
-  intact: number;
-  size: number;
-}
-
 /**
  * The identities of a space as this store knows them: `identities.json` (written atomically and
  * durably) plus the entries of `identities.log` that belong to it. The only owner of the changes
  * not yet on disk, which it replays when it reloads what another store or process wrote.
  */
-export class IdentityLedger {
+export class Identities {
   private index = new IdentityIndex();
   /** Index changes not yet written to disk; replayed when the index is reloaded. */
   private unsaved: ((index: IdentityIndex) => boolean)[] = [];
@@ -179,7 +143,7 @@ export class IdentityLedger {
     this.logCut = ours && log.intact < log.size ? log.intact : undefined;
   }
 
-  /** Stat key of one of the ledger's files (`null`: absent); anything but a plain file is damaged data. */
+  /** Stat key of the index or the log (`null`: absent); anything but a plain file is damaged data. */
   private async keyOf(file: string, what: string): Promise<string | null> {
     const stats = await this.space.fs.lstat(file).then(
       (found) => found,
@@ -232,24 +196,8 @@ export class IdentityLedger {
       note: NOTES['identity log'],
     });
     if (bytes === undefined) return undefined;
-    const text = bytes.toString('utf8');
-    const size = bytes.length;
-    this.logBytes = size;
-    // The last element is what follows the last newline: an unfinished line, never an entry.
-    const lines = text.split('\n');
-    const [magic, id] = (lines[0] ?? '').split(' ');
-    if (lines.length < 2 || magic !== LOG_MAGIC || id === undefined || !/^[0-9a-f-]{36}$/u.test(id))
-      return undefined;
-    const entries: LogContent['entries'] = [];
-    let intact = Buffer.byteLength(lines[0] ?? '', 'utf8') + 1;
-    for (const [index, line] of lines.slice(1, -1).entries()) {
-      const entry = parseLogLine(line);
-      if (entry === undefined) break;
-      entries.push(entry);
-      intact += Buffer.byteLength(line, 'utf8') + 1;
-      if (index % 4096 === 4095) await nextTurn();
-    }
-    return { id, entries, intact, size };
+    this.logBytes = bytes.length;
+    return parseLog(bytes);
   }
 
   /**
@@ -443,7 +391,7 @@ export class IdentityLedger {
     const { handle } = await this.openLog();
     const { fs } = this.space;
     try {
-      const header = `${LOG_MAGIC} ${logId}\n`;
+      const header = logHeader(logId);
       await fs.truncate(handle, 0);
       await fs.write(handle, Buffer.from(header, 'utf8'));
       this.logId = logId;

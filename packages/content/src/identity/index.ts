@@ -1,1 +1,1 @@
-export { IdentityLedger } from './identities.js';
+export { Identities } from './identities.js';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { statKeyOf, writeRepaFile } from '../files/index.js';
-import type { IdentityLedger } from '../identity/index.js';
+import type { Identities } from '../identity/index.js';
 import type { SpaceLock, SpaceResolver } from '../space/index.js';
 import type { IntentRecord } from './intent-record.js';
 import type { IntentSlot } from './intent-slot.js';
@@ -102,7 +102,7 @@ class SaveSlot {
 export class SaveCommitter {
   constructor(
     private readonly space: SpaceResolver,
-    private readonly ledger: IdentityLedger,
+    private readonly identities: Identities,
     private readonly hooks: ContentStoreHooks,
   ) {}
 
@@ -171,10 +171,10 @@ export class SaveCommitter {
       // be reported; for one change alongside its temp file's fsync (one journal commit for both).
       if (single) {
         // Both settle before a failure is handled, so the rollback sees every temp file made.
-        const results = await Promise.allSettled([writeTemps(), this.ledger.makeDurable()]);
+        const results = await Promise.allSettled([writeTemps(), this.identities.makeDurable()]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       } else {
-        await this.ledger.makeDurable();
+        await this.identities.makeDurable();
         await writeTemps();
       }
       await this.step('temp-written', operationId);
@@ -225,10 +225,10 @@ export class SaveCommitter {
     }
     await this.step('dirs-synced', operationId);
     try {
-      this.ledger.apply(plan);
+      this.identities.apply(plan);
       // An overwrite that keeps every identity (the common case) leaves the index as it is on
       // disk; a new object, a move or a delete (or an earlier failed write) rewrites it.
-      await this.ledger.persistIfChanged();
+      await this.identities.persistIfChanged();
     } catch {
       // The index stays dirty in memory and is written with the next change of it.
       durable = false;

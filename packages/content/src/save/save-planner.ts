@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { excerptOf, TEMP_MARK, versionOf } from '../files/index.js';
-import type { IdentityLedger } from '../identity/index.js';
+import type { Identities } from '../identity/index.js';
 import {
   type ContentLocation,
   fileTooLarge,
@@ -66,7 +66,7 @@ export const tempPathOf = (absolutePath: string, operationId: string, position: 
  */
 export async function planSave(
   space: SpaceResolver,
-  ledger: IdentityLedger,
+  identities: Identities,
   caseInsensitive: boolean,
   changes: readonly SaveChange[],
   operationId: string,
@@ -83,7 +83,7 @@ export async function planSave(
   }
   const locations: ContentLocation[] = [];
   for (const change of changes) {
-    const location = await space.resolve(change.target, ledger);
+    const location = await space.resolve(change.target, identities);
     if (location.outside) {
       throw new RepaError(
         'path_outside_space',
@@ -110,7 +110,7 @@ export async function planSave(
   }
   // Identities: a moved object keeps its own; an object without one gets a new one here, so the
   // receipts of both ends of a move name the same identity.
-  const identities = new Map(
+  const targetIdentities = new Map(
     locations.map((location) => [location.target, location.identity ?? newIdentity()]),
   );
   const plan: PlannedChange[] = [];
@@ -124,10 +124,10 @@ export async function planSave(
       read?.version === change.expectedVersion ? read : undefined,
     );
     checkExpectation(target, change.expectedVersion, current);
-    let identity = identities.get(target) as string;
+    let identity = targetIdentities.get(target) as string;
     if (change.content !== null && change.identityFrom !== undefined) {
-      const from = await space.resolve(change.identityFrom, ledger);
-      identity = from.identity ?? identities.get(from.target) ?? identity;
+      const from = await space.resolve(change.identityFrom, identities);
+      identity = from.identity ?? targetIdentities.get(from.target) ?? identity;
     }
     const content = change.content === null ? null : Buffer.from(change.content);
     const temp = content === null ? null : tempPathOf(absolutePath, operationId, position);

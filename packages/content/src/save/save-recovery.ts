@@ -11,7 +11,7 @@ import {
   versionOfYielding,
   writeRepaFile,
 } from '../files/index.js';
-import type { IdentityLedger } from '../identity/index.js';
+import type { Identities } from '../identity/index.js';
 import {
   type ContentLocation,
   parseIdentity,
@@ -85,7 +85,7 @@ const MAX_RECORDS = 10_000;
 export class SaveRecovery {
   constructor(
     private readonly space: SpaceResolver,
-    private readonly ledger: IdentityLedger,
+    private readonly identities: Identities,
   ) {}
 
   /**
@@ -298,8 +298,8 @@ export class SaveRecovery {
       if (change.temp !== null) await removeTemp(fs, change.temp, change.absolutePath);
     }
     const onDisk = planned.filter((_, index) => states[index] === 'applied');
-    this.ledger.apply(onDisk);
-    await this.ledger.persistIfChanged();
+    this.identities.apply(onDisk);
+    await this.identities.persistIfChanged();
     await fs.unlink(recordPath);
     await syncDirectory(dirname(recordPath), { fs });
     return {
@@ -338,8 +338,8 @@ export class SaveRecovery {
     }
     const applied = planned.filter((_, index) => states[index] === 'applied');
     if (applied.length > 0) {
-      this.ledger.apply(applied);
-      await this.ledger.persist();
+      this.identities.apply(applied);
+      await this.identities.persist();
     }
     const receipts = receiptsOf(record.operationId, applied);
     if (applied.length === planned.length) {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { ensureDir, exists, probeTimestampStep } from '../files/index.js';
-import { IdentityLedger } from '../identity/index.js';
+import { Identities } from '../identity/index.js';
 import {
   type ContentStoreHooks,
   drainSlot,
@@ -108,7 +108,7 @@ export class ContentStore {
    * @internal
    */
   readonly space: SpaceResolver;
-  private readonly ledger: IdentityLedger;
+  private readonly identities: Identities;
   private readonly committer: SaveCommitter;
   private readonly recovery: SaveRecovery;
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
@@ -131,9 +131,9 @@ export class ContentStore {
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
     this.root = root;
     this.space = new SpaceResolver(root, options.root, options.appDirectory, fs);
-    this.ledger = new IdentityLedger(this.space);
-    this.committer = new SaveCommitter(this.space, this.ledger, options.hooks ?? {});
-    this.recovery = new SaveRecovery(this.space, this.ledger);
+    this.identities = new Identities(this.space);
+    this.committer = new SaveCommitter(this.space, this.identities, options.hooks ?? {});
+    this.recovery = new SaveRecovery(this.space, this.identities);
   }
 
   /**
@@ -256,8 +256,8 @@ export class ContentStore {
   async locate(address: string): Promise<ContentLocation> {
     const parsed = parseIdentity(address);
     // Another process may have assigned or moved the identity: reread a changed index first.
-    if (parsed?.kind === 'document') await this.exclusive(() => this.ledger.reload());
-    return this.space.resolve(address, this.ledger);
+    if (parsed?.kind === 'document') await this.exclusive(() => this.identities.reload());
+    return this.space.resolve(address, this.identities);
   }
 
   /** Reads the whole object at `address` once (holding the space shared) with its version. */
@@ -266,7 +266,7 @@ export class ContentStore {
       const location = await this.locate(address);
       const { bytes, statKey, version, readAt } = await this.space.readStable(location);
       const identity =
-        location.identity ?? (await this.locked(() => this.ledger.assign(location.target)));
+        location.identity ?? (await this.locked(() => this.identities.assign(location.target)));
       // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
       await this.probeTimestampWindow();
       if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
@@ -280,8 +280,8 @@ export class ContentStore {
    * @internal
    */
   async identityLookup(): Promise<(target: string) => string | undefined> {
-    await this.exclusive(() => this.ledger.reload());
-    return (target) => this.ledger.identityOf(target);
+    await this.exclusive(() => this.identities.reload());
+    return (target) => this.identities.identityOf(target);
   }
 
   /**
@@ -322,7 +322,7 @@ export class ContentStore {
       }
       const plan = await planSave(
         this.space,
-        this.ledger,
+        this.identities,
         this.caseInsensitive,
         changes,
         operationId,
@@ -410,7 +410,7 @@ export class ContentStore {
         await ensureDir(fs, repaDir);
         // Another process writes the index only under the lock: a lock kept since the last task
         // means the index in memory is the one on disk.
-        if (!kept) await this.ledger.reload(true);
+        if (!kept) await this.identities.reload(true);
         return await task(lock);
       } finally {
         // The lock stays while nobody else wants it, so a conversation's saves take it once.
