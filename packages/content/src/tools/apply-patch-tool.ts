@@ -3,12 +3,8 @@ import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { parsePatch, planPatch } from '../patch/index.js';
 import { refuseSkillFile } from './skill-files.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  operationIdFrom,
-  toolError,
-} from './tool-call.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
 import type { ContentSaveDetails } from './write-tool.js';
 
 /** Details of an `apply_patch` result. */

@@ -11,12 +11,9 @@ import {
   searchPathParameter,
   searchResult,
 } from './search-result.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  sharedParameters,
-  toolError,
-} from './tool-call.js';
+import { sharedParameters } from './shared-parameters.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `find` result. */
 export interface ContentFindDetails extends ContentSearchDetails {

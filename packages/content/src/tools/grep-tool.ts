@@ -24,12 +24,9 @@ import {
   searchLimitsOf,
   searchResult,
 } from './search-result.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  sharedParameters,
-  toolError,
-} from './tool-call.js';
+import { sharedParameters } from './shared-parameters.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `grep` result. */
 export interface ContentGrepDetails extends ContentSearchDetails {

@@ -12,7 +12,7 @@ import {
   type WalkReport,
 } from '../search/index.js';
 
-import type { ContentToolsOptions } from './tool-call.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** What `ls`, `find` and `grep` add to Pi's details: why a walk stopped early and what it skipped. */
 export interface ContentSearchDetails {
