@@ -7,6 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type BashOperations,
   createBashToolDefinition,
+  defineTool,
   type ToolDefinition,
   type TruncationResult,
 } from '@earendil-works/pi-coding-agent';
@@ -356,10 +357,5 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
     },
   };
   // The command has the space alone from before its git walk to after its change walk.
-  return holdingSpace(
-    store.root,
-    'exclusive',
-    tool as unknown as ToolDefinition,
-    options.disposeSignal,
-  );
+  return holdingSpace(store.root, 'exclusive', defineTool(tool), options.disposeSignal);
 }

@@ -9,4 +9,5 @@ export {
   startEntry,
   type WalkEntry,
   type WalkReport,
+  type WalkStart,
 } from './space-walk.js';

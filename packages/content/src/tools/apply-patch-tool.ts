@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
+import { defineTool, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { parsePatch, planPatch } from '../patch/index.js';
@@ -91,5 +91,5 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

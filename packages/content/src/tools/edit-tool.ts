@@ -1,5 +1,6 @@
 import {
   createEditToolDefinition,
+  defineTool,
   type EditOperations,
   type EditToolDetails,
   generateDiffString,
@@ -119,5 +120,5 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

@@ -6,7 +6,7 @@ export type { ContentGrepDetails } from './grep-tool.js';
 export { holdingSpace } from './holding-space.js';
 export type { ContentLsDetails } from './ls-tool.js';
 export type { ContentReadDetails } from './read-tool.js';
-export type { ContentSearchDetails } from './search-result.js';
+export type { ContentSearchDetails } from './search-tool.js';
 export { toolError } from './tool-errors.js';
 export type { ContentToolsOptions } from './tool-options.js';
 export type { ContentSaveDetails } from './write-tool.js';

@@ -1,6 +1,7 @@
 import {
   type AgentToolResult,
   createReadToolDefinition,
+  defineTool,
   type ReadOperations,
   type ReadToolDetails,
   type ToolDefinition,
@@ -183,5 +184,5 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       }
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

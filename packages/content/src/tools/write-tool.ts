@@ -1,5 +1,6 @@
 import {
   createWriteToolDefinition,
+  defineTool,
   type ToolDefinition,
   type WriteOperations,
 } from '@earendil-works/pi-coding-agent';
@@ -85,5 +86,5 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

@@ -1,17 +1,24 @@
 import {
+  type AgentToolResult,
   DEFAULT_MAX_BYTES,
+  defineTool,
   formatSize,
+  type ToolDefinition,
   type TruncationResult,
   truncateHead,
 } from '@earendil-works/pi-coding-agent';
-import { Type } from 'typebox';
+import { RepaError } from '@repa/protocol';
+import { type Static, type TSchema, Type } from 'typebox';
 import {
   DEFAULT_SEARCH_LIMITS,
   MAX_DEPTH,
+  resolveWalkStart,
   type SearchLimits,
+  SpaceWalk,
   type WalkReport,
+  type WalkStart,
 } from '../search/index.js';
-
+import { cancelledCall, toolError } from './tool-errors.js';
 import type { ContentToolsOptions } from './tool-options.js';
 
 /** What `ls`, `find` and `grep` add to Pi's details: why a walk stopped early and what it skipped. */
@@ -54,7 +61,7 @@ export const SEARCH_SCOPE =
   ' Covers the space only; the .repa folder is never listed, symlinks leaving the space are not followed, and .gitignored paths, node_modules and .git are skipped unless includeIgnored is true. Paths are relative to the space root, so read and edit take them as they are.';
 
 /** The tool options' search bounds with defaults filled in. */
-export function searchLimitsOf(options: ContentToolsOptions): SearchLimits {
+function searchLimitsOf(options: ContentToolsOptions): SearchLimits {
   return { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits };
 }
 
@@ -117,4 +124,67 @@ export function identityLines(files: readonly { path: string; identity?: string 
   for (const file of files) if (file.identity !== undefined) seen.set(file.path, file.identity);
   if (seen.size === 0) return [];
   return ['', 'Identities:', ...[...seen].map(([path, identity]) => `${path} ${identity}`)];
+}
+
+/** The path of `path` below the folder `base` (`''`: the root). */
+export function below(base: string, path: string): string {
+  return base === '' ? path : path.slice(base.length + 1);
+}
+
+/** A search's walk of the space: where it starts, the walk, and the bounds it keeps. */
+export interface SearchWalk {
+  start: WalkStart;
+  walk: SpaceWalk;
+  limits: SearchLimits;
+}
+
+/** Opens the walk of one search from the call's `path` and `includeIgnored`. */
+export type OpenWalk = (scope: { path?: string; includeIgnored?: boolean }) => Promise<SearchWalk>;
+
+/** A search tool's definition: Pi's fields, with `search` in place of `execute`. */
+export interface SearchToolDefinition<
+  TParams extends TSchema,
+  TDetails extends ContentSearchDetails,
+> extends Omit<ToolDefinition<TParams, TDetails>, 'execute'> {
+  /** For a tool that searches folders only: the fix of the `invalid_request` error for a file. */
+  fileFix?: string;
+  /** The tool's own search; it opens its walk of the space with `openWalk`. */
+  search(params: Static<TParams>, openWalk: OpenWalk): Promise<AgentToolResult<TDetails>>;
+}
+
+/**
+ * A search tool (`ls`, `find`, `grep`) for Pi: a call cancelled before it starts fails with
+ * `cancelled`, and every failure becomes a tool error. `openWalk` resolves `path` through the
+ * space's rules (a file is refused when `fileFix` is set) and starts a bounded walk from there.
+ */
+export function defineSearchTool<TParams extends TSchema, TDetails extends ContentSearchDetails>(
+  options: ContentToolsOptions,
+  { fileFix, search, ...definition }: SearchToolDefinition<TParams, TDetails>,
+): ToolDefinition {
+  const { store } = options;
+  return defineTool<TParams, TDetails>({
+    ...definition,
+    async execute(_toolCallId, params, signal) {
+      if (signal?.aborted) throw toolError(cancelledCall());
+      try {
+        return await search(params, async ({ path, includeIgnored }) => {
+          const start = await resolveWalkStart(store, path);
+          if (!start.folder && fileFix !== undefined) {
+            throw new RepaError('invalid_request', `${path} is a file, not a folder.`, {
+              fix: fileFix,
+            });
+          }
+          const limits = searchLimitsOf(options);
+          const walk = new SpaceWalk(store, {
+            includeIgnored: includeIgnored ?? false,
+            limits,
+            signal,
+          });
+          return { start, walk, limits };
+        });
+      } catch (error) {
+        throw toolError(error);
+      }
+    },
+  });
 }
