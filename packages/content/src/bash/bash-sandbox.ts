@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, readdir, readFile, realpath, rmdir, writeFile } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RepaError } from '@repa/protocol';
+import { createPidsGroup, groupPids, removePidsGroup } from './pids-group.js';
+import { descendants, kill } from './processes.js';
 
 /** How one sandboxed command is confined and stopped. */
 export interface SandboxOptions {
@@ -147,129 +149,6 @@ async function bwrapArguments(
     '--chdir',
     space,
   ];
-}
-
-/** A pids cgroup (v1 or v2) limiting one command's processes; needed when running as root. */
-interface PidsGroup {
-  procs: string;
-  folder: string;
-}
-
-const CGROUP_ROOTS = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
-
-/** Removes the empty groups a killed daemon left in `root` (rmdir refuses a group in use). */
-async function removeStaleGroups(root: string): Promise<void> {
-  for (const name of await readdir(root).catch(() => [] as string[])) {
-    const owner = /^repa-bash-(\d+)-/.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid) continue;
-    try {
-      process.kill(Number(owner), 0);
-    } catch {
-      await rmdir(join(root, name)).catch(() => undefined);
-    }
-  }
-}
-
-async function createPidsGroup(maxProcesses: number): Promise<PidsGroup | undefined> {
-  const name = `repa-bash-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  for (const root of CGROUP_ROOTS) {
-    try {
-      await removeStaleGroups(root);
-      const v2 = root !== CGROUP_ROOTS[0];
-      if (v2) {
-        const controllers = await readFile(join(root, 'cgroup.controllers'), 'utf8');
-        if (!controllers.split(/\s+/).includes('pids')) continue;
-        const enabled = await readFile(join(root, 'cgroup.subtree_control'), 'utf8');
-        if (!enabled.split(/\s+/).includes('pids')) {
-          await writeFile(join(root, 'cgroup.subtree_control'), '+pids');
-        }
-      }
-      const folder = join(root, name);
-      await mkdir(folder);
-      try {
-        await writeFile(join(folder, 'pids.max'), String(maxProcesses));
-        return { procs: join(folder, 'cgroup.procs'), folder };
-      } catch {
-        await rmdir(folder).catch(() => undefined);
-      }
-    } catch {
-      // Not this hierarchy.
-    }
-  }
-  return undefined;
-}
-
-async function removePidsGroup(group: PidsGroup): Promise<void> {
-  // The kernel lets the group go once its last process is reaped.
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const pids = await groupPids(group);
-    for (const pid of pids) kill(pid, 'SIGKILL');
-    try {
-      await rmdir(group.folder);
-      return;
-    } catch {
-      await sleep(20);
-    }
-  }
-}
-
-async function groupPids(group: PidsGroup): Promise<number[]> {
-  try {
-    const text = await readFile(group.procs, 'utf8');
-    return text
-      .split('\n')
-      .filter((line) => line !== '')
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function kill(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Every process below `root` (not `root` itself), from `/proc`, with its command name. */
-async function descendants(root: number): Promise<{ pid: number; name: string }[]> {
-  const children = new Map<number, { pid: number; name: string }[]>();
-  let names: string[];
-  try {
-    names = await readdir('/proc');
-  } catch {
-    return [];
-  }
-  await Promise.all(
-    names
-      .filter((name) => /^\d+$/.test(name))
-      .map(async (name) => {
-        try {
-          const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-          const open = stat.indexOf('(');
-          const close = stat.lastIndexOf(')');
-          const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-          const entry = { pid: Number(name), name: stat.slice(open + 1, close) };
-          const list = children.get(ppid) ?? [];
-          list.push(entry);
-          children.set(ppid, list);
-        } catch {
-          // Gone meanwhile.
-        }
-      }),
-  );
-  const found: { pid: number; name: string }[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const next = queue.shift() as number;
-    for (const child of children.get(next) ?? []) {
-      found.push(child);
-      queue.push(child.pid);
-    }
-  }
-  return found;
 }
 
 /**
