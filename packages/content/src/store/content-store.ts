@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
-import { ensureDir, exists, probeTimestampStep } from '../files/index.js';
+import { ensureDir, exists } from '../files/index.js';
 import { Identities } from '../identity/index.js';
 import {
   type ContentStoreHooks,
@@ -28,6 +28,7 @@ import {
   type SpaceLock,
   SpaceResolver,
 } from '../space/index.js';
+import { TimestampWindow } from './timestamp-window.js';
 
 /** Options of {@link ContentStore.open}. */
 export interface ContentStoreOptions {
@@ -69,15 +70,6 @@ const LOCK_KEEP_MS = 2_000;
  */
 const HAND_OVER_MS = 80;
 
-/** Until its file system is probed, a stat key is trusted once its mtime is this old (ns). */
-const UNPROBED_WINDOW_NS = 2_000_000_000n;
-/**
- * Added to a probed window (ns): `Date.now()`, taken before the bytes are read, is cut to the
- * millisecond.
- */
-const WINDOW_MARGIN_NS = 1_000_000n;
-/** Probed windows per device of this process (a file system's clock step does not change). */
-const probedWindows = new Map<bigint, bigint>();
 /** How many settled reads a store remembers for its saves' plans (oldest forgotten first). */
 const REMEMBERED_READS = 1024;
 
@@ -90,7 +82,8 @@ function cancelled(): RepaError {
 
 /** The queue of an idle store: settled, and made outside any caller's async context. */
 const IDLE: Promise<unknown> = Promise.resolve();
-const IDLE_THEN = (): undefined => undefined;
+/** Drops what a task ended with, so the queue's tail holds neither its result nor its error. */
+const dropOutcome = (): undefined => undefined;
 
 /**
  * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
@@ -124,9 +117,8 @@ export class ContentStore {
    */
   private readonly settledReads = new Map<string, { statKey: string; version: string }>();
   private readonly report: RecoveredSave[] = [];
-  /** The device of the root, for {@link probedWindows}. */
-  private device: bigint | undefined;
-  private probing: Promise<void> | undefined;
+  /** When a stat key of this space stands for its bytes. */
+  private readonly window: TimestampWindow;
 
   private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
     this.root = root;
@@ -134,6 +126,7 @@ export class ContentStore {
     this.identities = new Identities(this.space);
     this.committer = new SaveCommitter(this.space, this.identities, options.hooks ?? {});
     this.recovery = new SaveRecovery(this.space, this.identities);
+    this.window = new TimestampWindow(this.space);
   }
 
   /**
@@ -176,7 +169,7 @@ export class ContentStore {
   ): Promise<ContentStore> {
     const store = new ContentStore(root, options, fs);
     store.caseInsensitive = await isCaseInsensitive(fs, root);
-    store.device = (await fs.lstat(root)).dev;
+    store.window.device = (await fs.lstat(root)).dev;
     try {
       // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
       if (await store.space.repaDirExists()) {
@@ -195,56 +188,36 @@ export class ContentStore {
 
   /**
    * How old (ns) a stat key's mtime must be when it is taken before it stands for the bytes read
-   * with it: twice the file system's timestamp step plus a margin once probed, 2 s before.
+   * with it (see {@link TimestampWindow}).
    * @internal
    */
   get timestampWindowNs(): bigint {
-    const probed = this.device === undefined ? undefined : probedWindows.get(this.device);
-    return probed ?? UNPROBED_WINDOW_NS;
+    return this.window.ns;
   }
 
   /**
-   * The window for a file on `device` (the first field of its stat key): the probed one on the
-   * space root's device, 2 s on any other (a file system mounted inside the space).
+   * The window for a file on `device` (the first field of its stat key).
    * @internal
    */
   timestampWindowOn(device: string): bigint {
-    return device === String(this.device) ? this.timestampWindowNs : UNPROBED_WINDOW_NS;
+    return this.window.on(device);
   }
 
   /**
-   * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it: older than
-   * the window of its device ({@link timestampWindowOn}) at `takenAt`, the time (`Date.now()`) just
-   * before those bytes were read — so any later write gets another mtime. File timestamps
-   * are coarse: a same-size change within one tick keeps the stat key. Else `undefined`.
+   * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it at
+   * `takenAt`, else `undefined` (see {@link TimestampWindow.settledKey}).
    * @internal
    */
   settledKey(key: string | undefined, takenAt: number): string | undefined {
-    if (key === undefined) return undefined;
-    const mtime = BigInt(key.slice(key.lastIndexOf(':') + 1));
-    const window = this.timestampWindowOn(key.slice(0, key.indexOf(':')));
-    return BigInt(takenAt) * 1_000_000n - mtime > window ? key : undefined;
+    return this.window.settledKey(key, takenAt);
   }
 
   /**
-   * Probes the file system's timestamp step once per device and process, in `.repa/` (never
-   * created for it); until then, and where it cannot tell, the window stays 2 s.
+   * Probes the file system's timestamp step once per device and process.
    * @internal
    */
-  async probeTimestampWindow(): Promise<void> {
-    const device = this.device;
-    if (device === undefined || probedWindows.has(device) || this.probing) return this.probing;
-    const { fs, repaDir } = this.space;
-    this.probing = (async () => {
-      if (!(await this.space.repaDirExists().catch(() => false))) return;
-      const step = await probeTimestampStep(fs, repaDir);
-      // A probe that could not tell is not repeated: the 2 s window stays.
-      const window = step === undefined ? UNPROBED_WINDOW_NS : 2n * step + WINDOW_MARGIN_NS;
-      probedWindows.set(device, window < UNPROBED_WINDOW_NS ? window : UNPROBED_WINDOW_NS);
-    })().finally(() => {
-      this.probing = undefined;
-    });
-    return this.probing;
+  probeTimestampWindow(): Promise<void> {
+    return this.window.probe();
   }
 
   /** What opening the store did with the intent records it found, in record order. */
@@ -387,7 +360,7 @@ export class ContentStore {
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
-    const tail = run.then(IDLE_THEN, IDLE_THEN);
+    const tail = run.then(dropOutcome, dropOutcome);
     this.queue = tail;
     // An idle store keeps no promise made in a caller's async context (and what that context holds).
     void tail.then(() => {
