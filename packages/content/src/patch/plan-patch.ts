@@ -1,11 +1,10 @@
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { decodeText } from '../content-bytes.js';
-import type { ContentObserver } from '../content-observer.js';
-import type { ContentStore } from '../content-store.js';
-import type { SaveChange } from '../save-planner.js';
-import type { ContentSnapshot } from '../space-resolver.js';
-import { checkObserved } from '../tools/tool-call.js';
+import { decodeText } from '../files/index.js';
+import { type ContentObserver, checkObserved } from '../observer/index.js';
+import type { SaveChange } from '../save/index.js';
+import type { ContentSnapshot } from '../space/index.js';
+import type { ContentStore } from '../store/index.js';
 import { applyUpdateChunks } from './apply-update-chunks.js';
 import type { PatchHunk } from './parse-patch.js';
 

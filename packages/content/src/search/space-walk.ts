@@ -5,9 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { formatSize } from '@earendil-works/pi-coding-agent';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
-import type { ContentStore } from '../content-store.js';
-import { isProtectedName, parseSpacePath } from '../space-path.js';
-import { toPosix } from '../store-files.js';
+import { isProtectedName, parseSpacePath, toPosix } from '../space/index.js';
+import type { ContentStore } from '../store/index.js';
 import {
   compileIgnoreRules,
   type IgnoreRules,

@@ -1,8 +1,7 @@
 import type { ExtensionContext, ToolDefinition } from '@earendil-works/pi-coding-agent';
-import { ContentObserver } from '../content-observer.js';
-import { ContentStore, type ContentStoreOptions } from '../content-store.js';
-import { createContentTools } from '../tools/create-content-tools.js';
-import type { ContentToolsOptions } from '../tools/tool-call.js';
+import { ContentObserver } from '../observer/index.js';
+import { ContentStore, type ContentStoreOptions } from '../store/index.js';
+import { type ContentToolsOptions, createContentTools } from '../tools/index.js';
 
 /** A tool result as Pi's `execute` returns it. */
 export interface ToolResult {

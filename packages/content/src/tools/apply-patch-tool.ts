@@ -1,15 +1,10 @@
-import type { ToolDefinition } from '@earendil-works/pi-coding-agent';
+import { defineTool, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
-import { parsePatch } from '../patch/parse-patch.js';
-import { planPatch } from '../patch/plan-patch.js';
+import { parsePatch, planPatch } from '../patch/index.js';
 import { refuseSkillFile } from './skill-files.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  operationIdFrom,
-  toolError,
-} from './tool-call.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
 import type { ContentSaveDetails } from './write-tool.js';
 
 /** Details of an `apply_patch` result. */
@@ -96,5 +91,5 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

@@ -3,9 +3,10 @@ import { createApplyPatchTool } from './apply-patch-tool.js';
 import { createContentEditTool } from './edit-tool.js';
 import { createContentFindTool } from './find-tool.js';
 import { createContentGrepTool } from './grep-tool.js';
+import { holdingSpace } from './holding-space.js';
 import { createContentLsTool } from './ls-tool.js';
 import { createContentReadTool } from './read-tool.js';
-import { type ContentToolsOptions, holdingSpace } from './tool-call.js';
+import type { ContentToolsOptions } from './tool-options.js';
 import { createContentWriteTool } from './write-tool.js';
 
 /**

@@ -1,5 +1,6 @@
 import {
   createEditToolDefinition,
+  defineTool,
   type EditOperations,
   type EditToolDetails,
   generateDiffString,
@@ -8,20 +9,14 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
-import { decodeText } from '../content-bytes.js';
+import { decodeText } from '../files/index.js';
+import { observedSnapshot } from './observed-snapshot.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { restoreLineEndings } from './restore-line-endings.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  inToolCall,
-  observedSnapshot,
-  operationIdFrom,
-  runToolCall,
-  sharedParameters,
-  type ToolCallState,
-  toolError,
-} from './tool-call.js';
+import { sharedParameters } from './shared-parameters.js';
+import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
 import type { ContentSaveDetails } from './write-tool.js';
 
 /** Details of an `edit` result: Pi's committed diff plus the save's operation id and receipts. */
@@ -125,5 +120,5 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

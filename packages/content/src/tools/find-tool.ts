@@ -1,23 +1,18 @@
 import { createFindToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import { compileGlob } from '../search/search-patterns.js';
-import { resolveWalkStart, SpaceWalk, startEntry } from '../search/space-walk.js';
+import { compileGlob, startEntry } from '../search/index.js';
 import {
+  below,
   type ContentSearchDetails,
+  defineSearchTool,
   INCLUDE_IGNORED,
   identityLines,
   SEARCH_SCOPE,
-  searchLimitsOf,
   searchPathParameter,
   searchResult,
-} from './search-result.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  sharedParameters,
-  toolError,
-} from './tool-call.js';
+} from './search-tool.js';
+import { sharedParameters } from './shared-parameters.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `find` result. */
 export interface ContentFindDetails extends ContentSearchDetails {
@@ -28,11 +23,6 @@ export interface ContentFindDetails extends ContentSearchDetails {
 }
 
 const DEFAULT_LIMIT = 1000;
-
-/** The path of `path` below the folder `base` (`''`: the root). */
-export function below(base: string, path: string): string {
-  return base === '' ? path : path.slice(base.length + 1);
-}
 
 /**
  * Pi's `find` (parameters, limit, truncation) as an in-process walk of the space through its scope
@@ -49,62 +39,43 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
       includeIgnored: INCLUDE_IGNORED,
     }),
   );
-  const tool: ToolDefinition<typeof parameters, ContentFindDetails> = {
+  return defineSearchTool<typeof parameters, ContentFindDetails>(options, {
     ...base,
     description: `${base.description.replace(
       'relative to the search directory',
       'relative to the space root, with their repa:document identity where they have one',
     )}${SEARCH_SCOPE}`,
     parameters,
-    async execute(_toolCallId, params, signal) {
-      if (signal?.aborted) throw toolError(cancelledCall());
-      try {
-        const matches = compileGlob(params.pattern, 'pattern');
-        const start = await resolveWalkStart(store, params.path);
-        if (!start.folder) {
-          throw new RepaError('invalid_request', `${params.path} is a file, not a folder.`, {
-            fix: 'Give the folder to search in as path, or leave it out to search the whole space.',
-          });
+    fileFix: 'Give the folder to search in as path, or leave it out to search the whole space.',
+    async search(params, openWalk) {
+      const matches = compileGlob(params.pattern, 'pattern');
+      const { start, walk } = await openWalk(params);
+      const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
+      const identityOf = await store.identityLookup();
+      const files: ContentFindDetails['files'] = [];
+      const details: ContentFindDetails = { files };
+      for await (const entry of walk.files(startEntry(start))) {
+        if (!matches(below(start.target, entry.path)) && !matches(entry.path)) continue;
+        if (files.length >= limit) {
+          details.resultLimitReached = limit;
+          break;
         }
-        const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
-        const walk = new SpaceWalk(store, {
-          includeIgnored: params.includeIgnored ?? false,
-          limits: searchLimitsOf(options),
-          signal,
-        });
-        const identityOf = await store.identityLookup();
-        const files: ContentFindDetails['files'] = [];
-        const details: ContentFindDetails = { files };
-        for await (const entry of walk.files(startEntry(start))) {
-          if (!matches(below(start.target, entry.path)) && !matches(entry.path)) continue;
-          if (files.length >= limit) {
-            details.resultLimitReached = limit;
-            break;
-          }
-          const identity = identityOf(entry.target);
-          files.push(
-            identity === undefined ? { path: entry.path } : { path: entry.path, identity },
-          );
-        }
-        if (files.length === 0) {
-          return searchResult(['No files found matching pattern'], [], walk.report, details);
-        }
-        const notices =
-          details.resultLimitReached === undefined
-            ? []
-            : [
-                `${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`,
-              ];
-        return searchResult(
-          [...files.map((file) => file.path), ...identityLines(files)],
-          notices,
-          walk.report,
-          details,
-        );
-      } catch (error) {
-        throw toolError(error);
+        const identity = identityOf(entry.target);
+        files.push(identity === undefined ? { path: entry.path } : { path: entry.path, identity });
       }
+      if (files.length === 0) {
+        return searchResult(['No files found matching pattern'], [], walk.report, details);
+      }
+      const notices =
+        details.resultLimitReached === undefined
+          ? []
+          : [`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`];
+      return searchResult(
+        [...files.map((file) => file.path), ...identityLines(files)],
+        notices,
+        walk.report,
+        details,
+      );
     },
-  };
-  return tool as unknown as ToolDefinition;
+  });
 }

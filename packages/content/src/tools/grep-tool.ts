@@ -5,24 +5,24 @@ import {
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import { readForSearch } from '../search/search-file.js';
-import { compileGlob, compileLinePattern } from '../search/search-patterns.js';
-import { resolveWalkStart, SpaceWalk, startEntry, type WalkEntry } from '../search/space-walk.js';
-import { below } from './find-tool.js';
 import {
+  compileGlob,
+  compileLinePattern,
+  readForSearch,
+  startEntry,
+  type WalkEntry,
+} from '../search/index.js';
+import {
+  below,
   type ContentSearchDetails,
+  defineSearchTool,
   INCLUDE_IGNORED,
   identityLines,
   SEARCH_SCOPE,
-  searchLimitsOf,
   searchResult,
-} from './search-result.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  sharedParameters,
-  toolError,
-} from './tool-call.js';
+} from './search-tool.js';
+import { sharedParameters } from './shared-parameters.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `grep` result. */
 export interface ContentGrepDetails extends ContentSearchDetails {
@@ -79,203 +79,191 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       includeIgnored: INCLUDE_IGNORED,
     }),
   );
-  const tool: ToolDefinition<typeof parameters, ContentGrepDetails> = {
+  return defineSearchTool<typeof parameters, ContentGrepDetails>(options, {
     ...base,
     description: `${base.description.replace(
       'with file paths and line numbers.',
       "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
     )}${SEARCH_SCOPE}`,
     parameters,
-    async execute(_toolCallId, params, signal) {
-      if (signal?.aborted) throw toolError(cancelledCall());
-      try {
-        const pattern = compileLinePattern(params.pattern, params);
-        const glob = params.glob === undefined ? undefined : compileGlob(params.glob, 'glob');
-        const start = await resolveWalkStart(store, params.path);
-        const limits = searchLimitsOf(options);
-        const walk = new SpaceWalk(store, {
-          includeIgnored: params.includeIgnored ?? false,
-          limits,
-          signal,
-        });
-        const identityOf = await store.identityLookup();
-        const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
-        const hits: FileHit[] = [];
-        const skippedFiles: NonNullable<ContentGrepDetails['skippedFiles']> = [];
-        let bytesRead = 0;
+    async search(params, openWalk) {
+      const pattern = compileLinePattern(params.pattern, params);
+      const glob = params.glob === undefined ? undefined : compileGlob(params.glob, 'glob');
+      const { start, walk, limits } = await openWalk(params);
+      const identityOf = await store.identityLookup();
+      const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
+      const hits: FileHit[] = [];
+      const skippedFiles: NonNullable<ContentGrepDetails['skippedFiles']> = [];
+      let bytesRead = 0;
 
-        const search = async (entry: WalkEntry, text: string) => {
-          const identity = start.outside ? start.identity : identityOf(entry.target);
-          const path = start.outside ? (start.identity ?? entry.path) : entry.path;
-          const normalised = text.includes('\r') ? text.replace(/\r\n?/gu, '\n') : text;
-          const began = performance.now();
-          let allLines: string[] | undefined;
-          let first = 1;
-          for (let from = 0; from < normalised.length && hits.length < limit; ) {
-            if (performance.now() - began >= limits.matchMillisPerFile) {
-              skippedFiles.push({ path, reason: 'too slow' });
-              return;
-            }
-            const cut = normalised.indexOf('\n', from + SLICE_CHARS);
-            let to = cut < 0 ? normalised.length : cut;
-            if (to - from > 2 * SLICE_CHARS) {
-              // A line longer than a slice: the slice ends before it, or it is matched in pieces.
-              const before = normalised.lastIndexOf('\n', from + SLICE_CHARS);
-              if (before >= from) to = before;
-              else {
-                const end = normalised.indexOf('\n', from);
-                const lineEnd = end < 0 ? normalised.length : end;
-                longLines += 1;
-                if (await searchLongLine(normalised, from, lineEnd, began)) {
-                  allLines ??= normalised.split('\n');
-                  hits.push({
-                    path,
-                    ...(identity === undefined ? {} : { identity }),
-                    line: first,
-                    lines: allLines,
-                  });
-                }
-                if (performance.now() - began >= limits.matchMillisPerFile) continue;
-                first += 1;
-                from = lineEnd + 1;
-                continue;
-              }
-            }
-            const slice = normalised.slice(from, to);
-            if (pattern.test(slice)) {
-              allLines ??= normalised.split('\n');
-              const sliceLines = slice.split('\n');
-              for (let index = 0; index < sliceLines.length && hits.length < limit; index++) {
-                if (!pattern.test(sliceLines[index] as string)) continue;
+      const searchFile = async (entry: WalkEntry, text: string) => {
+        const identity = start.outside ? start.identity : identityOf(entry.target);
+        const path = start.outside ? (start.identity ?? entry.path) : entry.path;
+        const normalised = text.includes('\r') ? text.replace(/\r\n?/gu, '\n') : text;
+        const began = performance.now();
+        let allLines: string[] | undefined;
+        let first = 1;
+        for (let from = 0; from < normalised.length && hits.length < limit; ) {
+          if (performance.now() - began >= limits.matchMillisPerFile) {
+            skippedFiles.push({ path, reason: 'too slow' });
+            return;
+          }
+          const cut = normalised.indexOf('\n', from + SLICE_CHARS);
+          let to = cut < 0 ? normalised.length : cut;
+          if (to - from > 2 * SLICE_CHARS) {
+            // A line longer than a slice: the slice ends before it, or it is matched in pieces.
+            const before = normalised.lastIndexOf('\n', from + SLICE_CHARS);
+            if (before >= from) to = before;
+            else {
+              const end = normalised.indexOf('\n', from);
+              const lineEnd = end < 0 ? normalised.length : end;
+              longLines += 1;
+              if (await searchLongLine(normalised, from, lineEnd, began)) {
+                allLines ??= normalised.split('\n');
                 hits.push({
                   path,
                   ...(identity === undefined ? {} : { identity }),
-                  line: first + index,
+                  line: first,
                   lines: allLines,
                 });
               }
-              first += sliceLines.length;
-            } else {
-              first += countLines(slice);
-            }
-            from = to + 1;
-            await walk.breathe();
-          }
-        };
-
-        let longLines = 0;
-        /** Whether one long line holds a match, tested in overlapping pieces of a slice each. */
-        const searchLongLine = async (text: string, from: number, to: number, began: number) => {
-          for (let start = from; start < to; start += SLICE_CHARS - LONG_LINE_OVERLAP) {
-            if (performance.now() - began >= limits.matchMillisPerFile) return false;
-            if (pattern.test(text.slice(start, Math.min(to, start + SLICE_CHARS)))) return true;
-            await walk.breathe();
-            if (start + SLICE_CHARS >= to) break;
-          }
-          return false;
-        };
-
-        const searchBatch = async (batch: WalkEntry[]) => {
-          const reads = await Promise.all(
-            batch.map((entry) =>
-              readForSearch(entry.absolutePath, {
-                follow: start.outside,
-                maxBytes: limits.maxFileBytes,
-              }),
-            ),
-          );
-          for (const [index, read] of reads.entries()) {
-            const entry = batch[index] as WalkEntry;
-            if (hits.length >= limit || walk.report.stopped !== undefined) return;
-            if ('skipped' in read) {
-              if (read.skipped === 'special') walk.report.special += 1;
-              if (read.skipped === 'too large')
-                skippedFiles.push({ path: entry.path, reason: 'too large' });
+              if (performance.now() - began >= limits.matchMillisPerFile) continue;
+              first += 1;
+              from = lineEnd + 1;
               continue;
             }
-            bytesRead += read.bytes.length;
-            if (bytesRead > limits.maxBytes) {
-              walk.stop(`${formatSize(limits.maxBytes)} of files read`);
-              return;
+          }
+          const slice = normalised.slice(from, to);
+          if (pattern.test(slice)) {
+            allLines ??= normalised.split('\n');
+            const sliceLines = slice.split('\n');
+            for (let index = 0; index < sliceLines.length && hits.length < limit; index++) {
+              if (!pattern.test(sliceLines[index] as string)) continue;
+              hits.push({
+                path,
+                ...(identity === undefined ? {} : { identity }),
+                line: first + index,
+                lines: allLines,
+              });
             }
-            await search(entry, read.bytes.toString('utf8'));
+            first += sliceLines.length;
+          } else {
+            first += countLines(slice);
           }
-        };
+          from = to + 1;
+          await walk.breathe();
+        }
+      };
 
-        if (!start.folder) {
-          await searchBatch([{ ...startEntry(start), path: start.target }]);
-        } else {
-          let batch: WalkEntry[] = [];
-          for await (const entry of walk.files(startEntry(start))) {
-            if (glob && !glob(below(start.target, entry.path)) && !glob(entry.path)) continue;
-            batch.push(entry);
-            if (batch.length < READ_AHEAD) continue;
-            await searchBatch(batch);
-            batch = [];
-            if (hits.length >= limit || walk.report.stopped !== undefined) break;
-          }
-          if (hits.length < limit && walk.report.stopped === undefined) await searchBatch(batch);
+      let longLines = 0;
+      /** Whether one long line holds a match, tested in overlapping pieces of a slice each. */
+      const searchLongLine = async (text: string, from: number, to: number, began: number) => {
+        for (let start = from; start < to; start += SLICE_CHARS - LONG_LINE_OVERLAP) {
+          if (performance.now() - began >= limits.matchMillisPerFile) return false;
+          if (pattern.test(text.slice(start, Math.min(to, start + SLICE_CHARS)))) return true;
+          await walk.breathe();
+          if (start + SLICE_CHARS >= to) break;
         }
-        const matchLimitReached = hits.length >= limit;
-        const details: ContentGrepDetails = {
-          hits: hits.map(({ path, identity, line }) =>
-            identity === undefined ? { path, line } : { path, identity, line },
+        return false;
+      };
+
+      const searchBatch = async (batch: WalkEntry[]) => {
+        const reads = await Promise.all(
+          batch.map((entry) =>
+            readForSearch(entry.absolutePath, {
+              follow: start.outside,
+              maxBytes: limits.maxFileBytes,
+            }),
           ),
-          ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
-        };
-        const notices: string[] = [];
-        const tooSlow = skippedFiles.filter((file) => file.reason === 'too slow');
-        if (tooSlow.length > 0) {
-          notices.push(
-            `Matching stopped after ${limits.matchMillisPerFile} ms in ${tooSlow.map((file) => file.path).join(', ')} (not fully searched; simplify the pattern or search those files with a narrower path)`,
-          );
-        }
-        const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
-        if (tooLarge.length > 0) {
-          notices.push(
-            `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
-          );
-        }
-        if (longLines > 0) {
-          notices.push(
-            `${longLines} line(s) longer than ${SLICE_CHARS} characters were searched in pieces of that size overlapping by ${LONG_LINE_OVERLAP}: a longer match across a piece's edge is missed, and ^ and $ also match at an edge`,
-          );
-          details.longLines = longLines;
-        }
-        if (hits.length === 0) {
-          return searchResult(['No matches found'], notices, walk.report, details);
-        }
-        const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
-        const lines: string[] = [];
-        for (const hit of hits) {
-          const from = Math.max(1, hit.line - context);
-          const to = Math.min(hit.lines.length, hit.line + context);
-          for (let current = from; current <= to; current++) {
-            const { text, wasTruncated } = truncateLine(hit.lines[current - 1] ?? '');
-            if (wasTruncated) details.linesTruncated = true;
-            lines.push(
-              current === hit.line
-                ? `${hit.path}:${current}: ${text}`
-                : `${hit.path}-${current}- ${text}`,
-            );
+        );
+        for (const [index, read] of reads.entries()) {
+          const entry = batch[index] as WalkEntry;
+          if (hits.length >= limit || walk.report.stopped !== undefined) return;
+          if ('skipped' in read) {
+            if (read.skipped === 'special') walk.report.special += 1;
+            if (read.skipped === 'too large')
+              skippedFiles.push({ path: entry.path, reason: 'too large' });
+            continue;
           }
+          bytesRead += read.bytes.length;
+          if (bytesRead > limits.maxBytes) {
+            walk.stop(`${formatSize(limits.maxBytes)} of files read`);
+            return;
+          }
+          await searchFile(entry, read.bytes.toString('utf8'));
         }
-        if (matchLimitReached) {
-          notices.unshift(
-            `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
-          );
-          details.matchLimitReached = limit;
+      };
+
+      if (!start.folder) {
+        await searchBatch([{ ...startEntry(start), path: start.target }]);
+      } else {
+        let batch: WalkEntry[] = [];
+        for await (const entry of walk.files(startEntry(start))) {
+          if (glob && !glob(below(start.target, entry.path)) && !glob(entry.path)) continue;
+          batch.push(entry);
+          if (batch.length < READ_AHEAD) continue;
+          await searchBatch(batch);
+          batch = [];
+          if (hits.length >= limit || walk.report.stopped !== undefined) break;
         }
-        if (details.linesTruncated) {
-          notices.push('Some lines truncated to 500 chars. Use read tool to see full lines');
-        }
-        return searchResult([...lines, ...identityLines(hits)], notices, walk.report, details);
-      } catch (error) {
-        throw toolError(error);
+        if (hits.length < limit && walk.report.stopped === undefined) await searchBatch(batch);
       }
+      const matchLimitReached = hits.length >= limit;
+      const details: ContentGrepDetails = {
+        hits: hits.map(({ path, identity, line }) =>
+          identity === undefined ? { path, line } : { path, identity, line },
+        ),
+        ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
+      };
+      const notices: string[] = [];
+      const tooSlow = skippedFiles.filter((file) => file.reason === 'too slow');
+      if (tooSlow.length > 0) {
+        notices.push(
+          `Matching stopped after ${limits.matchMillisPerFile} ms in ${tooSlow.map((file) => file.path).join(', ')} (not fully searched; simplify the pattern or search those files with a narrower path)`,
+        );
+      }
+      const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
+      if (tooLarge.length > 0) {
+        notices.push(
+          `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
+        );
+      }
+      if (longLines > 0) {
+        notices.push(
+          `${longLines} line(s) longer than ${SLICE_CHARS} characters were searched in pieces of that size overlapping by ${LONG_LINE_OVERLAP}: a longer match across a piece's edge is missed, and ^ and $ also match at an edge`,
+        );
+        details.longLines = longLines;
+      }
+      if (hits.length === 0) {
+        return searchResult(['No matches found'], notices, walk.report, details);
+      }
+      const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
+      const lines: string[] = [];
+      for (const hit of hits) {
+        const from = Math.max(1, hit.line - context);
+        const to = Math.min(hit.lines.length, hit.line + context);
+        for (let current = from; current <= to; current++) {
+          const { text, wasTruncated } = truncateLine(hit.lines[current - 1] ?? '');
+          if (wasTruncated) details.linesTruncated = true;
+          lines.push(
+            current === hit.line
+              ? `${hit.path}:${current}: ${text}`
+              : `${hit.path}-${current}- ${text}`,
+          );
+        }
+      }
+      if (matchLimitReached) {
+        notices.unshift(
+          `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+        );
+        details.matchLimitReached = limit;
+      }
+      if (details.linesTruncated) {
+        notices.push('Some lines truncated to 500 chars. Use read tool to see full lines');
+      }
+      return searchResult([...lines, ...identityLines(hits)], notices, walk.report, details);
     },
-  };
-  return tool as unknown as ToolDefinition;
+  });
 }
 
 function countLines(text: string): number {

@@ -4,23 +4,18 @@ import {
   formatSize,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import { resolveWalkStart, SpaceWalk, startEntry } from '../search/space-walk.js';
+import { startEntry } from '../search/index.js';
 import {
   type ContentSearchDetails,
+  defineSearchTool,
   INCLUDE_IGNORED,
   SEARCH_SCOPE,
-  searchLimitsOf,
   searchPathParameter,
   searchResult,
-} from './search-result.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  sharedParameters,
-  toolError,
-} from './tool-call.js';
+} from './search-tool.js';
+import { sharedParameters } from './shared-parameters.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of an `ls` result. */
 export interface ContentLsDetails extends ContentSearchDetails {
@@ -46,59 +41,42 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
       includeIgnored: INCLUDE_IGNORED,
     }),
   );
-  const tool: ToolDefinition<typeof parameters, ContentLsDetails> = {
+  return defineSearchTool<typeof parameters, ContentLsDetails>(options, {
     ...base,
     description: `${base.description.replace(
       "with '/' suffix for directories.",
       "with '/' suffix for directories and each file's size.",
     )}${SEARCH_SCOPE}`,
     parameters,
-    async execute(_toolCallId, params, signal) {
-      if (signal?.aborted) throw toolError(cancelledCall());
-      try {
-        const start = await resolveWalkStart(store, params.path);
-        if (!start.folder) {
-          throw new RepaError('invalid_request', `${params.path} is a file, not a folder.`, {
-            fix: 'Use read to see a file, or ls its folder.',
-          });
-        }
-        const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
-        const walk = new SpaceWalk(store, {
-          includeIgnored: params.includeIgnored ?? false,
-          limits: searchLimitsOf(options),
-          signal,
-        });
-        const folder = startEntry(start);
-        const entries = await walk.list(folder, await walk.rulesAbove(folder));
-        const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-        entries.sort((a, b) =>
-          name(a.path).toLowerCase().localeCompare(name(b.path).toLowerCase()),
-        );
-        const shown = entries.slice(0, limit);
-        const lines = await Promise.all(
-          shown.map(async (entry) => {
-            if (entry.folder) return `${name(entry.path)}/`;
-            const size = await stat(entry.absolutePath).then(
-              (stats) => ` (${formatSize(stats.size)})`,
-              () => '',
-            );
-            return `${name(entry.path)}${size}`;
-          }),
-        );
-        const details: ContentLsDetails = { folder: start.target };
-        const notices: string[] = [];
-        if (entries.length > limit) {
-          notices.push(
-            `${limit} entries limit reached; ${entries.length - limit} more. Use limit=${limit * 2} for more`,
+    fileFix: 'Use read to see a file, or ls its folder.',
+    async search(params, openWalk) {
+      const { start, walk } = await openWalk(params);
+      const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
+      const folder = startEntry(start);
+      const entries = await walk.list(folder, await walk.rulesAbove(folder));
+      const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+      entries.sort((a, b) => name(a.path).toLowerCase().localeCompare(name(b.path).toLowerCase()));
+      const shown = entries.slice(0, limit);
+      const lines = await Promise.all(
+        shown.map(async (entry) => {
+          if (entry.folder) return `${name(entry.path)}/`;
+          const size = await stat(entry.absolutePath).then(
+            (stats) => ` (${formatSize(stats.size)})`,
+            () => '',
           );
-          details.entryLimitReached = limit;
-        }
-        if (lines.length === 0) lines.push('(empty directory)');
-        return searchResult(lines, notices, walk.report, details);
-      } catch (error) {
-        throw toolError(error);
+          return `${name(entry.path)}${size}`;
+        }),
+      );
+      const details: ContentLsDetails = { folder: start.target };
+      const notices: string[] = [];
+      if (entries.length > limit) {
+        notices.push(
+          `${limit} entries limit reached; ${entries.length - limit} more. Use limit=${limit * 2} for more`,
+        );
+        details.entryLimitReached = limit;
       }
+      if (lines.length === 0) lines.push('(empty directory)');
+      return searchResult(lines, notices, walk.report, details);
     },
-  };
-  return tool as unknown as ToolDefinition;
+  });
 }

@@ -1,24 +1,19 @@
 import {
   type AgentToolResult,
   createReadToolDefinition,
+  defineTool,
   type ReadOperations,
   type ReadToolDetails,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import type { ContentSnapshot } from '../space-resolver.js';
+import type { ContentSnapshot } from '../space/index.js';
+import { sharedParameters } from './shared-parameters.js';
 import { readSkillFile } from './skill-files.js';
 import { readTextWindow } from './text-window.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  inToolCall,
-  releaseReadCall,
-  runToolCall,
-  sharedParameters,
-  type ToolCallState,
-  toolError,
-} from './tool-call.js';
+import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `read` result: Pi's truncation facts plus what was read. */
 export interface ContentReadDetails extends ReadToolDetails {
@@ -78,6 +73,37 @@ async function readText(
   const { text, details, totalLines } = await readTextWindow(snapshot.bytes, params.path, params);
   if (signal?.aborted) throw new Error('Operation aborted');
   return { result: { content: [{ type: 'text', text }], details }, totalLines };
+}
+
+/** Bytes from this size on are handed back to the system as soon as a call is done with them. */
+const RELEASE_FROM = 1024 * 1024;
+
+/**
+ * Frees `bytes` now instead of at some later garbage collection, when they alone own their memory
+ * (never a slice of Node's shared pool): a huge file's snapshot must not keep the daemon's
+ * resident size up after the call.
+ */
+function freeNow(bytes: Buffer | undefined): void {
+  if (bytes === undefined || bytes.length < RELEASE_FROM) return;
+  const { buffer } = bytes;
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength !== bytes.length) return;
+  try {
+    (buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  } catch {
+    // Not detachable (owned by something else): the garbage collector frees it.
+  }
+}
+
+/**
+ * Drops the snapshot of a finished read call (`signal`: its abort signal). The call read the snapshot
+ * itself and nothing keeps its bytes (the observer copies the text it keeps), so a huge one is
+ * freed at once; and a promise created during the call keeps the call's async context, and with
+ * it `state`, alive after the call.
+ */
+function releaseReadCall(state: ToolCallState, signal: AbortSignal | undefined): void {
+  // A cancelled call may still have Pi's image processing running on the bytes.
+  if (signal?.aborted !== true) freeNow(state.snapshot?.bytes);
+  delete state.snapshot;
 }
 
 /**
@@ -158,5 +184,5 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       }
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

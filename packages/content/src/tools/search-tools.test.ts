@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContentStore } from '../content-store.js';
+import { ContentStore } from '../store/index.js';
 import { openTools, textOf } from '../test/content-tools.js';
 import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
 

@@ -1,8 +1,8 @@
 import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { RepaError } from '@repa/protocol';
-import { versionOf } from '../content-bytes.js';
-import type { ContentStore } from '../content-store.js';
-import type { ContentSnapshot } from '../space-resolver.js';
+import { versionOf } from '../files/index.js';
+import type { ContentSnapshot } from '../space/index.js';
+import type { ContentStore } from '../store/index.js';
 
 /** What the skill checks need of the tool options (a structural slice, so no import cycle). */
 interface SkillOptions {

@@ -5,7 +5,7 @@ import {
   type ReadToolDetails,
   truncateHead,
 } from '@earendil-works/pi-coding-agent';
-import { YIELD_EVERY } from '../content-bytes.js';
+import { YIELD_EVERY } from '../files/index.js';
 
 const NEWLINE = 0x0a;
 

@@ -1,22 +1,17 @@
 import {
   createWriteToolDefinition,
+  defineTool,
   type ToolDefinition,
   type WriteOperations,
 } from '@earendil-works/pi-coding-agent';
 import type { SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { PATH_DESCRIPTION } from './read-tool.js';
+import { sharedParameters } from './shared-parameters.js';
 import { refuseSkillFile } from './skill-files.js';
-import {
-  type ContentToolsOptions,
-  cancelledCall,
-  inToolCall,
-  operationIdFrom,
-  runToolCall,
-  sharedParameters,
-  type ToolCallState,
-  toolError,
-} from './tool-call.js';
+import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
+import { cancelledCall, toolError } from './tool-errors.js';
+import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
 
 /** Details of a saving tool's result. */
 export interface ContentSaveDetails {
@@ -91,5 +86,5 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
       };
     },
   };
-  return tool as unknown as ToolDefinition;
+  return defineTool(tool);
 }

@@ -1,0 +1,6 @@
+export { checkSandbox } from './bash-sandbox.js';
+export {
+  type ContentBashDetails,
+  createSandboxedBashTool,
+  type SandboxedBashToolOptions,
+} from './bash-tool.js';

@@ -1,0 +1,21 @@
+export {
+  decodeText,
+  excerptOf,
+  versionOf,
+  versionOfYielding,
+  YIELD_EVERY,
+} from './content-bytes.js';
+export {
+  dataCorrupt,
+  ensureDir,
+  exists,
+  isStrayRepaTemp,
+  openOwnFile,
+  problemOf,
+  readDataFile,
+  realDirExists,
+  TEMP_MARK,
+  writeRepaFile,
+} from './repa-files.js';
+export { isSocketOpenError, notRegularFile } from './special-files.js';
+export { probeTimestampStep, statKeyOf } from './stat-keys.js';

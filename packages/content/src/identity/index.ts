@@ -1,0 +1,1 @@
+export { Identities } from './identities.js';

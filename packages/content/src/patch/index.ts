@@ -1,0 +1,2 @@
+export { parsePatch } from './parse-patch.js';
+export { planPatch } from './plan-patch.js';

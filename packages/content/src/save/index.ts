@@ -1,0 +1,9 @@
+export { IntentSlot, SLOT_NAME } from './intent-slot.js';
+export { type ContentStoreHooks, SaveCommitter, type SaveStep } from './save-committer.js';
+export { OPERATION_ID, planSave, type SaveChange } from './save-planner.js';
+export {
+  drainSlot,
+  type RecoverableIntent,
+  type RecoveredSave,
+  SaveRecovery,
+} from './save-recovery.js';

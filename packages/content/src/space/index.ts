@@ -1,0 +1,12 @@
+export { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
+export { newIdentity, parseIdentity } from './content-address.js';
+export { holdSpace, type SpaceHold } from './space-gate.js';
+export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
+export { isProtectedName, parseSpacePath, toPosix } from './space-path.js';
+export {
+  type ContentLocation,
+  type ContentSnapshot,
+  fileTooLarge,
+  MAX_READ_BYTES,
+  SpaceResolver,
+} from './space-resolver.js';

@@ -1,0 +1,401 @@
+import type { BigIntStats } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { errnoCode, type FsLayer, ioError, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
+import { RepaError } from '@repa/protocol';
+import {
+  isSocketOpenError,
+  notRegularFile,
+  realDirExists,
+  statKeyOf,
+  versionOfYielding,
+} from '../files/index.js';
+import { parseIdentity } from './content-address.js';
+import { grantedMaterialPath } from './outside-grants.js';
+import { isProtectedName, parseSpacePath, REPA_FOLDER, toPosix } from './space-path.js';
+
+/**
+ * The largest file the store reads (bytes, spec R74): a larger one is `file_too_large`, found from
+ * its size before a byte is read, so a sparse terabyte file costs one `fstat`.
+ */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+/** The `file_too_large` error for `shown` (a quoted address, or "The save") of `size` bytes. */
+export function fileTooLarge(shown: string, size: bigint | number): RepaError {
+  return new RepaError(
+    'file_too_large',
+    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads or saves at once.`,
+    { details: { bytes: Number(size), limit: MAX_READ_BYTES } },
+  );
+}
+
+/**
+ * The error for a path longer than the system takes (`ENAMETOOLONG`): `invalid_request` naming it
+ * space-relatively (cut short), never the absolute path the system's message holds.
+ */
+function pathTooLong(path: string): RepaError {
+  const shown = path.length > 120 ? `${path.slice(0, 119)}…` : path;
+  return new RepaError(
+    'invalid_request',
+    `The path ${JSON.stringify(shown)} (${path.length} characters) is longer than the system allows (ENAMETOOLONG).`,
+    { fix: 'Move the file to a shallower folder, or use a shorter path.' },
+  );
+}
+
+/** Where an address points, without reading the object. */
+export interface ContentLocation {
+  /** Path relative to the space root (`/`-separated, symlinks resolved); for an outside material its absolute path. */
+  target: string;
+  /** Absolute path on disk. */
+  absolutePath: string;
+  /** True for an outside material reached through a grant (read-only, never tracked). */
+  outside: boolean;
+  /** The object's identity, when it has one already. */
+  identity?: string;
+}
+
+/** The one snapshot a read returns: bytes and the version they have. */
+export interface ContentSnapshot extends ContentLocation {
+  /** The object's identity (assigned on first read). */
+  identity: string;
+  /** sha256 hex of `bytes`. */
+  version: string;
+  /** The whole file. */
+  bytes: Buffer;
+  /**
+   * Cheap change key (device, inode, size, mtime) of the file the bytes came from.
+   * @internal
+   */
+  statKey: string;
+  /**
+   * When the bytes began to be read (`Date.now()`), the time a stat key is judged by.
+   * @internal
+   */
+  readAt: number;
+}
+
+/** The object an identity names, as far as an address needs it (the space's identity index). */
+interface IdentityLookup {
+  identityOf(path: string): string | undefined;
+  pathOf(identity: string): string | undefined;
+}
+
+/**
+ * The addresses of one space: the canonical symlink walk with its inside and protected checks,
+ * stable snapshot reads, and where Repa's own records live in `.repa/`.
+ */
+export class SpaceResolver {
+  /** `.repa/` of the space. */
+  readonly repaDir: string;
+  /** `.repa/intents/`: the intent records of saves. */
+  readonly intentsDir: string;
+  /**
+   * The file system the store works through.
+   * @internal
+   */
+  readonly fs: FsLayer;
+
+  /** @internal */
+  constructor(
+    /** The space root, symlinks resolved. */
+    readonly root: string,
+    /** The root as the caller gave it (an outside grant may name either). */
+    private readonly givenRoot: string,
+    private readonly appDirectory: string | undefined,
+    fs: FsLayer,
+  ) {
+    this.fs = fs;
+    this.repaDir = join(root, REPA_FOLDER);
+    this.intentsDir = join(this.repaDir, 'intents');
+  }
+
+  /** The intent record of `operationId`. */
+  intentPath(operationId: string): string {
+    return join(this.intentsDir, `${operationId}.json`);
+  }
+
+  /** Whether `.repa/` exists; `space_unsafe` when it is not a real folder. */
+  repaDirExists(): Promise<boolean> {
+    return realDirExists(this.fs, this.repaDir);
+  }
+
+  /** An absolute path inside the space as a `/`-separated path relative to the root. */
+  rel(path: string): string {
+    // A path built under the root (the common case) needs no `relative()`.
+    if (path.startsWith(this.root + sep) && !path.includes(`${sep}..`)) {
+      return toPosix(path.slice(this.root.length + 1));
+    }
+    return toPosix(relative(this.root, path));
+  }
+
+  private isInside(path: string): boolean {
+    return path === this.root || path.startsWith(this.root + sep);
+  }
+
+  /** Where `address` (a checked path or a `repa:` identity known to `identities`) points. */
+  async resolve(address: string, identities: IdentityLookup): Promise<ContentLocation> {
+    const parsed = parseIdentity(address);
+    if (parsed === undefined) {
+      const location = await this.canonical(parseSpacePath(address));
+      const identity = identities.identityOf(location.target);
+      return identity === undefined ? location : { ...location, identity };
+    }
+    const path = identities.pathOf(parsed.identity);
+    if (path !== undefined) {
+      return { ...(await this.canonical(parseSpacePath(path))), identity: parsed.identity };
+    }
+    if (parsed.kind === 'material') {
+      const outside = await grantedMaterialPath(
+        this.fs,
+        this.appDirectory,
+        [this.root, this.givenRoot],
+        parsed.id,
+      );
+      if (outside === 'other-spaces') {
+        throw new RepaError(
+          'material_not_granted',
+          `The material ${parsed.identity} is granted to other spaces, not to this one.`,
+        );
+      }
+      if (outside !== undefined) {
+        return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
+      }
+    }
+    throw new RepaError(
+      'not_found',
+      `No object has the identity ${parsed.identity} in this space.`,
+      {
+        fix: 'Check the identity, or address the file by its path relative to the space root.',
+      },
+    );
+  }
+
+  /**
+   * Resolves every symlink of a checked relative path and verifies it stays in the space. `seen`,
+   * when given, gets the `lstat` of the object itself when the walk reached it (not a symlink).
+   */
+  async canonical(path: string, seen?: { stats?: BigIntStats }): Promise<ContentLocation> {
+    const parts = path.split('/');
+    let current = this.root;
+    if (seen !== undefined) seen.stats = undefined;
+    for (let index = 0; index < parts.length; index++) {
+      const next = join(current, parts[index] as string);
+      let stats: BigIntStats;
+      try {
+        stats = await this.fs.lstat(next);
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'ENOENT') {
+          current = join(next, ...parts.slice(index + 1));
+          break;
+        }
+        if (code === 'ENOTDIR') {
+          throw new RepaError(
+            'invalid_request',
+            `${JSON.stringify(parts.slice(0, index).join('/'))} is a file, not a folder.`,
+            {
+              fix: 'Choose a path whose folders are folders.',
+            },
+          );
+        }
+        if (code === 'ENAMETOOLONG') throw pathTooLong(path);
+        throw ioError(error, `Checking ${path}`);
+      }
+      if (stats.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = await this.fs.realpath(next);
+        } catch (error) {
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that points nowhere.`,
+            {
+              cause: error,
+            },
+          );
+        }
+        if (!this.isInside(real)) {
+          throw new RepaError(
+            'path_outside_space',
+            `${JSON.stringify(path)} goes through a symlink that leaves the space.`,
+          );
+        }
+        current = real;
+      } else {
+        current = next;
+        if (seen !== undefined && index === parts.length - 1) seen.stats = stats;
+      }
+    }
+    const target = toPosix(relative(this.root, current));
+    // Only a first part that is exactly `..` leaves the root; `..notes.md` is an ordinary name.
+    if (!this.isInside(current) || target === '' || target.split('/')[0] === '..') {
+      throw new RepaError(
+        'path_outside_space',
+        `${JSON.stringify(path)} does not name a file inside the space.`,
+      );
+    }
+    if (target.split('/').some(isProtectedName)) {
+      throw new RepaError(
+        'protected_path',
+        `${JSON.stringify(path)} leads into Repa's own ${REPA_FOLDER} folder.`,
+      );
+    }
+    return { target, absolutePath: current, outside: false };
+  }
+
+  /**
+   * Reads the whole file at `location` once, with the stat key the bytes belong to and their
+   * version (hashed in slices that let the event loop run, so a huge file blocks no one). A file
+   * over {@link MAX_READ_BYTES} is `file_too_large`.
+   */
+  async readStable(
+    location: ContentLocation,
+  ): Promise<{ bytes: Buffer; statKey: string; version: string; readAt: number }> {
+    const shown = JSON.stringify(location.outside ? location.identity : location.target);
+    let handle: Awaited<ReturnType<FsLayer['open']>>;
+    try {
+      handle = await this.fs.open(
+        location.absolutePath,
+        location.outside ? READ_FOLLOW : READ_NO_FOLLOW,
+      );
+    } catch (error) {
+      const code = errnoCode(error);
+      if (isSocketOpenError(error)) throw notRegularFile(shown);
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new RepaError('not_found', `There is no file at ${shown}.`);
+      }
+      if (code === 'ELOOP') {
+        throw new RepaError('path_outside_space', `${shown} changed into a symlink while reading.`);
+      }
+      if (code === 'ENAMETOOLONG') throw pathTooLong(location.target);
+      throw ioError(error, `Reading ${shown}`);
+    }
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const readAt = Date.now();
+        const before = await this.fs.fstat(handle);
+        if (before.isDirectory()) {
+          throw new RepaError('invalid_request', `${shown} is a folder, not a file.`, {
+            fix: 'Name a file inside the folder.',
+          });
+        }
+        // Checked before reading: a FIFO or device opened without blocking is never read.
+        if (!before.isFile()) throw notRegularFile(shown, before);
+        if (before.size > BigInt(MAX_READ_BYTES)) throw fileTooLarge(shown, before.size);
+        const bytes = await this.fs.read(handle);
+        // It grew while it was read.
+        if (bytes.length > MAX_READ_BYTES) throw fileTooLarge(shown, bytes.length);
+        const after = await this.fs.fstat(handle);
+        // Contract: the version always belongs to the stat key it is stored with.
+        if (statKeyOf(before) === statKeyOf(after) && BigInt(bytes.length) === after.size) {
+          const version = await versionOfYielding(bytes);
+          return { bytes, statKey: statKeyOf(after), version, readAt };
+        }
+        if (attempt === 3) {
+          throw new RepaError('io_error', `${shown} kept changing while it was read.`, {
+            fix: 'Wait until the file stops changing, then read it again.',
+          });
+        }
+      }
+    } catch (error) {
+      throw ioError(error, `Reading ${shown}`);
+    } finally {
+      await this.fs.close(handle).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The version, bytes, mode and stat key of the file a save would replace, or `null` when there is
+   * none. With `known` (the stat key and version of a settled read) and the same key on disk, the
+   * file is not read again: its version is `known.version` and `bytes` is empty.
+   */
+  async currentVersion(
+    absolutePath: string,
+    target: string,
+    known?: { statKey: string; version: string },
+  ): Promise<{
+    version: string;
+    bytes: Buffer;
+    mode: number;
+    statKey: string;
+    readAt: number;
+  } | null> {
+    let stats: BigIntStats;
+    try {
+      stats = await this.fs.lstat(absolutePath);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return null;
+      throw ioError(error, `Checking ${target}`);
+    }
+    if (stats.isDirectory()) {
+      throw new RepaError('invalid_request', `${JSON.stringify(target)} is a folder, not a file.`, {
+        fix: 'Name a file, not a folder.',
+      });
+    }
+    if (stats.isSymbolicLink()) {
+      throw new RepaError('path_outside_space', `${JSON.stringify(target)} became a symlink.`);
+    }
+    // A FIFO, device or socket is refused from lstat alone: it is never opened.
+    if (!stats.isFile()) throw notRegularFile(JSON.stringify(target), stats);
+    const mode = Number(stats.mode & 0o7777n);
+    // The stat key of a settled read of these bytes: they are `known.version` (nothing to show).
+    if (known !== undefined && statKeyOf(stats) === known.statKey) {
+      return {
+        version: known.version,
+        bytes: Buffer.alloc(0),
+        mode,
+        statKey: known.statKey,
+        readAt: Date.now(),
+      };
+    }
+    const { bytes, version, statKey, readAt } = await this.readStable({
+      target,
+      absolutePath,
+      outside: false,
+    });
+    return { version, bytes, mode, statKey, readAt };
+  }
+
+  /** The cheap change key of a space object, or `null` when it is gone. */
+  async statKeyOf(target: string): Promise<string | null> {
+    try {
+      const stats = await this.fs.lstat(join(this.root, target));
+      return stats.isFile() ? statKeyOf(stats) : null;
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return null;
+      throw ioError(error, `Checking ${target}`);
+    }
+  }
+
+  /** The folders of `dir` up to the root that do not exist yet, outermost first. */
+  async missingDirs(dir: string): Promise<string[]> {
+    const missing: string[] = [];
+    let current = dir;
+    while (current !== this.root) {
+      try {
+        await this.fs.lstat(current);
+        break;
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw ioError(error, `Checking ${current}`);
+        missing.unshift(current);
+        current = dirname(current);
+      }
+    }
+    return missing;
+  }
+
+  /** Throws `path_outside_space` when `dir` is no longer the real folder it was planned as. */
+  async expectRealDir(dir: string): Promise<void> {
+    let real: string;
+    try {
+      real = await this.fs.realpath(dir);
+    } catch (error) {
+      throw ioError(error, `Checking ${this.rel(dir)}`);
+    }
+    if (real !== dir) {
+      throw new RepaError(
+        'path_outside_space',
+        `The folder ${JSON.stringify(this.rel(dir))} was replaced while saving.`,
+      );
+    }
+  }
+}

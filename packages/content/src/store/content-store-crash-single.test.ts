@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeBinary, runNode } from '../test/child-node.js';
+import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { ContentStore } from './content-store.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '../../dist/index.js');
+const dirs: string[] = [];
+afterEach(() => removeAll(dirs));
+
+// A save of one change takes the short protocol (its intent record is not fsynced, the identity
+// index's folder fsync runs beside the temp file's). The child reads `a.md` (a new identity),
+// saves one change and is killed with SIGKILL right after the named step; it prints the identity
+// it read before saving, so restart can check that an identity once shown survives.
+const CHILD = (distUrl: string) => `
+import { ContentStore } from ${JSON.stringify(distUrl)};
+const [root, killAt, kind] = process.argv.slice(2);
+const store = await ContentStore.open({
+  root,
+  hooks: {
+    step(step) {
+      if (step === killAt) process.kill(process.pid, 'SIGKILL');
+    },
+  },
+});
+const a = await store.read('a.md');
+process.stdout.write(a.identity + '\\n');
+const change =
+  kind === 'overwrite'
+    ? { target: 'a.md', content: Buffer.from('new a\\n'), expectedVersion: a.version }
+    : kind === 'delete'
+      ? { target: 'a.md', content: null, expectedVersion: a.version }
+      : { target: 'b/new.md', content: Buffer.from('new b\\n'), expectedVersion: null };
+const receipts = await store.save([change], { operationId: 'op-single' });
+process.stdout.write(JSON.stringify(receipts));
+`;
+
+const OLD = { 'a.md': 'old a\n' };
+const NEW = {
+  overwrite: { 'a.md': 'new a\n' },
+  create: { 'a.md': 'old a\n', 'b/new.md': 'new b\n' },
+  delete: {},
+};
+const STEPS: [string, 'old' | 'old+record' | 'new'][] = [
+  ['planned', 'old'],
+  ['intent-written', 'old+record'],
+  ['temp-written', 'old+record'],
+  ['checked', 'old+record'],
+  ['renamed', 'new'],
+  ['dirs-synced', 'new'],
+  ['index-written', 'new'],
+  ['done', 'new'],
+  ['none', 'new'],
+];
+const KINDS = ['overwrite', 'create', 'delete'] as const;
+
+describe('ContentStore.save of one change', () => {
+  describe('killed with SIGKILL at each step (child process running dist/)', () => {
+    it('leaves old or new bytes, keeps the identity it showed, finishes or keeps the intent on restart', async () => {
+      expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
+      const node = nodeBinary(here);
+      const scriptDir = await tempSpace();
+      dirs.push(scriptDir);
+      const script = join(scriptDir, 'child.mjs');
+      await writeFile(script, CHILD(pathToFileURL(dist).href));
+      const runs = KINDS.flatMap((kind) =>
+        STEPS.map(([step, expected]) => ({ kind, step, expected })),
+      );
+      const cases = await Promise.all(runs.map(async () => tempSpace(OLD)));
+      dirs.push(...cases);
+      // Two children at a time: the machine's two cores are shared.
+      const results: Awaited<ReturnType<typeof runNode>>[] = [];
+      for (let index = 0; index < runs.length; index += 2) {
+        const batch = runs
+          .slice(index, index + 2)
+          .map(({ kind, step }, offset) =>
+            runNode(node, script, [cases[index + offset] as string, step, kind]),
+          );
+        results.push(...(await Promise.all(batch)));
+      }
+
+      for (const [index, { kind, step, expected }] of runs.entries()) {
+        const label = `${kind} killed after ${step}`;
+        const root = cases[index] as string;
+        const result = results[index] as Awaited<ReturnType<typeof runNode>>;
+        const [shownIdentity, printed] = result.stdout.split('\n');
+        expect(shownIdentity, `${label}: ${result.stderr}`).toMatch(/^repa:document\//u);
+        if (step === 'none') {
+          expect(result.code, result.stderr).toBe(0);
+          for (const receipt of JSON.parse(printed as string) as {
+            target: string;
+            version: string | null;
+          }[]) {
+            const path = join(root, receipt.target);
+            expect(existsSync(path) ? sha(await readFile(path, 'utf8')) : null, label).toBe(
+              receipt.version,
+            );
+          }
+        } else {
+          expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
+          expect(printed, label).toBe('');
+        }
+
+        const store = await ContentStore.open({ root });
+        const tree = Object.fromEntries(
+          Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
+            path,
+            bytes.toString(),
+          ]),
+        );
+        const visible = Object.fromEntries(
+          Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
+        );
+        expect(visible, label).toEqual(expected === 'new' ? NEW[kind] : OLD);
+        expect(
+          Object.keys(tree).filter((path) => path.includes('repa-tmp')),
+          label,
+        ).toEqual([]);
+        const records = await readdir(join(root, '.repa/intents')).catch(() => []);
+        expect(records, label).toEqual(expected === 'old+record' ? ['op-single.json'] : []);
+        expect(
+          (await store.listRecoverable()).map((entry) => entry.operationId),
+          label,
+        ).toEqual(expected === 'old+record' ? ['op-single'] : []);
+        // The identity the read showed survives the kill, wherever it came.
+        if (existsSync(join(root, 'a.md'))) {
+          expect((await store.read('a.md')).identity, label).toBe(shownIdentity);
+        }
+        if (expected === 'new' && kind === 'create') {
+          const index = JSON.parse(tree['.repa/identities.json'] as string) as {
+            objects: Record<string, string>;
+          };
+          expect(Object.values(index.objects).sort(), label).toEqual(['a.md', 'b/new.md']);
+        }
+      }
+    }, 240_000);
+  });
+});

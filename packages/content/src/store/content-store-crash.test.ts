@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeBinary, runNode } from '../test/child-node.js';
+import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { ContentStore } from './content-store.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '../../dist/index.js');
+const dirs: string[] = [];
+afterEach(() => removeAll(dirs));
+
+// The child opens the store from the built package, reads, saves three changes and is killed with
+// SIGKILL (no clean-up of any kind) right after the named step.
+const CHILD = (distUrl: string) => `
+import { ContentStore } from ${JSON.stringify(distUrl)};
+const [root, killAt, killIndex] = process.argv.slice(2);
+const store = await ContentStore.open({
+  root,
+  hooks: {
+    step(step, info) {
+      if (step === killAt && String(info.index ?? 0) === killIndex) process.kill(process.pid, 'SIGKILL');
+    },
+  },
+});
+const a = await store.read('a.md');
+const c = await store.read('c.md');
+const receipts = await store.save(
+  [
+    { target: 'a.md', content: Buffer.from('new a\\n'), expectedVersion: a.version },
+    { target: 'b/new.md', content: Buffer.from('new b\\n'), expectedVersion: null },
+    { target: 'c.md', content: null, expectedVersion: c.version },
+  ],
+  { operationId: 'op-crash' },
+);
+process.stdout.write(JSON.stringify(receipts));
+`;
+
+const OLD = { 'a.md': 'old a\n', 'c.md': 'old c\n' };
+const NEW = { 'a.md': 'new a\n', 'b/new.md': 'new b\n' };
+
+/** [step, index, what restart must find]; `none` is the uninterrupted control run. */
+const KILLS: [string, number, 'old' | 'old+record' | 'new'][] = [
+  ['planned', 0, 'old'],
+  ['intent-written', 0, 'old+record'],
+  ['temp-written', 0, 'old+record'],
+  ['checked', 0, 'old+record'],
+  ['renamed', 0, 'new'],
+  ['renamed', 1, 'new'],
+  ['renamed', 2, 'new'],
+  ['dirs-synced', 0, 'new'],
+  ['index-written', 0, 'new'],
+  ['done', 0, 'new'],
+  ['none', 0, 'new'],
+];
+
+describe('ContentStore.save', () => {
+  describe('killed with SIGKILL at each step (child process running dist/)', () => {
+    it('leaves old or new bytes, finishes or keeps the intent on restart, and no temp files', async () => {
+      expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
+      const node = nodeBinary(here);
+      const scriptDir = await tempSpace();
+      dirs.push(scriptDir);
+      const script = join(scriptDir, 'child.mjs');
+      await writeFile(script, CHILD(pathToFileURL(dist).href));
+      const cases = await Promise.all(KILLS.map(async () => tempSpace(OLD)));
+      dirs.push(...cases);
+      // Two children at a time: the machine's two cores are shared.
+      const results: Awaited<ReturnType<typeof runNode>>[] = [];
+      for (let index = 0; index < KILLS.length; index += 2) {
+        const batch = KILLS.slice(index, index + 2).map(([step, at], offset) =>
+          runNode(node, script, [cases[index + offset] as string, step, String(at)]),
+        );
+        results.push(...(await Promise.all(batch)));
+      }
+
+      for (const [index, [step, at, expected]] of KILLS.entries()) {
+        const label = `killed after ${step}#${at}`;
+        const root = cases[index] as string;
+        const result = results[index] as Awaited<ReturnType<typeof runNode>>;
+        if (step === 'none') {
+          expect(result.code, result.stderr).toBe(0);
+          // Nothing reported saved is missing from disk.
+          for (const receipt of JSON.parse(result.stdout) as {
+            target: string;
+            version: string | null;
+          }[]) {
+            const path = join(root, receipt.target);
+            expect(existsSync(path) ? sha(await readFile(path, 'utf8')) : null, label).toBe(
+              receipt.version,
+            );
+          }
+        } else {
+          expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
+          expect(result.stdout, label).toBe('');
+        }
+
+        const store = await ContentStore.open({ root });
+        const tree = Object.fromEntries(
+          Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
+            path,
+            bytes.toString(),
+          ]),
+        );
+        const visible = Object.fromEntries(
+          Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
+        );
+        expect(visible, label).toEqual(expected === 'new' ? NEW : OLD);
+        expect(
+          Object.keys(tree).filter((path) => path.includes('repa-tmp')),
+          label,
+        ).toEqual([]);
+        const recoverable = await store.listRecoverable();
+        const records = await readdir(join(root, '.repa/intents')).catch(() => []);
+        expect(records, label).toEqual(expected === 'old+record' ? ['op-crash.json'] : []);
+        expect(
+          recoverable.map((entry) => entry.operationId),
+          label,
+        ).toEqual(expected === 'old+record' ? ['op-crash'] : []);
+        if (expected === 'new') {
+          const a = await store.read('a.md');
+          const b = await store.read('b/new.md');
+          expect(a.identity).not.toBe(b.identity);
+          const index = JSON.parse(tree['.repa/identities.json'] as string) as {
+            objects: Record<string, string>;
+          };
+          expect(Object.values(index.objects).sort(), label).toEqual(['a.md', 'b/new.md']);
+        }
+      }
+    }, 180_000);
+  });
+});

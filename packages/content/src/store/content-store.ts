@@ -1,0 +1,436 @@
+import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { RepaError, type SaveReceipt } from '@repa/protocol';
+import { ensureDir, exists } from '../files/index.js';
+import { Identities } from '../identity/index.js';
+import {
+  type ContentStoreHooks,
+  drainSlot,
+  IntentSlot,
+  OPERATION_ID,
+  planSave,
+  type RecoverableIntent,
+  type RecoveredSave,
+  type SaveChange,
+  SaveCommitter,
+  SaveRecovery,
+  SLOT_NAME,
+} from '../save/index.js';
+import {
+  acquireSpaceLock,
+  type ContentLocation,
+  type ContentSnapshot,
+  holdSpace,
+  isCaseInsensitive,
+  parseIdentity,
+  type SpaceLock,
+  SpaceResolver,
+} from '../space/index.js';
+import { TimestampWindow } from './timestamp-window.js';
+
+/** Options of {@link ContentStore.open}. */
+export interface ContentStoreOptions {
+  /** The space root folder; it must exist. */
+  root: string;
+  /**
+   * The application config directory (spec R15). Its `repa-content-access.json` grants read
+   * access to outside materials; without it no outside material is reachable.
+   */
+  appDirectory?: string;
+  /** @internal */
+  fs?: FsLayer;
+  /** @internal */
+  hooks?: ContentStoreHooks;
+}
+
+/** Options of {@link ContentStore.save}. */
+export interface SaveOptions {
+  /** The operation id (letters, digits, `-`, `_`); generated when absent. */
+  operationId?: string;
+  /** Checked once before the save starts; a save that has begun always finishes. */
+  signal?: AbortSignal;
+}
+
+/** The live stores of this process, one per real space root and app directory. */
+const sharedStores = new Map<string, Promise<ContentStore>>();
+
+/**
+ * After a task of this store the space lock stays taken while no other process waits for it (its
+ * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS` (less than
+ * proper-lockfile's 2.5 s refresh of a held lock): a burst of reads and saves takes it once; a
+ * waiting process gets it within one check (plus its own retry step).
+ */
+const LOCK_CHECK_MS = 25;
+const LOCK_KEEP_MS = 2_000;
+/**
+ * How long a store that let go of the lock for a waiter waits before it asks again: longer than a
+ * waiter's longest pause between attempts (50 ms ± 50%), so the waiter gets its turn.
+ */
+const HAND_OVER_MS = 80;
+
+/** How many settled reads a store remembers for its saves' plans (oldest forgotten first). */
+const REMEMBERED_READS = 1024;
+
+function cancelled(): RepaError {
+  return new RepaError(
+    'cancelled',
+    'The save was cancelled before it started; nothing was written.',
+  );
+}
+
+/** The queue of an idle store: settled, and made outside any caller's async context. */
+const IDLE: Promise<unknown> = Promise.resolve();
+/** Drops what a task ended with, so the queue's tail holds neither its result nor its error. */
+const dropOutcome = (): undefined => undefined;
+
+/**
+ * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
+ * and crash-safe saves against an expected version (spec R60–R66).
+ *
+ * Contract: nothing is written outside the space or into `.repa/` except Repa's own records; an
+ * existing object is only replaced against the version the caller observed; a save either reaches
+ * disk completely (per object: old bytes or new bytes, never a mix) or leaves a recoverable intent.
+ */
+export class ContentStore {
+  /** The space root, symlinks resolved. */
+  readonly root: string;
+  /**
+   * The space's addresses and stable reads (the observer checks stat keys through it).
+   * @internal
+   */
+  readonly space: SpaceResolver;
+  private readonly identities: Identities;
+  private readonly committer: SaveCommitter;
+  private readonly recovery: SaveRecovery;
+  /** Whether the space's disk takes names differing only by case for one (probed at open). */
+  private caseInsensitive = false;
+  private queue: Promise<unknown> = IDLE;
+  /** The space lock while it lingers after a task (see {@link locked}), and its release timer. */
+  private held: { lock: SpaceLock; release: NodeJS.Timeout | undefined } | undefined;
+  /** The intent slot while this process holds the lock, checked empty when the lock was taken. */
+  private slot: IntentSlot | undefined;
+  /**
+   * Per target, the settled stat key and version of this store's last read of it: a save planned
+   * against that version whose target still has the key needs no read (the observer's rule).
+   */
+  private readonly settledReads = new Map<string, { statKey: string; version: string }>();
+  private readonly report: RecoveredSave[] = [];
+  /** When a stat key of this space stands for its bytes. */
+  private readonly window: TimestampWindow;
+
+  private constructor(root: string, options: ContentStoreOptions, fs: FsLayer) {
+    this.root = root;
+    this.space = new SpaceResolver(root, options.root, options.appDirectory, fs);
+    this.identities = new Identities(this.space);
+    this.committer = new SaveCommitter(this.space, this.identities, options.hooks ?? {});
+    this.recovery = new SaveRecovery(this.space, this.identities);
+    this.window = new TimestampWindow(this.space);
+  }
+
+  /**
+   * Opens the space at `options.root`: loads the identity index and resolves pending intents left by
+   * a crash (rolled forward when their first rename happened, otherwise kept as recoverable).
+   * Contract: within a process every open of the same real root and app directory returns the same
+   * live store (recovery runs once); only test options (`fs`, `hooks`) give a private store.
+   */
+  static async open(options: ContentStoreOptions): Promise<ContentStore> {
+    const fs = options.fs ?? nodeFsLayer;
+    let root: string | undefined;
+    try {
+      root = await fs.realpath(options.root);
+      if (!(await fs.lstat(root)).isDirectory()) root = undefined;
+    } catch {
+      root = undefined;
+    }
+    if (root === undefined) {
+      throw new RepaError('not_found', `The space folder ${options.root} does not exist.`, {
+        fix: 'Create the folder or open another space.',
+      });
+    }
+    if (options.fs !== undefined || options.hooks !== undefined) {
+      return ContentStore.start(root, options, fs);
+    }
+    const key = `${root}\0${options.appDirectory === undefined ? '' : resolve(options.appDirectory)}`;
+    let shared = sharedStores.get(key);
+    if (shared === undefined) {
+      shared = ContentStore.start(root, options, fs);
+      sharedStores.set(key, shared);
+      shared.catch(() => sharedStores.delete(key));
+    }
+    return shared;
+  }
+
+  private static async start(
+    root: string,
+    options: ContentStoreOptions,
+    fs: FsLayer,
+  ): Promise<ContentStore> {
+    const store = new ContentStore(root, options, fs);
+    store.caseInsensitive = await isCaseInsensitive(fs, root);
+    store.window.device = (await fs.lstat(root)).dev;
+    try {
+      // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
+      if (await store.space.repaDirExists()) {
+        await store.locked(async () => {
+          // A record a killed writer left in the slot joins the records recovery resolves.
+          await store.openSlot(false);
+          await store.recovery.run(store.report);
+        });
+      }
+    } catch (error) {
+      // An unsafe `.repa` is refused by every later use of it; opening only reads addresses.
+      if (!(RepaError.isInstance(error) && error.code === 'space_unsafe')) throw error;
+    }
+    return store;
+  }
+
+  /**
+   * How old (ns) a stat key's mtime must be when it is taken before it stands for the bytes read
+   * with it (see {@link TimestampWindow}).
+   * @internal
+   */
+  get timestampWindowNs(): bigint {
+    return this.window.ns;
+  }
+
+  /**
+   * The window for a file on `device` (the first field of its stat key).
+   * @internal
+   */
+  timestampWindowOn(device: string): bigint {
+    return this.window.on(device);
+  }
+
+  /**
+   * `key` (a stat key) when its mtime is old enough to stand for the bytes read with it at
+   * `takenAt`, else `undefined` (see {@link TimestampWindow.settledKey}).
+   * @internal
+   */
+  settledKey(key: string | undefined, takenAt: number): string | undefined {
+    return this.window.settledKey(key, takenAt);
+  }
+
+  /**
+   * Probes the file system's timestamp step once per device and process.
+   * @internal
+   */
+  probeTimestampWindow(): Promise<void> {
+    return this.window.probe();
+  }
+
+  /** What opening the store did with the intent records it found, in record order. */
+  get recovered(): readonly RecoveredSave[] {
+    return this.report;
+  }
+
+  /** Where `address` (a path relative to the space root, or a `repa:` identity) points. */
+  async locate(address: string): Promise<ContentLocation> {
+    const parsed = parseIdentity(address);
+    // Another process may have assigned or moved the identity: reread a changed index first.
+    if (parsed?.kind === 'document') await this.exclusive(() => this.identities.reload());
+    return this.space.resolve(address, this.identities);
+  }
+
+  /** Reads the whole object at `address` once (holding the space shared) with its version. */
+  read(address: string): Promise<ContentSnapshot> {
+    return holdSpace(this.root, 'shared', async () => {
+      const location = await this.locate(address);
+      const { bytes, statKey, version, readAt } = await this.space.readStable(location);
+      const identity =
+        location.identity ?? (await this.locked(() => this.identities.assign(location.target)));
+      // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
+      await this.probeTimestampWindow();
+      if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
+      return { ...location, identity, bytes, statKey, version, readAt };
+    });
+  }
+
+  /**
+   * A look-up of the identities the space's index holds now (reread first when another process
+   * changed it). Contract: read-only; it never assigns an identity or writes.
+   * @internal
+   */
+  async identityLookup(): Promise<(target: string) => string | undefined> {
+    await this.exclusive(() => this.identities.reload());
+    return (target) => this.identities.identityOf(target);
+  }
+
+  /**
+   * Saves `changes` atomically: all are checked against their expected versions first; any failure
+   * changes nothing. Returns one receipt per change, in order (spec R65).
+   */
+  async save(changes: readonly SaveChange[], options: SaveOptions = {}): Promise<SaveReceipt[]> {
+    if (options.signal?.aborted) throw cancelled();
+    const operationId = options.operationId ?? randomUUID();
+    if (!OPERATION_ID.test(operationId)) {
+      throw new RepaError(
+        'invalid_request',
+        `The operation id ${JSON.stringify(operationId)} is not allowed.`,
+        {
+          fix: 'Use 1–100 letters, digits, "-" or "_".',
+        },
+      );
+    }
+    if (changes.length === 0) {
+      throw new RepaError('invalid_request', 'The save has no changes.', {
+        fix: 'Pass at least one change.',
+      });
+    }
+    return this.locked(async (lock) => {
+      if (options.signal?.aborted) throw cancelled();
+      // A record a killed writer left in the slot is moved out before anything else.
+      const slot = this.slot ?? (await this.openSlot(false));
+      // A generated id is a new UUID: no record can have it.
+      if (
+        options.operationId !== undefined &&
+        (await exists(this.space.fs, this.space.intentPath(operationId)))
+      ) {
+        throw new RepaError(
+          'invalid_request',
+          `The operation id ${operationId} already has a record in this space.`,
+          { fix: 'Use a new operation id.' },
+        );
+      }
+      const plan = await planSave(
+        this.space,
+        this.identities,
+        this.caseInsensitive,
+        changes,
+        operationId,
+        (key, readAt) => this.settledKey(key, readAt),
+        // The common edit: one change against what this store just read.
+        changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
+      );
+      return this.committer.commit(plan, operationId, lock, {
+        open: async () => slot ?? (await this.openSlot(true)),
+        forget: () => this.closeSlot(),
+      });
+    });
+  }
+
+  /** Remembers a read whose stat key was settled when it was taken (see {@link settledReads}). */
+  private rememberRead(target: string, statKey: string, version: string, readAt: number): void {
+    this.settledReads.delete(target);
+    if (this.settledKey(statKey, readAt) === undefined) return;
+    this.settledReads.set(target, { statKey, version });
+    if (this.settledReads.size > REMEMBERED_READS) {
+      this.settledReads.delete(this.settledReads.keys().next().value as string);
+    }
+  }
+
+  /**
+   * Opens the intent slot for this tenure of the lock, moving out a record left in it; creates it
+   * (and `.repa/intents/`, where its records go) when `create`, else `undefined` when there is none.
+   */
+  private async openSlot(create: true): Promise<IntentSlot>;
+  private async openSlot(create: boolean): Promise<IntentSlot | undefined>;
+  private async openSlot(create: boolean): Promise<IntentSlot | undefined> {
+    const { fs, repaDir, intentsDir } = this.space;
+    if (!create && !(await exists(fs, join(repaDir, SLOT_NAME)))) return undefined;
+    if (create) await ensureDir(fs, intentsDir);
+    const slot = await IntentSlot.open(fs, repaDir);
+    try {
+      await drainSlot(this.space, slot);
+    } catch (error) {
+      await slot.close();
+      throw error;
+    }
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Closes the slot: the lock is gone, and another process may write it next. */
+  private async closeSlot(): Promise<void> {
+    const slot = this.slot;
+    this.slot = undefined;
+    await slot?.close();
+  }
+
+  /** The saves a crash left unfinished and the records recovery quarantined (see README, "Recovery"). */
+  async listRecoverable(): Promise<RecoverableIntent[]> {
+    return this.recovery.list();
+  }
+
+  /** Deletes the record of a recoverable or quarantined save (after the user has dealt with it). */
+  async discardRecoverable(operationId: string): Promise<void> {
+    await this.locked(() => this.recovery.discard(operationId));
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    const tail = run.then(dropOutcome, dropOutcome);
+    this.queue = tail;
+    // An idle store keeps no promise made in a caller's async context (and what that context holds).
+    void tail.then(() => {
+      if (this.queue === tail) this.queue = IDLE;
+    });
+    return run;
+  }
+
+  /**
+   * Runs `task` alone in this store and, across processes, under the space's lock
+   * (`.repa/content.lock`): every save, identity assignment and recovery step. The identity index
+   * is reread first when another process changed it.
+   */
+  private locked<T>(task: (lock: SpaceLock) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      const { fs, repaDir } = this.space;
+      const { lock, kept } = await this.takeLock();
+      try {
+        // Checked again under the lock: `.repa` may have been swapped meanwhile.
+        await ensureDir(fs, repaDir);
+        // Another process writes the index only under the lock: a lock kept since the last task
+        // means the index in memory is the one on disk.
+        if (!kept) await this.identities.reload(true);
+        return await task(lock);
+      } finally {
+        // The lock stays while nobody else wants it, so a conversation's saves take it once.
+        const held = { lock, release: undefined as NodeJS.Timeout | undefined };
+        const until = Date.now() + LOCK_KEEP_MS;
+        const check = () => {
+          if (this.held !== held) return;
+          if (!lock.wanted() && Date.now() < until) {
+            held.release = setTimeout(check, LOCK_CHECK_MS).unref();
+            return;
+          }
+          void this.exclusive(async () => {
+            if (this.held !== held) return;
+            this.held = undefined;
+            await this.closeSlot();
+            await lock.release().catch(() => undefined);
+          });
+        };
+        held.release = setTimeout(check, LOCK_CHECK_MS).unref();
+        this.held = held;
+      }
+    });
+  }
+
+  /**
+   * The lingering lock if this process still holds it (`kept`), else a newly taken one. Runs in
+   * the queue.
+   */
+  private async takeLock(): Promise<{ lock: SpaceLock; kept: boolean }> {
+    const held = this.held;
+    this.held = undefined;
+    if (held !== undefined) {
+      clearTimeout(held.release);
+      const still = await held.lock.assertHeld().then(
+        () => true,
+        () => false,
+      );
+      // Another process waits: it goes first (tasks closer together than the checks would starve it).
+      const wanted = still && held.lock.wanted();
+      if (still && !wanted) return { lock: held.lock, kept: true };
+      await this.closeSlot();
+      await held.lock.release().catch(() => undefined);
+      if (wanted) await sleep(HAND_OVER_MS);
+    }
+    // Whatever this process knew of the slot is void once another process may have held the lock.
+    await this.closeSlot();
+    await ensureDir(this.space.fs, this.space.repaDir);
+    return { lock: await acquireSpaceLock(this.space.repaDir), kept: false };
+  }
+}

@@ -1,0 +1,1 @@
+export { ContentStore, type ContentStoreOptions, type SaveOptions } from './content-store.js';

@@ -1,0 +1,12 @@
+export type { ContentPatchDetails } from './apply-patch-tool.js';
+export { createContentTools } from './create-content-tools.js';
+export type { ContentEditDetails } from './edit-tool.js';
+export type { ContentFindDetails } from './find-tool.js';
+export type { ContentGrepDetails } from './grep-tool.js';
+export { holdingSpace } from './holding-space.js';
+export type { ContentLsDetails } from './ls-tool.js';
+export type { ContentReadDetails } from './read-tool.js';
+export type { ContentSearchDetails } from './search-tool.js';
+export { toolError } from './tool-errors.js';
+export type { ContentToolsOptions } from './tool-options.js';
+export type { ContentSaveDetails } from './write-tool.js';

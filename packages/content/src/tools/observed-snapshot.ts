@@ -1,0 +1,49 @@
+import { RepaError } from '@repa/protocol';
+import { checkObserved } from '../observer/index.js';
+import type { ContentSnapshot } from '../space/index.js';
+import { refuseSkillFile } from './skill-files.js';
+import type { ContentToolsOptions } from './tool-options.js';
+
+/**
+ * The snapshot a saving tool works on: it must be a space object this host observed at exactly
+ * its current version (`read_required` / `stale_version` otherwise), so nothing is overwritten blind.
+ */
+export async function observedSnapshot(
+  options: ContentToolsOptions,
+  address: string,
+): Promise<ContentSnapshot> {
+  await refuseSkillFile(options, address);
+  const snapshot = (await knownSnapshot(options, address)) ?? (await options.store.read(address));
+  if (snapshot.outside) {
+    throw new RepaError(
+      'path_outside_space',
+      `${address} is an outside material; outside materials are read-only.`,
+      {
+        fix: 'Save a copy inside the space instead.',
+      },
+    );
+  }
+  checkObserved(options.observer, snapshot);
+  return snapshot;
+}
+
+/**
+ * The snapshot this host already holds for `address`, without reading the file: when the observer
+ * kept the whole text it saw and the file still has the settled stat key it was seen with (the rule
+ * change checks use: then it has those bytes). Otherwise `undefined`.
+ */
+async function knownSnapshot(
+  { store, observer }: ContentToolsOptions,
+  address: string,
+): Promise<ContentSnapshot | undefined> {
+  const location = await store.locate(address);
+  const seen = location.outside ? undefined : observer.get(location.target);
+  if (seen?.text === undefined || seen.statKey === undefined || seen.partial) return undefined;
+  const { identity } = location;
+  if (identity === undefined || seen.identity !== identity) return undefined;
+  const readAt = Date.now();
+  const statKey = await store.space.statKeyOf(location.target);
+  if (statKey !== seen.statKey) return undefined;
+  const bytes = Buffer.from(seen.text, 'utf8');
+  return { ...location, identity, bytes, statKey, version: seen.version, readAt };
+}
