@@ -3,8 +3,6 @@ import { idSchema } from './common.js';
 
 /** How `login.start` signs in: Pi's API-key prompt or Pi's OAuth flow. */
 export const loginTypeSchema = z.enum(['api_key', 'oauth']);
-/** How `login.start` signs in. */
-export type LoginType = z.infer<typeof loginTypeSchema>;
 
 /** One choice of a `select` prompt. */
 export const loginOptionSchema = z.looseObject({
@@ -34,4 +32,4 @@ export const loginProgressSchema = z.looseObject({
   options: z.array(loginOptionSchema).optional().describe('The choices of a `select` prompt.'),
 });
 
-export type { LoginProgress } from './wire-types.generated.js';
+export type { LoginProgress, LoginType } from './wire-types.generated.js';

@@ -13,8 +13,6 @@ export const credentialSourceSchema = z.enum([
   'runtime',
   'fallback',
 ]);
-/** Where Pi finds a provider's credentials. */
-export type CredentialSource = z.infer<typeof credentialSourceSchema>;
 
 /** One model Pi knows, as `models.list` reports it. Contract: never carries a secret. */
 export const modelInfoSchema = z.looseObject({
@@ -38,4 +36,4 @@ export const modelInfoSchema = z.looseObject({
     .describe("True for the model a run uses when no level sets `model.id` (the daemon's model)."),
 });
 
-export type { ModelInfo } from './wire-types.generated.js';
+export type { CredentialSource, ModelInfo } from './wire-types.generated.js';

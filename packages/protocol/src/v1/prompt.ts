@@ -10,8 +10,6 @@ export const promptSectionNameSchema = z.enum([
   'fileChanges',
   'append',
 ]);
-/** A named section of Repa's system prompt. */
-export type PromptSectionName = z.infer<typeof promptSectionNameSchema>;
 
 /** What the model was told in one section, and why a section is absent. */
 export const promptSectionReportSchema = z
@@ -33,4 +31,4 @@ export const promptSectionReportSchema = z
       'What the model was told in one section of the system prompt, and why a section is absent.',
   });
 
-export type { PromptSectionReport } from './wire-types.generated.js';
+export type { PromptSectionName, PromptSectionReport } from './wire-types.generated.js';

@@ -12,6 +12,7 @@ import {
   thinkingLevelSchema,
 } from './settings.js';
 import { restrictedItemSchema } from './trust.js';
+import type { RunStatus } from './wire-types.generated.js';
 
 /** A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`. */
 export const runStatusSchema = z
@@ -21,8 +22,6 @@ export const runStatusSchema = z
     description:
       "A run's lifecycle: `accepted → running → succeeded | failed | cancelled | interrupted`; the last four are terminal.",
   });
-/** A run's status. */
-export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** True once a run has finished (`succeeded`, `failed`, `cancelled` or `interrupted`): its status no longer changes. */
 export function isTerminalRunStatus(status: RunStatus): boolean {
@@ -39,8 +38,6 @@ export const runDeliverySchema = z.enum(['new', 'queue', 'steer', 'followUp']).m
   description:
     'How a request reaches the session: `new` (the default; `busy` while a run is active), `queue` (started after the runs before it), `steer` (into the active run at its next turn boundary) or `followUp` (into the active run after its current work).',
 });
-/** How a request reaches the session. */
-export type RunDelivery = z.infer<typeof runDeliverySchema>;
 
 /** A document attached to a run, as the run read it. */
 export const attachedSourceSchema = z.looseObject({
@@ -291,6 +288,7 @@ export type {
   AttachedSource,
   RunCompactionEvent,
   RunContextSnapshotEvent,
+  RunDelivery,
   RunEvent,
   RunEventNotification,
   RunFileChangeNoticeEvent,
@@ -300,6 +298,7 @@ export type {
   RunPromptSectionsEvent,
   RunRetryEvent,
   RunSourcesAttachedEvent,
+  RunStatus,
   RunStatusEvent,
   RunSteerDeliveredEvent,
   RunTextDeltaEvent,

@@ -3,13 +3,9 @@ import { idSchema, spaceRootSchema } from './common.js';
 
 /** The levels of settings inheritance, weakest first: default < application < space < session. */
 export const settingsLevelSchema = z.enum(['default', 'application', 'space', 'session']);
-/** A settings inheritance level. */
-export type SettingsLevel = z.infer<typeof settingsLevelSchema>;
 
 /** The levels a client may write (`default` is built in). */
 export const writableSettingsLevelSchema = z.enum(['application', 'space', 'session']);
-/** A settings level a client may write. */
-export type WritableSettingsLevel = z.infer<typeof writableSettingsLevelSchema>;
 
 /**
  * How ordinary file changes are told to the model:
@@ -17,8 +13,6 @@ export type WritableSettingsLevel = z.infer<typeof writableSettingsLevelSchema>;
  * `notice` a notice with sizes and versions; `diff` a bounded unified diff when the old text is known.
  */
 export const fileChangesModeSchema = z.enum(['off', 'on-demand', 'notice', 'diff']);
-/** A `prompts.fileChanges` mode. */
-export type FileChangesMode = z.infer<typeof fileChangesModeSchema>;
 
 /** The value of `daemon.idleMinutes`: minutes, 0 (never) to a week. */
 export const daemonIdleMinutesSchema = z.number().min(0).max(10_080);
@@ -59,21 +53,15 @@ export const promptSettingsSourcesSchema = z.partialRecord(
   promptSettingsSchema.keyof(),
   settingsLevelSchema,
 );
-/** The level each effective `prompts.*` setting of a run came from. */
-export type PromptSettingsSources = z.infer<typeof promptSettingsSourcesSchema>;
 
 /** Pi's thinking levels, from none to the most; a model without reasoning runs at `off`. */
 export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
-/** A Pi thinking level. */
-export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
 
 /**
  * Whether the model may run shell commands: `off` (default) never; `sandboxed` only inside an OS
  * sandbox (bubblewrap), never without one.
  */
 export const bashModeSchema = z.enum(['off', 'sandboxed']);
-/** A `tools.bash` mode. */
-export type BashMode = z.infer<typeof bashModeSchema>;
 
 /** The wall-clock limit of one command in seconds (`tools.bashTimeoutSeconds`, default 120). */
 export const bashTimeoutSecondsSchema = z.number().int().min(1).max(86_400);
@@ -105,8 +93,6 @@ export const modelSettingsSourcesSchema = z.partialRecord(
   modelSettingsSchema.keyof(),
   z.enum([...settingsLevelSchema.options, 'run']),
 );
-/** Where each model setting of a run came from. */
-export type ModelSettingsSources = z.infer<typeof modelSettingsSourcesSchema>;
 
 /** One level's override of one item. */
 export const settingOverrideSchema = z.object({
@@ -180,4 +166,15 @@ export const settingsScopeSchema = z.strictObject({
   sessionId: idSchema.optional().describe('The session id; required for the `session` level.'),
 });
 
-export type { ModelSettings, PromptSettings, SettingItemView } from './wire-types.generated.js';
+export type {
+  BashMode,
+  FileChangesMode,
+  ModelSettings,
+  ModelSettingsSources,
+  PromptSettings,
+  PromptSettingsSources,
+  SettingItemView,
+  SettingsLevel,
+  ThinkingLevel,
+  WritableSettingsLevel,
+} from './wire-types.generated.js';

@@ -10,8 +10,6 @@ export const restrictedKindSchema = z.enum([
   'learning-context',
   'sessions',
 ]);
-/** What kind of thing of a space has no effect until the space is trusted. */
-export type RestrictedKind = z.infer<typeof restrictedKindSchema>;
 
 /** One thing found in an untrusted space that Repa leaves without effect until `space.trust`. */
 export const restrictedItemSchema = z
@@ -32,7 +30,5 @@ export const restrictedItemSchema = z
 
 /** Why a space is trusted: the learner trusted it, or Repa made it a space from a plain folder. */
 export const trustReasonSchema = z.enum(['user', 'created']);
-/** Why a space is trusted. */
-export type TrustReason = z.infer<typeof trustReasonSchema>;
 
-export type { RestrictedItem } from './wire-types.generated.js';
+export type { RestrictedItem, RestrictedKind, TrustReason } from './wire-types.generated.js';

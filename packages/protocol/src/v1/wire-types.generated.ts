@@ -1,20 +1,68 @@
 // generated — do not edit. Written by `pnpm --filter @repa/protocol schema` from the zod schemas
 // (src/v1/wire-types/render-wire-types.ts); each member's TSDoc is its schema's `.describe()`.
 // biome-ignore-all format: generated
-import type { LoginType } from './login.js';
-import type { CredentialSource } from './models.js';
-import type { PromptSectionName } from './prompt.js';
-import type { RunDelivery, RunStatus } from './runs.js';
-import type {
-  BashMode,
-  FileChangesMode,
-  ModelSettingsSources,
-  PromptSettingsSources,
-  SettingsLevel,
-  ThinkingLevel,
-  WritableSettingsLevel,
-} from './settings.js';
-import type { RestrictedKind, TrustReason } from './trust.js';
+
+/** A settings inheritance level. */
+export type SettingsLevel = 'default' | 'application' | 'space' | 'session';
+
+/** A settings level a client may write. */
+export type WritableSettingsLevel = 'application' | 'space' | 'session';
+
+/** A `prompts.fileChanges` mode. */
+export type FileChangesMode = 'off' | 'on-demand' | 'notice' | 'diff';
+
+/** A Pi thinking level. */
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+
+/** A `tools.bash` mode. */
+export type BashMode = 'off' | 'sandboxed';
+
+/** Where Pi finds a provider's credentials. */
+export type CredentialSource =
+  | 'environment'
+  | 'auth-file'
+  | 'oauth'
+  | 'models-json'
+  | 'runtime'
+  | 'fallback';
+
+/** What kind of thing of a space has no effect until the space is trusted. */
+export type RestrictedKind =
+  | 'pi-settings'
+  | 'pi-resources'
+  | 'instructions'
+  | 'agent-skills'
+  | 'settings'
+  | 'learning-context'
+  | 'sessions';
+
+/** Why a space is trusted. */
+export type TrustReason = 'user' | 'created';
+
+/** A run's status. */
+export type RunStatus =
+  | 'accepted'
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+/** How a request reaches the session. */
+export type RunDelivery = 'new' | 'queue' | 'steer' | 'followUp';
+
+/** A named section of Repa's system prompt. */
+export type PromptSectionName =
+  | 'base'
+  | 'environment'
+  | 'skillCatalog'
+  | 'projectInstructions'
+  | 'tools'
+  | 'fileChanges'
+  | 'append';
+
+/** How `login.start` signs in. */
+export type LoginType = 'api_key' | 'oauth';
 
 /** The wire shape of a Repa error. */
 export interface WireError {
@@ -145,6 +193,9 @@ export interface PromptSettings {
   fileChanges: FileChangesMode;
 }
 
+/** The level each effective `prompts.*` setting of a run came from. */
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges', SettingsLevel>>;
+
 /** The model settings decided for one run. */
 export interface ModelSettings {
   /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
@@ -158,6 +209,9 @@ export interface ModelSettings {
   /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
   bashTimeoutSeconds?: number | undefined;
 }
+
+/** Where each model setting of a run came from. */
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {

@@ -4,7 +4,7 @@
 // checked-in file is stale); wire-types.test.ts checks each interface against its schema.
 import type { z } from 'zod';
 import { v1Methods, v1Notifications } from '../methods.js';
-import { WIRE_ALIASES, WIRE_TYPES } from './wire-type-table.js';
+import { WIRE_TYPES } from './wire-type-table.js';
 
 type Schema = z.ZodType;
 
@@ -20,6 +20,7 @@ interface Def {
   entries?: Record<string, string | number>;
   keyType?: Schema;
   valueType?: Schema;
+  partial?: boolean;
 }
 
 const WIDTH = 100;
@@ -56,7 +57,7 @@ class Renderer {
   readonly #names = new Map<unknown, string>();
 
   constructor() {
-    for (const { name, schema } of [...WIRE_ALIASES, ...WIRE_TYPES]) {
+    for (const { name, schema } of WIRE_TYPES) {
       this.#names.set(schema._zod.def, name);
     }
   }
@@ -66,9 +67,12 @@ class Renderer {
     return this.#names.get(schema._zod.def);
   }
 
-  /** The parts of a member's type joined by `|` (optional, nullable and unions flattened). */
-  parts(schema: Schema, indent: number): string[] {
-    if (this.nameOf(schema)) return [this.type(schema, indent)];
+  /**
+   * The parts of a type joined by `|` (optional, nullable, enums and unions flattened); `root`
+   * writes out a named schema instead of naming it.
+   */
+  parts(schema: Schema, indent: number, root = false): string[] {
+    if (!root && this.nameOf(schema)) return [this.type(schema, indent)];
     const def = defOf(schema);
     if (def.type === 'optional')
       return [...this.parts(def.innerType as Schema, indent), 'undefined'];
@@ -76,18 +80,18 @@ class Renderer {
     if (def.type === 'union') return (def.options ?? []).flatMap((o) => this.parts(o, indent));
     if (def.type === 'enum') return Object.values(def.entries ?? {}).map((value) => literal(value));
     if (def.type === 'literal') return (def.values ?? []).map((value) => literal(value));
-    return [this.type(schema, indent)];
+    return [this.type(schema, indent, root)];
   }
 
   /** {@link parts}, where `unknown` swallows the rest (`unknown | undefined` is `unknown`). */
-  union(schema: Schema, indent: number): string[] {
-    const parts = this.parts(schema, indent);
+  union(schema: Schema, indent: number, root = false): string[] {
+    const parts = this.parts(schema, indent, root);
     return parts.includes('unknown') ? ['unknown'] : parts;
   }
 
   /** The TypeScript type of `schema`; a multi-line object literal has its members at `indent + 2`. */
-  type(schema: Schema, indent: number): string {
-    const name = this.nameOf(schema);
+  type(schema: Schema, indent: number, root = false): string {
+    const name = root ? undefined : this.nameOf(schema);
     if (name) return name;
     const def = defOf(schema);
     switch (def.type) {
@@ -110,8 +114,11 @@ class Renderer {
           ? `${element}[]`
           : `(${element})[]`;
       }
-      case 'record':
-        return `Record<${this.type(def.keyType as Schema, indent)}, ${this.type(def.valueType as Schema, indent)}>`;
+      case 'record': {
+        const key = this.type(def.keyType as Schema, indent);
+        const record = `Record<${key}, ${this.type(def.valueType as Schema, indent)}>`;
+        return def.partial ? `Partial<${record}>` : record;
+      }
       case 'object':
         return `{\n${this.members(schema, indent + 2).join('\n')}\n${spaces(indent)}}`;
       default:
@@ -167,10 +174,9 @@ class Renderer {
       }
       return [...lines, `export interface ${name} {`, ...members, '}'].join('\n');
     }
-    const options = def.type === 'union' ? (def.options ?? []) : [schema];
-    const types = options.map((option) => this.type(option, 2));
+    const types = this.union(schema, 2, true);
     const one = `export type ${name} = ${types.join(' | ')};`;
-    if (one.length <= WIDTH) return [...lines, one].join('\n');
+    if (one.length <= WIDTH || types.length === 1) return [...lines, one].join('\n');
     return `${[...lines, `export type ${name} =`, ...types.map((t) => `  | ${t}`)].join('\n')};`;
   }
 }
@@ -235,27 +241,11 @@ export function renderWireTypes(): string {
       '}',
     ].join('\n'),
   );
-  return `${[header(), ...blocks].join('\n\n')}\n`;
+  return `${[HEADER, ...blocks].join('\n\n')}\n`;
 }
 
-/** The comment and imports at the top of the generated file. */
-function header(): string {
-  const byModule = new Map<string, string[]>();
-  for (const { name, from } of WIRE_ALIASES)
-    byModule.set(from, [...(byModule.get(from) ?? []), name]);
-  const imports = [...byModule]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([from, names]) => {
-      const sorted = [...names].sort((a, b) => a.localeCompare(b));
-      const one = `import type { ${sorted.join(', ')} } from '${from}';`;
-      return one.length <= WIDTH
-        ? one
-        : `import type {\n${sorted.map((name) => `  ${name},`).join('\n')}\n} from '${from}';`;
-    });
-  return [
-    '// generated — do not edit. Written by `pnpm --filter @repa/protocol schema` from the zod schemas',
-    "// (src/v1/wire-types/render-wire-types.ts); each member's TSDoc is its schema's `.describe()`.",
-    '// biome-ignore-all format: generated',
-    ...imports,
-  ].join('\n');
-}
+const HEADER = [
+  '// generated — do not edit. Written by `pnpm --filter @repa/protocol schema` from the zod schemas',
+  "// (src/v1/wire-types/render-wire-types.ts); each member's TSDoc is its schema's `.describe()`.",
+  '// biome-ignore-all format: generated',
+].join('\n');

@@ -1,5 +1,6 @@
 // The TypeScript names of the wire schemas, for render-wire-types.ts. Member docs come from each
 // schema's `.describe()`; a type's own doc from its entry here, else from its schema's description.
+// A member typed by a schema named here is typed by that name; every other schema is written out.
 import type { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
 import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from '../content.js';
@@ -60,16 +61,6 @@ export interface WireType {
   view?: z.ZodType;
 }
 
-/** A type the generated file imports by name from the module that declares it (`z.infer` aliases). */
-export interface WireAlias {
-  /** Its TypeScript name. */
-  name: string;
-  /** The schema it is the `z.infer` of. */
-  schema: z.ZodType;
-  /** The module that exports it, relative to `src/v1/`. */
-  from: string;
-}
-
 /** The option of a discriminated union whose `key` member is the literal `value`. */
 function variant(union: z.ZodType, key: string, value: string): z.ZodType {
   const options = (union as unknown as { options: z.ZodObject[] }).options;
@@ -85,6 +76,34 @@ const event = (type: string) => variant(runEventSchema, 'type', type);
 
 /** Every named wire type, in the order of the generated file. */
 export const WIRE_TYPES: readonly WireType[] = [
+  { name: 'SettingsLevel', schema: settingsLevelSchema, doc: 'A settings inheritance level.' },
+  {
+    name: 'WritableSettingsLevel',
+    schema: writableSettingsLevelSchema,
+    doc: 'A settings level a client may write.',
+  },
+  { name: 'FileChangesMode', schema: fileChangesModeSchema, doc: 'A `prompts.fileChanges` mode.' },
+  { name: 'ThinkingLevel', schema: thinkingLevelSchema, doc: 'A Pi thinking level.' },
+  { name: 'BashMode', schema: bashModeSchema, doc: 'A `tools.bash` mode.' },
+  {
+    name: 'CredentialSource',
+    schema: credentialSourceSchema,
+    doc: "Where Pi finds a provider's credentials.",
+  },
+  {
+    name: 'RestrictedKind',
+    schema: restrictedKindSchema,
+    doc: 'What kind of thing of a space has no effect until the space is trusted.',
+  },
+  { name: 'TrustReason', schema: trustReasonSchema, doc: 'Why a space is trusted.' },
+  { name: 'RunStatus', schema: runStatusSchema, doc: "A run's status." },
+  { name: 'RunDelivery', schema: runDeliverySchema, doc: 'How a request reaches the session.' },
+  {
+    name: 'PromptSectionName',
+    schema: promptSectionNameSchema,
+    doc: "A named section of Repa's system prompt.",
+  },
+  { name: 'LoginType', schema: loginTypeSchema, doc: 'How `login.start` signs in.' },
   { name: 'WireError', schema: wireErrorSchema, doc: 'The wire shape of a Repa error.' },
   {
     name: 'JsonRpcRequest',
@@ -102,9 +121,19 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'RestrictedItem', schema: restrictedItemSchema },
   { name: 'PromptSettings', schema: promptSettingsSchema },
   {
+    name: 'PromptSettingsSources',
+    schema: promptSettingsSourcesSchema,
+    doc: 'The level each effective `prompts.*` setting of a run came from.',
+  },
+  {
     name: 'ModelSettings',
     schema: modelSettingsSchema,
     doc: 'The model settings decided for one run.',
+  },
+  {
+    name: 'ModelSettingsSources',
+    schema: modelSettingsSourcesSchema,
+    doc: 'Where each model setting of a run came from.',
   },
   {
     name: 'SettingOverride',
@@ -236,22 +265,4 @@ export const WIRE_TYPES: readonly WireType[] = [
     schema: runEventNotificationSchema,
     doc: "The `run.event` notification's params.",
   },
-];
-
-/** The `z.infer` aliases the generated types use by name. */
-export const WIRE_ALIASES: readonly WireAlias[] = [
-  { name: 'PromptSectionName', schema: promptSectionNameSchema, from: './prompt.js' },
-  { name: 'RestrictedKind', schema: restrictedKindSchema, from: './trust.js' },
-  { name: 'TrustReason', schema: trustReasonSchema, from: './trust.js' },
-  { name: 'SettingsLevel', schema: settingsLevelSchema, from: './settings.js' },
-  { name: 'WritableSettingsLevel', schema: writableSettingsLevelSchema, from: './settings.js' },
-  { name: 'FileChangesMode', schema: fileChangesModeSchema, from: './settings.js' },
-  { name: 'ThinkingLevel', schema: thinkingLevelSchema, from: './settings.js' },
-  { name: 'BashMode', schema: bashModeSchema, from: './settings.js' },
-  { name: 'PromptSettingsSources', schema: promptSettingsSourcesSchema, from: './settings.js' },
-  { name: 'ModelSettingsSources', schema: modelSettingsSourcesSchema, from: './settings.js' },
-  { name: 'CredentialSource', schema: credentialSourceSchema, from: './models.js' },
-  { name: 'LoginType', schema: loginTypeSchema, from: './login.js' },
-  { name: 'RunStatus', schema: runStatusSchema, from: './runs.js' },
-  { name: 'RunDelivery', schema: runDeliverySchema, from: './runs.js' },
 ];
