@@ -1,6 +1,6 @@
-// The hand-written wire interfaces of protocol v1: each equals its zod schema's inferred type (checked
-// by `tsc --build`, which compiles this file), and the declarations tsc emits for them carry every
-// member's `description` as its TSDoc.
+// The wire interfaces of protocol v1 (generated into wire-types.generated.ts): each equals its zod
+// schema's inferred type (checked by `tsc --build`, which compiles this file), and the declarations
+// tsc emits for them carry every member's `description` as its TSDoc.
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
