@@ -151,13 +151,13 @@ class Renderer {
     const hugs = parts.length === 1 || (parts.length === 2 && parts[1] === 'null');
     if ((!multiLine && line.length <= WIDTH) || (multiLine && hugs)) return line.split('\n');
     const options = this.union(schema, indent + 4);
+    const last = options.length - 1;
     return [
       `${pad}${head}`,
-      ...options.map((part, i) => {
-        const text = `${pad}  | ${part}${i === options.length - 1 ? ';' : ''}`;
-        return text;
-      }),
-    ].flatMap((text) => text.split('\n'));
+      ...options.map((part, i) => `${pad}  | ${part}${i === last ? ';' : ''}`),
+    ]
+      .join('\n')
+      .split('\n');
   }
 
   /** `export interface` (an object) or `export type` (anything else) named `name`. */
@@ -181,7 +181,7 @@ class Renderer {
   }
 }
 
-/** The description of an unnamed optional or nullable member's inner schema. */
+/** The description of an optional or nullable member's inner schema (when it has none itself). */
 function innerDescription(schema: Schema): string | undefined {
   const def = defOf(schema);
   if (def.type !== 'optional' && def.type !== 'nullable') return undefined;
