@@ -329,6 +329,29 @@ describe('repa', () => {
       expect(unknown.stderr).toMatch(/There is no setting 'prompts.colour'\. \(not_found\)/);
     });
 
+    it('describes one setting asked for by KEY: values, default, rules and what it does', async () => {
+      const space = newSpace('settings-describe');
+      const bash = await repa(sandbox, ['settings', 'get', 'tools.bash'], { cwd: space });
+      expect(bash.code).toBe(0);
+      expect(bash.stdout).toMatch(/^tools\.bash +"off" +default +application \d+, space 0\n\n/m);
+      expect(bash.stdout).toContain('\nvalues   off | sandboxed\ndefault  "off"\ntrust    ');
+      expect(bash.stdout).toMatch(
+        /^Whether the model may run shell commands with the `bash` tool/m,
+      );
+      const idle = await repa(sandbox, [
+        'settings',
+        'get',
+        'daemon.idleMinutes',
+        '--level',
+        'application',
+      ]);
+      expect(idle.stdout).toContain(
+        "\nvalues   0–10080\ndefault  30\nlevel    only the application level's value is read\n",
+      );
+      const all = await repa(sandbox, ['settings', 'get'], { cwd: space });
+      expect(all.stdout).not.toContain('values   ');
+    });
+
     it('sets values parsed as JSON or taken as strings, per level, and resets them', async () => {
       const space = newSpace('settings-set');
       const set = await repaJson<{ item: SettingItemView; level: string }>(

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { SETTING_ITEMS } from '@repa/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, repa, repaJson } from './cli-harness.js';
 
@@ -73,6 +74,22 @@ describe('repa', () => {
       );
       const topic = await repa(sandbox, ['help', 'runs', 'retry']);
       expect(topic.stdout).toContain('Usage: repa runs retry RUN_ID');
+    });
+
+    it('lists every setting in settings set --help with its values, default and description', async () => {
+      const { code, stdout } = await repa(sandbox, ['settings', 'set', '--help']);
+      expect(code).toBe(0);
+      expect(stdout).toContain('\n  tools.bash * (off | sandboxed; default "off")\n');
+      expect(stdout).toContain(
+        '\n  daemon.idleMinutes (0–10080; default 30; application level only)\n',
+      );
+      const flat = stdout.replace(/\s+/g, ' ');
+      for (const item of SETTING_ITEMS) {
+        expect(stdout).toMatch(
+          new RegExp(`^  ${item.key.replace('.', '\\.')} .*\\(${item.values}`, 'm'),
+        );
+        expect(flat).toContain(item.description.replace(/\s+/g, ' '));
+      }
     });
 
     it('prints the version', async () => {

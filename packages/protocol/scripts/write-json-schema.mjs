@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes schema/v1.json from the built package. Run `pnpm --filter @repa/protocol schema` after a
-// wire change; a test fails while the committed file differs from what the zod schemas generate.
+// wire change (it also rewrites src/v1/wire-types.generated.ts); a test fails while either
+// committed file differs from what the zod schemas generate.
 import { writeFileSync } from 'node:fs';
 import { v1JsonSchemas } from '../dist/index.js';
 

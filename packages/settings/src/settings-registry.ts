@@ -1,32 +1,25 @@
 import {
-  daemonIdleMinutesSchema,
+  MODEL_SETTING_ITEMS,
   type ModelSettings,
-  modelSettingsSchema,
+  PROMPT_SETTING_ITEMS,
   type PromptSettings,
   promptSettingsSchema,
+  SETTING_ITEMS,
+  type SettingItem,
 } from '@repa/protocol';
-import type { z } from 'zod';
 
-/** One settings item: its dotted key, the type every stored value must have, and its default. */
-export interface SettingItemDefinition<T = unknown> {
-  /** Dotted key, `<namespace>.<name>`, e.g. `prompts.base`. */
-  readonly key: string;
-  /** What the item controls, for documentation and settings screens. */
-  readonly description: string;
-  /** Every value stored at any level must satisfy this schema (JSON data only). */
-  readonly schema: z.ZodType<T>;
-  /** The built-in value used when no level overrides the item. */
-  readonly defaultValue: T;
-  /**
-   * True when the item changes what runs or what the model is told (tools, model, thinking level,
-   * prompt text, instruction files): an untrusted space's own overrides of it have no effect and a
-   * space or session write of it is refused with `space_untrusted` (spec R13). Default false: the
-   * item can only switch sources off or change how much a notice says.
-   */
-  readonly requiresTrust?: boolean;
-}
+/**
+ * One settings item as a registry takes it: the protocol's `SettingItem` (key, description, value
+ * schema, default, trust rule) without what is worked out for display. Default `requiresTrust`:
+ * false.
+ */
+export type SettingItemDefinition<T = unknown> = Pick<
+  SettingItem<T>,
+  'key' | 'description' | 'schema' | 'defaultValue'
+> &
+  Partial<Pick<SettingItem<T>, 'requiresTrust'>>;
 
-/** The set of items a settings store knows; the one place a new item is declared. */
+/** The set of items a settings store knows (Repa's: the protocol's `SETTING_ITEMS`). */
 export interface SettingsRegistry {
   /** Every item, in declaration order (the order `get` reports them in). */
   readonly items: readonly SettingItemDefinition[];
@@ -66,70 +59,14 @@ export function createSettingsRegistry(items: readonly SettingItemDefinition[]):
   return Object.freeze({ items: frozen, get: (key: string) => byKey.get(key) });
 }
 
-const shape = promptSettingsSchema.shape;
-
 /**
- * The `prompts.*` items, one per field of the protocol's `PromptSettings` (spec R13, R14).
+ * The `prompts.*` items, one per field of the protocol's `PromptSettings` (spec R13, R14), as the
+ * protocol's `SETTING_ITEMS` declares them.
  * Contract: the mapped type makes a `PromptSettings` field without an item a compile error.
  */
 export const promptSettingItems: {
   readonly [K in keyof PromptSettings]: SettingItemDefinition<PromptSettings[K]>;
-} = {
-  base: defineSettingItem({
-    key: 'prompts.base',
-    requiresTrust: true,
-    description:
-      "The base system prompt. `null` (default) is Repa's built-in base prompt; a string replaces " +
-      'it, and `""` is an explicitly empty base prompt. Setting `null` at a higher level brings ' +
-      'the built-in base back over a lower level.',
-    schema: shape.base,
-    defaultValue: null,
-  }),
-  append: defineSettingItem({
-    key: 'prompts.append',
-    requiresTrust: true,
-    description: 'Text appended after everything else in the system prompt. Default `""`.',
-    schema: shape.append,
-    defaultValue: '',
-  }),
-  projectInstructions: defineSettingItem({
-    key: 'prompts.projectInstructions',
-    description:
-      "Include the space's project instruction files (only when the host trusts them). Default off.",
-    schema: shape.projectInstructions,
-    defaultValue: false,
-  }),
-  skillCatalog: defineSettingItem({
-    key: 'prompts.skillCatalog',
-    description: 'Include the skill catalog in the system prompt. Default on.',
-    schema: shape.skillCatalog,
-    defaultValue: true,
-  }),
-  environment: defineSettingItem({
-    key: 'prompts.environment',
-    description: 'Describe the working environment (space root, platform, date). Default on.',
-    schema: shape.environment,
-    defaultValue: true,
-  }),
-  learningContext: defineSettingItem({
-    key: 'prompts.learningContext',
-    description: "Provide the space's learning context to the model. Default on.",
-    schema: shape.learningContext,
-    defaultValue: true,
-  }),
-  fileChanges: defineSettingItem({
-    key: 'prompts.fileChanges',
-    description:
-      'How changes to ordinary files are told to the model: `off` never; `on-demand` (default) ' +
-      'a short notice naming the changed files, the model re-reads a file when it needs the ' +
-      'content; `notice` a notice with sizes and versions; `diff` a bounded unified diff when ' +
-      'the old text is known.',
-    schema: shape.fileChanges,
-    defaultValue: 'on-demand',
-  }),
-};
-
-const modelShape = modelSettingsSchema.shape;
+} = PROMPT_SETTING_ITEMS;
 
 /**
  * The model items, one per field of the protocol's `ModelSettings` (spec R71, R72): applied at
@@ -139,73 +76,12 @@ export const modelSettingItems: {
   readonly [K in keyof ModelSettings]-?: SettingItemDefinition<
     Exclude<ModelSettings[K], undefined>
   >;
-} = {
-  model: defineSettingItem({
-    key: 'model.id',
-    requiresTrust: true,
-    description:
-      'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
-      "daemon's model: the one Pi itself would choose from its settings and credentials.",
-    schema: modelShape.model,
-    defaultValue: null,
-  }),
-  thinkingLevel: defineSettingItem({
-    key: 'model.thinkingLevel',
-    requiresTrust: true,
-    description:
-      "Pi's thinking level: off, minimal, low, medium, high or xhigh (clamped to what the model " +
-      "supports). `null` (default) is Pi's own default level.",
-    schema: modelShape.thinkingLevel,
-    defaultValue: null,
-  }),
-  tools: defineSettingItem({
-    key: 'tools.enabled',
-    requiresTrust: true,
-    description:
-      'The tool names a run may use, e.g. `["read", "grep"]`. `null` (default) is every content ' +
-      'and search tool; `[]` is none.',
-    schema: modelShape.tools,
-    defaultValue: null,
-  }),
-  bash: defineSettingItem({
-    key: 'tools.bash',
-    requiresTrust: true,
-    description:
-      'Whether the model may run shell commands with the `bash` tool: `off` (default) never; ' +
-      '`sandboxed` inside a bubblewrap sandbox (the space writable except `.repa`, the rest of ' +
-      'the file system read-only, no network), refused with `sandbox_unavailable` when bubblewrap ' +
-      'is missing, never run unsandboxed. `tools.enabled` can still leave it out.',
-    schema: modelShape.bash.unwrap(),
-    defaultValue: 'off',
-  }),
-  bashTimeoutSeconds: defineSettingItem({
-    key: 'tools.bashTimeoutSeconds',
-    requiresTrust: true,
-    description:
-      'The wall-clock limit of one `bash` command in seconds (1 to 86400); a command that runs ' +
-      'longer is terminated (SIGTERM, then SIGKILL). Default 120.',
-    schema: modelShape.bashTimeoutSeconds.unwrap(),
-    defaultValue: 120,
-  }),
-};
+} = MODEL_SETTING_ITEMS;
 
-/** `daemon.idleMinutes`: when the daemon exits by itself; read at the application level. */
-export const daemonIdleMinutesItem: SettingItemDefinition<number> = defineSettingItem({
-  key: 'daemon.idleMinutes',
-  description:
-    'Minutes without requests, connections and active or queued runs after which the daemon ' +
-    'exits by itself (the next repa command starts it again); 0 never. Read at the application ' +
-    'level only. Default 30.',
-  schema: daemonIdleMinutesSchema,
-  defaultValue: 30,
-});
-
-/** Repa's settings registry: every item Repa knows, with its type and default. */
-export const settingsRegistry: SettingsRegistry = createSettingsRegistry([
-  ...Object.values(promptSettingItems),
-  ...Object.values(modelSettingItems),
-  daemonIdleMinutesItem,
-]);
+/** Repa's settings registry: every item of the protocol's `SETTING_ITEMS`, each checked. */
+export const settingsRegistry: SettingsRegistry = createSettingsRegistry(
+  SETTING_ITEMS.map((item) => defineSettingItem(item)),
+);
 
 /** The built-in defaults of every `prompts.*` item (spec R14), as one `PromptSettings`. */
 export const DEFAULT_PROMPT_SETTINGS: Readonly<PromptSettings> = Object.freeze(

@@ -1,5 +1,23 @@
+import { SETTING_ITEMS } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import { coerceSettingValue, parseSettingValue } from './settings-commands.js';
+
+/** A typical VALUE a learner types for each setting, and the value it must become. */
+const TYPICAL: Record<string, [text: string, value: unknown]> = {
+  'prompts.base': ['You tutor biology.', 'You tutor biology.'],
+  'prompts.append': ['Answer in French.', 'Answer in French.'],
+  'prompts.projectInstructions': ['true', true],
+  'prompts.skillCatalog': ['false', false],
+  'prompts.environment': ['false', false],
+  'prompts.learningContext': ['false', false],
+  'prompts.fileChanges': ['diff', 'diff'],
+  'model.id': ['anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'],
+  'model.thinkingLevel': ['high', 'high'],
+  'tools.enabled': ['["read","grep"]', ['read', 'grep']],
+  'tools.bash': ['sandboxed', 'sandboxed'],
+  'tools.bashTimeoutSeconds': ['300', 300],
+  'daemon.idleMinutes': ['0', 0],
+};
 
 describe('parseSettingValue', () => {
   describe('JSON when it parses, else the string', () => {
@@ -26,6 +44,22 @@ describe('coerceSettingValue', () => {
     expect(coerceSettingValue('prompts.fileChanges', 'notice')).toBe('notice');
     expect(coerceSettingValue('tools.enabled', '["read"]')).toEqual(['read']);
     expect(coerceSettingValue('model.thinkingLevel', 'high')).toBe('high');
+  });
+
+  it("coerces a typical VALUE of every setting to a value of the setting's schema", () => {
+    expect(Object.keys(TYPICAL)).toEqual(SETTING_ITEMS.map((item) => item.key));
+    for (const item of SETTING_ITEMS) {
+      const [text, value] = TYPICAL[item.key] ?? [];
+      const coerced = coerceSettingValue(item.key, text ?? '');
+      expect(coerced, item.key).toEqual(value);
+      expect(item.schema.safeParse(coerced).success, item.key).toBe(true);
+    }
+  });
+
+  it('leaves a refused VALUE of tools.bash, tools.bashTimeoutSeconds and daemon.idleMinutes as text too', () => {
+    expect(coerceSettingValue('tools.bash', 'true')).toBe('true');
+    expect(coerceSettingValue('tools.bashTimeoutSeconds', 'null')).toBe('null');
+    expect(coerceSettingValue('daemon.idleMinutes', '"30"')).toBe('"30"');
   });
 
   it('leaves a value the type refuses as text, for the daemon to reject with its message', () => {

@@ -1,8 +1,8 @@
 import {
-  modelSettingsSchema,
-  promptSettingsSchema,
   type RepaClient,
   RepaError,
+  SETTING_ITEMS,
+  type SettingItem,
   type SettingItemView,
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
@@ -132,26 +132,57 @@ export function parseSettingValue(text: string): unknown {
   }
 }
 
-/** The protocol's type of each setting key (the items of `PromptSettings` and `ModelSettings`). */
-const SETTING_TYPES: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
-  ...Object.fromEntries(
-    Object.entries(promptSettingsSchema.shape).map(([name, schema]) => [`prompts.${name}`, schema]),
-  ),
-  'model.id': modelSettingsSchema.shape.model,
-  'model.thinkingLevel': modelSettingsSchema.shape.thinkingLevel,
-  'tools.enabled': modelSettingsSchema.shape.tools,
-};
+const ITEMS = new Map(SETTING_ITEMS.map((item) => [item.key, item]));
 
 /**
- * `set`'s VALUE coerced to the item's type: read as JSON when that is a value of the type (`true`,
- * `12`, `null`, `["read"]`), else the text as it is, so `prompts.append 12` is the string "12".
+ * `set`'s VALUE coerced to the item's type (the protocol's `SETTING_ITEMS`): read as JSON when that
+ * is a value of the type (`true`, `12`, `null`, `["read"]`), else the text as it is, so
+ * `prompts.append 12` is the string "12".
  */
 export function coerceSettingValue(key: string, text: string): unknown {
   const parsed = parseSettingValue(text);
-  const type = SETTING_TYPES[key];
-  if (type === undefined || type.safeParse(parsed).success) return parsed;
+  const item = ITEMS.get(key);
+  if (item === undefined || item.schema.safeParse(parsed).success) return parsed;
   return text;
 }
+
+/** `text` in lines of at most `width` columns, each starting with `indent`. */
+function wrap(text: string, width: number, indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && indent.length + line.length + 1 + word.length > width) {
+      lines.push(`${indent}${line}`);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, `${indent}${line}`] : lines;
+}
+
+const TRUST_NOTE = "a space's or session's value applies once the space is trusted (repa trust)";
+
+/** What `item` takes and does: its values, default, rules, then its description. */
+function describeItem(item: SettingItem, width: number): string {
+  return [
+    `values   ${item.values}`,
+    `default  ${JSON.stringify(item.defaultValue)}`,
+    ...(item.requiresTrust ? [`trust    ${TRUST_NOTE}`] : []),
+    ...(item.appliesAt ? [`level    only the ${item.appliesAt} level's value is read`] : []),
+    ...wrap(item.description, width, ''),
+  ].join('\n');
+}
+
+/** Every setting for `set --help`: key, values and default, then what it does. */
+const SETTINGS_HELP = [
+  'Settings: KEY (its values; default) and what it does; * marks those whose space or session',
+  'value applies only once the space is trusted (repa trust):',
+  ...SETTING_ITEMS.flatMap((item) => {
+    const facts = [item.values, `default ${JSON.stringify(item.defaultValue)}`];
+    if (item.appliesAt) facts.push(`${item.appliesAt} level only`);
+    const mark = item.requiresTrust ? ' *' : '';
+    return [`  ${item.key}${mark} (${facts.join('; ')})`, ...wrap(item.description, 100, '      ')];
+  }),
+].join('\n');
 
 const SCOPE_HELP = `  --space DIR      the space (default: the current directory)
   --session ID     the session (default: the space's most recent session)`;
@@ -174,7 +205,8 @@ const settingsGet: Command = {
   summary: 'show the settings: value, source level and revisions',
   usage: 'settings get [KEY] [--level LEVEL] [--space DIR] [--session ID]',
   help: `Shows every setting (or only KEY) with its effective value, the level it comes from (default,
-application, space or session) and the current revision of each level.
+application, space or session) and the current revision of each level; KEY is then also described:
+its values, default and what it does (repa settings set --help lists every setting so).
 
 Options:
   --level LEVEL    whose view: application (defaults and application values only), space (up
@@ -198,6 +230,11 @@ revisions.`,
     const shown = key === undefined ? items : [itemOf(items, key)];
     if (context.json) writeJson(context.stdout, { ...scope, items: shown });
     else writeItems(context, shown);
+    const described = key === undefined ? undefined : ITEMS.get(key);
+    if (described && !context.json) {
+      const width = Math.min(terminalWidth(context.stdout) ?? 100, 100);
+      context.stdout.write(`\n${describeItem(described, width)}\n`);
+    }
     return 0;
   },
 };
@@ -214,7 +251,9 @@ string and false are real values, not "default" (reset removes a value).
 Options:
 ${WRITE_HELP}
 
-Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
+Shows the setting afterwards; with --json: {"item": SettingItemView}.
+
+${SETTINGS_HELP}`,
   options: WRITE_OPTIONS,
   positionals: [2, 2],
   async run(context, [key = '', valueText = ''], values) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WireError } from '../v1/wire-types.generated.js';
 
 const MARKER = Symbol.for('repa.error');
 
@@ -85,10 +86,6 @@ const FROM_WIRE: unique symbol = Symbol('repa.error.fromWire');
 /** The wire shape of a Repa error; carried unchanged from the thrower to every client. */
 export const wireErrorSchema = z
   .looseObject({
-    /**
-     * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
-     * generic error.
-     */
     code: z
       .string()
       .min(1)
@@ -103,34 +100,14 @@ export const wireErrorSchema = z
       .describe(
         'Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a generic error.',
       ),
-    /** Human message saying what went wrong. */
     message: z.string().describe('Human message saying what went wrong.'),
-    /** What to do about it. */
     fix: z.string().describe('What to do about it.'),
-    /** Structured facts for recovery (e.g. the current version on `stale_version`). */
     details: z
       .record(z.string(), z.unknown())
       .optional()
       .describe('Structured facts for recovery (e.g. the current version on `stale_version`).'),
   })
   .meta({ id: 'Error', description: 'A Repa error: a stable code, a human message and the fix.' });
-
-/** The wire shape of a Repa error. */
-export interface WireError {
-  /**
-   * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
-   * generic error.
-   */
-  code: string;
-  /** Human message saying what went wrong. */
-  message: string;
-  /** What to do about it. */
-  fix: string;
-  /** Structured facts for recovery (e.g. the current version on `stale_version`). */
-  details?: Record<string, unknown> | undefined;
-  /** Members a newer server may add. */
-  [member: string]: unknown;
-}
 
 /** Options for a {@link RepaError}. */
 export interface RepaErrorOptions {
@@ -212,3 +189,5 @@ export class RepaError extends Error {
     };
   }
 }
+
+export type { WireError };

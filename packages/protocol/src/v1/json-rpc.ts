@@ -5,23 +5,11 @@ const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);
 
 /** A JSON-RPC 2.0 request (with `id`) or notification (without); closed like all client input. */
 export const jsonRpcRequestSchema = z.strictObject({
-  jsonrpc: z.literal('2.0'),
-  /** Absent for notifications. */
+  jsonrpc: z.literal('2.0').describe('Always `2.0`.'),
   id: jsonRpcIdSchema.optional().describe('Absent for notifications.'),
-  method: z.string().min(1),
-  params: z.unknown().optional(),
+  method: z.string().min(1).describe("The method's name."),
+  params: z.unknown().optional().describe("The method's params."),
 });
-/** A JSON-RPC 2.0 request or notification. */
-export interface JsonRpcRequest {
-  /** Always `2.0`. */
-  jsonrpc: '2.0';
-  /** Absent for notifications. */
-  id?: string | number | undefined;
-  /** The method's name. */
-  method: string;
-  /** The method's params. */
-  params?: unknown;
-}
 
 /** A JSON-RPC 2.0 error object; `data` carries the Repa error unchanged. */
 export const jsonRpcErrorSchema = z.object({
@@ -100,3 +88,5 @@ export function invalidRequestFromZod(error: z.ZodError, prefix = 'params'): Rep
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
   return new RepaError('invalid_request', `Invalid request: ${summary}`, { details: { issues } });
 }
+
+export type { JsonRpcRequest } from './wire-types.generated.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { REPA_ERROR_CODES } from '../errors/repa-error.js';
 import { v1JsonSchemas } from './json-schema.js';
 import { v1Methods } from './methods.js';
-import { SETTING_KEYS } from './settings.js';
+import { SETTING_KEYS } from './setting-items.js';
 
 type Json = Record<string, unknown>;
 const doc = v1JsonSchemas() as unknown as Json & {

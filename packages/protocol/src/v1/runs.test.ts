@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as protocol from '../index.js';
 import * as internal from '../internal/index.js';
-import { isTerminalRunStatus, runInputSchema, runStatusSchema } from './runs.js';
+import { runInputSchema } from './run-input.js';
+import { isTerminalRunStatus, runStatusSchema } from './runs.js';
 
 describe('isTerminalRunStatus', () => {
   it('is false for accepted and running and true for every other status', () => {

@@ -10,21 +10,16 @@ export const restrictedKindSchema = z.enum([
   'learning-context',
   'sessions',
 ]);
-/** What kind of thing of a space has no effect until the space is trusted. */
-export type RestrictedKind = z.infer<typeof restrictedKindSchema>;
 
 /** One thing found in an untrusted space that Repa leaves without effect until `space.trust`. */
 export const restrictedItemSchema = z
   .looseObject({
-    /** What it is: Pi's project settings or resources, instruction files, skills, Repa settings, a learning context, sessions. */
     kind: restrictedKindSchema.describe(
       "What it is: Pi's project settings or resources, instruction files, skills, Repa settings, a learning context, sessions.",
     ),
-    /** Where it is, relative to the space root (e.g. `.pi/settings.json`). */
     path: z
       .string()
       .describe('Where it is, relative to the space root (e.g. `.pi/settings.json`).'),
-    /** What trusting the space would let it do, in a sentence. */
     detail: z.string().describe('What trusting the space would let it do, in a sentence.'),
   })
   .meta({
@@ -32,19 +27,8 @@ export const restrictedItemSchema = z
     description:
       'One thing found in an untrusted space that Repa leaves without effect until the space is trusted.',
   });
-/** One thing found in an untrusted space that Repa leaves without effect until `space.trust`. */
-export interface RestrictedItem {
-  /** What it is: Pi's project settings or resources, instruction files, skills, Repa settings, a learning context, sessions. */
-  kind: RestrictedKind;
-  /** Where it is, relative to the space root (e.g. `.pi/settings.json`). */
-  path: string;
-  /** What trusting the space would let it do, in a sentence. */
-  detail: string;
-  /** Members a newer server may add. */
-  [member: string]: unknown;
-}
 
 /** Why a space is trusted: the learner trusted it, or Repa made it a space from a plain folder. */
 export const trustReasonSchema = z.enum(['user', 'created']);
-/** Why a space is trusted. */
-export type TrustReason = z.infer<typeof trustReasonSchema>;
+
+export type { RestrictedItem, RestrictedKind, TrustReason } from './wire-types.generated.js';

@@ -1,6 +1,6 @@
-// The hand-written wire interfaces of protocol v1: each equals its zod schema's inferred type (checked
-// by `tsc --build`, which compiles this file), and the declarations tsc emits for them carry every
-// member's `description` as its TSDoc.
+// The wire interfaces of protocol v1 (generated into wire-types.generated.ts): each equals its zod
+// schema's inferred type (checked by `tsc --build`, which compiles this file), and the declarations
+// tsc emits for them carry every member's `description` as its TSDoc.
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -22,24 +22,28 @@ import {
   learningContextSchema,
   learningContextSourceStateSchema,
 } from './learning-context.js';
-import type { V1MethodTypes, V1NotificationTypes } from './method-types.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import { type ModelInfo, modelInfoSchema } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
+  type RunAttachment,
+  type RunImage,
+  type RunInput,
+  type RunInputView,
+  runAttachmentSchema,
+  type runImageSchema,
+  runInputSchema,
+} from './run-input.js';
+import {
   type AttachedSource,
   attachedSourceSchema,
-  type RunAttachment,
   type RunCompactionEvent,
   type RunContextSnapshotEvent,
   type RunEvent,
   type RunEventNotification,
   type RunFileChangeNoticeEvent,
   type RunFollowUpDeliveredEvent,
-  type RunImage,
   type RunInfo,
-  type RunInput,
-  type RunInputView,
   type RunOverrides,
   type RunPromptSectionsEvent,
   type RunRetryEvent,
@@ -50,12 +54,9 @@ import {
   type RunToolEndEvent,
   type RunToolStartEvent,
   type RunUsage,
-  runAttachmentSchema,
   runEventNotificationSchema,
   runEventSchema,
-  type runImageSchema,
   runInfoSchema,
-  runInputSchema,
   runOverridesSchema,
   runUsageSchema,
 } from './runs.js';
@@ -75,6 +76,7 @@ import {
   settingOverrideSchema,
 } from './settings.js';
 import { type RestrictedItem, restrictedItemSchema } from './trust.js';
+import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 
 /** The named (non-index-signature) keys of `T`. */
 type NamedKeys<T> = keyof {

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { idSchema, spaceRootSchema } from '../common.js';
+import { runInputSchema } from '../run-input.js';
+import { runDeliverySchema, runInfoSchema, runOverridesSchema, runStatusSchema } from '../runs.js';
+
+/** The `run.*` methods. */
+export const runMethods = {
+  'run.submit': {
+    description:
+      'Accepts a run (idempotent by `requestId`) and subscribes this connection to its events.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session the run belongs to.'),
+      requestId: idSchema.describe(
+        'Client-chosen idempotency key: resubmitting it returns the original run.',
+      ),
+      input: runInputSchema.describe('What to do.'),
+      overrides: runOverridesSchema
+        .optional()
+        .describe('Model settings for this run only, over every settings level.'),
+      delivery: runDeliverySchema
+        .optional()
+        .describe(
+          "How the request reaches the session (default `new`): `queue` waits behind the session's runs; `steer` and `followUp` go into its active run (`no_active_run` when there is none).",
+        ),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The accepted (or original) run.'),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original run is returned.',
+        ),
+    }),
+  },
+  'run.get': {
+    description: 'One run as the ledger keeps it.',
+    params: z.strictObject({
+      runId: idSchema.describe('The run.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The run.'),
+    }),
+  },
+  'run.list': {
+    description: 'Runs, newest first, filtered by space, session and status.',
+    params: z.strictObject({
+      space: spaceRootSchema.optional().describe('Only runs of this space.'),
+      sessionId: idSchema.optional().describe('Only runs of this session.'),
+      status: runStatusSchema.optional().describe('Only runs in this status.'),
+      limit: z
+        .number()
+        .int()
+        .positive()
+        .max(1000)
+        .optional()
+        .describe('At most this many, newest first (default 50).'),
+    }),
+    result: z.looseObject({
+      runs: z.array(runInfoSchema).describe('The matching runs, newest first.'),
+    }),
+  },
+  'run.subscribe': {
+    description: 'Subscribes this connection to `run.event` notifications of a run.',
+    params: z.strictObject({
+      runId: idSchema.describe('The run whose `run.event` notifications this connection wants.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe(
+        'The run as it is now; events after this state follow as notifications.',
+      ),
+    }),
+  },
+  'run.cancel': {
+    description: 'Cancels a run; answers the run as it is then.',
+    params: z.strictObject({
+      runId: idSchema.describe('The run.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The run.'),
+    }),
+  },
+  'run.retry': {
+    description:
+      'Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection to it.',
+    params: z.strictObject({
+      runId: idSchema.describe('The run to retry.'),
+      requestId: idSchema.describe('Idempotency key of the retry itself.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The retry (or the original retry for a repeated request id).'),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original retry is returned.',
+        ),
+    }),
+  },
+  'run.resume': {
+    description:
+      "Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its history ends (no repeated user message), with the original's accepted settings.",
+    params: z.strictObject({
+      runId: idSchema.describe('The interrupted or failed run to resume.'),
+      requestId: idSchema.describe('Idempotency key of the resumption itself.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe(
+        'The new attempt (or the original one for a repeated request id).',
+      ),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original attempt is returned.',
+        ),
+    }),
+  },
+} as const;

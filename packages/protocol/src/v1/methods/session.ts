@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { idSchema, spaceRootSchema } from '../common.js';
+import { historyItemSchema, sessionInfoSchema } from '../sessions.js';
+
+/** The `session.*` methods. */
+export const sessionMethods = {
+  'session.create': {
+    description: 'Creates a session in a space.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      title: z.string().max(500).optional().describe('Optional human title.'),
+    }),
+    result: z.looseObject({
+      session: sessionInfoSchema.describe('The new session.'),
+    }),
+  },
+  'session.list': {
+    description: 'Lists the sessions of a space, newest first; damaged ones carry `damaged`.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+    }),
+    result: z.looseObject({
+      sessions: z.array(sessionInfoSchema).describe('The sessions of the space, newest first.'),
+    }),
+  },
+  'session.history': {
+    description: 'The public history of a session (spec R27).',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+    }),
+    result: z.looseObject({
+      items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+    }),
+  },
+  'session.rename': {
+    description: 'Gives a session a new title.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+      title: z.string().min(1).max(500).describe('The new title.'),
+    }),
+    result: z.looseObject({
+      session: sessionInfoSchema.describe('The renamed session.'),
+    }),
+  },
+  'session.delete': {
+    description: "Deletes a session's file; `busy` while one of its runs is accepted or running.",
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+    }),
+    result: z.looseObject({
+      sessionId: idSchema.describe("The deleted session's id."),
+    }),
+  },
+} as const;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { spaceRootSchema } from '../common.js';
+import { restrictedItemSchema, trustReasonSchema } from '../trust.js';
+
+const spaceInfoSchema = z.looseObject({
+  root: spaceRootSchema.describe('The space root (an absolute, real path).'),
+  name: z.string().describe("The folder's name."),
+  learningContext: z
+    .object({
+      revision: z.string().describe('Its revision.'),
+      chars: z.number().int().nonnegative().describe('Body length in characters.'),
+      sources: z.array(z.string()).describe('The sources it was built from.'),
+    })
+    .nullable()
+    .describe('The current learning context, when the space has one.'),
+  trusted: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether the learner trusts the space (spec R13); untrusted, what `restricted` lists has no effect.',
+    ),
+  trustReason: trustReasonSchema
+    .optional()
+    .describe(
+      'Why it is trusted: `user` (`space.trust`) or `created` (Repa made a plain folder a space).',
+    ),
+  restricted: z
+    .array(restrictedItemSchema)
+    .optional()
+    .describe('What the space holds that has no effect until it is trusted (empty when trusted).'),
+});
+
+/** The `space.*` methods. */
+export const spaceMethods = {
+  'space.open': {
+    description: 'Opens a space folder and describes it (name, learning context).',
+    params: z.strictObject({
+      root: spaceRootSchema.describe('The space root folder (an absolute path).'),
+    }),
+    result: z.looseObject({
+      space: spaceInfoSchema.describe('The opened space.'),
+    }),
+  },
+  'space.trust': {
+    description:
+      'Records whether the learner trusts a space (kept in the app directory; spec R13).',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      trusted: z
+        .boolean()
+        .describe('True trusts the space from the next run on; false withdraws the trust.'),
+    }),
+    result: z.looseObject({
+      space: spaceRootSchema.describe('The space root (its real path).'),
+      trusted: z.boolean().describe('Whether the space is trusted now.'),
+      wasTrusted: z.boolean().describe('Whether it was trusted before this call.'),
+      restricted: z
+        .array(restrictedItemSchema)
+        .optional()
+        .describe(
+          'What the space holds that trusting it lets take effect (restricted again when distrusted).',
+        ),
+    }),
+  },
+} as const;

@@ -1,0 +1,225 @@
+import type { z } from 'zod';
+import {
+  bashModeSchema,
+  bashTimeoutSecondsSchema,
+  daemonIdleMinutesSchema,
+  modelSettingsSchema,
+  promptSettingsSchema,
+} from './settings.js';
+import type { ModelSettings, PromptSettings } from './wire-types.generated.js';
+
+/**
+ * One settings item: the one declaration of its key, the type of its value, its default and what
+ * it does. The settings store, `settings.set`'s schema and every client's help read it from here.
+ */
+export interface SettingItem<T = unknown> {
+  /** Dotted key, `<namespace>.<name>`, e.g. `prompts.base`. */
+  readonly key: string;
+  /** What the item controls, for people: command help and settings screens. */
+  readonly description: string;
+  /** Every value stored at any level must satisfy this schema (JSON data only). */
+  readonly schema: z.ZodType<T>;
+  /** The built-in value used when no level overrides the item. */
+  readonly defaultValue: T;
+  /** The values it takes in a few words, e.g. `off | sandboxed`, `1–86400`, `null or text`. */
+  readonly values: string;
+  /**
+   * True when the item changes what runs or what the model is told (tools, model, thinking level,
+   * prompt text, instruction files): an untrusted space's own overrides of it have no effect and a
+   * space or session write of it is refused with `space_untrusted` (spec R13). False: the item can
+   * only switch sources off or change how much a notice says.
+   */
+  readonly requiresTrust: boolean;
+  /** The only level whose value applies (`daemon.idleMinutes`: the application's); absent: all. */
+  readonly appliesAt?: 'application';
+}
+
+/** An item as declared below: `values` is worked out from the schema unless given. */
+type ItemDeclaration<T> = Omit<SettingItem<T>, 'values' | 'requiresTrust'> & {
+  readonly values?: string;
+  readonly requiresTrust?: boolean;
+};
+
+function item<T>(declaration: ItemDeclaration<T>): SettingItem<T> {
+  const { values = valuesOf(declaration.schema), requiresTrust = false } = declaration;
+  return Object.freeze({ ...declaration, values, requiresTrust });
+}
+
+/** The allowed values of a schema in a few words: enum options, booleans, ranges, `null or …`. */
+function valuesOf(schema: z.ZodType): string {
+  const def = schema._zod.def as unknown as {
+    type: string;
+    innerType?: z.ZodType;
+    element?: z.ZodType;
+    entries?: Record<string, string>;
+  };
+  switch (def.type) {
+    case 'nullable':
+      return `null or ${valuesOf(def.innerType as z.ZodType)}`;
+    case 'optional':
+      return valuesOf(def.innerType as z.ZodType);
+    case 'enum':
+      return Object.values(def.entries ?? {}).join(' | ');
+    case 'boolean':
+      return 'true | false';
+    case 'string':
+      return 'text';
+    case 'number': {
+      const { minValue, maxValue } = schema as z.ZodNumber;
+      const bound = (value: number | null) =>
+        value === null || !Number.isFinite(value) ? undefined : String(value);
+      const [min, max] = [bound(minValue), bound(maxValue)];
+      return min && max ? `${min}–${max}` : min ? `≥ ${min}` : max ? `≤ ${max}` : 'a number';
+    }
+    case 'array':
+      return `a list of ${valuesOf(def.element as z.ZodType)}`;
+    default:
+      return 'JSON';
+  }
+}
+
+const prompt = promptSettingsSchema.shape;
+
+/**
+ * The `prompts.*` items, one per field of `PromptSettings` (spec R13, R14).
+ * Contract: the mapped type makes a `PromptSettings` field without an item a compile error.
+ */
+export const PROMPT_SETTING_ITEMS: {
+  readonly [K in keyof PromptSettings]: SettingItem<PromptSettings[K]>;
+} = {
+  base: item({
+    key: 'prompts.base',
+    requiresTrust: true,
+    description:
+      "The base system prompt. `null` (default) is Repa's built-in base prompt; a string replaces " +
+      'it, and `""` is an explicitly empty base prompt. Setting `null` at a higher level brings ' +
+      'the built-in base back over a lower level.',
+    schema: prompt.base,
+    defaultValue: null,
+  }),
+  append: item({
+    key: 'prompts.append',
+    requiresTrust: true,
+    description: 'Text appended after everything else in the system prompt. Default `""`.',
+    schema: prompt.append,
+    defaultValue: '',
+  }),
+  projectInstructions: item({
+    key: 'prompts.projectInstructions',
+    description:
+      "Include the space's project instruction files (only when the host trusts them). Default off.",
+    schema: prompt.projectInstructions,
+    defaultValue: false,
+  }),
+  skillCatalog: item({
+    key: 'prompts.skillCatalog',
+    description: 'Include the skill catalog in the system prompt. Default on.',
+    schema: prompt.skillCatalog,
+    defaultValue: true,
+  }),
+  environment: item({
+    key: 'prompts.environment',
+    description: 'Describe the working environment (space root, platform, date). Default on.',
+    schema: prompt.environment,
+    defaultValue: true,
+  }),
+  learningContext: item({
+    key: 'prompts.learningContext',
+    description: "Provide the space's learning context to the model. Default on.",
+    schema: prompt.learningContext,
+    defaultValue: true,
+  }),
+  fileChanges: item({
+    key: 'prompts.fileChanges',
+    description:
+      'How changes to ordinary files are told to the model: `off` never; `on-demand` (default) ' +
+      'a short notice naming the changed files, the model re-reads a file when it needs the ' +
+      'content; `notice` a notice with sizes and versions; `diff` a bounded unified diff when ' +
+      'the old text is known.',
+    schema: prompt.fileChanges,
+    defaultValue: 'on-demand',
+  }),
+};
+
+const model = modelSettingsSchema.shape;
+
+/**
+ * The model items, one per field of `ModelSettings` (spec R71, R72): applied at the run boundary,
+ * recorded with the run at acceptance.
+ */
+export const MODEL_SETTING_ITEMS: {
+  readonly [K in keyof ModelSettings]-?: SettingItem<Exclude<ModelSettings[K], undefined>>;
+} = {
+  model: item({
+    key: 'model.id',
+    requiresTrust: true,
+    description:
+      'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
+      "daemon's model: the one Pi itself would choose from its settings and credentials.",
+    schema: model.model,
+    defaultValue: null,
+    values: 'null or provider/id',
+  }),
+  thinkingLevel: item({
+    key: 'model.thinkingLevel',
+    requiresTrust: true,
+    description:
+      "Pi's thinking level: off, minimal, low, medium, high or xhigh (clamped to what the model " +
+      "supports). `null` (default) is Pi's own default level.",
+    schema: model.thinkingLevel,
+    defaultValue: null,
+  }),
+  tools: item({
+    key: 'tools.enabled',
+    requiresTrust: true,
+    description:
+      'The tool names a run may use, e.g. `["read", "grep"]`. `null` (default) is every content ' +
+      'and search tool; `[]` is none.',
+    schema: model.tools,
+    defaultValue: null,
+    values: 'null or a list of tool names',
+  }),
+  bash: item({
+    key: 'tools.bash',
+    requiresTrust: true,
+    description:
+      'Whether the model may run shell commands with the `bash` tool: `off` (default) never; ' +
+      '`sandboxed` inside a bubblewrap sandbox (the space writable except `.repa`, the rest of ' +
+      'the file system read-only, no network), refused with `sandbox_unavailable` when bubblewrap ' +
+      'is missing, never run unsandboxed. `tools.enabled` can still leave it out.',
+    schema: bashModeSchema,
+    defaultValue: 'off',
+  }),
+  bashTimeoutSeconds: item({
+    key: 'tools.bashTimeoutSeconds',
+    requiresTrust: true,
+    description:
+      'The wall-clock limit of one `bash` command in seconds (1 to 86400); a command that runs ' +
+      'longer is terminated (SIGTERM, then SIGKILL). Default 120.',
+    schema: bashTimeoutSecondsSchema,
+    defaultValue: 120,
+  }),
+};
+
+/**
+ * Every settings item this protocol version knows, in the order `settings.get` reports them: the
+ * prompt items, the model items, then `daemon.idleMinutes`. A new item is one entry here (or in
+ * the group above that its run field belongs to).
+ */
+export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
+  ...Object.values(PROMPT_SETTING_ITEMS),
+  ...Object.values(MODEL_SETTING_ITEMS),
+  item({
+    key: 'daemon.idleMinutes',
+    description:
+      'Minutes without requests, connections and active or queued runs after which the daemon ' +
+      'exits by itself (the next repa command starts it again); 0 never. Read at the application ' +
+      'level only. Default 30.',
+    schema: daemonIdleMinutesSchema,
+    defaultValue: 30,
+    appliesAt: 'application',
+  }),
+]);
+
+/** Every settings item key this protocol version knows. */
+export const SETTING_KEYS: readonly string[] = SETTING_ITEMS.map((one) => one.key);

@@ -1,0 +1,1433 @@
+// generated — do not edit. Written by `pnpm --filter @repa/protocol schema` from the zod schemas
+// (src/v1/wire-types/render-wire-types.ts); each member's TSDoc is its schema's `.describe()`.
+// biome-ignore-all format: generated
+
+/** A settings inheritance level. */
+export type SettingsLevel = 'default' | 'application' | 'space' | 'session';
+
+/** A settings level a client may write. */
+export type WritableSettingsLevel = 'application' | 'space' | 'session';
+
+/** A `prompts.fileChanges` mode. */
+export type FileChangesMode = 'off' | 'on-demand' | 'notice' | 'diff';
+
+/** A Pi thinking level. */
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+
+/** A `tools.bash` mode. */
+export type BashMode = 'off' | 'sandboxed';
+
+/** Where Pi finds a provider's credentials. */
+export type CredentialSource =
+  | 'environment'
+  | 'auth-file'
+  | 'oauth'
+  | 'models-json'
+  | 'runtime'
+  | 'fallback';
+
+/** What kind of thing of a space has no effect until the space is trusted. */
+export type RestrictedKind =
+  | 'pi-settings'
+  | 'pi-resources'
+  | 'instructions'
+  | 'agent-skills'
+  | 'settings'
+  | 'learning-context'
+  | 'sessions';
+
+/** Why a space is trusted. */
+export type TrustReason = 'user' | 'created';
+
+/** A run's status. */
+export type RunStatus =
+  | 'accepted'
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+/** How a request reaches the session. */
+export type RunDelivery = 'new' | 'queue' | 'steer' | 'followUp';
+
+/** A named section of Repa's system prompt. */
+export type PromptSectionName =
+  | 'base'
+  | 'environment'
+  | 'skillCatalog'
+  | 'projectInstructions'
+  | 'tools'
+  | 'fileChanges'
+  | 'append';
+
+/** How `login.start` signs in. */
+export type LoginType = 'api_key' | 'oauth';
+
+/** The wire shape of a Repa error. */
+export interface WireError {
+  /**
+   * Stable code, one of the listed ones; v1 only adds codes, so treat one you do not know as a
+   * generic error.
+   */
+  code: string;
+  /** Human message saying what went wrong. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** Structured facts for recovery (e.g. the current version on `stale_version`). */
+  details?: Record<string, unknown> | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A JSON-RPC 2.0 request or notification. */
+export interface JsonRpcRequest {
+  /** Always `2.0`. */
+  jsonrpc: '2.0';
+  /** Absent for notifications. */
+  id?: string | number | undefined;
+  /** The method's name. */
+  method: string;
+  /** The method's params. */
+  params?: unknown;
+}
+
+/** The receipt of a save that reached disk. */
+export interface SaveReceipt {
+  /** The operation id the tool adapter generated. */
+  operationId: string;
+  /** Path of the saved object relative to the space root. */
+  target: string;
+  /** The object's stable identity, e.g. `repa:document/<id>`. */
+  identity: string;
+  /** The version the save replaced; `null` for a new object. */
+  previousVersion: string | null;
+  /** The version now on disk (`null` when the save deleted the object). */
+  version: string | null;
+  /** The size in bytes now on disk. */
+  bytes: number;
+}
+
+/** One change to an object this host read, found on disk since. */
+export interface FileChange {
+  /** Path relative to the space root. */
+  target: string;
+  /** Stable identity when known. */
+  identity?: string | undefined;
+  /** What happened to the object. */
+  kind: 'modified' | 'deleted';
+  /**
+   * The version the host last observed; `null` when it had not read the object (e.g. a file a
+   * command created or changed).
+   */
+  previousVersion: string | null;
+  /** The version on disk now (`null` when deleted, or when the file is too large to compare). */
+  version: string | null;
+  /** How the change is described: a bare notice, a unified diff, or a location hint. */
+  form: 'notice' | 'diff' | 'location';
+  /** Bounded unified diff, for `form: 'diff'`. */
+  diff?: string | undefined;
+  /** Why there is no diff (binary, too large, old text unknown), for `form: 'location'`. */
+  hint?: string | undefined;
+  /** Bytes on disk now. */
+  bytes?: number | undefined;
+}
+
+/** The changes found before one model request. */
+export interface FileChangeReport {
+  /** The changes, in target order. */
+  changes: FileChange[];
+}
+
+/** What the model was told in one section of the system prompt, and why a section is absent. */
+export interface PromptSectionReport {
+  /** The section. */
+  name: PromptSectionName;
+  /** Whether it is in the prompt. */
+  included: boolean;
+  /** Why it is included or absent, e.g. "disabled by space override", "not trusted", "empty". */
+  reason: string;
+  /** The section's text (empty when absent). */
+  text: string;
+  /** Length of `text` in UTF-16 code units. */
+  chars: number;
+  /** sha256 hex of `text` (UTF-8). */
+  sha256: string;
+}
+
+/**
+ * One thing found in an untrusted space that Repa leaves without effect until the space is trusted.
+ */
+export interface RestrictedItem {
+  /**
+   * What it is: Pi's project settings or resources, instruction files, skills, Repa settings, a
+   * learning context, sessions.
+   */
+  kind: RestrictedKind;
+  /** Where it is, relative to the space root (e.g. `.pi/settings.json`). */
+  path: string;
+  /** What trusting the space would let it do, in a sentence. */
+  detail: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The effective `prompts.*` settings decided for one run. */
+export interface PromptSettings {
+  /** Base prompt; `null` is Repa's built-in base prompt, `""` is an explicitly empty one. */
+  base: string | null;
+  /** Text appended after everything else; `""` appends nothing. */
+  append: string;
+  /**
+   * Include the space's project instruction files (only when the host trusts them). Default false.
+   */
+  projectInstructions: boolean;
+  /** Include the skill catalog. Default true. */
+  skillCatalog: boolean;
+  /** Describe the working environment (space root, platform, date). Default true. */
+  environment: boolean;
+  /** Provide the space's learning context to the model. Default true. */
+  learningContext: boolean;
+  /** How file changes are told to the model. Default `on-demand`. */
+  fileChanges: FileChangesMode;
+}
+
+/** The level each effective `prompts.*` setting of a run came from. */
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges', SettingsLevel>>;
+
+/** The model settings decided for one run. */
+export interface ModelSettings {
+  /** `provider/id` of the model; `null` (default) is the model Pi itself would choose. */
+  model: string | null;
+  /** Pi thinking level; `null` (default) is Pi's own default level. */
+  thinkingLevel: ThinkingLevel | null;
+  /** The tool names the run may use; `null` (default) is every content and search tool. */
+  tools: string[] | null;
+  /** Whether the run may use the sandboxed `bash` tool; absent (older runs) is `off`. */
+  bash?: BashMode | undefined;
+  /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
+  bashTimeoutSeconds?: number | undefined;
+}
+
+/** Where each model setting of a run came from. */
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+
+/** One level's override of one item. */
+export interface SettingOverride {
+  /** The stored value. */
+  value: unknown;
+  /** Grows on every set or reset of this item at this level. */
+  revision: number;
+}
+
+/** What `settings.get` reports for one item. */
+export interface SettingItemView {
+  /** Dotted key, e.g. `prompts.base`. */
+  key: string;
+  /** The effective value. */
+  value: unknown;
+  /** The level the effective value comes from. */
+  source: SettingsLevel;
+  /** The built-in default. */
+  defaultValue: unknown;
+  /** The override stored at each level, when there is one. */
+  overrides: {
+    /** The override stored at the application level. */
+    application?: SettingOverride | undefined;
+    /** The override stored at the space level. */
+    space?: SettingOverride | undefined;
+    /** The override stored at the session level. */
+    session?: SettingOverride | undefined;
+  };
+  /**
+   * The current revision at each writable level, even without an override (for `expectedRevision`).
+   */
+  revisions: {
+    /** The application level's revision. */
+    application: number;
+    /** The space level's revision (when the call named a space). */
+    space?: number | undefined;
+    /** The session level's revision (when the call named a session). */
+    session?: number | undefined;
+  };
+  /** The levels whose override has no effect, and why (an untrusted space's own settings). */
+  ignored?:
+    | {
+        /** The levels whose override is left out of `value`. */
+        levels: WritableSettingsLevel[];
+        /** Why, in a sentence with what to do. */
+        reason: string;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `settings.set` params (in TypeScript: any key, any value; the schema checks them per key). */
+export interface SettingsSetParams {
+  /** The space root (an absolute path); required for `space` and `session` levels. */
+  space?: string | undefined;
+  /** The session id; required for the `session` level. */
+  sessionId?: string | undefined;
+  /** The level to write; `space` needs `space`, `session` needs `space` and `sessionId`. */
+  level: WritableSettingsLevel;
+  /** Refuse with `stale_version` unless the level's revision is this. */
+  expectedRevision?: number | undefined;
+  /** Dotted item key. */
+  key: string;
+  /** The complete new value of the item. */
+  value: unknown;
+}
+
+/** `settings.reset` params (in TypeScript: any key; the schema checks it). */
+export interface SettingsResetParams {
+  /** The space root (an absolute path); required for `space` and `session` levels. */
+  space?: string | undefined;
+  /** The session id; required for the `session` level. */
+  sessionId?: string | undefined;
+  /** The level to write; `space` needs `space`, `session` needs `space` and `sessionId`. */
+  level: WritableSettingsLevel;
+  /** Refuse with `stale_version` unless the level's revision is this. */
+  expectedRevision?: number | undefined;
+  /** Dotted item key, e.g. `prompts.base`. */
+  key: string;
+}
+
+/** One model Pi knows. */
+export interface ModelInfo {
+  /** `provider/id`, as `model.id` and `repa run --model` take it. */
+  id: string;
+  /** Pi's provider id. */
+  provider: string;
+  /** Display name. */
+  name: string;
+  /** Context window in tokens. */
+  contextWindow: number;
+  /** Whether the model supports thinking levels above `off`. */
+  reasoning: boolean;
+  /** Whether Pi has credentials for its provider (the model can be used). */
+  credentials: boolean;
+  /** Where those credentials come from. */
+  credentialSource?: CredentialSource | undefined;
+  /** The environment variable's name, for `environment` (never its value). */
+  credentialVariable?: string | undefined;
+  /** True for the model a run uses when no level sets `model.id` (the daemon's model). */
+  default: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A session of a space. */
+export interface SessionInfo {
+  /** The session id (Pi's session id). */
+  sessionId: string;
+  /** The space root (an absolute path). */
+  space: string;
+  /** Optional human title. */
+  title?: string | undefined;
+  /** When the session was created. */
+  createdAt: string;
+  /** When the session last changed. */
+  updatedAt?: string | undefined;
+  /**
+   * Present when the session file is damaged (`session_damaged`): the session is listed but cannot
+   * be read or continued; `details.quarantine` names the byte copy kept before anything else.
+   */
+  damaged?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One public history item (spec R27). */
+export interface HistoryItem {
+  /** The Pi session entry id. */
+  entryId: string;
+  /** What the item is. */
+  kind:
+    | 'user'
+    | 'assistant'
+    | 'tool-result'
+    | 'context-snapshot'
+    | 'file-change-notice'
+    | 'compaction-summary'
+    | 'branch-summary';
+  /** When the entry was written. */
+  timestamp: string;
+  /** Text content. */
+  text: string;
+  /** Tool name, for tool results and assistant tool calls. */
+  toolName?: string | undefined;
+  /** Whether a tool result is an error. */
+  isError?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One source of a learning context with its state. */
+export interface LearningContextSourceState {
+  /** Space-relative path or `repa:` identity. */
+  path: string;
+  /** sha256 (hex) of the bytes the context was built from; null when none was recorded. */
+  sha256: string | null;
+  /** Compared with the space now (stat first, then the hash); `unversioned`: nothing to compare. */
+  state: 'unchanged' | 'changed' | 'vanished' | 'unversioned';
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A space's learning context. */
+export interface LearningContext {
+  /** The full body of text given to the model. */
+  body: string;
+  /** The space-relative sources the body was built from. */
+  sources: string[];
+  /** Changes on every write; `context.set` compares it. */
+  revision: string;
+  /** When it was written (ISO 8601), when recorded. */
+  updatedAt?: string | null | undefined;
+  /** Each source with the sha256 it was built from and whether it changed or vanished since. */
+  sourceStates?: LearningContextSourceState[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One step of a login as Pi reports it. */
+export interface LoginProgress {
+  /** The login (as `login.start` named it). */
+  loginId: string;
+  /** `info`, `auth_url`, `device_code`, `progress` or `prompt`. */
+  kind: 'info' | 'auth_url' | 'device_code' | 'progress' | 'prompt';
+  /** One line for people. */
+  message: string;
+  /** The address to open, for `auth_url` and `device_code`. */
+  url?: string | undefined;
+  /** The code to enter at `url`, for `device_code`. */
+  userCode?: string | undefined;
+  /** The prompt to answer with `login.answer`, for `prompt`. */
+  promptId?: string | undefined;
+  /** What the prompt asks for: `text`, `secret` (do not echo), `select` or `manual_code`. */
+  promptType?: 'text' | 'secret' | 'select' | 'manual_code' | undefined;
+  /** The choices of a `select` prompt. */
+  options?:
+    | {
+        /** What `login.answer` sends back. */
+        id: string;
+        /** Shown to people. */
+        label: string;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }[]
+    | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `context.progress` params: one step of a `context.build`. */
+export interface ContextProgressParams {
+  /** The build. */
+  buildId: string;
+  /** `reading`, `extracting`, `model` or `writing`. */
+  step: string;
+  /** One line for people. */
+  message: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** An image given inline. */
+export interface RunImageData {
+  /** The image's kind: inline bytes. */
+  kind: 'data';
+  /** The image bytes, base64-encoded (at most 4 MiB decoded). */
+  data: string;
+  /** The image's MIME type: `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+}
+
+/** An image file of the space. */
+export interface RunImageFile {
+  /** The image's kind: a file of the space. */
+  kind: 'file';
+  /**
+   * A space path (relative to the root) or identity of an image file, read through the content
+   * store.
+   */
+  path: string;
+}
+
+/** One image of a run's input: inline base64 bytes, or an image file of the space. */
+export type RunImage = RunImageData | RunImageFile;
+
+/** A document of the space the user points the run at. */
+export interface RunAttachment {
+  /**
+   * A space path (relative to the root) or identity of a document, read at run start through the
+   * content tools' rules.
+   */
+  path: string;
+}
+
+/** A run's input. */
+export interface RunInput {
+  /** The input's kind: only `text` today. */
+  type: 'text';
+  /** The user's request. */
+  text: string;
+  /**
+   * Images sent with the request (at most 8, inline ones at most 5 MiB in all), given to the model
+   * as image content.
+   */
+  images?: RunImage[] | undefined;
+  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  attachments?: RunAttachment[] | undefined;
+}
+
+/** A document attached to a run, as the run read it. */
+export interface AttachedSource {
+  /** The document's path relative to the space root. */
+  path: string;
+  /** The version (sha256 of the bytes) the run read. */
+  version: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One-run overrides of the model settings. */
+export interface RunOverrides {
+  /** `provider/id` of the model for this run only. */
+  model?: string | undefined;
+  /** Pi thinking level for this run only. */
+  thinkingLevel?: ThinkingLevel | undefined;
+}
+
+/** Token usage and cost of one run, as the provider reported it. */
+export interface RunUsage {
+  /** Input tokens the provider billed (not counting cache reads). */
+  input: number;
+  /** Output tokens. */
+  output: number;
+  /** Input tokens read from the provider's cache. */
+  cacheRead: number;
+  /** Input tokens written to the provider's cache. */
+  cacheWrite: number;
+  /** All tokens of the run's calls. */
+  totalTokens: number;
+  /** Cost in US dollars from Pi's price table; absent when Pi knows no price for the model. */
+  cost?: number | undefined;
+  /** Model calls counted (retried attempts included). */
+  calls: number;
+  /** Pi's estimate of the session's context size after the run, in tokens (an estimate, R47). */
+  contextTokensEstimate?: number | undefined;
+  /** The model's context window, in tokens. */
+  contextWindow?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One image of a run's input as run records show it. */
+export interface RunImageView {
+  /** `data` (sent inline) or `file` (an image file of the space). */
+  kind: 'data' | 'file';
+  /** The MIME type of an inline image. */
+  mimeType?: string | undefined;
+  /** The size of an inline image in bytes. */
+  bytes?: number | undefined;
+  /** The space path or identity of an image file. */
+  path?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A run's input as run records show it (inline image bytes left out). */
+export interface RunInputView {
+  /** The input's kind: only `text` today. */
+  type: 'text';
+  /** The user's request. */
+  text: string;
+  /** The request's images as recorded (inline bytes are not repeated in run records). */
+  images?: RunImageView[] | undefined;
+  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  attachments?: RunAttachment[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One run as the ledger keeps it. */
+export interface RunInfo {
+  /** The run's id. */
+  runId: string;
+  /** The client's request id (idempotency key). */
+  requestId: string;
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the run belongs to. */
+  sessionId: string;
+  /** The run's input. */
+  input: RunInputView;
+  /** Current status. */
+  status: RunStatus;
+  /** Attempt number, 1 for the first; a retry is a new run with `retryOf`. */
+  attempt: number;
+  /** The run this one retries. */
+  retryOf?: string | undefined;
+  /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+  resumeOf?: string | undefined;
+  /** How the request was delivered (absent: `new`). */
+  delivery?: RunDelivery | undefined;
+  /** For a queued run not started yet: its place in the session's queue, from 1. */
+  queuePosition?: number | undefined;
+  /** For a `steer` or `followUp` request: the run it was delivered into. */
+  targetRunId?: string | undefined;
+  /** The attached documents as the run read them, once it started. */
+  attachedSources?: AttachedSource[] | undefined;
+  /** The prompt settings decided at acceptance (spec R20). */
+  promptSettings: PromptSettings;
+  /** The settings revisions those prompt settings were built from, per level. */
+  settingsRevisions: Record<string, number>;
+  /**
+   * The level each of those prompt settings came from (absent on runs recorded before servers kept
+   * it).
+   */
+  settingsSources?: PromptSettingsSources | undefined;
+  /**
+   * The model settings decided at acceptance, one-run overrides included (absent on older runs).
+   */
+  modelSettings?: ModelSettings | undefined;
+  /** Where each model setting came from (`run` for a one-run override). */
+  modelSettingsSources?: ModelSettingsSources | undefined;
+  /** The model that answered (`provider/id`), once the run started. */
+  model?: string | undefined;
+  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  connection?: string | undefined;
+  /** The prompt section report of the run, once it started. */
+  promptSections?: PromptSectionReport[] | undefined;
+  /** What the space's restriction left out of the run (absent when the space is trusted). */
+  restricted?: RestrictedItem[] | undefined;
+  /** Why the run failed, was cancelled or interrupted. */
+  error?: WireError | undefined;
+  /** The final assistant text, once finished. */
+  output?: string | undefined;
+  /** The provider's token usage and cost of the run, once finished (absent if no call was made). */
+  usage?: RunUsage | undefined;
+  /** When the request was accepted. */
+  acceptedAt: string;
+  /** When the run actually started. */
+  startedAt?: string | undefined;
+  /** When the run ended. */
+  endedAt?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A run's status changed. */
+export interface RunStatusEvent {
+  /** The event's kind. */
+  type: 'status';
+  /** The new status. */
+  status: RunStatus;
+  /** Why, for failed / cancelled / interrupted. */
+  error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Assistant text streamed. */
+export interface RunTextDeltaEvent {
+  /** The event's kind. */
+  type: 'text-delta';
+  /** Assistant text as it streams. */
+  delta: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A tool call started. */
+export interface RunToolStartEvent {
+  /** The event's kind. */
+  type: 'tool-start';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** The arguments the model gave. */
+  args: unknown;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A tool call ended. */
+export interface RunToolEndEvent {
+  /** The event's kind. */
+  type: 'tool-end';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** Whether the tool reported an error to the model. */
+  isError: boolean;
+  /** Content operation id, for saving tools. */
+  operationId?: string | undefined;
+  /** Receipts of what reached disk. */
+  receipts?: SaveReceipt[] | undefined;
+  /** The error the tool returned. */
+  error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The learning context was given to the model. */
+export interface RunContextSnapshotEvent {
+  /** The event's kind. */
+  type: 'context-snapshot';
+  /** The learning-context revision provided. */
+  revision: string;
+  /** Body length in characters. */
+  chars: number;
+  /** The sources the snapshot was built from. */
+  sources: string[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The model was told about file changes. */
+export interface RunFileChangeNoticeEvent {
+  /** The event's kind. */
+  type: 'file-change-notice';
+  /** The changes the model was told about. */
+  changes: FileChange[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Pi compacted the session's context. */
+export interface RunCompactionEvent {
+  /** The event's kind. */
+  type: 'compaction';
+  /** Start or end of Pi's compaction. */
+  phase: 'start' | 'end';
+  /** Pi's estimate before (an estimate, never exact). */
+  tokensBefore?: number | undefined;
+  /** Pi's estimate after (an estimate, never exact). */
+  estimatedTokensAfter?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Pi retries a failed model call. */
+export interface RunRetryEvent {
+  /** The event's kind. */
+  type: 'retry';
+  /** Pi's retry attempt, from 1. */
+  attempt: number;
+  /** Pi's retry budget. */
+  maxAttempts: number;
+  /** How long Pi waits before the attempt, in milliseconds. */
+  delayMs: number;
+  /** What the provider said about the failed attempt. */
+  reason: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A `steer` request reached the model at a turn boundary of this run. */
+export interface RunSteerDeliveredEvent {
+  /** The event's kind. */
+  type: 'steer-delivered';
+  /** The steering text the model now sees. */
+  text: string;
+  /** The `steer` request's own record. */
+  requestRunId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A `followUp` request reached the model after this run's earlier work. */
+export interface RunFollowUpDeliveredEvent {
+  /** The event's kind. */
+  type: 'follow-up-delivered';
+  /** The follow-up text the model now sees. */
+  text: string;
+  /** The `followUp` request's own record. */
+  requestRunId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The run's attached documents were read and given to the model. */
+export interface RunSourcesAttachedEvent {
+  /** The event's kind. */
+  type: 'sources-attached';
+  /** The attached documents given to the model, with the versions read. */
+  sources: AttachedSource[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What the model was told, section by section. */
+export interface RunPromptSectionsEvent {
+  /** The event's kind. */
+  type: 'prompt-sections';
+  /** What the model was told, section by section. */
+  sections: PromptSectionReport[];
+  /** What the space's restriction left out (absent when the space is trusted). */
+  restricted?: RestrictedItem[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One event of a run, streamed as a `run.event` notification. */
+export type RunEvent =
+  | RunStatusEvent
+  | RunTextDeltaEvent
+  | RunToolStartEvent
+  | RunToolEndEvent
+  | RunContextSnapshotEvent
+  | RunFileChangeNoticeEvent
+  | RunCompactionEvent
+  | RunRetryEvent
+  | RunSteerDeliveredEvent
+  | RunFollowUpDeliveredEvent
+  | RunSourcesAttachedEvent
+  | RunPromptSectionsEvent;
+
+/** The `run.event` notification's params. */
+export interface RunEventNotification {
+  /** The run. */
+  runId: string;
+  /** The run's session. */
+  sessionId: string;
+  /** Per-run sequence number, from 1, without gaps. */
+  seq: number;
+  /** The event. */
+  event: RunEvent;
+}
+
+/** `initialize` params. */
+export interface InitializeParams {
+  /** Protocol versions the client speaks, most preferred first. */
+  protocolVersions: string[];
+  /** The client's name and version, for logs. */
+  client?:
+    | {
+        /** The client's name. */
+        name: string;
+        /** The client's version. */
+        version: string;
+      }
+    | undefined;
+}
+
+/** `initialize` result. */
+export interface InitializeResult {
+  /** The version chosen for this connection. */
+  protocolVersion: 'v1';
+  /** The server's name and version, and the model its runs use (`repa-offline` offline). */
+  server: {
+    /** The server's name. */
+    name: string;
+    /** The server's version. */
+    version: string;
+    /** `provider/id` of the model its runs use (`repa-offline` offline). */
+    model?: string | undefined;
+  };
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `space.open` params. */
+export interface SpaceOpenParams {
+  /** The space root folder (an absolute path). */
+  root: string;
+}
+
+/** `space.open` result. */
+export interface SpaceOpenResult {
+  /** The opened space. */
+  space: {
+    /** The space root (an absolute, real path). */
+    root: string;
+    /** The folder's name. */
+    name: string;
+    /** The current learning context, when the space has one. */
+    learningContext: {
+      /** Its revision. */
+      revision: string;
+      /** Body length in characters. */
+      chars: number;
+      /** The sources it was built from. */
+      sources: string[];
+    } | null;
+    /**
+     * Whether the learner trusts the space (spec R13); untrusted, what `restricted` lists has no
+     * effect.
+     */
+    trusted?: boolean | undefined;
+    /**
+     * Why it is trusted: `user` (`space.trust`) or `created` (Repa made a plain folder a space).
+     */
+    trustReason?: TrustReason | undefined;
+    /** What the space holds that has no effect until it is trusted (empty when trusted). */
+    restricted?: RestrictedItem[] | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.create` params. */
+export interface SessionCreateParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** Optional human title. */
+  title?: string | undefined;
+}
+
+/** `session.create` result. */
+export interface SessionCreateResult {
+  /** The new session. */
+  session: SessionInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.list` params. */
+export interface SessionListParams {
+  /** The space root (an absolute path). */
+  space: string;
+}
+
+/** `session.list` result. */
+export interface SessionListResult {
+  /** The sessions of the space, newest first. */
+  sessions: SessionInfo[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.history` params. */
+export interface SessionHistoryParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+}
+
+/** `session.history` result. */
+export interface SessionHistoryResult {
+  /** The session's public history, oldest first. */
+  items: HistoryItem[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.rename` params. */
+export interface SessionRenameParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The new title. */
+  title: string;
+}
+
+/** `session.rename` result. */
+export interface SessionRenameResult {
+  /** The renamed session. */
+  session: SessionInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.delete` params. */
+export interface SessionDeleteParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+}
+
+/** `session.delete` result. */
+export interface SessionDeleteResult {
+  /** The deleted session's id. */
+  sessionId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `space.trust` params. */
+export interface SpaceTrustParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** True trusts the space from the next run on; false withdraws the trust. */
+  trusted: boolean;
+}
+
+/** `space.trust` result. */
+export interface SpaceTrustResult {
+  /** The space root (its real path). */
+  space: string;
+  /** Whether the space is trusted now. */
+  trusted: boolean;
+  /** Whether it was trusted before this call. */
+  wasTrusted: boolean;
+  /** What the space holds that trusting it lets take effect (restricted again when distrusted). */
+  restricted?: RestrictedItem[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.submit` params. */
+export interface RunSubmitParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the run belongs to. */
+  sessionId: string;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** What to do. */
+  input: RunInput;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+  /**
+   * How the request reaches the session (default `new`): `queue` waits behind the session's runs;
+   * `steer` and `followUp` go into its active run (`no_active_run` when there is none).
+   */
+  delivery?: RunDelivery | undefined;
+}
+
+/** `run.submit` result. */
+export interface RunSubmitResult {
+  /** The accepted (or original) run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.get` params. */
+export interface RunGetParams {
+  /** The run. */
+  runId: string;
+}
+
+/** `run.get` result. */
+export interface RunGetResult {
+  /** The run. */
+  run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.list` params. */
+export interface RunListParams {
+  /** Only runs of this space. */
+  space?: string | undefined;
+  /** Only runs of this session. */
+  sessionId?: string | undefined;
+  /** Only runs in this status. */
+  status?: RunStatus | undefined;
+  /** At most this many, newest first (default 50). */
+  limit?: number | undefined;
+}
+
+/** `run.list` result. */
+export interface RunListResult {
+  /** The matching runs, newest first. */
+  runs: RunInfo[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.subscribe` params. */
+export interface RunSubscribeParams {
+  /** The run whose `run.event` notifications this connection wants. */
+  runId: string;
+}
+
+/** `run.subscribe` result. */
+export interface RunSubscribeResult {
+  /** The run as it is now; events after this state follow as notifications. */
+  run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.cancel` params. */
+export interface RunCancelParams {
+  /** The run. */
+  runId: string;
+}
+
+/** `run.cancel` result. */
+export interface RunCancelResult {
+  /** The run. */
+  run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.retry` params. */
+export interface RunRetryParams {
+  /** The run to retry. */
+  runId: string;
+  /** Idempotency key of the retry itself. */
+  requestId: string;
+}
+
+/** `run.retry` result. */
+export interface RunRetryResult {
+  /** The retry (or the original retry for a repeated request id). */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original retry is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.resume` params. */
+export interface RunResumeParams {
+  /** The interrupted or failed run to resume. */
+  runId: string;
+  /** Idempotency key of the resumption itself. */
+  requestId: string;
+}
+
+/** `run.resume` result. */
+export interface RunResumeResult {
+  /** The new attempt (or the original one for a repeated request id). */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original attempt is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `settings.get` params. */
+export interface SettingsGetParams {
+  /** The space root (an absolute path); required for `space` and `session` levels. */
+  space?: string | undefined;
+  /** The session id; required for the `session` level. */
+  sessionId?: string | undefined;
+}
+
+/** `settings.get` result. */
+export interface SettingsGetResult {
+  /** Every settings item, in registry order. */
+  items: SettingItemView[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `settings.set` result. */
+export interface SettingsSetResult {
+  /** The item afterwards. */
+  item: SettingItemView;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `context.get` params. */
+export interface ContextGetParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session whose settings decide `provided`, and whose last-provided revision is told. */
+  sessionId?: string | undefined;
+}
+
+/** `context.get` result. */
+export interface ContextGetResult {
+  /** The space's learning context, or null when it has none. */
+  context: LearningContext | null;
+  /** Whether the next run is given it: the effective `prompts.learningContext` and its level. */
+  provided?:
+    | {
+        /** The effective value of `prompts.learningContext`. */
+        value: boolean;
+        /** The level the value comes from. */
+        source: string;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** With `sessionId`: the revision last given to that session (null: none yet). */
+  lastProvidedRevision?: string | null | undefined;
+  /** Why no run is given `context` although the space has it (it came with an untrusted folder). */
+  ignored?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `context.set` params. */
+export interface ContextSetParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The full new body. */
+  body: string;
+  /** The space-relative sources it was built from. */
+  sources: string[];
+  /** Refuse with `stale_version` unless the current revision is this; null: unless none exists. */
+  expectedRevision: string | null;
+  /** Replace a damaged file, keeping its bytes beside it (`damagedFileKept`). */
+  force?: boolean | undefined;
+}
+
+/** `context.set` result. */
+export interface ContextSetResult {
+  /** The new revision. */
+  revision: string;
+  /** Where a damaged file replaced with `force` was kept. */
+  damagedFileKept?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `context.build` params. */
+export interface ContextBuildParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** Client-chosen id of this build: its `context.progress` notifications and `context.cancel`. */
+  buildId: string;
+  /** Space-relative paths of the documents to build from. */
+  sources: string[];
+  /** What the context should focus on. */
+  instructions?: string | undefined;
+  /**
+   * Refuse with `stale_version` unless the current revision is this (null: none); any when absent.
+   */
+  expectedRevision?: string | null | undefined;
+  /** Replace a damaged file, keeping its bytes beside it. */
+  force?: boolean | undefined;
+}
+
+/** `context.build` result. */
+export interface ContextBuildResult {
+  /** The new revision. */
+  revision: string;
+  /** `provider/id` of the model that wrote it, or `repa-offline`. */
+  model: string;
+  /** True when built offline by extraction (headings and first sentences), not by a model. */
+  extractive: boolean;
+  /** Sources cut to fit the model's window, with how much of each it saw. */
+  cut: {
+    /** The source. */
+    path: string;
+    /** Characters the model saw. */
+    keptChars: number;
+    /** Characters the source has. */
+    totalChars: number;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /** Where a damaged file replaced with `force` was kept. */
+  damagedFileKept?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `context.cancel` params. */
+export interface ContextCancelParams {
+  /** The build to cancel. */
+  buildId: string;
+}
+
+/** `context.cancel` result. */
+export interface ContextCancelResult {
+  /** False when no such build is running. */
+  cancelled: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `doctor` params. */
+export type DoctorParams = Record<string, never>;
+
+/** `doctor` result. */
+export interface DoctorResult {
+  /** The model the daemon's runs use, and which ones have credentials (never the keys). */
+  models: {
+    /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+    default: string;
+    /** True for the embedded offline responder. */
+    offline: boolean;
+    /** `provider/id` of every model with credentials (empty when offline). */
+    available: string[];
+    /** Why Pi's configuration could not be read (then `default` is empty). */
+    error?: WireError | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Pi's configuration as the daemon sees it. */
+  pi: {
+    /** Pi's agent directory. */
+    agentDir: string;
+    /** Whether it exists. */
+    exists: boolean;
+    /** Whether `auth.json` exists in it. */
+    authJson: boolean;
+    /** Whether `models.json` exists in it. */
+    modelsJson: boolean;
+    /** The key variables the daemon looked for (names only). */
+    keyVariables: string[];
+    /** Those set in the daemon's environment (names only, never values). */
+    keyVariablesSet: string[];
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Whether the `bash` tool's sandbox starts where the daemon runs (absent from older servers). */
+  sandbox?:
+    | {
+        /** The `bwrap` on the daemon's `PATH`, or null when there is none. */
+        bwrap: string | null;
+        /** Whether a sandbox started (and, as root, a pids cgroup could be made). */
+        ready: boolean;
+        /** Why not, when not ready (`sandbox_unavailable`, with the fix). */
+        error?: WireError | undefined;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `models.list` params. */
+export interface ModelsListParams {
+  /** Also list the models without credentials. Default false. */
+  all?: boolean | undefined;
+}
+
+/** `models.list` result. */
+export interface ModelsListResult {
+  /** The models, credentialed first, then by `provider/id`. */
+  models: ModelInfo[];
+  /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+  default: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `login.start` params. */
+export interface LoginStartParams {
+  /** Pi's provider id, e.g. `anthropic`. */
+  provider: string;
+  /** `api_key` (Pi asks for the key) or `oauth` (Pi's sign-in flow). */
+  type: LoginType;
+  /** Names this login in `login.progress` and `login.answer`; chosen by the client. */
+  loginId: string;
+}
+
+/** `login.start` result. */
+export interface LoginStartResult {
+  /** The connection now configured: provider and credential source, e.g. `anthropic:auth-file`. */
+  connection: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `login.answer` params. */
+export interface LoginAnswerParams {
+  /** The login. */
+  loginId: string;
+  /** The prompt being answered. */
+  promptId: string;
+  /** The answer (a `select` prompt takes the option's `id`). */
+  value: string;
+}
+
+/** `login.answer` result. */
+export interface LoginAnswerResult {
+  /** False when no such prompt is waiting (answered, cancelled or unknown). */
+  accepted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `settings.reset` result. */
+export interface SettingsResetResult {
+  /** The item afterwards. */
+  item: SettingItemView;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** Every v1 method name with the interfaces of its params and result. */
+export interface V1MethodTypes {
+  /** Negotiates the protocol version; the first call on every connection. */
+  initialize: { params: InitializeParams; result: InitializeResult };
+  /** Opens a space folder and describes it (name, learning context). */
+  'space.open': { params: SpaceOpenParams; result: SpaceOpenResult };
+  /** Creates a session in a space. */
+  'session.create': { params: SessionCreateParams; result: SessionCreateResult };
+  /** Lists the sessions of a space, newest first; damaged ones carry `damaged`. */
+  'session.list': { params: SessionListParams; result: SessionListResult };
+  /** The public history of a session (spec R27). */
+  'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
+  /** Gives a session a new title. */
+  'session.rename': { params: SessionRenameParams; result: SessionRenameResult };
+  /** Deletes a session's file; `busy` while one of its runs is accepted or running. */
+  'session.delete': { params: SessionDeleteParams; result: SessionDeleteResult };
+  /** Records whether the learner trusts a space (kept in the app directory; spec R13). */
+  'space.trust': { params: SpaceTrustParams; result: SpaceTrustResult };
+  /** Accepts a run (idempotent by `requestId`) and subscribes this connection to its events. */
+  'run.submit': { params: RunSubmitParams; result: RunSubmitResult };
+  /** One run as the ledger keeps it. */
+  'run.get': { params: RunGetParams; result: RunGetResult };
+  /** Runs, newest first, filtered by space, session and status. */
+  'run.list': { params: RunListParams; result: RunListResult };
+  /** Subscribes this connection to `run.event` notifications of a run. */
+  'run.subscribe': { params: RunSubscribeParams; result: RunSubscribeResult };
+  /** Cancels a run; answers the run as it is then. */
+  'run.cancel': { params: RunCancelParams; result: RunCancelResult };
+  /**
+   * Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection
+   * to it.
+   */
+  'run.retry': { params: RunRetryParams; result: RunRetryResult };
+  /**
+   * Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its
+   * history ends (no repeated user message), with the original's accepted settings.
+   */
+  'run.resume': { params: RunResumeParams; result: RunResumeResult };
+  /** Every settings item as the given scope sees it. */
+  'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
+  /** Stores the complete value of one item at one level. */
+  'settings.set': { params: SettingsSetParams; result: SettingsSetResult };
+  /** A space's learning context. */
+  'context.get': { params: ContextGetParams; result: ContextGetResult };
+  /** Replaces a space's learning context (compare-and-set on its revision). */
+  'context.set': { params: ContextSetParams; result: ContextSetResult };
+  /**
+   * Builds a space's learning context from documents (progress as `context.progress`); nothing is
+   * written unless it completes.
+   */
+  'context.build': { params: ContextBuildParams; result: ContextBuildResult };
+  /** Cancels a running `context.build`; nothing is written. */
+  'context.cancel': { params: ContextCancelParams; result: ContextCancelResult };
+  /** The daemon's model and Pi configuration, for diagnosis (never secrets). */
+  doctor: { params: DoctorParams; result: DoctorResult };
+  /** The models Pi knows, with where their credentials come from (never the secrets). */
+  'models.list': { params: ModelsListParams; result: ModelsListResult };
+  /**
+   * Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as
+   * `login.progress` to this connection; Pi stores the credential in its `auth.json`.
+   */
+  'login.start': { params: LoginStartParams; result: LoginStartResult };
+  /** Answers a `prompt` step of a running login (the key, a code or a choice). */
+  'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
+  /** Removes one item's value at one level. */
+  'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };
+}
+
+/** Every v1 notification name with the interface of its params. */
+export interface V1NotificationTypes {
+  'run.event': RunEventNotification;
+  /** Progress of a `context.build`, sent to the connection that asked for it. */
+  'context.progress': ContextProgressParams;
+  /** One step of a `login.start`, sent to the connection that started it. */
+  'login.progress': LoginProgress;
+}
