@@ -1,4 +1,4 @@
-import { resolveAppDirectory } from '@repa/protocol';
+import { resolveAppDirectory } from '@repa/protocol/node';
 import { createCliContext } from './cli-context.js';
 import {
   type Command,

@@ -1,5 +1,6 @@
 import type { ModelChoice } from '@repa/host';
-import { OFFLINE_MODEL_ID, RepaError, resolveAppDirectory, v1Methods } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, RepaError, v1Methods } from '@repa/protocol';
+import { resolveAppDirectory } from '@repa/protocol/node';
 import { loadHost } from './load-host.js';
 import { type DeferredModelChoice, RepaApplication } from './repa-application.js';
 import type { RepaHandledMethod, RepaHandlers } from './server/repa-handlers.js';
