@@ -15,7 +15,7 @@ import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
 import { loginCommands } from './commands/login-command.js';
 import { modelsCommands } from './commands/models-command.js';
-import { runCommands } from './commands/run-commands.js';
+import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
 import { trustCommands } from './commands/trust-commands.js';
