@@ -31,10 +31,13 @@ class WebSocketTransport implements RepaTransport {
             details: { address: this.#url },
           }),
         );
+      // A browser fires error then close on a refused connection; Node's WebSocket only error.
+      socket.addEventListener('error', refused, { once: true });
       socket.addEventListener('close', refused, { once: true });
       socket.addEventListener(
         'open',
         () => {
+          socket.removeEventListener('error', refused);
           socket.removeEventListener('close', refused);
           this.#socket = socket;
           socket.addEventListener('message', (message) => this.#onMessage(message.data));
