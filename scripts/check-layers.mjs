@@ -54,7 +54,7 @@ export const LAYERS = {
     assets: ['@repa/web'],
     pi: false,
   },
-  // The browser app: protocol v1 types only; it reaches the daemon over the WebSocket bridge.
+  // The browser app: the protocol's browser-safe main entry, over the daemon's WebSocket bridge.
   '@repa/web': { allow: ['@repa/protocol'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
   // The benchmarks measure every layer against bare Pi (npm run bench).

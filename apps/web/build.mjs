@@ -1,12 +1,33 @@
 // Builds the web app into dist/: one bundled, minified script and stylesheet beside index.html.
 // Everything ships in the build (no CDN at run time); the daemon serves dist/ as static files.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * zod's classic entry re-exports every locale as one namespace (`export * as locales`), which
+ * esbuild cannot tree-shake: about 260 KB of messages in 40 languages the page never shows. zod
+ * registers and uses English only, so its locale index is English only here.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(args.resolveDir, '../locales/index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    plugin.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 const dist = join(root, 'dist');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await build({
@@ -18,6 +39,9 @@ await build({
   format: 'esm',
   target: ['chrome110', 'firefox110', 'safari16'],
   legalComments: 'linked',
+  // The client name and version the page sends in `initialize`.
+  define: { __REPA_WEB_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
+  plugins: [zodEnglishOnly],
 });
 copyFileSync(join(root, 'src/index.html'), join(dist, 'index.html'));

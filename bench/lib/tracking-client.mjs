@@ -1,6 +1,16 @@
 // A protocol client that knows when each of its runs ended (shared by the daemon benchmarks).
 import { randomUUID } from 'node:crypto';
-import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
+import { createRepaClient } from '@repa/protocol/node';
+
+/** The status a followed run ended with: its terminal status event, or the run that ended it. */
+export async function terminalStatus(follower) {
+  let status = (await follower.accepted).run.status;
+  for await (const update of follower) {
+    if (update.kind === 'resumed') status = update.run.status;
+    else if (update.notification.event.type === 'status') status = update.notification.event.status;
+  }
+  return status;
+}
 
 /**
  * A connection to the daemon at `socketPath`. `submit` sends one run and resolves with the submit
@@ -9,32 +19,21 @@ import { createRepaClient, isTerminalRunStatus } from '@repa/protocol';
  */
 export function trackingClient(socketPath) {
   const client = createRepaClient({ socketPath }, { client: { name: 'repa-bench', version: '0' } });
-  const ended = new Map();
-  const waiting = new Map();
-  client.on('run.event', ({ runId, event }) => {
-    if (event.type !== 'status' || !isTerminalRunStatus(event.status)) return;
-    ended.set(runId, event.status);
-    waiting.get(runId)?.(event.status);
-  });
   const submit = async (space, sessionId, text) => {
     const started = performance.now();
-    const { run } = await client.request('run.submit', {
-      space,
-      sessionId,
-      requestId: randomUUID(),
-      input: { type: 'text', text },
+    let submitMs;
+    const follower = client.followRun(async () => {
+      const answer = await client.request('run.submit', {
+        space,
+        sessionId,
+        requestId: randomUUID(),
+        input: { type: 'text', text },
+      });
+      submitMs = performance.now() - started;
+      return answer;
     });
-    const submitMs = performance.now() - started;
-    const finished = (
-      ended.has(run.runId)
-        ? Promise.resolve(ended.get(run.runId))
-        : new Promise((resolve) => waiting.set(run.runId, resolve))
-    ).then((status) => {
-      ended.delete(run.runId);
-      waiting.delete(run.runId);
-      return status;
-    });
-    return { runId: run.runId, submitMs, finished, started };
+    const { run } = await follower.accepted;
+    return { runId: run.runId, submitMs, finished: terminalStatus(follower), started };
   };
   const run = async (space, sessionId, text) => {
     const { runId, submitMs, finished, started } = await submit(space, sessionId, text);

@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'internal/index': 'src/internal/index.ts',
+    'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
   },
   format: ['esm'],

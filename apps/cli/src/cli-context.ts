@@ -1,13 +1,8 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import {
-  createRepaClient,
-  daemonPaths,
-  type RepaClient,
-  RepaError,
-  type SessionInfo,
-} from '@repa/protocol';
+import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import { startDaemon } from './daemon-control.js';
 import { resolveSession } from './resolve-id.js';
 import { usageError } from './usage-error.js';

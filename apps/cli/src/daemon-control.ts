@@ -4,15 +4,15 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { RepaError } from '@repa/protocol';
 import {
   createRepaClient,
   daemonPaths,
   isProcessAlive,
   parseDaemonFailure,
   parseDaemonReady,
-  RepaError,
   readPidFile,
-} from '@repa/protocol';
+} from '@repa/protocol/node';
 
 /** What `repa daemon status` reports. */
 export interface DaemonStatus {

@@ -2,7 +2,7 @@ import {
   isTerminalRunStatus,
   type RepaClient,
   RepaError,
-  type RunEventNotification,
+  type RunFollower,
   type RunInfo,
 } from '@repa/protocol';
 import type { RunPrinter } from './run-printer.js';
@@ -25,8 +25,8 @@ export function exitCodeOf(run: RunInfo): number {
 }
 
 /**
- * Starts a run with `start` (`run.submit` or `run.retry`, which subscribe this connection) and
- * prints its events as they arrive until it ends.
+ * Starts a run with `start` (`run.submit`, `run.retry`, `run.resume` or `run.subscribe`) and prints
+ * what the protocol's run follower yields until the run ends.
  * Contract: events are listened to before the request is sent, so none that arrive with or before
  * the answer are lost; a request id that was already accepted prints the original run's output.
  */
@@ -35,80 +35,64 @@ export function followRun(
   printer: RunPrinter,
   start: () => Promise<{ run: RunInfo; resubmitted: boolean }>,
 ): FollowedRun {
-  let runId: string | undefined;
-  let cancelRequested = false;
-  const early: RunEventNotification[] = [];
-  let settle!: { resolve: (run: RunInfo) => void; reject: (error: unknown) => void };
-  const done = new Promise<RunInfo>((resolve, reject) => {
-    settle = { resolve, reject };
+  let dropped = false;
+  const stopDisconnect = client.on('disconnect', () => {
+    dropped = true;
   });
+  const follower = client.followRun(start);
   let ended = false;
-  const finish = (run: RunInfo, replayOutput: boolean) => {
-    if (ended) return;
-    ended = true;
-    stopEvents();
-    stopDisconnect();
-    printer.finished(run, replayOutput);
-    settle.resolve(run);
-  };
-  const fail = (error: unknown) => {
-    if (ended) return;
-    ended = true;
-    printer.stop();
-    stopEvents();
-    stopDisconnect();
-    settle.reject(error);
-  };
-  const sendCancel = (id: string) => {
-    client.request('run.cancel', { runId: id }).catch((error: unknown) => {
-      // The run may have ended meanwhile; its final status still arrives as an event.
-      if (!(RepaError.isInstance(error) && error.code === 'not_found')) fail(error);
-    });
-  };
-  const handle = (notification: RunEventNotification) => {
-    printer.event(notification);
-    const { event } = notification;
-    if (event.type === 'status' && isTerminalRunStatus(event.status)) {
-      client.request('run.get', { runId: notification.runId }).then(
-        ({ run }) => finish(run, false),
-        (error: unknown) => fail(error),
-      );
-    }
-  };
-  const stopEvents = client.on('run.event', (notification) => {
-    if (runId === undefined) early.push(notification);
-    else if (notification.runId === runId) handle(notification);
-  });
-  const stopDisconnect = client.on('disconnect', (error) => {
-    fail(
-      new RepaError('daemon_unavailable', `Lost the daemon while following run ${runId ?? ''}.`, {
-        fix: `See what became of it with repa runs show ${runId ?? '<run id>'}.`,
-        cause: error,
-      }),
-    );
-  });
-  start().then(
-    ({ run, resubmitted }) => {
-      runId = run.runId;
-      printer.accepted(run, resubmitted);
-      for (const notification of early.splice(0)) {
-        if (notification.runId === runId) handle(notification);
-      }
-      if (isTerminalRunStatus(run.status)) finish(run, resubmitted);
-      else if (cancelRequested) sendCancel(run.runId);
+  const done = printRun(client, printer, follower).then(
+    (run) => {
+      ended = true;
+      stopDisconnect();
+      return run;
     },
-    (error: unknown) => fail(error),
+    async (error: unknown) => {
+      ended = true;
+      stopDisconnect();
+      printer.stop();
+      if (!(dropped && RepaError.isInstance(error) && error.code === 'daemon_unavailable')) {
+        throw error;
+      }
+      const runId = (await follower.accepted.catch(() => undefined))?.run.runId ?? '';
+      throw new RepaError('daemon_unavailable', `Lost the daemon while following run ${runId}.`, {
+        fix: `See what became of it with repa runs show ${runId || '<run id>'}.`,
+        cause: error,
+      });
+    },
   );
   return {
     done,
     get cancelling() {
-      return cancelRequested;
+      return follower.cancelling;
     },
     cancel() {
-      if (cancelRequested || ended) return;
-      cancelRequested = true;
+      if (follower.cancelling || ended) return;
       printer.note('[cancel] cancelling the run …');
-      if (runId !== undefined) sendCancel(runId);
+      follower.cancel();
     },
   };
+}
+
+/** Prints the run's acceptance, its events and its final record; resolves with that record. */
+async function printRun(
+  client: RepaClient,
+  printer: RunPrinter,
+  follower: RunFollower<{ run: RunInfo; resubmitted: boolean }>,
+): Promise<RunInfo> {
+  const { run, resubmitted } = await follower.accepted;
+  printer.accepted(run, resubmitted);
+  // An answer that is already terminal is the final record (a request id seen before).
+  let final = isTerminalRunStatus(run.status) ? run : undefined;
+  for await (const update of follower) {
+    if (update.kind === 'event') {
+      printer.event(update.notification);
+    } else {
+      printer.resumed(update.run, update.afterSeq);
+      if (isTerminalRunStatus(update.run.status)) final = update.run;
+    }
+  }
+  const record = final ?? (await client.request('run.get', { runId: run.runId })).run;
+  printer.finished(record, record === run && resubmitted);
+  return record;
 }

@@ -1,4 +1,4 @@
-import { resolveAppDirectory } from '@repa/protocol';
+import { resolveAppDirectory } from '@repa/protocol/node';
 import { createCliContext } from './cli-context.js';
 import {
   type Command,
@@ -15,7 +15,7 @@ import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
 import { loginCommands } from './commands/login-command.js';
 import { modelsCommands } from './commands/models-command.js';
-import { runCommands } from './commands/run-commands.js';
+import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
 import { trustCommands } from './commands/trust-commands.js';

@@ -50,6 +50,25 @@ describe('RunPrinter', () => {
     });
   });
 
+  describe('after a reconnection', () => {
+    it('says the run’s status and which events were not received, as a line or as JSON', () => {
+      const human = capture();
+      const printer = new RunPrinter({ out: human.out, json: false });
+      feed(printer, [{ type: 'text-delta', delta: 'Part' }]);
+      printer.resumed(run({ status: 'running' }), 1);
+      expect(human.text()).toBe(
+        'Part\n[repa] reconnected to the daemon: run r1 is running; its events after #1 sent while the connection was down are not shown (repa runs show r1)\n',
+      );
+      const json = capture();
+      new RunPrinter({ out: json.out, json: true }).resumed(run({ status: 'interrupted' }), 4);
+      expect(JSON.parse(json.text())).toMatchObject({
+        kind: 'resumed',
+        run: { runId: 'r1', status: 'interrupted' },
+        afterSeq: 4,
+      });
+    });
+  });
+
   describe('human transcript', () => {
     it('streams the reply and puts every note on a line of its own, indented', () => {
       const { out, text } = capture();

@@ -193,6 +193,20 @@ export class RunPrinter {
     this.#human(notification.event);
   }
 
+  /**
+   * The connection dropped and the client connected again: `run` is the run as the daemon has it
+   * now; the events after `afterSeq` sent meanwhile were lost (the daemon does not replay them).
+   */
+  resumed(run: RunInfo, afterSeq: number): void {
+    if (this.#options.json) {
+      this.#json({ kind: 'resumed', run, afterSeq });
+      return;
+    }
+    this.note(
+      `[repa] reconnected to the daemon: run ${run.runId} is ${run.status}; its events after #${afterSeq} sent while the connection was down are not shown (repa runs show ${run.runId})`,
+    );
+  }
+
   /** The run ended; `run` is its final record. */
   finished(run: RunInfo, replayOutput: boolean): void {
     if (this.#options.json) {

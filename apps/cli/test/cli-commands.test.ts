@@ -1,13 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createRepaClient,
-  daemonPaths,
-  RepaError,
-  type RunInfo,
-  type SessionInfo,
-  type SettingItemView,
-} from '@repa/protocol';
+import { RepaError, type RunInfo, type SessionInfo, type SettingItemView } from '@repa/protocol';
+import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cliMain,

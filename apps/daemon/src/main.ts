@@ -4,7 +4,8 @@ import { enableCompileCache } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatDaemonFailure, formatDaemonReady, RepaError } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
+import { formatDaemonFailure, formatDaemonReady } from '@repa/protocol/node';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),

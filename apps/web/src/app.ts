@@ -1,24 +1,20 @@
-import type {
-  HistoryItem,
-  RestrictedItem,
-  RunEventNotification,
-  RunInfo,
-  SessionInfo,
+import {
+  createRepaClient,
+  type HistoryItem,
+  type RepaClient,
+  RepaError,
+  type RestrictedItem,
+  type SessionInfo,
+  webSocketTransport,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import {
-  applyRunEvent,
-  HistoryEntry,
-  isActive,
-  isQueued,
-  RunItem,
-  type RunView,
-  runViewOf,
-  type SteerView,
-} from './conversation.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { HistoryEntry, isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
+import { useLiveRuns } from './live-runs.js';
 import { ContextPanel, describeError, RunsPanel, SettingsPanel } from './panels.js';
-import { type ConnectionState, RpcClient, RpcError } from './rpc-client.js';
+
+/** The page's version, set by build.mjs from package.json. */
+declare const __REPA_WEB_VERSION__: string;
 
 const RECENT_KEY = 'repa.recentSpaces';
 
@@ -43,19 +39,33 @@ function spaceFromAddress(): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
 
+/** The state of the connection to the daemon. */
+type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+
 const STATE_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting to the daemon…',
   open: 'Connected',
   reconnecting: 'The daemon is gone; reconnecting…',
 };
 
+/**
+ * The protocol's client over the daemon's WebSocket bridge (`/rpc`). It keeps the connection up by
+ * itself (a restarted daemon is found again) and re-subscribes to the runs the page follows.
+ */
+function connectToDaemon(): RepaClient {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`;
+  return createRepaClient(webSocketTransport(url), {
+    client: { name: 'repa-web', version: __REPA_WEB_VERSION__ },
+    reconnect: 'always',
+    reconnectDelayMs: 250,
+    reconnectMaxDelayMs: 2_000,
+  });
+}
+
 /** The whole page. */
 export function App() {
-  const client = useMemo(
-    () => new RpcClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`),
-    [],
-  );
-  const [connection, setConnection] = useState<ConnectionState>(client.state);
+  const client = useMemo(connectToDaemon, []);
+  const [connection, setConnection] = useState<ConnectionState>('connecting');
   const [recent, setRecent] = useState<string[]>(recentSpaces);
   const [pathInput, setPathInput] = useState(spaceFromAddress() ?? '');
   const [space, setSpace] = useState<
@@ -64,138 +74,24 @@ export function App() {
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [sessionId, setSessionId] = useState<string | undefined>();
   const [history, setHistory] = useState<HistoryItem[]>([]);
-  const [runs, setRuns] = useState<RunView[]>([]);
   const [input, setInput] = useState('');
   const [notice, setNotice] = useState('');
-  const [version, setVersion] = useState(0);
-  const [steers, setSteers] = useState<SteerView[]>([]);
-  const buffered = useRef(new Map<string, RunEventNotification[]>());
-  /** Queued runs cancelled before they started: taken off the page, their events ignored. */
-  const removed = useRef(new Set<string>());
-  const runsRef = useRef(runs);
-  runsRef.current = runs;
-  const steersRef = useRef(steers);
-  steersRef.current = steers;
-
-  const update = (runId: string, change: (view: RunView) => void) => {
-    setRuns((current) =>
-      current.map((view) => {
-        if (view.runId !== runId) return view;
-        const copy = { ...view, blocks: view.blocks.map((block) => ({ ...block })) };
-        change(copy);
-        return copy;
-      }),
-    );
-  };
-
-  /** Applies a status to the page's view of a steer request. */
-  const steerStatus = (runId: string, status: string, error?: SteerView['error']) => {
-    setSteers((current) =>
-      current.map((steer) => (steer.runId === runId ? { ...steer, status, error } : steer)),
-    );
-  };
-
-  /** Takes a queued run that was cancelled before it started off the page. */
-  const removeQueued = (runId: string) => {
-    removed.current.add(runId);
-    setRuns((current) => current.filter((view) => view.runId !== runId));
-    setVersion((value) => value + 1);
-  };
+  const live = useLiveRuns(client, { space: space?.root, sessionId }, (error) =>
+    setNotice(describeError(error)),
+  );
+  const { runs, steers, version } = live;
 
   useEffect(() => {
-    const offState = client.onState(setConnection);
-    const offEvent = client.onRunEvent((event) => {
-      if (removed.current.has(event.runId)) return;
-      if (steersRef.current.some((steer) => steer.runId === event.runId)) {
-        if (event.event.type === 'status') {
-          steerStatus(event.runId, event.event.status, event.event.error);
-        }
-        return;
-      }
-      const known = runsRef.current.find((view) => view.runId === event.runId);
-      if (
-        known &&
-        isQueued(known) &&
-        event.event.type === 'status' &&
-        event.event.status === 'cancelled'
-      ) {
-        removeQueued(event.runId);
-        return;
-      }
-      if (!known) {
-        // Events may come before run.submit's answer names the run: kept until it does.
-        const list = buffered.current.get(event.runId) ?? [];
-        list.push(event);
-        buffered.current.set(event.runId, list);
-        return;
-      }
-      update(event.runId, (view) => applyRunEvent(view, event));
-      if (event.event.type === 'status' && !isActive(event.event.status)) {
-        setVersion((value) => value + 1);
-      }
-    });
-    const offResubscribed = client.onResubscribed((run) => {
-      if (steersRef.current.some((steer) => steer.runId === run.runId)) {
-        steerStatus(run.runId, run.status, run.error);
-        return;
-      }
-      update(run.runId, (view) => {
-        view.status = run.status;
-        view.error = run.error;
-      });
-      if (!isActive(run.status)) setVersion((value) => value + 1);
-    });
-    void client.request('doctor', {}).catch(() => undefined); // Connects at once.
+    const offConnect = client.on('connect', () => setConnection('open'));
+    const offDisconnect = client.on('disconnect', () => setConnection('reconnecting'));
+    void client.connect().catch(() => undefined); // Connects at once.
     const initial = spaceFromAddress();
     if (initial) void openSpace(initial);
     return () => {
-      offState();
-      offEvent();
-      offResubscribed();
+      offConnect();
+      offDisconnect();
     };
   }, []);
-
-  /** Adds a view of a run the daemon accepted, with the events that came before its answer. */
-  const follow = (view: RunView) => {
-    const early = buffered.current.get(view.runId) ?? [];
-    buffered.current.delete(view.runId);
-    for (const event of early.sort((a, b) => a.seq - b.seq)) applyRunEvent(view, event);
-    setRuns((current) => [...current.filter((item) => item.runId !== view.runId), view]);
-    if (!isActive(view.status)) setVersion((value) => value + 1);
-  };
-
-  /** Adds a view of a steer request the daemon accepted, with the events that came before. */
-  const followSteer = (run: RunInfo, text: string) => {
-    let status: string = run.status;
-    let error = run.error;
-    for (const event of buffered.current.get(run.runId) ?? []) {
-      if (event.event.type === 'status') {
-        status = event.event.status;
-        error = event.event.error ?? error;
-      }
-    }
-    buffered.current.delete(run.runId);
-    const steer = { runId: run.runId, targetRunId: run.targetRunId ?? '', text, status, error };
-    setSteers((current) => [...current.filter((item) => item.runId !== run.runId), steer]);
-  };
-
-  // A run that ended moves the queue on: the places of the runs still waiting are read again.
-  useEffect(() => {
-    if (!space || sessionId === undefined || !runsRef.current.some(isQueued)) return;
-    void client
-      .request('run.list', { space: space.root, sessionId })
-      .then(({ runs: listed }) => {
-        const places = new Map(listed.map((run) => [run.runId, run.queuePosition]));
-        setRuns((current) =>
-          current.map((view) =>
-            isQueued(view) && places.has(view.runId)
-              ? { ...view, queuePosition: places.get(view.runId) }
-              : view,
-          ),
-        );
-      })
-      .catch(() => undefined);
-  }, [version]);
 
   const loadSessions = async (root: string): Promise<SessionInfo[]> => {
     const { sessions: list } = await client.request('session.list', { space: root });
@@ -205,8 +101,7 @@ export function App() {
 
   const selectSession = async (root: string, id: string | undefined) => {
     setSessionId(id);
-    setRuns([]);
-    setSteers([]);
+    live.clear();
     setHistory([]);
     if (id === undefined) return;
     try {
@@ -245,7 +140,7 @@ export function App() {
       await client.request('space.trust', { space: space.root, trusted: true });
       setSpace({ ...space, trusted: true, restricted: [] });
       await loadSessions(space.root);
-      setVersion((value) => value + 1);
+      live.bump();
     } catch (error) {
       setNotice(describeError(error));
     }
@@ -277,19 +172,22 @@ export function App() {
         setSessionId(id);
         void loadSessions(space.root);
       }
-      const { run } = await client.request('run.submit', {
-        space: space.root,
-        sessionId: id,
-        requestId: crypto.randomUUID(),
-        input: { type: 'text', text },
-        ...(delivery === 'new' ? {} : { delivery }),
-      });
-      if (delivery === 'steer') followSteer(run, text);
-      else follow(runViewOf(run));
-      if (delivery === 'queue') setVersion((value) => value + 1);
+      const follower = client.followRun(() =>
+        client.request('run.submit', {
+          space: space.root,
+          sessionId: id,
+          requestId: crypto.randomUUID(),
+          input: { type: 'text', text },
+          ...(delivery === 'new' ? {} : { delivery }),
+        }),
+      );
+      const { run } = await follower.accepted;
+      if (delivery === 'steer') void live.followSteer(follower, run, text);
+      else void live.follow(follower, runViewOf(run));
+      if (delivery === 'queue') live.bump();
       return true;
     } catch (error) {
-      if (error instanceof RpcError && error.code === 'no_active_run') {
+      if (RepaError.isInstance(error) && error.code === 'no_active_run') {
         setNotice('The reply ended before you steered it: send your message as a new request.');
       } else {
         setNotice(describeError(error));
@@ -309,39 +207,7 @@ export function App() {
   /** A steer that arrived after its run ended, queued as a request of its own. */
   const queueInstead = async (steer: SteerView) => {
     if (await submit('queue', steer.text)) {
-      setSteers((current) => current.filter((item) => item.runId !== steer.runId));
-    }
-  };
-
-  const cancel = async (runId: string) => {
-    try {
-      const { run } = await client.request('run.cancel', { runId });
-      if (steersRef.current.some((steer) => steer.runId === runId)) {
-        steerStatus(runId, run.status, run.error);
-        return;
-      }
-      const known = runsRef.current.find((view) => view.runId === runId);
-      if (known && isQueued(known) && run.status === 'cancelled') {
-        removeQueued(runId);
-        return;
-      }
-      update(runId, (view) => {
-        if (view.lastSeq === 0 || !isActive(run.status)) view.status = run.status;
-      });
-    } catch (error) {
-      setNotice(describeError(error));
-    }
-  };
-
-  const retry = async (runId: string) => {
-    try {
-      const { run } = await client.request('run.retry', {
-        runId,
-        requestId: crypto.randomUUID(),
-      });
-      follow(runViewOf(run));
-    } catch (error) {
-      setNotice(describeError(error));
+      live.dropSteer(steer.runId);
     }
   };
 
@@ -421,7 +287,7 @@ export function App() {
                     (view) =>
                       html`<${RunItem} key=${view.runId} view=${view} steers=${steers.filter(
                         (steer) => steer.targetRunId === view.runId,
-                      )} onCancel=${cancel} onRetry=${retry} onQueueSteer=${queueInstead} />`,
+                      )} onCancel=${live.cancel} onRetry=${live.retry} onQueueSteer=${queueInstead} />`,
                   )}
                 </ol>
                 <form class="composer" onSubmit=${send}>

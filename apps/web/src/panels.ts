@@ -1,19 +1,24 @@
-import type { ContextGetResult, RunInfo, SettingItemView } from '@repa/protocol';
+import {
+  type ContextGetResult,
+  type RepaClient,
+  RepaError,
+  type RunInfo,
+  type SettingItemView,
+} from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from './markdown.js';
-import { type RpcClient, RpcError } from './rpc-client.js';
 
 /** An error as one line for people: message, fix and code. */
 export function describeError(error: unknown): string {
-  if (error instanceof RpcError) {
+  if (RepaError.isInstance(error)) {
     return `${error.message}${error.fix ? ` ${error.fix}` : ''} (${error.code})`;
   }
   return error instanceof Error ? error.message : String(error);
 }
 
 interface PanelProps {
-  client: RpcClient;
+  client: RepaClient;
   space: string;
   sessionId: string | undefined;
   /** Grows whenever something the panel shows may have changed (a run ended). */
@@ -73,7 +78,7 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
     }
     setBusy(true);
     const buildId = crypto.randomUUID();
-    const stop = client.onContextProgress((progress) => {
+    const stop = client.on('context.progress', (progress) => {
       if (progress.buildId === buildId) setMessage(progress.message);
     });
     try {

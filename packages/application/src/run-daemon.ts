@@ -1,5 +1,6 @@
 import type { ModelChoice } from '@repa/host';
-import { OFFLINE_MODEL_ID, resolveAppDirectory } from '@repa/protocol';
+import { OFFLINE_MODEL_ID } from '@repa/protocol';
+import { resolveAppDirectory } from '@repa/protocol/node';
 import type { DeferredModelChoice } from './application-options.js';
 import { loadHost } from './load-host.js';
 import { RepaApplication } from './repa-application.js';

@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createRepaClient,
   type RepaClient,
   RepaError,
   type RunEventNotification,
   type RunInfo,
 } from '@repa/protocol';
+import { createRepaClient } from '@repa/protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('./scripted-daemon.mjs', import.meta.url));

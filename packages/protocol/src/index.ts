@@ -1,26 +1,15 @@
+// The main entry is browser-safe: no Node built-in anywhere in its import graph (tested by
+// index.browser.test.ts). Node-only code is exported from `@repa/protocol/node`.
 export {
   createRepaClient,
   type RepaClient,
   type RepaClientMethod,
   type RepaClientOptions,
-  type RepaClientTarget,
 } from './client/create-repa-client.js';
-export {
-  type DaemonPaths,
-  daemonPaths,
-  type ResolveAppDirectoryOptions,
-  resolveAppDirectory,
-} from './daemon/app-directory.js';
-export {
-  type DaemonFailure,
-  type DaemonReady,
-  formatDaemonFailure,
-  formatDaemonReady,
-  OFFLINE_MODEL_ID,
-  parseDaemonFailure,
-  parseDaemonReady,
-} from './daemon/daemon-output.js';
-export { isProcessAlive, readPidFile } from './daemon/daemon-pid.js';
+export type { RepaTransport, RepaTransportFactory } from './client/repa-transport.js';
+export type { RunFollower, RunUpdate } from './client/run-follower.js';
+export { webSocketTransport } from './client/web-socket-transport.js';
+export { OFFLINE_MODEL_ID } from './daemon/daemon-output.js';
 export {
   isRepaErrorCode,
   REPA_ERROR_CODES,

@@ -15,7 +15,7 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
-import { announceSession, CONTINUE_OPTION, restrictedOf } from './run-commands.js';
+import { announceSession, CONTINUE_OPTION, restrictedOf } from './runs/run-command.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createRepaClient,
   OFFLINE_MODEL_ID,
   type RepaClient,
   RepaError,
   type RunEventNotification,
   type RunInfo,
 } from '@repa/protocol';
+import { createRepaClient } from '@repa/protocol/node';
 import type { CliContext } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { startDaemon, stopDaemon } from '../daemon-control.js';

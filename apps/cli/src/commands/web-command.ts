@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { daemonPaths } from '@repa/protocol';
+import { daemonPaths } from '@repa/protocol/node';
 import { spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';

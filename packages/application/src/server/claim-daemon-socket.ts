@@ -3,7 +3,8 @@ import { connect, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, ioError } from '@repa/durable-fs';
-import { daemonPaths, isProcessAlive, RepaError, readPidFile } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
+import { daemonPaths, isProcessAlive, readPidFile } from '@repa/protocol/node';
 
 /** The daemon's socket, claimed for this process. */
 export interface DaemonSocketClaim {

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createRepaClient, RepaError, type RunEventNotification } from '@repa/protocol';
+import { RepaError, type RunEventNotification } from '@repa/protocol';
+import { createRepaClient } from '@repa/protocol/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, tempAppDirectory } from '../test/builders.js';
 import { spawnDaemon as spawnDaemonChild } from '../test/spawn-daemon.js';

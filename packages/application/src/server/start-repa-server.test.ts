@@ -1,14 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createRepaClient,
-  type RepaClient,
-  type RepaClientTarget,
-  RepaError,
-  type RunEventNotification,
-} from '@repa/protocol';
+import { type RepaClient, RepaError, type RunEventNotification } from '@repa/protocol';
 import { encodeFrame } from '@repa/protocol/internal';
+import { createRepaClient, type RepaClientTarget } from '@repa/protocol/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, runInfo, tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';

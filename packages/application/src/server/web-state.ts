@@ -1,7 +1,7 @@
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { READ_NO_FOLLOW, replaceFile } from '@repa/durable-fs';
-import { daemonPaths } from '@repa/protocol';
+import { daemonPaths } from '@repa/protocol/node';
 import { z } from 'zod';
 
 /** The web listener's port and secret, kept so that a restarted daemon serves the open page again. */

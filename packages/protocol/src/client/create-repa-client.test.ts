@@ -1,70 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RepaError } from '../errors/repa-error.js';
 import {
+  event,
+  rejection,
   runInfo,
-  type ScriptedServer,
-  startScriptedServer,
+  useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
 import type { RunEventNotification } from '../v1/runs.js';
-import { createRepaClient, type RepaClient } from './create-repa-client.js';
-import { TCP_AUTH_METHOD } from './tcp-auth.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function serve(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
-  const server = await startScriptedServer(...args);
-  cleanups.push(() => server.close());
-  return server;
-}
-
-function clientOf(server: ScriptedServer, options = {}): RepaClient {
-  const client = createRepaClient(server.target, { reconnectDelayMs: 1, ...options });
-  cleanups.push(() => client.close());
-  return client;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<RepaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (RepaError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
+const { serve, clientOf } = useScriptedServers();
 
 describe('createRepaClient', () => {
   describe('connecting', () => {
-    it('rejects with daemon_unavailable telling to start the daemon when no socket exists', async () => {
-      const socketPath = join(mkdtempSync(join(tmpdir(), 'repa-client-')), 'daemon.sock');
-      const client = createRepaClient({ socketPath });
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
-      expect(error.code).toBe('daemon_unavailable');
-      expect(error.message).toContain(socketPath);
-      expect(error.fix).toMatch(/repa daemon start/);
-      expect(error.details).toMatchObject({ errno: 'ENOENT' });
-    });
-
-    it('rejects with daemon_unavailable when TCP connections are refused', async () => {
-      const probe = createServer();
-      await new Promise<void>((resolve) => probe.listen({ host: '127.0.0.1', port: 0 }, resolve));
-      const address = probe.address();
-      if (typeof address !== 'object' || address === null) throw new Error('no address');
-      await new Promise((resolve) => probe.close(resolve));
-      const client = createRepaClient({ host: '127.0.0.1', port: address.port, token: 't' });
-      const error = await rejection(client.connect());
-      expect(error.code).toBe('daemon_unavailable');
-      expect(error.details).toMatchObject({ errno: 'ECONNREFUSED' });
-    });
-
     it('initializes with v1 and the client info before the first request', async () => {
       const server = await serve(withInitialize((m, c) => c.result(m.id, { run: runInfo() })));
       const client = clientOf(server, { client: { name: 'cli', version: '2' } });
@@ -86,16 +34,6 @@ describe('createRepaClient', () => {
       expect(error.code).toBe('unsupported_version');
       expect(error.details).toEqual({ supported: ['v2'] });
       expect(server.connections).toHaveLength(1);
-    });
-
-    it('opens a TCP connection with the auth frame, then initialize', async () => {
-      const server = await serve(withInitialize(), { tcp: { token: 'secret-token-0123456789' } });
-      await clientOf(server).connect();
-      expect(server.connections[0]?.received.map((m) => [m.method, m.params])).toEqual([
-        [TCP_AUTH_METHOD, { token: 'secret-token-0123456789' }],
-        ['initialize', { protocolVersions: ['v1'] }],
-      ]);
-      expect(server.connections[0]?.received[0]).not.toHaveProperty('id');
     });
   });
 
@@ -224,6 +162,89 @@ describe('createRepaClient', () => {
     });
   });
 
+  describe('reconnecting by itself (reconnect: always)', () => {
+    it('connects again at once after a drop, saying disconnect then connect', async () => {
+      const server = await serve(withInitialize());
+      const client = clientOf(server, { reconnect: 'always' });
+      const seen: string[] = [];
+      client.on('connect', (info) => seen.push(`connect ${info.server.name}`));
+      client.on('disconnect', (error) => seen.push(`disconnect ${error.code}`));
+      await client.connect();
+      const again = new Promise((resolve) => {
+        const off = client.on('connect', () => resolve(off()));
+      });
+      server.connections[0]?.destroy();
+      await again;
+      expect(seen).toEqual([
+        'connect scripted',
+        'disconnect daemon_unavailable',
+        'connect scripted',
+      ]);
+      expect(server.connections).toHaveLength(2);
+    });
+
+    it('keeps trying a first connection the daemon drops until one succeeds', async () => {
+      const server = await serve((m, c) => {
+        if (server.connections.length < 4) c.destroy();
+        else withInitialize()(m, c);
+      });
+      const client = clientOf(server, { reconnect: 'always', reconnectMaxDelayMs: 2 });
+      expect((await client.connect()).protocolVersion).toBe('v1');
+      expect(server.connections).toHaveLength(4);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('re-subscribes after a reconnect to the runs it submitted, retried and resumed', async () => {
+      const server = await serve(
+        withInitialize((m, c) => {
+          const runId = (m.params as { requestId?: string }).requestId ?? 'other';
+          if (m.method === 'run.submit')
+            c.result(m.id, { run: runInfo({ runId }), resubmitted: false });
+          if (m.method === 'run.retry' || m.method === 'run.resume')
+            c.result(m.id, { run: runInfo({ runId }), resubmitted: false });
+          if (m.method === 'run.subscribe') c.result(m.id, { run: runInfo() });
+          if (m.method === 'run.list') c.result(m.id, { runs: [] });
+        }),
+      );
+      const client = clientOf(server);
+      const input = { type: 'text' as const, text: 'hi' };
+      await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'a', input });
+      await client.request('run.retry', { runId: 'a', requestId: 'b' });
+      await client.request('run.resume', { runId: 'a', requestId: 'c' });
+      server.connections[0]?.destroy();
+      await new Promise((resolve) => client.on('disconnect', resolve));
+      await client.request('run.list', {});
+      expect(
+        server.connections[1]?.received.filter((m) => m.method === 'run.subscribe'),
+      ).toMatchObject([
+        { params: { runId: 'a' } },
+        { params: { runId: 'b' } },
+        { params: { runId: 'c' } },
+      ]);
+    });
+
+    it('does not re-subscribe to a submitted run that had already ended in its answer', async () => {
+      const server = await serve(
+        withInitialize((m, c) => {
+          if (m.method === 'run.submit')
+            c.result(m.id, { run: runInfo({ status: 'succeeded' }), resubmitted: true });
+          if (m.method === 'run.list') c.result(m.id, { runs: [] });
+        }),
+      );
+      const client = clientOf(server);
+      const input = { type: 'text' as const, text: 'hi' };
+      await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'q1', input });
+      server.connections[0]?.destroy();
+      await new Promise((resolve) => client.on('disconnect', resolve));
+      await client.request('run.list', {});
+      expect(server.connections[1]?.received.map((m) => m.method)).toEqual([
+        'initialize',
+        'run.list',
+      ]);
+    });
+  });
+
   describe('notifications', () => {
     it('delivers valid run.event notifications to listeners until they unsubscribe', async () => {
       const server = await serve(withInitialize((m, c) => c.result(m.id, { runs: [] })));
@@ -255,14 +276,3 @@ describe('createRepaClient', () => {
     });
   });
 });
-
-function event(
-  runEvent: RunEventNotification['event'],
-  seq = 1,
-): { jsonrpc: '2.0'; method: 'run.event'; params: RunEventNotification } {
-  return {
-    jsonrpc: '2.0',
-    method: 'run.event',
-    params: { runId: 'r1', sessionId: 's1', seq, event: runEvent },
-  };
-}

@@ -1,8 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { RepaError } from '../errors/repa-error.js';
 import { PROTOCOL_VERSION } from '../v1/common.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../v1/framing.js';
 import {
   type V1Method,
   type V1Notification,
@@ -12,28 +10,39 @@ import {
   v1Methods,
   v1Notifications,
 } from '../v1/methods.js';
-import { isTerminalRunStatus, type RunEventNotification } from '../v1/runs.js';
-import { ClientConnection, openSocket, type RepaClientTarget } from './client-connection.js';
-import { TCP_AUTH_METHOD } from './tcp-auth.js';
-
-export type { RepaClientTarget } from './client-connection.js';
+import { isTerminalRunStatus, type RunEventNotification, type RunInfo } from '../v1/runs.js';
+import { ClientConnection } from './client-connection.js';
+import type { RepaTransportFactory } from './repa-transport.js';
+import {
+  type FollowerListener,
+  type ResumeOutcome,
+  type RunFollower,
+  startFollowing,
+} from './run-follower.js';
 
 /** Options of {@link createRepaClient}. */
 export interface RepaClientOptions {
   /** The client's name and version, sent in `initialize` for the daemon's logs. */
   client?: { name: string; version: string };
-  /** Largest frame accepted from the daemon, in bytes. Default 8 MiB. */
-  maxFrameBytes?: number;
-  /** Connection attempts when reconnecting after a drop. Default 3. */
+  /**
+   * When the client connects again after the connection dropped. `on-demand` (the default): the
+   * next call does, and a first connection is tried once (no daemon is a normal answer).
+   * `always`: at once after a drop, and every connection (the first included) is tried until it
+   * succeeds, as a page showing the daemon's state needs.
+   */
+  reconnect?: 'on-demand' | 'always';
+  /** Connection attempts when reconnecting. Default 3 (`on-demand`), unlimited (`always`). */
   reconnectAttempts?: number;
-  /** Wait before the second reconnect attempt, doubled before each further one. Default 100 ms. */
+  /** Wait before the second attempt, doubled before each further one. Default 100 ms. */
   reconnectDelayMs?: number;
+  /** The longest wait between two attempts. Default: no limit. */
+  reconnectMaxDelayMs?: number;
 }
 
 /** A v1 method a client calls (everything but `initialize`, which the client sends itself). */
 export type RepaClientMethod = Exclude<V1Method, 'initialize'>;
 
-/** A typed connection to the Repa daemon that reconnects on demand. */
+/** A typed connection to the Repa daemon that reconnects. */
 export interface RepaClient {
   /**
    * Connects and initializes now (later calls do it on demand); resolves with the daemon's
@@ -46,6 +55,12 @@ export interface RepaClient {
    */
   request<M extends RepaClientMethod>(method: M, params: V1Params<M>): Promise<V1Result<M>>;
   /**
+   * Follows one run: `start` sends `run.submit`, `run.retry`, `run.resume` or `run.subscribe`
+   * (each subscribes this connection), and the follower yields the run's events from acceptance to
+   * its terminal status. See {@link RunFollower}.
+   */
+  followRun<R extends { run: RunInfo }>(start: () => Promise<R>): RunFollower<R>;
+  /**
    * Listens to a v1 notification the server sends this client (`run.event` of the runs it
    * subscribed to, `context.progress` of its `context.build` calls, `login.progress` of its
    * `login.start` calls); returns unsubscribe.
@@ -54,7 +69,9 @@ export interface RepaClient {
     event: N,
     listener: (params: V1NotificationParams<N>) => void,
   ): () => void;
-  /** Listens to connection drops (the next call reconnects); returns unsubscribe. */
+  /** Listens to each connection made (the first and every reconnection); returns unsubscribe. */
+  on(event: 'connect', listener: (server: V1Result<'initialize'>) => void): () => void;
+  /** Listens to connection drops; returns unsubscribe. */
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
   /** Closes the connection; pending and later calls reject with `cancelled`. */
   close(): Promise<void>;
@@ -62,23 +79,32 @@ export interface RepaClient {
 
 type Listeners = {
   [N in V1Notification]: Set<(params: V1NotificationParams<N>) => void>;
-} & { disconnect: Set<(error: RepaError) => void> };
+} & {
+  connect: Set<(server: V1Result<'initialize'>) => void>;
+  disconnect: Set<(error: RepaError) => void>;
+};
+
+/** The methods that subscribe this connection to the run they answer with. */
+const SUBSCRIBING = new Set<string>(['run.submit', 'run.retry', 'run.resume', 'run.subscribe']);
 
 function isV1Notification(method: string): method is V1Notification {
   return Object.hasOwn(v1Notifications, method);
 }
 
 /**
- * Creates a client for the daemon at `target` (its unix socket, or loopback TCP with a token).
- * Contract: the client sends `initialize` itself; after a drop the next call reconnects (up to
- * `reconnectAttempts` tries), initializes again and re-subscribes to the runs it subscribed to with
- * `run.subscribe` that have not ended. Requests are never resent automatically.
+ * Creates a client that reaches the daemon through `transport` (`webSocketTransport(url)` in a
+ * page; `socketTransport(target)` from `@repa/protocol/node`). Every result and notification is
+ * checked against the v1 schemas.
+ * Contract: the client sends `initialize` itself; after a drop it reconnects (see
+ * {@link RepaClientOptions.reconnect}), initializes again and re-subscribes to the runs this
+ * connection was subscribed to (by `run.submit`, `run.retry`, `run.resume` or `run.subscribe`)
+ * that have not ended. Requests are never resent automatically.
  */
 export function createRepaClient(
-  target: RepaClientTarget,
+  transport: RepaTransportFactory,
   options: RepaClientOptions = {},
 ): RepaClient {
-  return new DaemonClient(target, options);
+  return new DaemonClient(transport, options);
 }
 
 interface Connected {
@@ -87,27 +113,33 @@ interface Connected {
 }
 
 class DaemonClient implements RepaClient {
-  readonly #target: RepaClientTarget;
-  readonly #options: Required<Omit<RepaClientOptions, 'client'>> &
-    Pick<RepaClientOptions, 'client'>;
+  readonly #transport: RepaTransportFactory;
+  readonly #client: RepaClientOptions['client'];
+  readonly #always: boolean;
+  readonly #attempts: number;
+  readonly #delayMs: number;
+  readonly #maxDelayMs: number;
   readonly #subscriptions = new Set<string>();
   readonly #live = new Set<ClientConnection>();
   readonly #listeners = Object.fromEntries(
-    [...Object.keys(v1Notifications), 'disconnect'].map((name) => [name, new Set()]),
+    [...Object.keys(v1Notifications), 'connect', 'disconnect'].map((name) => [name, new Set()]),
   ) as Listeners;
+  readonly #followers = new Set<FollowerListener>();
   #connecting: Promise<Connected> | null = null;
   #current: ClientConnection | null = null;
   #everConnected = false;
   #closed = false;
 
-  constructor(target: RepaClientTarget, options: RepaClientOptions) {
-    this.#target = target;
-    this.#options = {
-      client: options.client,
-      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
-      reconnectAttempts: Math.max(1, options.reconnectAttempts ?? 3),
-      reconnectDelayMs: options.reconnectDelayMs ?? 100,
-    };
+  constructor(transport: RepaTransportFactory, options: RepaClientOptions) {
+    this.#transport = transport;
+    this.#client = options.client;
+    this.#always = options.reconnect === 'always';
+    this.#attempts = Math.max(
+      1,
+      options.reconnectAttempts ?? (this.#always ? Number.POSITIVE_INFINITY : 3),
+    );
+    this.#delayMs = options.reconnectDelayMs ?? 100;
+    this.#maxDelayMs = options.reconnectMaxDelayMs ?? Number.POSITIVE_INFINITY;
   }
 
   async connect(): Promise<V1Result<'initialize'>> {
@@ -123,9 +155,11 @@ class DaemonClient implements RepaClient {
     if (subscribed !== undefined) this.#subscriptions.add(subscribed);
     try {
       const result = parseResult(method, await connection.call(method, params));
-      const run = subscribed === undefined ? undefined : (result as V1Result<'run.subscribe'>).run;
-      if (run !== undefined && isTerminalRunStatus(run.status))
-        this.#subscriptions.delete(run.runId);
+      const run = SUBSCRIBING.has(method) ? (result as { run: RunInfo }).run : undefined;
+      if (run !== undefined) {
+        if (isTerminalRunStatus(run.status)) this.#subscriptions.delete(run.runId);
+        else if (subscribed === undefined) this.#subscriptions.add(run.runId);
+      }
       return result;
     } catch (error) {
       if (subscribed !== undefined) this.#subscriptions.delete(subscribed);
@@ -133,10 +167,26 @@ class DaemonClient implements RepaClient {
     }
   }
 
+  followRun<R extends { run: RunInfo }>(start: () => Promise<R>): RunFollower<R> {
+    return startFollowing(
+      {
+        reconnect: () => this.connect(),
+        subscribe: async (runId) => (await this.request('run.subscribe', { runId })).run,
+        cancel: (runId) => this.request('run.cancel', { runId }),
+        listen: (listener) => {
+          this.#followers.add(listener);
+          return () => this.#followers.delete(listener);
+        },
+      },
+      start,
+    );
+  }
+
   on<N extends V1Notification>(
     event: N,
     listener: (params: V1NotificationParams<N>) => void,
   ): () => void;
+  on(event: 'connect', listener: (server: V1Result<'initialize'>) => void): () => void;
   on(event: 'disconnect', listener: (error: RepaError) => void): () => void;
   on(event: keyof Listeners, listener: (params: never) => void): () => void {
     const set = this.#listeners[event] as Set<typeof listener>;
@@ -147,6 +197,7 @@ class DaemonClient implements RepaClient {
   async close(): Promise<void> {
     this.#closed = true;
     const reason = closedError();
+    for (const follower of [...this.#followers]) follower.closed(reason);
     await Promise.all([...this.#live].map((connection) => connection.destroy(reason)));
   }
 
@@ -163,12 +214,15 @@ class DaemonClient implements RepaClient {
   }
 
   async #connectWithRetries(): Promise<Connected> {
-    // A first connection fails fast (no daemon is a normal answer); a reconnect retries with
-    // backoff because the daemon may be restarting.
-    const attempts = this.#everConnected ? this.#options.reconnectAttempts : 1;
+    // A first connection fails fast (no daemon is a normal answer) unless the client keeps its
+    // connection up; a reconnect retries with backoff because the daemon may be restarting.
+    const attempts = this.#everConnected || this.#always ? this.#attempts : 1;
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await delay(this.#options.reconnectDelayMs * 2 ** (attempt - 1));
+      if (attempt > 0) {
+        const wait = Math.min(this.#delayMs * 2 ** (attempt - 1), this.#maxDelayMs);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
       if (this.#closed) throw closedError();
       try {
         return await this.#handshake();
@@ -181,30 +235,29 @@ class DaemonClient implements RepaClient {
   }
 
   async #handshake(): Promise<Connected> {
-    const socket = await openSocket(this.#target);
-    const connection = new ClientConnection(socket, this.#options.maxFrameBytes, {
+    const transport = this.#transport();
+    const connection = new ClientConnection(transport, {
       onNotification: (method, params) => this.#onNotification(method, params),
       onClose: (error) => this.#onClose(connection, error),
     });
+    await transport.start();
     this.#live.add(connection);
     if (this.#closed) {
       await connection.destroy(closedError());
       throw closedError();
     }
     try {
-      if ('token' in this.#target) {
-        connection.notify(TCP_AUTH_METHOD, { token: this.#target.token });
-      }
       const server = parseResult(
         'initialize',
         await connection.call('initialize', {
           protocolVersions: [PROTOCOL_VERSION],
-          ...(this.#options.client === undefined ? {} : { client: this.#options.client }),
+          ...(this.#client === undefined ? {} : { client: this.#client }),
         }),
       );
       await this.#resubscribe(connection);
       this.#current = connection;
       this.#everConnected = true;
+      emit(this.#listeners.connect, server);
       return { connection, server };
     } catch (error) {
       await connection.destroy(RepaError.fromUnknown(error));
@@ -215,15 +268,19 @@ class DaemonClient implements RepaClient {
   async #resubscribe(connection: ClientConnection): Promise<void> {
     await Promise.all(
       [...this.#subscriptions].map(async (runId) => {
+        let outcome: ResumeOutcome;
         try {
           const raw = await connection.call('run.subscribe', { runId });
           const { run } = parseResult('run.subscribe', raw);
           if (isTerminalRunStatus(run.status)) this.#subscriptions.delete(runId);
+          outcome = { runId, run };
         } catch (error) {
           if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') throw error;
           // The daemon no longer knows the run (or cannot follow it): stop asking for it.
           this.#subscriptions.delete(runId);
+          outcome = { runId, error: RepaError.fromUnknown(error) };
         }
+        for (const follower of [...this.#followers]) follower.resumed(outcome);
       }),
     );
   }
@@ -237,6 +294,8 @@ class DaemonClient implements RepaClient {
       const { event, runId } = parsed.data as RunEventNotification;
       if (event.type === 'status' && isTerminalRunStatus(event.status))
         this.#subscriptions.delete(runId);
+      for (const follower of [...this.#followers])
+        follower.event(parsed.data as RunEventNotification);
     }
     emit(this.#listeners[method] as Set<(params: unknown) => void>, parsed.data);
   }
@@ -246,7 +305,10 @@ class DaemonClient implements RepaClient {
     if (this.#current !== connection) return;
     this.#current = null;
     this.#connecting = null;
-    if (!this.#closed) emit(this.#listeners.disconnect, error);
+    if (this.#closed) return;
+    emit(this.#listeners.disconnect, error);
+    for (const follower of [...this.#followers]) follower.disconnect();
+    if (this.#always) this.#connected().catch(() => {});
   }
 }
 

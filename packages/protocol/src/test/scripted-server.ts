@@ -2,10 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RepaClientTarget } from '../client/create-repa-client.js';
-import type { RepaError } from '../errors/repa-error.js';
+import { afterEach } from 'vitest';
+import type { RepaClient, RepaClientOptions } from '../client/create-repa-client.js';
+import { RepaError } from '../errors/repa-error.js';
+import {
+  createRepaClient,
+  type RepaClientTarget,
+  type SocketTransportOptions,
+} from '../node/socket-transport.js';
 import { encodeFrame, FrameDecoder } from '../v1/framing.js';
 import { errorResponse, type JsonRpcRequest } from '../v1/json-rpc.js';
+import type { RunEventNotification } from '../v1/runs.js';
 
 /** One connection to a {@link ScriptedServer}, as the test sees it. */
 export class ScriptedConnection {
@@ -20,6 +27,11 @@ export class ScriptedConnection {
   /** Sends any message. */
   send(message: unknown): void {
     this.#socket.write(encodeFrame(message));
+  }
+
+  /** Writes bytes as they are (no framing). */
+  raw(text: string): void {
+    this.#socket.write(text);
   }
 
   /** Answers request `id` with `result`. */
@@ -109,3 +121,56 @@ export async function startScriptedServer(
 }
 
 export { runInfo } from '../testing/index.js';
+
+/**
+ * Scripted servers and clients for one test file, closed after each test: `serve` starts a
+ * server, `clientOf` connects a client to it (reconnecting after 1 ms unless `options` say).
+ */
+export function useScriptedServers(): {
+  serve: typeof startScriptedServer;
+  clientOf: (
+    server: ScriptedServer,
+    options?: RepaClientOptions & SocketTransportOptions,
+  ) => RepaClient;
+} {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    serve: async (...args) => {
+      const server = await startScriptedServer(...args);
+      cleanups.push(() => server.close());
+      return server;
+    },
+    clientOf: (server, options = {}) => {
+      const client = createRepaClient(server.target, { reconnectDelayMs: 1, ...options });
+      cleanups.push(() => client.close());
+      return client;
+    },
+  };
+}
+
+/** The RepaError `promise` rejects with; throws when it resolves or rejects with anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<RepaError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (RepaError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A `run.event` notification of run r1 (session s1) as the server sends it. */
+export function event(
+  runEvent: RunEventNotification['event'],
+  seq = 1,
+  runId = 'r1',
+): { jsonrpc: '2.0'; method: 'run.event'; params: RunEventNotification } {
+  return {
+    jsonrpc: '2.0',
+    method: 'run.event',
+    params: { runId, sessionId: 's1', seq, event: runEvent },
+  };
+}

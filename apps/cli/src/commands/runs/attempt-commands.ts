@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { CliContext } from '../../cli-context.js';
+import type { Command, OptionValues } from '../../command.js';
+import { describeModel } from '../../describe-model.js';
+import { followRun } from '../../follow-run.js';
+import { resolveRun } from '../../resolve-id.js';
+import { RunPrinter } from '../../run-printer.js';
+import { followWithInterrupt } from './run-command.js';
+import { str } from './run-input.js';
+
+/** `runs retry` and `runs resume`: a new attempt of the run a prefix names, streamed like repa run. */
+async function streamNewAttempt(
+  context: CliContext,
+  method: 'run.retry' | 'run.resume',
+  prefix: string,
+  values: OptionValues,
+): Promise<number> {
+  const client = await context.client();
+  const runId = (await resolveRun(client, prefix)).runId;
+  const printer = new RunPrinter({ out: context.stdout, json: context.json });
+  if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
+  const requestId = str(values['request-id']) ?? randomUUID();
+  const verb = method === 'run.retry' ? 'retries' : 'resumes';
+  const follow = followRun(client, printer, async () => {
+    const result = await client.request(method, { runId, requestId });
+    printer.note(`[repa] run ${result.run.runId} ${verb} ${runId} (attempt ${result.run.attempt})`);
+    return result;
+  });
+  return (await followWithInterrupt(context, follow)).code;
+}
+
+export const runsRetry: Command = {
+  words: ['runs', 'retry'],
+  summary: 'run an ended run again as a new attempt, and stream it',
+  usage: 'runs retry RUN_ID [--request-id ID]',
+  help: `Starts a new attempt of an ended run (same space, session and request; linked by retryOf) and
+streams it like repa run. Ctrl-C cancels it.
+
+Options:
+  --request-id ID  idempotency key of the retry itself (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
+  options: { 'request-id': { type: 'string' } },
+  positionals: [1, 1],
+  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.retry', prefix, values),
+};
+
+export const runsResume: Command = {
+  words: ['runs', 'resume'],
+  summary: 'continue an interrupted or failed run where its history ends, and stream it',
+  usage: 'runs resume RUN_ID [--request-id ID]',
+  help: `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
+session, from where its history ends: the request is not sent again, and the settings decided when
+the original was accepted are kept. Streams it like repa run. Ctrl-C cancels it.
+
+Options:
+  --request-id ID  idempotency key of the resumption itself (default: a random id)
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
+  options: { 'request-id': { type: 'string' } },
+  positionals: [1, 1],
+  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.resume', prefix, values),
+};
+
+export const runsFollow: Command = {
+  words: ['runs', 'follow'],
+  summary: 'follow a run from another terminal until it ends',
+  usage: 'runs follow RUN_ID',
+  help: `Re-attaches to a run (run.subscribe): prints what it does from now on, like repa run, until it
+ends. A run that already ended prints its end. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
+
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled.`,
+  options: {},
+  positionals: [1, 1],
+  async run(context, [prefix = '']) {
+    const client = await context.client();
+    const runId = (await resolveRun(client, prefix)).runId;
+    const printer = new RunPrinter({ out: context.stdout, json: context.json });
+    if (!context.json) printer.note(`[repa] following run ${runId}`);
+    const follow = followRun(client, printer, async () => ({
+      ...(await client.request('run.subscribe', { runId })),
+      resubmitted: false,
+    }));
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};

@@ -1,0 +1,87 @@
+import type { RunInfo } from '@repa/protocol';
+import { relativeTime, shortId } from '../../format-table.js';
+import {
+  describeUsage,
+  summarizePromptSections,
+  UNTRUSTED_HINT,
+  withheldUntrusted,
+} from '../../run-printer.js';
+
+/** A run as a table row; on a terminal with a short id and a relative time, piped in full. */
+export function runRow(run: RunInfo, terminal: boolean, withSpace: boolean): string[] {
+  const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
+  const id = (value: string) => (terminal ? shortId(value) : value);
+  return [
+    id(run.runId),
+    run.queuePosition
+      ? `queued #${run.queuePosition}`
+      : run.targetRunId
+        ? `${run.status} (${run.delivery} → ${run.targetRunId.slice(0, 8)})`
+        : run.status,
+    ...(withSpace ? [run.space] : []),
+    id(run.sessionId),
+    terminal ? relativeTime(run.acceptedAt) : run.acceptedAt,
+    terminal ? text : text.length > 50 ? `${text.slice(0, 49)}…` : text,
+  ];
+}
+
+/** A run's record as `repa runs show` prints it. */
+export function describeRun(run: RunInfo): string {
+  const lines = [
+    `run        ${run.runId}`,
+    `status     ${run.status}`,
+    `request    ${run.requestId}`,
+    `space      ${run.space}`,
+    `session    ${run.sessionId}`,
+    `attempt    ${run.attempt}${run.retryOf ? ` (retry of ${run.retryOf})` : ''}${run.resumeOf ? ` (resumes ${run.resumeOf})` : ''}`,
+    ...(run.queuePosition ? [`queue      position ${run.queuePosition}`] : []),
+    ...(run.targetRunId ? [`delivered  ${run.delivery} into run ${run.targetRunId}`] : []),
+    `accepted   ${run.acceptedAt}`,
+    ...(run.startedAt ? [`started    ${run.startedAt}`] : []),
+    ...(run.endedAt ? [`ended      ${run.endedAt}`] : []),
+    `input      ${run.input.type === 'text' ? run.input.text : run.input.type}`,
+    ...(run.input.images?.length
+      ? [
+          `images     ${run.input.images.map((image) => image.path ?? `${image.mimeType} (${image.bytes} bytes)`).join(', ')}`,
+        ]
+      : []),
+    ...(run.attachedSources?.length
+      ? [
+          `attached   ${run.attachedSources.map((source) => `${source.path} (${source.version.slice(0, 12)})`).join(', ')}`,
+        ]
+      : run.input.attachments?.length
+        ? [`attached   ${run.input.attachments.map((item) => item.path).join(', ')}`]
+        : []),
+    `settings   ${Object.entries(run.promptSettings)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join(' ')}`,
+    `revisions  ${Object.entries(run.settingsRevisions)
+      .map(([level, revision]) => `${level} ${revision}`)
+      .join(', ')}`,
+    ...(run.modelSettings
+      ? [
+          `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
+          ...(run.connection ? [`connection ${run.connection}`] : []),
+          `thinking   ${run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
+          `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
+        ]
+      : []),
+    ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),
+    ...(run.promptSections?.some(withheldUntrusted)
+      ? [
+          `trust      ${UNTRUSTED_HINT.replace('repa trust (in the space, or --space DIR)', `repa trust --space ${run.space}`)}`,
+        ]
+      : []),
+    ...(run.restricted?.length
+      ? [
+          `restricted ${run.restricted.map((item) => item.path).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
+        ]
+      : []),
+    ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
+    ...(run.error
+      ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
+      : []),
+    ...(run.output !== undefined ? ['output', ...run.output.split('\n').map((l) => `  ${l}`)] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}

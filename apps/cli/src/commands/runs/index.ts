@@ -1,0 +1,15 @@
+import type { Command } from '../../command.js';
+import { runsFollow, runsResume, runsRetry } from './attempt-commands.js';
+import { runCommand } from './run-command.js';
+import { runsCancel, runsList, runsShow } from './runs-commands.js';
+
+/** `repa run` and `repa runs …`. */
+export const runCommands: Command[] = [
+  runCommand,
+  runsList,
+  runsShow,
+  runsCancel,
+  runsRetry,
+  runsResume,
+  runsFollow,
+];

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { type RepaClient, RepaError, type RestrictedItem, type RunInfo } from '@repa/protocol';
+import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../../cli-context.js';
+import {
+  type Command,
+  type OptionValues,
+  SPACE_OPTIONS,
+  SPACE_OPTIONS_HELP,
+} from '../../command.js';
+import { describeModel } from '../../describe-model.js';
+import { exitCodeOf, type FollowedRun, followRun } from '../../follow-run.js';
+import { RunPrinter } from '../../run-printer.js';
+import { usageError } from '../../usage-error.js';
+import { writeError } from '../../write-error.js';
+import { deliveryOf, requestText, runInputOf, runOverridesOf, str } from './run-input.js';
+
+/** Opens the space and session of a run command and prints which model answers. */
+async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
+  const space = spaceOf(context, str(values.space));
+  // A named session must exist already; only a new one makes the folder a space.
+  if (str(values.session) === undefined) {
+    await confirmSpace(context, space, str(values.space) !== undefined);
+  }
+  const client = await context.client();
+  const opened = await sessionOf(client, space, str(values.session));
+  const restricted = await restrictedOf(client, space);
+  return {
+    client,
+    space,
+    ...announceSession(context, printer, space, opened, await context.model(), restricted),
+  };
+}
+
+/** Prints the space, session and model a conversation goes to (`{"kind":"start"}` with --json). */
+export function announceSession(
+  context: CliContext,
+  printer: RunPrinter,
+  space: string,
+  { sessionId, created }: { sessionId: string; created: boolean },
+  model: string | undefined,
+  restricted: readonly RestrictedItem[] = [],
+): { sessionId: string } {
+  if (context.json) {
+    context.stdout.write(
+      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model), restricted })}\n`,
+    );
+  } else {
+    printer.note(`[repa] space ${space}`);
+    printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
+    printer.note(`[repa] model: ${describeModel(model)}`);
+    if (restricted.length > 0) printer.note(restrictedNote(restricted));
+  }
+  return { sessionId };
+}
+
+/**
+ * What the space's restriction leaves out, for the header; none when the space cannot be
+ * described (a damaged learning context fails the run itself, with its own message).
+ */
+export async function restrictedOf(client: RepaClient, space: string): Promise<RestrictedItem[]> {
+  try {
+    return (await client.request('space.open', { root: space })).space.restricted ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The header line of a restricted space: what it leaves out and the command that trusts it. */
+export function restrictedNote(restricted: readonly RestrictedItem[]): string {
+  const paths = restricted.map((item) => item.path);
+  const shown = paths.length > 4 ? [...paths.slice(0, 4), `${paths.length - 4} more`] : paths;
+  return `[trust] this space is restricted: ${shown.join(', ')} have no effect until you trust it (repa trust shows what it would turn on)`;
+}
+
+/** Follows a run with Ctrl-C (SIGINT) cancelling it; a second Ctrl-C leaves at once (130). */
+export async function followWithInterrupt(
+  context: CliContext,
+  follow: FollowedRun,
+): Promise<{ run: RunInfo; code: number }> {
+  const onInterrupt = () => {
+    if (follow.cancelling) process.exit(130);
+    follow.cancel();
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const run = await follow.done;
+    if ((run.status === 'failed' || run.status === 'interrupted') && run.error) {
+      writeError(context.stderr, RepaError.fromWire(run.error));
+    }
+    return { run, code: exitCodeOf(run) };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+/** `-c`/`--continue`: the most recent session (what run does without --session anyway). */
+export const CONTINUE_OPTION = { continue: { type: 'boolean', short: 'c' } } as const;
+
+/** `repa run`. */
+export const runCommand: Command = {
+  words: ['run'],
+  summary: 'perform one request in a space and stream the reply',
+  usage:
+    'run [--space DIR] [--session ID] [-c] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
+  help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
+tool calls and every save with its receipt. With - as the only argument, or with no argument over a
+pipe (echo TEXT | repa run), the request is read from standard input. Ctrl-C cancels the run (a
+second Ctrl-C leaves at once).
+
+Options:
+${SPACE_OPTIONS_HELP}
+  -c, --continue   continue the most recent session (the default without --session)
+  --request-id ID  idempotency key: the same id again returns the original run instead of a new one
+                   (default: a random id)
+  --model ID       provider/id of the model for this run only (see repa models); recorded with it
+  --thinking LEVEL Pi thinking level for this run only: off, minimal, low, medium, high, xhigh
+  --queue          wait behind the session's runs instead of answering busy; survives a daemon
+                   restart (repa runs list shows the position)
+  --steer          send TEXT into the session's running run, delivered at its next turn boundary
+  --follow-up      send TEXT into the session's running run, after its current work
+  --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each; outside the space at most 5 MiB in all) sent with the request
+  --attach F[,F…]  documents of the space attached to the request; read when the run starts
+  --verbose        also print [prompt]: the prompt sections the model saw and why others are absent
+
+On a terminal a spinner shows the elapsed time while the run waits for the model or a tool.
+Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
+With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
+run event, and {"kind":"finished","run":…} with the final run record.`,
+  options: {
+    ...SPACE_OPTIONS,
+    ...CONTINUE_OPTION,
+    'request-id': { type: 'string' },
+    model: { type: 'string' },
+    thinking: { type: 'string' },
+    queue: { type: 'boolean' },
+    steer: { type: 'boolean' },
+    'follow-up': { type: 'boolean' },
+    image: { type: 'string' },
+    attach: { type: 'string' },
+    verbose: { type: 'boolean' },
+  },
+  positionals: [0, Number.POSITIVE_INFINITY],
+  async run(context, args, values) {
+    if (values.continue && values.session) {
+      throw usageError('--continue and --session exclude each other.', 'Pass one of them.');
+    }
+    const overrides = runOverridesOf(values);
+    const delivery = deliveryOf(values);
+    const text = await requestText(context, args);
+    const printer = new RunPrinter({
+      out: context.stdout,
+      json: context.json,
+      promptSections: values.verbose ? 'summary' : 'none',
+    });
+    const { client, space, sessionId } = await openConversation(context, values, printer);
+    const input = runInputOf(context, text, values, space);
+    const requestId = str(values['request-id']) ?? randomUUID();
+    const follow = followRun(client, printer, async () => {
+      const result = await client.request('run.submit', {
+        space,
+        sessionId,
+        requestId,
+        input,
+        ...(overrides ? { overrides } : {}),
+        ...(delivery ? { delivery } : {}),
+      });
+      const { run } = result;
+      if (run.targetRunId) {
+        const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
+        printer.note(`[${label}] into run ${run.targetRunId}`);
+      } else if (run.queuePosition) {
+        printer.note(`[queued] run ${run.runId} waits at position ${run.queuePosition}`);
+      }
+      return result;
+    });
+    return (await followWithInterrupt(context, follow)).code;
+  },
+};
