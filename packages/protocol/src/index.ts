@@ -125,8 +125,10 @@ export {
   sessionInfoSchema,
 } from './v1/sessions.js';
 export {
+  coerceSettingValue,
   MODEL_SETTING_ITEMS,
   PROMPT_SETTING_ITEMS,
+  parseSettingValue,
   SETTING_ITEMS,
   type SettingItem,
 } from './v1/setting-items.js';

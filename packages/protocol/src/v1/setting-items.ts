@@ -223,3 +223,26 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
 
 /** Every settings item key this protocol version knows. */
 export const SETTING_KEYS: readonly string[] = SETTING_ITEMS.map((one) => one.key);
+
+const ITEMS_BY_KEY = new Map<string, SettingItem>(SETTING_ITEMS.map((entry) => [entry.key, entry]));
+
+/** A value typed as text: JSON when it parses as JSON, else the text itself. */
+export function parseSettingValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A value typed as text, coerced to the item's type: read as JSON when that is a value of the type
+ * (`true`, `12`, `null`, `["read"]`), else the text as it is, so `prompts.append 12` is the string
+ * "12". The CLI's `settings set` and the page both type values this way.
+ */
+export function coerceSettingValue(key: string, text: string): unknown {
+  const parsed = parseSettingValue(text);
+  const known = ITEMS_BY_KEY.get(key);
+  if (known === undefined || known.schema.safeParse(parsed).success) return parsed;
+  return text;
+}
