@@ -63,8 +63,12 @@ export {
 export {
   type CredentialSource,
   credentialSourceSchema,
+  type ModelChoice,
   type ModelInfo,
+  type ModelSource,
+  modelChoiceSchema,
   modelInfoSchema,
+  modelSourceSchema,
 } from './v1/models.js';
 export {
   type PromptSectionName,
