@@ -63,10 +63,10 @@ export {
 export {
   type CredentialSource,
   credentialSourceSchema,
-  type ModelChoice,
+  type ModelDecision,
   type ModelInfo,
   type ModelSource,
-  modelChoiceSchema,
+  modelDecisionSchema,
   modelInfoSchema,
   modelSourceSchema,
 } from './v1/models.js';

@@ -62,7 +62,7 @@ export const modelSourceSchema = z.enum([
  * The model and thinking level a run uses and why, decided as `run.submit` decides it (spec R71,
  * R72). Contract: never carries a secret.
  */
-export const modelChoiceSchema = z.looseObject({
+export const modelDecisionSchema = z.looseObject({
   model: z.string().describe('`provider/id` of the model (`repa-offline` for the local responder).'),
   source: modelSourceSchema.describe('Why this model.'),
   thinkingLevel: thinkingLevelSchema.describe(
@@ -87,7 +87,7 @@ export const modelChoiceSchema = z.looseObject({
 
 export type {
   CredentialSource,
-  ModelChoice,
+  ModelDecision,
   ModelInfo,
   ModelSource,
 } from './wire-types.generated.js';

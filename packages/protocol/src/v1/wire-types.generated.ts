@@ -336,7 +336,7 @@ export interface ModelInfo {
 }
 
 /** The model and thinking level a run uses, and why. */
-export interface ModelChoice {
+export interface ModelDecision {
   /** `provider/id` of the model (`repa-offline` for the local responder). */
   model: string;
   /** Why this model. */
@@ -1339,7 +1339,7 @@ export interface DoctorResult {
     /** The daemon's `--model`, when it was started with one. */
     daemonModel?: string | undefined;
     /** With `space`: the model the space's next run uses, and why. */
-    next?: ModelChoice | undefined;
+    next?: ModelDecision | undefined;
     /**
      * Part of Pi's configuration that could not be read (e.g. `models.json`: the file and the parse
      * error); the other models keep working.
@@ -1422,7 +1422,7 @@ export interface ModelsListResult {
    */
   default: string;
   /** With `space`: the model the space's next run uses, and why. */
-  next?: ModelChoice | undefined;
+  next?: ModelDecision | undefined;
   /**
    * Why part of Pi's configuration could not be read (e.g. `models.json` does not parse: the file
    * and the error); the other models are listed.
@@ -1443,7 +1443,7 @@ export interface ModelsNextParams {
 /** `models.next` result. */
 export interface ModelsNextResult {
   /** The model, its thinking level and why. */
-  choice: ModelChoice;
+  choice: ModelDecision;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1465,7 +1465,7 @@ export interface LoginStartResult {
   /** The connection now configured: provider and credential source, e.g. `anthropic:auth-file`. */
   connection: string;
   /** The model the next run uses now (of `space`, else with no space setting). */
-  next?: ModelChoice | undefined;
+  next?: ModelDecision | undefined;
   /**
    * A key variable of this provider set in the daemon's environment (read when it started): the
    * stored key now takes precedence over it.
@@ -1490,7 +1490,7 @@ export interface LoginLogoutResult {
   /** The connection the provider still has (e.g. `anthropic:environment`), when it has one. */
   connection?: string | undefined;
   /** The model the next run uses now (of `space`, else with no space setting). */
-  next?: ModelChoice | undefined;
+  next?: ModelDecision | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
 import { PROTOCOL_VERSION, spaceRootSchema, timestampSchema } from '../common.js';
-import { credentialSourceSchema, modelChoiceSchema } from '../models.js';
+import { credentialSourceSchema, modelDecisionSchema } from '../models.js';
 
 /** The methods of the connection and the daemon itself: `initialize`, `doctor`. */
 export const daemonMethods = {
@@ -82,7 +82,7 @@ export const daemonMethods = {
             .string()
             .optional()
             .describe("The daemon's `--model`, when it was started with one."),
-          next: modelChoiceSchema
+          next: modelDecisionSchema
             .optional()
             .describe("With `space`: the model the space's next run uses, and why."),
           configError: wireErrorSchema

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, spaceRootSchema } from '../common.js';
 import { loginTypeSchema } from '../login.js';
-import { modelChoiceSchema } from '../models.js';
+import { modelDecisionSchema } from '../models.js';
 
 /** The `login.*` methods. */
 export const loginMethods = {
@@ -26,7 +26,7 @@ export const loginMethods = {
         .describe(
           'The connection now configured: provider and credential source, e.g. `anthropic:auth-file`.',
         ),
-      next: modelChoiceSchema
+      next: modelDecisionSchema
         .optional()
         .describe('The model the next run uses now (of `space`, else with no space setting).'),
       environmentVariable: z
@@ -54,7 +54,7 @@ export const loginMethods = {
         .describe(
           'The connection the provider still has (e.g. `anthropic:environment`), when it has one.',
         ),
-      next: modelChoiceSchema
+      next: modelDecisionSchema
         .optional()
         .describe('The model the next run uses now (of `space`, else with no space setting).'),
     }),

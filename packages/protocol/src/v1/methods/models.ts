@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
 import { idSchema, spaceRootSchema } from '../common.js';
-import { modelChoiceSchema, modelInfoSchema } from '../models.js';
+import { modelDecisionSchema, modelInfoSchema } from '../models.js';
 
 /** The `models.*` methods. */
 export const modelsMethods = {
@@ -31,7 +31,7 @@ export const modelsMethods = {
         .describe(
           '`provider/id` of the model a run uses now when no level sets `model.id` (`repa-offline` for the local responder).',
         ),
-      next: modelChoiceSchema
+      next: modelDecisionSchema
         .optional()
         .describe("With `space`: the model the space's next run uses, and why."),
       error: wireErrorSchema
@@ -51,7 +51,7 @@ export const modelsMethods = {
         .describe('A session of the space, whose settings level counts too.'),
     }),
     result: z.looseObject({
-      choice: modelChoiceSchema.describe('The model, its thinking level and why.'),
+      choice: modelDecisionSchema.describe('The model, its thinking level and why.'),
     }),
   },
 } as const;

@@ -16,7 +16,7 @@ import {
 } from '../methods/settings.js';
 import {
   credentialSourceSchema,
-  modelChoiceSchema,
+  modelDecisionSchema,
   modelInfoSchema,
   modelSourceSchema,
 } from '../models.js';
@@ -161,8 +161,8 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'ModelInfo', schema: modelInfoSchema, doc: 'One model Pi knows.' },
   {
-    name: 'ModelChoice',
-    schema: modelChoiceSchema,
+    name: 'ModelDecision',
+    schema: modelDecisionSchema,
     doc: 'The model and thinking level a run uses, and why.',
   },
   { name: 'SessionInfo', schema: sessionInfoSchema },
