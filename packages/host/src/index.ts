@@ -20,6 +20,7 @@ export {
 export type { ModelChoice } from './model-choice.js';
 export { noCredentialsError } from './model-errors.js';
 export { type ChooseModelOptions, chooseModel } from './models.js';
+export { PiConversationHost } from './pi-conversation-host.js';
 export {
   type DecidedModel,
   type ModelRequest,
@@ -27,7 +28,6 @@ export {
   type PiModelsOptions,
   type PiModelsStatus,
 } from './pi-models.js';
-export { PiConversationHost } from './pi-conversation-host.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export {

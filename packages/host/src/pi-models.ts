@@ -290,6 +290,7 @@ export class PiModels {
   async status(): Promise<PiModelsStatus> {
     await this.refresh();
     const available = this.available();
+    // Each provider with the number of its models that can be used now.
     const byProvider = new Map<string, number>();
     for (const model of available) {
       byProvider.set(model.provider, (byProvider.get(model.provider) ?? 0) + 1);
@@ -305,7 +306,7 @@ export class PiModels {
           provider,
           credentialSource,
           ...(credentialVariable ? { credentialVariable } : {}),
-          models: this.modelRuntime.getModels(provider).length,
+          models: count,
         },
       ];
     });
