@@ -167,18 +167,16 @@ describe('sessions in chat and run', () => {
 });
 
 describe('repa daemon restart', () => {
-  it('stops the daemon and starts a new one with the same model', async () => {
+  it('stops the daemon and starts a new one, with the model it is given', async () => {
     const before = await repaJson<{ pid: number; model: string }>(sandbox, ['daemon', 'status']);
     const restarted = await repaJson<{ restarted: boolean; pid: number; model: string }>(sandbox, [
       'daemon',
       'restart',
+      '--model',
+      'repa-offline',
     ]);
     expect(restarted.code, restarted.stderr).toBe(0);
-    expect(restarted.json).toMatchObject({
-      restarted: true,
-      running: true,
-      model: before.json.model,
-    });
+    expect(restarted.json).toMatchObject({ restarted: true, running: true, model: 'repa-offline' });
     expect(restarted.json.pid).not.toBe(before.json.pid);
   });
 });
