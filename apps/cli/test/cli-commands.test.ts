@@ -136,7 +136,9 @@ describe('repa', () => {
         modelSource: 'no-credentials',
         thinkingLevel: 'off',
       });
-      expect(lines[0]?.modelDescription).toBe(`${OFFLINE} — no model has credentials, thinking off`);
+      expect(lines[0]?.modelDescription).toBe(
+        `${OFFLINE} — no model has credentials, thinking off`,
+      );
       expect(lines[1]).toMatchObject({ kind: 'accepted', resubmitted: false });
       const events = lines.filter((line) => line.kind === 'event');
       expect(events.map((line) => line.seq)).toEqual(

@@ -63,7 +63,9 @@ export const modelSourceSchema = z.enum([
  * R72). Contract: never carries a secret.
  */
 export const modelDecisionSchema = z.looseObject({
-  model: z.string().describe('`provider/id` of the model (`repa-offline` for the local responder).'),
+  model: z
+    .string()
+    .describe('`provider/id` of the model (`repa-offline` for the local responder).'),
   source: modelSourceSchema.describe('Why this model.'),
   thinkingLevel: thinkingLevelSchema.describe(
     'The thinking level the run uses, clamped to what the model supports.',
@@ -91,4 +93,3 @@ export type {
   ModelInfo,
   ModelSource,
 } from './wire-types.generated.js';
-

@@ -1330,7 +1330,7 @@ export interface DoctorResult {
           credentialSource: CredentialSource;
           /** The environment variable's name, for `environment`. */
           credentialVariable?: string | undefined;
-          /** How many of its models Pi knows. */
+          /** How many of its models can be used. */
           models: number;
           /** Members a newer server may add. */
           [member: string]: unknown;

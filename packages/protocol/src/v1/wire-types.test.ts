@@ -23,7 +23,12 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
-import { type ModelDecision, type ModelInfo, modelDecisionSchema, modelInfoSchema } from './models.js';
+import {
+  type ModelDecision,
+  type ModelInfo,
+  modelDecisionSchema,
+  modelInfoSchema,
+} from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
   type RunAttachment,

@@ -139,7 +139,7 @@ export const contextProgressSchema = z
     step: z
       .string()
       .describe(
-        "`reading`, `extracting`, `model`, `retry` (Pi retries the model call) or `writing`.",
+        '`reading`, `extracting`, `model`, `retry` (Pi retries the model call) or `writing`.',
       ),
     message: z.string().describe('One line for people.'),
   })

@@ -73,7 +73,11 @@ export const daemonMethods = {
                   .string()
                   .optional()
                   .describe("The environment variable's name, for `environment`."),
-                models: z.number().int().nonnegative().describe('How many of its models can be used.'),
+                models: z
+                  .number()
+                  .int()
+                  .nonnegative()
+                  .describe('How many of its models can be used.'),
               }),
             )
             .optional()

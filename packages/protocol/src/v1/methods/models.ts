@@ -18,7 +18,7 @@ export const modelsMethods = {
         .describe('A space: `next` tells the model its next run uses (nothing is created).'),
       sessionId: idSchema
         .optional()
-        .describe("With `space`: a session of it, whose settings level counts too for `next`."),
+        .describe('With `space`: a session of it, whose settings level counts too for `next`.'),
     }),
     result: z.looseObject({
       models: z
