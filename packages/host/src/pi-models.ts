@@ -189,7 +189,16 @@ export class PiModels {
    * The model a run uses when no level sets `model.id`, and why: the daemon's `--model`, else Pi's
    * own default among the models with credentials now, else `repa-offline`.
    */
-  async defaultModel(): Promise<{ model: Model<string>; source: ModelDecision['source'] }> {
+  async defaultModel(): Promise<{
+    model: Model<string>;
+    label: string;
+    source: ModelDecision['source'];
+  }> {
+    const chosen = await this.#defaultModel();
+    return { ...chosen, label: PiModels.labelOf(chosen.model) };
+  }
+
+  async #defaultModel(): Promise<{ model: Model<string>; source: ModelDecision['source'] }> {
     if (this.daemonModel) return { model: this.resolve(this.daemonModel), source: 'daemon' };
     const available = this.available();
     const key = [
@@ -249,8 +258,7 @@ export class PiModels {
    */
   async list(options: { all?: boolean } = {}): Promise<ModelInfo[]> {
     await this.refresh();
-    const { model: defaultModel } = await this.defaultModel();
-    const defaultLabel = PiModels.labelOf(defaultModel);
+    const { label: defaultLabel } = await this.defaultModel();
     const credentialed = new Set(this.available().map((model) => PiModels.labelOf(model)));
     const offline = this.#offlineModel();
     const infos = this.modelRuntime
@@ -312,7 +320,7 @@ export class PiModels {
     });
     const configError = this.configError();
     return {
-      defaultModel: PiModels.labelOf((await this.defaultModel()).model),
+      defaultModel: (await this.defaultModel()).label,
       available: available.map((model) => PiModels.labelOf(model)),
       credentials,
       ...(configError ? { configError } : {}),

@@ -32,7 +32,7 @@ export function modelsHandlers({
       const error = pi.configError()?.toWire();
       return {
         models: listed,
-        default: listed.find((model) => model.default)?.id ?? '',
+        default: (await pi.defaultModel()).label,
         ...(next ? { next } : {}),
         ...(error ? { error } : {}),
       };
