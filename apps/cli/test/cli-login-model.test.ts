@@ -181,14 +181,4 @@ describe('bad input on the way', () => {
     expect(run.code, run.stderr).toBe(0);
     endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
   });
-
-  it('daemon restart keeps no model it was not given', async () => {
-    const pinned = await repaJson(sandbox, ['daemon', 'restart', '--model', 'repa-offline']);
-    expect(pinned.json).toMatchObject({ restarted: true, model: 'repa-offline' });
-    const again = await repaJson(sandbox, ['daemon', 'restart']);
-    expect(again.json).toMatchObject({ restarted: true, running: true });
-    expect(again.json).not.toHaveProperty('model');
-    const status = await repa(sandbox, ['daemon', 'status']);
-    expect(status.stdout).toMatch(/^model {5}decided per run when it is accepted/m);
-  });
 });

@@ -193,7 +193,7 @@ describe("Pi's Anthropic client against a local Messages endpoint", () => {
 });
 
 describe('credentials that change under a running daemon', () => {
-  it('uses a key stored after the runtime opened, and fails auth_failed naming the connection once it is removed', async () => {
+  it('uses a key stored after the runtime opened; once it is removed the next run fails auth_failed naming the connection, before the request enters the history', async () => {
     const agentDir = mkdtempSync(join(base, 'agent-'));
     endpoint.configure(agentDir, { provider: 'keyless' });
     const keyless = await PiModels.open({ agentDir });
@@ -225,6 +225,7 @@ describe('credentials that change under a running daemon', () => {
     expect(await send()).toMatchObject({ status: 'succeeded', output: 'Keyed.' });
     expect(endpoint.requests.at(-1)?.headers['x-api-key']).toBe('sk-stored');
     writeFileSync(join(agentDir, 'auth.json'), '{}');
+    const messages = host.session.messages.length;
     const outcome = await send();
     expect(outcome.error).toMatchObject({
       code: 'auth_failed',
@@ -232,6 +233,8 @@ describe('credentials that change under a running daemon', () => {
     });
     expect(outcome.error?.message).toContain('keyless:auth-file');
     expect(endpoint.requests).toHaveLength(1);
+    // Refused before the request entered Pi's history: nothing to clean up or resume.
+    expect(host.session.messages).toHaveLength(messages);
     host.dispose();
   });
 });
