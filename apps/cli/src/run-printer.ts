@@ -119,6 +119,7 @@ export function summarizePromptSections(sections: readonly PromptSectionReport[]
 /** The colour of a transcript line's `[tag]`. */
 const TAG_STYLES: Record<string, TextStyle> = {
   repa: 'dim',
+  status: 'dim',
   prompt: 'dim',
   context: 'dim',
   changes: 'magenta',

@@ -154,6 +154,11 @@ describe('repa web in Chromium', () => {
     const turn = await page.$eval('.live .turn:last-child', (node) => node.textContent);
     expect(turn).toContain('From notes/a.md: The tide turns every six hours.');
     expect(turn).toMatch(/read\s+notes\/a\.md\s+done/);
+    // The reply names the model its run was accepted with, and why.
+    const model = await page.$eval('.live .turn:last-child .run-model', (node) => node.textContent);
+    expect(model?.replace(/\s+/g, ' ').trim()).toBe(
+      "Model: repa-offline (local responder, no language model) (the daemon's --model), thinking off",
+    );
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
     const final = await page.$eval('.live .turn:last-child .markdown', (node) => node.textContent);
     // Partial answers were on screen before the whole one: it streamed.

@@ -8,6 +8,7 @@ import type {
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { renderMarkdown } from './markdown.js';
+import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
 
 /** One thing a run showed, in the order it happened. */
 export type Block =
@@ -41,6 +42,8 @@ export interface RunView {
   delivery: string;
   /** For a queued run not started yet: its place in the session's queue, from 1. */
   queuePosition?: number | undefined;
+  /** The model and thinking level the run uses, decided when it was accepted. */
+  model?: RunModelView | undefined;
 }
 
 /** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
@@ -64,6 +67,7 @@ export function runViewOf(run: RunInfo): RunView {
     lastSeq: 0,
     delivery: run.delivery ?? 'new',
     queuePosition: run.queuePosition,
+    model: runModelOf(run),
   };
 }
 
@@ -285,6 +289,7 @@ export function RunItem({
     <div class="message user"><span class="who">You</span><p>${view.prompt}</p></div>
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
+      ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
       ${view.blocks.map((block) => html`<${BlockView} block=${block} />`)}
       ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>

@@ -44,6 +44,10 @@ describe('the offline model', () => {
         .filter((event) => event.type === 'tool-start')
         .map((event) => event.type === 'tool-start' && event.toolName),
     ).toEqual(['read']);
+    // The local responder is no provider: no usage is claimed, no connection named.
+    expect(outcome.model).toBe('repa-offline');
+    expect(outcome.usage).toBeUndefined();
+    expect(outcome.connection).toBeUndefined();
     host.dispose();
   });
 

@@ -249,6 +249,7 @@ export class PiConversationHost {
           thinkingLevel: this.#options.thinkingLevel,
           toolNames: this.#toolNames,
           bash: this.#bash,
+          connection: options.connection,
         });
       }
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
@@ -285,7 +286,8 @@ export class PiConversationHost {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
       }
-      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, this.#options), run);
+      const fallback = { ...this.#options, connection: options.connection };
+      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, fallback), run);
       return {
         ...outcome,
         ...(attached ? { attachedSources: attached.sources } : {}),

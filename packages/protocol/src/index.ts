@@ -63,8 +63,12 @@ export {
 export {
   type CredentialSource,
   credentialSourceSchema,
+  type ModelDecision,
   type ModelInfo,
+  type ModelSource,
+  modelDecisionSchema,
   modelInfoSchema,
+  modelSourceSchema,
 } from './v1/models.js';
 export {
   type PromptSectionName,

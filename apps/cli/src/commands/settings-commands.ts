@@ -262,9 +262,25 @@ ${SETTINGS_HELP}`,
     });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
     else writeItems(context, [item]);
+    if (key === 'model.id') await warnWithoutCredentials(context, client, item.value);
     return 0;
   },
 };
+
+/** Says on stderr when the model just set has no credentials yet (spec R72: runs are refused). */
+async function warnWithoutCredentials(
+  context: CliContext,
+  client: RepaClient,
+  value: unknown,
+): Promise<void> {
+  if (typeof value !== 'string') return;
+  const { models } = await client.request('models.list', { all: true });
+  const model = models.find((one) => one.id === value);
+  if (!model || model.credentials) return;
+  context.stderr.write(
+    `repa: ${value} has no credentials yet: runs on it are refused (auth_failed) until you sign in (repa login ${model.provider}) or add a key (see repa doctor).\n`,
+  );
+}
 
 const settingsReset: Command = {
   words: ['settings', 'reset'],

@@ -7,6 +7,7 @@ import {
 } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
 import { loadHost } from '../load-host.js';
+import type { ModelChoices } from '../model-choices.js';
 import type { ConnectionContext } from '../server/repa-handlers.js';
 import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
@@ -28,6 +29,8 @@ export interface RunSchedulerParts {
   space: (root: string) => Promise<string>;
   /** Receives one line per failed run (the daemon log). */
   log: (line: string) => void;
+  /** Decides a run's model from its settings (`auth_failed` without credentials, R71). */
+  models: ModelChoices;
 }
 
 /**
@@ -210,7 +213,14 @@ export class RunScheduler {
       return this.#acceptDelivery(request, request.delivery, subscriber);
     }
     const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
-    return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+    const settings = decideSettings(snapshot, request.overrides);
+    // Spec R71: the model is decided now, with Pi's credentials as they are, and recorded.
+    const model = await this.#parts.models.forRun(
+      request.space,
+      settings.modelSettings ?? snapshot.modelSettings,
+      settings.modelSettingsSources ?? {},
+    );
+    return this.#record(request, { ...settings, model }, subscriber);
   }
 
   /** Records an accepted request in the ledger and starts (or queues) its run. */

@@ -53,6 +53,8 @@ export const REPA_ERROR_FIXES = {
     'The model provider refused the credentials; renew the key or log in again for the connection named in the message (see `repa doctor`).',
   rate_limited:
     'The model provider is limiting requests; wait a while (Pi already retried), then retry the run.',
+  provider_overloaded:
+    'The model provider is overloaded (Pi already retried); wait a few minutes and retry the run, or choose another model (repa models).',
   sandbox_unavailable:
     'The command sandbox cannot run on this machine: install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.',
   no_active_run:

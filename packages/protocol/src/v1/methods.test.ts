@@ -37,6 +37,15 @@ const item = {
 };
 const session = { sessionId: 's1', space: '/spaces/a', createdAt: '2026-12-02T10:00:00.000Z' };
 
+const choice = {
+  model: 'repa-offline',
+  source: 'no-credentials',
+  thinkingLevel: 'off',
+  thinkingSource: 'pi-default',
+  offline: true,
+  credentials: true,
+};
+
 /** One valid params and result example per method. */
 const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknown }> = {
   initialize: {
@@ -128,6 +137,14 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { loginId: 'login-1', promptId: 'p1', value: 'sk-example' },
     result: { accepted: true },
   },
+  'login.logout': {
+    params: { provider: 'anthropic', space: '/spaces/a' },
+    result: { removed: true, next: choice },
+  },
+  'models.next': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: { choice },
+  },
   'models.list': {
     params: { all: true },
     result: {
@@ -206,6 +223,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     path: 'params.type',
   },
   'login.answer': { params: { loginId: 'l', promptId: 'p1' }, path: 'params.value' },
+  'login.logout': { params: { provider: '' }, path: 'params.provider' },
+  'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
 };
 

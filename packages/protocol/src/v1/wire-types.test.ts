@@ -23,7 +23,12 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
-import { type ModelInfo, modelInfoSchema } from './models.js';
+import {
+  type ModelDecision,
+  type ModelInfo,
+  modelDecisionSchema,
+  modelInfoSchema,
+} from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
   type RunAttachment,
@@ -136,6 +141,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<SettingItemView['overrides'], z.infer<typeof settingItemViewSchema>['overrides']>>,
   Holds<Same<SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>>,
   Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
+  Holds<Same<ModelDecision, z.infer<typeof modelDecisionSchema>>>,
   Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
   Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
   Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
@@ -185,6 +191,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['SettingItemView', settingItemViewSchema],
   ['SettingOverride', settingOverrideSchema],
   ['ModelInfo', modelInfoSchema],
+  ['ModelDecision', modelDecisionSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
   [{ text: 'RunInput' }, runInputSchema],

@@ -14,7 +14,12 @@ import {
   settingsSetParamsSchema,
   settingsSetParamsView,
 } from '../methods/settings.js';
-import { credentialSourceSchema, modelInfoSchema } from '../models.js';
+import {
+  credentialSourceSchema,
+  modelDecisionSchema,
+  modelInfoSchema,
+  modelSourceSchema,
+} from '../models.js';
 import { promptSectionNameSchema, promptSectionReportSchema } from '../prompt.js';
 import {
   runAttachmentSchema,
@@ -90,6 +95,7 @@ export const WIRE_TYPES: readonly WireType[] = [
     schema: credentialSourceSchema,
     doc: "Where Pi finds a provider's credentials.",
   },
+  { name: 'ModelSource', schema: modelSourceSchema, doc: 'Why a run uses its model.' },
   {
     name: 'RestrictedKind',
     schema: restrictedKindSchema,
@@ -154,6 +160,11 @@ export const WIRE_TYPES: readonly WireType[] = [
     doc: '`settings.reset` params (in TypeScript: any key; the schema checks it).',
   },
   { name: 'ModelInfo', schema: modelInfoSchema, doc: 'One model Pi knows.' },
+  {
+    name: 'ModelDecision',
+    schema: modelDecisionSchema,
+    doc: 'The model and thinking level a run uses, and why.',
+  },
   { name: 'SessionInfo', schema: sessionInfoSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
