@@ -136,7 +136,8 @@ async function rewindFile(
   }
   // Where the run's result is (the move's new end), and what is there now.
   const here = atMoved ?? atTarget;
-  const shown = { ...base, currentVersion: here.version };
+  base.currentVersion = here.version;
+  const shown = base;
   const restored = atTarget.version === change.before && (atMoved?.version ?? null) === null;
   if (restored) return { ...shown, status: 'unchanged' };
   // The one end that is not as the run left it, if any: its path, the version expected there
