@@ -54,6 +54,7 @@ export class RepaApplication {
     });
     const contextWrites = new ContextWrites(this.#trust);
     this.#handlers = applicationHandlers({
+      appDirectory: options.appDirectory,
       agentDir: options.agentDir,
       modelLabel: options.model.label,
       model,
