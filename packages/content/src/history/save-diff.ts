@@ -22,8 +22,8 @@ export const EVENT_DIFF_LIMITS: Required<SaveDiffLimits> = {
 /**
  * What a save changed in `target`, from the bytes it replaced (`null`: a new file) and the bytes it
  * wrote (`null`: deleted): lines added and removed and a unified diff (`--- target`/`+++ target`,
- * `/dev/null` for a new or deleted file; `newTarget` after a move), bounded; binary or oversized
- * bytes get a `note`.
+ * `/dev/null` for a new or deleted file; from `target` to `newTarget` for a move, the diff then
+ * named by `newTarget`), bounded; binary or oversized bytes get a `note`.
  */
 export function diffOfSave(
   target: string,
@@ -35,12 +35,17 @@ export function diffOfSave(
   const { maxChars, maxBytes, timeoutMs } = { ...EVENT_DIFF_LIMITS, ...limits };
   const size = Math.max(before?.length ?? 0, after?.length ?? 0);
   if (size > maxBytes) {
-    return { target, added: 0, removed: 0, note: `too large for a line diff (${size} bytes)` };
+    return {
+      target: newTarget,
+      added: 0,
+      removed: 0,
+      note: `too large for a line diff (${size} bytes)`,
+    };
   }
   const oldText = before === null ? '' : decodeText(before);
   const newText = after === null ? '' : decodeText(after);
   if (oldText === undefined || newText === undefined) {
-    return { target, added: 0, removed: 0, note: 'binary bytes: no line diff' };
+    return { target: newTarget, added: 0, removed: 0, note: 'binary bytes: no line diff' };
   }
   const patch = structuredPatch(
     before === null ? '/dev/null' : target,
@@ -52,7 +57,7 @@ export function diffOfSave(
     { context: 3, timeout: timeoutMs },
   );
   if (patch === undefined) {
-    return { target, added: 0, removed: 0, note: 'too many changes for a line diff' };
+    return { target: newTarget, added: 0, removed: 0, note: 'too many changes for a line diff' };
   }
   let added = 0;
   let removed = 0;
@@ -62,9 +67,15 @@ export function diffOfSave(
       else if (line.startsWith('-')) removed += 1;
     }
   }
-  if (patch.hunks.length === 0) return { target, added, removed };
+  if (patch.hunks.length === 0) return { target: newTarget, added, removed };
   const text = formatPatch(patch, FILE_HEADERS_ONLY);
-  if (text.length <= maxChars) return { target, added, removed, diff: text };
+  if (text.length <= maxChars) return { target: newTarget, added, removed, diff: text };
   const cut = text.lastIndexOf('\n', maxChars);
-  return { target, added, removed, diff: text.slice(0, cut + 1), truncated: true };
+  return {
+    target: newTarget,
+    added,
+    removed,
+    diff: text.slice(0, cut + 1),
+    truncated: true,
+  };
 }

@@ -13,14 +13,21 @@ export async function diffsOfSave(
   written: ReadonlyMap<string, Uint8Array>,
 ): Promise<SaveDiff[]> {
   const diffs: SaveDiff[] = [];
+  // A move is a delete and a create of one identity: its diff goes from the old path's bytes.
+  const movedFrom = (receipt: SaveReceipt) =>
+    receipt.previousVersion === null && receipt.version !== null
+      ? receipts.find((other) => other.version === null && other.identity === receipt.identity)
+      : undefined;
+  const moves = new Set(receipts.map(movedFrom).filter((from) => from !== undefined));
   for (const receipt of receipts) {
+    if (moves.has(receipt)) continue;
     const after = receipt.version === null ? null : written.get(receipt.target);
     if (after === undefined) continue;
+    const from = movedFrom(receipt);
+    const replaced = from?.previousVersion ?? receipt.previousVersion;
     try {
       const before =
-        receipt.previousVersion === null
-          ? null
-          : await store.history.read(receipt.previousVersion).catch(() => undefined);
+        replaced === null ? null : await store.history.read(replaced).catch(() => undefined);
       diffs.push(
         before === undefined
           ? {
@@ -29,7 +36,7 @@ export async function diffsOfSave(
               removed: 0,
               note: 'the replaced bytes are not kept',
             }
-          : diffOfSave(receipt.target, before, after),
+          : diffOfSave(from?.target ?? receipt.target, before, after, {}, receipt.target),
       );
     } catch {
       // A diff is a view of the save, never a reason for it to fail.
