@@ -7,4 +7,4 @@ export {
   MAX_SAVE_RECORDS,
   SaveHistory,
 } from './save-history.js';
-export { type SavedChange, type SaveRecord, saveRecordSchema } from './save-record.js';
+export type { SavedChange, SaveRecord } from './save-record.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { realDirExists } from '../files/index.js';
+import { realDirExists, writeRepaFile } from '../files/index.js';
 import { MAX_SAVE_RECORDS, type SaveHistory } from './save-history.js';
+import { recordLine, SAVES_LOG_HEADER } from './save-record.js';
 
 /** The bounds of a space's kept history (the `history.*` settings). */
 export interface HistoryLimits {
@@ -12,7 +13,7 @@ export interface HistoryLimits {
 
 /** What one pruning removed. */
 export interface PruneReport {
-  /** Save records removed (older than the age limit, or past the record limit). */
+  /** Save records removed (older than the age limit, past the record limit, or not intact). */
   records: number;
   /** Kept files removed. */
   files: number;
@@ -25,51 +26,40 @@ export interface PruneReport {
 const VERSION_NAME = /^[0-9a-f]{64}$/u;
 
 /**
- * Evicts, oldest first, what the limits no longer allow: records older than `maxAgeMs` (with
- * them, the bytes no remaining record names), then kept bytes by the time of the newest save that
- * named them until the rest fit in `maxBytes` — their records stay, so a rewind that needed them
- * says `history_evicted`. Kept files no record names (a save rolled back after keeping) go too.
- * Runs under the space's lock (no save in flight).
+ * Evicts, oldest first, what the limits no longer allow: records older than `maxAgeMs` (or past
+ * {@link MAX_SAVE_RECORDS}; the log is written anew without them, atomically), the bytes no
+ * remaining record names, then kept bytes by the time of the newest save that named them until
+ * the rest fit in `maxBytes` — their records stay, so a rewind that needed them says
+ * `history_evicted`. Runs under the space's lock (no save in flight).
  */
 export async function pruneHistory(
   history: SaveHistory,
   limits: HistoryLimits,
   now = Date.now(),
 ): Promise<PruneReport> {
-  const { fs } = history.space;
+  const { fs, repaDir } = history.space;
   const report: PruneReport = { records: 0, files: 0, bytes: 0, keptBytes: 0 };
-  // Newest first by the time each record was written; past the record limit, unread.
-  const names: { name: string; path: string; written: number }[] = [];
-  for (const name of await history.recordNames()) {
-    const path = join(history.savesDir, name);
-    const stats = await fs.lstat(path).catch(() => undefined);
-    names.push({ name, path, written: stats?.isFile() ? Number(stats.mtimeMs) : 0 });
+  const { records, damaged } = await history.all();
+  const young = records.filter((record) => now - Date.parse(record.savedAt) <= limits.maxAgeMs);
+  const kept = young.slice(Math.max(0, young.length - MAX_SAVE_RECORDS));
+  report.records = records.length - kept.length + damaged;
+  if (report.records > 0) {
+    const text = SAVES_LOG_HEADER + kept.map(recordLine).join('');
+    await writeRepaFile(fs, repaDir, history.logPath, text);
   }
-  names.sort((a, b) => b.written - a.written);
   // When each kept version was last named by a record that stays.
   const lastUse = new Map<string, number>();
-  for (const [index, { name, path, written }] of names.entries()) {
-    const record =
-      index < MAX_SAVE_RECORDS && written > 0 ? await history.readRecord(name) : undefined;
-    const savedAt = record ? Date.parse(record.savedAt) : written;
-    if (record === undefined || !(now - savedAt <= limits.maxAgeMs)) {
-      // Too old, past the limit, or not a record Repa can read: nothing it names is trusted.
-      await fs.unlink(path).catch(() => undefined);
-      report.records += 1;
-      continue;
-    }
+  for (const record of kept) {
     for (const change of record.changes) {
-      if (change.kept && change.previousVersion !== null) {
-        const known = lastUse.get(change.previousVersion) ?? 0;
-        lastUse.set(change.previousVersion, Math.max(known, savedAt));
-      }
+      if (!change.kept || change.previousVersion === null) continue;
+      const known = lastUse.get(change.previousVersion) ?? 0;
+      lastUse.set(change.previousVersion, Math.max(known, Date.parse(record.savedAt)));
     }
   }
-  if (!(await history.space.repaDirExists()) || !(await realDirExists(fs, history.dir))) {
+  if (!(await realDirExists(fs, history.dir)) || !(await realDirExists(fs, history.bytesDir))) {
     return report;
   }
-  if (!(await realDirExists(fs, history.bytesDir))) return report;
-  const kept: { path: string; size: number; used: number }[] = [];
+  const files: { path: string; size: number; used: number }[] = [];
   for (const name of await fs.readdir(history.bytesDir)) {
     const path = join(history.bytesDir, name);
     const stats = await fs.lstat(path).catch(() => undefined);
@@ -82,11 +72,11 @@ export async function pruneHistory(
       report.bytes += Number(stats.size);
       continue;
     }
-    kept.push({ path, size: Number(stats.size), used });
+    files.push({ path, size: Number(stats.size), used });
   }
-  kept.sort((a, b) => a.used - b.used);
-  let total = kept.reduce((sum, file) => sum + file.size, 0);
-  for (const file of kept) {
+  files.sort((a, b) => a.used - b.used);
+  let total = files.reduce((sum, file) => sum + file.size, 0);
+  for (const file of files) {
     if (total <= limits.maxBytes) break;
     await fs.unlink(file.path).catch(() => undefined);
     total -= file.size;

@@ -1,11 +1,12 @@
-import type { BigIntStats } from 'node:fs';
+import { type BigIntStats, constants } from 'node:fs';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errnoCode } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import {
+  dataCorrupt,
   ensureDir,
   exists,
+  openOwnFile,
   readDataFile,
   realDirExists,
   versionOfYielding,
@@ -13,10 +14,13 @@ import {
 } from '../files/index.js';
 import { MAX_READ_BYTES, parseSpacePath, type SpaceResolver } from '../space/index.js';
 import {
-  MAX_SAVE_RECORD_BYTES,
+  MAX_SAVES_LOG_BYTES,
+  parseSavesLog,
+  recordLine,
+  SAVES_LOG,
+  SAVES_LOG_HEADER,
   type SavedChange,
   type SaveRecord,
-  saveRecordSchema,
 } from './save-record.js';
 
 /** A version: the name of its kept bytes. Nothing read from disk names a path unless it matches. */
@@ -25,8 +29,24 @@ const VERSION = /^[0-9a-f]{64}$/u;
 const GROUP = /^[A-Za-z0-9_-]{1,96}$/u;
 /** Errors of `link` meaning the file system (or the path between) has no hard links. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
-/** The most save records a space keeps: pruning removes the oldest past it unread. */
+/** The most save records a space keeps: pruning removes the oldest past it. */
 export const MAX_SAVE_RECORDS = 20_000;
+/** How the saves log is opened to append to it: created when missing, never through a symlink. */
+const APPEND_LOG =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
+
+/** Whether `target` is a path in the one form a tool call gives it. */
+function canonical(target: string): boolean {
+  try {
+    return parseSpacePath(target) === target;
+  } catch {
+    return false;
+  }
+}
 
 /** One change as the history needs it before its rename: where it is and what it replaces. */
 export interface KeptChange {
@@ -35,11 +55,11 @@ export interface KeptChange {
   previousVersion: string | null;
 }
 
-/** The saves of one group found in the history, in operation order, and the records not trusted. */
+/** The saves of one group found in the history, in operation order. */
 export interface GroupRecords {
   records: SaveRecord[];
-  /** Record files of the group that could not be read or failed a check (their names). */
-  damaged: string[];
+  /** Lines of the log that were not intact records, or records of the group failing a check. */
+  damaged: number;
 }
 
 /** Why kept bytes cannot be given back: `evicted` (gone), `damaged` (not the version they name). */
@@ -57,9 +77,9 @@ export function historyEvicted(version: string, problem: KeptBytesProblem): Repa
 }
 
 /**
- * The space's kept history (`.repa/history/`): the bytes each save replaced, by version
+ * The space's kept history (`.repa/history/`, spec R68): the bytes each save replaced, by version
  * (`bytes/<sha256>`: a hard link to the replaced file's own inode, taken just before the rename, or
- * a copy where links are impossible), and one record per save (`saves/<operationId>.json`).
+ * a copy where links are impossible), and one record per save (a line of `saves.log`).
  * Contract: nothing here ever fails a save (a change whose bytes could not be kept is recorded
  * `kept: false`); everything read back is checked like any `.repa` file (regular, bounded, the
  * version re-hashed; names only from the checked version or operation id, never from contents).
@@ -69,8 +89,6 @@ export class SaveHistory {
   readonly dir: string;
   /** `.repa/history/bytes/`: the kept bytes by version. */
   readonly bytesDir: string;
-  /** `.repa/history/saves/`: one record per save. */
-  readonly savesDir: string;
 
   constructor(
     /** The space's addresses and file system. */
@@ -78,7 +96,6 @@ export class SaveHistory {
   ) {
     this.dir = join(space.repaDir, 'history');
     this.bytesDir = join(this.dir, 'bytes');
-    this.savesDir = join(this.dir, 'saves');
   }
 
   /** The path of the kept bytes of `version` (`invalid_request` for anything but a version). */
@@ -90,8 +107,8 @@ export class SaveHistory {
   }
 
   /**
-   * Keeps the bytes each change replaces, right before its rename or unlink (spec R60–R66: run
-   * under the space's lock). Returns the kept files it created (a rollback removes them).
+   * Keeps the bytes each change replaces, right before its rename or unlink (spec R68; run under
+   * the space's lock). Returns the kept files it created (a rollback removes them).
    */
   async keep(changes: readonly KeptChange[]): Promise<string[]> {
     const created: string[] = [];
@@ -157,21 +174,22 @@ export class SaveHistory {
   }
 
   /**
-   * Records a save that reached disk (or, `kind: 'command'`, what a command changed), unless a
-   * record of `operationId` exists (recovery finishing a save records it once). Returns the folders
-   * the save must sync for the record and its kept bytes to survive a power loss; never throws.
+   * Records a save that reached disk (or, `kind: 'command'`, what a command changed): one line
+   * appended to `saves.log` (one `write` with `O_APPEND`, no name created, not fsynced: the save's
+   * own folder fsync commits it with the journal on file systems that order data, ext4's default).
+   * With `once`, a record of `operationId` already there is not written again (recovery). Never
+   * throws: a record that cannot be written leaves the save as it is.
    */
   async record(
     operationId: string,
     receipts: readonly SaveReceipt[],
     kind: SaveRecord['kind'] = 'save',
-  ): Promise<string[]> {
-    const { fs, repaDir } = this.space;
+    once = false,
+  ): Promise<void> {
+    const { fs } = this.space;
     try {
       await ensureDir(fs, this.dir);
-      await ensureDir(fs, this.savesDir);
-      const path = join(this.savesDir, `${operationId}.json`);
-      if (await exists(fs, path)) return [];
+      if (once && (await this.all()).records.some((r) => r.operationId === operationId)) return;
       const changes: SavedChange[] = [];
       for (const receipt of receipts) {
         const kept =
@@ -187,71 +205,63 @@ export class SaveHistory {
           kept,
         });
       }
-      const record: SaveRecord = {
-        format: 'repa.saved/1',
-        operationId,
-        savedAt: new Date().toISOString(),
-        kind,
-        changes,
-      };
-      // Atomic (temp file, rename) but not fsynced here: the save syncs these folders with its own.
-      await writeRepaFile(fs, repaDir, path, JSON.stringify(record), 'none');
-      return [this.savesDir, ...(changes.some((change) => change.kept) ? [this.bytesDir] : [])];
+      const line = recordLine({ operationId, savedAt: new Date().toISOString(), kind, changes });
+      const { handle, size } = await openOwnFile(fs, this.logPath, APPEND_LOG, this.logPath);
+      try {
+        await fs.write(handle, Buffer.from(size === 0 ? SAVES_LOG_HEADER + line : line, 'utf8'));
+      } finally {
+        await fs.close(handle).catch(() => undefined);
+      }
     } catch {
-      return [];
+      // The save stands; a rewind of it then finds its file at a version it has no record of.
     }
   }
 
-  /** The records of the operations `<group>-<n>`, in the order of `n`. */
+  /** `.repa/history/saves.log`. */
+  get logPath(): string {
+    return join(this.dir, SAVES_LOG);
+  }
+
+  /** Every intact record of the log, in order, and how many lines were not intact. */
+  async all(): Promise<{ records: SaveRecord[]; damaged: number }> {
+    const { fs } = this.space;
+    if (!(await this.space.repaDirExists()) || !(await realDirExists(fs, this.dir))) {
+      return { records: [], damaged: 0 };
+    }
+    const bytes = await readDataFile(fs, this.logPath, 'saves log', {
+      follow: false,
+      maxBytes: MAX_SAVES_LOG_BYTES,
+    });
+    if (bytes === undefined || bytes.length === 0) return { records: [], damaged: 0 };
+    const parsed = await parseSavesLog(bytes);
+    if (parsed === undefined) {
+      throw dataCorrupt('saves log', this.logPath, 'its first line is not a saves log header', {
+        note: 'Diffs and rewinds of earlier runs are then unknown.',
+      });
+    }
+    return parsed;
+  }
+
+  /**
+   * The records of the operations `<group>-<n>`, in the order of `n`; records whose targets are
+   * not in the canonical form a tool call would give are counted `damaged`, never used.
+   */
   async records(group: string): Promise<GroupRecords> {
     if (!GROUP.test(group)) {
       throw new RepaError('invalid_request', `${JSON.stringify(group)} is not a run id.`);
     }
-    const found: { n: number; name: string }[] = [];
-    for (const name of await this.recordNames()) {
-      const match = /^(.+)-(\d{1,9})\.json$/u.exec(name);
-      if (match?.[1] === group) found.push({ n: Number(match[2]), name });
+    const { records: all, damaged } = await this.all();
+    const found: { n: number; record: SaveRecord }[] = [];
+    let unsafe = 0;
+    for (const record of all) {
+      const match = /^(.+)-(\d{1,9})$/u.exec(record.operationId);
+      if (match?.[1] !== group) continue;
+      // A target read back names a path only in the canonical form a tool call would give.
+      if (record.changes.some((change) => !canonical(change.target))) unsafe += 1;
+      else found.push({ n: Number(match[2]), record });
     }
     found.sort((a, b) => a.n - b.n);
-    const result: GroupRecords = { records: [], damaged: [] };
-    for (const { name } of found) {
-      const record = await this.readRecord(name);
-      if (record === undefined) result.damaged.push(name);
-      else result.records.push(record);
-    }
-    return result;
-  }
-
-  /** The names of the record files, in name order. */
-  async recordNames(): Promise<string[]> {
-    const { fs } = this.space;
-    if (!(await this.space.repaDirExists())) return [];
-    if (!(await realDirExists(fs, this.dir)) || !(await realDirExists(fs, this.savesDir))) {
-      return [];
-    }
-    const names = await fs.readdir(this.savesDir);
-    return names.filter((name) => name.endsWith('.json')).sort();
-  }
-
-  /** The record in `saves/<name>`, checked, or `undefined` when it is damaged or not Repa's. */
-  async readRecord(name: string): Promise<SaveRecord | undefined> {
-    await nextTurn();
-    try {
-      const bytes = await readDataFile(this.space.fs, join(this.savesDir, name), 'save record', {
-        follow: false,
-        maxBytes: MAX_SAVE_RECORD_BYTES,
-      });
-      if (bytes === undefined) return undefined;
-      const record = saveRecordSchema.parse(JSON.parse(bytes.toString('utf8')));
-      if (`${record.operationId}.json` !== name) return undefined;
-      for (const change of record.changes) {
-        // A target read back names a path only in the canonical form a tool call would give.
-        if (parseSpacePath(change.target) !== change.target) return undefined;
-      }
-      return record;
-    } catch {
-      return undefined;
-    }
+    return { records: found.map((one) => one.record), damaged: damaged + unsafe };
   }
 
   /**

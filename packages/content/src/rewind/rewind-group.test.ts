@@ -183,9 +183,10 @@ describe('rewindGroup', () => {
       },
     );
     expect((await lstat(join(root, '.repa/history/bytes', a.version))).ino).toBe(inode);
-    const record = JSON.parse(await readFile(join(root, '.repa/history/saves/r-1.json'), 'utf8'));
-    expect(record).toMatchObject({
-      format: 'repa.saved/1',
+    const log = await readFile(join(root, '.repa/history/saves.log'), 'utf8');
+    const [header, , line] = log.split('\n');
+    expect(header).toBe('repa.saves-log/1');
+    expect(JSON.parse((line as string).slice(9))).toMatchObject({
       operationId: 'r-1',
       kind: 'save',
       changes: [{ target: 'a.md', previousVersion: a.version, kept: true, bytes: 4 }],

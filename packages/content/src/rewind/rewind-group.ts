@@ -84,7 +84,7 @@ export async function selectChanges(
 }
 
 /**
- * Rewinds a group of saves (a run's, a rewind's): each file back to its version before the group,
+ * Rewinds a group of saves (a run's, a rewind's; spec R68): each file back to its version before the group,
  * only where it is still exactly the group's last version (else `stale_version`, unless `force`),
  * one save per file (a move's two ends together), each with receipts through the store's own
  * intent records. Files created are removed, moves moved back, deletions restored. Holds the

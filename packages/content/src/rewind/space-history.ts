@@ -1,4 +1,3 @@
-import { syncDirectory } from '@repa/durable-fs';
 import type { FileChange } from '@repa/protocol';
 import { type HistoryLimits, type PruneReport, pruneHistory } from '../history/index.js';
 import type { ContentStore } from '../store/index.js';
@@ -32,8 +31,5 @@ export async function recordCommandChanges(
     version: change.version,
     bytes: change.bytes ?? 0,
   }));
-  await store.underLock(async () => {
-    const dirs = await store.history.record(operationId, receipts, 'command');
-    for (const dir of dirs) await syncDirectory(dir, { fs: store.space.fs }).catch(() => undefined);
-  });
+  await store.underLock(() => store.history.record(operationId, receipts, 'command'));
 }

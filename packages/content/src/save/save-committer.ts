@@ -224,13 +224,12 @@ export class SaveCommitter {
     }
     // From here on the save is reported saved whatever fails: every rename is done.
     const receipts = receiptsOf(operationId, plan);
-    const historyDirs = await this.history.record(operationId, receipts);
+    await this.history.record(operationId, receipts);
     await this.step('recorded', operationId);
     let durable = true;
     try {
       const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
       for (const dir of created) dirs.add(dirname(dir));
-      for (const dir of historyDirs) dirs.add(dir);
       for (const dir of dirs) await syncDirectory(dir, { fs });
     } catch {
       durable = false;

@@ -270,7 +270,7 @@ export class SaveRecovery {
 
   private async removeStrayRepaTemps(): Promise<void> {
     const { fs } = this.space;
-    for (const dir of [this.space.repaDir, this.space.intentsDir, this.history.savesDir]) {
+    for (const dir of [this.space.repaDir, this.space.intentsDir, this.history.dir]) {
       let names: string[];
       try {
         if (!(await realDirExists(fs, dir))) continue;
@@ -284,11 +284,10 @@ export class SaveRecovery {
     }
   }
 
-  /** Records the changes of a save that are on disk, and syncs what that wrote. */
+  /** Records the changes of a save that are on disk, unless its record is there already. */
   private async recordHistory(operationId: string, onDisk: PlannedChange[]): Promise<void> {
     if (onDisk.length === 0) return;
-    const dirs = await this.history.record(operationId, receiptsOf(operationId, onDisk));
-    for (const dir of dirs) await syncDirectory(dir, { fs: this.space.fs }).catch(() => undefined);
+    await this.history.record(operationId, receiptsOf(operationId, onDisk), 'save', true);
   }
 
   private async changeState(change: IntentChange): Promise<'applied' | 'base' | 'other'> {

@@ -50,7 +50,7 @@ export interface RewindParts {
 }
 
 /**
- * Rewinds a run's saves through the content store (each file only where it is still the run's
+ * Rewinds a run's saves through the content store (spec R68: each file only where it is still the run's
  * last version), then, on request, moves the conversation back to the entry before the run began
  * (Pi's `navigateTree` to the run's marker: the old branch stays in the file), and tells the
  * model at its next request which files were rewound (a file-change notice in the history).
