@@ -26,6 +26,18 @@ import { type V1Method, type V1Notification, v1Methods, v1Notifications } from '
 import { type ModelInfo, modelInfoSchema } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
+  type CommandChange,
+  commandChangeSchema,
+  type RewindFile,
+  type RewindResult,
+  type RunFileDiff,
+  rewindFileSchema,
+  rewindResultSchema,
+  runFileDiffSchema,
+  type SaveDiff,
+  saveDiffSchema,
+} from './rewind.js';
+import {
   type RunAttachment,
   type RunImage,
   type RunInput,
@@ -75,18 +87,6 @@ import {
   settingItemViewSchema,
   settingOverrideSchema,
 } from './settings.js';
-import {
-  type CommandChange,
-  commandChangeSchema,
-  type RewindFile,
-  type RewindResult,
-  type RunFileDiff,
-  rewindFileSchema,
-  rewindResultSchema,
-  runFileDiffSchema,
-  type SaveDiff,
-  saveDiffSchema,
-} from './rewind.js';
 import { type RestrictedItem, restrictedItemSchema } from './trust.js';
 import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, spaceRootSchema } from '../common.js';
-import { rewindResultSchema, commandChangeSchema, runFileDiffSchema } from '../rewind.js';
+import { commandChangeSchema, rewindResultSchema, runFileDiffSchema } from '../rewind.js';
 import { runInputSchema } from '../run-input.js';
 import { runDeliverySchema, runInfoSchema, runOverridesSchema, runStatusSchema } from '../runs.js';
 
