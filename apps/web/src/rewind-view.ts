@@ -48,14 +48,26 @@ function fileAction(file: RewindFile, done: boolean): string {
 }
 
 /** The files of a rewind: what it restores (with the change it makes) and what it refuses. */
-function RewindFiles({ result }: { result: RewindResult }) {
+function RewindFiles({
+  result,
+  force,
+}: {
+  result: RewindResult;
+  /** Offers, per file changed since the run, to put its old version back anyway. */
+  force?: { runId: string; rewind: Rewind; onDone: (result: RewindResult) => void } | undefined;
+}) {
   const done = !result.preview;
   return html`<ul class="rewind-files">
     ${result.files.map((file) =>
       file.status === 'refused'
         ? html`<li class="rewind-file refused" data-target=${file.target}>
-            <strong>${done ? 'Not restored' : 'Will not restore'}</strong> <code>${file.target}</code>:
+            <strong>${done ? 'Not restored' : 'Will not restore'}</strong> <code>${file.target}</code>:${' '}
             ${file.error?.message} <span class="meta">(${file.error?.code})</span>
+            ${
+              force && file.error?.code === 'stale_version'
+                ? html`<${UndoButton} label="Put its old version back anyway" runId=${force.runId} files=${[file.target]} force=${true} rewind=${force.rewind} onDone=${force.onDone} />`
+                : ''
+            }
           </li>`
         : file.status === 'unchanged'
           ? html`<li class="rewind-file unchanged" data-target=${file.target}>
@@ -89,6 +101,8 @@ export function UndoButton({
   label,
   runId,
   operationId,
+  files,
+  force = false,
   rewind,
   onDone,
   offerConversation = false,
@@ -96,6 +110,9 @@ export function UndoButton({
   label: string;
   runId: string;
   operationId?: string | undefined;
+  /** Only these files; with `force`, written over a later change (a new save, itself undoable). */
+  files?: string[] | undefined;
+  force?: boolean;
   rewind: Rewind;
   onDone: (result: RewindResult) => void;
   offerConversation?: boolean;
@@ -110,6 +127,8 @@ export function UndoButton({
       const result = await rewind({
         runId,
         ...(operationId ? { operationId } : {}),
+        ...(files ? { files } : {}),
+        ...(force ? { force: true } : {}),
         ...(conversation ? { conversation: true } : {}),
         ...(preview ? { preview: true } : {}),
       });
@@ -132,7 +151,7 @@ export function UndoButton({
       state.kind === 'preview'
         ? html`<div class="rewind" role="group" aria-label=${`${label}: what it will do`}>
             <p>${refusedAll(state.result) ? 'Nothing can be undone:' : 'Undoing will:'}</p>
-            <${RewindFiles} result=${state.result} />
+            <${RewindFiles} result=${state.result} force=${force ? undefined : { runId, rewind, onDone }} />
             ${
               offerConversation
                 ? html`<label class="rewind-conversation"><input type="checkbox" checked=${conversation} onChange=${(
@@ -153,7 +172,7 @@ export function UndoButton({
     ${
       state.kind === 'done'
         ? html`<div class="rewind done" role="status">
-            <${RewindFiles} result=${state.result} />
+            <${RewindFiles} result=${state.result} force=${force ? undefined : { runId, rewind, onDone }} />
             ${state.result.conversation ? html`<p>The conversation continues from before this request.</p>` : ''}
             ${
               state.result.files.some((file) => file.status === 'restored')
