@@ -317,6 +317,8 @@ describe('repa', () => {
         'tools.bash',
         'tools.bashTimeoutSeconds',
         'daemon.idleMinutes',
+        'history.maxMegabytes',
+        'history.maxDays',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

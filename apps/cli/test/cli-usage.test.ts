@@ -20,6 +20,8 @@ const COMMANDS = [
   'runs cancel',
   'runs retry',
   'runs follow',
+  'runs diff',
+  'runs rewind',
   'settings get',
   'settings set',
   'settings reset',

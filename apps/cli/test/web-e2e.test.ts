@@ -177,6 +177,34 @@ describe('repa web in Chromium', () => {
     expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('twelve hours');
   });
 
+  it('shows the edit’s diff inline, and its Undo first shows what it restores, then restores the note', async () => {
+    const turn = '.live .turn:last-child';
+    expect(await page.$eval(`${turn} .save-diff summary`, (node) => node.textContent)).toBe(
+      '+1 −1 changed lines',
+    );
+    await page.click(`${turn} .save-diff summary`);
+    expect(await page.$eval(`${turn} .save-diff .diff-del`, (node) => node.textContent)).toBe(
+      '-The tide turns every six hours.\n',
+    );
+    expect(await page.$eval(`${turn} .save-diff .diff-add`, (node) => node.textContent)).toBe(
+      '+The tide turns every twelve hours.\n',
+    );
+    await page.click(`${turn} .receipts ~ .undo .undo-button`);
+    await page.waitForSelector(`${turn} .rewind`, { timeout: STEP_MS });
+    expect(
+      await page.$eval(`${turn} .rewind .rewind-file.will`, (node) => node.textContent),
+    ).toContain('Restore notes/a.md as it was before');
+    // Shown first: nothing is written before the learner confirms.
+    expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('twelve hours');
+    await page.click(`${turn} .rewind .confirm-undo`);
+    await page.waitForSelector(`${turn} .rewind.done`, { timeout: STEP_MS });
+    expect(await page.$eval(`${turn} .rewind.done`, (node) => node.textContent)).toContain(
+      'Restored notes/a.md as it was before',
+    );
+    expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('six hours');
+    await page.screenshot({ path: join(sandbox.root, 'web-undo.png') as `${string}.png` });
+  });
+
   it('edits the learning context with its revision check', async () => {
     await page.click('#context-heading ~ button');
     await page.waitForSelector('#context-draft');

@@ -1,13 +1,16 @@
 import type {
   FileChange,
   HistoryItem,
+  RewindResult,
   RunEvent,
   RunEventNotification,
   RunInfo,
+  SaveDiff,
   SaveReceipt,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { renderMarkdown } from './markdown.js';
+import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
 import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
 
 /** One thing a run showed, in the order it happened. */
@@ -21,6 +24,9 @@ export type Block =
       done: boolean;
       isError: boolean;
       receipts: SaveReceipt[];
+      /** What each save changed (by target), and the save's operation id (for its Undo). */
+      diffs?: SaveDiff[];
+      operationId?: string;
       error?: string;
     }
   | { kind: 'changes'; changes: FileChange[] }
@@ -121,6 +127,8 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
         tool.done = true;
         tool.isError = event.isError;
         tool.receipts = event.receipts ?? [];
+        tool.diffs = event.diffs ?? [];
+        if (event.operationId) tool.operationId = event.operationId;
         if (event.error) tool.error = event.error.message;
       }
       break;
@@ -171,12 +179,13 @@ function Markdown({ text }: { text: string }) {
   return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
 }
 
-function Receipt({ receipt }: { receipt: SaveReceipt }) {
+function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {
   const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
   return html`<li class="receipt">
     Saved <code>${receipt.target}</code> (${receipt.bytes} bytes${
       receipt.previousVersion === null ? ', new file' : ''
     }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
+    ${diff ? html`<${DiffView} diff=${diff} />` : ''}
   </li>`;
 }
 
@@ -195,7 +204,14 @@ function Changes({ changes }: { changes: FileChange[] }) {
   </div>`;
 }
 
-function BlockView({ block }: { block: Block }) {
+/** How a run's view undoes saves: the daemon's rewind, and what to do after one. */
+interface Undoing {
+  runId: string;
+  rewind: Rewind;
+  onDone: (result: RewindResult) => void;
+}
+
+function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }) {
   switch (block.kind) {
     case 'text':
       return html`<${Markdown} text=${block.text} />`;
@@ -205,7 +221,8 @@ function BlockView({ block }: { block: Block }) {
         ${block.target ? html` <code>${block.target}</code>` : ''}
         <span class="tool-state">${block.done ? (block.isError ? ' failed' : ' done') : ' …'}</span>
         ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
-        ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} />`)}</ul>` : ''}
+        ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
+        ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}
       </div>`;
     case 'changes':
       return html`<${Changes} changes=${block.changes} />`;
@@ -268,13 +285,23 @@ export function RunItem({
   onCancel,
   onRetry,
   onQueueSteer,
+  onRewind,
+  onRewound,
 }: {
   view: RunView;
   steers: SteerView[];
   onCancel: (runId: string) => void;
   onRetry: (runId: string) => void;
   onQueueSteer: (steer: SteerView) => void;
+  /** Undo of the run's saves (absent: no Undo buttons). */
+  onRewind?: Rewind;
+  onRewound?: (result: RewindResult) => void;
 }) {
+  const undo =
+    onRewind && !isActive(view.status)
+      ? { runId: view.runId, rewind: onRewind, onDone: onRewound ?? (() => {}) }
+      : undefined;
+  const saved = view.blocks.some((block) => block.kind === 'tool' && block.receipts.length > 0);
   const active = isActive(view.status);
   const queued = isQueued(view);
   const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
@@ -290,7 +317,7 @@ export function RunItem({
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
       ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
-      ${view.blocks.map((block) => html`<${BlockView} block=${block} />`)}
+      ${view.blocks.map((block) => html`<${BlockView} block=${block} undo=${undo} />`)}
       ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>
         <span class="status-label">${queued ? 'queued' : view.status}</span>
@@ -307,6 +334,7 @@ export function RunItem({
       </p>
       ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>${queued ? 'Remove from queue' : 'Cancel'}</button>` : ''}
       ${retryable ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
+      ${undo && saved ? html`<${UndoButton} label="Undo this run" runId=${view.runId} rewind=${undo.rewind} onDone=${undo.onDone} offerConversation=${true} />` : ''}
     </div>
   </li>`;
 }

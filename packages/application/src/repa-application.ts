@@ -56,6 +56,7 @@ export class RepaApplication {
     });
     const contextWrites = new ContextWrites(this.#trust);
     this.#handlers = applicationHandlers({
+      appDirectory: options.appDirectory,
       agentDir: options.agentDir,
       models,
       startedAt: new Date().toISOString(),

@@ -8,6 +8,7 @@ export {
   buildLearningContext,
 } from './build-learning-context.js';
 export type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+export type { RewindRequest } from './conversation/rewind-run.js';
 export type { DeliverOptions } from './conversation/run-deliveries.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
 export {
@@ -38,6 +39,7 @@ export {
   SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
+export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   getLearningContext,
   lastProvidedRevision,

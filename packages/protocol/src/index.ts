@@ -77,6 +77,19 @@ export {
   promptSectionReportSchema,
 } from './v1/prompt.js';
 export {
+  type CommandChange,
+  commandChangeSchema,
+  type RewindFile,
+  type RewindResult,
+  type RunChangeKind,
+  type RunFileDiff,
+  rewindFileSchema,
+  rewindResultSchema,
+  runFileDiffSchema,
+  type SaveDiff,
+  saveDiffSchema,
+} from './v1/rewind.js';
+export {
   RUN_IMAGE_MAX_BYTES,
   RUN_IMAGE_MIME_TYPES,
   RUN_IMAGES_MAX_INLINE_BYTES,

@@ -15,6 +15,7 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
+import { undoLastRun } from './chat-undo.js';
 import {
   announceModel,
   announceSession,
@@ -34,6 +35,10 @@ const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/model', 'show the model the next reply uses, and why'],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
+  [
+    '/undo',
+    "show what undoing the last run restores (its files and the conversation); '/undo yes' does it",
+  ],
   ['/exit', 'leave (also Ctrl-D on an empty line)'],
 ];
 
@@ -191,6 +196,9 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       }
       break;
     }
+    case '/undo':
+      await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);
+      break;
     default:
       say(`Unknown command ${name}; nothing was sent. /help lists the commands.`);
   }

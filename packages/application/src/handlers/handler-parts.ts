@@ -10,6 +10,8 @@ import type { SpaceTrust } from '../space-trust.js';
 
 /** The parts of one application that the v1 handlers answer from. */
 export interface HandlerParts {
+  /** Repa's application directory (the content store's outside grants). */
+  appDirectory: string;
   /** Pi's configuration directory; undefined: Pi's own. */
   agentDir: string | undefined;
   /** Pi's models of this daemon and the decision of a run's model (spec R71). */

@@ -13,6 +13,7 @@ import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
 import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
 import { executeRun } from './execute-run.js';
+import { pruneHistoryAfterRun } from './rewind-run.js';
 import { RunDeliveries } from './run-deliveries.js';
 import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
 import { RunWatches } from './run-watches.js';
@@ -274,6 +275,8 @@ export class RunScheduler {
     }).finally(() => {
       this.#active.delete(run.runId);
       this.#pump(run.space, run.sessionId);
+      // The space's kept history stays within its limits (history.*).
+      void pruneHistoryAfterRun(this.#parts, run.space);
     });
     this.#active.set(run.runId, { sessionKey: sessionKey(run.space, run.sessionId), done });
   }

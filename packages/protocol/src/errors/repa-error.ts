@@ -65,6 +65,8 @@ export const REPA_ERROR_FIXES = {
     'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
   data_too_large:
     'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
+  history_evicted:
+    "The bytes this rewind needs are no longer kept (the space's kept history is bounded by `history.maxMegabytes` and `history.maxDays`): restore the file from a backup, or raise the limits for later runs.",
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

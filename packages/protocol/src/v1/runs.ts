@@ -4,6 +4,7 @@ import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { modelSourceSchema } from './models.js';
 import { promptSectionReportSchema } from './prompt.js';
+import { saveDiffSchema } from './rewind.js';
 import { runInputViewSchema } from './run-input.js';
 import {
   modelSettingsSchema,
@@ -221,6 +222,10 @@ export const runEventSchema = z
       isError: z.boolean().describe('Whether the tool reported an error to the model.'),
       operationId: idSchema.optional().describe('Content operation id, for saving tools.'),
       receipts: z.array(saveReceiptSchema).optional().describe('Receipts of what reached disk.'),
+      diffs: z
+        .array(saveDiffSchema)
+        .optional()
+        .describe('What each saved file changed, one per receipt that wrote or deleted text.'),
       error: wireErrorSchema.optional().describe('The error the tool returned.'),
     }),
     z.looseObject({

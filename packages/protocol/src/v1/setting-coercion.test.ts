@@ -16,6 +16,8 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'tools.bash': ['sandboxed', 'sandboxed'],
   'tools.bashTimeoutSeconds': ['300', 300],
   'daemon.idleMinutes': ['0', 0],
+  'history.maxMegabytes': ['512', 512],
+  'history.maxDays': ['7', 7],
 };
 
 describe('parseSettingValue', () => {

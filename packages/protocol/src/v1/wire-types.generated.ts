@@ -144,6 +144,120 @@ export interface FileChange {
   bytes?: number | undefined;
 }
 
+/** What one save changed in one file, from the bytes it replaced and the bytes it wrote. */
+export interface SaveDiff {
+  /** Path of the file relative to the space root. */
+  target: string;
+  /** Lines added. */
+  added: number;
+  /** Lines removed. */
+  removed: number;
+  /** Unified diff of the change (3 lines of context), bounded; absent when `note` says why. */
+  diff?: string | undefined;
+  /** True when `diff` was cut short (`repa runs diff` shows all of it). */
+  truncated?: boolean | undefined;
+  /** Why there is no line diff: binary bytes, too large, or the bytes are not kept. */
+  note?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What a run did to a file. */
+export type RunChangeKind = 'modified' | 'created' | 'deleted' | 'moved';
+
+/** One file a run changed, with its diff. */
+export interface RunFileDiff {
+  /** The path the file had before the run (for a new file: where the run made it). */
+  target: string;
+  /** For a move: where the run moved it. */
+  movedTo?: string | undefined;
+  /** What the run did to the file. */
+  change: RunChangeKind;
+  /** The version before the run (`null`: the file did not exist). */
+  beforeVersion: string | null;
+  /** The version the run left (`null`: the run deleted it). */
+  afterVersion: string | null;
+  /** The change from before the run to after it. */
+  diff: SaveDiff;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A file a `bash` command of the run changed; commands leave no receipts, so it is not rewound. */
+export interface CommandChange {
+  /** Path relative to the space root. */
+  target: string;
+  /** The command's operation id among the run's operations. */
+  operationId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One file of a rewind: what it restores, or why not. */
+export interface RewindFile {
+  /** Where the file is restored (for a move: the path it had before the run). */
+  target: string;
+  /** For a move: where the run moved it (the rewind moves it back from there). */
+  movedTo?: string | undefined;
+  /** What the run did to the file. */
+  change: RunChangeKind;
+  /** The version the run left (`null`: the run deleted it); the rewind expects it. */
+  runVersion: string | null;
+  /** The version before the run, which the rewind writes back (`null`: removed). */
+  restoreVersion: string | null;
+  /** The version on disk when the rewind looked (`null`: no file there). */
+  currentVersion?: string | null | undefined;
+  /**
+   * `planned` (a preview: would be restored), `restored`, `unchanged` (already as before the run)
+   * or `refused` (see `error`).
+   */
+  status: 'planned' | 'restored' | 'unchanged' | 'refused';
+  /**
+   * True when the file had changed since the run and `force` wrote the old bytes over it anyway.
+   */
+  forced?: boolean | undefined;
+  /**
+   * Why it was refused: `stale_version` (changed since the run; both versions in `details`),
+   * `history_evicted` (the old bytes are no longer kept), …
+   */
+  error?: WireError | undefined;
+  /** The rewind's own save of this file, once restored. */
+  receipts?: SaveReceipt[] | undefined;
+  /** What restoring changes: from the bytes on disk now to the bytes before the run. */
+  diff?: SaveDiff | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What a rewind did, or as a preview would do. */
+export interface RewindResult {
+  /**
+   * The rewind's id: its saves are `<rewindId>-<n>`, and `run.rewind` with it as `runId` undoes it.
+   */
+  rewindId: string;
+  /** The run (or rewind) that was rewound. */
+  runId: string;
+  /** True when nothing was written (`preview: true`). */
+  preview: boolean;
+  /** Each file the run changed that the rewind covers. */
+  files: RewindFile[];
+  /** Files changed by `bash` commands of the run: not rewindable (no receipts). */
+  commands: CommandChange[];
+  /** Set when the conversation was moved back to before the run as well. */
+  conversation?:
+    | {
+        /** The session entry the conversation continues from (`null`: its start). */
+        leafId: string | null;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** The files the model is told at its next request were rewound. */
+  told?: string[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** The changes found before one model request. */
 export interface FileChangeReport {
   /** The changes, in target order. */
@@ -723,6 +837,8 @@ export interface RunToolEndEvent {
   operationId?: string | undefined;
   /** Receipts of what reached disk. */
   receipts?: SaveReceipt[] | undefined;
+  /** What each saved file changed, one per receipt that wrote or deleted text. */
+  diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
   /** Members a newer server may add. */
@@ -1161,6 +1277,55 @@ export interface RunResumeResult {
   [member: string]: unknown;
 }
 
+/** `run.diff` params. */
+export interface RunDiffParams {
+  /** The run, or a rewind id. */
+  runId: string;
+  /** Only this file (a path relative to the space root, either end of a move). */
+  file?: string | undefined;
+}
+
+/** `run.diff` result. */
+export interface RunDiffResult {
+  /** The run. */
+  runId: string;
+  /** Each file the run changed, in target order. */
+  files: RunFileDiff[];
+  /** Files changed by `bash` commands of the run (no diff: commands keep no bytes). */
+  commands: CommandChange[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.rewind` params. */
+export interface RunRewindParams {
+  /** The run to rewind, or a rewind id to undo that rewind. */
+  runId: string;
+  /** Only this save of the run (`<runId>-<n>`, as its receipt names it). */
+  operationId?: string | undefined;
+  /** Only these files (paths relative to the space root; either end of a move). */
+  files?: string[] | undefined;
+  /**
+   * Also move the session's conversation back to before the run (a branch in Pi's session tree; the
+   * old branch stays in the file).
+   */
+  conversation?: boolean | undefined;
+  /**
+   * Write the old bytes over files changed since the run too (each a new save, reported `forced`).
+   */
+  force?: boolean | undefined;
+  /** Only report what would be restored and what refused; nothing is written. */
+  preview?: boolean | undefined;
+}
+
+/** `run.rewind` result. */
+export interface RunRewindResult {
+  /** What the rewind did, or as a preview would do. */
+  rewind: RewindResult;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `settings.get` params. */
 export interface SettingsGetParams {
   /** The space root (an absolute path); required for `space` and `session` levels. */
@@ -1559,6 +1724,18 @@ export interface V1MethodTypes {
    * history ends (no repeated user message), with the original's accepted settings.
    */
   'run.resume': { params: RunResumeParams; result: RunResumeResult };
+  /**
+   * What a run (or a rewind) changed, file by file, as unified diffs from the bytes its saves
+   * replaced and wrote (kept under the space's `.repa/history/`).
+   */
+  'run.diff': { params: RunDiffParams; result: RunDiffResult };
+  /**
+   * Restores each file a finished run saved to its version before the run, where it is still
+   * exactly the run's last version; a file changed since is refused with `stale_version` unless
+   * `force`. The rewind's own saves have receipts, so it can be rewound in turn (its `rewindId` as
+   * `runId`).
+   */
+  'run.rewind': { params: RunRewindParams; result: RunRewindResult };
   /** Every settings item as the given scope sees it. */
   'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
   /** Stores the complete value of one item at one level. */

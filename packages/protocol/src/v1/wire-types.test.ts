@@ -31,6 +31,18 @@ import {
 } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
+  type CommandChange,
+  commandChangeSchema,
+  type RewindFile,
+  type RewindResult,
+  type RunFileDiff,
+  rewindFileSchema,
+  rewindResultSchema,
+  runFileDiffSchema,
+  type SaveDiff,
+  saveDiffSchema,
+} from './rewind.js';
+import {
   type RunAttachment,
   type RunImage,
   type RunInput,
@@ -132,6 +144,11 @@ export type InterfacesEqualSchemas = [
   Holds<Same<JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
   Holds<Same<SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
   Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
+  Holds<Same<SaveDiff, z.infer<typeof saveDiffSchema>>>,
+  Holds<Same<RunFileDiff, z.infer<typeof runFileDiffSchema>>>,
+  Holds<Same<CommandChange, z.infer<typeof commandChangeSchema>>>,
+  Holds<Same<RewindFile, z.infer<typeof rewindFileSchema>>>,
+  Holds<Same<RewindResult, z.infer<typeof rewindResultSchema>>>,
   Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
   Holds<Same<PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
   Holds<Same<RestrictedItem, z.infer<typeof restrictedItemSchema>>>,
@@ -183,6 +200,11 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['JsonRpcRequest', jsonRpcRequestSchema],
   ['SaveReceipt', saveReceiptSchema],
   ['FileChange', fileChangeSchema],
+  ['SaveDiff', saveDiffSchema],
+  ['RunFileDiff', runFileDiffSchema],
+  ['CommandChange', commandChangeSchema],
+  ['RewindFile', rewindFileSchema],
+  ['RewindResult', rewindResultSchema],
   ['FileChangeReport', fileChangeReportSchema],
   ['PromptSectionReport', promptSectionReportSchema],
   ['RestrictedItem', restrictedItemSchema],
@@ -337,6 +359,7 @@ function schemaDescriptions(): Map<string, string> {
 
 /** The interface of each `$defs` shape of schema/v1.json (RunStatus is a plain string union). */
 const defInterfaces: Record<string, string[]> = {
+  CommandChange: ['CommandChange'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
@@ -358,7 +381,11 @@ const defInterfaces: Record<string, string[]> = {
     'RunFollowUpDeliveredEvent',
     'RunSourcesAttachedEvent',
   ],
+  RewindFile: ['RewindFile'],
+  RewindResult: ['RewindResult'],
+  RunFileDiff: ['RunFileDiff'],
   RunInput: ['RunInputView'],
+  SaveDiff: ['SaveDiff'],
   SaveReceipt: ['SaveReceipt'],
   Session: ['SessionInfo'],
   SettingItemView: ['SettingItemView'],

@@ -127,7 +127,8 @@ export const runCommand: Command = {
   usage:
     'run [--space DIR] [--session ID] [-c] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
-tool calls and every save with its receipt. With - as the only argument, or with no argument over a
+tool calls and every save with its receipt and what it changed (+added −removed lines and the
+changed lines; repa runs diff RUN shows all, repa runs rewind RUN undoes the run). With - as the only argument, or with no argument over a
 pipe (echo TEXT | repa run), the request is read from standard input. Ctrl-C cancels the run (a
 second Ctrl-C leaves at once).
 
@@ -144,7 +145,8 @@ ${SPACE_OPTIONS_HELP}
   --follow-up      send TEXT into the session's running run, after its current work
   --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each; outside the space at most 5 MiB in all) sent with the request
   --attach F[,F…]  documents of the space attached to the request; read when the run starts
-  --verbose        also print [prompt]: the prompt sections the model saw and why others are absent
+  --verbose        also print [prompt]: the prompt sections the model saw and why others are
+                   absent; and every changed line of each save (else the first 8)
 
 On a terminal a spinner shows the elapsed time while the run waits for the model or a tool.
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
@@ -179,6 +181,7 @@ final run record.`,
       out: context.stdout,
       json: context.json,
       promptSections: values.verbose ? 'summary' : 'none',
+      allChangedLines: values.verbose === true,
     });
     const { client, space, sessionId, start } = await openConversation(context, values, printer);
     const input = runInputOf(context, text, values, space);

@@ -22,6 +22,14 @@ import {
 } from '../models.js';
 import { promptSectionNameSchema, promptSectionReportSchema } from '../prompt.js';
 import {
+  commandChangeSchema,
+  rewindFileSchema,
+  rewindResultSchema,
+  runChangeKindSchema,
+  runFileDiffSchema,
+  saveDiffSchema,
+} from '../rewind.js';
+import {
   runAttachmentSchema,
   runImageSchema,
   runImageViewSchema,
@@ -118,6 +126,12 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'SaveReceipt', schema: saveReceiptSchema },
   { name: 'FileChange', schema: fileChangeSchema },
+  { name: 'SaveDiff', schema: saveDiffSchema },
+  { name: 'RunChangeKind', schema: runChangeKindSchema, doc: 'What a run did to a file.' },
+  { name: 'RunFileDiff', schema: runFileDiffSchema },
+  { name: 'CommandChange', schema: commandChangeSchema },
+  { name: 'RewindFile', schema: rewindFileSchema },
+  { name: 'RewindResult', schema: rewindResultSchema },
   {
     name: 'FileChangeReport',
     schema: fileChangeReportSchema,
