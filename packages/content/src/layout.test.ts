@@ -14,6 +14,7 @@ const FOLDERS = [
   'identity',
   'save',
   'store',
+  'documents',
   'observer',
   'search',
   'patch',

@@ -1,0 +1,17 @@
+export {
+  type ContentKind,
+  contentKindOf,
+  formatName,
+  isDocumentName,
+  refuseDocumentSave,
+  unsupportedContent,
+} from './content-kind.js';
+export { DEFAULT_EXTRACTION_LIMITS, extractDocument } from './document-extractor.js';
+export {
+  type ContentText,
+  contentText,
+  documentText,
+  readContentText,
+} from './document-reader.js';
+export { type DocumentPart, type DocumentText, partOfLine, selectParts } from './document-text.js';
+export type { DocumentFormat, ExtractionLimits } from './extracted.js';
