@@ -27,7 +27,10 @@ const SIGNATURES: readonly [test: (bytes: Uint8Array) => boolean, type: string][
   [(b) => ascii(b, 0, 'II*\0') || ascii(b, 0, 'MM\0*'), 'a TIFF image'],
   [(b) => ascii(b, 4, 'ftypheic') || ascii(b, 4, 'ftypmif1'), 'a HEIC image'],
   [(b) => ascii(b, 4, 'ftyp'), 'an MP4 video or audio file'],
-  [(b) => ascii(b, 0, 'ID3') || (b[0] === 0xff && [0xfb, 0xf3, 0xf2].includes(b[1] ?? 0)), 'an MP3 audio file'],
+  [
+    (b) => ascii(b, 0, 'ID3') || (b[0] === 0xff && [0xfb, 0xf3, 0xf2].includes(b[1] ?? 0)),
+    'an MP3 audio file',
+  ],
   [(b) => ascii(b, 0, 'OggS') || ascii(b, 0, 'fLaC'), 'an audio file (Ogg or FLAC)'],
   [(b) => ascii(b, 0, 'RIFF') && ascii(b, 8, 'WAVE'), 'a WAV audio file'],
   [(b) => ascii(b, 0, 'AT&TFORM'), 'a DjVu document'],
@@ -148,7 +151,12 @@ export function refuseDocumentSave(target: string, current: Uint8Array | null): 
     if (kind.kind !== 'document') return;
     format = kind.format;
   }
-  throw new RepaError(
+  throw documentReadOnly(target, format);
+}
+
+/** `document_read_only` for the document at `target` (spec R60: documents are read-only sources). */
+export function documentReadOnly(target: string, format: DocumentFormat): RepaError {
+  return new RepaError(
     'document_read_only',
     `${JSON.stringify(target)} is ${formatName(format)}: Repa reads it as text but never writes it.`,
     { details: { path: target, format } },

@@ -109,7 +109,13 @@ export async function writeCachedText(
   const entry = Buffer.concat([Buffer.from(`${header}\n`, 'utf8'), text]);
   if (entry.length > MAX_ENTRY_BYTES) return;
   try {
-    await writeRepaFile(space.fs, space.repaDir, join(cacheDir(space), `${version}.txt`), entry, 'none');
+    await writeRepaFile(
+      space.fs,
+      space.repaDir,
+      join(cacheDir(space), `${version}.txt`),
+      entry,
+      'none',
+    );
     await trimCache(space);
   } catch {
     // A cache is derived: a space that cannot take it reads the document again next time.

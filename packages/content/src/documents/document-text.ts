@@ -123,3 +123,13 @@ export function selectParts(
   const to = next === undefined ? lines.length : next.line - 2;
   return { text: lines.slice(from, to).join('\n'), first, last: shownLast };
 }
+
+/** The text of each part (without its marker line), in order. */
+export function partTexts(document: DocumentText): string[] {
+  if (document.unit === undefined) return [document.text];
+  const lines = document.text.split('\n');
+  return document.parts.map((part, index) => {
+    const next = document.parts[index + 1];
+    return lines.slice(part.line, next === undefined ? lines.length : next.line - 2).join('\n');
+  });
+}

@@ -47,7 +47,10 @@ describe('documents read as text', () => {
     expect(document?.parts[3]).toMatchObject({ empty: true });
     expect(selectParts(document as NonNullable<typeof document>, '6-7').text).toBe(
       [6, 7]
-        .map((page) => `[Page ${page} of 10]\nLecture page ${page}\nFact ${page}: cells divide by mitosis.`)
+        .map(
+          (page) =>
+            `[Page ${page} of 10]\nLecture page ${page}\nFact ${page}: cells divide by mitosis.`,
+        )
         .join('\n\n'),
     );
   });

@@ -18,7 +18,11 @@ function xml(bytes: Uint8Array | undefined, name: string): Document {
   try {
     document = new DOMParser({
       // A malformed package document is damaged, never a half-read one.
-      errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+      errorHandler: {
+        warning: () => undefined,
+        error: () => undefined,
+        fatalError: () => undefined,
+      },
     }).parseFromString(new TextDecoder().decode(bytes), 'application/xml') as unknown as Document;
   } catch {
     document = undefined;
@@ -82,7 +86,10 @@ export function epubText(
     const { heading, text } = htmlToMarkdown(decodeHtml(chapter), false);
     chars += text.length;
     if (chars > limits.maxTextChars) {
-      throw new ExtractionFailure('text_limit', `its text passes ${limits.maxTextChars} characters`);
+      throw new ExtractionFailure(
+        'text_limit',
+        `its text passes ${limits.maxTextChars} characters`,
+      );
     }
     parts.push({ title: heading ?? posix.basename(path), text });
   }

@@ -23,11 +23,7 @@ const pages = (count: number) =>
   );
 
 /** The error a document's extraction ends with, by code and reason. */
-async function failure(
-  bytes: Uint8Array,
-  name: string,
-  limits?: Partial<ExtractionLimits>,
-) {
+async function failure(bytes: Uint8Array, name: string, limits?: Partial<ExtractionLimits>) {
   const error = await repaErrorOf(contentText(await openStore(), bytes, name, { limits }));
   return { code: error.code, reason: error.details?.reason, message: error.message };
 }

@@ -1,6 +1,7 @@
 export {
   type ContentKind,
   contentKindOf,
+  documentReadOnly,
   formatName,
   isDocumentName,
   refuseDocumentSave,
@@ -13,5 +14,11 @@ export {
   documentText,
   readContentText,
 } from './document-reader.js';
-export { type DocumentPart, type DocumentText, partOfLine, selectParts } from './document-text.js';
+export {
+  type DocumentPart,
+  type DocumentText,
+  partOfLine,
+  partTexts,
+  selectParts,
+} from './document-text.js';
 export type { DocumentFormat, ExtractionLimits } from './extracted.js';

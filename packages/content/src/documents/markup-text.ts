@@ -1,11 +1,7 @@
 import { createRequire } from 'node:module';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
-import {
-  type ExtractedDocument,
-  ExtractionFailure,
-  type ExtractionRequest,
-} from './extracted.ts';
+import { type ExtractedDocument, ExtractionFailure, type ExtractionRequest } from './extracted.ts';
 import { zipEntries } from './zip-entries.ts';
 
 // Turndown's own DOM (its types declare another module name, so it is loaded untyped).
@@ -55,7 +51,9 @@ function converter(): TurndownService {
     filter: (node) => node.nodeName === 'A',
     replacement: (content, node) => {
       const href = (node as HTMLElement).getAttribute('href')?.trim() ?? '';
-      return /^https?:\/\//iu.test(href) && content.trim() !== '' ? `[${content}](${href})` : content;
+      return /^https?:\/\//iu.test(href) && content.trim() !== ''
+        ? `[${content}](${href})`
+        : content;
     },
   });
   turndown = service;

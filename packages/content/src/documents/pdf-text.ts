@@ -1,8 +1,8 @@
 import { constants, inflateSync } from 'node:zlib';
 import {
-  ExtractionFailure,
   type ExtractedDocument,
   type ExtractedPart,
+  ExtractionFailure,
   type ExtractionRequest,
 } from './extracted.ts';
 
@@ -148,6 +148,7 @@ export async function pdfText(
 
 /** PDF.js's word for what is wrong, e.g. "Invalid PDF structure" or a stack overflow. */
 function damage(error: unknown): string {
-  const message = error instanceof Error || typeof error === 'object' ? (error as Error).message : '';
+  const message =
+    error instanceof Error || typeof error === 'object' ? (error as Error).message : '';
   return typeof message === 'string' && message !== '' ? message : String(error);
 }
