@@ -5,6 +5,20 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  type ContentText,
+  type DocumentFormat,
+  type DocumentText,
+  readContentText,
+} from './documents/index.js';
+export {
+  type AddMaterialInput,
+  addMaterial,
+  listMaterials,
+  type MaterialInfo,
+  type MaterialType,
+  removeMaterial,
+} from './materials/index.js';
+export {
   ContentObserver,
   type ContentObserverOptions,
   type Observation,

@@ -15,6 +15,7 @@ const FOLDERS = [
   'save',
   'store',
   'documents',
+  'materials',
   'observer',
   'search',
   'patch',

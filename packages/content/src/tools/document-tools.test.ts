@@ -32,17 +32,30 @@ describe('the content tools on documents', () => {
     const root = await space({ 'lectures/bio.pdf': lecture() });
     const { call, observer } = await openTools(root);
     const whole = await call('read', { path: 'lectures/bio.pdf' });
-    expect(textOf(whole)).toMatch(/^\[Page 1 of 12\]\nWeek 1\nTopic 1 of the course\.\n\n\[Page 2 of 12\]/u);
+    expect(textOf(whole)).toMatch(
+      /^\[Page 1 of 12\]\nWeek 1\nTopic 1 of the course\.\n\n\[Page 2 of 12\]/u,
+    );
     expect(whole.details).toMatchObject({
       document: { format: 'pdf', unit: 'page', parts: 12 },
       partial: false,
     });
     const page = await call('read', { path: 'lectures/bio.pdf', pages: '7' });
     expect(textOf(page)).toBe('[Page 7 of 12]\nWeek 7\nThe Krebs cycle releases carbon dioxide.');
-    expect(page.details).toMatchObject({ partial: true, document: { shown: { first: 7, last: 7 } } });
-    const lines = await call('read', { path: 'lectures/bio.pdf', pages: '7-8', offset: 2, limit: 1 });
+    expect(page.details).toMatchObject({
+      partial: true,
+      document: { shown: { first: 7, last: 7 } },
+    });
+    const lines = await call('read', {
+      path: 'lectures/bio.pdf',
+      pages: '7-8',
+      offset: 2,
+      limit: 1,
+    });
     expect(textOf(lines)).toBe('Week 7\n\n[5 more lines in file. Use offset=3 to continue.]');
-    expect(observer.get('lectures/bio.pdf')).toMatchObject({ partial: true, document: { format: 'pdf' } });
+    expect(observer.get('lectures/bio.pdf')).toMatchObject({
+      partial: true,
+      document: { format: 'pdf' },
+    });
     expect(observer.get('lectures/bio.pdf')?.text).toBeUndefined();
   });
 
@@ -67,7 +80,9 @@ describe('the content tools on documents', () => {
       'photo.heic': Buffer.concat([Buffer.from('\0\0\0\x18ftypheic', 'latin1'), Buffer.alloc(32)]),
     });
     const { call } = await openTools(root);
-    expect((await repaErrorOf(call('read', { path: 'locked.pdf' }))).code).toBe('document_encrypted');
+    expect((await repaErrorOf(call('read', { path: 'locked.pdf' }))).code).toBe(
+      'document_encrypted',
+    );
     const heic = await repaErrorOf(call('read', { path: 'photo.heic' }));
     expect(heic.code).toBe('unsupported_content');
     expect(heic.message).toContain('a HEIC image');
@@ -84,7 +99,10 @@ describe('the content tools on documents', () => {
       ['edit', { path: 'page.html', edits: [{ oldText: 'Tides', newText: 'Waves' }] }],
       ['write', { path: 'new.pdf', content: 'not a pdf' }],
       ['apply_patch', { input: '*** Begin Patch\n*** Delete File: bio.pdf\n*** End Patch' }],
-      ['apply_patch', { input: '*** Begin Patch\n*** Add File: summary.docx\n+text\n*** End Patch' }],
+      [
+        'apply_patch',
+        { input: '*** Begin Patch\n*** Add File: summary.docx\n+text\n*** End Patch' },
+      ],
     ];
     for (const [tool, params] of refusals) {
       const error = await repaErrorOf(call(tool, params));

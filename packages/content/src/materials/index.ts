@@ -1,0 +1,8 @@
+export {
+  type AddMaterialInput,
+  addMaterial,
+  listMaterials,
+  type MaterialInfo,
+  type MaterialType,
+  removeMaterial,
+} from './material-grants.js';
