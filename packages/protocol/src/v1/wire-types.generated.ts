@@ -55,6 +55,7 @@ export type RunDelivery = 'new' | 'queue' | 'steer' | 'followUp';
 export type PromptSectionName =
   | 'base'
   | 'environment'
+  | 'materials'
   | 'skillCatalog'
   | 'projectInstructions'
   | 'tools'
@@ -337,6 +338,30 @@ export interface SessionInfo {
    * be read or continued; `details.quarantine` names the byte copy kept before anything else.
    */
   damaged?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** An outside file granted read-only to spaces (spec R15, R54), read as `repa:material/<id>`. */
+export interface MaterialInfo {
+  /** Its id. */
+  id: string;
+  /** `repa:material/<id>`: how the model and `--attach` address it. */
+  identity: string;
+  /** The outside file's absolute path. */
+  path: string;
+  /** The learner's title, when given. */
+  title?: string | undefined;
+  /** What it was when granted (absent for a hand-written grant). */
+  type?: 'pdf' | 'docx' | 'epub' | 'html' | 'text' | undefined;
+  /** Its size now, when it is there. */
+  bytes?: number | undefined;
+  /** The space roots it is granted to; null: every space. */
+  spaces: string[] | null;
+  /** `vanished`: no regular file there now; `changed`: it is no longer of its `type`. */
+  state: 'ok' | 'vanished' | 'changed';
+  /** With `changed`: what it is now (a type, or a format Repa cannot read). */
+  currentType?: string | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1355,6 +1380,66 @@ export interface SettingsResetResult {
   [member: string]: unknown;
 }
 
+/** `materials.list` params. */
+export interface MaterialsListParams {
+  /** Only the materials granted to this space. */
+  space?: string | undefined;
+}
+
+/** `materials.list` result. */
+export interface MaterialsListResult {
+  /** The materials, in id order. */
+  materials: MaterialInfo[];
+  /** The grants file revision (sha256 of its bytes); null when there is no file yet. */
+  revision: string | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `materials.add` params. */
+export interface MaterialsAddParams {
+  /** The file (an absolute path on the server). */
+  path: string;
+  /** Its id; default: made from its file name. */
+  id?: string | undefined;
+  /** The learner's title for it. */
+  title?: string | undefined;
+  /** The space it is granted to (with `allSpaces` absent or false). */
+  space?: string | undefined;
+  /** Grant it to every space instead of `space`. */
+  allSpaces?: boolean | undefined;
+  /** Refuse with `stale_version` unless the grants file is at this revision. */
+  expectedRevision?: string | null | undefined;
+}
+
+/** `materials.add` result. */
+export interface MaterialsAddResult {
+  /** The material as granted now. */
+  material: MaterialInfo;
+  /** The grants file revision after the change. */
+  revision: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `materials.remove` params. */
+export interface MaterialsRemoveParams {
+  /** The material. */
+  id: string;
+  /** Refuse with `stale_version` unless the grants file is at this revision. */
+  expectedRevision?: string | null | undefined;
+}
+
+/** `materials.remove` result. */
+export interface MaterialsRemoveResult {
+  /** False when no material had this id. */
+  removed: boolean;
+  /** The grants file revision (sha256 of its bytes); null when there is no file yet. */
+  revision: string | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -1421,6 +1506,17 @@ export interface V1MethodTypes {
   'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
   /** Removes one item's value at one level. */
   'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };
+  /**
+   * The granted outside materials with their state now; with `space`, those that space may read.
+   */
+  'materials.list': { params: MaterialsListParams; result: MaterialsListResult };
+  /**
+   * Grants an outside file (PDF, DOCX, EPUB, HTML or text) read-only to one space or to every
+   * space.
+   */
+  'materials.add': { params: MaterialsAddParams; result: MaterialsAddResult };
+  /** Withdraws the grant of a material (the file itself is untouched). */
+  'materials.remove': { params: MaterialsRemoveParams; result: MaterialsRemoveResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

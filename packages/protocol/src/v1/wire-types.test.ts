@@ -22,6 +22,7 @@ import {
   learningContextSchema,
   learningContextSourceStateSchema,
 } from './learning-context.js';
+import { materialSchema } from './methods/materials.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import { type ModelInfo, modelInfoSchema } from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
@@ -76,7 +77,7 @@ import {
   settingOverrideSchema,
 } from './settings.js';
 import { type RestrictedItem, restrictedItemSchema } from './trust.js';
-import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
+import type { MaterialInfo, V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 
 /** The named (non-index-signature) keys of `T`. */
 type NamedKeys<T> = keyof {
@@ -137,6 +138,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>>,
   Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
   Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
+  Holds<Same<MaterialInfo, z.infer<typeof materialSchema>>>,
   Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
   Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
   Holds<Same<RunOverrides, z.infer<typeof runOverridesSchema>>>,
@@ -187,6 +189,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['ModelInfo', modelInfoSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
+  ['MaterialInfo', materialSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -333,6 +336,7 @@ const defInterfaces: Record<string, string[]> = {
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
+  Material: ['MaterialInfo'],
   PromptSection: ['PromptSectionReport'],
   PromptSettings: ['PromptSettings'],
   RestrictedItem: ['RestrictedItem'],

@@ -8,6 +8,7 @@ import { jsonRpcRequestSchema } from '../json-rpc.js';
 import { learningContextSchema, learningContextSourceStateSchema } from '../learning-context.js';
 import { loginProgressSchema, loginTypeSchema } from '../login.js';
 import { contextProgressSchema } from '../methods/context.js';
+import { materialSchema } from '../methods/materials.js';
 import {
   settingsResetParamsSchema,
   settingsResetParamsView,
@@ -155,6 +156,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'ModelInfo', schema: modelInfoSchema, doc: 'One model Pi knows.' },
   { name: 'SessionInfo', schema: sessionInfoSchema },
+  { name: 'MaterialInfo', schema: materialSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
     name: 'LearningContextSourceState',
