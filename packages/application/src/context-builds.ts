@@ -8,12 +8,14 @@ import type { ConnectionContext } from './server/repa-handlers.js';
 export class ContextBuilds {
   readonly #writes: ContextWrites;
   readonly #model: () => Promise<ModelChoice>;
+  readonly #appDirectory: string;
   /** The running builds by build id. */
   readonly #builds = new Map<string, AbortController>();
 
-  constructor(writes: ContextWrites, model: () => Promise<ModelChoice>) {
+  constructor(writes: ContextWrites, model: () => Promise<ModelChoice>, appDirectory: string) {
     this.#writes = writes;
     this.#model = model;
+    this.#appDirectory = appDirectory;
   }
 
   /**
@@ -42,6 +44,8 @@ export class ContextBuilds {
       const built = await host.buildLearningContext(space, await this.#model(), {
         sources: params.sources,
         instructions: params.instructions,
+        // Outside materials (`repa:material/<id>`) granted to the space are read too.
+        appDirectory: this.#appDirectory,
         signal: controller.signal,
         onProgress: ({ step, message }) => progress(step, message),
       });

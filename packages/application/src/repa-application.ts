@@ -54,6 +54,7 @@ export class RepaApplication {
     });
     const contextWrites = new ContextWrites(this.#trust);
     this.#handlers = applicationHandlers({
+      appDirectory: options.appDirectory,
       agentDir: options.agentDir,
       modelLabel: options.model.label,
       model,
@@ -64,7 +65,7 @@ export class RepaApplication {
       trust: this.#trust,
       hosts: this.#hosts,
       contextWrites,
-      contextBuilds: new ContextBuilds(contextWrites, model),
+      contextBuilds: new ContextBuilds(contextWrites, model, options.appDirectory),
       logins: new Logins(options.agentDir),
     });
   }

@@ -9,12 +9,12 @@ export {
   type DocumentFormat,
   type DocumentText,
   readContentText,
+  refuseUnsupportedContent,
 } from './documents/index.js';
 export {
   type AddMaterialInput,
   addMaterial,
   listMaterials,
-  type MaterialInfo,
   type MaterialType,
   removeMaterial,
 } from './materials/index.js';

@@ -12,6 +12,12 @@ export type { DeliverOptions } from './conversation/run-deliveries.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
 export { type ListModelsOptions, listModels } from './list-models.js';
 export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
+export {
+  type GrantMaterialInput,
+  grantMaterial,
+  listGrantedMaterials,
+  withdrawMaterial,
+} from './materials.js';
 export type { ModelChoice } from './model-choice.js';
 export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
 export { PiConversationHost } from './pi-conversation-host.js';

@@ -136,6 +136,15 @@ export function unsupportedContent(shown: string, type: string): RepaError {
 }
 
 /**
+ * Throws `unsupported_content` unless `bytes` (read at `name`; `shown` quotes its address) are
+ * text or a document Repa reads as text (spec R60); cheap: only the first bytes are looked at.
+ */
+export function refuseUnsupportedContent(bytes: Uint8Array, name: string, shown: string): void {
+  const kind = contentKindOf(bytes, name);
+  if (kind.kind === 'unsupported') throw unsupportedContent(shown, kind.type);
+}
+
+/**
  * Refuses a save of a document (spec R60): `document_read_only` when `current` (the bytes now at
  * `target`, or null for a new file) is a document, or a new file's name says it would be a PDF,
  * Word document or EPUB (text written there would not be one).

@@ -5,6 +5,7 @@ export {
   formatName,
   isDocumentName,
   refuseDocumentSave,
+  refuseUnsupportedContent,
   unsupportedContent,
 } from './content-kind.js';
 export { DEFAULT_EXTRACTION_LIMITS, extractDocument } from './document-extractor.js';

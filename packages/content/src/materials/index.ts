@@ -2,7 +2,6 @@ export {
   type AddMaterialInput,
   addMaterial,
   listMaterials,
-  type MaterialInfo,
   type MaterialType,
   removeMaterial,
 } from './material-grants.js';

@@ -39,11 +39,11 @@ describe('materials granted in the grants file', () => {
       spaces: [biology],
       state: 'ok',
     });
-    expect(await listMaterials(app, { space: biology })).toEqual({
+    expect(await listMaterials(app, { space: [biology] })).toEqual({
       revision,
       materials: [material],
     });
-    expect((await listMaterials(app, { space: history })).materials).toEqual([]);
+    expect((await listMaterials(app, { space: [history] })).materials).toEqual([]);
     const inBiology = await ContentStore.open({ root: biology, appDirectory: app });
     expect((await inBiology.read('repa:material/chapter-3-draft')).bytes).toEqual(chapter);
     const inHistory = await ContentStore.open({ root: history, appDirectory: app });

@@ -9,7 +9,7 @@ import {
   READ_FOLLOW,
   replaceFile,
 } from '@repa/durable-fs';
-import { RepaError } from '@repa/protocol';
+import { type MaterialInfo, RepaError } from '@repa/protocol';
 import type { z } from 'zod';
 import { contentKindOf, unsupportedContent } from '../documents/index.js';
 import {
@@ -24,28 +24,6 @@ import {
 
 /** What a material is: a document format, or text. */
 export type MaterialType = z.infer<typeof materialTypeSchema>;
-
-/** One granted material as listed (spec R15, R54). */
-export interface MaterialInfo {
-  /** Its id: `repa:material/<id>` addresses it. */
-  id: string;
-  /** `repa:material/<id>`. */
-  identity: string;
-  /** The outside file's absolute path. */
-  path: string;
-  /** The learner's title, when given. */
-  title?: string;
-  /** What it was when granted (absent for a hand-written grant). */
-  type?: MaterialType;
-  /** Its size now (bytes), when it is there. */
-  bytes?: number;
-  /** The spaces it is granted to (real paths), or null for every space. */
-  spaces: string[] | null;
-  /** `ok`; `vanished` (no regular file there now); `changed` (its type is no longer `type`). */
-  state: 'ok' | 'vanished' | 'changed';
-  /** With `changed`: what it is now (a type, or the name of a format Repa cannot read). */
-  currentType?: string;
-}
 
 /** How many bytes of a material are looked at to tell its type. */
 const HEAD_BYTES = 64 * 1024;
@@ -96,15 +74,17 @@ async function describe(id: string, grant: MaterialGrant): Promise<MaterialInfo>
 
 /**
  * The materials of `appDirectory`'s grants file with their state now, in id order; with `space`
- * (a real space root), only those granted to it. `revision` is the file's (null: none yet).
+ * (a space's roots: its real path and the path it was given as), only those granted to it.
+ * `revision` is the file's (null: none yet).
  */
 export async function listMaterials(
   appDirectory: string,
-  options: { space?: string } = {},
+  options: { space?: readonly string[] } = {},
 ): Promise<{ revision: string | null; materials: MaterialInfo[] }> {
   const { revision, document } = await readGrantsFile(appDirectory);
+  const { space } = options;
   const entries = Object.entries(document.materials)
-    .filter(([, grant]) => options.space === undefined || grantedTo(grant, [options.space]))
+    .filter(([, grant]) => space === undefined || grantedTo(grant, space))
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return {
     revision,
