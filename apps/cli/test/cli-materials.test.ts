@@ -47,9 +47,9 @@ describe('repa materials', () => {
       'Enzymes',
     ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toBe(`granted repa:material/ch3 (pdf, 2 KB) to ${sandbox.space}\n`);
+    expect(added.stdout).toBe(`granted repa:material/ch3 (pdf, 1 KB) to ${sandbox.space}\n`);
     const list = await repa(sandbox, ['materials', 'list']);
-    expect(list.stdout).toMatch(/^repa:material\/ch3 +pdf +2 KB +ok +\S+ +Enzymes$/m);
+    expect(list.stdout).toMatch(/^repa:material\/ch3 +pdf +1 KB +ok +\S+ +Enzymes$/m);
 
     const run = await repa(sandbox, [
       'run',
@@ -57,10 +57,10 @@ describe('repa materials', () => {
       'what does repa:material/ch3 say about activation energy?',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const { events } = runOf(run.stdout);
+    const { events, lines } = runOf(run.stdout);
     const text = events
       .filter((event) => event.type === 'text-delta')
-      .map((event) => event.text)
+      .map((event) => event.delta)
       .join('');
     expect(text).toBe(
       '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction.',
@@ -72,9 +72,10 @@ describe('repa materials', () => {
     }[];
     expect(sections.find((section) => section.name === 'materials')).toMatchObject({
       included: true,
-      text: expect.stringContaining('- repa:material/ch3 "Enzymes" (PDF, 2 KB)'),
+      text: expect.stringContaining('- repa:material/ch3 "Enzymes" (PDF, 1 KB)'),
     });
-    const show = await repa(sandbox, ['runs', 'show', 'latest']);
+    const runId = (lines.find((line) => line.kind === 'finished')?.run as { runId: string }).runId;
+    const show = await repa(sandbox, ['runs', 'show', runId]);
     expect(show.stdout).toMatch(
       /^prompt +the model saw base \(\d+ chars\), environment \(\d+ chars\), materials \(\d+ chars\)/m,
     );
@@ -119,9 +120,13 @@ describe('repa materials', () => {
     const other = join(sandbox.root, 'other-space');
     mkdirSync(other);
     writeFileSync(join(other, 'tides.md'), '# Tides\n\nThe moon pulls the sea twice a day.\n');
-    const [bomb, deep, served] = await Promise.all([
-      repa(sandbox, ['run', '--json', 'what does bomb.pdf say about x?']),
-      repa(sandbox, ['run', '--json', 'what does deep.pdf say about x?']),
+    // One session runs one request at a time: the hostile ones in turn, the other space's at once.
+    const hostile = (async () => [
+      await repa(sandbox, ['run', '--json', 'what does bomb.pdf say about x?']),
+      await repa(sandbox, ['run', '--json', 'what does deep.pdf say about x?']),
+    ])();
+    const [[bomb, deep], served] = await Promise.all([
+      hostile,
       repa(sandbox, ['run', '--json', '--space', other, 'what does tides.md say about the moon?']),
     ]);
     for (const [hostile, reason] of [
