@@ -121,10 +121,11 @@ describe('repa materials', () => {
     mkdirSync(other);
     writeFileSync(join(other, 'tides.md'), '# Tides\n\nThe moon pulls the sea twice a day.\n');
     // One session runs one request at a time: the hostile ones in turn, the other space's at once.
-    const hostile = (async () => [
-      await repa(sandbox, ['run', '--json', 'what does bomb.pdf say about x?']),
-      await repa(sandbox, ['run', '--json', 'what does deep.pdf say about x?']),
-    ])();
+    const hostile = (async () =>
+      [
+        await repa(sandbox, ['run', '--json', 'what does bomb.pdf say about x?']),
+        await repa(sandbox, ['run', '--json', 'what does deep.pdf say about x?']),
+      ] as const)();
     const [[bomb, deep], served] = await Promise.all([
       hostile,
       repa(sandbox, ['run', '--json', '--space', other, 'what does tides.md say about the moon?']),
