@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readDataFile, versionOfYielding, writeRepaFile } from '../files/index.js';
 import type { SpaceResolver } from '../space/index.js';
-import type { DocumentText } from './document-text.js';
+import type { DocumentText } from './document-format.js';
 
 /**
  * What made a cached text: an entry made by another extractor is not used (bump it when the text
  * a document gives changes).
  */
-const EXTRACTOR = 'repa-documents/1 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+const EXTRACTOR = 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
 
 /** The largest cache entry read or written (bytes); a larger text is not cached. */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -36,6 +36,7 @@ const headerSchema = z.strictObject({
         }),
       )
       .min(1),
+    hashes: z.array(z.string().regex(VERSION)).min(1),
   }),
   textBytes: z.number().int().nonnegative(),
   textSha256: z.string().regex(VERSION),

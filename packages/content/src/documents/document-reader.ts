@@ -5,7 +5,7 @@ import type { ContentStore } from '../store/index.js';
 import { contentKindOf, formatName, unsupportedContent } from './content-kind.js';
 import { readCachedText, writeCachedText } from './document-cache.js';
 import { type ExtractionError, extractDocument } from './document-extractor.js';
-import { type DocumentText, formatDocument } from './document-text.js';
+import type { DocumentText } from './document-format.js';
 import type { DocumentFormat, ExtractionLimits } from './extracted.js';
 
 /** The extractions running now, by space and version: a second read of the same bytes waits for the first. */
@@ -54,9 +54,8 @@ export async function documentText(
       if (cached !== undefined) return cached;
       const extracted = await extractDocument(source.format, source.bytes, limits);
       if ('reason' in extracted) return extracted;
-      const text = formatDocument(extracted);
-      await writeCachedText(store.space, source.version, text);
-      return text;
+      await writeCachedText(store.space, source.version, extracted);
+      return extracted;
     })();
     running.set(key, pending);
     void pending.finally(() => running.delete(key)).catch(() => undefined);

@@ -1,74 +1,5 @@
 import { RepaError } from '@repa/protocol';
-import type { DocumentFormat, ExtractedDocument } from './extracted.js';
-
-/** Where one part (a page or chapter) of a document's text begins, and what it is. */
-export interface DocumentPart {
-  /** The 1-based line of the text where the part's marker is. */
-  line: number;
-  /** The chapter's title, when it has one. */
-  title?: string;
-  /** True when the part has no text (a scanned page, an image-only chapter). */
-  empty?: true;
-  /** Why the part could not be read, when it could not. */
-  failed?: string;
-}
-
-/**
- * A document as the model reads it (spec R60): its text with a marker line before each page or
- * chapter (`[Page 3 of 12]`), and where each part begins. Lines are counted in this text.
- */
-export interface DocumentText {
-  format: DocumentFormat;
-  /** What a part is; absent for a document of one part (DOCX, HTML). */
-  unit?: 'page' | 'chapter';
-  /** The parts, in order; one for a document without units. */
-  parts: DocumentPart[];
-  /** The marked text. */
-  text: string;
-}
-
-const UNIT_NAMES = { page: 'Page', chapter: 'Chapter' } as const;
-
-/** The marker line of part `index` (0-based) of `count`. */
-function marker(
-  unit: 'page' | 'chapter',
-  index: number,
-  count: number,
-  part: ExtractedDocument['parts'][number],
-): string {
-  const name = `${UNIT_NAMES[unit]} ${index + 1} of ${count}`;
-  if (part.failed !== undefined) return `[${name}: could not be read (${part.failed})]`;
-  if (part.text === '') {
-    return unit === 'page'
-      ? `[${name}: no text layer (a scanned or image-only page); Repa does no OCR]`
-      : `[${name}${part.title ? `: ${part.title}` : ''} (no text)]`;
-  }
-  return `[${name}${part.title ? `: ${part.title}` : ''}]`;
-}
-
-/** The marked text of an extracted document, with where each part begins. */
-export function formatDocument(document: ExtractedDocument): DocumentText {
-  const { format, unit } = document;
-  if (unit === undefined) {
-    const text = document.parts.map((part) => part.text).join('\n\n');
-    return { format, parts: [{ line: 1, ...(text === '' ? { empty: true } : {}) }], text };
-  }
-  const lines: string[] = [];
-  const parts: DocumentPart[] = [];
-  const count = document.parts.length;
-  for (const [index, part] of document.parts.entries()) {
-    if (index > 0) lines.push('');
-    parts.push({
-      line: lines.length + 1,
-      ...(part.title === undefined ? {} : { title: part.title }),
-      ...(part.text === '' ? { empty: true } : {}),
-      ...(part.failed === undefined ? {} : { failed: part.failed }),
-    });
-    lines.push(marker(unit, index, count, part));
-    if (part.text !== '') for (const line of part.text.split('\n')) lines.push(line);
-  }
-  return { format, unit, parts, text: lines.join('\n') };
-}
+import type { DocumentPart, DocumentText } from './document-format.js';
 
 /** The 1-based number of the part that holds `line` (1-based) of the text. */
 export function partOfLine(document: DocumentText, line: number): number {
@@ -122,14 +53,4 @@ export function selectParts(
   // Each part but the first is preceded by one blank line, which belongs to the gap, not the part.
   const to = next === undefined ? lines.length : next.line - 2;
   return { text: lines.slice(from, to).join('\n'), first, last: shownLast };
-}
-
-/** The text of each part (without its marker line), in order. */
-export function partTexts(document: DocumentText): string[] {
-  if (document.unit === undefined) return [document.text];
-  const lines = document.text.split('\n');
-  return document.parts.map((part, index) => {
-    const next = document.parts[index + 1];
-    return lines.slice(part.line, next === undefined ? lines.length : next.line - 2).join('\n');
-  });
 }

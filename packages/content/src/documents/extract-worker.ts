@@ -1,11 +1,12 @@
 /**
- * The document extraction worker (a `worker_threads` Worker, spec R74): PDF, DOCX, EPUB and HTML
- * to text, off the daemon's event loop, under the heap and time limits its parent sets. It answers
- * each job with the text or with why it failed; the parent stops it when a job runs too long.
+ * The document extraction process (a child of the daemon, spec R74): PDF, DOCX, EPUB and HTML to
+ * text, off the daemon's event loop and out of its memory, under the heap bound its parent starts
+ * it with. It answers each job over the IPC channel with the text or with why it failed; the
+ * parent stops it when a job runs too long or grows too large.
  * Contract: this file and the files it imports run under Node's type stripping in tests: `.ts`
  * imports, no enums, no parameter properties.
  */
-import { parentPort } from 'node:worker_threads';
+import { formatDocument } from './document-format.ts';
 import { epubText } from './epub-text.ts';
 import {
   type ExtractedDocument,
@@ -30,8 +31,11 @@ function extract(request: ExtractionRequest): Promise<ExtractedDocument> | Extra
 }
 
 async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
+  // The channel hands a Buffer over as a Buffer; PDF.js takes plain Uint8Arrays only.
+  const { bytes } = request;
+  request.bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    return { id: request.id, ok: true, document: await extract(request) };
+    return { id: request.id, ok: true, document: formatDocument(await extract(request)) };
   } catch (error) {
     if (error instanceof ExtractionFailure) {
       return { id: request.id, ok: false, reason: error.reason, message: error.message };
@@ -41,6 +45,8 @@ async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
   }
 }
 
-parentPort?.on('message', (request: ExtractionRequest) => {
-  void answer(request).then((reply) => parentPort?.postMessage(reply));
+process.on('message', (request: ExtractionRequest) => {
+  void answer(request).then((reply) => process.send?.(reply));
 });
+// The parent gone, there is no one to answer.
+process.on('disconnect', () => process.exit(0));

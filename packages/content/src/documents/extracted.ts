@@ -1,3 +1,5 @@
+import type { DocumentText } from './document-format.ts';
+
 /** The document formats Repa reads as text (spec R60): their text is extracted, never their bytes. */
 export type DocumentFormat = 'pdf' | 'docx' | 'epub' | 'html';
 
@@ -33,8 +35,13 @@ export type ExtractionFailureReason =
 export interface ExtractionLimits {
   /** Wall-clock time of one extraction; past it the worker is stopped (default 120 s). */
   timeoutMs: number;
-  /** The worker's JavaScript heap (default 512 MiB); past it the worker is stopped. */
+  /** The extraction process's JavaScript heap (default 512 MiB); past it the process ends. */
   maxHeapMb: number;
+  /**
+   * The extraction process's resident size, its buffers outside the heap included (default
+   * 1536 MiB; watched where `/proc` tells it); past it the process is stopped.
+   */
+  maxResidentMb: number;
   /** Pages (or chapters) read; a document claiming more is refused (default 10,000). */
   maxPages: number;
   /** Characters of text made in all (default 32 Mi). */
@@ -50,12 +57,12 @@ export interface ExtractionRequest {
   id: number;
   format: DocumentFormat;
   bytes: Uint8Array;
-  limits: Omit<ExtractionLimits, 'timeoutMs' | 'maxHeapMb'>;
+  limits: Omit<ExtractionLimits, 'timeoutMs' | 'maxHeapMb' | 'maxResidentMb'>;
 }
 
 /** The worker's answer to one job. */
 export type ExtractionReply =
-  | { id: number; ok: true; document: ExtractedDocument }
+  | { id: number; ok: true; document: DocumentText }
   | { id: number; ok: false; reason: ExtractionFailureReason; message: string };
 
 /** An extraction refused for a reason the caller turns into an error code. */

@@ -41,7 +41,7 @@ describe('hostile documents fail their own call with a code', () => {
     });
   });
 
-  it('a PDF nested deeper than the worker stack', async () => {
+  it('a PDF nested deeper than the extraction stack', async () => {
     const deep = makePdf([{ lines: ['deep'] }], { nesting: 200_000 });
     expect(await failure(deep, 'deep.pdf')).toMatchObject({
       code: 'document_unreadable',
@@ -76,15 +76,20 @@ describe('hostile documents fail their own call with a code', () => {
     expect(text).toContain('[Page 2 of 2]\nPage 2 line 1 of notes');
   });
 
-  it('a document that needs more memory than the worker has', async () => {
+  it('a document that needs more memory than the extraction process has', async () => {
+    // Past the JavaScript heap, and past the resident size (buffers outside the heap count).
     expect(await failure(pages(200), 'big.pdf', { maxHeapMb: 8 })).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'memory_limit',
+    });
+    expect(await failure(pages(200), 'big.pdf', { maxResidentMb: 16 })).toMatchObject({
       code: 'document_unreadable',
       reason: 'memory_limit',
     });
   });
 });
 
-describe('extraction runs off the event loop', () => {
+describe('extraction runs off the event loop, in its own process', () => {
   it('lets the event loop turn while a long PDF is extracted', async () => {
     const store = await openStore();
     let turns = 0;

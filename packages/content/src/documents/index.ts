@@ -9,17 +9,12 @@ export {
   unsupportedContent,
 } from './content-kind.js';
 export { DEFAULT_EXTRACTION_LIMITS, extractDocument } from './document-extractor.js';
+export type { DocumentPart, DocumentText } from './document-format.js';
 export {
   type ContentText,
   contentText,
   documentText,
   readContentText,
 } from './document-reader.js';
-export {
-  type DocumentPart,
-  type DocumentText,
-  partOfLine,
-  partTexts,
-  selectParts,
-} from './document-text.js';
+export { partOfLine, selectParts } from './document-text.js';
 export type { DocumentFormat, ExtractionLimits } from './extracted.js';

@@ -1,14 +1,8 @@
 import type { FileChange, FileChangeReport, FileChangesMode, SaveReceipt } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import {
-  contentKindOf,
-  type DocumentText,
-  documentText,
-  formatName,
-  partTexts,
-} from '../documents/index.js';
-import { decodeText, versionOf } from '../files/index.js';
+import { contentKindOf, type DocumentText, documentText, formatName } from '../documents/index.js';
+import { decodeText } from '../files/index.js';
 import { type ContentSnapshot, holdSpace, MAX_READ_BYTES } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
 
@@ -386,7 +380,7 @@ function documentShape(document: DocumentText): NonNullable<Observation['documen
   return {
     format: document.format,
     ...(document.unit === undefined ? {} : { unit: document.unit }),
-    parts: partTexts(document).map((text) => versionOf(Buffer.from(text, 'utf8'))),
+    parts: document.hashes,
   };
 }
 
