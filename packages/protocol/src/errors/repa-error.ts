@@ -15,7 +15,7 @@ export const REPA_ERROR_FIXES = {
   busy: 'Wait for the active run in this session to finish, or cancel it, then submit again.',
   not_found: 'Check the id or path; list the available objects first.',
   material_not_granted:
-    'This outside material is granted to other spaces, not this one: use it from a space it is granted to, or ask the learner to grant it here (repa materials add PATH --id ID --space DIR).',
+    'This outside material is granted to other spaces, not this one: use it from a space it is granted to, or ask the learner to grant it here too (repa materials add PATH --id ID --space DIR, which writes repa-content-access.json).',
   file_too_large:
     'The file is larger than Repa reads at once (see the limit in the message): work on a smaller file, or split it.',
   read_required: 'Read the file first so its current version is known, then save again.',

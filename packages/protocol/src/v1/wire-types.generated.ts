@@ -489,8 +489,9 @@ export type RunImage = RunImageData | RunImageFile;
 /** A document of the space the user points the run at. */
 export interface RunAttachment {
   /**
-   * A space path (relative to the root) or identity of a document, read at run start through the
-   * content tools' rules.
+   * A space path (relative to the root) or identity of a document (an outside material granted to
+   * the space: `repa:material/<id>`), read at run start as the read tool reads it (PDFs and other
+   * documents as their text).
    */
   path: string;
 }
@@ -506,13 +507,18 @@ export interface RunInput {
    * as image content.
    */
   images?: RunImage[] | undefined;
-  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  /**
+   * Documents of the space or granted materials attached to the request (at most 20), read when the
+   * run starts.
+   */
   attachments?: RunAttachment[] | undefined;
 }
 
 /** A document attached to a run, as the run read it. */
 export interface AttachedSource {
-  /** The document's path relative to the space root. */
+  /**
+   * The document's path relative to the space root, or an outside material's `repa:material/<id>`.
+   */
   path: string;
   /** The version (sha256 of the bytes) the run read. */
   version: string;
@@ -574,7 +580,10 @@ export interface RunInputView {
   text: string;
   /** The request's images as recorded (inline bytes are not repeated in run records). */
   images?: RunImageView[] | undefined;
-  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  /**
+   * Documents of the space or granted materials attached to the request (at most 20), read when the
+   * run starts.
+   */
   attachments?: RunAttachment[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
