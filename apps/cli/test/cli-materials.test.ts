@@ -74,7 +74,8 @@ describe('repa materials', () => {
       included: true,
       text: expect.stringContaining('- repa:material/ch3 "Enzymes" (PDF, 1 KB)'),
     });
-    const runId = (lines.find((line) => line.kind === 'finished')?.run as { runId: string }).runId;
+    const finished = lines.find((line) => line.kind === 'finished');
+    const runId = (finished?.run as { runId: string } | undefined)?.runId ?? 'missing';
     const show = await repa(sandbox, ['runs', 'show', runId]);
     expect(show.stdout).toMatch(
       /^prompt +the model saw base \(\d+ chars\), environment \(\d+ chars\), materials \(\d+ chars\)/m,

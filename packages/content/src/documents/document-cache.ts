@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readDataFile, versionOfYielding, writeRepaFile } from '../files/index.js';
 import type { SpaceResolver } from '../space/index.js';
-import type { DocumentText } from './document-format.js';
+import type { DocumentText } from './extracted.js';
 
 /**
  * What made a cached text: an entry made by another extractor is not used (bump it when the text

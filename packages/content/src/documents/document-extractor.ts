@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import type { DocumentText } from './document-format.js';
 import type {
   DocumentFormat,
+  DocumentText,
   ExtractionFailureReason,
   ExtractionLimits,
   ExtractionReply,

@@ -1,35 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { DocumentFormat, ExtractedDocument } from './extracted.ts';
+import type { DocumentPart, DocumentText, ExtractedDocument } from './extracted.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
-/** Where one part (a page or chapter) of a document's text begins, and what it is. */
-export interface DocumentPart {
-  /** The 1-based line of the text where the part's marker is. */
-  line: number;
-  /** The chapter's title, when it has one. */
-  title?: string;
-  /** True when the part has no text (a scanned page, an image-only chapter). */
-  empty?: true;
-  /** Why the part could not be read, when it could not. */
-  failed?: string;
-}
-
-/**
- * A document as the model reads it (spec R60): its text with a marker line before each page or
- * chapter (`[Page 3 of 12]`), and where each part begins. Lines are counted in this text.
- */
-export interface DocumentText {
-  format: DocumentFormat;
-  /** What a part is; absent for a document of one part (DOCX, HTML). */
-  unit?: 'page' | 'chapter';
-  /** The parts, in order; one for a document without units. */
-  parts: DocumentPart[];
-  /** The marked text. */
-  text: string;
-  /** The sha256 (hex) of each part's text, so a change can name the parts that changed. */
-  hashes: string[];
-}
 
 const UNIT_NAMES = { page: 'Page', chapter: 'Chapter' } as const;
 

@@ -5,8 +5,7 @@ import type { ContentStore } from '../store/index.js';
 import { contentKindOf, formatName, unsupportedContent } from './content-kind.js';
 import { readCachedText, writeCachedText } from './document-cache.js';
 import { type ExtractionError, extractDocument } from './document-extractor.js';
-import type { DocumentText } from './document-format.js';
-import type { DocumentFormat, ExtractionLimits } from './extracted.js';
+import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted.js';
 
 /** The extractions running now, by space and version: a second read of the same bytes waits for the first. */
 const running = new Map<string, Promise<DocumentText | ExtractionError>>();

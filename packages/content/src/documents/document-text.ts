@@ -1,5 +1,5 @@
 import { RepaError } from '@repa/protocol';
-import type { DocumentPart, DocumentText } from './document-format.js';
+import type { DocumentPart, DocumentText } from './extracted.js';
 
 /** The 1-based number of the part that holds `line` (1-based) of the text. */
 export function partOfLine(document: DocumentText, line: number): number {

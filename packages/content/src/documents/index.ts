@@ -9,7 +9,6 @@ export {
   unsupportedContent,
 } from './content-kind.js';
 export { DEFAULT_EXTRACTION_LIMITS, extractDocument } from './document-extractor.js';
-export type { DocumentPart, DocumentText } from './document-format.js';
 export {
   type ContentText,
   contentText,
@@ -17,4 +16,4 @@ export {
   readContentText,
 } from './document-reader.js';
 export { partOfLine, selectParts } from './document-text.js';
-export type { DocumentFormat, ExtractionLimits } from './extracted.js';
+export type { DocumentFormat, DocumentPart, DocumentText, ExtractionLimits } from './extracted.js';
