@@ -300,7 +300,16 @@ describe('protocol v1 conformance against a real daemon', () => {
     }
     daemon = spawn(
       nodeBinary,
-      [daemonMain, '--app-dir', join(root, 'app'), '--agent-dir', join(root, 'agent')],
+      // Runs stay on the scripted model even after the login below gives Pi a real key.
+      [
+        daemonMain,
+        '--app-dir',
+        join(root, 'app'),
+        '--agent-dir',
+        join(root, 'agent'),
+        '--model',
+        'repa-offline',
+      ],
       {
         env: { ...env, HOME: join(root, 'home'), PI_OFFLINE: '1' },
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -397,7 +406,11 @@ describe('protocol v1 conformance against a real daemon', () => {
         value: 'sk-conformance',
       }),
     ).toEqual({ accepted: true });
-    expect(await login).toEqual({ connection: 'anthropic:auth-file' });
+    // The key is stored; the daemon's --model still picks the next run's model.
+    expect(await login).toMatchObject({
+      connection: 'anthropic:auth-file',
+      next: { model: 'repa-offline', source: 'daemon' },
+    });
     await call('space.open', { root: space });
     const { session } = (await call('session.create', { space, title: 'conformance' })) as {
       session: { sessionId: string };
@@ -499,6 +512,12 @@ describe('protocol v1 conformance against a real daemon', () => {
     });
     expect(await call('session.rename', { space, sessionId, title: 'Tides' })).toMatchObject({
       session: { sessionId, title: 'Tides' },
+    });
+    expect(await call('models.next', { space, sessionId })).toMatchObject({
+      choice: { model: 'repa-offline' },
+    });
+    expect(await call('login.logout', { provider: 'anthropic', space })).toMatchObject({
+      removed: true,
     });
     expect(await call('session.delete', { space, sessionId })).toEqual({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());

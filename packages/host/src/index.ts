@@ -8,10 +8,16 @@ export {
   buildLearningContext,
 } from './build-learning-context.js';
 export type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+export type { RewindRequest } from './conversation/rewind-run.js';
 export type { DeliverOptions } from './conversation/run-deliveries.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
-export { type ListModelsOptions, listModels } from './list-models.js';
-export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
+export {
+  type LoginProviderOptions,
+  type LoginResult,
+  type LoginStep,
+  loginProvider,
+  logoutProvider,
+} from './login-provider.js';
 export {
   type GrantMaterialInput,
   grantMaterial,
@@ -19,8 +25,16 @@ export {
   withdrawMaterial,
 } from './materials.js';
 export type { ModelChoice } from './model-choice.js';
-export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
+export { noCredentialsError } from './model-errors.js';
+export { type ChooseModelOptions, chooseModel } from './models.js';
 export { PiConversationHost } from './pi-conversation-host.js';
+export {
+  type DecidedModel,
+  type ModelRequest,
+  PiModels,
+  type PiModelsOptions,
+  type PiModelsStatus,
+} from './pi-models.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export {
@@ -31,6 +45,7 @@ export {
   SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
+export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   getLearningContext,
   lastProvidedRevision,

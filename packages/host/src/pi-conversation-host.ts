@@ -16,6 +16,7 @@ import {
   type PromptSettingsSources,
   RepaError,
   type RestrictedItem,
+  type RewindResult,
   type RunEvent,
   type SaveReceipt,
 } from '@repa/protocol';
@@ -25,6 +26,7 @@ import { assembleSession } from './conversation/assemble-session.js';
 import type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
 import { applyModelSettings } from './conversation/model-settings.js';
 import { PromptCache } from './conversation/prompt-cache.js';
+import { markRunStart, type RewindRequest, rewindRun } from './conversation/rewind-run.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
 import {
   addUsage,
@@ -74,6 +76,8 @@ export class PiConversationHost {
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   #run: ActiveRun | undefined;
+  /** True while a rewind works on this session (no run starts meanwhile). */
+  #rewinding = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
@@ -195,8 +199,8 @@ export class PiConversationHost {
     settings: PromptSettings,
     options: SendOptions,
   ): Promise<RunOutcome> {
-    if (this.#run) {
-      throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
+    if (this.#run || this.#rewinding) {
+      throw new RepaError('busy', `Session ${this.sessionId} has an active run or rewind.`);
     }
     const emit = options.onEvent ?? (() => {});
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
@@ -250,8 +254,11 @@ export class PiConversationHost {
           thinkingLevel: this.#options.thinkingLevel,
           toolNames: this.#toolNames,
           bash: this.#bash,
+          connection: options.connection,
         });
       }
+      // Where the run begins in Pi's tree: a rewind of its conversation branches from here.
+      if (run.runId !== undefined) markRunStart(this.#sessionManager, run.runId);
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event) => this.#onPiEvent(run, event));
@@ -287,7 +294,8 @@ export class PiConversationHost {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
       }
-      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, this.#options), run);
+      const fallback = { ...this.#options, connection: options.connection };
+      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, fallback), run);
       return {
         ...outcome,
         ...(attached ? { attachedSources: attached.sources } : {}),
@@ -350,6 +358,32 @@ export class PiConversationHost {
    */
   async withdraw(requestRunId: string): Promise<boolean> {
     return (await this.#run?.deliveries.withdraw(requestRunId)) ?? false;
+  }
+
+  /**
+   * Rewinds a finished run's saves (or an earlier rewind's): each file back to its version before
+   * the run where it is still the run's last version, and on request the conversation back to
+   * before the run; the model is told at its next request which files were rewound. `busy` while
+   * a run is active.
+   */
+  async rewind(request: RewindRequest): Promise<RewindResult> {
+    if (this.#run || this.#rewinding) {
+      throw new RepaError('busy', `Session ${this.sessionId} has an active run or rewind.`);
+    }
+    this.#rewinding = true;
+    try {
+      return await rewindRun(
+        {
+          store: this.#store,
+          observer: this.#observer,
+          session: this.#session,
+          sessionManager: this.#sessionManager,
+        },
+        request,
+      );
+    } finally {
+      this.#rewinding = false;
+    }
   }
 
   /** Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66). */

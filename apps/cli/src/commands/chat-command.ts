@@ -10,12 +10,18 @@ import {
 } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
-import { describeModel } from '../describe-model.js';
+import { describeRunModel, statusLine } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
-import { announceSession, CONTINUE_OPTION, restrictedOf } from './runs/run-command.js';
+import { undoLastRun } from './chat-undo.js';
+import {
+  announceModel,
+  announceSession,
+  CONTINUE_OPTION,
+  restrictedOf,
+} from './runs/run-command.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -26,9 +32,13 @@ const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/new', 'start a new session'],
   ['/sessions', 'list the recent sessions of the space'],
   ['/context', 'show the learning context of the space'],
-  ['/model', 'show the model that answers'],
+  ['/model', 'show the model the next reply uses, and why'],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
+  [
+    '/undo',
+    "show what undoing the last run restores (its files and the conversation); '/undo yes' does it",
+  ],
   ['/exit', 'leave (also Ctrl-D on an empty line)'],
 ];
 
@@ -69,7 +79,7 @@ function sendRequest(
     accepted?.(result.run);
     return result;
   };
-  return followRun(chat.client, chat.printer, () =>
+  const followed = followRun(chat.client, chat.printer, () =>
     submit().catch(async (error: unknown) => {
       // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
       // start it again and send once more (run.submit is idempotent by requestId).
@@ -84,6 +94,18 @@ function sendRequest(
       return submit();
     }),
   );
+  // After each reply: the model it used and Pi's estimate of the context, as a status line.
+  const done = followed.done.then((run) => {
+    if (!run.targetRunId) chat.printer.note(statusLine(run));
+    return run;
+  });
+  return {
+    done,
+    cancel: () => followed.cancel(),
+    get cancelling() {
+      return followed.cancelling;
+    },
+  };
 }
 
 /** The space's most recently changed sessions (at most 10), most recent first. */
@@ -143,9 +165,11 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       break;
     }
     case '/model': {
-      say(
-        `[repa] model: ${describeModel(await chat.context.model())} (repa models lists the others)`,
-      );
+      const { choice } = await chat.client.request('models.next', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+      });
+      say(`[repa] model: ${describeRunModel(choice)} (repa models lists the others)`);
       break;
     }
     case '/steer':
@@ -172,6 +196,9 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       }
       break;
     }
+    case '/undo':
+      await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);
+      break;
     default:
       say(`Unknown command ${name}; nothing was sent. /help lists the commands.`);
   }
@@ -238,15 +265,12 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
     const latest = await latestSession(client, space);
     opened = await sessionOf(client, space, latest?.sessionId, false);
   } else opened = await sessionOf(client, space, str(values.session), false);
-  const { sessionId } = announceSession(
-    context,
-    printer,
-    space,
-    opened,
-    await context.model(),
-    await restrictedOf(client, space),
-  );
-  return { context, client, printer, space, sessionId };
+  const start = { space, ...opened, restricted: await restrictedOf(client, space) };
+  announceSession(context, printer, start);
+  // The model the next run uses now (each run's own is decided when it is accepted, spec R71).
+  const { choice } = await client.request('models.next', { space, sessionId: opened.sessionId });
+  announceModel(context, printer, start, { ...choice, modelSource: choice.source });
+  return { context, client, printer, space, sessionId: opened.sessionId };
 }
 
 /** Line-based chat: a pipe, or a terminal used through readline (`--json` or `TERM=dumb`). */

@@ -61,6 +61,8 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'model',
     'connection',
     'restricted',
+    'model_source',
+    'thinking_level',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

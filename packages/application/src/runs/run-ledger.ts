@@ -21,6 +21,7 @@ import {
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
+import type { RunModel } from '../model-choices.js';
 import { type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
 
@@ -61,6 +62,8 @@ export interface AcceptedSettings {
   modelSettings?: ModelSettings;
   /** Where each model setting came from (`run` for an override). */
   modelSettingsSources?: ModelSettingsSources;
+  /** The model and thinking level decided from them (spec R71, R72). */
+  model?: RunModel;
 }
 
 /** The outcome of {@link RunLedger.accept}. */
@@ -196,8 +199,9 @@ export class RunLedger {
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
              prompt_settings, settings_revisions, settings_sources, model_settings,
-             model_settings_sources, accepted_at, delivery, target_run_id, resume_of)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             model_settings_sources, accepted_at, delivery, target_run_id, resume_of,
+             model, model_source, thinking_level, connection)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -216,6 +220,10 @@ export class RunLedger {
           delivery === 'new' ? null : delivery,
           request.targetRunId ?? null,
           request.resumeOf ?? null,
+          settings.model?.model ?? null,
+          settings.model?.source ?? null,
+          settings.model?.thinkingLevel ?? null,
+          settings.model?.connection ?? null,
         );
       this.#db.exec('COMMIT');
     } catch (error) {
