@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The extraction worker is its own file beside the index (`new Worker(url)`).
+  entry: { index: 'src/index.ts', 'extract-worker': 'src/documents/extract-worker.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

@@ -20,10 +20,11 @@ const closeFile = promisify(close);
 /**
  * Reads one file for a search without ever waiting on it: opened non-blocking (never through a
  * symlink unless `follow`), checked to be a regular file of at most `maxBytes` before reading.
+ * A binary file is skipped unless `binary` (a document, whose text the caller extracts).
  */
 export async function readForSearch(
   absolutePath: string,
-  options: { follow: boolean; maxBytes: number },
+  options: { follow: boolean; maxBytes: number; binary?: boolean },
 ): Promise<SearchRead> {
   let fd: number;
   try {
@@ -46,7 +47,8 @@ export async function readForSearch(
     }
     if (length > options.maxBytes) return { skipped: 'too large', size: length };
     const bytes = buffer.subarray(0, length);
-    if (bytes.subarray(0, BINARY_PROBE).includes(0)) return { skipped: 'binary' };
+    if (!options.binary && bytes.subarray(0, BINARY_PROBE).includes(0))
+      return { skipped: 'binary' };
     return { bytes };
   } catch {
     return { skipped: 'unreadable' };

@@ -4,7 +4,9 @@ import {
   type ToolDefinition,
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
+import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
+import { contentText, type DocumentText, isDocumentName, partOfLine } from '../documents/index.js';
 import {
   compileGlob,
   compileLinePattern,
@@ -26,10 +28,20 @@ import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `grep` result. */
 export interface ContentGrepDetails extends ContentSearchDetails {
-  /** Every matching line: the file's space-relative path, its identity where it has one, the line. */
-  hits: { path: string; identity?: string; line: number }[];
-  /** Files not (fully) searched and why: `too large`, `too slow` (the per-file time box). */
-  skippedFiles?: { path: string; reason: 'too large' | 'too slow' }[];
+  /**
+   * Every matching line: the file's space-relative path, its identity where it has one, the line
+   * (of a document's marked text, as `read` shows it) and, in a PDF or EPUB, its page or chapter.
+   */
+  hits: { path: string; identity?: string; line: number; page?: number }[];
+  /**
+   * Files not (fully) searched and why: `too large`, `too slow` (the per-file time box),
+   * `unreadable` (a document whose text could not be extracted; `message` says why).
+   */
+  skippedFiles?: {
+    path: string;
+    reason: 'too large' | 'too slow' | 'unreadable';
+    message?: string;
+  }[];
   /** The limit, when it cut the matches. */
   matchLimitReached?: number;
   /** True when some lines were cut to Pi's grep line length. */
@@ -39,6 +51,8 @@ export interface ContentGrepDetails extends ContentSearchDetails {
 }
 
 const DEFAULT_LIMIT = 100;
+/** Larger documents are skipped by `grep` (their text is extracted, and cached, to search it). */
+const MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
 /** Files are matched in slices of about this many characters (cut at a line end). */
 const SLICE_CHARS = 256 * 1024;
 /** Characters two pieces of a longer line share, so a match up to this long is never cut. */
@@ -51,6 +65,9 @@ interface FileHit {
   identity?: string;
   line: number;
   lines: readonly string[];
+  /** The page (or chapter) of a hit in a paged document. */
+  page?: number;
+  unit?: 'page' | 'chapter';
 }
 
 /**
@@ -83,7 +100,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
     ...base,
     description: `${base.description.replace(
       'with file paths and line numbers.',
-      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
+      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. PDFs, Word documents, EPUBs and web pages are searched in their text as read shows it; a hit in a PDF or EPUB starts with its page (or chapter). Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
     )}${SEARCH_SCOPE}`,
     parameters,
     async search(params, openWalk) {
@@ -96,9 +113,13 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       const skippedFiles: NonNullable<ContentGrepDetails['skippedFiles']> = [];
       let bytesRead = 0;
 
-      const searchFile = async (entry: WalkEntry, text: string) => {
+      const searchFile = async (entry: WalkEntry, text: string, document?: DocumentText) => {
         const identity = start.outside ? start.identity : identityOf(entry.target);
         const path = start.outside ? (start.identity ?? entry.path) : entry.path;
+        const pageOf = (line: number) =>
+          document?.unit === undefined
+            ? {}
+            : { page: partOfLine(document, line), unit: document.unit };
         const normalised = text.includes('\r') ? text.replace(/\r\n?/gu, '\n') : text;
         const began = performance.now();
         let allLines: string[] | undefined;
@@ -125,6 +146,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
                   ...(identity === undefined ? {} : { identity }),
                   line: first,
                   lines: allLines,
+                  ...pageOf(first),
                 });
               }
               if (performance.now() - began >= limits.matchMillisPerFile) continue;
@@ -144,6 +166,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
                 ...(identity === undefined ? {} : { identity }),
                 line: first + index,
                 lines: allLines,
+                ...pageOf(first + index),
               });
             }
             first += sliceLines.length;
@@ -172,7 +195,9 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
           batch.map((entry) =>
             readForSearch(entry.absolutePath, {
               follow: start.outside,
-              maxBytes: limits.maxFileBytes,
+              ...(isDocumentName(entry.path)
+                ? { maxBytes: MAX_DOCUMENT_BYTES, binary: true }
+                : { maxBytes: limits.maxFileBytes }),
             }),
           ),
         );
@@ -190,7 +215,24 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
             walk.stop(`${formatSize(limits.maxBytes)} of files read`);
             return;
           }
-          await searchFile(entry, read.bytes.toString('utf8'));
+          if (!isDocumentName(entry.path)) {
+            await searchFile(entry, read.bytes.toString('utf8'));
+            continue;
+          }
+          // A document is searched in its text, as `read` shows it (spec R60).
+          let found: Awaited<ReturnType<typeof contentText>>;
+          try {
+            found = await contentText(store, read.bytes, entry.target, {
+              shown: JSON.stringify(entry.path),
+            });
+          } catch (error) {
+            if (!RepaError.isInstance(error)) throw error;
+            if (error.code !== 'unsupported_content') {
+              skippedFiles.push({ path: entry.path, reason: 'unreadable', message: error.message });
+            }
+            continue;
+          }
+          await searchFile(entry, found.text, found.document);
         }
       };
 
@@ -210,9 +252,12 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       }
       const matchLimitReached = hits.length >= limit;
       const details: ContentGrepDetails = {
-        hits: hits.map(({ path, identity, line }) =>
-          identity === undefined ? { path, line } : { path, identity, line },
-        ),
+        hits: hits.map(({ path, identity, line, page }) => ({
+          path,
+          ...(identity === undefined ? {} : { identity }),
+          line,
+          ...(page === undefined ? {} : { page }),
+        })),
         ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
       };
       const notices: string[] = [];
@@ -220,6 +265,12 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       if (tooSlow.length > 0) {
         notices.push(
           `Matching stopped after ${limits.matchMillisPerFile} ms in ${tooSlow.map((file) => file.path).join(', ')} (not fully searched; simplify the pattern or search those files with a narrower path)`,
+        );
+      }
+      const unreadable = skippedFiles.filter((file) => file.reason === 'unreadable');
+      if (unreadable.length > 0) {
+        notices.push(
+          `Not searched (their text could not be read): ${unreadable.map((file) => `${file.path} (${file.message})`).join('; ')}`,
         );
       }
       const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
@@ -245,9 +296,11 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
         for (let current = from; current <= to; current++) {
           const { text, wasTruncated } = truncateLine(hit.lines[current - 1] ?? '');
           if (wasTruncated) details.linesTruncated = true;
+          // The hit's page or chapter leads its text: `lecture.pdf:57: (page 7) …`.
+          const page = hit.page === undefined ? '' : `(${hit.unit} ${hit.page}) `;
           lines.push(
             current === hit.line
-              ? `${hit.path}:${current}: ${text}`
+              ? `${hit.path}:${current}: ${page}${text}`
               : `${hit.path}-${current}- ${text}`,
           );
         }
