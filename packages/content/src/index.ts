@@ -5,6 +5,15 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  type CitationReading,
+  checkAnswerCitations,
+  checkCitations,
+  citationReadings,
+  markChangedSince,
+  type ParsedCitation,
+  parseCitations,
+} from './citations/index.js';
+export {
   diffOfSave,
   EVENT_DIFF_LIMITS,
   type HistoryLimits,

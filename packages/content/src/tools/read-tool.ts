@@ -29,6 +29,12 @@ export interface ContentReadDetails extends ReadToolDetails {
   outside: boolean;
   /** True for an offered skill's file (read-only, untracked; `identity` is the path given). */
   skill?: boolean;
+  /** For text: the number (from 1) of the first line the result's text begins with. */
+  firstLine?: number;
+  /** For text: how many of the file's lines the result's text begins with. */
+  lineCount?: number;
+  /** For text: the file's line count (Pi's count: a final newline ends an empty last line). */
+  totalLines?: number;
 }
 
 /** The path parameter description shared by the content tools. */
@@ -36,6 +42,7 @@ export const PATH_DESCRIPTION =
   'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
 
 type ReadResult = AgentToolResult<ReadToolDetails | undefined>;
+type TextShown = { firstLine: number; lineCount: number };
 
 const ADDRESSING =
   ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
@@ -69,10 +76,11 @@ async function readText(
   snapshot: ContentSnapshot,
   params: { path: string; offset?: number; limit?: number },
   signal: AbortSignal | undefined,
-): Promise<{ result: ReadResult; totalLines: number }> {
-  const { text, details, totalLines } = await readTextWindow(snapshot.bytes, params.path, params);
+): Promise<{ result: ReadResult; totalLines: number; shown: TextShown }> {
+  const window = await readTextWindow(snapshot.bytes, params.path, params);
   if (signal?.aborted) throw new Error('Operation aborted');
-  return { result: { content: [{ type: 'text', text }], details }, totalLines };
+  const { text, details, totalLines, shown } = window;
+  return { result: { content: [{ type: 'text', text }], details }, totalLines, shown };
 }
 
 /** Bytes from this size on are handed back to the system as soon as a call is done with them. */
@@ -147,7 +155,7 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: '' };
       try {
-        let read: { result: ReadResult; totalLines?: number };
+        let read: { result: ReadResult; totalLines?: number; shown?: TextShown };
         try {
           read = await runToolCall(state, async () => {
             const snapshot = await inToolCall(snapshotOf);
@@ -177,6 +185,7 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
             partial,
             outside: snapshot.outside,
             ...(state.skill ? { skill: true } : {}),
+            ...(read.shown ? { ...read.shown, totalLines: read.totalLines } : {}),
           },
         };
       } finally {

@@ -8,6 +8,7 @@ export const promptSectionNameSchema = z.enum([
   'projectInstructions',
   'tools',
   'fileChanges',
+  'citations',
   'append',
 ]);
 
