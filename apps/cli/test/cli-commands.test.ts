@@ -311,6 +311,7 @@ describe('repa', () => {
         'prompts.environment',
         'prompts.learningContext',
         'prompts.fileChanges',
+        'prompts.citations',
         'model.id',
         'model.thinkingLevel',
         'tools.enabled',

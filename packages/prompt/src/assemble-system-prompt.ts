@@ -9,6 +9,7 @@ import {
   type AssembleSystemPromptInput,
   parseAssembleSystemPromptInput,
 } from './assemble-system-prompt-input.js';
+import { citationsSection } from './citations-section.js';
 import { DEFAULT_BASE_PROMPT } from './default-base-prompt.js';
 import { environmentSection } from './environment-section.js';
 import { fileChangesSection } from './file-changes-section.js';
@@ -29,7 +30,7 @@ export interface AssembledSystemPrompt {
   report: PromptSectionReport[];
 }
 
-/** The name of the tool the skill catalog tells the model to load skill files with. */
+/** The tool the skill catalog loads skill files with, and whose line numbers citations use. */
 const SKILL_READ_TOOL = 'read';
 
 interface SectionDecision {
@@ -121,6 +122,15 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
           reason: `${settings.fileChanges}${source('fileChanges')}`,
         };
 
+  let citations: SectionDecision;
+  if (settings.citations === false) {
+    citations = { name: 'citations', text: null, reason: `off${source('citations')}` };
+  } else if (!tools.some((tool) => tool.name === SKILL_READ_TOOL)) {
+    citations = { name: 'citations', text: null, reason: 'no read tool to cite from' };
+  } else {
+    citations = { name: 'citations', text: citationsSection(), reason: `on${source('citations')}` };
+  }
+
   const append: SectionDecision =
     settings.append === ''
       ? { name: 'append', text: null, reason: `empty${source('append')}` }
@@ -134,6 +144,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
     instructions,
     toolsDecision,
     fileChanges,
+    citations,
     append,
   ];
 }
