@@ -58,6 +58,18 @@ const EDIT = /replace\s+["“']([^"”']+)["”']\s+with\s+["“']([^"”']*)["�
 const PATCH = /^\*\*\* Begin Patch$[\s\S]*?^\*\*\* End Patch$/m;
 const FILE = /([\w-]+(?:\/[\w.-]+)*\.(?:md|markdown|txt|rst|org|csv|json))/i;
 
+/**
+ * A citation of line `line` of `path` in Repa's form (see the protocol README), quoting at most
+ * its first eight words when they hold no double quote.
+ */
+function citationOf(path: string, line: number, text: string): string {
+  const document = /\s/.test(path) ? `<${path}>` : path;
+  const words = text.split(/\s+/).slice(0, 8).join(' ');
+  const quote = words === '' || words.includes('"') ? '' : ` "${words}"`;
+  return `[${document}:${line}${quote}]`;
+}
+
+/** An answer from the lines of a whole-file `read` result, each claim cited by its line. */
 function answerFrom(path: string, text: string, question: string): string {
   const words = new Set(
     question
@@ -65,14 +77,18 @@ function answerFrom(path: string, text: string, question: string): string {
       .split(/[^a-z0-9]+/)
       .filter((word) => word.length > 3),
   );
-  const nonEmpty = text.split('\n').filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line));
+  // The read began at line 1: a line's number is its place in the result (a trailer comes after).
+  const numbered = text
+    .split('\n')
+    .map((line, index) => ({ line: line.trim(), number: index + 1 }));
+  const nonEmpty = numbered.filter(({ line }) => line !== '' && !/^\d+$/.test(line));
   // Prose first: a Markdown heading names a topic, it does not answer a question.
-  const prose = nonEmpty.filter((line) => !/^\s*#/.test(line));
+  const prose = nonEmpty.filter(({ line }) => !line.startsWith('#') && !/^\[.*\]$/.test(line));
   const lines = prose.length > 0 ? prose : nonEmpty;
   const scored = lines
-    .map((line) => ({
-      line: line.trim(),
-      score: line
+    .map((entry) => ({
+      ...entry,
+      score: entry.line
         .toLowerCase()
         .split(/[^a-z0-9]+/)
         .filter((word) => words.has(word)).length,
@@ -80,10 +96,9 @@ function answerFrom(path: string, text: string, question: string): string {
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score);
   const best = scored[0]?.score ?? 0;
-  const chosen = (
-    best > 0 ? scored.filter((entry) => entry.score === best).map((entry) => entry.line) : lines
-  ).slice(0, 2);
-  return `From ${path}: ${chosen.join(' ') || '(the file is empty)'}`;
+  const chosen = (best > 0 ? scored.filter((entry) => entry.score === best) : lines).slice(0, 2);
+  const cited = chosen.map(({ line, number }) => `${line} ${citationOf(path, number, line)}`);
+  return `From ${path}: ${cited.join(' ') || '(the file is empty)'}`;
 }
 
 // Words that say how a question is asked, not what it is about.
