@@ -116,7 +116,7 @@ describe('repa', () => {
       expect(stdout).toMatch(/^\[tool\] grep /m);
       expect(stdout).toContain('[tool] read notes/tides.md\n');
       expect(stdout).toContain(
-        '[repa-offline] From notes/tides.md: Tides are caused by the moon. [notes/tides.md:1 "Tides are caused by the moon."] (I searched the space and used notes/tides.md.)',
+        '[repa-offline] From notes/tides.md: Tides are caused by the moon. [notes/tides.md:3 "Tides are caused by the moon."] (I searched the space and used notes/tides.md.)',
       );
     });
 
