@@ -274,7 +274,9 @@ describe('repa', () => {
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`run        ${run.runId}`);
       expect(shown.stdout).toContain('status     succeeded');
-      expect(shown.stdout).toMatch(/^settings {3}base=null append="" .*fileChanges="on-demand" citations=true$/m);
+      expect(shown.stdout).toMatch(
+        /^settings {3}base=null append="" .*fileChanges="on-demand" citations=true$/m,
+      );
       expect(shown.stdout).toMatch(/^prompt {5}the model saw base/m);
       expect(shown.stdout).toContain('  [repa-offline] From a.md: Salmon swim upstream.');
       expect(shown.stdout).toContain('\ncitations\n  [1] a.md 1 ✓\n');
