@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { changeDetection } from './cases/change-detection.mjs';
+import { citations } from './cases/citations.mjs';
 import { coldStart } from './cases/cold-start.mjs';
 import { daemon } from './cases/daemon.mjs';
 import { fairness } from './cases/fairness.mjs';
@@ -29,6 +30,7 @@ const CASES = {
   coldstart: coldStart,
   search,
   bounds: spaceBounds,
+  citations,
 };
 
 const args = process.argv.slice(2);

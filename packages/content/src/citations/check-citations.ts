@@ -89,7 +89,17 @@ export function checkCitations(
   readings: readonly CitationReading[],
   documents: ReadonlyMap<string, CitedDocument | null> = new Map(),
 ): Citation[] {
-  const seen = seenVersions(readings);
+  if (citations.length === 0) return [];
+  // Only the readings of cited documents are indexed (an answer cites few of what was read).
+  const cited = new Set<string>();
+  for (const { document } of citations) {
+    cited.add(document);
+    const located = documents.get(document)?.identity;
+    if (located !== undefined) cited.add(located);
+  }
+  const seen = seenVersions(
+    readings.filter((reading) => cited.has(reading.target) || cited.has(reading.identity)),
+  );
   const byTarget = new Map<string, string>();
   for (const version of seen.values()) byTarget.set(version.target, version.identity);
   return citations.map((cited, position) => {
