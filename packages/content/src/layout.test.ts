@@ -16,6 +16,7 @@ const FOLDERS = [
   'save',
   'store',
   'observer',
+  'citations',
   'rewind',
   'search',
   'patch',
