@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { changeDetection } from './cases/change-detection.mjs';
+import { citations } from './cases/citations.mjs';
 import { coldStart } from './cases/cold-start.mjs';
 import { daemon } from './cases/daemon.mjs';
 import { documents } from './cases/documents.mjs';
@@ -31,6 +32,7 @@ const CASES = {
   search,
   bounds: spaceBounds,
   documents,
+  citations,
 };
 
 const args = process.argv.slice(2);

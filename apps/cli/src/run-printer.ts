@@ -6,6 +6,7 @@ import type {
   RunInfo,
   SaveReceipt,
 } from '@repa/protocol';
+import { citationFootnotes } from './citation-footnotes.js';
 import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
 import { paint, Spinner, type TextStyle } from './style.js';
 
@@ -219,6 +220,7 @@ export class RunPrinter {
     }
     this.stop();
     if (replayOutput && run.output) this.#text(run.output);
+    for (const footnote of citationFootnotes(run.citations ?? [])) this.note(footnote);
     const error = run.error;
     const line = `[${run.status}] run ${run.runId}`;
     if (error && this.#options.showErrors) {

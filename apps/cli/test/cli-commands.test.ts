@@ -97,7 +97,9 @@ describe('repa', () => {
       expect(stdout).toContain(`[repa] model: ${OFFLINE}`);
       expect(stdout).toMatch(/^\[prompt\] the model saw base \(\d+ chars\)/m);
       expect(stdout).toContain('[tool] read notes/a.md\n');
-      expect(stdout).toContain('[repa-offline] From notes/a.md: The tide turns every six hours.');
+      expect(stdout).toContain(
+        '[repa-offline] From notes/a.md: The tide turns every six hours. [notes/a.md:3 "The tide turns every six hours."]\n[1] notes/a.md 3 ✓\n',
+      );
       expect(stdout).toMatch(/^\[succeeded\] run \S+$/m);
     });
 
@@ -116,7 +118,7 @@ describe('repa', () => {
       expect(stdout).toMatch(/^\[tool\] grep /m);
       expect(stdout).toContain('[tool] read notes/tides.md\n');
       expect(stdout).toContain(
-        '[repa-offline] From notes/tides.md: Tides are caused by the moon. (I searched the space and used notes/tides.md.)',
+        '[repa-offline] From notes/tides.md: Tides are caused by the moon. [notes/tides.md:3 "Tides are caused by the moon."] (I searched the space and used notes/tides.md.)',
       );
     });
 
@@ -272,9 +274,12 @@ describe('repa', () => {
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`run        ${run.runId}`);
       expect(shown.stdout).toContain('status     succeeded');
-      expect(shown.stdout).toMatch(/^settings {3}base=null append="" .*fileChanges="on-demand"$/m);
+      expect(shown.stdout).toMatch(
+        /^settings {3}base=null append="" .*fileChanges="on-demand" citations=true$/m,
+      );
       expect(shown.stdout).toMatch(/^prompt {5}the model saw base/m);
       expect(shown.stdout).toContain('  [repa-offline] From a.md: Salmon swim upstream.');
+      expect(shown.stdout).toContain('\ncitations\n  [1] a.md 1 ✓\n');
       const json = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', run.runId]);
       expect(json.json.run.promptSections?.map((section) => section.name)).toContain('tools');
     });
@@ -311,6 +316,7 @@ describe('repa', () => {
         'prompts.environment',
         'prompts.learningContext',
         'prompts.fileChanges',
+        'prompts.citations',
         'model.id',
         'model.thinkingLevel',
         'tools.enabled',

@@ -155,6 +155,17 @@ describe('repa web in Chromium', () => {
     const turn = await page.$eval('.live .turn:last-child', (node) => node.textContent);
     expect(turn).toContain('From notes/a.md: The tide turns every six hours.');
     expect(turn).toMatch(/read\s+notes\/a\.md\s+done/);
+    // Its citation is checked: a chip per citation and a summary.
+    const summary = await page.$eval(
+      '.live .turn:last-child .citation-summary',
+      (n) => n.textContent,
+    );
+    expect(summary).toBe('1 of 1 citation verified');
+    const chip = await page.$eval('.live .turn:last-child .citation-chip', (node) => [
+      node.getAttribute('data-status'),
+      node.querySelector('summary')?.textContent,
+    ]);
+    expect(chip).toEqual(['verified', '[1] notes/a.md 3 ✓']);
     // The reply names the model its run was accepted with, and why.
     const model = await page.$eval('.live .turn:last-child .run-model', (node) => node.textContent);
     expect(model?.replace(/\s+/g, ' ').trim()).toBe(

@@ -9,6 +9,7 @@ import type {
   SaveReceipt,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
+import { CitationChips } from './citation-chips.js';
 import { renderMarkdown } from './markdown.js';
 import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
 import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
@@ -50,6 +51,8 @@ export interface RunView {
   queuePosition?: number | undefined;
   /** The model and thinking level the run uses, decided when it was accepted. */
   model?: RunModelView | undefined;
+  /** The answer's checked citations, once the run ended. */
+  citations?: RunInfo['citations'];
 }
 
 /** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
@@ -74,6 +77,7 @@ export function runViewOf(run: RunInfo): RunView {
     delivery: run.delivery ?? 'new',
     queuePosition: run.queuePosition,
     model: runModelOf(run),
+    citations: run.citations,
   };
 }
 
@@ -103,6 +107,7 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
       view.status = event.status;
       if (event.status !== 'accepted') view.queuePosition = undefined;
       if (event.error) view.error = event.error;
+      if (event.citations) view.citations = event.citations;
       break;
     case 'text-delta':
       if (last?.kind === 'text') last.text += event.delta;
@@ -318,6 +323,7 @@ export function RunItem({
       <span class="who">Repa</span>
       ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
       ${view.blocks.map((block) => html`<${BlockView} block=${block} undo=${undo} />`)}
+      <${CitationChips} citations=${view.citations} />
       ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>
         <span class="status-label">${queued ? 'queued' : view.status}</span>
@@ -356,7 +362,7 @@ export function HistoryEntry({ item }: { item: HistoryItem }) {
     <span class="who">${HISTORY_LABELS[item.kind]}${item.toolName ? ` · ${item.toolName}` : ''}</span>
     ${
       item.kind === 'assistant'
-        ? html`<${Markdown} text=${item.text} />`
+        ? html`<${Markdown} text=${item.text} /><${CitationChips} citations=${item.citations} />`
         : item.kind === 'user'
           ? html`<p>${item.text}</p>`
           : html`<details><summary>${item.text.split('\n')[0]?.slice(0, 120)}</summary><pre>${item.text}</pre></details>`

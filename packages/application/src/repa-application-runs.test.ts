@@ -231,4 +231,33 @@ describe('RepaApplication runs', () => {
     await app.cancel(retried.run.runId);
     await app.close();
   });
+
+  it("records the answer's checked citations on the run, its last status event and its history item", async () => {
+    const { app, space, sessionId } = await openApplication();
+    writeFileSync(join(space, 'notes.md'), 'Never read.\n');
+    const { connection, events, next } = listener();
+    const { run } = await app.submit(
+      {
+        space,
+        sessionId,
+        requestId: 'cite',
+        input: { type: 'text', text: 'see [notes.md:1] [gone.md:2]' },
+      },
+      connection,
+    );
+    const finished = await ended(app, run.runId, events, next);
+    const expected = [
+      { index: 1, document: 'notes.md', target: 'notes.md', status: 'not_read' },
+      { index: 2, document: 'gone.md', status: 'unknown_document' },
+    ];
+    expect(finished.citations).toMatchObject(expected);
+    expect(events.at(-1)).toMatchObject({
+      type: 'status',
+      status: 'succeeded',
+      citations: expected,
+    });
+    const { items } = await request(app, 'session.history', { space, sessionId });
+    expect(items.find((item) => item.kind === 'assistant')?.citations).toMatchObject(expected);
+    await app.close();
+  });
 });

@@ -5,6 +5,15 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  type CitationReading,
+  checkAnswerCitations,
+  checkCitations,
+  citationReadings,
+  markChangedSince,
+  type ParsedCitation,
+  parseCitations,
+} from './citations/index.js';
+export {
   type ContentText,
   type DocumentFormat,
   type DocumentText,

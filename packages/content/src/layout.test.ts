@@ -18,6 +18,7 @@ const FOLDERS = [
   'documents',
   'materials',
   'observer',
+  'citations',
   'rewind',
   'search',
   'patch',

@@ -45,6 +45,7 @@ export {
   SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
+export { citationsShownNow } from './space-citations.js';
 export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   getLearningContext,

@@ -37,7 +37,7 @@ describe('the offline model', () => {
       onEvent: (event) => events.push(event),
     });
     expect(outcome.output).toBe(
-      '[repa-offline] From cells.md: Mitochondria make ATP for the cell.',
+      '[repa-offline] From cells.md: Mitochondria make ATP for the cell. [cells.md:2 "Mitochondria make ATP for the cell."]',
     );
     expect(
       events
@@ -55,7 +55,10 @@ describe('the offline model', () => {
     const { host, space } = await offlineHost();
     writeFileSync(join(space, 'tides.md'), '# Tides\nTides are caused by the moon.\n');
     const outcome = await host.send('What does tides.md say about tides?', defaults);
-    expect(outcome.output).toBe('[repa-offline] From tides.md: Tides are caused by the moon.');
+    expect(outcome.output).toBe(
+      '[repa-offline] From tides.md: Tides are caused by the moon. [tides.md:2 "Tides are caused by the moon."]',
+    );
+    expect(outcome.citations?.map((citation) => citation.status)).toEqual(['verified']);
     host.dispose();
   });
 
@@ -122,7 +125,7 @@ describe('the offline model', () => {
       onEvent: (event) => events.push(event),
     });
     expect(outcome.output).toBe(
-      '[repa-offline] From notes/tides.md: Tides are caused by the moon. (I searched the space and used notes/tides.md.)',
+      '[repa-offline] From notes/tides.md: Tides are caused by the moon. [notes/tides.md:2 "Tides are caused by the moon."] (I searched the space and used notes/tides.md.)',
     );
     expect(toolNames(events)).toEqual(['grep', 'read']);
     host.dispose();
@@ -136,7 +139,7 @@ describe('the offline model', () => {
       onEvent: (event) => events.push(event),
     });
     expect(outcome.output).toBe(
-      '[repa-offline] From tide-tables.md: High water at 06:12. (I searched the space and used tide-tables.md.)',
+      '[repa-offline] From tide-tables.md: High water at 06:12. [tide-tables.md:1 "High water at 06:12."] (I searched the space and used tide-tables.md.)',
     );
     expect(toolNames(events)).toEqual(['grep', 'find', 'read']);
     host.dispose();

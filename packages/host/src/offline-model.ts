@@ -98,6 +98,18 @@ function namedMaterial(request: string, context: TranscriptContext): string | un
   return undefined;
 }
 
+/**
+ * A citation of line `line` of `path` in Repa's form (see the protocol README), quoting at most
+ * its first eight words when they hold no double quote.
+ */
+function citationOf(path: string, line: number, text: string): string {
+  const document = /\s/.test(path) ? `<${path}>` : path;
+  const words = text.split(/\s+/).slice(0, 8).join(' ');
+  const quote = words === '' || words.includes('"') ? '' : ` "${words}"`;
+  return `[${document}:${line}${quote}]`;
+}
+
+/** An answer from the lines of a whole-file `read` result, each claim cited by its line. */
 function answerFrom(path: string, text: string, question: string): string {
   const words = new Set(
     question
@@ -105,24 +117,27 @@ function answerFrom(path: string, text: string, question: string): string {
       .split(/[^a-z0-9]+/)
       .filter((word) => word.length > 3),
   );
+  // The read began at line 1: a line's number is its place in the result (a trailer comes after).
   // A document's lines know their page: the answer names it.
   const pages = new Map<string, string>();
   let page: string | undefined;
-  for (const line of text.split('\n')) {
+  const numbered = text.split('\n').map((raw, index) => {
+    const line = raw.trim();
     const marker = MARKER.exec(line);
     if (marker) page = `${marker[1]?.toLowerCase()} ${marker[2]}`;
-    else if (page && !pages.has(line.trim())) pages.set(line.trim(), page);
-  }
-  const nonEmpty = text
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line) && !MARKER.test(line));
+    else if (page && !pages.has(line)) pages.set(line, page);
+    return { line, number: index + 1 };
+  });
+  const nonEmpty = numbered.filter(
+    ({ line }) => line !== '' && !/^\d+$/.test(line) && !MARKER.test(line),
+  );
   // Prose first: a Markdown heading names a topic, it does not answer a question.
-  const prose = nonEmpty.filter((line) => !/^\s*#/.test(line));
+  const prose = nonEmpty.filter(({ line }) => !line.startsWith('#') && !/^\[.*\]$/.test(line));
   const lines = prose.length > 0 ? prose : nonEmpty;
   const scored = lines
-    .map((line) => ({
-      line: line.trim(),
-      score: line
+    .map((entry) => ({
+      ...entry,
+      score: entry.line
         .toLowerCase()
         .split(/[^a-z0-9]+/)
         .filter((word) => words.has(word)).length,
@@ -130,12 +145,11 @@ function answerFrom(path: string, text: string, question: string): string {
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score);
   const best = scored[0]?.score ?? 0;
-  const chosen = (
-    best > 0 ? scored.filter((entry) => entry.score === best).map((entry) => entry.line) : lines
-  ).slice(0, 2);
-  const where = [...new Set(chosen.flatMap((line) => pages.get(line) ?? []))];
+  const chosen = (best > 0 ? scored.filter((entry) => entry.score === best) : lines).slice(0, 2);
+  const where = [...new Set(chosen.flatMap(({ line }) => pages.get(line) ?? []))];
   const at = where.length > 0 ? ` (${where.join(', ')})` : '';
-  return `From ${path}${at}: ${chosen.join(' ') || '(the file is empty)'}`;
+  const cited = chosen.map(({ line, number }) => `${line} ${citationOf(path, number, line)}`);
+  return `From ${path}${at}: ${cited.join(' ') || '(the file is empty)'}`;
 }
 
 // Words that say how a question is asked, not what it is about.

@@ -27,6 +27,7 @@ import type { PiConversationHostOptions, SendOptions } from './conversation/host
 import { applyModelSettings } from './conversation/model-settings.js';
 import { PromptCache } from './conversation/prompt-cache.js';
 import { markRunStart, type RewindRequest, rewindRun } from './conversation/rewind-run.js';
+import { checkRunCitations } from './conversation/run-citations.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
 import {
   addUsage,
@@ -296,8 +297,18 @@ export class PiConversationHost {
       }
       const fallback = { ...this.#options, connection: options.connection };
       const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, fallback), run);
+      const citations =
+        outcome.status === 'succeeded' && outcome.output
+          ? await checkRunCitations(
+              this.#store,
+              this.#session,
+              this.#sessionManager,
+              outcome.output,
+            )
+          : [];
       return {
         ...outcome,
+        ...(citations.length > 0 ? { citations } : {}),
         ...(attached ? { attachedSources: attached.sources } : {}),
         ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
       };

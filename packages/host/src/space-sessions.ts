@@ -1,8 +1,10 @@
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
+import { ContentStore } from '@repa/content';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
+import { citationsByAnswer, withCitations } from './conversation/run-citations.js';
 import {
   assertRealFolders,
   createSessionFile,
@@ -159,10 +161,18 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
  * context snapshots, file-change notices and summaries; never Pi's system entries. Never writes
  * the session file; a damaged one is `session_damaged`.
  */
-export async function readSessionHistory(space: string, sessionId: string): Promise<HistoryItem[]> {
+export async function readSessionHistory(
+  space: string,
+  sessionId: string,
+  appDirectory?: string,
+): Promise<HistoryItem[]> {
   const { file } = await findSessionState(space, sessionId);
   // From the checked entries in memory: opening the file with Pi would repair a torn last line,
   // and a read never writes.
   const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
-  return manager.getBranch().flatMap((entry) => historyItemOf(entry) ?? []);
+  const branch = manager.getBranch();
+  const items = branch.flatMap((entry) => historyItemOf(entry) ?? []);
+  // An answer carries its checked citations, marked when a cited document changed since.
+  const store = () => ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
+  return withCitations(store, items, citationsByAnswer(branch));
 }

@@ -43,14 +43,16 @@ const books = () => {
 };
 
 describe('documents and materials in a run', () => {
-  it('repa-offline answers from a PDF the request names, with its page', async () => {
+  it('repa-offline answers from a PDF the request names, with its page and a verified citation', async () => {
     const { host, space } = await offlineHost();
     writeFileSync(join(space, 'lab5.pdf'), lecture);
     writeFileSync(join(space, 'unrelated.md'), 'Enzymes are discussed elsewhere.\n');
     const outcome = await host.send('What does lab5.pdf say about enzymes?', defaults);
     expect(outcome.output).toBe(
-      '[repa-offline] From lab5.pdf (page 2): Enzymes lower the activation energy of a reaction.',
+      '[repa-offline] From lab5.pdf (page 2): Enzymes lower the activation energy of a reaction. [lab5.pdf:7 "Enzymes lower the activation energy of a reaction."]',
     );
+    // The line of the extracted text the citation names is checked against what the read showed.
+    expect(outcome.citations?.map(({ status }) => status)).toEqual(['verified']);
     host.dispose();
   });
 
@@ -62,7 +64,7 @@ describe('documents and materials in a run', () => {
       onEvent: (event) => events.push(event),
     });
     expect(byId.output).toBe(
-      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction.',
+      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction. [repa:material/ch3:7 "Enzymes lower the activation energy of a reaction."]',
     );
     const sections = events.find((event) => event.type === 'prompt-sections');
     const materials =

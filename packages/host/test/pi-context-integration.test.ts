@@ -86,6 +86,7 @@ describe('PiConversationHost on the real Pi SDK', () => {
         environment: false,
         learningContext: false,
         fileChanges: 'off',
+        citations: false,
       };
       const outcome = await host.send('hi', empty);
       const prompt = getCurrentSystemPrompt((requests[0] as TranscriptContext).messages);

@@ -97,6 +97,7 @@ const sourcesSchema = z.object({
   environment: settingsLevelSchema.optional(),
   learningContext: settingsLevelSchema.optional(),
   fileChanges: settingsLevelSchema.optional(),
+  citations: settingsLevelSchema.optional(),
 });
 
 const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({

@@ -121,6 +121,7 @@ describe('assembleSystemPrompt', () => {
         projectInstructions: 'project_instructions',
         tools: 'tools',
         fileChanges: 'file_changes',
+        citations: 'citations',
       };
       for (const [name, tag] of Object.entries(tags)) {
         const text = sections[name];
@@ -213,7 +214,7 @@ describe('assembleSystemPrompt', () => {
       expect(sections.base).toBe(base);
       expect(sections.append).toBe(append);
       expect(text.startsWith(`${base}\n\n<environment>`)).toBe(true);
-      expect(text.endsWith(`</file_changes>\n\n${append}`)).toBe(true);
+      expect(text.endsWith(`</citations>\n\n${append}`)).toBe(true);
     });
   });
 
@@ -369,6 +370,26 @@ describe('assembleSystemPrompt', () => {
       expect(textFor('space-disables-file-changes')).toBeUndefined();
       const report = assembleSystemPrompt(readGoldenInput('space-disables-file-changes')).report;
       expect(sectionOf(report, 'fileChanges').reason).toBe('off by space override');
+    });
+  });
+
+  describe('citations', () => {
+    it('asks for the citation form by default, and is gone when turned off', () => {
+      const on = assembleSystemPrompt(readGoldenInput('defaults'));
+      expect(sectionOf(on.report, 'citations')).toMatchObject({ included: true, reason: 'on' });
+      expect(on.sections.citations).toContain('[notes/tides.md:12-18 "pulled by the Moon"]');
+      const off = assembleSystemPrompt(
+        withSettings('defaults', (input) => {
+          input.settings.citations = false;
+          input.sources = { citations: 'space' };
+        }),
+      );
+      expect(sectionOf(off.report, 'citations')).toMatchObject({
+        included: false,
+        reason: 'off by space override',
+      });
+      expect(off.sections.citations).toBeUndefined();
+      expect(off.text).not.toContain('<citations>');
     });
   });
 

@@ -9,6 +9,7 @@ import {
   type AssembleSystemPromptInput,
   parseAssembleSystemPromptInput,
 } from './assemble-system-prompt-input.js';
+import { citationsSection } from './citations-section.js';
 import { DEFAULT_BASE_PROMPT } from './default-base-prompt.js';
 import { environmentSection } from './environment-section.js';
 import { fileChangesSection } from './file-changes-section.js';
@@ -30,7 +31,8 @@ export interface AssembledSystemPrompt {
   report: PromptSectionReport[];
 }
 
-/** The read tool, which the skill catalog and the materials section tell the model to use. */
+/** The read tool: the skill catalog loads skill files with it, the materials section names it,
+ * and citations use its line numbers. */
 const READ_TOOL = 'read';
 
 interface SectionDecision {
@@ -134,6 +136,15 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
           reason: `${settings.fileChanges}${source('fileChanges')}`,
         };
 
+  let citations: SectionDecision;
+  if (settings.citations === false) {
+    citations = { name: 'citations', text: null, reason: `off${source('citations')}` };
+  } else if (!tools.some((tool) => tool.name === READ_TOOL)) {
+    citations = { name: 'citations', text: null, reason: 'no read tool to cite from' };
+  } else {
+    citations = { name: 'citations', text: citationsSection(), reason: `on${source('citations')}` };
+  }
+
   const append: SectionDecision =
     settings.append === ''
       ? { name: 'append', text: null, reason: `empty${source('append')}` }
@@ -148,6 +159,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
     instructions,
     toolsDecision,
     fileChanges,
+    citations,
     append,
   ];
 }

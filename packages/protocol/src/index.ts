@@ -22,6 +22,12 @@ export {
 } from './errors/repa-error.js';
 export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
 export {
+  type Citation,
+  type CitationStatus,
+  citationSchema,
+  citationStatusSchema,
+} from './v1/citations.js';
+export {
   idSchema,
   PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,

@@ -11,6 +11,7 @@ describe('DEFAULT_PROMPT_SETTINGS', () => {
       environment: true,
       learningContext: true,
       fileChanges: 'on-demand',
+      citations: true,
     });
     expect(Object.isFrozen(DEFAULT_PROMPT_SETTINGS)).toBe(true);
   });

@@ -10,7 +10,7 @@ import {
 
 describe('settingsRegistry', () => {
   describe('prompts namespace', () => {
-    it('declares the seven prompt items with the defaults of spec R13 and R14', () => {
+    it('declares the eight prompt items with the defaults of spec R13 and R14', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
           .filter((item) => item.key.startsWith('prompts.'))
@@ -24,6 +24,7 @@ describe('settingsRegistry', () => {
         'prompts.environment': true,
         'prompts.learningContext': true,
         'prompts.fileChanges': 'on-demand',
+        'prompts.citations': true,
       });
     });
 

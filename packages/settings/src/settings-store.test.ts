@@ -482,6 +482,7 @@ describe('SettingsStore', () => {
           environment: true,
           learningContext: true,
           fileChanges: 'off',
+          citations: true,
         },
         sources: {
           base: 'application',
@@ -491,6 +492,7 @@ describe('SettingsStore', () => {
           environment: 'default',
           learningContext: 'default',
           fileChanges: 'space',
+          citations: 'default',
         },
         revisions: { application: 2, space: 1, session: 1 },
         modelSettings: {

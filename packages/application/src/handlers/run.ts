@@ -1,3 +1,5 @@
+import type { RunInfo } from '@repa/protocol';
+import { loadHost } from '../load-host.js';
 import { diffRun, rewindRun } from '../runs/rewind-run.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
@@ -7,7 +9,9 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
   const { runs, ledger, space } = parts;
   return {
     'run.submit': (params, connection) => runs.submit(params, connection),
-    'run.get': async (params) => ({ run: ledger.getRun(params.runId) }),
+    'run.get': async (params) => ({
+      run: await withCitationsNow(parts, ledger.getRun(params.runId)),
+    }),
     'run.list': async (params) => ({
       runs: ledger.listRuns({
         ...params,
@@ -25,5 +29,15 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     // What a run changed and its undoing: kept bytes in the space (runs/rewind-run.ts).
     'run.diff': (params) => diffRun(parts, params),
     'run.rewind': (params) => rewindRun(parts, params),
+  };
+}
+
+/** A run with its citations as shown now: `changedSince` on those whose document changed (R60). */
+async function withCitationsNow(parts: HandlerParts, run: RunInfo): Promise<RunInfo> {
+  if (!run.citations?.length) return run;
+  const host = await loadHost();
+  return {
+    ...run,
+    citations: await host.citationsShownNow(run.space, parts.appDirectory, run.citations),
   };
 }

@@ -8,6 +8,7 @@ import type { HandlerParts } from './handler-parts.js';
  * there (spec R13); a session's title is written through its host (one writer per file).
  */
 export function sessionHandlers({
+  appDirectory,
   space,
   trust,
   hosts,
@@ -15,7 +16,7 @@ export function sessionHandlers({
   runs,
 }: Pick<
   HandlerParts,
-  'space' | 'trust' | 'hosts' | 'ledger' | 'runs'
+  'appDirectory' | 'space' | 'trust' | 'hosts' | 'ledger' | 'runs'
 >): NamespaceHandlers<'session'> {
   return {
     'session.create': async (params) => {
@@ -32,7 +33,9 @@ export function sessionHandlers({
     'session.history': async (params) => {
       const root = await space(params.space);
       await trust.checkSession(root, params.sessionId);
-      return { items: await (await loadHost()).readSessionHistory(root, params.sessionId) };
+      return {
+        items: await (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory),
+      };
     },
     'session.rename': async (params) => {
       const root = await space(params.space);

@@ -78,11 +78,18 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
     model: outcome.model,
     connection: outcome.connection,
     restricted: outcome.restricted,
+    citations: outcome.citations,
   });
   if (finished.status === 'failed' && finished.error) {
     logFailure(parts.log, run.runId, finished.error);
   }
-  emit({ type: 'status', status: finished.status, error: finished.error });
+  const { citations } = finished;
+  emit({
+    type: 'status',
+    status: finished.status,
+    error: finished.error,
+    ...(citations ? { citations } : {}),
+  });
 }
 
 /** Writes a failed run to the daemon log: time, run id, code, message and the error's facts. */

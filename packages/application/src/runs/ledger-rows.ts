@@ -44,6 +44,7 @@ export function rowToRun(row: Row): RunInfo {
     thinkingLevel: optional('thinking_level'),
     connection: optional('connection'),
     restricted: optional('restricted', JSON.parse),
+    citations: optional('citations', JSON.parse),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };

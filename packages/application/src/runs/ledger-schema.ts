@@ -63,6 +63,7 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'restricted',
     'model_source',
     'thinking_level',
+    'citations',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
   type AttachedSource,
+  type Citation,
   isTerminalRunStatus,
   type ModelSettings,
   type ModelSettingsSources,
@@ -288,6 +289,7 @@ export class RunLedger {
       model?: string;
       connection?: string;
       restricted?: RestrictedItem[];
+      citations?: Citation[];
     },
   ): RunInfo {
     this.#db
@@ -295,7 +297,7 @@ export class RunLedger {
         `UPDATE runs SET status = ?, error = ?, output = ?, ended_at = ?,
            prompt_sections = COALESCE(?, prompt_sections), usage = COALESCE(?, usage),
            model = COALESCE(?, model), connection = COALESCE(?, connection),
-           restricted = COALESCE(?, restricted)
+           restricted = COALESCE(?, restricted), citations = COALESCE(?, citations)
          WHERE run_id = ? AND status IN (${ACTIVE.map(() => '?').join(',')})`,
       )
       .run(
@@ -308,6 +310,7 @@ export class RunLedger {
         outcome.model ?? null,
         outcome.connection ?? null,
         outcome.restricted ? JSON.stringify(outcome.restricted) : null,
+        outcome.citations?.length ? JSON.stringify(outcome.citations) : null,
         runId,
         ...ACTIVE,
       );

@@ -44,6 +44,12 @@ export interface ContentReadDetails extends ReadToolDetails {
     parts: number;
     shown?: { first: number; last: number };
   };
+  /** For text: the number (from 1) of the first line the result's text begins with. */
+  firstLine?: number;
+  /** For text: how many of the file's lines the result's text begins with. */
+  lineCount?: number;
+  /** For text: the file's line count (Pi's count: a final newline ends an empty last line). */
+  totalLines?: number;
 }
 
 /** The path parameter description shared by the content tools. */
@@ -51,6 +57,7 @@ export const PATH_DESCRIPTION =
   'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
 
 type ReadResult = AgentToolResult<ReadToolDetails | undefined>;
+type TextShown = { firstLine: number; lineCount: number };
 
 const ADDRESSING =
   ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
@@ -96,7 +103,8 @@ async function readDocument(
   result: ReadResult;
   totalLines: number;
   subset: boolean;
-  shown?: { first: number; last: number };
+  pages?: { first: number; last: number };
+  shown?: TextShown;
 }> {
   const selected = params.pages === undefined ? undefined : selectParts(document, params.pages);
   const text = selected?.text ?? document.text;
@@ -108,7 +116,10 @@ async function readDocument(
     totalLines: window.totalLines,
     // A selection of some pages is a partial read whatever its lines.
     subset: !whole,
-    ...(selected === undefined ? {} : { shown: { first: selected.first, last: selected.last } }),
+    // Lines of the whole text are what a citation names; a selection's lines are not.
+    ...(selected === undefined
+      ? { shown: window.shown }
+      : { pages: { first: selected.first, last: selected.last } }),
   };
 }
 
@@ -117,10 +128,11 @@ async function readText(
   snapshot: ContentSnapshot,
   params: { path: string; offset?: number; limit?: number },
   signal: AbortSignal | undefined,
-): Promise<{ result: ReadResult; totalLines: number }> {
-  const { text, details, totalLines } = await readTextWindow(snapshot.bytes, params.path, params);
+): Promise<{ result: ReadResult; totalLines: number; shown: TextShown }> {
+  const window = await readTextWindow(snapshot.bytes, params.path, params);
   if (signal?.aborted) throw new Error('Operation aborted');
-  return { result: { content: [{ type: 'text', text }], details }, totalLines };
+  const { text, details, totalLines, shown } = window;
+  return { result: { content: [{ type: 'text', text }], details }, totalLines, shown };
 }
 
 function noPages(shown: string): RepaError {
@@ -207,7 +219,9 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
           totalLines?: number;
           document?: DocumentText;
           subset?: boolean;
-          shown?: { first: number; last: number };
+          /** The pages (or chapters) shown, when some were asked for. */
+          pages?: { first: number; last: number };
+          shown?: TextShown;
         };
         try {
           read = await runToolCall(state, async () => {
@@ -265,9 +279,10 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
                     format: document.format,
                     ...(document.unit === undefined ? {} : { unit: document.unit }),
                     parts: document.parts.length,
-                    ...(read.shown === undefined ? {} : { shown: read.shown }),
+                    ...(read.pages === undefined ? {} : { shown: read.pages }),
                   },
                 }),
+            ...(read.shown ? { ...read.shown, totalLines: read.totalLines } : {}),
           },
         };
       } finally {

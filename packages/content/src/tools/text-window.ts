@@ -72,7 +72,13 @@ export async function readTextWindow(
   bytes: Buffer,
   path: string,
   params: { offset?: number; limit?: number },
-): Promise<{ text: string; details: ReadToolDetails | undefined; totalLines: number }> {
+): Promise<{
+  text: string;
+  details: ReadToolDetails | undefined;
+  totalLines: number;
+  /** The lines the text begins with: the first one's number (from 1) and how many. */
+  shown: { firstLine: number; lineCount: number };
+}> {
   const { offset, limit } = params;
   const startLine = offset ? Math.max(0, offset - 1) : 0;
   const asked = limit === undefined ? Number.POSITIVE_INFINITY : startLine + limit;
@@ -119,5 +125,6 @@ export async function readTextWindow(
   } else {
     text = truncation.content;
   }
-  return { text, details, totalLines };
+  const lineCount = truncation.firstLineExceedsLimit ? 0 : truncation.content.split('\n').length;
+  return { text, details, totalLines, shown: { firstLine: startLineDisplay, lineCount } };
 }

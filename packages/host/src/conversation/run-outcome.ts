@@ -3,6 +3,7 @@ import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
   type AttachedSource,
+  type Citation,
   OFFLINE_MODEL_ID,
   RepaError,
   type RestrictedItem,
@@ -28,6 +29,8 @@ export interface RunOutcome {
   model?: string;
   /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
   connection?: string;
+  /** The final answer's citations as checked when the run ended (absent when it has none). */
+  citations?: Citation[];
   /** The attached documents as the run read them. */
   attachedSources?: AttachedSource[];
   /** What the space's restriction left out of the run (absent when the space is trusted). */

@@ -9,6 +9,7 @@ export const promptSectionNameSchema = z.enum([
   'projectInstructions',
   'tools',
   'fileChanges',
+  'citations',
   'append',
 ]);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
+import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { modelSourceSchema } from './models.js';
@@ -183,6 +184,10 @@ export const runInfoSchema = z
       ),
     error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
     output: z.string().optional().describe('The final assistant text, once finished.'),
+    citations: z
+      .array(citationSchema)
+      .optional()
+      .describe("The output's citations as checked when the run ended (absent when it has none)."),
     usage: runUsageSchema
       .optional()
       .describe(
@@ -208,6 +213,10 @@ export const runEventSchema = z
       type: eventType('status'),
       status: runStatusSchema.describe('The new status.'),
       error: wireErrorSchema.optional().describe('Why, for failed / cancelled / interrupted.'),
+      citations: z
+        .array(citationSchema)
+        .optional()
+        .describe("On a terminal status: the answer's checked citations (absent when none)."),
     }),
     z.looseObject({
       type: eventType('text-delta'),

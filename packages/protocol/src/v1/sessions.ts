@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
+import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 
 /** A session of a space. */
@@ -46,6 +47,10 @@ export const historyItemSchema = z
       .optional()
       .describe('Tool name, for tool results and assistant tool calls.'),
     isError: z.boolean().optional().describe('Whether a tool result is an error.'),
+    citations: z
+      .array(citationSchema)
+      .optional()
+      .describe("For a run's final answer: its checked citations (absent when none)."),
   })
   .meta({
     id: 'HistoryItem',

@@ -10,6 +10,7 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'prompts.environment': ['false', false],
   'prompts.learningContext': ['false', false],
   'prompts.fileChanges': ['diff', 'diff'],
+  'prompts.citations': ['false', false],
   'model.id': ['anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'],
   'model.thinkingLevel': ['high', 'high'],
   'tools.enabled': ['["read","grep"]', ['read', 'grep']],

@@ -139,6 +139,16 @@ export const PROMPT_SETTING_ITEMS: {
     schema: prompt.fileChanges,
     defaultValue: 'on-demand',
   }),
+  citations: item({
+    key: 'prompts.citations',
+    requiresTrust: true,
+    description:
+      "Ask the model to support claims about the learner's documents with citations in Repa's " +
+      'form (`[notes/tides.md:12-18 "quoted words"]`), which Repa checks against what the run ' +
+      'read. Default on.',
+    schema: prompt.citations.unwrap(),
+    defaultValue: true,
+  }),
 };
 
 const model = modelSettingsSchema.shape;

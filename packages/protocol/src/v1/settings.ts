@@ -42,6 +42,12 @@ export const promptSettingsSchema = z
     fileChanges: fileChangesModeSchema.describe(
       'How file changes are told to the model. Default `on-demand`.',
     ),
+    citations: z
+      .boolean()
+      .optional()
+      .describe(
+        "Ask the model to cite the learner's documents in Repa's citation form. Default true (absent on runs recorded before the setting existed: on).",
+      ),
   })
   .meta({
     id: 'PromptSettings',

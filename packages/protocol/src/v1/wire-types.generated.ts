@@ -70,6 +70,7 @@ export type PromptSectionName =
   | 'projectInstructions'
   | 'tools'
   | 'fileChanges'
+  | 'citations'
   | 'append';
 
 /** How `login.start` signs in. */
@@ -102,6 +103,48 @@ export interface JsonRpcRequest {
   method: string;
   /** The method's params. */
   params?: unknown;
+}
+
+/** What checking a citation found. */
+export type CitationStatus =
+  | 'verified'
+  | 'quote_not_found'
+  | 'range_outside'
+  | 'not_read'
+  | 'unknown_document';
+
+/** One citation of an answer, as written and as checked against what the run read. */
+export interface Citation {
+  /** Its number in the answer, from 1 (footnote). */
+  index: number;
+  /** The citation as the answer wrote it, brackets included. */
+  text: string;
+  /** Where it starts in the answer, in UTF-16 code units. */
+  offset: number;
+  /** The document as cited: a path or a `repa:document/…` / `repa:material/…` identity. */
+  document: string;
+  /** The document's path relative to the space root (absent when unknown). */
+  target?: string | undefined;
+  /** The document's identity (absent when unknown). */
+  identity?: string | undefined;
+  /** The version (sha256) the run read and the citation was checked against. */
+  version?: string | undefined;
+  /** The cited page, for paged documents. */
+  page?: number | undefined;
+  /** First cited line, from 1. */
+  startLine: number;
+  /** Last cited line (equal to `startLine` for one). */
+  endLine: number;
+  /** The quoted words, when the citation quotes. */
+  quote?: string | undefined;
+  /** What the check found. */
+  status: CitationStatus;
+  /** The first cited lines of the version read (short; absent when not read). */
+  excerpt?: string | undefined;
+  /** True when shown after the document changed from the version read (absent otherwise). */
+  changedSince?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
 }
 
 /** The receipt of a save that reached disk. */
@@ -316,10 +359,15 @@ export interface PromptSettings {
   learningContext: boolean;
   /** How file changes are told to the model. Default `on-demand`. */
   fileChanges: FileChangesMode;
+  /**
+   * Ask the model to cite the learner's documents in Repa's citation form. Default true (absent on
+   * runs recorded before the setting existed: on).
+   */
+  citations?: boolean | undefined;
 }
 
 /** The level each effective `prompts.*` setting of a run came from. */
-export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges', SettingsLevel>>;
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations', SettingsLevel>>;
 
 /** The model settings decided for one run. */
 export interface ModelSettings {
@@ -536,6 +584,8 @@ export interface HistoryItem {
   toolName?: string | undefined;
   /** Whether a tool result is an error. */
   isError?: boolean | undefined;
+  /** For a run's final answer: its checked citations (absent when none). */
+  citations?: Citation[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -806,6 +856,8 @@ export interface RunInfo {
   error?: WireError | undefined;
   /** The final assistant text, once finished. */
   output?: string | undefined;
+  /** The output's citations as checked when the run ended (absent when it has none). */
+  citations?: Citation[] | undefined;
   /**
    * The provider's token usage and cost of the run, once finished (absent if no provider call was
    * made, e.g. on `repa-offline`).
@@ -829,6 +881,8 @@ export interface RunStatusEvent {
   status: RunStatus;
   /** Why, for failed / cancelled / interrupted. */
   error?: WireError | undefined;
+  /** On a terminal status: the answer's checked citations (absent when none). */
+  citations?: Citation[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

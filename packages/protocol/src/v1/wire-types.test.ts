@@ -1,11 +1,13 @@
 // The wire interfaces of protocol v1 (generated into wire-types.generated.ts): each equals its zod
 // schema's inferred type (checked by `tsc --build`, which compiles this file), and the declarations
 // tsc emits for them carry every member's `description` as its TSDoc.
+
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
+import { citationSchema } from './citations.js';
 import {
   type FileChange,
   type FileChangeReport,
@@ -200,6 +202,7 @@ type Schema = z.ZodType<any>;
 const mirrored: [string | Record<string, string>, Schema][] = [
   ['WireError', wireErrorSchema],
   ['JsonRpcRequest', jsonRpcRequestSchema],
+  ['Citation', citationSchema],
   ['SaveReceipt', saveReceiptSchema],
   ['FileChange', fileChangeSchema],
   ['SaveDiff', saveDiffSchema],
@@ -389,6 +392,7 @@ const defInterfaces: Record<string, string[]> = {
   RewindResult: ['RewindResult'],
   RunFileDiff: ['RunFileDiff'],
   RunInput: ['RunInputView'],
+  Citation: ['Citation'],
   SaveDiff: ['SaveDiff'],
   SaveReceipt: ['SaveReceipt'],
   Session: ['SessionInfo'],

@@ -1,4 +1,5 @@
 import { OFFLINE_MODEL_ID, type RunInfo } from '@repa/protocol';
+import { citationFootnotes } from '../../citation-footnotes.js';
 import { describeRunModel } from '../../describe-model.js';
 import { relativeTime, shortId } from '../../format-table.js';
 import {
@@ -89,6 +90,9 @@ export function describeRun(run: RunInfo): string {
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
       : []),
     ...(run.output !== undefined ? ['output', ...run.output.split('\n').map((l) => `  ${l}`)] : []),
+    ...(run.citations?.length
+      ? ['citations', ...citationFootnotes(run.citations).map((line) => `  ${line}`)]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }

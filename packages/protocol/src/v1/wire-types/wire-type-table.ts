@@ -3,6 +3,7 @@
 // A member typed by a schema named here is typed by that name; every other schema is written out.
 import type { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
+import { citationSchema, citationStatusSchema } from '../citations.js';
 import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from '../content.js';
 import { jsonRpcRequestSchema } from '../json-rpc.js';
 import { learningContextSchema, learningContextSourceStateSchema } from '../learning-context.js';
@@ -125,6 +126,8 @@ export const WIRE_TYPES: readonly WireType[] = [
     schema: jsonRpcRequestSchema,
     doc: 'A JSON-RPC 2.0 request or notification.',
   },
+  { name: 'CitationStatus', schema: citationStatusSchema, doc: 'What checking a citation found.' },
+  { name: 'Citation', schema: citationSchema },
   { name: 'SaveReceipt', schema: saveReceiptSchema },
   { name: 'FileChange', schema: fileChangeSchema },
   { name: 'SaveDiff', schema: saveDiffSchema },

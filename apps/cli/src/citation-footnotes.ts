@@ -1,0 +1,26 @@
+import type { Citation } from '@repa/protocol';
+
+/** Why a citation is not verified, in words. */
+const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
+  quote_not_found: 'quote not in those lines',
+  range_outside: 'lines past the end',
+  not_read: 'not read in this conversation',
+  unknown_document: 'no such document',
+};
+
+/**
+ * An answer's citations as footnotes: `[1] notes/tides.md 12–18 ✓`, an unverified one marked
+ * `✗` with the reason, and `(changed since)` when the document changed from the version read.
+ */
+export function citationFootnotes(citations: readonly Citation[]): string[] {
+  return citations.map((citation) => {
+    const lines =
+      citation.startLine === citation.endLine
+        ? `${citation.startLine}`
+        : `${citation.startLine}–${citation.endLine}`;
+    const where = `${citation.target ?? citation.document}${citation.page ? ` p${citation.page}` : ''} ${lines}`;
+    const mark = citation.status === 'verified' ? '✓' : `✗ ${REASONS[citation.status]}`;
+    const changed = citation.changedSince ? ' (changed since)' : '';
+    return `[${citation.index}] ${where} ${mark}${changed}`;
+  });
+}
