@@ -637,6 +637,39 @@ describe('RepaApplication through a real daemon process', () => {
     });
   });
 
+  it('resumes the run it names: a run that never entered the history sends its own request', async () => {
+    const sessionId = await newSession();
+    const a = await submit(sessionId, 'fail at the provider', 'resume-a');
+    expect(await ended(a.run.runId)).toMatchObject({ status: 'failed' });
+    // B fails before its message reaches the history: the learning context is unreadable.
+    const contextFile = join(space, '.repa', 'learning-context.json');
+    writeFileSync(contextFile, '{ not json');
+    const b = await submit(sessionId, 'what about B', 'resume-b');
+    expect(await ended(b.run.runId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'context_unavailable' },
+    });
+    rmSync(contextFile);
+    const resumed = await client.request('run.resume', {
+      runId: b.run.runId,
+      requestId: 'resume-b2',
+    });
+    // The scripted model answers the last request it was sent: B's, not A's.
+    expect(await ended(resumed.run.runId)).toMatchObject({
+      status: 'succeeded',
+      output: 'ok: what about B',
+    });
+    const users = (await client.request('session.history', { space, sessionId })).items
+      .filter((item) => item.kind === 'user')
+      .map((item) => item.text);
+    expect(users).toEqual(['fail at the provider', 'what about B']);
+    // A is no longer the session's last run: it cannot be continued over B's.
+    await expectCode(
+      client.request('run.resume', { runId: a.run.runId, requestId: 'resume-a2' }),
+      'not_last_run',
+    );
+  });
+
   it('resumes an interrupted run on request only: same session, no repeated user message, the original settings', async () => {
     const sessionId = await newSession();
     await client.request('settings.set', {

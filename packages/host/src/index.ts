@@ -7,8 +7,13 @@ export {
   type BuiltLearningContext,
   buildLearningContext,
 } from './build-learning-context.js';
-export type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+export type {
+  PiConversationHostOptions,
+  ResumeTarget,
+  SendOptions,
+} from './conversation/host-options.js';
 export type { DeliverOptions } from './conversation/run-deliveries.js';
+export { notLastRun, type RunInHistory } from './conversation/run-marks.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
 export { type ListModelsOptions, listModels } from './list-models.js';
 export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
@@ -38,6 +43,7 @@ export {
   listSpaceSessions,
   readSessionHistory,
   sessionDirectoryOf,
+  sessionRunMarks,
 } from './space-sessions.js';
 export {
   checkTrustedPiFiles,

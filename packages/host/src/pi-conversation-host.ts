@@ -22,10 +22,15 @@ import {
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
 import { assembleSession } from './conversation/assemble-session.js';
-import type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+import type {
+  PiConversationHostOptions,
+  ResumeTarget,
+  SendOptions,
+} from './conversation/host-options.js';
 import { applyModelSettings } from './conversation/model-settings.js';
 import { PromptCache } from './conversation/prompt-cache.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
+import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from './conversation/run-marks.js';
 import {
   addUsage,
   cancelledOutcome,
@@ -180,13 +185,21 @@ export class PiConversationHost {
   }
 
   /**
-   * Continues the session from where its history ends, without a new user message: after an
-   * interrupted run (history ends with the request or tool results) or a failed one (Pi's failed
-   * reply is left out of the model's view, as Pi's own retry does). `invalid_request` when the
-   * history ends with a complete reply.
+   * Resumes an interrupted or failed run (spec R73) with the settings decided for the new attempt:
+   * when the original's message entered the history, the session continues from where it ends (a
+   * failed reply left out of the model's view, as Pi's own retry does) through Pi's
+   * `sendCustomMessage(…, { triggerTurn: true })`, so Pi's automatic retry, overflow recovery and
+   * settling apply as to any run; when it never entered, the original's request is sent now (its
+   * text in `original`, its images and documents in `options`). `not_last_run` when a later run
+   * entered the history; `invalid_request` when the history ends with a complete reply.
    */
-  resume(settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
-    return this.#perform(undefined, settings, options);
+  async resume(
+    original: ResumeTarget,
+    settings: PromptSettings,
+    options: SendOptions = {},
+  ): Promise<RunOutcome> {
+    const mode = resumeModeOf(this.#sessionManager.getBranch(), original.runId, original.marked);
+    return this.#perform(mode === 'continue' ? undefined : original.text, settings, options);
   }
 
   async #perform(
@@ -277,10 +290,16 @@ export class PiConversationHost {
       if (attached) {
         emit({ type: 'sources-attached', sources: attached.sources });
       }
+      // The mark ties what follows to the run (what `resume` reads back).
+      if (options.runId) markRun(this.#sessionManager, options.runId);
       if (text === undefined) {
-        // Pi's AgentSession has no public continue; its Agent's continue() runs the same loop
-        // (events, persistence, the request projection) from the current history.
-        await this.#session.agent.continue();
+        // Pi 0.87.1 has no public continue; a triggering custom message runs Pi's whole prompt
+        // path (automatic retry, overflow recovery, settle events), where `Agent.continue()`
+        // alone would skip them.
+        await this.#session.sendCustomMessage(
+          { customType: RESUME_MESSAGE, content: RESUME_NOTE, display: false },
+          { triggerTurn: true },
+        );
       } else {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);

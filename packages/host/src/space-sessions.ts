@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
+import { type RunInHistory, runsInHistory } from './conversation/run-marks.js';
 import {
   assertRealFolders,
   createSessionFile,
@@ -165,4 +166,14 @@ export async function readSessionHistory(space: string, sessionId: string): Prom
   // and a read never writes.
   const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
   return manager.getBranch().flatMap((entry) => historyItemOf(entry) ?? []);
+}
+
+/**
+ * The runs marked on a session's current branch, oldest first, with whether each one's message
+ * entered the history (read from the file; never writes it).
+ */
+export async function sessionRunMarks(space: string, sessionId: string): Promise<RunInHistory[]> {
+  const { file } = await findSessionState(space, sessionId);
+  const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
+  return runsInHistory(manager.getBranch());
 }

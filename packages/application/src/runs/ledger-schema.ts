@@ -61,6 +61,7 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'model',
     'connection',
     'restricted',
+    'history_marked',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

@@ -255,14 +255,36 @@ export class RunLedger {
     return (this.#db.prepare(sql).all(...values) as Row[]).map(rowToRun);
   }
 
-  /** Marks an accepted run as running. */
-  markRunning(runId: string): RunInfo {
+  /**
+   * Marks an accepted run as running; `marked`: its host marks the run's message in the
+   * session's history (what `run.resume` reads back, spec R73).
+   */
+  markRunning(runId: string, marked = false): RunInfo {
     this.#db
       .prepare(
-        "UPDATE runs SET status = 'running', started_at = ? WHERE run_id = ? AND status = 'accepted'",
+        "UPDATE runs SET status = 'running', started_at = ?, history_marked = ? WHERE run_id = ? AND status = 'accepted'",
       )
-      .run(new Date().toISOString(), runId);
+      .run(new Date().toISOString(), marked ? '1' : null, runId);
     return this.getRun(runId);
+  }
+
+  /** Whether the run started on a host that marks its message in the history (newer runs). */
+  historyMarked(runId: string): boolean {
+    const row = this.#db.prepare('SELECT history_marked FROM runs WHERE run_id = ?').get(runId) as
+      | Row
+      | undefined;
+    return row?.history_marked === '1';
+  }
+
+  /** The runs (not steer or follow-up messages) of `run`'s session accepted after it, oldest first. */
+  runIdsAfter(run: RunInfo): string[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT run_id FROM runs WHERE space = ? AND session_id = ? AND target_run_id IS NULL
+           AND rowid > (SELECT rowid FROM runs WHERE run_id = ?) ORDER BY rowid`,
+      )
+      .all(run.space, run.sessionId, run.runId) as Row[];
+    return rows.map((row) => String(row.run_id));
   }
 
   /**

@@ -12,6 +12,7 @@ import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
 import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
 import { executeRun } from './execute-run.js';
+import { checkResumable } from './resume-check.js';
 import { RunDeliveries } from './run-deliveries.js';
 import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
 import { RunWatches } from './run-watches.js';
@@ -106,9 +107,10 @@ export class RunScheduler {
   }
 
   /**
-   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`), in the same
-   * Pi session from where its history ends, with the original's accepted settings. Never
-   * automatic (R1, R73).
+   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`) with the
+   * original's accepted settings: its session continues from where the history ends, or, when
+   * its request never entered the history, that request is sent now; `not_last_run` when a later
+   * run of the session entered the history. Never automatic (R1, R73).
    */
   async resume(
     runId: string,
@@ -127,7 +129,9 @@ export class RunScheduler {
       );
     }
     const request = { ...this.#again(original, requestId), resumeOf: runId };
-    return this.#accept(request, subscriber, acceptedSettingsOf(original));
+    return this.#accept(request, subscriber, acceptedSettingsOf(original), () =>
+      checkResumable(this.#ledger, original),
+    );
   }
 
   /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */
@@ -187,11 +191,13 @@ export class RunScheduler {
   /**
    * Accepts a request; `subscriber` gets the run's events from the first one on. `accepted`: the
    * settings already decided for it (a resumption keeps the original's); otherwise read now.
+   * `check` runs for a new request id only, before it is recorded.
    */
   async #accept(
     request: RunRequest,
     subscriber?: ConnectionContext,
     accepted?: AcceptedSettings,
+    check?: () => Promise<void>,
   ): Promise<V1Result<'run.submit'>> {
     if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
     // R21: a known request id answers from the ledger before anything else is read.
@@ -202,7 +208,8 @@ export class RunScheduler {
     }
     await this.#parts.trust.checkSession(request.space, request.sessionId);
     await this.#parts.hosts.sessionFile(request.space, request.sessionId);
-    // A resumption's input is already in the session's history: nothing to read or check again.
+    await check?.();
+    // A resumption's input was checked when the original was accepted: read at its start.
     if (accepted) return this.#record(request, accepted, subscriber);
     // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
     await (await loadHost()).checkRunInput(request.space, this.#parts.appDirectory, request.input);

@@ -4,6 +4,7 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
+import { RESUME_NOTE } from '../conversation/run-marks.js';
 import type { ModelChoice } from '../model-choice.js';
 import { createFauxModel } from './create-faux-model.js';
 
@@ -15,7 +16,8 @@ function lastRequest(messages: TranscriptContext['messages']) {
       typeof message.content === 'string'
         ? message.content
         : message.content.map((block) => ('text' in block ? block.text : '')).join('');
-    if (!text.includes('<learning-context>')) return { text, after: messages.slice(index + 1) };
+    if (!text.includes('<learning-context>') && text !== RESUME_NOTE)
+      return { text, after: messages.slice(index + 1) };
   }
   return { text: '', after: [] };
 }
@@ -30,9 +32,9 @@ function hold(signal: AbortSignal | undefined): Promise<AssistantMessage> {
 /**
  * A faux model with a tiny script, for applications and daemons under test: `hold …` keeps the
  * run streaming until it is cancelled; `save NAME then hold` writes NAME through the `write` tool,
- * then holds; anything else is answered `ok: <text>` at once. `onRequest` is called for every
- * model request; `holds: false` answers `hold …` requests at once too (a restarted daemon that
- * lets a resumed run finish).
+ * then holds; `fail …` fails at the provider; anything else is answered `ok: <text>` at once.
+ * `onRequest` is called for every model request; `holds: false` answers `hold …` requests at once
+ * too (a restarted daemon that lets a resumed run finish).
  */
 export function createScriptedModel(
   options: { onRequest?: () => void; holds?: boolean } = {},
@@ -51,6 +53,9 @@ export function createScriptedModel(
       return hold(streamOptions?.signal);
     }
     if (text.startsWith('hold') && options.holds !== false) return hold(streamOptions?.signal);
+    if (text.startsWith('fail')) {
+      return fauxAssistantMessage('', { stopReason: 'error', errorMessage: `scripted: ${text}` });
+    }
     return fauxAssistantMessage(`ok: ${text}`);
   });
 }

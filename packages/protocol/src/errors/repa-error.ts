@@ -61,6 +61,8 @@ export const REPA_ERROR_FIXES = {
     "The session's queue is full; wait for queued runs to start, or cancel some (repa runs cancel), then submit again.",
   run_finished:
     'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
+  not_last_run:
+    'A later run of the session came after this one; resume that run instead, or retry this one as a new run (repa runs retry).',
   data_too_large:
     'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',

@@ -573,7 +573,10 @@ export interface RunInfo {
   attempt: number;
   /** The run this one retries. */
   retryOf?: string | undefined;
-  /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+  /**
+   * The interrupted or failed run this one resumes (same Pi session; its request is sent again only
+   * when it never entered the history).
+   */
   resumeOf?: string | undefined;
   /** How the request was delivered (absent: `new`). */
   delivery?: RunDelivery | undefined;
@@ -1389,8 +1392,10 @@ export interface V1MethodTypes {
    */
   'run.retry': { params: RunRetryParams; result: RunRetryResult };
   /**
-   * Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its
-   * history ends (no repeated user message), with the original's accepted settings.
+   * Resumes an interrupted or failed run as a new attempt in the same Pi session with the
+   * original's accepted settings: when its request entered the history, from where the history ends
+   * (no repeated user message, Pi's retries as in any run); when it never did, its own request is
+   * sent now. `not_last_run` when a later run of the session entered the history.
    */
   'run.resume': { params: RunResumeParams; result: RunResumeResult };
   /** Every settings item as the given scope sees it. */

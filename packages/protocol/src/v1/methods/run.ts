@@ -98,7 +98,7 @@ export const runMethods = {
   },
   'run.resume': {
     description:
-      "Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its history ends (no repeated user message), with the original's accepted settings.",
+      "Resumes an interrupted or failed run as a new attempt in the same Pi session with the original's accepted settings: when its request entered the history, from where the history ends (no repeated user message, Pi's retries as in any run); when it never did, its own request is sent now. `not_last_run` when a later run of the session entered the history.",
     params: z.strictObject({
       runId: idSchema.describe('The interrupted or failed run to resume.'),
       requestId: idSchema.describe('Idempotency key of the resumption itself.'),
