@@ -108,6 +108,12 @@ describe('RepaApplication through a real daemon process', () => {
   const agentDir = join(base, 'agent');
   const space = join(base, 'space');
   mkdirSync(space);
+  // One of the learner's own skills (Pi's user scope), for a `/skill:` steer.
+  mkdirSync(join(agentDir, 'skills', 'tidy'), { recursive: true });
+  writeFileSync(
+    join(agentDir, 'skills', 'tidy', 'SKILL.md'),
+    '---\nname: tidy\ndescription: Keep answers tidy.\n---\nAnswer in one short sentence.\n',
+  );
   let daemon: Daemon;
   let client: RepaClient;
   let log: ReturnType<typeof eventLog>;
@@ -635,6 +641,24 @@ describe('RepaApplication through a real daemon process', () => {
       resubmitted: true,
       run: { runId: steer.run.runId, status: 'failed' },
     });
+  });
+
+  it('records a /skill: steer delivered, though Pi expands its text', async () => {
+    const sessionId = await newSession();
+    const go = join(base, 'go-skill-steer');
+    const { run } = await submit(sessionId, `wait for ${go}`);
+    await log.until(() =>
+      log
+        .of(run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const steer = await submit(sessionId, '/skill:tidy and be brief', 'skill-steer', 'steer');
+    writeFileSync(go, '');
+    expect(await ended(steer.run.runId)).toMatchObject({ status: 'succeeded' });
+    // The model got the skill's text, and answered the steered message.
+    const done = await ended(run.runId);
+    expect(done.output).toContain('<skill name="tidy"');
+    expect(done.output).toContain('and be brief');
   });
 
   it('resumes the run it names: a run that never entered the history sends its own request', async () => {

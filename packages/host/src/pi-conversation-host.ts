@@ -331,9 +331,6 @@ export class PiConversationHost {
     if (event.type === 'message_end' && event.message.role === 'assistant') {
       addUsage(run.usage, event.message.usage);
     }
-    if (event.type === 'message_start' && event.message.role === 'user') {
-      run.deliveries.markDelivered(event.message.content);
-    }
     for (const runEvent of runEventsFromPi(event)) {
       if (runEvent.type === 'tool-end' && runEvent.receipts)
         run.receipts.push(...runEvent.receipts);

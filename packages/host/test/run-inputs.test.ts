@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AssistantMessage,
@@ -94,6 +95,41 @@ describe('run inputs on the faux provider', () => {
         type: 'steer-delivered',
         text: 'Only look at notes.',
         requestRunId: 'steer-1',
+      });
+      host.dispose();
+    });
+
+    it('records a /skill: steer delivered though Pi expands its text', async () => {
+      const base = mkdtempSync(join(tmpdir(), 'repa-skill-steer-'));
+      const agentDir = join(base, 'agent');
+      mkdirSync(join(agentDir, 'skills', 'tidy'), { recursive: true });
+      writeFileSync(
+        join(agentDir, 'skills', 'tidy', 'SKILL.md'),
+        '---\nname: tidy\ndescription: Keep answers tidy.\n---\nAnswer in one short sentence.\n',
+      );
+      const { host, faux, requests } = await createFauxHost({ agentDir });
+      const held = heldStep(
+        fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' }),
+      );
+      faux.setResponses([held.step, fauxAssistantMessage('Tidy.')]);
+      const events: RunEvent[] = [];
+      const running = host.send('List the files.', settings, {
+        onEvent: (event) => events.push(event),
+      });
+      await held.arrived;
+      const delivered = host.deliver('steer', '/skill:tidy and be brief', {
+        requestRunId: 'skill-steer',
+      });
+      held.release();
+      await delivered;
+      expect((await running).status).toBe('succeeded');
+      const steered = turns(requests[1]).at(-1)?.text ?? '';
+      expect(steered).toContain('<skill name="tidy"');
+      expect(steered).toContain('Answer in one short sentence.');
+      expect(events).toContainEqual({
+        type: 'steer-delivered',
+        text: '/skill:tidy and be brief',
+        requestRunId: 'skill-steer',
       });
       host.dispose();
     });
