@@ -50,7 +50,7 @@ const GROUPS: CommandGroup[] = [
   },
   {
     word: 'sessions',
-    summary: 'list, show, rename and delete the sessions of a space',
+    summary: 'list, show, rename, compact and delete the sessions of a space',
     defaultSubcommand: 'list',
   },
   { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },

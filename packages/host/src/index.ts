@@ -7,6 +7,7 @@ export {
   type BuiltLearningContext,
   buildLearningContext,
 } from './build-learning-context.js';
+export type { CompactionOutcome } from './conversation/compact-session.js';
 export type {
   PiConversationHostOptions,
   ResumeTarget,

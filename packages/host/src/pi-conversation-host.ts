@@ -22,6 +22,7 @@ import {
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
 import { assembleSession } from './conversation/assemble-session.js';
+import { type CompactionOutcome, compactSession } from './conversation/compact-session.js';
 import type {
   PiConversationHostOptions,
   ResumeTarget,
@@ -79,6 +80,7 @@ export class PiConversationHost {
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   #run: ActiveRun | undefined;
+  #compacting = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
@@ -129,9 +131,31 @@ export class PiConversationHost {
     this.#session.setSessionName(title);
   }
 
-  /** True while a run is active. */
+  /** True while a run or a compaction is active. */
   get busy(): boolean {
-    return this.#run !== undefined;
+    return this.#run !== undefined || this.#compacting;
+  }
+
+  /**
+   * Compacts the session's history now through Pi's `compact()` (spec R73): `instructions` are
+   * Pi's custom instructions for the summary; `settings` say which sources are off, so the summary
+   * input leaves them out (R46), and the learning context is put back after the summary as after
+   * any compaction (R42). `busy` while a run is active.
+   */
+  async compact(
+    instructions: string | undefined,
+    settings: PromptSettings,
+  ): Promise<CompactionOutcome> {
+    if (this.busy) {
+      throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
+    }
+    this.#compacting = true;
+    this.#lastSettings = settings;
+    try {
+      return await compactSession(this.#session, instructions, this.#options);
+    } finally {
+      this.#compacting = false;
+    }
   }
 
   async #build(): Promise<void> {
@@ -207,7 +231,7 @@ export class PiConversationHost {
     settings: PromptSettings,
     options: SendOptions,
   ): Promise<RunOutcome> {
-    if (this.#run) {
+    if (this.busy) {
       throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
     }
     const emit = options.onEvent ?? (() => {});

@@ -15,6 +15,7 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
+import { describeCompaction } from './session-commands.js';
 import { announceSession, CONTINUE_OPTION, restrictedOf } from './runs/run-command.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
@@ -27,6 +28,7 @@ const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/sessions', 'list the recent sessions of the space'],
   ['/context', 'show the learning context of the space'],
   ['/model', 'show the model that answers'],
+  ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
   ['/exit', 'leave (also Ctrl-D on an empty line)'],
@@ -146,6 +148,17 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       say(
         `[repa] model: ${describeModel(await chat.context.model())} (repa models lists the others)`,
       );
+      break;
+    }
+    case '/compact': {
+      const instructions = line.slice(name.length).trim();
+      say('[repa] compacting the session…');
+      const result = await chat.client.request('session.compact', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+        ...(instructions ? { instructions } : {}),
+      });
+      say(describeCompaction(chat.sessionId, result).trimEnd());
       break;
     }
     case '/steer':

@@ -169,6 +169,56 @@ ${SPACE_HELP}`,
   },
 };
 
+const sessionsCompact: Command = {
+  words: ['sessions', 'compact'],
+  summary: "summarise a session's older history now, so the model sees less",
+  usage: 'sessions compact [ID] [--instructions TEXT] [--space DIR]',
+  help: `Compacts a session (by id or its first characters; default: the space's most recent one)
+through Pi's compaction: a summary of its older part stands for it in what the model sees from then
+on; the history itself keeps everything, and the learning context is given again after the
+summary. The summary is asked for with the standing instructions of the setting
+compaction.instructions, then --instructions. Refused (busy) while one of its runs is active.
+
+Options:
+${SPACE_HELP}
+  --instructions TEXT  what the summary should keep, e.g. "the open questions and the sources"
+
+With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "instructions"}.`,
+  options: { space: { type: 'string' }, instructions: { type: 'string' } },
+  positionals: [0, 1],
+  async run(context, [id], values) {
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const sessionId = await sessionOrLatest(client, space, id);
+    if (sessionId === undefined) {
+      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+        fix: 'Start one with repa chat or repa run, or pass --space.',
+      });
+    }
+    const instructions = str(values.instructions)?.trim();
+    const result = await client.request('session.compact', {
+      space,
+      sessionId,
+      ...(instructions ? { instructions } : {}),
+    });
+    if (context.json) writeJson(context.stdout, { space, sessionId, ...result });
+    else context.stdout.write(describeCompaction(sessionId, result));
+    return 0;
+  },
+};
+
+/** What a compaction did, in two lines and the summary. */
+export function describeCompaction(
+  sessionId: string,
+  result: { summary: string; tokensBefore: number; tokensAfter?: number; instructions?: string },
+): string {
+  const after = result.tokensAfter === undefined ? '' : ` to ~${result.tokensAfter}`;
+  return `session ${sessionId} compacted: context ~${result.tokensBefore}${after} tokens (Pi's estimate)
+${result.instructions ? `instructions: ${result.instructions}\n` : ''}summary:
+${result.summary.replace(/^/gm, '  ')}
+`;
+}
+
 const sessionsDelete: Command = {
   words: ['sessions', 'delete'],
   summary: 'delete a session and its history',
@@ -192,11 +242,12 @@ ${SPACE_HELP}`,
   },
 };
 
-/** `repa sessions list|show|new|rename|delete`. */
+/** `repa sessions list|show|new|rename|compact|delete`. */
 export const sessionCommands: Command[] = [
   sessionsList,
   sessionsShow,
   sessionsNew,
   sessionsRename,
+  sessionsCompact,
   sessionsDelete,
 ];

@@ -48,6 +48,7 @@ export function sessionHandlers({
       if (!session) throw new RepaError('not_found', `Session ${params.sessionId} went away.`);
       return { session };
     },
+    'session.compact': (params) => runs.compact(params),
     // `busy` while one of the session's runs is accepted or running.
     'session.delete': async (params) => {
       const root = await space(params.space);

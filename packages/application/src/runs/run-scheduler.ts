@@ -44,6 +44,8 @@ export class RunScheduler {
   readonly #deliveries: RunDeliveries;
   /** The runs executing here, with their session key. */
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
+  /** The sessions being compacted on request (their runs wait, spec R73). */
+  readonly #compacting = new Set<string>();
   #closing = false;
 
   constructor(parts: RunSchedulerParts) {
@@ -57,10 +59,51 @@ export class RunScheduler {
     return this.#active.size === 0 && this.#ledger.activeRuns().length === 0;
   }
 
-  /** Whether one of the session's runs is executing here. */
+  /** Whether one of the session's runs, or a compaction of it, is executing here. */
   isRunning(space: string, sessionId: string): boolean {
     const key = sessionKey(space, sessionId);
-    return [...this.#active.values()].some((run) => run.sessionKey === key);
+    return (
+      this.#compacting.has(key) || [...this.#active.values()].some((run) => run.sessionKey === key)
+    );
+  }
+
+  /**
+   * Compacts a session's history now through its host (spec R73) with the standing
+   * `compaction.instructions` and then `instructions`, the session's prompt settings saying which
+   * sources the summary leaves out (R46). `busy` while one of its runs is accepted or running; a
+   * run submitted meanwhile is `busy` too, a queued one starts after it.
+   */
+  async compact(params: V1Params<'session.compact'>): Promise<V1Result<'session.compact'>> {
+    const space = await this.#parts.space(params.space);
+    const { sessionId } = params;
+    await this.#parts.trust.checkSession(space, sessionId);
+    const active = this.#ledger
+      .activeRuns()
+      .find((run) => run.space === space && run.sessionId === sessionId);
+    if (active || this.isRunning(space, sessionId)) {
+      throw new RepaError('busy', `Session ${sessionId} has an active run or compaction.`, {
+        fix: 'Wait for it to end (or cancel it), then compact the session.',
+      });
+    }
+    const key = sessionKey(space, sessionId);
+    this.#compacting.add(key);
+    try {
+      const { settings, hosts, trust } = this.#parts;
+      const snapshot = await settings.resolveForRun(space, sessionId);
+      const standing = (await settings.get({ space, sessionId })).find(
+        (item) => item.key === 'compaction.instructions',
+      )?.value;
+      const instructions =
+        [standing, params.instructions]
+          .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+          .join('\n\n') || undefined;
+      const host = await hosts.host(space, sessionId, await trust.isTrusted(space));
+      const outcome = await host.compact(instructions, snapshot.promptSettings);
+      return { ...outcome, ...(instructions ? { instructions } : {}) };
+    } finally {
+      this.#compacting.delete(key);
+      this.#pump(space, sessionId);
+    }
   }
 
   /** Sends the run's next events to `connection` as `run.event` notifications. */
@@ -209,6 +252,7 @@ export class RunScheduler {
     await this.#parts.trust.checkSession(request.space, request.sessionId);
     await this.#parts.hosts.sessionFile(request.space, request.sessionId);
     await check?.();
+    if ((request.delivery ?? 'new') === 'new') this.#refuseWhileCompacting(request);
     // A resumption's input was checked when the original was accepted: read at its start.
     if (accepted) return this.#record(request, accepted, subscriber);
     // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
@@ -218,6 +262,14 @@ export class RunScheduler {
     }
     const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
     return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+  }
+
+  /** `busy` while the request's session is being compacted (a queued request waits instead). */
+  #refuseWhileCompacting(request: RunRequest): void {
+    if (!this.#compacting.has(sessionKey(request.space, request.sessionId))) return;
+    throw new RepaError('busy', `Session ${request.sessionId} is being compacted.`, {
+      fix: 'Submit again once the compaction has ended, or queue the request (delivery queue).',
+    });
   }
 
   /** Records an accepted request in the ledger and starts (or queues) its run. */

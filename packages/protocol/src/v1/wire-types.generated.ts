@@ -945,6 +945,33 @@ export interface SessionRenameResult {
   [member: string]: unknown;
 }
 
+/** `session.compact` params. */
+export interface SessionCompactParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /**
+   * Instructions for this summary, e.g. `keep the open questions`; they follow the standing
+   * `compaction.instructions`.
+   */
+  instructions?: string | undefined;
+}
+
+/** `session.compact` result. */
+export interface SessionCompactResult {
+  /** The summary written. */
+  summary: string;
+  /** Pi's estimate of the context before, in tokens (an estimate, spec R47). */
+  tokensBefore: number;
+  /** Pi's estimate of the context after, in tokens (an estimate, spec R47). */
+  tokensAfter?: number | undefined;
+  /** The instructions the summary was asked with (standing and given), if any. */
+  instructions?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `session.delete` params. */
 export interface SessionDeleteParams {
   /** The space root (an absolute path). */
@@ -1372,6 +1399,12 @@ export interface V1MethodTypes {
   'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
   /** Gives a session a new title. */
   'session.rename': { params: SessionRenameParams; result: SessionRenameResult };
+  /**
+   * Compacts a session's history now through Pi's compaction: a summary of its older part stands
+   * for it in what the model sees from then on (the raw history keeps everything). `busy` while one
+   * of its runs is accepted or running; `invalid_request` when there is too little to compact.
+   */
+  'session.compact': { params: SessionCompactParams; result: SessionCompactResult };
   /** Deletes a session's file; `busy` while one of its runs is accepted or running. */
   'session.delete': { params: SessionDeleteParams; result: SessionDeleteResult };
   /** Records whether the learner trusts a space (kept in the app directory; spec R13). */

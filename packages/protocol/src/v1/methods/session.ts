@@ -44,6 +44,38 @@ export const sessionMethods = {
       session: sessionInfoSchema.describe('The renamed session.'),
     }),
   },
+  'session.compact': {
+    description:
+      "Compacts a session's history now through Pi's compaction: a summary of its older part stands for it in what the model sees from then on (the raw history keeps everything). `busy` while one of its runs is accepted or running; `invalid_request` when there is too little to compact.",
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+      instructions: z
+        .string()
+        .min(1)
+        .max(4000)
+        .optional()
+        .describe(
+          'Instructions for this summary, e.g. `keep the open questions`; they follow the standing `compaction.instructions`.',
+        ),
+    }),
+    result: z.looseObject({
+      summary: z.string().describe('The summary written.'),
+      tokensBefore: z
+        .number()
+        .nonnegative()
+        .describe("Pi's estimate of the context before, in tokens (an estimate, spec R47)."),
+      tokensAfter: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe("Pi's estimate of the context after, in tokens (an estimate, spec R47)."),
+      instructions: z
+        .string()
+        .optional()
+        .describe('The instructions the summary was asked with (standing and given), if any.'),
+    }),
+  },
   'session.delete': {
     description: "Deletes a session's file; `busy` while one of its runs is accepted or running.",
     params: z.strictObject({
