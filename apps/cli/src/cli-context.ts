@@ -177,3 +177,27 @@ export async function sessionOf(
   const { session } = await client.request('session.create', { space });
   return { sessionId: session.sessionId, created: true };
 }
+
+/**
+ * Before a command destroys something: asks `question` on a terminal (`[y/N]`, Enter is no);
+ * `yes` (`--yes`), `--json` or no terminal go on without asking. Declining ends the command with
+ * `cancelled`.
+ */
+export async function confirmDestructive(
+  context: CliContext,
+  question: string,
+  yes: boolean,
+): Promise<void> {
+  const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
+  if (yes || context.json || !terminal) return;
+  const prompt = createInterface({ input: context.stdin, output: context.stdout });
+  try {
+    const answer = await prompt.question(`${question} [y/N] `);
+    if (/^\s*(y|yes)\s*$/i.test(answer)) return;
+  } finally {
+    prompt.close();
+  }
+  throw new RepaError('cancelled', 'Nothing was changed.', {
+    fix: 'Answer y to go on, or pass --yes to skip the question.',
+  });
+}

@@ -53,7 +53,11 @@ const GROUPS: CommandGroup[] = [
     summary: 'list, show, rename, compact and delete the sessions of a space',
     defaultSubcommand: 'list',
   },
-  { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
+  {
+    word: 'runs',
+    summary: 'list, show, cancel, retry, resume and prune runs',
+    defaultSubcommand: 'list',
+  },
   {
     word: 'context',
     summary: "show, write or edit a space's learning context",

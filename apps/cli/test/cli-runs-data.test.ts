@@ -1,5 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,5 +104,31 @@ describe('compacting a session on a real daemon', () => {
     const summaryAt = last.indexOf('SUMMARY: two tide questions.');
     expect(summaryAt).toBeGreaterThanOrEqual(0);
     expect(last.indexOf('Tides follow the moon.')).toBeGreaterThan(summaryAt);
+  });
+});
+
+describe("a space's data over time", () => {
+  it('stores an image sent with two runs once, by its hash, outside the ledger', async () => {
+    const sessionId = await newSession();
+    // A 1×1 PNG outside the space: sent inline.
+    const png = join(sandbox.root, 'dot.png');
+    writeFileSync(
+      png,
+      Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    );
+    endpoint.replies = [{ kind: 'text', text: 'A dot.' }];
+    for (const text of ['What is this?', 'And now?']) {
+      const result = await repa(sandbox, ['run', '--session', sessionId, '--image', png, text]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(readdirSync(join(sandbox.appDir, 'images'))).toHaveLength(1);
+    const ledger = new DatabaseSync(join(sandbox.appDir, 'ledger.sqlite'), { readOnly: true });
+    const inputs = ledger.prepare('SELECT input FROM runs WHERE session_id = ?').all(sessionId);
+    ledger.close();
+    expect(inputs).toHaveLength(2);
+    expect(JSON.stringify(inputs)).not.toContain('iVBORw0KGgo');
   });
 });

@@ -128,7 +128,7 @@ describe('sessions in chat and run', () => {
     expect(ambiguous.stderr).toMatch(new RegExp(`^repa: '${shared}' matches 2 sessions: `));
   });
 
-  it('titles a session after its first request; sessions rename and delete by id prefix', async () => {
+  it('titles a session after its first request; sessions rename and delete by id prefix, its runs with it', async () => {
     const space = newSpace('titles');
     await repa(sandbox, ['run', 'What does notes/a.md say about the tide?'], { cwd: space });
     const [session] = await sessionsOf(space);
@@ -148,12 +148,17 @@ describe('sessions in chat and run', () => {
     expect(renamed.stdout).toBe(`session ${sessionId} is now titled "Tide notes"\n`);
     expect((await sessionsOf(space))[0]?.title).toBe('Tide notes');
 
+    const runsOf = async () =>
+      (await repaJson<{ runs: { sessionId: string }[] }>(sandbox, ['runs', 'list'], { cwd: space }))
+        .json.runs;
+    expect((await runsOf()).map((run) => run.sessionId)).toEqual([sessionId]);
     const deleted = await repa(sandbox, ['sessions', 'delete', sessionId.slice(0, 10)], {
       cwd: space,
     });
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(deleted.stdout).toBe(`session ${sessionId} deleted\n`);
+    expect(deleted.stdout).toBe(`session ${sessionId} deleted, with 1 run\n`);
     expect(await sessionsOf(space)).toEqual([]);
+    expect(await runsOf()).toEqual([]);
     const gone = await repa(sandbox, ['sessions', 'show', sessionId], { cwd: space });
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/has no session .* \(not_found\)/);

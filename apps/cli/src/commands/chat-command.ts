@@ -15,8 +15,8 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
-import { describeCompaction } from './session-commands.js';
 import { announceSession, CONTINUE_OPTION, restrictedOf } from './runs/run-command.js';
+import { describeCompaction } from './session-commands.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;

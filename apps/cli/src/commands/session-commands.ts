@@ -1,5 +1,5 @@
 import { RepaError } from '@repa/protocol';
-import { sessionOrLatest, spaceOf } from '../cli-context.js';
+import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
 import { resolveSession } from '../resolve-id.js';
@@ -221,23 +221,37 @@ ${result.summary.replace(/^/gm, '  ')}
 
 const sessionsDelete: Command = {
   words: ['sessions', 'delete'],
-  summary: 'delete a session and its history',
-  usage: 'sessions delete ID [--space DIR]',
-  help: `Deletes a session (by id or its first characters): its Pi session file goes, with its history.
-Files the session saved stay as they are; its runs stay in repa runs list. Refused (busy) while one
-of its runs is accepted or running.
+  summary: 'delete a session, its history and its runs',
+  usage: 'sessions delete ID [--yes] [--space DIR]',
+  help: `Deletes a session (by id or its first characters): its Pi session file goes, with its history,
+and its runs leave the run ledger (repa runs list no longer shows them). Files the session saved
+stay as they are. On a terminal it asks first. Refused (busy) while one of its runs is accepted or
+running.
 
 Options:
+  --yes            do not ask first
 ${SPACE_HELP}`,
-  options: { space: { type: 'string' } },
+  options: { space: { type: 'string' }, yes: { type: 'boolean' } },
   positionals: [1, 1],
   async run(context, [id = ''], values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const { sessionId } = await resolveSession(client, space, id);
-    await client.request('session.delete', { space, sessionId });
-    if (context.json) writeJson(context.stdout, { sessionId, deleted: true });
-    else context.stdout.write(`session ${sessionId} deleted\n`);
+    const session = await resolveSession(client, space, id);
+    await confirmDestructive(
+      context,
+      `Delete session ${session.sessionId}${session.title ? ` "${session.title}"` : ''}, its history and its runs?`,
+      values.yes === true,
+    );
+    const { sessionId, runsRemoved = 0 } = await client.request('session.delete', {
+      space,
+      sessionId: session.sessionId,
+    });
+    if (context.json) writeJson(context.stdout, { sessionId, deleted: true, runsRemoved });
+    else {
+      context.stdout.write(
+        `session ${sessionId} deleted, with ${runsRemoved} run${runsRemoved === 1 ? '' : 's'}\n`,
+      );
+    }
     return 0;
   },
 };

@@ -24,5 +24,10 @@ export function runHandlers({
     'run.cancel': async (params) => ({ run: await runs.cancel(params.runId) }),
     'run.retry': (params, connection) => runs.retry(params.runId, params.requestId, connection),
     'run.resume': (params, connection) => runs.resume(params.runId, params.requestId, connection),
+    'run.prune': async (params) => {
+      const root = params.space === undefined ? undefined : await space(params.space);
+      const removed = ledger.prune(new Date(params.endedBefore).toISOString(), root);
+      return { pruned: removed.runs, imagesRemoved: removed.images };
+    },
   };
 }

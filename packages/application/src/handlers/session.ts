@@ -1,6 +1,7 @@
 import { RepaError } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
 
 /**
@@ -60,9 +61,10 @@ export function sessionHandlers({
           fix: `Wait for it to end or cancel it (repa runs cancel ${active?.runId ?? 'RUN_ID'}), then delete the session.`,
         });
       }
-      await hosts.release(root, params.sessionId);
-      await (await loadHost()).deleteSpaceSession(root, params.sessionId);
-      return { sessionId: params.sessionId };
+      return {
+        sessionId: params.sessionId,
+        runsRemoved: await deleteSession(root, params.sessionId, { ledger, hosts }),
+      };
     },
   };
 }

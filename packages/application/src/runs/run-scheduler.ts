@@ -253,15 +253,27 @@ export class RunScheduler {
     await this.#parts.hosts.sessionFile(request.space, request.sessionId);
     await check?.();
     if ((request.delivery ?? 'new') === 'new') this.#refuseWhileCompacting(request);
-    // A resumption's input was checked when the original was accepted: read at its start.
-    if (accepted) return this.#record(request, accepted, subscriber);
-    // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
-    await (await loadHost()).checkRunInput(request.space, this.#parts.appDirectory, request.input);
-    if (request.delivery === 'steer' || request.delivery === 'followUp') {
-      return this.#acceptDelivery(request, request.delivery, subscriber);
+    // Images and attachments are checked before acceptance (`invalid_request`,
+    // `path_outside_space`); a resumption's were, when the original was accepted.
+    if (!accepted) {
+      await (await loadHost()).checkRunInput(
+        request.space,
+        this.#parts.appDirectory,
+        request.input,
+      );
     }
-    const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
-    return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+    // Inline images are stored by hash before the request is recorded (and kept till then).
+    const release = await this.#ledger.images.store(request.input.images);
+    try {
+      if (accepted) return this.#record(request, accepted, subscriber);
+      if (request.delivery === 'steer' || request.delivery === 'followUp') {
+        return this.#acceptDelivery(request, request.delivery, subscriber);
+      }
+      const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
+      return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+    } finally {
+      release();
+    }
   }
 
   /** `busy` while the request's session is being compacted (a queued request waits instead). */

@@ -26,7 +26,8 @@ function lastRequest(messages: TranscriptContext['messages']) {
 /** The text of the last user message of a request, whatever it is. */
 function lastText(messages: TranscriptContext['messages']): string {
   const last = messages.findLast((message) => message.role === 'user');
-  if (!last || typeof last.content === 'string') return last?.content ?? '';
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
   return last.content.map((block) => ('text' in block ? block.text : '')).join('');
 }
 

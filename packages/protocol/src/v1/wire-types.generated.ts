@@ -984,6 +984,8 @@ export interface SessionDeleteParams {
 export interface SessionDeleteResult {
   /** The deleted session's id. */
   sessionId: string;
+  /** How many runs of the session were removed from the run ledger. */
+  runsRemoved?: number | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1133,6 +1135,24 @@ export interface RunResumeResult {
   run: RunInfo;
   /** True when this request id was already accepted and the original attempt is returned. */
   resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.prune` params. */
+export interface RunPruneParams {
+  /** Runs that ended before this time (ISO 8601) are removed. */
+  endedBefore: string;
+  /** Only runs of this space (default: every space). */
+  space?: string | undefined;
+}
+
+/** `run.prune` result. */
+export interface RunPruneResult {
+  /** How many runs were removed. */
+  pruned: number;
+  /** How many stored images no run used any more and were deleted. */
+  imagesRemoved: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1405,7 +1425,10 @@ export interface V1MethodTypes {
    * of its runs is accepted or running; `invalid_request` when there is too little to compact.
    */
   'session.compact': { params: SessionCompactParams; result: SessionCompactResult };
-  /** Deletes a session's file; `busy` while one of its runs is accepted or running. */
+  /**
+   * Deletes a session's file and removes its runs from the run ledger (their stored images too,
+   * when no other run uses them); `busy` while one of its runs is accepted or running.
+   */
   'session.delete': { params: SessionDeleteParams; result: SessionDeleteResult };
   /** Records whether the learner trusts a space (kept in the app directory; spec R13). */
   'space.trust': { params: SpaceTrustParams; result: SpaceTrustResult };
@@ -1431,6 +1454,12 @@ export interface V1MethodTypes {
    * sent now. `not_last_run` when a later run of the session entered the history.
    */
   'run.resume': { params: RunResumeParams; result: RunResumeResult };
+  /**
+   * Removes from the run ledger the runs that ended before a time, except those a kept run refers
+   * to (as a retry, resumption or delivery), and the stored images only they used. Sessions and
+   * their histories stay.
+   */
+  'run.prune': { params: RunPruneParams; result: RunPruneResult };
   /** Every settings item as the given scope sees it. */
   'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
   /** Stores the complete value of one item at one level. */

@@ -114,4 +114,22 @@ export const runMethods = {
         ),
     }),
   },
+  'run.prune': {
+    description:
+      'Removes from the run ledger the runs that ended before a time, except those a kept run refers to (as a retry, resumption or delivery), and the stored images only they used. Sessions and their histories stay.',
+    params: z.strictObject({
+      endedBefore: z.iso
+        .datetime({ offset: true })
+        .describe('Runs that ended before this time (ISO 8601) are removed.'),
+      space: spaceRootSchema.optional().describe('Only runs of this space (default: every space).'),
+    }),
+    result: z.looseObject({
+      pruned: z.number().int().nonnegative().describe('How many runs were removed.'),
+      imagesRemoved: z
+        .number()
+        .int()
+        .nonnegative()
+        .describe('How many stored images no run used any more and were deleted.'),
+    }),
+  },
 } as const;

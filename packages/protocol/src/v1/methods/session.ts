@@ -77,13 +77,20 @@ export const sessionMethods = {
     }),
   },
   'session.delete': {
-    description: "Deletes a session's file; `busy` while one of its runs is accepted or running.",
+    description:
+      "Deletes a session's file and removes its runs from the run ledger (their stored images too, when no other run uses them); `busy` while one of its runs is accepted or running.",
     params: z.strictObject({
       space: spaceRootSchema.describe('The space root (an absolute path).'),
       sessionId: idSchema.describe('The session.'),
     }),
     result: z.looseObject({
       sessionId: idSchema.describe("The deleted session's id."),
+      runsRemoved: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe('How many runs of the session were removed from the run ledger.'),
     }),
   },
 } as const;
