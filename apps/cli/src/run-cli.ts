@@ -50,7 +50,7 @@ const GROUPS: CommandGroup[] = [
   },
   {
     word: 'sessions',
-    summary: 'list, show, rename, compact and delete the sessions of a space',
+    summary: 'list, show, rename, compact, export and delete the sessions of a space',
     defaultSubcommand: 'list',
   },
   {

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo, SessionInfo } from '@repa/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -168,6 +168,36 @@ describe('sessions in chat and run', () => {
     const resumed = await repa(sandbox, ['chat', '--resume'], { cwd: newSpace('resume-pipe') });
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/--resume needs a terminal/);
+  });
+});
+
+describe('repa sessions export', () => {
+  it('writes a readable Markdown file of a session with its tool calls and receipts', async () => {
+    const space = newSpace('export');
+    const edited = await repa(
+      sandbox,
+      ['run', 'replace "six hours" with "twelve hours" in notes/a.md'],
+      { cwd: space },
+    );
+    expect(edited.code, edited.stderr).toBe(0);
+    const exported = await repa(
+      sandbox,
+      ['sessions', 'export', '--format', 'md', '-o', 'session.md'],
+      { cwd: space },
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const [session] = await sessionsOf(space);
+    const markdown = readFileSync(join(space, 'session.md'), 'utf8');
+    expect(markdown).toMatch(/^# replace "six hours" with "twelve hours" in notes\/a\.md\n/);
+    expect(markdown).toContain(`*Run `);
+    expect(markdown).toMatch(/^## You · .*\n\nreplace "six hours"/m);
+    expect(markdown).toContain('**Tool call `edit`**');
+    expect(markdown).toMatch(
+      /^- saved `notes\/a\.md` \(repa:document\/.+\): [0-9a-f]{12} → [0-9a-f]{12}, \d+ bytes$/m,
+    );
+    expect(exported.stdout).toBe(
+      `session ${session?.sessionId} exported to ${join(space, 'session.md')}\n`,
+    );
   });
 });
 

@@ -23,6 +23,7 @@ export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js'
 export { PiConversationHost } from './pi-conversation-host.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
+export { exportSession, type SessionExportFormat, sessionMarkdown } from './session-export.js';
 export {
   checkSessionFile,
   createSessionFile,

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
@@ -219,6 +221,61 @@ ${result.summary.replace(/^/gm, '  ')}
 `;
 }
 
+const FORMATS = { md: 'markdown', markdown: 'markdown', html: 'html', jsonl: 'jsonl' } as const;
+
+const sessionsExport: Command = {
+  words: ['sessions', 'export'],
+  summary: 'write a session out as Markdown, HTML or JSONL',
+  usage: 'sessions export [ID] [--format md|html|jsonl] [-o FILE] [--space DIR]',
+  help: `Exports a session (by id or its first characters; default: the space's most recent one):
+md (the default) is its history to read: every request and reply with the tool calls, tool results
+with the receipts of the files saved, learning-context snapshots, file-change notices, summaries
+and, where each run began, its record (status, model, tokens); html is Pi's own HTML export; jsonl
+is Pi's session file as it is (every branch). Written to FILE, or to standard output.
+
+Options:
+  --format FORMAT  md, html or jsonl (default md)
+  -o, --output F   the file to write (default: standard output)
+${SPACE_HELP}`,
+  options: {
+    space: { type: 'string' },
+    format: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+  },
+  positionals: [0, 1],
+  async run(context, [id], values) {
+    const name = str(values.format) ?? 'md';
+    const format = FORMATS[name as keyof typeof FORMATS];
+    if (!format) throw usageError(`Unknown export format '${name}'.`, 'Pass md, html or jsonl.');
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const sessionId = await sessionOrLatest(client, space, id);
+    if (sessionId === undefined) {
+      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+        fix: 'Start one with repa chat or repa run, or pass --space.',
+      });
+    }
+    const parts: string[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const part: { content: string; nextOffset?: number } = await client.request(
+        'session.export',
+        { space, sessionId, format, offset },
+      );
+      parts.push(part.content);
+      offset = part.nextOffset;
+    }
+    const output = str(values.output);
+    if (output === undefined) context.stdout.write(parts.join(''));
+    else {
+      const path = resolve(context.cwd, output);
+      await writeFile(path, parts.join(''));
+      if (context.json) writeJson(context.stdout, { space, sessionId, format, path });
+      else context.stdout.write(`session ${sessionId} exported to ${path}\n`);
+    }
+    return 0;
+  },
+};
+
 const sessionsDelete: Command = {
   words: ['sessions', 'delete'],
   summary: 'delete a session, its history and its runs',
@@ -256,12 +313,13 @@ ${SPACE_HELP}`,
   },
 };
 
-/** `repa sessions list|show|new|rename|compact|delete`. */
+/** `repa sessions list|show|new|rename|compact|export|delete`. */
 export const sessionCommands: Command[] = [
   sessionsList,
   sessionsShow,
   sessionsNew,
   sessionsRename,
   sessionsCompact,
+  sessionsExport,
   sessionsDelete,
 ];

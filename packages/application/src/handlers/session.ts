@@ -4,6 +4,9 @@ import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
 
+/** The characters of one part of `session.export`: well inside a frame, however it is escaped. */
+const EXPORT_PART_CHARS = 1_000_000;
+
 /**
  * `session.*`: a space's Pi sessions. An untrusted space shows only the sessions Repa started
  * there (spec R13); a session's title is written through its host (one writer per file).
@@ -50,6 +53,21 @@ export function sessionHandlers({
       return { session };
     },
     'session.compact': (params) => runs.compact(params),
+    'session.export': async (params) => {
+      const root = await space(params.space);
+      await trust.checkSession(root, params.sessionId);
+      const text = await (await loadHost()).exportSession(root, params.sessionId, params.format, {
+        runs: ledger.listRuns({ space: root, sessionId: params.sessionId, limit: 1000 }),
+        host: () => hosts.host(root, params.sessionId),
+      });
+      const offset = params.offset ?? 0;
+      const end = Math.min(text.length, offset + EXPORT_PART_CHARS);
+      return {
+        content: text.slice(offset, end),
+        totalChars: text.length,
+        ...(end < text.length ? { nextOffset: end } : {}),
+      };
+    },
     // `busy` while one of the session's runs is accepted or running.
     'session.delete': async (params) => {
       const root = await space(params.space);

@@ -67,6 +67,10 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { space: '/spaces/a', sessionId: 's1' },
     result: { sessionId: 's1', runsRemoved: 3 },
   },
+  'session.export': {
+    params: { space: '/spaces/a', sessionId: 's1', format: 'markdown', offset: 0 },
+    result: { content: '# Tides\n', totalChars: 8 },
+  },
   'run.prune': {
     params: { endedBefore: '2026-12-02T10:00:00.000Z', space: '/spaces/a' },
     result: { pruned: 12, imagesRemoved: 1 },
@@ -192,6 +196,10 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   },
   'run.get': { params: { runId: null }, path: 'params.runId' },
   'run.prune': { params: { endedBefore: 'yesterday' }, path: 'params.endedBefore' },
+  'session.export': {
+    params: { space: '/a', sessionId: 's', format: 'pdf' },
+    path: 'params.format',
+  },
   'run.list': { params: { limit: 0 }, path: 'params.limit' },
   'run.subscribe': { params: { runId: 3 }, path: 'params.runId' },
   'run.cancel': { params: {}, path: 'params.runId' },

@@ -972,6 +972,30 @@ export interface SessionCompactResult {
   [member: string]: unknown;
 }
 
+/** `session.export` params. */
+export interface SessionExportParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The export format. */
+  format: 'markdown' | 'html' | 'jsonl';
+  /** The character the part starts at (default 0). */
+  offset?: number | undefined;
+}
+
+/** `session.export` result. */
+export interface SessionExportResult {
+  /** This part of the export. */
+  content: string;
+  /** The length of the whole export. */
+  totalChars: number;
+  /** Where the next part starts; absent on the last part. */
+  nextOffset?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `session.delete` params. */
 export interface SessionDeleteParams {
   /** The space root (an absolute path). */
@@ -1425,6 +1449,13 @@ export interface V1MethodTypes {
    * of its runs is accepted or running; `invalid_request` when there is too little to compact.
    */
   'session.compact': { params: SessionCompactParams; result: SessionCompactResult };
+  /**
+   * A session exported for reading or keeping: `markdown` (its history with tool calls, tool
+   * results with the receipts of saves, learning-context snapshots, notices, summaries and each
+   * run's record), `html` (Pi's own HTML export) or `jsonl` (Pi's session file as it is). Long
+   * exports come in parts: ask again from `nextOffset`.
+   */
+  'session.export': { params: SessionExportParams; result: SessionExportResult };
   /**
    * Deletes a session's file and removes its runs from the run ledger (their stored images too,
    * when no other run uses them); `busy` while one of its runs is accepted or running.

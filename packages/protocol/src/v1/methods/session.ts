@@ -76,6 +76,31 @@ export const sessionMethods = {
         .describe('The instructions the summary was asked with (standing and given), if any.'),
     }),
   },
+  'session.export': {
+    description:
+      "A session exported for reading or keeping: `markdown` (its history with tool calls, tool results with the receipts of saves, learning-context snapshots, notices, summaries and each run's record), `html` (Pi's own HTML export) or `jsonl` (Pi's session file as it is). Long exports come in parts: ask again from `nextOffset`.",
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+      format: z.enum(['markdown', 'html', 'jsonl']).describe('The export format.'),
+      offset: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe('The character the part starts at (default 0).'),
+    }),
+    result: z.looseObject({
+      content: z.string().describe('This part of the export.'),
+      totalChars: z.number().int().nonnegative().describe('The length of the whole export.'),
+      nextOffset: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Where the next part starts; absent on the last part.'),
+    }),
+  },
   'session.delete': {
     description:
       "Deletes a session's file and removes its runs from the run ledger (their stored images too, when no other run uses them); `busy` while one of its runs is accepted or running.",
