@@ -96,7 +96,9 @@ ${GLOBAL_OPTIONS_HELP}
   --version        print the version
 
 Commands that need the daemon start it in the background for the app directory. Each command has
---help. Start with: repa demo, then repa chat in a folder of your notes.
+--help. A command works in the space you are in: the nearest folder up from the current directory
+that holds a .repa/ folder (as git finds its repository), else the current directory; --space DIR
+names another. Start with: repa demo, then repa chat in a folder of your notes.
 On a terminal output is coloured (NO_COLOR turns it off, FORCE_COLOR on for a pipe); with --json an
 error is one {"kind":"error","code",…} line on stdout. Exit codes: 0 done, 1 failed, 2 usage error,
 130 cancelled.

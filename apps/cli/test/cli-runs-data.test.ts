@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
@@ -104,6 +104,18 @@ describe('compacting a session on a real daemon', () => {
     const summaryAt = last.indexOf('SUMMARY: two tide questions.');
     expect(summaryAt).toBeGreaterThanOrEqual(0);
     expect(last.indexOf('Tides follow the moon.')).toBeGreaterThan(summaryAt);
+  });
+});
+
+describe('the space a command works in', () => {
+  it('is the enclosing space for a run typed in a subfolder, as git finds its repository', async () => {
+    await newSession();
+    const result = await repa(sandbox, ['run', 'Hello from a subfolder.'], {
+      cwd: join(sandbox.space, 'notes'),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`[repa] space ${sandbox.space}\n`);
+    expect(existsSync(join(sandbox.space, 'notes', '.repa'))).toBe(false);
   });
 });
 

@@ -327,7 +327,7 @@ running when /steer is read there (it says so, unless a run of another client is
 ${CHAT_HELP}
 
 Options:
-  --space DIR      the space folder (default: the current directory)
+  --space DIR      the space folder (default: the space you are in)
   --session ID     continue this session, by id or its first characters (default: a new session)
   -c, --continue   continue the most recent session of the space
   --resume         pick one of the recent sessions (on a terminal)

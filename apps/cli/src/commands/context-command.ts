@@ -116,7 +116,7 @@ written are named. A damaged file is reported as context_unavailable (data_too_l
 the same error the next run would fail with.
 
 Options:
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
   --session ID     the session whose settings decide (default: the space's most recent session)
 
 With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedRevision",
@@ -188,7 +188,7 @@ Options:
   --body TEXT      the body itself
   --source P       a source the body was built from (repeatable)
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "damagedFileKept"?}.`,
   options: {
@@ -234,7 +234,7 @@ refused unless --force.
 Options:
   --yes            do not ask first
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "damagedFileKept"?}.`,
   options: { space: { type: 'string' }, force: { type: 'boolean' }, yes: { type: 'boolean' } },
@@ -267,7 +267,7 @@ when the editor exits and the text changed, keeping its sources. When the contex
 meantime the save is refused (stale_version) and your text is left in the temporary file named.
 
 Options:
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "saved", "revision"}.`,
   options: { space: { type: 'string' } },
@@ -365,7 +365,7 @@ Arguments:
 Options:
   --instructions TEXT  what the context should focus on
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "keptChars", "totalChars"}]}.`,
   options: {

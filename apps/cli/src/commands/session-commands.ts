@@ -11,7 +11,7 @@ import { usageError } from '../usage-error.js';
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
-const SPACE_HELP = '  --space DIR      the space (default: the current directory)';
+const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
 /** `--limit N`: a whole number from 1 to 1000, or undefined. */
 function limitOf(values: Record<string, string | boolean | undefined>): number | undefined {

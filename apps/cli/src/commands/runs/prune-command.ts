@@ -29,7 +29,7 @@ space stay as they are. The setting runs.retentionDays does the same by itself, 
 
 Options:
   --older-than AGE  the age of the runs to remove
-  --space DIR       the space (default: the current directory)
+  --space DIR       the space (default: the space you are in)
   --all             the runs of every space`,
   options: {
     'older-than': { type: 'string' },

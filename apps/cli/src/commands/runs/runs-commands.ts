@@ -20,7 +20,7 @@ shortened to 8 characters, times are relative and the table fits the window; pip
 time is printed in full.
 
 Options:
-  --space DIR      only runs of this space (default: the current directory)
+  --space DIR      only runs of this space (default: the space you are in)
   --session ID     only runs of this session (default: every session of the space)
   --status STATUS  only runs in this status: ${runStatusSchema.options.join(', ')}
   --limit N        at most N runs (default 50)
