@@ -6,7 +6,7 @@ import type {
   RunInfo,
   SaveReceipt,
 } from '@repa/protocol';
-import { paint, Spinner, type TextStyle } from './style.js';
+import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
 
 /** Options of {@link RunPrinter}. */
 export interface RunPrinterOptions {
@@ -23,6 +23,8 @@ export interface RunPrinterOptions {
   promptSections?: 'none' | 'summary' | 'full';
   /** Print a failed run's error in the transcript (chat); `repa run` prints it on stderr instead. */
   showErrors?: boolean;
+  /** Where the wait for the model or a tool shows (default: a spinner on a terminal `out`). */
+  indicator?: WaitIndicator;
 }
 
 const short = (version: string | null): string => (version === null ? '∅' : version.slice(0, 8));
@@ -140,7 +142,7 @@ const TAG_STYLES: Record<string, TextStyle> = {
  */
 export class RunPrinter {
   readonly #options: RunPrinterOptions;
-  readonly #spinner: Spinner | undefined;
+  readonly #spinner: WaitIndicator | undefined;
   #atLineStart = true;
   #label: string | undefined;
   #since = 0;
@@ -148,7 +150,8 @@ export class RunPrinter {
   constructor(options: RunPrinterOptions) {
     this.#options = options;
     const out = options.out as NodeJS.WritableStream & { isTTY?: boolean };
-    this.#spinner = !options.json && out.isTTY === true ? new Spinner(out) : undefined;
+    this.#spinner =
+      options.indicator ?? (!options.json && out.isTTY === true ? new Spinner(out) : undefined);
   }
 
   /** Stops the spinner (the run ended or following it failed). */

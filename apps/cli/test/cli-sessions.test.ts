@@ -68,25 +68,32 @@ describe('repa run reading the request from standard input', () => {
 });
 
 describe('sessions in chat and run', () => {
-  it('chat starts a new session; chat -c and run -c continue the most recent one', async () => {
+  it('chat and run continue the most recent session; --new starts one', async () => {
     const space = newSpace('continue');
     const first = await repa(sandbox, ['chat'], { cwd: space, input: 'First request\n' });
     expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m); // The space had none.
     const second = await repa(sandbox, ['chat'], { cwd: space, input: 'Second request\n' });
-    expect(second.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
-    expect(await sessionsOf(space)).toHaveLength(2);
-    const continued = await repa(sandbox, ['chat', '-c'], { cwd: space, input: 'Third request\n' });
-    expect(continued.stdout).not.toContain('(new)');
-    const run = await repa(sandbox, ['run', '-c', 'Fourth request'], { cwd: space });
+    expect(second.stdout).not.toContain('(new)');
+    expect(await sessionsOf(space)).toHaveLength(1);
+    const fresh = await repa(sandbox, ['chat', '--new'], { cwd: space, input: 'Third request\n' });
+    expect(fresh.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
+    const run = await repa(sandbox, ['run', 'Fourth request'], { cwd: space });
     expect(run.code, run.stderr).toBe(0);
+    const continued = await repa(sandbox, ['run', '-c', 'Fifth request'], { cwd: space });
+    expect(continued.code, continued.stderr).toBe(0);
     const sessions = await sessionsOf(space);
     expect(sessions).toHaveLength(2);
-    const latest = sessions[0] as SessionInfo;
+    const [latest, older] = sessions as [SessionInfo, SessionInfo];
     expect(await userTexts(space, latest.sessionId)).toEqual([
-      'Second request',
       'Third request',
       'Fourth request',
+      'Fifth request',
     ]);
+    expect(await userTexts(space, older.sessionId)).toEqual(['First request', 'Second request']);
+    const renewed = await repa(sandbox, ['run', '--new', 'Sixth request'], { cwd: space });
+    expect(renewed.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
+    expect(await sessionsOf(space)).toHaveLength(3);
   });
 
   it('accepts a unique id prefix for sessions and runs, and says when a prefix is ambiguous', async () => {

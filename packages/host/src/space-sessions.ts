@@ -122,11 +122,24 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
         content?: unknown;
         toolName?: string;
         isError?: boolean;
+        stopReason?: string;
       };
       // Pi's system entries (prompt and tool configuration) stay raw (spec R27).
       if (message.role === 'user') return { ...base, kind: 'user', text: textOf(message.content) };
-      if (message.role === 'assistant')
-        return { ...base, kind: 'assistant', text: textOf(message.content) };
+      if (message.role === 'assistant') {
+        const outcome =
+          message.stopReason === 'aborted'
+            ? 'cancelled'
+            : message.stopReason === 'error'
+              ? 'failed'
+              : undefined;
+        return {
+          ...base,
+          kind: 'assistant',
+          text: textOf(message.content),
+          ...(outcome ? { outcome } : {}),
+        };
+      }
       if (message.role === 'toolResult') {
         return {
           ...base,

@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
-import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
+import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
+import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
-import { isTerminal, paint, terminalWidth } from '../style.js';
+import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
@@ -32,7 +33,9 @@ const sessionsList: Command = {
   summary: 'list the sessions of a space, most recent first',
   usage: 'sessions list [--space DIR] [--limit N]',
   help: `Lists the sessions of a space, most recently changed first: id, created, updated, title. On a
-terminal ids are shortened to 8 characters, times are relative and the table fits the window.
+terminal each id is shortened to the fewest characters (at least 8) that tell it apart from the
+space's other sessions (they are accepted wherever an id is), times are relative and local, and the
+table fits the window.
 
 Options:
 ${SPACE_HELP}
@@ -47,6 +50,7 @@ ${SPACE_HELP}
     const sessions = listed.slice(0, limit);
     const terminal = isTerminal(context.stdout);
     const time = (iso: string) => (terminal ? relativeTime(iso) : iso);
+    const short = uniquePrefixes(listed.map((session) => session.sessionId));
     if (context.json) writeJson(context.stdout, { space, sessions });
     else if (sessions.length === 0) context.stdout.write(`No sessions in ${space}.\n`);
     else {
@@ -54,7 +58,7 @@ ${SPACE_HELP}
         formatTable(
           ['session', 'created', 'updated', 'title'],
           sessions.map((session) => [
-            terminal ? shortId(session.sessionId) : session.sessionId,
+            terminal ? (short.get(session.sessionId) ?? session.sessionId) : session.sessionId,
             time(session.createdAt),
             session.updatedAt ? time(session.updatedAt) : '',
             session.title ?? '',
@@ -70,18 +74,20 @@ ${SPACE_HELP}
 const sessionsShow: Command = {
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
-  usage: 'sessions show [ID] [--space DIR] [--limit N]',
+  usage: 'sessions show [ID] [--full] [--space DIR] [--limit N]',
   help: `Shows the public history of a session (by id or its first characters; default: the space's
 most recent one): the requests, replies with their tool calls and targets ([read notes/a.md]), tool
-results, learning-context snapshots, file-change notices and summaries. Pi's system entries are not
-part of it.
+results, learning-context snapshots, file-change notices and summaries. Tool results and context
+snapshots take one line each (their first line and size) unless --full; a reply that was cancelled
+or failed is marked so. Pi's system entries are not part of it.
 
 Options:
 ${SPACE_HELP}
+  --full           tool results and context snapshots in full
   --limit N        only the last N items
 
 With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
-  options: { space: { type: 'string' }, limit: { type: 'string' } },
+  options: { space: { type: 'string' }, limit: { type: 'string' }, full: { type: 'boolean' } },
   positionals: [0, 1],
   async run(context, [id], values) {
     const limit = limitOf(values);
@@ -103,17 +109,16 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     if (items.length < history.length) {
       context.stdout.write(`(the last ${items.length} of ${history.length} items)\n`);
     }
-    const terminal = isTerminal(context.stdout);
-    for (const item of items) {
-      const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
-      const flag = item.isError ? ' (error)' : '';
-      const text = item.text.length > 2_000 ? `${item.text.slice(0, 1_999)}…` : item.text;
-      // On a terminal: the label coloured (red for an error) and the time relative.
-      const heading = paint(context.stdout, item.isError ? 'red' : 'cyan', `[${label}${flag}]`);
-      const when = terminal ? relativeTime(item.timestamp) : item.timestamp;
-      context.stdout.write(`\n${heading} ${when}\n${text}\n`);
-    }
     if (items.length === 0) context.stdout.write('(no history yet)\n');
+    else {
+      context.stdout.write(
+        `\n${historyText(items, {
+          full: values.full === true,
+          relative: isTerminal(context.stdout),
+          out: context.stdout,
+        })}`,
+      );
+    }
     return 0;
   },
 };
@@ -123,7 +128,7 @@ const sessionsNew: Command = {
   summary: 'start a new session in a space',
   usage: 'sessions new [--title TITLE] [--space DIR]',
   help: `Creates a session in a space. It becomes the space's most recent session, so repa chat and
-repa run use it from now on.
+repa run use it from now on (both continue the most recent session unless --session or --new).
 
 Options:
   --title TITLE    a human title

@@ -46,6 +46,12 @@ export const historyItemSchema = z
       .optional()
       .describe('Tool name, for tool results and assistant tool calls.'),
     isError: z.boolean().optional().describe('Whether a tool result is an error.'),
+    outcome: z
+      .enum(['cancelled', 'failed'])
+      .optional()
+      .describe(
+        'For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call failed).',
+      ),
   })
   .meta({
     id: 'HistoryItem',

@@ -362,6 +362,11 @@ export interface HistoryItem {
   toolName?: string | undefined;
   /** Whether a tool result is an error. */
   isError?: boolean | undefined;
+  /**
+   * For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call
+   * failed).
+   */
+  outcome?: 'cancelled' | 'failed' | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
