@@ -27,8 +27,6 @@ export interface CliContext {
   stderr: NodeJS.WritableStream;
   /** The daemon client; the daemon is started in the background when none runs. */
   client(): Promise<RepaClient>;
-  /** The model of the daemon, as its `initialize` reports it (undefined when unknown). */
-  model(): Promise<string | undefined>;
   /** Closes the client, when one was opened. */
   close(): Promise<void>;
 }
@@ -47,7 +45,7 @@ export interface CliContextOptions {
 
 /** The context of one `repa` invocation. */
 export function createCliContext(options: CliContextOptions): CliContext {
-  let connecting: Promise<{ client: RepaClient; model: string | undefined }> | undefined;
+  let connecting: Promise<{ client: RepaClient }> | undefined;
   const connect = () => {
     connecting ??= (async () => {
       const { status, started } = await startDaemon({
@@ -64,14 +62,13 @@ export function createCliContext(options: CliContextOptions): CliContext {
         { client: { name: 'repa', version: options.version } },
       );
       await client.connect();
-      return { client, model: status.model };
+      return { client };
     })();
     return connecting;
   };
   return {
     ...options,
     client: async () => (await connect()).client,
-    model: async () => (await connect()).model,
     async close() {
       if (!connecting) return;
       const opened = await connecting.catch(() => undefined);

@@ -1,4 +1,4 @@
-import { OFFLINE_MODEL_ID } from '@repa/protocol';
+import { type ModelSource, OFFLINE_MODEL_ID, type ThinkingLevel } from '@repa/protocol';
 
 /** How a model is named in every output; the offline responder says what it is. */
 export function describeModel(label: string | undefined): string {
@@ -6,4 +6,53 @@ export function describeModel(label: string | undefined): string {
   return label === OFFLINE_MODEL_ID
     ? `${OFFLINE_MODEL_ID} (local responder, no language model)`
     : label;
+}
+
+const WHY: Record<ModelSource, string> = {
+  run: 'this run only',
+  session: "this session's model.id",
+  space: "this space's model.id",
+  application: 'model.id of the application level',
+  daemon: "the daemon's --model",
+  'pi-default': "Pi's default among the models with credentials",
+  'no-credentials': 'no model has credentials',
+};
+
+/** Why a run uses its model, in a few words. */
+export function describeModelSource(source: ModelSource | undefined): string {
+  return source === undefined ? 'recorded before Repa kept why' : (WHY[source] ?? source);
+}
+
+/**
+ * The model a run uses, why, and its thinking level, as the `[repa] model:` line, chat's
+ * `/model` and `runs show` name it: `anthropic/x — Pi's default …, thinking off`.
+ */
+export function describeRunModel(run: {
+  model?: string | undefined;
+  modelSource?: ModelSource | undefined;
+  source?: ModelSource | undefined;
+  thinkingLevel?: ThinkingLevel | undefined;
+}): string {
+  const why = describeModelSource(run.modelSource ?? run.source);
+  return `${describeModel(run.model)} — ${why}${run.thinkingLevel ? `, thinking ${run.thinkingLevel}` : ''}`;
+}
+
+/**
+ * The status line chat shows after each reply: the model and thinking level it used, and Pi's
+ * estimate of the session's context (labelled as an estimate, spec R47).
+ */
+export function statusLine(run: {
+  model?: string | undefined;
+  thinkingLevel?: ThinkingLevel | undefined;
+  usage?: { contextTokensEstimate?: number; contextWindow?: number } | undefined;
+}): string {
+  const model = `model ${run.model ?? 'unknown'}${run.thinkingLevel ? `, thinking ${run.thinkingLevel}` : ''}`;
+  const { usage } = run;
+  const context =
+    usage?.contextTokensEstimate !== undefined
+      ? `context about ${usage.contextTokensEstimate}${usage.contextWindow ? ` of ${usage.contextWindow}` : ''} tokens (Pi's estimate)`
+      : run.model === OFFLINE_MODEL_ID
+        ? 'no context use (the local responder counts no tokens)'
+        : 'context use not known yet';
+  return `[status] ${model} · ${context}`;
 }

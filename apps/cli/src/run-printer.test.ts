@@ -34,6 +34,56 @@ function feed(printer: RunPrinter, events: RunEvent[]): void {
 }
 
 describe('RunPrinter', () => {
+  describe('saves', () => {
+    const lines = Array.from({ length: 10 }, (_, index) => `+line ${index + 1}`);
+    const events: RunEvent[] = [
+      {
+        type: 'tool-end',
+        toolCallId: 'c1',
+        toolName: 'write',
+        isError: false,
+        receipts: [
+          {
+            operationId: 'r1-1',
+            target: 'n.md',
+            identity: 'repa:document/x',
+            previousVersion: V1,
+            version: V2,
+            bytes: 70,
+          },
+        ],
+        diffs: [
+          {
+            target: 'n.md',
+            added: 10,
+            removed: 1,
+            diff: `--- n.md\n+++ n.md\n@@ -1,1 +1,10 @@\n-old\n${lines.join('\n')}\n`,
+          },
+        ],
+      },
+    ];
+
+    it('prints +added −removed and the first 8 changed lines under [saved], then where the rest is', () => {
+      const { out, text } = capture();
+      feed(new RunPrinter({ out, json: false }), events);
+      expect(text().split('\n').slice(1, -1)).toEqual([
+        '        +10 −1',
+        '        -old',
+        ...lines.slice(0, 7).map((line) => `        ${line}`),
+        '        … 3 more changed lines (repa runs diff r1 n.md)',
+      ]);
+    });
+
+    it('prints every changed line with allChangedLines (--verbose)', () => {
+      const { out, text } = capture();
+      feed(new RunPrinter({ out, json: false, allChangedLines: true }), events);
+      expect(text().split('\n').slice(2, -1)).toEqual([
+        '        -old',
+        ...lines.map((line) => `        ${line}`),
+      ]);
+    });
+  });
+
   describe('inputs and deliveries', () => {
     it('names the attached documents with their versions and each delivered message', () => {
       const { out, text } = capture();

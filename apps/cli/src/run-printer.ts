@@ -6,6 +6,7 @@ import type {
   RunInfo,
   SaveReceipt,
 } from '@repa/protocol';
+import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
 import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
 
 /** Options of {@link RunPrinter}. */
@@ -25,6 +26,8 @@ export interface RunPrinterOptions {
   showErrors?: boolean;
   /** Where the wait for the model or a tool shows (default: a spinner on a terminal `out`). */
   indicator?: WaitIndicator;
+  /** Under each `[saved]`: every changed line (`--verbose`) instead of the first few. */
+  allChangedLines?: boolean;
 }
 
 const short = (version: string | null): string => (version === null ? '∅' : version.slice(0, 8));
@@ -121,6 +124,7 @@ export function summarizePromptSections(sections: readonly PromptSectionReport[]
 /** The colour of a transcript line's `[tag]`. */
 const TAG_STYLES: Record<string, TextStyle> = {
   repa: 'dim',
+  status: 'dim',
   prompt: 'dim',
   context: 'dim',
   changes: 'magenta',
@@ -193,7 +197,7 @@ export class RunPrinter {
       this.#json({ kind: 'event', ...notification });
       return;
     }
-    this.#human(notification.event);
+    this.#human(notification.event, notification.runId);
   }
 
   /**
@@ -265,7 +269,21 @@ export class RunPrinter {
     this.#resume();
   }
 
-  #human(event: RunEvent): void {
+  /** A save's change under its `[saved]` line: `+3 −1`, then the changed lines (bounded). */
+  #diff(
+    diff: NonNullable<Extract<RunEvent, { type: 'tool-end' }>['diffs']>[number],
+    runId: string,
+  ) {
+    const pad = '        ';
+    this.note(`${pad}${diffCounts(diff)}`);
+    const lines = changedLines(this.#options.out, diff, {
+      limit: this.#options.allChangedLines ? undefined : SHOWN_CHANGED_LINES,
+      more: `repa runs diff ${runId} ${diff.target}`,
+    });
+    for (const line of lines) this.note(`${pad}${line}`);
+  }
+
+  #human(event: RunEvent, runId: string): void {
     switch (event.type) {
       case 'text-delta':
         this.#text(event.delta);
@@ -290,8 +308,11 @@ export class RunPrinter {
             `[tool] ${event.toolName} failed${error ? `: ${truncate(message, 200)} (${error.code})` : ''}`,
           );
         }
-        for (const receipt of event.receipts ?? [])
+        for (const receipt of event.receipts ?? []) {
           this.note(`[saved] ${describeReceipt(receipt)}`);
+          const diff = event.diffs?.find((one) => one.target === receipt.target);
+          if (diff) this.#diff(diff, runId);
+        }
         return;
       case 'context-snapshot':
         this.note(

@@ -30,7 +30,7 @@ describe('repa chat', () => {
     it('cancels the run (run.cancel), not the program, and the conversation goes on', async () => {
       const chat = spawnRepa(sandbox, ['chat']);
       await chat.waitFor(/you> $/);
-      expect(chat.stdout).toContain(`[repa] model: ${SLOW_MODEL}\n`);
+      expect(chat.stdout).toContain(`[repa] model: ${SLOW_MODEL} — the daemon's --model`);
       const held = slow.nextHeld();
       chat.child.stdin.write('Please wait for me.\n');
       await held; // The run is active: Pi waits on the model.
@@ -38,7 +38,7 @@ describe('repa chat', () => {
       chat.child.kill('SIGINT');
       const from = chat.stdout.length;
       await chat.waitFor(
-        /^\[cancelled\] run \S+: The run was cancelled\. \(cancelled\)\nFix: .*\nyou> $/m,
+        /^\[cancelled\] run \S+: The run was cancelled\. \(cancelled\)\nFix: .*\n\[status\] .*\nyou> $/m,
         from,
       );
       expect(chat.stdout.slice(from)).toMatch(/^\[cancel\] cancelling the run …$/m);
@@ -135,12 +135,14 @@ describe('repa doctor and daemon status', () => {
   describe('with a model that has credentials', () => {
     it('lists the model and names it in the status', async () => {
       const doctor = await repa(sandbox, ['doctor']);
+      expect(doctor.stdout).toMatch(/^models {4}1 with credentials now, from:$/m);
+      expect(doctor.stdout).toMatch(/^ {12}test: models-json, 1 model$/m);
       expect(doctor.stdout).toMatch(
-        /^models {4}1 with credentials; the daemon's default: test\/slow$/m,
+        /^default {3}test\/slow \(the daemon's --model\), when no level sets model\.id$/m,
       );
       expect(doctor.stdout).toContain('models.json present');
       const status = await repa(sandbox, ['daemon', 'status']);
-      expect(status.stdout).toContain(`model     ${SLOW_MODEL}\n`);
+      expect(status.stdout).toContain(`model     ${SLOW_MODEL} (its --model`);
     });
   });
 });

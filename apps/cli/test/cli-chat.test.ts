@@ -25,7 +25,10 @@ describe('repa chat', () => {
       expect(turns[0]).toMatch(/^What does notes\/a\.md say about the tide\?\n/);
       expect(turns[0]).toContain('[tool] read notes/a.md\n');
       expect(turns[0]).toContain('[repa-offline] From notes/a.md: The tide turns every six hours.');
-      expect(turns[0]).toMatch(/\[succeeded\] run \S+\n$/);
+      // After each reply, the status line: the model it used and the context use.
+      expect(turns[0]).toMatch(
+        /\[succeeded\] run \S+\n\[status\] model repa-offline, thinking off · no context use \(the local responder counts no tokens\)\n$/,
+      );
       expect(turns[1]).toContain('[tool] edit notes/plan.md (1 edit)\n');
       expect(turns[1]).toMatch(
         /^\[saved\] notes\/plan\.md {2}[0-9a-f]{8} → [0-9a-f]{8}, \d+ bytes {2}receipt \S+ {2}repa:document\/\S+$/m,
@@ -84,7 +87,7 @@ describe('repa chat', () => {
       const chat = spawnRepa(sandbox, ['chat', '-c']);
       await chat.waitFor(/you> $/);
       chat.child.stdin.write('What does notes/a.md say about the tide?\n');
-      await chat.waitFor(/^\[succeeded\] run \S+\nyou> $/m);
+      await chat.waitFor(/^\[succeeded\] run \S+\n\[status\] .*\nyou> $/m);
       const stopped = await repa(sandbox, ['daemon', 'stop']);
       expect(stopped.stdout).toMatch(/^stopped \(pid \d+\)$/m);
       const from = chat.stdout.length;

@@ -48,7 +48,8 @@ beforeAll(async () => {
     'start',
   ]);
   expect(code, stderr).toBe(0);
-  expect(json).toMatchObject({ started: true, running: true, model: 'repa-offline' });
+  expect(json).toMatchObject({ started: true, running: true });
+  expect(json).not.toHaveProperty('model');
 });
 
 afterAll(async () => {
@@ -60,16 +61,16 @@ afterAll(async () => {
 
 describe('repa', () => {
   describe('daemon', () => {
-    it('shows the running daemon with its pid, version and model named as the offline responder', async () => {
+    it('shows the running daemon with its pid and version; its runs’ models are decided per run', async () => {
       const { code, stdout } = await repa(sandbox, ['daemon', 'status']);
       expect(code).toBe(0);
       expect(stdout).toMatch(/^daemon {4}running \(pid \d+\), repa-daemon \d+\.\d+\.\d+$/m);
-      expect(stdout).toContain(`model     ${OFFLINE}`);
+      expect(stdout).toMatch(/^model {5}decided per run when it is accepted/m);
       const pid = Number(readFileSync(join(sandbox.appDir, 'run', 'daemon.pid'), 'utf8'));
       const { json } = await repaJson(sandbox, ['daemon', 'status']);
-      expect(json).toMatchObject({ running: true, pid, model: 'repa-offline' });
+      expect(json).toMatchObject({ running: true, pid });
       expect(readFileSync(join(sandbox.appDir, 'run', 'daemon.log'), 'utf8')).toMatch(
-        /^repa-daemon ready socket=\S+ model=repa-offline$/m,
+        /^repa-daemon ready socket=\S+$/m,
       );
     });
 
@@ -128,8 +129,16 @@ describe('repa', () => {
       );
       expect(code).toBe(0);
       const lines = jsonLines(stdout);
-      expect(lines[0]).toMatchObject({ kind: 'start', space, model: 'repa-offline' });
-      expect(lines[0]?.modelDescription).toBe(OFFLINE);
+      expect(lines[0]).toMatchObject({
+        kind: 'start',
+        space,
+        model: 'repa-offline',
+        modelSource: 'no-credentials',
+        thinkingLevel: 'off',
+      });
+      expect(lines[0]?.modelDescription).toBe(
+        `${OFFLINE} — no model has credentials, thinking off`,
+      );
       expect(lines[1]).toMatchObject({ kind: 'accepted', resubmitted: false });
       const events = lines.filter((line) => line.kind === 'event');
       expect(events.map((line) => line.seq)).toEqual(
@@ -315,6 +324,8 @@ describe('repa', () => {
         'daemon.idleMinutes',
         'compaction.instructions',
         'runs.retentionDays',
+        'history.maxMegabytes',
+        'history.maxDays',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

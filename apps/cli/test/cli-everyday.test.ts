@@ -276,7 +276,16 @@ describe('repa completion', () => {
 
   it('completes commands, subcommands, options and their values in bash', () => {
     expect(complete(['se'])).toEqual(['settings', 'sessions']);
-    expect(complete(['runs', ''])).toEqual(['list', 'show', 'cancel', 'retry', 'resume', 'follow']);
+    expect(complete(['runs', ''])).toEqual([
+      'list',
+      'show',
+      'cancel',
+      'retry',
+      'resume',
+      'follow',
+      'diff',
+      'rewind',
+    ]);
     expect(complete(['runs', 'list', '--st'])).toEqual(['--status']);
     expect(complete(['runs', 'list', '--status', 'ca'])).toEqual(['cancelled']);
     expect(complete(['--app-dir', '/tmp', 'settings', 'get', '--level', ''])).toEqual([

@@ -115,7 +115,7 @@ describe('repa run --model --thinking', () => {
     expect(endpoint.requests.at(-1)).toMatchObject({ model: 'thinker', reasoning_effort: 'high' });
     const runId = /\[succeeded\] run (\S+)/.exec(run.stdout)?.[1] ?? '';
     const show = await repa(sandbox, ['runs', 'show', runId]);
-    expect(show.stdout).toMatch(/^model {6}test\/thinker \(this run only\)$/m);
+    expect(show.stdout).toMatch(/^model {6}test\/thinker — this run only$/m);
     expect(show.stdout).toMatch(/^thinking {3}high \(this run only\)$/m);
     expect(show.stdout).toMatch(/^connection test:models-json$/m);
   });
@@ -139,13 +139,18 @@ describe('repa models', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^\* test\/plain +128k +no +models-json$/m);
     expect(list.stdout).toMatch(/^ {2}test\/thinker +128k +yes +models-json$/m);
+    expect(list.stdout).toMatch(/^ {2}repa-offline +128k +no +none needed \(built in\)$/m);
     expect(list.stdout).not.toContain('test-key');
     const json = await repaJson<{
       models: { id: string; credentials: boolean }[];
       default: string;
     }>(sandbox, ['models']);
     expect(json.json.default).toBe('test/plain');
-    expect(json.json.models.map((model) => model.id)).toEqual(['test/plain', 'test/thinker']);
+    expect(json.json.models.map((model) => model.id)).toEqual([
+      'test/plain',
+      'test/thinker',
+      'repa-offline',
+    ]);
   });
 
   it('lists the models without credentials too with --all', async () => {
@@ -159,10 +164,15 @@ describe('repa models', () => {
 
   it('agrees with repa doctor on which models have credentials', async () => {
     const doctor = await repaJson<{ models: { available: string[] } }>(sandbox, ['doctor']);
-    const models = await repaJson<{ models: { id: string }[] }>(sandbox, ['models']);
-    expect(models.json.models.map((model) => model.id).sort()).toEqual(
-      [...doctor.json.models.available].sort(),
-    );
+    const models = await repaJson<{ models: { id: string; offline?: boolean }[] }>(sandbox, [
+      'models',
+    ]);
+    expect(
+      models.json.models
+        .filter((model) => !model.offline)
+        .map((model) => model.id)
+        .sort(),
+    ).toEqual([...doctor.json.models.available].sort());
   });
 });
 
@@ -200,8 +210,11 @@ describe('repa login', () => {
       .sort();
     expect(fromPi).toContain('test/plain');
     expect(fromPi.some((id) => id.startsWith('anthropic/'))).toBe(true);
-    const models = await repaJson<{ models: { id: string }[] }>(sandbox, ['models']);
-    expect(models.json.models.map((model) => model.id).sort()).toEqual(fromPi);
+    const models = await repaJson<{ models: { id: string; offline?: boolean }[] }>(sandbox, [
+      'models',
+    ]);
+    const ours = models.json.models.filter((model) => !model.offline).map((model) => model.id);
+    expect(ours.sort()).toEqual(fromPi);
     const doctor = await repaJson<{ models: { available: string[] } }>(sandbox, ['doctor']);
     expect([...doctor.json.models.available].sort()).toEqual(fromPi);
   });

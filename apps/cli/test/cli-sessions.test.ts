@@ -209,18 +209,20 @@ describe('repa sessions export', () => {
 });
 
 describe('repa daemon restart', () => {
-  it('stops the daemon and starts a new one with the same model', async () => {
+  it('stops the daemon and starts a new one, with the model it is given and no other', async () => {
     const before = await repaJson<{ pid: number; model: string }>(sandbox, ['daemon', 'status']);
     const restarted = await repaJson<{ restarted: boolean; pid: number; model: string }>(sandbox, [
       'daemon',
       'restart',
+      '--model',
+      'repa-offline',
     ]);
     expect(restarted.code, restarted.stderr).toBe(0);
-    expect(restarted.json).toMatchObject({
-      restarted: true,
-      running: true,
-      model: before.json.model,
-    });
+    expect(restarted.json).toMatchObject({ restarted: true, running: true, model: 'repa-offline' });
     expect(restarted.json.pid).not.toBe(before.json.pid);
+    // Spec R71: a restart keeps no model it was not given.
+    const again = await repaJson(sandbox, ['daemon', 'restart']);
+    expect(again.json).toMatchObject({ restarted: true, running: true });
+    expect(again.json).not.toHaveProperty('model');
   });
 });

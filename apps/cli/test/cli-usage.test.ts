@@ -20,6 +20,8 @@ const COMMANDS = [
   'runs cancel',
   'runs retry',
   'runs follow',
+  'runs diff',
+  'runs rewind',
   'settings get',
   'settings set',
   'settings reset',
@@ -196,7 +198,7 @@ describe('repa', () => {
       expect(code).toBe(1);
       expect(stdout).toBe('');
       expect(stderr).toBe(
-        'repa: The daemon did not start: Pi knows no model nope/x. (not_found)\nFix: Use provider/id as listed by `repa doctor`, or repa-offline.\n',
+        'repa: The daemon did not start: Pi knows no model nope/x. (not_found)\nFix: Use provider/id as listed by `repa models --all`, or repa-offline.\n',
       );
       const { json } = await repaJson(sandbox, ['daemon', 'status']);
       expect(json.running).toBe(false);
@@ -211,10 +213,12 @@ describe('repa', () => {
       expect(stdout).toContain(`app dir   ${sandbox.appDir}`);
       expect(stdout).toContain('daemon    not running');
       expect(stdout).toContain(`pi        ${sandbox.agentDir}`);
+      expect(stdout).toContain('models    none with credentials');
       expect(stdout).toContain(
-        'models    none with credentials; runs use repa-offline (local responder, no language model)',
+        'default   repa-offline (local responder, no language model) (no model has credentials)',
       );
-      expect(stdout).toContain(`store a key in ${join(sandbox.agentDir, 'auth.json')}`);
+      expect(stdout).toContain('repa login PROVIDER');
+      expect(stdout).toContain(`or write it into ${join(sandbox.agentDir, 'auth.json')} by hand`);
       expect(stdout).toContain('ANTHROPIC_API_KEY');
     });
 

@@ -154,6 +154,11 @@ describe('repa web in Chromium', () => {
     const turn = await page.$eval('.live .turn:last-child', (node) => node.textContent);
     expect(turn).toContain('From notes/a.md: The tide turns every six hours.');
     expect(turn).toMatch(/read\s+notes\/a\.md\s+done/);
+    // The reply names the model its run was accepted with, and why.
+    const model = await page.$eval('.live .turn:last-child .run-model', (node) => node.textContent);
+    expect(model?.replace(/\s+/g, ' ').trim()).toBe(
+      "Model: repa-offline (local responder, no language model) (the daemon's --model), thinking off",
+    );
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
     const final = await page.$eval('.live .turn:last-child .markdown', (node) => node.textContent);
     // Partial answers were on screen before the whole one: it streamed.
@@ -170,6 +175,34 @@ describe('repa web in Chromium', () => {
     const receipt = await page.$eval('.live .turn:last-child .receipt', (node) => node.textContent);
     expect(receipt).toMatch(/Saved notes\/a\.md \(\d+ bytes\)/);
     expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('twelve hours');
+  });
+
+  it('shows the edit’s diff inline, and its Undo first shows what it restores, then restores the note', async () => {
+    const turn = '.live .turn:last-child';
+    expect(await page.$eval(`${turn} .save-diff summary`, (node) => node.textContent)).toBe(
+      '+1 −1 changed lines',
+    );
+    await page.click(`${turn} .save-diff summary`);
+    expect(await page.$eval(`${turn} .save-diff .diff-del`, (node) => node.textContent)).toBe(
+      '-The tide turns every six hours.\n',
+    );
+    expect(await page.$eval(`${turn} .save-diff .diff-add`, (node) => node.textContent)).toBe(
+      '+The tide turns every twelve hours.\n',
+    );
+    await page.click(`${turn} .receipts ~ .undo .undo-button`);
+    await page.waitForSelector(`${turn} .rewind`, { timeout: STEP_MS });
+    expect(
+      await page.$eval(`${turn} .rewind .rewind-file.will`, (node) => node.textContent),
+    ).toContain('Restore notes/a.md as it was before');
+    // Shown first: nothing is written before the learner confirms.
+    expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('twelve hours');
+    await page.click(`${turn} .rewind .confirm-undo`);
+    await page.waitForSelector(`${turn} .rewind.done`, { timeout: STEP_MS });
+    expect(await page.$eval(`${turn} .rewind.done`, (node) => node.textContent)).toContain(
+      'Restored notes/a.md as it was before',
+    );
+    expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('six hours');
+    await page.screenshot({ path: join(sandbox.root, 'web-undo.png') as `${string}.png` });
   });
 
   it('edits the learning context with its revision check', async () => {

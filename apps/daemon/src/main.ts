@@ -20,11 +20,15 @@ Usage: repa-daemon [options]
 Options:
   --app-dir DIR     Repa's application directory (default: $XDG_CONFIG_HOME/repa or ~/.config/repa)
   --agent-dir DIR   Pi's configuration directory with models and credentials (default: ~/.pi/agent)
-  --model ID        provider/id of the model, or repa-offline (default: the model Pi itself would
-                    choose from its settings and credentials, else the embedded offline responder)
+  --model ID        provider/id of the model, or repa-offline, for runs no settings level
+                    (model.id) or run chooses one for (default: decided at each run's acceptance:
+                    the model Pi itself would choose from its settings and the credentials it has
+                    then, else the embedded offline responder)
   --tcp-port PORT   also listen on 127.0.0.1:PORT; clients authenticate with REPA_TCP_TOKEN
   -h, --help        show this help
 
+Pi's auth.json and models.json are read again when they change: a key stored by repa login, by
+hand or by pi is used by the next run without a restart; environment variables are read at start.
 The socket is <app-dir>/run/daemon.sock. One daemon serves one app directory. On request (repa web)
 it also serves the web app on 127.0.0.1, guarded by a per-launch secret. SIGTERM or SIGINT
 stops it: requests in flight are answered, active runs get 5 seconds, then are cancelled. It exits

@@ -300,7 +300,16 @@ describe('protocol v1 conformance against a real daemon', () => {
     }
     daemon = spawn(
       nodeBinary,
-      [daemonMain, '--app-dir', join(root, 'app'), '--agent-dir', join(root, 'agent')],
+      // Runs stay on the scripted model even after the login below gives Pi a real key.
+      [
+        daemonMain,
+        '--app-dir',
+        join(root, 'app'),
+        '--agent-dir',
+        join(root, 'agent'),
+        '--model',
+        'repa-offline',
+      ],
       {
         env: { ...env, HOME: join(root, 'home'), PI_OFFLINE: '1' },
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -397,7 +406,11 @@ describe('protocol v1 conformance against a real daemon', () => {
         value: 'sk-conformance',
       }),
     ).toEqual({ accepted: true });
-    expect(await login).toEqual({ connection: 'anthropic:auth-file' });
+    // The key is stored; the daemon's --model still picks the next run's model.
+    expect(await login).toMatchObject({
+      connection: 'anthropic:auth-file',
+      next: { model: 'repa-offline', source: 'daemon' },
+    });
     await call('space.open', { root: space });
     const { session } = (await call('session.create', { space, title: 'conformance' })) as {
       session: { sessionId: string };
@@ -500,7 +513,32 @@ describe('protocol v1 conformance against a real daemon', () => {
     expect(await call('session.rename', { space, sessionId, title: 'Tides' })).toMatchObject({
       session: { sessionId, title: 'Tides' },
     });
-    expect(await call('session.delete', { space, sessionId })).toEqual({ sessionId });
+    expect(await call('models.next', { space, sessionId })).toMatchObject({
+      choice: { model: 'repa-offline' },
+    });
+    expect(await call('login.logout', { provider: 'anthropic', space })).toMatchObject({
+      removed: true,
+    });
+    expect(await call('run.diff', { runId })).toMatchObject({ runId, files: [] });
+    expect(await call('run.rewind', { runId, preview: true })).toMatchObject({
+      rewind: expect.any(Object),
+    });
+    expect(await call('session.export', { space, sessionId, format: 'markdown' })).toMatchObject({
+      content: expect.stringContaining('Read notes/a.md and tell me about tides.'),
+    });
+    // A session this small has nothing to compact: a schema-valid refusal.
+    const compacted = await client.call('session.compact', {
+      space,
+      sessionId,
+      instructions: 'Keep the tides.',
+    });
+    called.add('session.compact');
+    expect(compacted).toMatchObject({ error: { data: { code: 'invalid_request' } } });
+    expect(await call('run.prune', { endedBefore: '2000-01-01T00:00:00Z' })).toEqual({
+      pruned: 0,
+      imagesRemoved: 0,
+    });
+    expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);

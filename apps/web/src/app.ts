@@ -4,7 +4,9 @@ import {
   type RepaClient,
   RepaError,
   type RestrictedItem,
+  type RewindResult,
   type SessionInfo,
+  type V1Params,
   webSocketTransport,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
@@ -92,6 +94,15 @@ export function App() {
       offDisconnect();
     };
   }, []);
+
+  // Undo (rewind-view.ts): the daemon's rewind; afterwards the panels are read again, and the
+  // history too when the conversation went back.
+  const rewind = async (params: V1Params<'run.rewind'>) =>
+    (await client.request('run.rewind', params)).rewind;
+  const rewound = (result: RewindResult) => {
+    live.bump();
+    if (result.conversation && space) void selectSession(space.root, sessionId);
+  };
 
   const loadSessions = async (root: string): Promise<SessionInfo[]> => {
     const { sessions: list } = await client.request('session.list', { space: root });
@@ -287,7 +298,7 @@ export function App() {
                     (view) =>
                       html`<${RunItem} key=${view.runId} view=${view} steers=${steers.filter(
                         (steer) => steer.targetRunId === view.runId,
-                      )} onCancel=${live.cancel} onRetry=${live.retry} onQueueSteer=${queueInstead} />`,
+                      )} onCancel=${live.cancel} onRetry=${live.retry} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} />`,
                   )}
                 </ol>
                 <form class="composer" onSubmit=${send}>

@@ -1,13 +1,17 @@
 import type {
   FileChange,
   HistoryItem,
+  RewindResult,
   RunEvent,
   RunEventNotification,
   RunInfo,
+  SaveDiff,
   SaveReceipt,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { renderMarkdown } from './markdown.js';
+import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
+import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
 
 /** One thing a run showed, in the order it happened. */
 export type Block =
@@ -20,6 +24,9 @@ export type Block =
       done: boolean;
       isError: boolean;
       receipts: SaveReceipt[];
+      /** What each save changed (by target), and the save's operation id (for its Undo). */
+      diffs?: SaveDiff[];
+      operationId?: string;
       error?: string;
     }
   | { kind: 'changes'; changes: FileChange[] }
@@ -41,6 +48,8 @@ export interface RunView {
   delivery: string;
   /** For a queued run not started yet: its place in the session's queue, from 1. */
   queuePosition?: number | undefined;
+  /** The model and thinking level the run uses, decided when it was accepted. */
+  model?: RunModelView | undefined;
 }
 
 /** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
@@ -64,6 +73,7 @@ export function runViewOf(run: RunInfo): RunView {
     lastSeq: 0,
     delivery: run.delivery ?? 'new',
     queuePosition: run.queuePosition,
+    model: runModelOf(run),
   };
 }
 
@@ -117,6 +127,8 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
         tool.done = true;
         tool.isError = event.isError;
         tool.receipts = event.receipts ?? [];
+        tool.diffs = event.diffs ?? [];
+        if (event.operationId) tool.operationId = event.operationId;
         if (event.error) tool.error = event.error.message;
       }
       break;
@@ -167,12 +179,13 @@ function Markdown({ text }: { text: string }) {
   return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
 }
 
-function Receipt({ receipt }: { receipt: SaveReceipt }) {
+function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {
   const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
   return html`<li class="receipt">
     Saved <code>${receipt.target}</code> (${receipt.bytes} bytes${
       receipt.previousVersion === null ? ', new file' : ''
     }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
+    ${diff ? html`<${DiffView} diff=${diff} />` : ''}
   </li>`;
 }
 
@@ -191,7 +204,14 @@ function Changes({ changes }: { changes: FileChange[] }) {
   </div>`;
 }
 
-function BlockView({ block }: { block: Block }) {
+/** How a run's view undoes saves: the daemon's rewind, and what to do after one. */
+interface Undoing {
+  runId: string;
+  rewind: Rewind;
+  onDone: (result: RewindResult) => void;
+}
+
+function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }) {
   switch (block.kind) {
     case 'text':
       return html`<${Markdown} text=${block.text} />`;
@@ -201,7 +221,8 @@ function BlockView({ block }: { block: Block }) {
         ${block.target ? html` <code>${block.target}</code>` : ''}
         <span class="tool-state">${block.done ? (block.isError ? ' failed' : ' done') : ' …'}</span>
         ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
-        ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} />`)}</ul>` : ''}
+        ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
+        ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}
       </div>`;
     case 'changes':
       return html`<${Changes} changes=${block.changes} />`;
@@ -264,13 +285,23 @@ export function RunItem({
   onCancel,
   onRetry,
   onQueueSteer,
+  onRewind,
+  onRewound,
 }: {
   view: RunView;
   steers: SteerView[];
   onCancel: (runId: string) => void;
   onRetry: (runId: string) => void;
   onQueueSteer: (steer: SteerView) => void;
+  /** Undo of the run's saves (absent: no Undo buttons). */
+  onRewind?: Rewind;
+  onRewound?: (result: RewindResult) => void;
 }) {
+  const undo =
+    onRewind && !isActive(view.status)
+      ? { runId: view.runId, rewind: onRewind, onDone: onRewound ?? (() => {}) }
+      : undefined;
+  const saved = view.blocks.some((block) => block.kind === 'tool' && block.receipts.length > 0);
   const active = isActive(view.status);
   const queued = isQueued(view);
   const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
@@ -285,7 +316,8 @@ export function RunItem({
     <div class="message user"><span class="who">You</span><p>${view.prompt}</p></div>
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
-      ${view.blocks.map((block) => html`<${BlockView} block=${block} />`)}
+      ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
+      ${view.blocks.map((block) => html`<${BlockView} block=${block} undo=${undo} />`)}
       ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>
         <span class="status-label">${queued ? 'queued' : view.status}</span>
@@ -302,6 +334,7 @@ export function RunItem({
       </p>
       ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>${queued ? 'Remove from queue' : 'Cancel'}</button>` : ''}
       ${retryable ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
+      ${undo && saved ? html`<${UndoButton} label="Undo this run" runId=${view.runId} rewind=${undo.rewind} onDone=${undo.onDone} offerConversation=${true} />` : ''}
     </div>
   </li>`;
 }

@@ -1,8 +1,10 @@
 import {
   type ContextGetResult,
+  coerceSettingValue,
   type RepaClient,
   RepaError,
   type RunInfo,
+  SETTING_ITEMS,
   type SettingItemView,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
@@ -150,20 +152,16 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
 const LEVELS = ['application', 'space', 'session'] as const;
 type Level = (typeof LEVELS)[number];
 
-/** The value typed into the form, as the item's type wants it. */
+/**
+ * The value typed into the form, as the item's type wants it: the protocol's coercion (the CLI's
+ * too); an emptied box of an item whose default is `null` goes back to `null`.
+ */
 function parseValue(item: SettingItemView, text: string): unknown {
-  const sample = item.defaultValue ?? item.value;
-  if (typeof sample === 'boolean') return text === 'true';
-  if (typeof sample === 'string' || sample === null) {
-    if (text === '' && item.defaultValue === null) return null;
-    if (typeof sample === 'string') return text;
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  if (text === '' && item.defaultValue === null) return null;
+  return coerceSettingValue(item.key, text);
 }
+
+const DESCRIBED = new Map(SETTING_ITEMS.map((entry) => [entry.key, entry]));
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -189,6 +187,12 @@ function SettingRow({
       <code>${item.key}</code> = <span class="setting-value">${show(item.value)}</span>
       <span class="source" data-source=${item.source}>${item.source}</span>
     </div>
+    ${
+      DESCRIBED.has(item.key)
+        ? html`<p class="setting-about">${DESCRIBED.get(item.key)?.description}
+            <span class="setting-values">Values: ${DESCRIBED.get(item.key)?.values}</span></p>`
+        : ''
+    }
     <dl class="overrides">
       ${LEVELS.map(
         (name) =>

@@ -6,8 +6,17 @@ export interface RepaApplicationOptions {
   appDirectory: string;
   /** Pi's configuration directory (models, auth, Pi settings). Default Pi's own (`~/.pi/agent`). */
   agentDir?: string;
-  /** The model every session talks to (decided once per application), or its label and loader. */
-  model: ModelChoice | DeferredModelChoice;
+  /**
+   * The daemon's `--model` (`provider/id` or `repa-offline`): the model of a run no settings level
+   * chooses one for. Default: Pi's own default among the models with credentials at the run's
+   * acceptance, else `repa-offline` (spec R71).
+   */
+  daemonModel?: string | undefined;
+  /**
+   * A ready model whose Pi runtime stands in for Pi's configuration (tests and embedders): runs
+   * use it unless a level names another model that runtime knows (or `repa-offline`).
+   */
+  model?: ModelChoice;
   /**
    * Trust every space (for embedders that vet their spaces themselves). Default false: a space is
    * trusted when the learner trusted it (`space.trust`) or Repa made it a space from a plain
@@ -31,12 +40,4 @@ export interface RepaApplicationOptions {
   ) => Promise<{ revision: string; body: string; sources: string[] } | null>;
   /** Receives one line per failed run (the daemon log). Default: standard error. */
   log?: (line: string) => void;
-}
-
-/** A model known by its label whose Pi runtime is made at its first use (by the first run). */
-export interface DeferredModelChoice {
-  /** `provider/id`, shown to users. */
-  label: string;
-  /** Makes the model ready; called once. */
-  load(): Promise<ModelChoice>;
 }

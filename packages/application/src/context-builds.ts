@@ -1,24 +1,28 @@
-import type { ModelChoice } from '@repa/host';
 import { RepaError, type V1Params, type V1Result } from '@repa/protocol';
 import type { ContextWrites } from './context-writes.js';
 import { loadHost } from './load-host.js';
+import type { ModelChoices } from './model-choices.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
+import type { SpaceTrust } from './space-trust.js';
 
 /** The running `context.build`s, cancellable by their build id. */
 export class ContextBuilds {
   readonly #writes: ContextWrites;
-  readonly #model: () => Promise<ModelChoice>;
+  readonly #models: ModelChoices;
+  readonly #trust: SpaceTrust;
   /** The running builds by build id. */
   readonly #builds = new Map<string, AbortController>();
 
-  constructor(writes: ContextWrites, model: () => Promise<ModelChoice>) {
+  constructor(writes: ContextWrites, models: ModelChoices, trust: SpaceTrust) {
     this.#writes = writes;
-    this.#model = model;
+    this.#models = models;
+    this.#trust = trust;
   }
 
   /**
    * `context.build` in a resolved space: builds a study context from documents of the space (one
-   * standalone model call, or extraction on `repa-offline`), telling its steps as
+   * standalone model call on the space's model or `params.model`, with Pi's retries and a run's
+   * error codes, or extraction on `repa-offline`), telling its steps as
    * `context.progress` to `connection`; cancelled by {@link cancel} or by the connection closing.
    * Nothing is written unless it completes; the write is atomic and revisioned like `context.set`.
    */
@@ -39,11 +43,23 @@ export class ContextBuilds {
       connection.notify('context.progress', { buildId: params.buildId, step, message });
     try {
       const host = await loadHost();
-      const built = await host.buildLearningContext(space, await this.#model(), {
+      // The space's model, as its next run's (spec R71), or the one `model` names.
+      const { decision, model } = await this.#models.next(space, undefined, params.model);
+      if (!decision.credentials) throw host.noCredentialsError(model);
+      const pi = await this.#models.models();
+      const choice = {
+        modelRuntime: pi.modelRuntime,
+        model,
+        label: decision.model,
+        offline: decision.offline,
+      };
+      const built = await host.buildLearningContext(space, choice, {
         sources: params.sources,
         instructions: params.instructions,
         signal: controller.signal,
         onProgress: ({ step, message }) => progress(step, message),
+        piSettings: await pi.piSettings(space, await this.#trust.isTrusted(space)),
+        connection: decision.connection,
       });
       const written = await this.#writes.write(space, built.body, async () => {
         if (controller.signal.aborted) {

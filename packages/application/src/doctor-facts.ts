@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelChoice } from '@repa/host';
-import { RepaError, type V1Result } from '@repa/protocol';
+import type { PiModels } from '@repa/host';
+import { type ModelDecision, OFFLINE_MODEL_ID, RepaError, type V1Result } from '@repa/protocol';
 import { loadHost } from './load-host.js';
 
 /** Environment variables Pi reads keys from, for the most used providers (names only). */
@@ -20,8 +20,14 @@ const KEY_VARIABLES = [
 export interface DoctorFactsOptions {
   /** Pi's agent directory; default Pi's own (`~/.pi/agent`). */
   agentDir?: string | undefined;
-  /** The model in use; default: the one the daemon would choose from Pi's configuration. */
-  model?: ModelChoice;
+  /** The daemon's models; default: Pi's configuration read now, without writing anything. */
+  models?: PiModels;
+  /** The model a space's next run uses and why (a daemon answering for a space). */
+  next?: () => Promise<ModelDecision>;
+  /** The daemon's `--model`, when it has one. */
+  daemonModel?: string | undefined;
+  /** When the daemon started (absent without a daemon). */
+  startedAt?: string;
   /**
    * The environment whose key variables are reported (names only) and whose `PATH` is searched for
    * the sandbox's `bwrap`. Default `process.env`.
@@ -29,23 +35,40 @@ export interface DoctorFactsOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** When a file last changed, or undefined when it does not exist. */
+function changedAt(path: string): string | undefined {
+  try {
+    return statSync(path).mtime.toISOString();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * What `repa doctor` shows about Pi, the models and the sandbox (the `doctor` method's result): the
- * model, the models with credentials, Pi's agent directory, which key variables are set — never a
- * secret — and whether the `bash` tool's sandbox starts here (the check a run makes). When no
- * model is given and Pi's configuration cannot be read, `models.error` says why.
+ * What `repa doctor` shows about Pi, the models and the sandbox (the `doctor` method's result):
+ * Pi's configuration as it is now (the models with credentials and where each comes from, what
+ * could not be read), the model a run uses when nothing names one, a space's next model and why,
+ * when Pi's files changed, which key variables are set — never a secret — and whether the `bash`
+ * tool's sandbox starts here. When Pi's configuration cannot be read, `models.error` says why.
  */
 export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result<'doctor'>> {
-  const { chooseModel, commandSandboxStatus, defaultAgentDir } = await loadHost();
+  const { PiModels, commandSandboxStatus, defaultAgentDir } = await loadHost();
   const agentDir = options.agentDir ?? defaultAgentDir();
   const env = options.env ?? process.env;
   let models: V1Result<'doctor'>['models'];
   try {
-    const choice = options.model ?? (await chooseModel({ agentDir, readOnly: true }));
-    const available = choice.offline
-      ? []
-      : (await choice.modelRuntime.getAvailable()).map((model) => `${model.provider}/${model.id}`);
-    models = { default: choice.label, offline: choice.offline, available };
+    const pi = options.models ?? (await PiModels.open({ agentDir, readOnly: true }));
+    const status = await pi.status();
+    const next = await options.next?.();
+    models = {
+      default: status.defaultModel,
+      offline: status.defaultModel === OFFLINE_MODEL_ID,
+      available: status.available,
+      credentials: status.credentials,
+      ...(options.daemonModel ? { daemonModel: options.daemonModel } : {}),
+      ...(next ? { next } : {}),
+      ...(status.configError ? { configError: status.configError.toWire() } : {}),
+    };
   } catch (error) {
     models = {
       default: '',
@@ -55,14 +78,23 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
     };
   }
   const sandbox = await commandSandboxStatus({ path: env.PATH ?? '' });
+  const changed = {
+    authJson: changedAt(join(agentDir, 'auth.json')),
+    modelsJson: changedAt(join(agentDir, 'models.json')),
+    settingsJson: changedAt(join(agentDir, 'settings.json')),
+  };
   return {
     models,
     sandbox,
+    ...(options.startedAt ? { startedAt: options.startedAt } : {}),
     pi: {
       agentDir,
       exists: existsSync(agentDir),
       authJson: existsSync(join(agentDir, 'auth.json')),
       modelsJson: existsSync(join(agentDir, 'models.json')),
+      changedAt: Object.fromEntries(
+        Object.entries(changed).filter(([, value]) => value !== undefined),
+      ),
       keyVariables: KEY_VARIABLES,
       keyVariablesSet: KEY_VARIABLES.filter((name) => Boolean(env[name])),
     },

@@ -1,16 +1,18 @@
-import { RepaError, type V1Params, type V1Result } from '@repa/protocol';
+import type { LoginResult } from '@repa/host';
+import { RepaError, type V1Params } from '@repa/protocol';
 import { loadHost } from './load-host.js';
+import type { ModelChoices } from './model-choices.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
 
 /** The running logins, with their prompts waiting for `login.answer`. */
 export class Logins {
-  readonly #agentDir: string | undefined;
+  readonly #models: ModelChoices;
   /** Prompts of running logins waiting for an answer, by `loginId` then `promptId`. */
   readonly #prompts = new Map<string, Map<string, (value: string) => void>>();
 
-  /** `agentDir`: Pi's configuration directory, where Pi stores the credential; default Pi's own. */
-  constructor(agentDir: string | undefined) {
-    this.#agentDir = agentDir;
+  /** `models`: Pi's models of the daemon; Pi stores the credential through their runtime. */
+  constructor(models: ModelChoices) {
+    this.#models = models;
   }
 
   /**
@@ -20,7 +22,7 @@ export class Logins {
   async start(
     params: V1Params<'login.start'>,
     connection: ConnectionContext,
-  ): Promise<V1Result<'login.start'>> {
+  ): Promise<LoginResult> {
     if (this.#prompts.has(params.loginId)) {
       throw new RepaError('busy', `A login ${params.loginId} is already running.`, {
         fix: 'Use a new login id.',
@@ -31,9 +33,9 @@ export class Logins {
     const controller = new AbortController();
     const stopWatching = connection.onClose(() => controller.abort());
     try {
-      const { loginProvider, defaultAgentDir } = await loadHost();
+      const { loginProvider } = await loadHost();
       return await loginProvider({
-        agentDir: this.#agentDir ?? defaultAgentDir(),
+        models: await this.#models.models(),
         provider: params.provider,
         type: params.type,
         signal: controller.signal,
@@ -63,5 +65,11 @@ export class Logins {
     waiting?.delete(params.promptId);
     resolve?.(params.value);
     return resolve !== undefined;
+  }
+
+  /** `login.logout`: removes Pi's stored credential of `provider` through Pi. */
+  async logout(provider: string): Promise<{ removed: boolean; connection?: string }> {
+    const { logoutProvider } = await loadHost();
+    return logoutProvider(await this.#models.models(), provider);
   }
 }

@@ -235,11 +235,21 @@ describe('RepaApplication context and doctor methods', () => {
         if (previous === undefined) delete process.env.OPENAI_API_KEY;
         else process.env.OPENAI_API_KEY = previous;
       });
-    expect(facts?.models).toEqual({
-      default: app?.modelLabel,
-      offline: true,
-      available: [],
+    // The application's fixed (faux) model stands in for Pi's configuration and is its default.
+    expect(facts?.models).toMatchObject({
+      default: 'faux/faux-1',
+      daemonModel: 'faux/faux-1',
+      offline: false,
+      available: expect.arrayContaining(['faux/faux-1', expect.stringMatching(/^openai\//)]),
     });
+    // Where each provider's credentials come from: the variable by name, never its value.
+    expect(facts?.models.credentials).toContainEqual(
+      expect.objectContaining({
+        provider: 'openai',
+        credentialSource: 'environment',
+        credentialVariable: 'OPENAI_API_KEY',
+      }),
+    );
     expect(facts?.pi).toMatchObject({ agentDir, exists: false, authJson: false });
     expect(facts?.pi.keyVariables).toContain('ANTHROPIC_API_KEY');
     expect(facts?.pi.keyVariablesSet).toContain('OPENAI_API_KEY');

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
-import type { ModelChoice, SpaceRecovery } from '@repa/host';
+import type { SpaceRecovery } from '@repa/host';
 import { RepaError, type RunInfo, type V1Params, type V1Result } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
-import type { DeferredModelChoice, RepaApplicationOptions } from './application-options.js';
+import type { RepaApplicationOptions } from './application-options.js';
 import { ContextBuilds } from './context-builds.js';
 import { ContextWrites } from './context-writes.js';
 import { type ApplicationHandlers, applicationHandlers } from './handlers/index.js';
 import { loadHost } from './load-host.js';
 import { Logins } from './logins.js';
+import { ModelChoices } from './model-choices.js';
 import { resolveSpace } from './resolve-space.js';
 import { RunLedger } from './runs/run-ledger.js';
 import { RunScheduler } from './runs/run-scheduler.js';
@@ -24,7 +25,6 @@ import { SpaceTrust } from './space-trust.js';
  * writes and builds, logins, and the handlers of each namespace (`handlers/`).
  */
 export class RepaApplication {
-  readonly #options: RepaApplicationOptions;
   readonly #ledger: RunLedger;
   readonly #settings: SettingsStore;
   readonly #trust: SpaceTrust;
@@ -32,10 +32,10 @@ export class RepaApplication {
   readonly #runs: RunScheduler;
   readonly #handlers: ApplicationHandlers;
   readonly #log: (line: string) => void;
+  readonly #models: ModelChoices;
   #retention: NodeJS.Timeout | undefined;
 
   private constructor(options: RepaApplicationOptions) {
-    this.#options = options;
     this.#log = options.log ?? ((line) => process.stderr.write(line));
     const ledger = join(options.appDirectory, 'ledger.sqlite');
     this.#ledger = new RunLedger(ledger);
@@ -44,9 +44,10 @@ export class RepaApplication {
       appDirectory: options.appDirectory,
       isTrusted: (space) => this.#trust.isTrusted(space),
     });
-    const model = modelLoader(options.model);
+    const models = new ModelChoices(options, this.#settings, this.#trust);
+    this.#models = models;
     const space = (root: string) => resolveSpace(root, this.#trust);
-    this.#hosts = new SessionHosts(options, this.#trust, model);
+    this.#hosts = new SessionHosts(options, this.#trust, () => models.models());
     this.#runs = new RunScheduler({
       appDirectory: options.appDirectory,
       ledger: this.#ledger,
@@ -55,12 +56,14 @@ export class RepaApplication {
       hosts: this.#hosts,
       space,
       log: this.#log,
+      models,
     });
     const contextWrites = new ContextWrites(this.#trust);
     this.#handlers = applicationHandlers({
+      appDirectory: options.appDirectory,
       agentDir: options.agentDir,
-      modelLabel: options.model.label,
-      model,
+      models,
+      startedAt: new Date().toISOString(),
       space,
       ledger: this.#ledger,
       runs: this.#runs,
@@ -68,8 +71,8 @@ export class RepaApplication {
       trust: this.#trust,
       hosts: this.#hosts,
       contextWrites,
-      contextBuilds: new ContextBuilds(contextWrites, model),
-      logins: new Logins(options.agentDir),
+      contextBuilds: new ContextBuilds(contextWrites, models, this.#trust),
+      logins: new Logins(models),
     });
   }
 
@@ -131,9 +134,12 @@ export class RepaApplication {
     }
   }
 
-  /** The model label every session uses. */
-  get modelLabel(): string {
-    return this.#options.model.label;
+  /**
+   * Pi's models of this application, opened now when not yet (`not_found` for a daemon `--model`
+   * Pi does not know).
+   */
+  async openModels(): Promise<void> {
+    await this.#models.models();
   }
 
   /** The protocol v1 handlers, for `startRepaServer`: one for every method but `initialize`. */
@@ -195,13 +201,4 @@ export class RepaApplication {
     this.#trust.close();
     this.#ledger.close();
   }
-}
-
-/** The model, made ready once (a deferred one by the first run that needs it). */
-function modelLoader(model: ModelChoice | DeferredModelChoice): () => Promise<ModelChoice> {
-  let ready: Promise<ModelChoice> | undefined;
-  return () => {
-    ready ??= 'load' in model ? model.load() : Promise.resolve(model);
-    return ready;
-  };
 }

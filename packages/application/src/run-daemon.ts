@@ -1,8 +1,6 @@
 import type { ModelChoice } from '@repa/host';
 import { OFFLINE_MODEL_ID } from '@repa/protocol';
 import { resolveAppDirectory } from '@repa/protocol/node';
-import type { DeferredModelChoice } from './application-options.js';
-import { loadHost } from './load-host.js';
 import { RepaApplication } from './repa-application.js';
 import type { RepaHandlers } from './server/repa-handlers.js';
 import { type RepaServer, startRepaServer } from './server/start-repa-server.js';
@@ -13,9 +11,13 @@ export interface RunDaemonOptions {
   appDirectory?: string;
   /** Pi's configuration directory (models, auth); default Pi's own (`~/.pi/agent`). */
   agentDir?: string;
-  /** `provider/id` or `repa-offline`; default: the model Pi would choose, else offline. */
+  /**
+   * `provider/id` or `repa-offline`: the model of a run no settings level chooses one for.
+   * Default: Pi's own default among the models with credentials when the run is accepted, else
+   * `repa-offline` (spec R71).
+   */
   model?: string;
-  /** @internal A ready model (tests). */
+  /** @internal A ready model whose runtime stands in for Pi's configuration (tests). */
   modelChoice?: ModelChoice;
   /** Also listen on 127.0.0.1 with this port and token. */
   tcp?: { port: number; token: string };
@@ -36,26 +38,10 @@ export interface RunningDaemon {
   socketPath: string;
   /** The application directory. */
   appDirectory: string;
-  /** The model label (`repa-offline` for the embedded responder). */
-  model: string;
+  /** The model it was started with (`--model`), when any. */
+  model: string | undefined;
   /** Stops: no new requests, active runs get `graceMs` to finish, then are cancelled. */
   close(options?: { graceMs?: number }): Promise<void>;
-}
-
-/**
- * The model `options` name. The offline responder is known by its label and made at the first
- * run, so a daemon on it is ready without loading Pi; choosing among Pi's models needs Pi's
- * configuration (and so Pi) now, to name the model in the ready line.
- */
-async function modelFor(options: RunDaemonOptions): Promise<ModelChoice | DeferredModelChoice> {
-  if (options.model === OFFLINE_MODEL_ID) {
-    return { label: OFFLINE_MODEL_ID, load: async () => (await loadHost()).offlineModel() };
-  }
-  const { chooseModel, defaultAgentDir } = await loadHost();
-  return chooseModel({
-    agentDir: options.agentDir ?? defaultAgentDir(),
-    model: options.model,
-  });
 }
 
 /**
@@ -80,10 +66,12 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     lastActivity = Date.now();
     requested();
   };
-  // Filled in once the model is chosen; `initialize` reports it from then on.
+  // `initialize` reports the model the daemon was started with, when any.
+  const daemonModel = options.modelChoice?.label ?? options.model;
   const serverInfo: { name: string; version: string; model?: string } = {
     name: 'repa-daemon',
     version: options.version ?? '0.0.0',
+    ...(daemonModel ? { model: daemonModel } : {}),
   };
   const server: RepaServer = await startRepaServer({
     appDirectory,
@@ -97,15 +85,22 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     web: options.webStaticDirectory ? { staticDirectory: options.webStaticDirectory } : undefined,
   });
   let app: RepaApplication;
-  let model: ModelChoice | DeferredModelChoice;
   try {
-    model = options.modelChoice ?? (await modelFor(options));
     app = await RepaApplication.open({
       appDirectory,
       ...(options.agentDir ? { agentDir: options.agentDir } : {}),
-      model,
+      ...(options.modelChoice ? { model: options.modelChoice } : {}),
+      ...(options.model ? { daemonModel: options.model } : {}),
     });
-    serverInfo.model = model.label;
+    // A model named at start is checked now (`not_found`); otherwise Pi loads at the first use,
+    // so the daemon accepts connections without compiling Pi's modules first.
+    if (options.model && options.model !== OFFLINE_MODEL_ID) {
+      const opened = app;
+      await opened.openModels().catch(async (error: unknown) => {
+        await opened.close({ graceMs: 0 });
+        throw error;
+      });
+    }
     ready(app.handlers());
   } catch (error) {
     failed(error);
@@ -117,7 +112,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
   return {
     socketPath: server.socketPath,
     appDirectory,
-    model: model.label,
+    model: daemonModel,
     close(closeOptions = {}) {
       closed ??= (async () => {
         // Requests in flight are answered first; then active runs get their grace period.

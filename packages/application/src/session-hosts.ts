@@ -1,4 +1,4 @@
-import type { ModelChoice, PiConversationHost } from '@repa/host';
+import type { PiConversationHost, PiModels } from '@repa/host';
 import type { RepaApplicationOptions } from './application-options.js';
 import { loadHost } from './load-host.js';
 import type { SpaceTrust } from './space-trust.js';
@@ -15,28 +15,30 @@ export function sessionKey(space: string, sessionId: string): string {
 export class SessionHosts {
   readonly #options: RepaApplicationOptions;
   readonly #trust: SpaceTrust;
-  readonly #model: () => Promise<ModelChoice>;
+  readonly #models: () => Promise<PiModels>;
   readonly #hosts = new Map<string, Promise<PiConversationHost>>();
   /** The trust each cached host was opened with. */
   readonly #hostTrust = new Map<string, boolean>();
   /** Session files already found, by session key (Pi's listing parses every session). */
   readonly #sessionFiles = new Map<string, string>();
 
-  constructor(
-    options: RepaApplicationOptions,
-    trust: SpaceTrust,
-    model: () => Promise<ModelChoice>,
-  ) {
+  constructor(options: RepaApplicationOptions, trust: SpaceTrust, models: () => Promise<PiModels>) {
     this.#options = options;
     this.#trust = trust;
-    this.#model = model;
+    this.#models = models;
   }
 
   /**
    * The session's host, opened with the space's trust; with `trusted` given, a host opened under
-   * the other trust is disposed and opened again (trust changed between runs).
+   * the other trust is disposed and opened again (trust changed between runs). A host opened here
+   * starts on `model` (the run's), else on the model a run uses when nothing names one.
    */
-  async host(space: string, sessionId: string, trusted?: boolean): Promise<PiConversationHost> {
+  async host(
+    space: string,
+    sessionId: string,
+    trusted?: boolean,
+    model?: string,
+  ): Promise<PiConversationHost> {
     const key = sessionKey(space, sessionId);
     let host = this.#hosts.get(key);
     if (host && trusted !== undefined && this.#hostTrust.get(key) !== trusted) {
@@ -47,7 +49,7 @@ export class SessionHosts {
     if (!host) {
       const opening = trusted ?? (await this.#trust.isTrusted(space));
       this.#hostTrust.set(key, opening);
-      host = this.#open(space, sessionId, opening);
+      host = this.#open(space, sessionId, opening, model);
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
       host.catch(() => this.#hosts.delete(key));
       this.#hosts.set(key, host);
@@ -86,19 +88,22 @@ export class SessionHosts {
     }
   }
 
-  async #open(space: string, sessionId: string, trusted: boolean): Promise<PiConversationHost> {
+  async #open(
+    space: string,
+    sessionId: string,
+    trusted: boolean,
+    label: string | undefined,
+  ): Promise<PiConversationHost> {
     const sessionFile = await this.sessionFile(space, sessionId);
-    const [{ PiConversationHost, defaultAgentDir }, model] = await Promise.all([
-      loadHost(),
-      this.#model(),
-    ]);
+    const [{ PiConversationHost }, models] = await Promise.all([loadHost(), this.#models()]);
+    const model = label ? models.resolve(label) : (await models.defaultModel()).model;
     return PiConversationHost.open({
       space,
       sessionFile,
       appDirectory: this.#options.appDirectory,
-      agentDir: this.#options.agentDir ?? defaultAgentDir(),
-      modelRuntime: model.modelRuntime,
-      model: model.model,
+      agentDir: models.agentDir,
+      modelRuntime: models.modelRuntime,
+      model,
       trusted,
       // Test seams the host marks @internal (not in its published types), hence spread in.
       ...(this.#options.contentHooks ? { contentHooks: this.#options.contentHooks } : {}),

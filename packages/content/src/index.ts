@@ -5,10 +5,25 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  diffOfSave,
+  EVENT_DIFF_LIMITS,
+  type HistoryLimits,
+  type PruneReport,
+  type SaveDiffLimits,
+} from './history/index.js';
+export {
   ContentObserver,
   type ContentObserverOptions,
   type Observation,
 } from './observer/index.js';
+export {
+  diffGroup,
+  type GroupRewind,
+  pruneSpaceHistory,
+  type RewindOptions,
+  recordCommandChanges,
+  rewindGroup,
+} from './rewind/index.js';
 export type { RecoverableIntent, RecoveredSave, SaveChange } from './save/index.js';
 export type { SearchLimits } from './search/index.js';
 export type { ContentLocation, ContentSnapshot } from './space/index.js';

@@ -1,4 +1,5 @@
-import type { UserMessage } from '@earendil-works/pi-ai';
+import { retryAssistantCall, type UserMessage } from '@earendil-works/pi-ai';
+import { SettingsManager } from '@earendil-works/pi-coding-agent';
 import {
   type LearningContextSourceVersion,
   readLearningContextSources,
@@ -6,11 +7,12 @@ import {
 } from '@repa/context';
 import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import type { ModelChoice } from './model-choice.js';
+import { modelErrorOf } from './model-errors.js';
 
 /** One step of a learning-context build, for progress events. */
 export interface BuildProgress {
-  /** `reading` each source, asking the `model`, or `extracting` offline. */
-  step: 'reading' | 'model' | 'extracting';
+  /** `reading` each source, asking the `model`, Pi's `retry` of that call, or `extracting` offline. */
+  step: 'reading' | 'model' | 'retry' | 'extracting';
   /** One line for people. */
   message: string;
 }
@@ -51,6 +53,13 @@ export interface BuildLearningContextOptions {
   signal?: AbortSignal | undefined;
   /** Told each step. */
   onProgress?: ((progress: BuildProgress) => void) | undefined;
+  /**
+   * Pi's settings the build's retries follow (`retry`, as a run's): default Pi's own defaults.
+   * The application reads them from Pi's configuration directory and a trusted space's `.pi/`.
+   */
+  piSettings?: SettingsManager | undefined;
+  /** The connection of the model, named in its errors (e.g. `anthropic:auth-file`). */
+  connection?: string | undefined;
 }
 
 const SYSTEM_PROMPT = `You write a study context for a learner from their documents. Write plain Markdown with
@@ -65,7 +74,8 @@ const CHARS_PER_TOKEN = 3;
 
 /**
  * Builds a study context from documents of a space, writing nothing: one standalone call through
- * Pi's `ModelRuntime` (no session, no history), its input bounded by the model's window (what was
+ * Pi's `ModelRuntime` (no session, no history) with Pi's retries and a run's error codes (spec
+ * R71), its input bounded by the model's window (what was
  * cut is in `cut`); on `repa-offline` an extractive context (headings and first sentences), labelled
  * as such. Sources must exist inside the space (`not_found`, `path_outside_space`).
  */
@@ -136,20 +146,39 @@ export async function buildLearningContext(
     .join('\n');
   options.onProgress?.({ step: 'model', message: `asking ${choice.label}` });
   const message: UserMessage = { role: 'user', content: request, timestamp: Date.now() };
-  const answer = await choice.modelRuntime.completeSimple(
-    choice.model,
-    { systemPrompt: SYSTEM_PROMPT, messages: [message] },
+  const settings = options.piSettings ?? SettingsManager.inMemory();
+  const provider = settings.getProviderRetrySettings();
+  let retries: { attempts: number; lastDelayMs: number } | undefined;
+  // Pi's retries, as a run's: its policy, backoff and judgement of what is worth retrying.
+  const answer = await retryAssistantCall(
+    () =>
+      choice.modelRuntime.completeSimple(
+        choice.model,
+        { systemPrompt: SYSTEM_PROMPT, messages: [message] },
+        {
+          maxTokens: Math.min(OUTPUT_TOKENS, choice.model.maxTokens),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(provider.maxRetries === undefined ? {} : { maxRetries: provider.maxRetries }),
+          maxRetryDelayMs: provider.maxRetryDelayMs,
+        },
+      ),
+    settings.getRetrySettings(),
+    options.signal,
     {
-      maxTokens: Math.min(OUTPUT_TOKENS, choice.model.maxTokens),
-      ...(options.signal ? { signal: options.signal } : {}),
+      onRetryScheduled: (attempt, maxAttempts, delayMs, reason) => {
+        retries = { attempts: attempt, lastDelayMs: delayMs };
+        options.onProgress?.({
+          step: 'retry',
+          message: `Pi retries the model call (attempt ${attempt} of ${maxAttempts}) in ${delayMs} ms: ${reason}`,
+        });
+      },
     },
   );
   throwIfAborted(options.signal);
   if (answer.stopReason === 'aborted') throw cancelled();
   if (answer.stopReason === 'error') {
-    throw new RepaError('model_error', answer.errorMessage ?? `${choice.label} failed.`, {
-      details: { model: choice.label },
-    });
+    const reason = answer.errorMessage ?? `${choice.label} failed.`;
+    throw modelErrorOf(reason, choice.model, options.connection, retries);
   }
   const body = answer.content
     .flatMap((block) => (block.type === 'text' ? [block.text] : []))

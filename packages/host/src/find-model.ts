@@ -1,6 +1,6 @@
 import type { Model } from '@earendil-works/pi-ai';
 import type { ModelRuntime } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 
 /** Levenshtein distance, small strings only (model ids). */
 function distance(a: string, b: string): number {
@@ -25,7 +25,9 @@ export function similarModels(modelRuntime: ModelRuntime, wanted: string): strin
   const target = wanted.toLowerCase();
   return modelRuntime
     .getModels()
-    .map((model) => `${model.provider}/${model.id}`)
+    .map((model) =>
+      model.provider === OFFLINE_MODEL_ID ? OFFLINE_MODEL_ID : `${model.provider}/${model.id}`,
+    )
     .map((label) => {
       const lower = label.toLowerCase();
       const id = lower.slice(lower.indexOf('/') + 1);
@@ -42,8 +44,9 @@ export function similarModels(modelRuntime: ModelRuntime, wanted: string): strin
 }
 
 /**
- * The model Pi knows as `provider/id`, or `not_found` naming the closest ids Pi knows
- * (did-you-mean) in the message and in `details.suggestions`.
+ * The model Pi knows as `provider/id` (or `repa-offline`, when the runtime holds it), or
+ * `not_found` naming the closest ids Pi knows (did-you-mean) in the message and in
+ * `details.suggestions`.
  */
 export function findModel(
   modelRuntime: ModelRuntime,
@@ -52,7 +55,11 @@ export function findModel(
 ): Model<string> {
   const slash = label.indexOf('/');
   const model =
-    slash > 0 ? modelRuntime.getModel(label.slice(0, slash), label.slice(slash + 1)) : undefined;
+    label === OFFLINE_MODEL_ID
+      ? modelRuntime.getModel(OFFLINE_MODEL_ID, OFFLINE_MODEL_ID)
+      : slash > 0
+        ? modelRuntime.getModel(label.slice(0, slash), label.slice(slash + 1))
+        : undefined;
   if (model) return model as Model<string>;
   const suggestions = similarModels(modelRuntime, label);
   throw new RepaError(

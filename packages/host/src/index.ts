@@ -13,14 +13,28 @@ export type {
   ResumeTarget,
   SendOptions,
 } from './conversation/host-options.js';
+export type { RewindRequest } from './conversation/rewind-run.js';
 export type { DeliverOptions } from './conversation/run-deliveries.js';
 export { notLastRun, type RunInHistory } from './conversation/run-marks.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
-export { type ListModelsOptions, listModels } from './list-models.js';
-export { type LoginProviderOptions, type LoginStep, loginProvider } from './login-provider.js';
+export {
+  type LoginProviderOptions,
+  type LoginResult,
+  type LoginStep,
+  loginProvider,
+  logoutProvider,
+} from './login-provider.js';
 export type { ModelChoice } from './model-choice.js';
-export { type ChooseModelOptions, chooseModel, offlineModel } from './models.js';
+export { noCredentialsError } from './model-errors.js';
+export { type ChooseModelOptions, chooseModel } from './models.js';
 export { PiConversationHost } from './pi-conversation-host.js';
+export {
+  type DecidedModel,
+  type ModelRequest,
+  PiModels,
+  type PiModelsOptions,
+  type PiModelsStatus,
+} from './pi-models.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export { exportSession, type SessionExportFormat, sessionMarkdown } from './session-export.js';
@@ -32,6 +46,7 @@ export {
   SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
+export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   getLearningContext,
   lastProvidedRevision,

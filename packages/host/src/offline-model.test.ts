@@ -44,6 +44,10 @@ describe('the offline model', () => {
         .filter((event) => event.type === 'tool-start')
         .map((event) => event.type === 'tool-start' && event.toolName),
     ).toEqual(['read']);
+    // The local responder is no provider: no usage is claimed, no connection named.
+    expect(outcome.model).toBe('repa-offline');
+    expect(outcome.usage).toBeUndefined();
+    expect(outcome.connection).toBeUndefined();
     host.dispose();
   });
 
@@ -74,6 +78,36 @@ describe('the offline model', () => {
     );
     const end = events.find((event) => event.type === 'tool-end' && event.toolName === 'edit');
     expect(end).toMatchObject({ isError: false, receipts: [{ target: 'todo.md' }] });
+    host.dispose();
+  });
+
+  it('applies a patch in the request after reading each file it updates, with receipts', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(join(space, 'a.md'), 'alpha\n');
+    writeFileSync(join(space, 'b.md'), 'beta\n');
+    const events: RunEvent[] = [];
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.md',
+      '@@',
+      '-alpha',
+      '+ALPHA',
+      '*** Update File: b.md',
+      '*** Move to: moved/b.md',
+      '@@',
+      '-beta',
+      '+BETA',
+      '*** Add File: c.md',
+      '+gamma',
+      '*** End Patch',
+    ].join('\n');
+    const outcome = await host.send(`Apply this patch:\n${patch}`, defaults, {
+      onEvent: (event) => events.push(event),
+    });
+    expect(toolNames(events)).toEqual(['read', 'read', 'apply_patch']);
+    expect(outcome.output).toContain('M moved/b.md (moved from b.md)');
+    expect(readFileSync(join(space, 'moved/b.md'), 'utf8')).toBe('BETA\n');
+    expect(readFileSync(join(space, 'c.md'), 'utf8')).toBe('gamma\n');
     host.dispose();
   });
 

@@ -57,6 +57,7 @@ const call = (name: string, args: Parameters<typeof fauxToolCall>[1]): Assistant
   fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 const EDIT = /replace\s+["“']([^"”']+)["”']\s+with\s+["“']([^"”']*)["”']\s+in\s+([\w./-]+)/i;
+const PATCH = /^\*\*\* Begin Patch$[\s\S]*?^\*\*\* End Patch$/m;
 const FILE = /([\w-]+(?:\/[\w.-]+)*\.(?:md|markdown|txt|rst|org|csv|json))/i;
 
 function answerFrom(path: string, text: string, question: string): string {
@@ -168,13 +169,27 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
 /**
  * A deterministic responder for the offline model: it reads the file a request names and answers
  * from its content; a request naming no file is searched for (`grep`, then `find`) and answered
- * from the best hit; `replace "X" with "Y" in FILE` is performed through `read` then `edit`.
+ * from the best hit; `replace "X" with "Y" in FILE` is performed through `read` then `edit`, and
+ * a Codex-format patch in the request (`*** Begin Patch` … `*** End Patch`) through a `read` of
+ * each file it updates or deletes, then `apply_patch`.
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
 export const offlineResponder: FauxResponseFactory = (context) => {
   const { request, results } = currentTurn(context);
   const failed = results.find((result) => result.isError);
   if (failed) return say(`The ${failed.toolName} tool failed: ${failed.text}`);
+  const patch = PATCH.exec(request)?.[0];
+  if (patch) {
+    // Every file the patch changes is read first (the tool refuses files it has not seen).
+    const paths = [...patch.matchAll(/^\*\*\* (?:Update|Delete) File: (.+)$/gm)].map((match) =>
+      (match[1] as string).trim(),
+    );
+    const reads = results.filter((result) => result.toolName === 'read').length;
+    if (reads < paths.length) return call('read', { path: paths[reads] as string });
+    const applied = results.find((result) => result.toolName === 'apply_patch');
+    if (!applied) return call('apply_patch', { input: patch });
+    return say(applied.text);
+  }
   const edit = EDIT.exec(request);
   if (edit) {
     const [, oldText, newText, path] = edit as unknown as [string, string, string, string];

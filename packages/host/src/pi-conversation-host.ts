@@ -16,6 +16,7 @@ import {
   type PromptSettingsSources,
   RepaError,
   type RestrictedItem,
+  type RewindResult,
   type RunEvent,
   type SaveReceipt,
 } from '@repa/protocol';
@@ -30,6 +31,7 @@ import type {
 } from './conversation/host-options.js';
 import { applyModelSettings } from './conversation/model-settings.js';
 import { PromptCache } from './conversation/prompt-cache.js';
+import { type RewindRequest, rewindRun } from './conversation/rewind-run.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
 import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from './conversation/run-marks.js';
 import {
@@ -81,6 +83,8 @@ export class PiConversationHost {
   #toolNames: readonly string[] = [];
   #run: ActiveRun | undefined;
   #compacting = false;
+  /** True while a rewind works on this session (no run starts meanwhile). */
+  #rewinding = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
@@ -131,9 +135,9 @@ export class PiConversationHost {
     this.#session.setSessionName(title);
   }
 
-  /** True while a run or a compaction is active. */
+  /** True while a run, a compaction or a rewind is active. */
   get busy(): boolean {
-    return this.#run !== undefined || this.#compacting;
+    return this.#run !== undefined || this.#compacting || this.#rewinding;
   }
 
   /**
@@ -147,7 +151,10 @@ export class PiConversationHost {
     settings: PromptSettings,
   ): Promise<CompactionOutcome> {
     if (this.busy) {
-      throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
     }
     this.#compacting = true;
     this.#lastSettings = settings;
@@ -232,7 +239,10 @@ export class PiConversationHost {
     options: SendOptions,
   ): Promise<RunOutcome> {
     if (this.busy) {
-      throw new RepaError('busy', `Session ${this.sessionId} has an active run.`);
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
     }
     const emit = options.onEvent ?? (() => {});
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
@@ -286,8 +296,11 @@ export class PiConversationHost {
           thinkingLevel: this.#options.thinkingLevel,
           toolNames: this.#toolNames,
           bash: this.#bash,
+          connection: options.connection,
         });
       }
+      // Where the run begins in Pi's tree: a rewind of its conversation branches from here.
+      if (run.runId !== undefined) markRun(this.#sessionManager, run.runId);
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event) => this.#onPiEvent(run, event));
@@ -314,8 +327,6 @@ export class PiConversationHost {
       if (attached) {
         emit({ type: 'sources-attached', sources: attached.sources });
       }
-      // The mark ties what follows to the run (what `resume` reads back).
-      if (options.runId) markRun(this.#sessionManager, options.runId);
       if (text === undefined) {
         // Pi 0.87.1 has no public continue; a triggering custom message runs Pi's whole prompt
         // path (automatic retry, overflow recovery, settle events), where `Agent.continue()`
@@ -328,7 +339,8 @@ export class PiConversationHost {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
       }
-      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, this.#options), run);
+      const fallback = { ...this.#options, connection: options.connection };
+      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, fallback), run);
       return {
         ...outcome,
         ...(attached ? { attachedSources: attached.sources } : {}),
@@ -388,6 +400,35 @@ export class PiConversationHost {
    */
   async withdraw(requestRunId: string): Promise<boolean> {
     return (await this.#run?.deliveries.withdraw(requestRunId)) ?? false;
+  }
+
+  /**
+   * Rewinds a finished run's saves (or an earlier rewind's): each file back to its version before
+   * the run where it is still the run's last version, and on request the conversation back to
+   * before the run; the model is told at its next request which files were rewound. `busy` while
+   * a run is active.
+   */
+  async rewind(request: RewindRequest): Promise<RewindResult> {
+    if (this.busy) {
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
+    }
+    this.#rewinding = true;
+    try {
+      return await rewindRun(
+        {
+          store: this.#store,
+          observer: this.#observer,
+          session: this.#session,
+          sessionManager: this.#sessionManager,
+        },
+        request,
+      );
+    } finally {
+      this.#rewinding = false;
+    }
   }
 
   /** Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66). */

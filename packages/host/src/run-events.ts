@@ -2,6 +2,7 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import {
   parseToolErrorText,
   type RunEvent,
+  saveDiffSchema,
   saveReceiptSchema,
   type WireError,
 } from '@repa/protocol';
@@ -10,6 +11,7 @@ import { z } from 'zod';
 const toolDetailsSchema = z.looseObject({
   operationId: z.string().optional(),
   receipts: z.array(saveReceiptSchema).optional(),
+  diffs: z.array(saveDiffSchema).optional(),
 });
 
 /** The wire error of a failed tool call, from the text Pi made of the thrown error. */
@@ -52,6 +54,7 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
       const details = saving ? toolDetailsSchema.safeParse(raw) : undefined;
       const operationId = details?.success ? details.data.operationId : undefined;
       const receipts = details?.success ? details.data.receipts : undefined;
+      const diffs = details?.success ? details.data.diffs : undefined;
       return [
         {
           type: 'tool-end',
@@ -60,6 +63,7 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
           isError: event.isError,
           ...(operationId ? { operationId } : {}),
           ...(receipts ? { receipts } : {}),
+          ...(diffs?.length ? { diffs } : {}),
           ...(event.isError ? { error: errorOfResult(event.result) } : {}),
         },
       ];

@@ -20,6 +20,7 @@ import { checkSandbox } from '@repa/content';
 import type { ModelSettings, PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { diffSpaceRun } from '../src/space-history.js';
 import { createFauxHost, type FauxHostOptions } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
@@ -59,6 +60,7 @@ async function run(
   const outcome = await faux.host.send('go', defaults, {
     modelSettings: settings,
     onEvent: (event) => events.push(event),
+    runId: 'bash-run',
   });
   return { ...faux, outcome, events, results: toolResults(faux.host) };
 }
@@ -114,7 +116,7 @@ describe('the sandboxed bash tool', () => {
   it('runs a command in the space and reports the files it created and changed', async () => {
     const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
     writeFileSync(join(space, 'notes.md'), 'old notes\n');
-    const { outcome, events, results } = await run(
+    const { outcome, events, results, appDirectory } = await run(
       [
         toolCall('read', { path: 'notes.md' }),
         bash('mkdir -p out && printf "made\\n" > out/made.txt && printf "new notes\\n" > notes.md'),
@@ -148,6 +150,9 @@ describe('the sandboxed bash tool', () => {
     expect(editEnd).toMatchObject({ toolName: 'edit', isError: true });
     expect(editEnd?.error?.code).toBe('read_required');
     expect(readFileSync(join(space, 'notes.md'), 'utf8')).toBe('new notes\n');
+    // A diff or rewind of the run lists what the command changed as not rewindable (spec R68).
+    const diff = await diffSpaceRun(space, appDirectory, 'bash-run');
+    expect(diff.commands.map((change) => change.target)).toEqual(['notes.md', 'out/made.txt']);
   });
 
   it('reports the exit code of a failing command as an error result', async () => {

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { RepaError } from '@repa/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listModels } from '../src/list-models.js';
-import { type LoginStep, loginProvider } from '../src/login-provider.js';
+import { type LoginStep, loginProvider, logoutProvider } from '../src/login-provider.js';
+import { PiModels } from '../src/pi-models.js';
 
 const run = promisify(execFile);
 
@@ -20,6 +20,11 @@ function agentDir(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'repa-login-')), 'agent');
   mkdirSync(dir);
   return dir;
+}
+
+/** Pi's models of a (daemon's) agent dir. */
+function modelsOf(dir: string): Promise<PiModels> {
+  return PiModels.open({ agentDir: dir });
 }
 
 /** The providers with a credential in Pi's auth.json (none when it does not exist). */
@@ -36,9 +41,14 @@ describe('loginProvider', () => {
   it("stores an API key through Pi's own prompt and reports the connection it configured", async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', undefined);
     const dir = agentDir();
+    const models = await modelsOf(dir);
+    expect((await models.decide()).decision).toMatchObject({
+      model: 'repa-offline',
+      source: 'no-credentials',
+    });
     const steps: LoginStep[] = [];
     const result = await loginProvider({
-      agentDir: dir,
+      models,
       provider: 'anthropic',
       type: 'api_key',
       onStep: (step) => steps.push(step),
@@ -53,23 +63,95 @@ describe('loginProvider', () => {
     ]);
     const auth = JSON.parse(readFileSync(join(dir, 'auth.json'), 'utf8'));
     expect(auth.anthropic).toEqual({ type: 'api_key', key: 'sk-test-key' });
-    const models = await listModels({ agentDir: dir });
-    expect(models.length).toBeGreaterThan(0);
-    expect(new Set(models.map((model) => `${model.provider}:${model.credentialSource}`))).toEqual(
+    const listed = (await models.list()).filter((model) => !model.offline);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(new Set(listed.map((model) => `${model.provider}:${model.credentialSource}`))).toEqual(
       new Set(['anthropic:auth-file']),
     );
+    // The same runtime's next decision uses the key at once: Pi's default among Anthropic's models.
+    expect((await models.decide()).decision).toMatchObject({
+      model: expect.stringMatching(/^anthropic\//),
+      source: 'pi-default',
+      credentials: true,
+      connection: 'anthropic:auth-file',
+    });
   });
 
-  it('refuses an unknown provider with not_found', async () => {
-    await expect(
-      loginProvider({
-        agentDir: agentDir(),
-        provider: 'no-such-provider',
-        type: 'api_key',
-        onStep: () => {},
-        answer: async () => 'x',
-      }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+  it('refuses an empty or blank key: nothing is stored and the provider keeps its state', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    const models = await modelsOf(dir);
+    for (const key of ['', '   \t']) {
+      await expect(
+        loginProvider({
+          models,
+          provider: 'anthropic',
+          type: 'api_key',
+          onStep: () => {},
+          answer: async () => key,
+        }),
+      ).rejects.toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('nothing stored'),
+      });
+    }
+    expect(storedProviders(dir)).toEqual([]);
+  });
+
+  it('stores the key without the spaces and line end a paste brings, and names a shadowed variable', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-from-env');
+    const dir = agentDir();
+    const result = await loginProvider({
+      models: await modelsOf(dir),
+      provider: 'anthropic',
+      type: 'api_key',
+      onStep: () => {},
+      answer: async () => '  sk-pasted \n',
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'auth.json'), 'utf8')).anthropic.key).toBe(
+      'sk-pasted',
+    );
+    expect(result).toEqual({
+      connection: 'anthropic:auth-file',
+      environmentVariable: 'ANTHROPIC_API_KEY',
+    });
+  });
+
+  it('refuses an unknown provider with not_found, naming the providers Pi knows', async () => {
+    const error = await loginProvider({
+      models: await modelsOf(agentDir()),
+      provider: 'no-such-provider',
+      type: 'api_key',
+      onStep: () => {},
+      answer: async () => 'x',
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'not_found',
+      fix: expect.stringContaining('anthropic'),
+      details: { providers: expect.arrayContaining(['anthropic', 'openai']) },
+    });
+    expect((error as RepaError).details?.providers).not.toContain('repa-offline');
+  });
+
+  it('times out while it waits for an answer, and stores nothing', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    const error = await loginProvider({
+      models: await modelsOf(dir),
+      provider: 'anthropic',
+      type: 'api_key',
+      timeoutMs: 50,
+      onStep: () => {},
+      answer: (_promptId, signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'cancelled',
+      message: expect.stringContaining('timed out'),
+    });
+    expect(storedProviders(dir)).toEqual([]);
   });
 
   it('is cancelled while it waits for an answer, and stores nothing', async () => {
@@ -77,7 +159,7 @@ describe('loginProvider', () => {
     const dir = agentDir();
     const controller = new AbortController();
     const login = loginProvider({
-      agentDir: dir,
+      models: await modelsOf(dir),
       provider: 'anthropic',
       type: 'api_key',
       signal: controller.signal,
@@ -102,7 +184,7 @@ describe("loginProvider with Pi's OAuth flow", () => {
     const dir = agentDir();
     const steps: LoginStep[] = [];
     const error = await loginProvider({
-      agentDir: dir,
+      models: await modelsOf(dir),
       provider: 'anthropic',
       type: 'oauth',
       onStep: (step) => steps.push(step),
@@ -124,8 +206,9 @@ describe('repa models and pi --list-models', () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-env-key');
     vi.stubEnv('ANTHROPIC_API_KEY', undefined);
     const dir = agentDir();
+    const models = await modelsOf(dir);
     await loginProvider({
-      agentDir: dir,
+      models,
       provider: 'anthropic',
       type: 'api_key',
       onStep: () => {},
@@ -146,12 +229,37 @@ describe('repa models and pi --list-models', () => {
       .slice(1)
       .map((line) => line.trim().split(/\s+/))
       .map(([provider, id]) => `${provider}/${id}`);
-    const ours = await listModels({ agentDir: dir });
+    const ours = (await models.list()).filter((model) => !model.offline);
     expect(fromPi.some((id) => id.startsWith('openai/'))).toBe(true);
     expect(fromPi.some((id) => id.startsWith('anthropic/'))).toBe(true);
     expect(ours.map((model) => model.id).sort()).toEqual([...fromPi].sort());
     const sources = new Set(ours.map((model) => `${model.provider}:${model.credentialSource}`));
     expect(sources.has('anthropic:auth-file')).toBe(true);
     expect(sources.has('openai:environment')).toBe(true);
+  });
+});
+
+describe('logoutProvider', () => {
+  it("removes Pi's stored key through Pi; the next decision falls back, a variable is told", async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    const dir = agentDir();
+    const models = await modelsOf(dir);
+    await loginProvider({
+      models,
+      provider: 'anthropic',
+      type: 'api_key',
+      onStep: () => {},
+      answer: async () => 'sk-stored-key',
+    });
+    expect(await logoutProvider(models, 'anthropic')).toEqual({ removed: true });
+    expect(storedProviders(dir)).toEqual([]);
+    expect((await models.decide()).decision.model).toBe('repa-offline');
+    expect(await logoutProvider(models, 'anthropic')).toEqual({ removed: false });
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-env');
+    expect(await logoutProvider(models, 'anthropic')).toEqual({
+      removed: false,
+      connection: 'anthropic:environment',
+    });
+    await expect(logoutProvider(models, 'nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -63,8 +63,12 @@ export {
 export {
   type CredentialSource,
   credentialSourceSchema,
+  type ModelDecision,
   type ModelInfo,
+  type ModelSource,
+  modelDecisionSchema,
   modelInfoSchema,
+  modelSourceSchema,
 } from './v1/models.js';
 export {
   type PromptSectionName,
@@ -72,6 +76,19 @@ export {
   promptSectionNameSchema,
   promptSectionReportSchema,
 } from './v1/prompt.js';
+export {
+  type CommandChange,
+  commandChangeSchema,
+  type RewindFile,
+  type RewindResult,
+  type RunChangeKind,
+  type RunFileDiff,
+  rewindFileSchema,
+  rewindResultSchema,
+  runFileDiffSchema,
+  type SaveDiff,
+  saveDiffSchema,
+} from './v1/rewind.js';
 export {
   RUN_IMAGE_MAX_BYTES,
   RUN_IMAGE_MIME_TYPES,
@@ -125,8 +142,10 @@ export {
   sessionInfoSchema,
 } from './v1/sessions.js';
 export {
+  coerceSettingValue,
   MODEL_SETTING_ITEMS,
   PROMPT_SETTING_ITEMS,
+  parseSettingValue,
   SETTING_ITEMS,
   type SettingItem,
 } from './v1/setting-items.js';

@@ -4,6 +4,7 @@ import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@rep
 import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
+import { statusLine } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
@@ -11,15 +12,21 @@ import { writeError } from '../write-error.js';
 import {
   CHAT_HELP,
   type Chat,
+  chatStatus,
   comeBack,
   earlierTurns,
   recentSessions,
   SLASH_COMMANDS,
   sessionLines,
   slashCommand,
-  statusLine,
 } from './chat-slash.js';
-import { announceSession, CONTINUE_OPTION, NEW_OPTION, restrictedOf } from './runs/run-command.js';
+import {
+  announceModel,
+  announceSession,
+  CONTINUE_OPTION,
+  NEW_OPTION,
+  restrictedOf,
+} from './runs/run-command.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -47,7 +54,7 @@ function sendRequest(
     accepted?.(result.run);
     return result;
   };
-  return followRun(chat.client, chat.printer, () =>
+  const followed = followRun(chat.client, chat.printer, () =>
     submit().catch(async (error: unknown) => {
       // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
       // start it again and send once more (run.submit is idempotent by requestId).
@@ -62,6 +69,18 @@ function sendRequest(
       return submit();
     }),
   );
+  // After each reply: the model it used and Pi's estimate of the context, as a status line.
+  const done = followed.done.then((run) => {
+    if (!run.targetRunId) chat.printer.note(statusLine(run));
+    return run;
+  });
+  return {
+    done,
+    cancel: () => followed.cancel(),
+    get cancelling() {
+      return followed.cancelling;
+    },
+  };
 }
 
 /** `--resume`: lets the user pick one of the recent sessions on a terminal. */
@@ -128,15 +147,15 @@ async function openChat(context: CliContext, values: OptionValues, printer: RunP
     const picked = await pickSession(context, client, space);
     opened = await sessionOf(client, space, picked, false);
   } else opened = await sessionOf(client, space, str(values.session), values.new !== true);
-  const { sessionId } = announceSession(
-    context,
-    printer,
-    space,
+  const start = { space, ...opened, restricted: await restrictedOf(client, space) };
+  announceSession(context, printer, start);
+  // The model the next run uses now (each run's own is decided when it is accepted, spec R71).
+  const { choice } = await client.request('models.next', { space, sessionId: opened.sessionId });
+  announceModel(context, printer, start, { ...choice, modelSource: choice.source });
+  return {
+    chat: { context, client, printer, space, sessionId: opened.sessionId, shown: 0 },
     opened,
-    await context.model(),
-    await restrictedOf(client, space),
-  );
-  return { chat: { context, client, printer, space, sessionId, shown: 0 }, opened };
+  };
 }
 
 /** Line-based chat: a pipe, or a terminal used through readline (`--json` or `TERM=dumb`). */
@@ -245,7 +264,7 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
       commands: SLASH_COMMANDS,
       space: chat.space,
       ...(earlier ? { opening: earlier } : {}),
-      status: () => statusLine(chat),
+      status: () => chatStatus(chat),
     });
     context.stdout.write(`${comeBack(chat)}\n`);
     return code;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
-import { describeModel } from '../describe-model.js';
+import { describeRunModel } from '../describe-model.js';
 import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
 import type { RunPrinter } from '../run-printer.js';
+import { undoLastRun } from './chat-undo.js';
 import { describeCompaction } from './session-commands.js';
 
 /** The slash commands of the chat prompt, with what each does. */
@@ -15,10 +16,14 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/resume', 'N|ID: switch to session N of /sessions (or by id)'],
   ['/history', 'show the earlier turns of this session, a page at a time'],
   ['/context', 'show the learning context of the space'],
-  ['/model', 'show the model that answers'],
+  ['/model', 'show the model the next reply uses, and why'],
   ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
+  [
+    '/undo',
+    "show what undoing the last run restores (its files and the conversation); '/undo yes' does it",
+  ],
   ['/quit', 'leave (also /exit, or Ctrl-D on an empty line)'],
 ];
 
@@ -106,22 +111,17 @@ async function resume(chat: Chat, arg: string, say: (text: string) => void) {
 }
 
 /**
- * What the status line shows: the model of the session's last run (else the daemon's), its
- * thinking level, Pi's estimate of how full the context is, and the session.
+ * What the status line under the chat's editor shows, short enough for one row: the model and
+ * thinking level the next reply uses, Pi's last estimate of how full the context is (an estimate,
+ * spec R47), and the session.
  */
-export async function statusLine(chat: Chat): Promise<string> {
-  const { runs } = await chat.client.request('run.list', {
-    space: chat.space,
-    sessionId: chat.sessionId,
-    limit: 10,
-  });
-  const last = runs.find((run) => !run.targetRunId && run.status !== 'accepted');
-  // `provider/id` as runs record it; a provider named like its one model by its name alone.
-  const model = (last?.model ?? (await chat.context.model()) ?? 'model unknown').replace(
-    /^([^/]+)\/\1$/,
-    '$1',
-  );
-  const thinking = last?.modelSettings?.thinkingLevel ?? 'default';
+export async function chatStatus(chat: Chat): Promise<string> {
+  const where = { space: chat.space, sessionId: chat.sessionId };
+  const [{ choice }, { runs }, { prefixes }] = await Promise.all([
+    chat.client.request('models.next', where),
+    chat.client.request('run.list', { ...where, limit: 10 }),
+    recentSessions(chat),
+  ]);
   const usage = runs.find((run) => run.usage?.contextTokensEstimate !== undefined)?.usage;
   const estimate = usage?.contextTokensEstimate;
   const window = usage?.contextWindow;
@@ -131,8 +131,8 @@ export async function statusLine(chat: Chat): Promise<string> {
       : window
         ? `context ~${Math.round((100 * estimate) / window)}% of ${Math.round(window / 1000)}k (estimate)`
         : `context ~${estimate} tokens (estimate)`;
-  const { prefixes } = await recentSessions(chat);
-  return `${model} · thinking: ${thinking} · ${context} · session ${prefixes.get(chat.sessionId) ?? chat.sessionId.slice(0, 8)}`;
+  const session = prefixes.get(chat.sessionId) ?? chat.sessionId.slice(0, 8);
+  return `${choice.model} · thinking ${choice.thinkingLevel} · ${context} · session ${session}`;
 }
 
 /**
@@ -183,11 +183,14 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       );
       break;
     }
-    case '/model':
-      say(
-        `[repa] model: ${describeModel(await chat.context.model())} (repa models lists the others)`,
-      );
+    case '/model': {
+      const { choice } = await chat.client.request('models.next', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+      });
+      say(`[repa] model: ${describeRunModel(choice)} (repa models lists the others)`);
       break;
+    }
     case '/compact': {
       say('[repa] compacting the session…');
       const result = await chat.client.request('session.compact', {
@@ -221,6 +224,9 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       }
       break;
     }
+    case '/undo':
+      await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);
+      break;
     default:
       say(`Unknown command ${name}; nothing was sent. /help lists the commands.`);
   }

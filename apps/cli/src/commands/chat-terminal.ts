@@ -7,6 +7,7 @@ import {
   matchesKey,
   ProcessTerminal,
   Text,
+  TruncatedText,
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
 import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
@@ -180,7 +181,8 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   const tui = new TuiMainScreen(new ProcessTerminal());
   const transcript = new Transcript(() => tui.requestRender());
   const working = new WorkingLine(() => tui.requestRender());
-  const statusView = new Text('', 0, 0);
+  // The status line: one row, cut to the terminal's width.
+  const statusView = new Container();
   const printer = new RunPrinter({
     out: transcript.stream(),
     json: false,
@@ -202,7 +204,8 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     actions
       .status?.()
       .then((line) => {
-        statusView.setText(dim(line));
+        statusView.clear();
+        statusView.addChild(new TruncatedText(dim(line), 0, 0));
         tui.requestRender();
       })
       .catch(() => {}); // The status line is a convenience: a failed look leaves the last one.

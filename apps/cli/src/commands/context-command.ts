@@ -349,9 +349,10 @@ function runEditor(file: string): Promise<void> {
 const contextBuild: Command = {
   words: ['context', 'build'],
   summary: 'build the learning context from documents of the space',
-  usage: 'context build SOURCE… [--instructions TEXT] [--force] [--space DIR]',
+  usage: 'context build SOURCE… [--instructions TEXT] [--model ID] [--force] [--space DIR]',
   help: `Builds the space's learning context from the named documents through the daemon
-(context.build): one standalone call to the daemon's model (no session, no history), which writes
+(context.build): one standalone call to the model the space's next run uses (or --model; no
+session, no history), retried by Pi like a run and failing with a run's codes, which writes
 what the learner is working on, the key ideas and open questions. Documents too large for the
 model's window are cut, and the command says how much of each the model saw. On repa-offline the
 context is extractive (the headings and first sentences of each document) and labelled as such.
@@ -364,6 +365,7 @@ Arguments:
 
 Options:
   --instructions TEXT  what the context should focus on
+  --model ID       provider/id of the model for this build (see repa models), or repa-offline
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
   --space DIR      the space (default: the space you are in)
 
@@ -371,6 +373,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
   options: {
     space: { type: 'string' },
     instructions: { type: 'string' },
+    model: { type: 'string' },
     force: { type: 'boolean' },
   },
   positionals: [1, 100],
@@ -382,7 +385,9 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
     const current = await currentRevision(context, space, values.force === true);
     const stop = client.on('context.progress', (progress) => {
       if (progress.buildId === buildId && !context.json) {
-        context.stdout.write(`… ${progress.message}\n`);
+        context.stdout.write(
+          progress.step === 'retry' ? `[retry] ${progress.message}\n` : `… ${progress.message}\n`,
+        );
       }
     });
     const instructions = str(values.instructions);
@@ -402,6 +407,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
         sources: args,
         expectedRevision: current?.revision ?? null,
         ...(instructions ? { instructions } : {}),
+        ...(str(values.model) ? { model: str(values.model) } : {}),
         ...(values.force === true ? { force: true } : {}),
       });
     } catch (error) {

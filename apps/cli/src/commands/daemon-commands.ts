@@ -12,8 +12,11 @@ socket    ${status.socketPath}
 log       ${status.logPath}
 `;
   }
+  const model = status.model
+    ? `${describeModel(status.model)} (its --model: runs no settings level chooses a model for)`
+    : "decided per run when it is accepted (repa doctor names this space's next one)";
   return `daemon    running${status.pid === undefined ? '' : ` (pid ${status.pid})`}, ${status.server?.name ?? 'repa-daemon'} ${status.server?.version ?? ''}
-model     ${describeModel(status.model)}
+model     ${model}
 socket    ${status.socketPath}
 log       ${status.logPath}
 `;
@@ -30,11 +33,13 @@ const daemonStart: Command = {
   usage: 'daemon start [--model ID]',
   help: `Starts the daemon of the app directory in the background (detached; its output goes to
 <app-dir>/run/daemon.log) and waits until it is ready. Does nothing when it already runs.
-Other commands start it by themselves; use this to choose the model.
+Other commands start it by themselves. Credentials and Pi's models.json are read again at each
+run, so a new key needs no restart; environment variables are read when it starts.
 
 Options:
-  --model ID       provider/id of the model, or repa-offline (default: the first model with
-                   credentials in Pi's agent directory, else repa-offline)`,
+  --model ID       provider/id of the model, or repa-offline, for runs no settings level (model.id)
+                   or --model chooses one for (default: Pi's default among the models with
+                   credentials when the run is accepted, else repa-offline)`,
   options: { model: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
@@ -93,19 +98,22 @@ log. Never starts it.`,
 
 const daemonRestart: Command = {
   words: ['daemon', 'restart'],
-  summary: 'stop the daemon and start it again (e.g. after a new credential)',
+  summary: 'stop the daemon and start it again (e.g. after exporting a key variable)',
   usage: 'daemon restart [--model ID]',
   help: `Stops the daemon of the app directory like repa daemon stop (active runs get 5 seconds to
-finish), then starts it again like repa daemon start, with the same model unless --model names
-another. Starts it when none runs.
+finish), then starts it again like repa daemon start, reading its environment anew (a key variable
+exported since). A key stored with repa login or in Pi's auth.json needs no restart. The new daemon
+keeps no model it was not given: without --model, each run's model is decided when it is accepted.
+Starts it when none runs.
 
 Options:
-  --model ID       provider/id of the model, or repa-offline (default: the model it had)`,
+  --model ID       provider/id of the model, or repa-offline, for runs no settings level chooses
+                   one for (default: none; Pi's default among the models with credentials)`,
   options: { model: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const before = await daemonStatus(context.appDirectory);
-    const model = typeof values.model === 'string' ? values.model : before.model;
+    // Spec R71: only a model named now; the one the old daemon was started with is not kept.
+    const model = typeof values.model === 'string' ? values.model : undefined;
     const stopped = await stopDaemon(context.appDirectory);
     const { status } = await startDaemon({
       appDirectory: context.appDirectory,

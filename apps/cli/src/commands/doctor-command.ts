@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { OFFLINE_MODEL_ID, type V1Result } from '@repa/protocol';
-import { spaceOf } from '../cli-context.js';
+import type { V1Result } from '@repa/protocol';
 import type { Command } from '../command.js';
+import { currentSpace } from '../current-space.js';
 import { daemonStatus } from '../daemon-control.js';
-import { describeModel } from '../describe-model.js';
+import { describeModel, describeRunModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
 import { describeDaemon } from './daemon-commands.js';
@@ -24,10 +24,12 @@ const doctor: Command = {
   summary: 'check Node, the app directory, the daemon, Pi and the models',
   usage: 'doctor',
   help: `Checks what Repa needs and says how to fix it: the Node version, the app directory, the daemon
-(never started by doctor), Pi's agent directory (auth.json, models.json), the models that have
-credentials, or that runs use the offline responder, whether the \`bash\` tool's sandbox (bubblewrap,
-\`bwrap\`) starts where the daemon runs (the check a run makes; why not, and the fix), and how to add
-a key.`,
+(never started by doctor), Pi's agent directory (auth.json, models.json: what could not be read),
+the providers with credentials and where each comes from, the model a run uses when no settings
+level sets model.id, the model this space's next run uses and why, whether the running daemon is
+older than Pi's configuration or this shell's key variables (and what that means), whether the
+\`bash\` tool's sandbox (bubblewrap, \`bwrap\`) starts where the daemon runs (the check a run makes;
+why not, and the fix), and how to add a key.`,
   options: {},
   positionals: [0, 0],
   async run(context) {
@@ -36,34 +38,25 @@ a key.`,
     const daemon = await daemonStatus(context.appDirectory);
     // A running daemon answers for the Pi configuration it uses; else the CLI looks itself (never
     // starting a daemon), with the same code the daemon runs.
+    const spaceRoot = currentSpace(context);
     const facts = daemon.running
-      ? await (await context.client()).request('doctor', {})
+      ? await (await context.client()).request('doctor', spaceRoot ? { space: spaceRoot } : {})
       : await (await loadApplication()).doctorFacts({ agentDir: context.agentDir });
     const { agentDir, keyVariables, ...piFacts } = facts.pi;
     const pi = { agentDir, ...piFacts };
-    const authPath = join(agentDir, 'auth.json');
-    const { error: modelsError } = facts.models;
-    const models:
-      | { default: string; offline: boolean; available: string[] }
-      | { error: NonNullable<typeof modelsError> } = modelsError
-      ? { error: modelsError }
-      : {
-          default: facts.models.default,
-          offline: facts.models.offline,
-          available: facts.models.available,
-        };
+    const models = facts.models;
     const sandbox = { ...facts.sandbox, setting: BASH_SETTING };
     // The working directory's trust, when it is a space and a daemon answers (doctor starts none
     // and writes nothing: a folder that is not a space yet is not opened).
-    const spaceRoot = spaceOf(context, undefined);
     const space =
-      daemon.running && existsSync(join(spaceRoot, '.repa'))
+      daemon.running && spaceRoot
         ? (await (await context.client()).request('space.open', { root: spaceRoot })).space
         : undefined;
+    const freshness = daemon.running ? freshnessOf(context, daemon, facts) : undefined;
     const howToAddKey = [
-      `store a key in ${authPath}, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}}`,
-      `or export a variable Pi reads before the daemon starts, e.g. ${keyVariables.slice(0, 3).join(', ')}`,
-      'then restart the daemon (repa daemon stop; the next command starts it again)',
+      'repa login PROVIDER: Pi stores the key in its auth.json and the next run uses it (no restart)',
+      `or write it into ${join(agentDir, 'auth.json')} by hand, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}} (read again at the next run)`,
+      `or export a variable Pi reads, e.g. ${keyVariables.slice(0, 3).join(', ')}: the daemon reads them when it starts (repa daemon restart)`,
     ];
     if (context.json) {
       writeJson(context.stdout, {
@@ -73,6 +66,7 @@ a key.`,
         pi,
         models,
         sandbox,
+        ...(freshness ? { freshness } : {}),
         ...(space ? { space } : {}),
         howToAddKey,
       });
@@ -88,31 +82,90 @@ a key.`,
       `pi        ${agentDir}${pi.exists ? '' : ' (does not exist)'}; auth.json ${pi.authJson ? 'present' : 'absent'}, models.json ${pi.modelsJson ? 'present' : 'absent'}\n`,
     );
     out.write(
-      `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${keyVariables.join(', ')}`}\n`,
+      `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${keyVariables.join(', ')}`}${daemon.running ? " (the daemon's environment, read when it started)" : ''}\n`,
     );
-    if ('error' in models) {
-      const { error } = models;
-      out.write(`models    Pi's configuration cannot be read: ${error.message} (${error.code})\n`);
-    } else if (models.offline) {
-      out.write(`models    none with credentials; runs use ${describeModel(OFFLINE_MODEL_ID)}\n`);
-    } else {
-      const shown = models.available.slice(0, 10);
-      out.write(
-        `models    ${models.available.length} with credentials; the daemon's default: ${models.default}\n`,
-      );
-      for (const model of shown) out.write(`          ${model}\n`);
-      if (models.available.length > shown.length) {
-        out.write(`          … and ${models.available.length - shown.length} more\n`);
-      }
-    }
+    out.write(describeModels(models));
+    for (const line of freshness?.notes ?? []) out.write(`          ${line}\n`);
     out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
     if (space) out.write(describeTrust(space));
     out.write(
-      `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - or choose one: repa daemon start --model provider/id\n`,
+      `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - choose one for a space: repa settings set model.id provider/id (repa models lists them)\n`,
     );
     return 0;
   },
 };
+
+/** The `models` lines: credentials by provider, the default, a space's next model, what failed. */
+function describeModels(models: V1Result<'doctor'>['models']): string {
+  if (models.error) {
+    return `models    Pi's configuration cannot be read: ${models.error.message} (${models.error.code})\n`;
+  }
+  const lines: string[] = [];
+  const credentials = models.credentials ?? [];
+  lines.push(
+    models.available.length === 0
+      ? 'models    none with credentials (Pi reads auth.json and models.json again at each run)'
+      : `models    ${models.available.length} with credentials now, from:`,
+  );
+  for (const entry of credentials) {
+    const variable = entry.credentialVariable ? ` (${entry.credentialVariable})` : '';
+    lines.push(
+      `            ${entry.provider}: ${entry.credentialSource}${variable}, ${entry.models} model${entry.models === 1 ? '' : 's'}`,
+    );
+  }
+  const why = models.daemonModel
+    ? "the daemon's --model"
+    : models.offline
+      ? 'no model has credentials'
+      : "Pi's default among the models with credentials";
+  lines.push(`default   ${describeModel(models.default)} (${why}), when no level sets model.id`);
+  if (models.next) lines.push(`next run  in this space: ${describeRunModel(models.next)}`);
+  if (models.configError) {
+    lines.push(`config    ${models.configError.message} (${models.configError.code})`);
+    lines.push(`          Fix: ${models.configError.fix}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Whether the running daemon is older than what it reads: Pi's files are read again at each run
+ * (nothing to do); key variables are the daemon's from its start, so one exported since in this
+ * shell needs a restart; a daemon of another Repa version is restarted to match this command.
+ */
+function freshnessOf(
+  context: { version: string },
+  daemon: Awaited<ReturnType<typeof daemonStatus>>,
+  facts: V1Result<'doctor'>,
+): { startedAt?: string; missingVariables: string[]; notes: string[] } {
+  const notes: string[] = [];
+  const startedAt = facts.startedAt;
+  const changed = Object.entries(facts.pi.changedAt ?? {}).filter(
+    ([, at]) => startedAt !== undefined && typeof at === 'string' && at > startedAt,
+  );
+  if (startedAt) {
+    notes.push(
+      changed.length > 0
+        ? `the daemon started ${startedAt}; ${changed.map(([file]) => file.replace(/Json$/, '.json')).join(', ')} changed since: read again at the next run, no restart needed`
+        : `the daemon started ${startedAt}; Pi's files are read again whenever they change`,
+    );
+  }
+  const inDaemon = new Set(facts.pi.keyVariablesSet);
+  const missingVariables = facts.pi.keyVariables.filter(
+    (name) => Boolean(process.env[name]) && !inDaemon.has(name),
+  );
+  if (missingVariables.length > 0) {
+    notes.push(
+      `${missingVariables.join(', ')} set in this shell but not in the daemon, which read its environment when it started: repa daemon restart to use ${missingVariables.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  const version = daemon.server?.version;
+  if (version && version !== context.version) {
+    notes.push(
+      `the daemon runs repa ${version}, this command is ${context.version}: repa daemon restart`,
+    );
+  }
+  return { ...(startedAt ? { startedAt } : {}), missingVariables, notes };
+}
 
 /**
  * The `sandbox` lines: the check a run makes (where the daemon runs when it is running), and when

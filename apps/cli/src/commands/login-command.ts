@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import type { LoginProgress } from '@repa/protocol';
+import type { LoginProgress, ModelDecision } from '@repa/protocol';
 import type { Command } from '../command.js';
+import { currentSpace } from '../current-space.js';
+import { describeRunModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 
 /** The text shown for one login step (never an answer). */
@@ -26,13 +28,17 @@ const login: Command = {
 key (default) or runs its OAuth sign-in (--oauth), and stores the credential in its auth.json in
 the daemon's Pi agent directory. Each step is printed: the address to open, the code to enter, and
 each question, whose answer is read as one line from standard input (so a key can be piped in:
-printenv KEY | repa login anthropic). Repa itself keeps no credential.
+printenv KEY | repa login anthropic). Repa itself keeps no credential. The next run uses the key at
+once (no restart). An empty key is refused and nothing is stored (exit 1); so is a login cancelled
+(Ctrl-C) or left unanswered for 10 minutes. PROVIDER is one Pi knows (repa models --all), or one
+declared in Pi's models.json.
 
 Options:
   --oauth   Pi's OAuth sign-in instead of an API key
 
-Prints the connection now configured, e.g. anthropic:auth-file (see repa models).
-With --json: one JSON object per step ({"kind", "message", …}), then {"connection"}.`,
+Prints the connection now configured, e.g. anthropic:auth-file (see repa models), and the model the
+next run uses (in this space, when the current directory is one).
+With --json: one JSON object per step ({"kind", "message", …}), then {"connection", "next"}.`,
   options: { oauth: { type: 'boolean' } },
   positionals: [1, 1],
   async run(context, args, values) {
@@ -71,13 +77,23 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
         .catch(() => undefined);
     });
     try {
+      const space = currentSpace(context);
       const result = await client.request('login.start', {
         provider,
         type: values.oauth === true ? 'oauth' : 'api_key',
         loginId,
+        ...(space ? { space } : {}),
       });
       if (context.json) writeJson(context.stdout, result);
-      else context.stdout.write(`Signed in: connection ${result.connection}\n`);
+      else {
+        context.stdout.write(`Signed in: connection ${result.connection}\n`);
+        if (result.environmentVariable) {
+          context.stdout.write(
+            `${result.environmentVariable} is also set in the daemon's environment (read when it started); the stored key takes precedence over it now.\n`,
+          );
+        }
+        if (result.next) context.stdout.write(nextLine(result.next, space));
+      }
       return 0;
     } finally {
       stop();
@@ -87,5 +103,49 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
   },
 };
 
-/** `repa login`. */
-export const loginCommands: Command[] = [login];
+/** The line naming the model the next run uses now (no restart needed). */
+function nextLine(next: ModelDecision, space: string | undefined): string {
+  return `The next run${space ? ' in this space' : ''} uses ${describeRunModel(next)}; no restart needed.\n`;
+}
+
+const logout: Command = {
+  words: ['logout'],
+  summary: "remove a provider's stored credential through Pi",
+  usage: 'logout PROVIDER',
+  help: `Removes the credential Pi stores for PROVIDER in its auth.json (through Pi, in the daemon's Pi
+agent directory); the next run no longer uses it. A key of the daemon's environment (read when it
+started) or of Pi's models.json is not touched: the command says when the provider still has one.
+
+Prints what was removed and the model the next run uses (in this space, when the current directory
+is one). With --json: {"removed", "connection"?, "next"}.`,
+  options: {},
+  positionals: [1, 1],
+  async run(context, args) {
+    const provider = args[0] as string;
+    const client = await context.client();
+    const space = currentSpace(context);
+    const result = await client.request('login.logout', {
+      provider,
+      ...(space ? { space } : {}),
+    });
+    if (context.json) {
+      writeJson(context.stdout, result);
+      return 0;
+    }
+    context.stdout.write(
+      result.removed
+        ? `Signed out: Pi's stored credential for ${provider} was removed.\n`
+        : `Pi had no stored credential for ${provider}; nothing was removed.\n`,
+    );
+    if (result.connection) {
+      context.stdout.write(
+        `${provider} still has credentials: connection ${result.connection}${result.connection.endsWith(':environment') ? " (the daemon's environment, read when it started)" : ''}.\n`,
+      );
+    }
+    if (result.next) context.stdout.write(nextLine(result.next, space));
+    return 0;
+  },
+};
+
+/** `repa login`, `repa logout`. */
+export const loginCommands: Command[] = [login, logout];

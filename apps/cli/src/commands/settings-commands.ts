@@ -1,4 +1,5 @@
 import {
+  coerceSettingValue,
   type RepaClient,
   RepaError,
   SETTING_ITEMS,
@@ -123,28 +124,7 @@ function expectedRevisionOf(values: OptionValues): { expectedRevision?: number }
   return { expectedRevision: revision };
 }
 
-/** `set`'s VALUE: JSON when it parses as JSON, else the string itself. */
-export function parseSettingValue(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 const ITEMS = new Map(SETTING_ITEMS.map((item) => [item.key, item]));
-
-/**
- * `set`'s VALUE coerced to the item's type (the protocol's `SETTING_ITEMS`): read as JSON when that
- * is a value of the type (`true`, `12`, `null`, `["read"]`), else the text as it is, so
- * `prompts.append 12` is the string "12".
- */
-export function coerceSettingValue(key: string, text: string): unknown {
-  const parsed = parseSettingValue(text);
-  const item = ITEMS.get(key);
-  if (item === undefined || item.schema.safeParse(parsed).success) return parsed;
-  return text;
-}
 
 /** `text` in lines of at most `width` columns, each starting with `indent`. */
 function wrap(text: string, width: number, indent: string): string[] {
@@ -203,12 +183,13 @@ const WRITE_HELP = `${SCOPE_HELP}; for --level session it is created
 const settingsGet: Command = {
   words: ['settings', 'get'],
   summary: 'show the settings: value, source level and revisions',
-  usage: 'settings get [KEY] [--level LEVEL] [--space DIR] [--session ID]',
+  usage: 'settings get [KEY] [--describe] [--level LEVEL] [--space DIR] [--session ID]',
   help: `Shows every setting (or only KEY) with its effective value, the level it comes from (default,
 application, space or session) and the current revision of each level; KEY is then also described:
 its values, default and what it does (repa settings set --help lists every setting so).
 
 Options:
+  --describe       describe every setting shown: its values, default and what it does
   --level LEVEL    whose view: application (defaults and application values only), space (up
                    to the space), session (up to the session, created when the space has none)
                    (default: the space and its most recent session, when it has one)
@@ -220,6 +201,7 @@ revisions.`,
     space: { type: 'string' },
     session: { type: 'string' },
     level: { type: 'string' },
+    describe: { type: 'boolean' },
   },
   positionals: [0, 1],
   async run(context, [key], values) {
@@ -230,10 +212,20 @@ revisions.`,
     const shown = key === undefined ? items : [itemOf(items, key)];
     if (context.json) writeJson(context.stdout, { ...scope, items: shown });
     else writeItems(context, shown);
-    const described = key === undefined ? undefined : ITEMS.get(key);
-    if (described && !context.json) {
-      const width = Math.min(terminalWidth(context.stdout) ?? 100, 100);
-      context.stdout.write(`\n${describeItem(described, width)}\n`);
+    if (context.json) return 0;
+    const width = Math.min(terminalWidth(context.stdout) ?? 100, 100);
+    if (key !== undefined || values.describe === true) {
+      for (const item of shown) {
+        const described = ITEMS.get(item.key);
+        if (described) {
+          const head = key === undefined ? `\n${item.key}\n` : '\n';
+          context.stdout.write(`${head}${describeItem(described, width)}\n`);
+        }
+      }
+    } else {
+      context.stdout.write(
+        '\nrepa settings get KEY (or --describe) says what a setting does and the values it takes.\n',
+      );
     }
     return 0;
   },
@@ -270,9 +262,25 @@ ${SETTINGS_HELP}`,
     });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
     else writeItems(context, [item]);
+    if (key === 'model.id') await warnWithoutCredentials(context, client, item.value);
     return 0;
   },
 };
+
+/** Says on stderr when the model just set has no credentials yet (spec R72: runs are refused). */
+async function warnWithoutCredentials(
+  context: CliContext,
+  client: RepaClient,
+  value: unknown,
+): Promise<void> {
+  if (typeof value !== 'string') return;
+  const { models } = await client.request('models.list', { all: true });
+  const model = models.find((one) => one.id === value);
+  if (!model || model.credentials) return;
+  context.stderr.write(
+    `repa: ${value} has no credentials yet: runs on it are refused (auth_failed) until you sign in (repa login ${model.provider}) or add a key (see repa doctor).\n`,
+  );
+}
 
 const settingsReset: Command = {
   words: ['settings', 'reset'],

@@ -1,13 +1,24 @@
 import { doctorFacts } from '../doctor-facts.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
+import { folderOf } from './models.js';
 
-/** `doctor`: what `repa doctor` shows about Pi, the daemon's model and the sandbox. */
+/** `doctor`: Pi's configuration as this daemon sees it now, a space's next model, the sandbox. */
 export function doctorHandlers({
   agentDir,
-  model,
-}: Pick<HandlerParts, 'agentDir' | 'model'>): NamespaceHandlers<'doctor'> {
+  models,
+  startedAt,
+}: Pick<HandlerParts, 'agentDir' | 'models' | 'startedAt'>): NamespaceHandlers<'doctor'> {
   return {
-    doctor: async () => doctorFacts({ agentDir, model: await model() }),
+    doctor: async (params) => {
+      const space = params.space === undefined ? undefined : await folderOf(params.space);
+      return doctorFacts({
+        agentDir,
+        models: await models.models(),
+        ...(space === undefined ? {} : { next: async () => (await models.next(space)).decision }),
+        daemonModel: models.daemonModel,
+        startedAt,
+      });
+    },
   };
 }

@@ -1,8 +1,8 @@
-import type { ModelChoice } from '@repa/host';
 import type { SettingsStore } from '@repa/settings';
 import type { ContextBuilds } from '../context-builds.js';
 import type { ContextWrites } from '../context-writes.js';
 import type { Logins } from '../logins.js';
+import type { ModelChoices } from '../model-choices.js';
 import type { RunLedger } from '../runs/run-ledger.js';
 import type { RunScheduler } from '../runs/run-scheduler.js';
 import type { SessionHosts } from '../session-hosts.js';
@@ -10,12 +10,14 @@ import type { SpaceTrust } from '../space-trust.js';
 
 /** The parts of one application that the v1 handlers answer from. */
 export interface HandlerParts {
+  /** Repa's application directory (the content store's outside grants). */
+  appDirectory: string;
   /** Pi's configuration directory; undefined: Pi's own. */
   agentDir: string | undefined;
-  /** The label (`provider/id`) of the model every session uses. */
-  modelLabel: string;
-  /** The model every session uses, made ready once. */
-  model: () => Promise<ModelChoice>;
+  /** Pi's models of this daemon and the decision of a run's model (spec R71). */
+  models: ModelChoices;
+  /** When the application opened (the daemon's start, for `doctor`). */
+  startedAt: string;
   /** The real root of a space a client named (`resolveSpace`). */
   space: (root: string) => Promise<string>;
   ledger: RunLedger;

@@ -1,12 +1,26 @@
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
+import { folderOf } from './models.js';
 
-/** `login.*`: Pi's own login through the daemon, its prompts answered by `login.answer`. */
+/**
+ * `login.*`: Pi's own login and logout through the daemon (its prompts answered by
+ * `login.answer`), each telling the model the next run uses now.
+ */
 export function loginHandlers({
   logins,
-}: Pick<HandlerParts, 'logins'>): NamespaceHandlers<'login'> {
+  models,
+}: Pick<HandlerParts, 'logins' | 'models'>): NamespaceHandlers<'login'> {
+  const next = async (space: string | undefined) =>
+    (await models.next(space === undefined ? undefined : await folderOf(space))).decision;
   return {
-    'login.start': (params, connection) => logins.start(params, connection),
+    'login.start': async (params, connection) => {
+      const result = await logins.start(params, connection);
+      return { ...result, next: await next(params.space) };
+    },
     'login.answer': async (params) => ({ accepted: logins.answer(params) }),
+    'login.logout': async (params) => {
+      const result = await logins.logout(params.provider);
+      return { ...result, next: await next(params.space) };
+    },
   };
 }

@@ -1,12 +1,10 @@
+import { diffRun, rewindRun } from '../runs/rewind-run.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
 
 /** `run.*`: runs are accepted, scheduled and cancelled by the run scheduler, read from the ledger. */
-export function runHandlers({
-  runs,
-  ledger,
-  space,
-}: Pick<HandlerParts, 'runs' | 'ledger' | 'space'>): NamespaceHandlers<'run'> {
+export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
+  const { runs, ledger, space } = parts;
   return {
     'run.submit': (params, connection) => runs.submit(params, connection),
     'run.get': async (params) => ({ run: ledger.getRun(params.runId) }),
@@ -29,5 +27,8 @@ export function runHandlers({
       const removed = ledger.prune(new Date(params.endedBefore).toISOString(), root);
       return { pruned: removed.runs, imagesRemoved: removed.images };
     },
+    // What a run changed and its undoing: kept bytes in the space (runs/rewind-run.ts).
+    'run.diff': (params) => diffRun(parts, params),
+    'run.rewind': (params) => rewindRun(parts, params),
   };
 }

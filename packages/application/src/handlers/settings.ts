@@ -6,16 +6,22 @@ import type { HandlerParts } from './handler-parts.js';
 export function settingsHandlers({
   space,
   settings,
-}: Pick<HandlerParts, 'space' | 'settings'>): NamespaceHandlers<'settings'> {
+  models,
+}: Pick<HandlerParts, 'space' | 'settings' | 'models'>): NamespaceHandlers<'settings'> {
   const scope = async (params: SettingsScope): Promise<SettingsScope> => ({
     space: params.space === undefined ? undefined : await space(params.space),
     sessionId: params.sessionId,
   });
   return {
     'settings.get': async (params) => ({ items: await settings.get(await scope(params)) }),
-    'settings.set': async (params) => ({
-      item: await settings.set({ ...params, ...(await scope(params)) }),
-    }),
+    'settings.set': async (params) => {
+      // A model Pi does not know is refused with the closest ids (spec R72); one without
+      // credentials is kept (a run on it is refused `auth_failed` until it has some).
+      if (params.key === 'model.id' && typeof params.value === 'string') {
+        (await models.models()).resolve(params.value);
+      }
+      return { item: await settings.set({ ...params, ...(await scope(params)) }) };
+    },
     'settings.reset': async (params) => ({
       item: await settings.reset({ ...params, ...(await scope(params)) }),
     }),

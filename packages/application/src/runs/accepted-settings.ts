@@ -29,7 +29,7 @@ export function decideSettings(
 
 /**
  * The settings `run` was accepted with, for a request that keeps them: its resumption (R73), or a
- * steer or follow-up message delivered into it.
+ * steer or follow-up message delivered into it; with the model decided for it.
  */
 export function acceptedSettingsOf(run: RunInfo): AcceptedSettings {
   const {
@@ -38,13 +38,29 @@ export function acceptedSettingsOf(run: RunInfo): AcceptedSettings {
     settingsSources,
     modelSettings,
     modelSettingsSources,
+    model,
+    modelSource,
+    thinkingLevel,
+    connection,
   } = run;
+  const decided =
+    model && modelSource && thinkingLevel
+      ? {
+          model: {
+            model,
+            source: modelSource,
+            thinkingLevel,
+            ...(connection ? { connection } : {}),
+          },
+        }
+      : {};
   return {
     promptSettings,
     settingsRevisions,
     settingsSources,
     modelSettings,
     modelSettingsSources,
+    ...decided,
   };
 }
 

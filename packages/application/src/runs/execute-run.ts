@@ -29,7 +29,7 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
   const trusted = await trust.isTrusted(run.space);
   let host: PiConversationHost;
   try {
-    host = await parts.hosts.host(run.space, run.sessionId, trusted);
+    host = await parts.hosts.host(run.space, run.sessionId, trusted, run.model);
   } catch (error) {
     const wire = RepaError.fromUnknown(error).toWire();
     ledger.finish(run.runId, { status: 'failed', error: wire });
@@ -48,7 +48,13 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
     knownContexts: trust.known(run.space).contexts,
     restricted,
     sources: run.settingsSources,
-    modelSettings: run.modelSettings,
+    // The model and thinking level decided at acceptance (spec R71, R72).
+    modelSettings: run.modelSettings && {
+      ...run.modelSettings,
+      model: run.model ?? run.modelSettings.model,
+      thinkingLevel: run.thinkingLevel ?? run.modelSettings.thinkingLevel,
+    },
+    ...(run.connection ? { connection: run.connection } : {}),
   };
   const inputs = { ...options, images: input.images, attachments: input.attachments };
   // A resumption continues the history (whose user message carries the images and documents),

@@ -42,6 +42,8 @@ export function rowToRun(row: Row): RunInfo {
     modelSettings: optional('model_settings', JSON.parse),
     modelSettingsSources: optional('model_settings_sources', JSON.parse),
     model: optional('model'),
+    modelSource: optional('model_source'),
+    thinkingLevel: optional('thinking_level'),
     connection: optional('connection'),
     restricted: optional('restricted', JSON.parse),
     startedAt: optional('started_at'),

@@ -74,6 +74,8 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'connection',
     'restricted',
     'history_marked',
+    'model_source',
+    'thinking_level',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

@@ -21,6 +21,7 @@ import {
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
+import type { RunModel } from '../model-choices.js';
 import { NOT_DELETED, prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
 import { payloadHash, type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
@@ -63,6 +64,8 @@ export interface AcceptedSettings {
   modelSettings?: ModelSettings;
   /** Where each model setting came from (`run` for an override). */
   modelSettingsSources?: ModelSettingsSources;
+  /** The model and thinking level decided from them (spec R71, R72). */
+  model?: RunModel;
 }
 
 /** The outcome of {@link RunLedger.accept}. */
@@ -153,9 +156,7 @@ export class RunLedger {
         throw new RepaError(
           'busy',
           `Session ${request.sessionId} has an active run ${active.run_id}.`,
-          {
-            details: { runId: active.run_id },
-          },
+          { details: { runId: active.run_id } },
         );
       }
     }
@@ -189,8 +190,9 @@ export class RunLedger {
         .prepare(
           `INSERT INTO runs (run_id, request_id, space, session_id, input, status, attempt, retry_of,
              prompt_settings, settings_revisions, settings_sources, model_settings,
-             model_settings_sources, accepted_at, delivery, target_run_id, resume_of)
-           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             model_settings_sources, accepted_at, delivery, target_run_id, resume_of,
+             model, model_source, thinking_level, connection)
+           VALUES (?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -209,6 +211,10 @@ export class RunLedger {
           delivery === 'new' ? null : delivery,
           request.targetRunId ?? null,
           request.resumeOf ?? null,
+          settings.model?.model ?? null,
+          settings.model?.source ?? null,
+          settings.model?.thinkingLevel ?? null,
+          settings.model?.connection ?? null,
         );
       for (const hash of hashes) {
         this.#db.prepare('INSERT INTO run_images (run_id, sha256) VALUES (?, ?)').run(runId, hash);
@@ -266,10 +272,8 @@ export class RunLedger {
 
   /** Whether the run started on a host that marks its message in the history (newer runs). */
   historyMarked(runId: string): boolean {
-    const row = this.#db.prepare('SELECT history_marked FROM runs WHERE run_id = ?').get(runId) as
-      | Row
-      | undefined;
-    return row?.history_marked === '1';
+    const row = this.#db.prepare('SELECT history_marked FROM runs WHERE run_id = ?').get(runId);
+    return (row as Row | undefined)?.history_marked === '1';
   }
 
   /** The runs (not steer or follow-up messages) of `run`'s session accepted after it, oldest first. */

@@ -7,12 +7,14 @@ import {
 } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
 import { loadHost } from '../load-host.js';
+import type { ModelChoices } from '../model-choices.js';
 import type { ConnectionContext } from '../server/repa-handlers.js';
 import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
 import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
 import { executeRun } from './execute-run.js';
 import { checkResumable } from './resume-check.js';
+import { pruneHistoryAfterRun } from './rewind-run.js';
 import { RunDeliveries } from './run-deliveries.js';
 import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
 import { RunWatches } from './run-watches.js';
@@ -29,6 +31,8 @@ export interface RunSchedulerParts {
   space: (root: string) => Promise<string>;
   /** Receives one line per failed run (the daemon log). */
   log: (line: string) => void;
+  /** Decides a run's model from its settings (`auth_failed` without credentials, R71). */
+  models: ModelChoices;
 }
 
 /**
@@ -270,7 +274,14 @@ export class RunScheduler {
         return this.#acceptDelivery(request, request.delivery, subscriber);
       }
       const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
-      return this.#record(request, decideSettings(snapshot, request.overrides), subscriber);
+      const settings = decideSettings(snapshot, request.overrides);
+      // Spec R71: the model is decided now, with Pi's credentials as they are, and recorded.
+      const model = await this.#parts.models.forRun(
+        request.space,
+        settings.modelSettings ?? snapshot.modelSettings,
+        settings.modelSettingsSources ?? {},
+      );
+      return this.#record(request, { ...settings, model }, subscriber);
     } finally {
       release();
     }
@@ -335,6 +346,8 @@ export class RunScheduler {
     }).finally(() => {
       this.#active.delete(run.runId);
       this.#pump(run.space, run.sessionId);
+      // The space's kept history stays within its limits (history.*).
+      void pruneHistoryAfterRun(this.#parts, run.space);
     });
     this.#active.set(run.runId, { sessionKey: sessionKey(run.space, run.sessionId), done });
   }

@@ -133,10 +133,16 @@ export async function writeRepaFile(
   });
 }
 
-/** Whether `name` in `.repa/` is a temp file a killed writer left: a save's or a `writeRepaFile`'s. */
+/**
+ * Whether `name` in `.repa/` (or its `intents/` and `history/`) is a temp file a killed writer
+ * left: a save's, or a `writeRepaFile`'s of a `.json` or `.log` file.
+ */
 export function isStrayRepaTemp(name: string): boolean {
   const base = name.slice(0, name.lastIndexOf('.'));
-  return name.includes(TEMP_MARK) || (base.endsWith('.json') && isReplaceTempName(base, name));
+  return (
+    name.includes(TEMP_MARK) ||
+    ((base.endsWith('.json') || base.endsWith('.log')) && isReplaceTempName(base, name))
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { statKeyOf, writeRepaFile } from '../files/index.js';
+import type { SaveHistory } from '../history/index.js';
 import type { Identities } from '../identity/index.js';
 import type { SpaceLock, SpaceResolver } from '../space/index.js';
 import type { IntentRecord } from './intent-record.js';
@@ -19,7 +20,9 @@ export type SaveStep =
   | 'intent-written'
   | 'temp-written'
   | 'checked'
+  | 'kept'
   | 'renamed'
+  | 'recorded'
   | 'dirs-synced'
   | 'index-written'
   | 'done';
@@ -104,6 +107,7 @@ export class SaveCommitter {
     private readonly space: SpaceResolver,
     private readonly identities: Identities,
     private readonly hooks: ContentStoreHooks,
+    private readonly history: SaveHistory,
   ) {}
 
   private async step(step: SaveStep, operationId: string, index?: number): Promise<void> {
@@ -186,6 +190,9 @@ export class SaveCommitter {
       await this.rollback(plan, created, recordPath, slot);
       throw ioError(error, 'Preparing the save');
     }
+    // The bytes each change replaces are kept (a hard link, no copy) before they are replaced.
+    const kept = await this.history.keep(plan);
+    await this.step('kept', operationId);
     // Commit point: from the first rename on, recovery rolls the save forward.
     const applied: PlannedChange[] = [];
     try {
@@ -197,6 +204,7 @@ export class SaveCommitter {
       }
     } catch (error) {
       if (applied.length === 0) {
+        await this.history.forget(kept);
         await this.rollback(plan, created, recordPath, slot);
         throw ioError(error, 'Saving');
       }
@@ -215,6 +223,9 @@ export class SaveCommitter {
       );
     }
     // From here on the save is reported saved whatever fails: every rename is done.
+    const receipts = receiptsOf(operationId, plan);
+    await this.history.record(operationId, receipts);
+    await this.step('recorded', operationId);
     let durable = true;
     try {
       const dirs = new Set(plan.map((change) => dirname(change.absolutePath)));
@@ -268,7 +279,7 @@ export class SaveCommitter {
       await slot?.clear().catch(() => undefined);
     }
     await this.step('done', operationId);
-    return receiptsOf(operationId, plan);
+    return receipts;
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   versionOfYielding,
   writeRepaFile,
 } from '../files/index.js';
+import type { SaveHistory } from '../history/index.js';
 import type { Identities } from '../identity/index.js';
 import {
   type ContentLocation,
@@ -25,7 +26,13 @@ import {
   MAX_RECORD_BYTES,
 } from './intent-record.js';
 import type { IntentSlot } from './intent-slot.js';
-import { fromRecord, OPERATION_ID, receiptsOf, tempPathOf } from './save-planner.js';
+import {
+  fromRecord,
+  OPERATION_ID,
+  type PlannedChange,
+  receiptsOf,
+  tempPathOf,
+} from './save-planner.js';
 import { removeTemp, writeNewFile } from './temp-files.js';
 
 /**
@@ -86,6 +93,7 @@ export class SaveRecovery {
   constructor(
     private readonly space: SpaceResolver,
     private readonly identities: Identities,
+    private readonly history: SaveHistory,
   ) {}
 
   /**
@@ -262,7 +270,7 @@ export class SaveRecovery {
 
   private async removeStrayRepaTemps(): Promise<void> {
     const { fs } = this.space;
-    for (const dir of [this.space.repaDir, this.space.intentsDir]) {
+    for (const dir of [this.space.repaDir, this.space.intentsDir, this.history.dir]) {
       let names: string[];
       try {
         if (!(await realDirExists(fs, dir))) continue;
@@ -274,6 +282,12 @@ export class SaveRecovery {
         if (isStrayRepaTemp(name)) await fs.unlink(join(dir, name)).catch(() => undefined);
       }
     }
+  }
+
+  /** Records the changes of a save that are on disk, unless its record is there already. */
+  private async recordHistory(operationId: string, onDisk: PlannedChange[]): Promise<void> {
+    if (onDisk.length === 0) return;
+    await this.history.record(operationId, receiptsOf(operationId, onDisk), 'save', true);
   }
 
   private async changeState(change: IntentChange): Promise<'applied' | 'base' | 'other'> {
@@ -300,6 +314,7 @@ export class SaveRecovery {
     const onDisk = planned.filter((_, index) => states[index] === 'applied');
     this.identities.apply(onDisk);
     await this.identities.persistIfChanged();
+    await this.recordHistory(record.operationId, onDisk);
     await fs.unlink(recordPath);
     await syncDirectory(dirname(recordPath), { fs });
     return {
@@ -324,6 +339,8 @@ export class SaveRecovery {
       if (!committed || states[index] !== 'base') continue;
       // Roll forward: the save had passed its commit point, and nobody touched this target since.
       try {
+        // Its bytes are kept like a live save's (the live save kept only those it replaced).
+        await this.history.keep([change]);
         if (change.content !== null && change.temp !== null) {
           await writeNewFile(fs, change.temp, change.content, change.mode);
           await fs.rename(change.temp, change.absolutePath);
@@ -342,6 +359,7 @@ export class SaveRecovery {
       await this.identities.persist();
     }
     const receipts = receiptsOf(record.operationId, applied);
+    if (committed) await this.recordHistory(record.operationId, applied);
     if (applied.length === planned.length) {
       await fs.unlink(recordPath);
       await syncDirectory(dirname(recordPath), { fs });

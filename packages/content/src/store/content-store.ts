@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { ensureDir, exists } from '../files/index.js';
+import { SaveHistory } from '../history/index.js';
 import { Identities } from '../identity/index.js';
 import {
   type ContentStoreHooks,
@@ -28,6 +29,7 @@ import {
   type SpaceLock,
   SpaceResolver,
 } from '../space/index.js';
+import { HAND_OVER_MS, LOCK_CHECK_MS, LOCK_KEEP_MS } from './lock-timing.js';
 import { TimestampWindow } from './timestamp-window.js';
 
 /** Options of {@link ContentStore.open}. */
@@ -55,20 +57,6 @@ export interface SaveOptions {
 
 /** The live stores of this process, one per real space root and app directory. */
 const sharedStores = new Map<string, Promise<ContentStore>>();
-
-/**
- * After a task of this store the space lock stays taken while no other process waits for it (its
- * mark, see `FileLock.wanted`, checked every `LOCK_CHECK_MS`), for at most `LOCK_KEEP_MS` (less than
- * proper-lockfile's 2.5 s refresh of a held lock): a burst of reads and saves takes it once; a
- * waiting process gets it within one check (plus its own retry step).
- */
-const LOCK_CHECK_MS = 25;
-const LOCK_KEEP_MS = 2_000;
-/**
- * How long a store that let go of the lock for a waiter waits before it asks again: longer than a
- * waiter's longest pause between attempts (50 ms ± 50%), so the waiter gets its turn.
- */
-const HAND_OVER_MS = 80;
 
 /** How many settled reads a store remembers for its saves' plans (oldest forgotten first). */
 const REMEMBERED_READS = 1024;
@@ -101,6 +89,11 @@ export class ContentStore {
    * @internal
    */
   readonly space: SpaceResolver;
+  /**
+   * The kept bytes and save records of `.repa/history/` (diffs and rewinds read them).
+   * @internal
+   */
+  readonly history: SaveHistory;
   private readonly identities: Identities;
   private readonly committer: SaveCommitter;
   private readonly recovery: SaveRecovery;
@@ -124,8 +117,10 @@ export class ContentStore {
     this.root = root;
     this.space = new SpaceResolver(root, options.root, options.appDirectory, fs);
     this.identities = new Identities(this.space);
-    this.committer = new SaveCommitter(this.space, this.identities, options.hooks ?? {});
-    this.recovery = new SaveRecovery(this.space, this.identities);
+    this.history = new SaveHistory(this.space);
+    const hooks = options.hooks ?? {};
+    this.committer = new SaveCommitter(this.space, this.identities, hooks, this.history);
+    this.recovery = new SaveRecovery(this.space, this.identities, this.history);
     this.window = new TimestampWindow(this.space);
   }
 
@@ -356,6 +351,14 @@ export class ContentStore {
   /** Deletes the record of a recoverable or quarantined save (after the user has dealt with it). */
   async discardRecoverable(operationId: string): Promise<void> {
     await this.locked(() => this.recovery.discard(operationId));
+  }
+
+  /**
+   * Runs `task` under the space's lock, like a save (kept history's pruning and records).
+   * @internal
+   */
+  underLock<T>(task: () => Promise<T>): Promise<T> {
+    return this.locked(() => task());
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {

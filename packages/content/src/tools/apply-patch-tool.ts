@@ -2,6 +2,7 @@ import { defineTool, type ToolDefinition } from '@earendil-works/pi-coding-agent
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { parsePatch, planPatch } from '../patch/index.js';
+import { diffsOfSave } from './save-diffs.js';
 import { refuseSkillFile } from './skill-files.js';
 import { cancelledCall, toolError } from './tool-errors.js';
 import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
@@ -80,6 +81,7 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
         { contents: plan.contents },
       );
       observer.recordSave(added, { contents: plan.contents, whole: true });
+      const diffs = await diffsOfSave(store, receipts, plan.contents);
       return {
         content: [
           {
@@ -87,7 +89,7 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
             text: `Success. Updated the following files:\n${plan.summary.join('\n')}`,
           },
         ],
-        details: { operationId, receipts, diff: plan.diff },
+        details: { operationId, receipts, diff: plan.diff, diffs },
       };
     },
   };

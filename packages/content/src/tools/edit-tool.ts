@@ -13,6 +13,7 @@ import { decodeText } from '../files/index.js';
 import { observedSnapshot } from './observed-snapshot.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { restoreLineEndings } from './restore-line-endings.js';
+import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';
 import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
 import { cancelledCall, toolError } from './tool-errors.js';
@@ -113,10 +114,12 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
         const diff = generateDiffString(before, after);
         piDetails = { ...diff, patch: generateUnifiedPatch(receipt.target, before, after) };
       }
-      observer.recordSave(receipts, { contents: new Map([[receipt.target, written]]) });
+      const contents = new Map([[receipt.target, written]]);
+      observer.recordSave(receipts, { contents });
+      const diffs = await diffsOfSave(store, receipts, contents);
       return {
         content: [{ type: 'text', text: text ?? `Successfully edited ${receipt.target}.` }],
-        details: { ...piDetails, operationId: state.operationId, receipts },
+        details: { ...piDetails, operationId: state.operationId, receipts, diffs },
       };
     },
   };

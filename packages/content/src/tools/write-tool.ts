@@ -4,9 +4,10 @@ import {
   type ToolDefinition,
   type WriteOperations,
 } from '@earendil-works/pi-coding-agent';
-import type { SaveReceipt } from '@repa/protocol';
+import type { SaveDiff, SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { PATH_DESCRIPTION } from './read-tool.js';
+import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';
 import { refuseSkillFile } from './skill-files.js';
 import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
@@ -19,6 +20,8 @@ export interface ContentSaveDetails {
   operationId: string;
   /** One receipt per object the save changed (spec R65). */
   receipts: SaveReceipt[];
+  /** What the save changed in each file, from the bytes it replaced and wrote (bounded). */
+  diffs?: SaveDiff[];
 }
 
 /**
@@ -71,10 +74,9 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
       }
       const receipts = state.receipts as SaveReceipt[];
       const [receipt] = receipts as [SaveReceipt];
-      observer.recordSave(receipts, {
-        contents: new Map([[receipt.target, state.written as Buffer]]),
-        whole: true,
-      });
+      const contents = new Map([[receipt.target, state.written as Buffer]]);
+      observer.recordSave(receipts, { contents, whole: true });
+      const diffs = await diffsOfSave(store, receipts, contents);
       return {
         content: [
           {
@@ -82,7 +84,7 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
             text: `Successfully wrote ${receipt.bytes} bytes to ${receipt.target} (${receipt.identity}).`,
           },
         ],
-        details: { operationId: state.operationId, receipts },
+        details: { operationId: state.operationId, receipts, diffs },
       };
     },
   };

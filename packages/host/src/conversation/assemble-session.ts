@@ -7,7 +7,12 @@ import {
   type SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
-import { type ContentObserver, type ContentStore, createContentTools } from '@repa/content';
+import {
+  type ContentObserver,
+  type ContentStore,
+  createContentTools,
+  recordCommandChanges,
+} from '@repa/content';
 import {
   buildFileChangeMessage,
   filterCompactionPreparation,
@@ -131,7 +136,11 @@ export async function assembleSession(
     observer,
     hidden: [options.appDirectory, agentDir],
     ...options.bashLimits,
-    onChanges: (changes) => hooks.emit({ type: 'file-change-notice', changes }),
+    onChanges: (changes) => {
+      hooks.emit({ type: 'file-change-notice', changes });
+      // Listed by a diff or rewind of the run as not rewindable (a command leaves no receipts).
+      void recordCommandChanges(store, hooks.operationId(), changes).catch(() => undefined);
+    },
   });
   const { session } = await createAgentSessionFromServices({
     services: {

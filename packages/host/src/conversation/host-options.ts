@@ -89,6 +89,11 @@ export interface SendOptions {
    * Omitted: the host's model, its initial thinking level and every content tool.
    */
   modelSettings?: ModelSettings;
+  /**
+   * The connection recorded when the run was accepted (`provider:credential source`): named in
+   * the `auth_failed` of a run whose credentials were removed or expired since.
+   */
+  connection?: string;
   /** Images sent with the request: given to the model as image content parts. */
   images?: readonly RunImage[];
   /** Documents of the space attached to the request: read at run start and sent with it. */

@@ -3,6 +3,7 @@ import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent
 import { type ModelSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-tool.js';
 import { findModel } from '../find-model.js';
+import { noCredentialsError } from '../model-errors.js';
 
 /** What a session's model settings fall back to and choose from. */
 export interface ModelSettingsContext {
@@ -16,6 +17,8 @@ export interface ModelSettingsContext {
   toolNames: readonly string[];
   /** The sandboxed `bash` tool: registered, active only when the settings allow it. */
   bash: HostBashTool;
+  /** The connection recorded when the run was accepted, named when its credentials are gone. */
+  connection?: string | undefined;
 }
 
 /**
@@ -30,20 +33,12 @@ export async function applyModelSettings(
 ): Promise<void> {
   const { modelRuntime, toolNames, bash } = context;
   const model = settings.model ? findModel(modelRuntime, settings.model) : context.model;
-  const current = session.model;
-  if (!current || current.provider !== model.provider || current.id !== model.id) {
-    if (!(await modelRuntime.checkAuth(model.provider))) {
-      throw new RepaError(
-        'auth_failed',
-        `Model ${model.provider}/${model.id} has no credentials in Pi's configuration.`,
-        {
-          fix: `Add a key for ${model.provider} (environment variable or Pi's auth.json) or log in with pi; see \`repa models\`.`,
-          details: { provider: model.provider, model: model.id },
-        },
-      );
-    }
-    await session.setModel(model);
+  // Every run: credentials removed or expired since acceptance fail it before the model is asked.
+  if (!(await modelRuntime.checkAuth(model.provider))) {
+    throw noCredentialsError(model, context.connection);
   }
+  // Pi's model objects are made again when its models.json changed: the fresh one is used.
+  if (session.model !== model) await session.setModel(model);
   const level =
     settings.thinkingLevel ??
     session.settingsManager.getDefaultThinkingLevel() ??

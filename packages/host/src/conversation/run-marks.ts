@@ -2,8 +2,9 @@ import type { SessionEntry, SessionManager } from '@earendil-works/pi-coding-age
 import { RepaError } from '@repa/protocol';
 
 /**
- * The custom entry a run writes just before Pi is given its message: `{ runId }`. A `custom`
- * entry never reaches the model; it ties the history to the ledger's runs (spec R73).
+ * The custom entry a run writes where it begins, before its context snapshot, notices and message:
+ * `{ runId }`. A `custom` entry never reaches the model; it ties the history to the ledger's runs
+ * (resume, spec R73) and is where a rewind of the conversation branches from.
  */
 export const RUN_MARK = 'repa.run';
 
@@ -21,7 +22,7 @@ export interface RunInHistory {
   entered: boolean;
 }
 
-/** Writes the mark of `runId` at the session's leaf. */
+/** Writes the mark of `runId` at the session's leaf (where the run begins). */
 export function markRun(sessionManager: SessionManager, runId: string): void {
   sessionManager.appendCustomEntry(RUN_MARK, { runId });
 }

@@ -3,6 +3,7 @@ import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
   type AttachedSource,
+  OFFLINE_MODEL_ID,
   RepaError,
   type RestrictedItem,
   type RunUsage,
@@ -69,7 +70,7 @@ export function outcomeOf(
   session: AgentSession,
   prompt: AssembledSystemPrompt,
   run: RunTally,
-  fallback: { model: Model<string>; modelRuntime: ModelRuntime },
+  fallback: { model: Model<string>; modelRuntime: ModelRuntime; connection?: string | undefined },
 ): RunOutcome {
   const last = [...session.messages].reverse().find((message) => message.role === 'assistant');
   const output = session.getLastAssistantText();
@@ -80,7 +81,7 @@ export function outcomeOf(
   if (last && 'stopReason' in last && last.stopReason === 'error') {
     const message = ('errorMessage' in last && last.errorMessage) || 'The model request failed.';
     const model = (session.model ?? fallback.model) as Model<string>;
-    const connection = connectionOf(fallback.modelRuntime, model.provider);
+    const connection = connectionOf(fallback.modelRuntime, model.provider) ?? fallback.connection;
     return {
       status: 'failed',
       error: modelErrorOf(message, model, connection, run.retries).toWire(),
@@ -90,7 +91,10 @@ export function outcomeOf(
   return { status: 'succeeded', prompt, ...(output ? { output } : {}) };
 }
 
-/** The outcome with the run's model and usage, when a model call was made (R47: Pi's window estimate). */
+/**
+ * The outcome with the run's model and usage, when a provider call was made (R47: Pi's window
+ * estimate). The offline responder is no provider: its runs report no usage and no connection.
+ */
 export function withUsage(
   outcome: RunOutcome,
   session: AgentSession,
@@ -98,15 +102,16 @@ export function withUsage(
   run: RunTally,
 ): RunOutcome {
   const model = session.model;
+  const offline = model?.provider === OFFLINE_MODEL_ID;
   if (model) {
-    const connection = connectionOf(modelRuntime, model.provider);
+    const connection = offline ? undefined : connectionOf(modelRuntime, model.provider);
     outcome = {
       ...outcome,
-      model: `${model.provider}/${model.id}`,
+      model: offline ? OFFLINE_MODEL_ID : `${model.provider}/${model.id}`,
       ...(connection ? { connection } : {}),
     };
   }
-  if (run.usage.calls === 0) return outcome;
+  if (run.usage.calls === 0 || offline) return outcome;
   const context = session.getContextUsage();
   const usage: RunUsage = {
     ...run.usage,

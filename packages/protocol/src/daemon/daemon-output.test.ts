@@ -19,6 +19,12 @@ describe('daemon output lines', () => {
     expect(parseDaemonReady('repa-daemon starting\n')).toBeNull();
   });
 
+  it('parses a ready line without a model (each run decides its own)', () => {
+    const line = formatDaemonReady({ socketPath: '/app/run/daemon.sock' });
+    expect(line).toBe('repa-daemon ready socket=/app/run/daemon.sock\n');
+    expect(parseDaemonReady(line)).toEqual({ socketPath: '/app/run/daemon.sock' });
+  });
+
   it('parses the failure it formats into message, code and fix', () => {
     const error = new RepaError('not_found', 'Pi knows no model nope/x.', { fix: 'Use another.' });
     expect(parseDaemonFailure(`noise\n${formatDaemonFailure(error)}`)).toEqual({

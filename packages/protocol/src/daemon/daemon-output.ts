@@ -7,8 +7,8 @@ export const OFFLINE_MODEL_ID = 'repa-offline';
 export interface DaemonReady {
   /** The socket it serves. */
   socketPath: string;
-  /** The model label its runs use. */
-  model: string;
+  /** The model it was started with (`--model`, the default of `model.id`), if any. */
+  model?: string | undefined;
 }
 
 /** What a daemon's failure lines say (its last words before exiting 1). */
@@ -21,18 +21,19 @@ export interface DaemonFailure {
   fix: string;
 }
 
-const READY = /^repa-daemon ready socket=(\S+) model=(\S+)$/m;
+const READY = /^repa-daemon ready socket=(\S+)(?: model=(\S+))?$/m;
 const FAILED = /^repa-daemon: (.*) \(([a-z_]+)\)\nFix: (.*)$/m;
 
-/** The line a daemon prints on stdout once it serves (`repa-daemon ready socket=… model=…`). */
+/** The line a daemon prints on stdout once it serves (`repa-daemon ready socket=…[ model=…]`). */
 export function formatDaemonReady(ready: DaemonReady): string {
-  return `repa-daemon ready socket=${ready.socketPath} model=${ready.model}\n`;
+  return `repa-daemon ready socket=${ready.socketPath}${ready.model ? ` model=${ready.model}` : ''}\n`;
 }
 
 /** The first ready line in a daemon's output, or null while there is none. */
 export function parseDaemonReady(output: string): DaemonReady | null {
   const match = READY.exec(output);
-  return match ? { socketPath: match[1] ?? '', model: match[2] ?? '' } : null;
+  if (!match) return null;
+  return { socketPath: match[1] ?? '', ...(match[2] ? { model: match[2] } : {}) };
 }
 
 /** The lines a daemon prints on stderr when it cannot start (message, code, fix). */

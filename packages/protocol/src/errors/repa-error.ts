@@ -53,6 +53,8 @@ export const REPA_ERROR_FIXES = {
     'The model provider refused the credentials; renew the key or log in again for the connection named in the message (see `repa doctor`).',
   rate_limited:
     'The model provider is limiting requests; wait a while (Pi already retried), then retry the run.',
+  provider_overloaded:
+    'The model provider is overloaded (Pi already retried); wait a few minutes and retry the run, or choose another model (repa models).',
   sandbox_unavailable:
     'The command sandbox cannot run on this machine: install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or turn commands off with `repa settings set tools.bash off`.',
   no_active_run:
@@ -65,6 +67,8 @@ export const REPA_ERROR_FIXES = {
     'A later run of the session came after this one; resume that run instead, or retry this one as a new run (repa runs retry).',
   data_too_large:
     'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
+  history_evicted:
+    "The bytes this rewind needs are no longer kept (the space's kept history is bounded by `history.maxMegabytes` and `history.maxDays`): restore the file from a backup, or raise the limits for later runs.",
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

@@ -37,6 +37,15 @@ const item = {
 };
 const session = { sessionId: 's1', space: '/spaces/a', createdAt: '2026-12-02T10:00:00.000Z' };
 
+const choice = {
+  model: 'repa-offline',
+  source: 'no-credentials',
+  thinkingLevel: 'off',
+  thinkingSource: 'pi-default',
+  offline: true,
+  credentials: true,
+};
+
 /** One valid params and result example per method. */
 const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknown }> = {
   initialize: {
@@ -107,6 +116,44 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { runId: 'r1', requestId: 'q3' },
     result: { run: { ...run, runId: 'r3', attempt: 2, resumeOf: 'r1' }, resubmitted: false },
   },
+  'run.diff': {
+    params: { runId: 'r1', file: 'notes/a.md' },
+    result: {
+      runId: 'r1',
+      files: [
+        {
+          target: 'notes/a.md',
+          change: 'modified',
+          beforeVersion: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+          afterVersion: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+          diff: { target: 'notes/a.md', added: 1, removed: 1, diff: '@@ -1 +1 @@\n-a\n+b\n' },
+        },
+      ],
+      commands: [{ target: 'out.txt', operationId: 'r1-2' }],
+    },
+  },
+  'run.rewind': {
+    params: { runId: 'r1', files: ['notes/a.md'], conversation: true, preview: true },
+    result: {
+      rewind: {
+        rewindId: 'w1',
+        runId: 'r1',
+        preview: true,
+        files: [
+          {
+            target: 'notes/a.md',
+            change: 'modified',
+            runVersion: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+            restoreVersion: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+            currentVersion: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+            status: 'planned',
+          },
+        ],
+        commands: [],
+        conversation: { leafId: 'e1' },
+      },
+    },
+  },
   'settings.get': { params: { space: '/spaces/a', sessionId: 's1' }, result: { items: [item] } },
   'settings.set': {
     params: {
@@ -139,6 +186,14 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
   'login.answer': {
     params: { loginId: 'login-1', promptId: 'p1', value: 'sk-example' },
     result: { accepted: true },
+  },
+  'login.logout': {
+    params: { provider: 'anthropic', space: '/spaces/a' },
+    result: { removed: true, next: choice },
+  },
+  'models.next': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: { choice },
   },
   'models.list': {
     params: { all: true },
@@ -205,6 +260,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'run.cancel': { params: {}, path: 'params.runId' },
   'run.retry': { params: { runId: 'r1' }, path: 'params.requestId' },
   'run.resume': { params: { requestId: 'q1' }, path: 'params.runId' },
+  'run.diff': { params: { runId: 'r1', file: '' }, path: 'params.file' },
+  'run.rewind': { params: { runId: 'r1', force: 'yes' }, path: 'params.force' },
   'settings.get': { params: { space: 1 }, path: 'params.space' },
   'settings.set': {
     params: { level: 'default', key: 'prompts.base', value: '' },
@@ -227,6 +284,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     path: 'params.type',
   },
   'login.answer': { params: { loginId: 'l', promptId: 'p1' }, path: 'params.value' },
+  'login.logout': { params: { provider: '' }, path: 'params.provider' },
+  'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { thinkingLevelSchema } from './settings.js';
 
 /**
  * Where Pi finds a provider's credentials: `environment` (a variable), `auth-file` (Pi's
@@ -33,7 +34,62 @@ export const modelInfoSchema = z.looseObject({
     .describe("The environment variable's name, for `environment` (never its value)."),
   default: z
     .boolean()
-    .describe("True for the model a run uses when no level sets `model.id` (the daemon's model)."),
+    .describe(
+      "True for the model a run uses now when no level sets `model.id` (the daemon's `--model`, else Pi's own default among the models with credentials, else `repa-offline`).",
+    ),
+  offline: z
+    .boolean()
+    .optional()
+    .describe('True for `repa-offline`, the local responder (no language model, no key).'),
 });
 
-export type { CredentialSource, ModelInfo } from './wire-types.generated.js';
+/**
+ * Why a run uses its model: a settings level or a one-run override (`run`), the daemon's `--model`
+ * (`daemon`), Pi's own default among the models with credentials now (`pi-default`), or the
+ * offline responder because no model has credentials (`no-credentials`).
+ */
+export const modelSourceSchema = z.enum([
+  'run',
+  'session',
+  'space',
+  'application',
+  'daemon',
+  'pi-default',
+  'no-credentials',
+]);
+
+/**
+ * The model and thinking level a run uses and why, decided as `run.submit` decides it (spec R71,
+ * R72). Contract: never carries a secret.
+ */
+export const modelDecisionSchema = z.looseObject({
+  model: z
+    .string()
+    .describe('`provider/id` of the model (`repa-offline` for the local responder).'),
+  source: modelSourceSchema.describe('Why this model.'),
+  thinkingLevel: thinkingLevelSchema.describe(
+    'The thinking level the run uses, clamped to what the model supports.',
+  ),
+  thinkingSource: z
+    .enum(['run', 'session', 'space', 'application', 'pi-default'])
+    .describe("Where the thinking level comes from: a level, a one-run override, or Pi's default."),
+  offline: z.boolean().describe('True for `repa-offline`, the local responder.'),
+  credentials: z
+    .boolean()
+    .describe(
+      'Whether Pi has credentials for the model now; false: a run on it is refused `auth_failed`.',
+    ),
+  connection: z
+    .string()
+    .optional()
+    .describe(
+      'The connection it would use: provider and credential source, e.g. `anthropic:auth-file`.',
+    ),
+});
+
+export type {
+  CredentialSource,
+  ModelDecision,
+  ModelInfo,
+  ModelSource,
+} from './wire-types.generated.js';

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { modelSourceSchema } from './models.js';
 import { promptSectionReportSchema } from './prompt.js';
+import { saveDiffSchema } from './rewind.js';
 import { runInputViewSchema } from './run-input.js';
 import {
   modelSettingsSchema,
@@ -148,12 +150,22 @@ export const runInfoSchema = z
     model: z
       .string()
       .optional()
-      .describe('The model that answered (`provider/id`), once the run started.'),
+      .describe(
+        'The model of the run (`provider/id`, `repa-offline` for the local responder), decided at acceptance (older runs: once it started).',
+      ),
+    modelSource: modelSourceSchema
+      .optional()
+      .describe('Why the run uses that model (absent on runs recorded before servers kept it).'),
+    thinkingLevel: thinkingLevelSchema
+      .optional()
+      .describe(
+        'The thinking level the run uses, decided at acceptance and clamped to the model (absent on older runs).',
+      ),
     connection: z
       .string()
       .optional()
       .describe(
-        'The connection it used: provider and credential source, e.g. `anthropic:environment`.',
+        'The connection it uses: provider and credential source, e.g. `anthropic:environment` (absent for `repa-offline`).',
       ),
     promptSections: z
       .array(promptSectionReportSchema)
@@ -170,7 +182,7 @@ export const runInfoSchema = z
     usage: runUsageSchema
       .optional()
       .describe(
-        "The provider's token usage and cost of the run, once finished (absent if no call was made).",
+        "The provider's token usage and cost of the run, once finished (absent if no provider call was made, e.g. on `repa-offline`).",
       ),
     acceptedAt: timestampSchema.describe('When the request was accepted.'),
     startedAt: timestampSchema.optional().describe('When the run actually started.'),
@@ -210,6 +222,10 @@ export const runEventSchema = z
       isError: z.boolean().describe('Whether the tool reported an error to the model.'),
       operationId: idSchema.optional().describe('Content operation id, for saving tools.'),
       receipts: z.array(saveReceiptSchema).optional().describe('Receipts of what reached disk.'),
+      diffs: z
+        .array(saveDiffSchema)
+        .optional()
+        .describe('What each saved file changed, one per receipt that wrote or deleted text.'),
       error: wireErrorSchema.optional().describe('The error the tool returned.'),
     }),
     z.looseObject({

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   bashModeSchema,
   bashTimeoutSecondsSchema,
@@ -205,9 +205,9 @@ export const MODEL_SETTING_ITEMS: {
 
 /**
  * Every settings item this protocol version knows, in the order `settings.get` reports them: the
- * prompt items, the model items, then `daemon.idleMinutes`, `compaction.instructions` and
- * `runs.retentionDays`. A new item is one entry here (or in the group above that its run field
- * belongs to).
+ * prompt items, the model items, then `daemon.idleMinutes`, `compaction.instructions`,
+ * `runs.retentionDays` and the `history.*` limits. A new item is one entry here (or in the group
+ * above that its run field belongs to).
  */
 export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   ...Object.values(PROMPT_SETTING_ITEMS),
@@ -244,7 +244,48 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
     defaultValue: 0,
     appliesAt: 'application',
   }),
+  item({
+    key: 'history.maxMegabytes',
+    description:
+      "How many megabytes of replaced bytes a space keeps in `.repa/history/` so a run's saves " +
+      'can be shown as diffs and rewound (`repa runs diff`, `repa runs rewind`); past it the ' +
+      'oldest are evicted first, and a rewind that needs them says `history_evicted`. Read per ' +
+      'space. Default 256.',
+    schema: z.number().min(0).max(1_048_576),
+    defaultValue: 256,
+  }),
+  item({
+    key: 'history.maxDays',
+    description:
+      'How many days a space keeps the bytes its saves replaced (and the record of each save) ' +
+      'before they are evicted, oldest first. Read per space. Default 30.',
+    schema: z.number().min(0).max(36_500),
+    defaultValue: 30,
+  }),
 ]);
 
 /** Every settings item key this protocol version knows. */
 export const SETTING_KEYS: readonly string[] = SETTING_ITEMS.map((one) => one.key);
+
+const ITEMS_BY_KEY = new Map<string, SettingItem>(SETTING_ITEMS.map((entry) => [entry.key, entry]));
+
+/** A value typed as text: JSON when it parses as JSON, else the text itself. */
+export function parseSettingValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A value typed as text, coerced to the item's type: read as JSON when that is a value of the type
+ * (`true`, `12`, `null`, `["read"]`), else the text as it is, so `prompts.append 12` is the string
+ * "12". The CLI's `settings set` and the page both type values this way.
+ */
+export function coerceSettingValue(key: string, text: string): unknown {
+  const parsed = parseSettingValue(text);
+  const known = ITEMS_BY_KEY.get(key);
+  if (known === undefined || known.schema.safeParse(parsed).success) return parsed;
+  return text;
+}

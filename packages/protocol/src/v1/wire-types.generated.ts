@@ -26,6 +26,16 @@ export type CredentialSource =
   | 'runtime'
   | 'fallback';
 
+/** Why a run uses its model. */
+export type ModelSource =
+  | 'run'
+  | 'session'
+  | 'space'
+  | 'application'
+  | 'daemon'
+  | 'pi-default'
+  | 'no-credentials';
+
 /** What kind of thing of a space has no effect until the space is trusted. */
 export type RestrictedKind =
   | 'pi-settings'
@@ -132,6 +142,120 @@ export interface FileChange {
   hint?: string | undefined;
   /** Bytes on disk now. */
   bytes?: number | undefined;
+}
+
+/** What one save changed in one file, from the bytes it replaced and the bytes it wrote. */
+export interface SaveDiff {
+  /** Path of the file relative to the space root. */
+  target: string;
+  /** Lines added. */
+  added: number;
+  /** Lines removed. */
+  removed: number;
+  /** Unified diff of the change (3 lines of context), bounded; absent when `note` says why. */
+  diff?: string | undefined;
+  /** True when `diff` was cut short (`repa runs diff` shows all of it). */
+  truncated?: boolean | undefined;
+  /** Why there is no line diff: binary bytes, too large, or the bytes are not kept. */
+  note?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What a run did to a file. */
+export type RunChangeKind = 'modified' | 'created' | 'deleted' | 'moved';
+
+/** One file a run changed, with its diff. */
+export interface RunFileDiff {
+  /** The path the file had before the run (for a new file: where the run made it). */
+  target: string;
+  /** For a move: where the run moved it. */
+  movedTo?: string | undefined;
+  /** What the run did to the file. */
+  change: RunChangeKind;
+  /** The version before the run (`null`: the file did not exist). */
+  beforeVersion: string | null;
+  /** The version the run left (`null`: the run deleted it). */
+  afterVersion: string | null;
+  /** The change from before the run to after it. */
+  diff: SaveDiff;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A file a `bash` command of the run changed; commands leave no receipts, so it is not rewound. */
+export interface CommandChange {
+  /** Path relative to the space root. */
+  target: string;
+  /** The command's operation id among the run's operations. */
+  operationId: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One file of a rewind: what it restores, or why not. */
+export interface RewindFile {
+  /** Where the file is restored (for a move: the path it had before the run). */
+  target: string;
+  /** For a move: where the run moved it (the rewind moves it back from there). */
+  movedTo?: string | undefined;
+  /** What the run did to the file. */
+  change: RunChangeKind;
+  /** The version the run left (`null`: the run deleted it); the rewind expects it. */
+  runVersion: string | null;
+  /** The version before the run, which the rewind writes back (`null`: removed). */
+  restoreVersion: string | null;
+  /** The version on disk when the rewind looked (`null`: no file there). */
+  currentVersion?: string | null | undefined;
+  /**
+   * `planned` (a preview: would be restored), `restored`, `unchanged` (already as before the run)
+   * or `refused` (see `error`).
+   */
+  status: 'planned' | 'restored' | 'unchanged' | 'refused';
+  /**
+   * True when the file had changed since the run and `force` wrote the old bytes over it anyway.
+   */
+  forced?: boolean | undefined;
+  /**
+   * Why it was refused: `stale_version` (changed since the run; both versions in `details`),
+   * `history_evicted` (the old bytes are no longer kept), …
+   */
+  error?: WireError | undefined;
+  /** The rewind's own save of this file, once restored. */
+  receipts?: SaveReceipt[] | undefined;
+  /** What restoring changes: from the bytes on disk now to the bytes before the run. */
+  diff?: SaveDiff | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** What a rewind did, or as a preview would do. */
+export interface RewindResult {
+  /**
+   * The rewind's id: its saves are `<rewindId>-<n>`, and `run.rewind` with it as `runId` undoes it.
+   */
+  rewindId: string;
+  /** The run (or rewind) that was rewound. */
+  runId: string;
+  /** True when nothing was written (`preview: true`). */
+  preview: boolean;
+  /** Each file the run changed that the rewind covers. */
+  files: RewindFile[];
+  /** Files changed by `bash` commands of the run: not rewindable (no receipts). */
+  commands: CommandChange[];
+  /** Set when the conversation was moved back to before the run as well. */
+  conversation?:
+    | {
+        /** The session entry the conversation continues from (`null`: its start). */
+        leafId: string | null;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** The files the model is told at its next request were rewound. */
+  told?: string[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
 }
 
 /** The changes found before one model request. */
@@ -314,8 +438,33 @@ export interface ModelInfo {
   credentialSource?: CredentialSource | undefined;
   /** The environment variable's name, for `environment` (never its value). */
   credentialVariable?: string | undefined;
-  /** True for the model a run uses when no level sets `model.id` (the daemon's model). */
+  /**
+   * True for the model a run uses now when no level sets `model.id` (the daemon's `--model`, else
+   * Pi's own default among the models with credentials, else `repa-offline`).
+   */
   default: boolean;
+  /** True for `repa-offline`, the local responder (no language model, no key). */
+  offline?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The model and thinking level a run uses, and why. */
+export interface ModelDecision {
+  /** `provider/id` of the model (`repa-offline` for the local responder). */
+  model: string;
+  /** Why this model. */
+  source: ModelSource;
+  /** The thinking level the run uses, clamped to what the model supports. */
+  thinkingLevel: ThinkingLevel;
+  /** Where the thinking level comes from: a level, a one-run override, or Pi's default. */
+  thinkingSource: 'run' | 'session' | 'space' | 'application' | 'pi-default';
+  /** True for `repa-offline`, the local responder. */
+  offline: boolean;
+  /** Whether Pi has credentials for the model now; false: a run on it is refused `auth_failed`. */
+  credentials: boolean;
+  /** The connection it would use: provider and credential source, e.g. `anthropic:auth-file`. */
+  connection?: string | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -434,7 +583,7 @@ export interface LoginProgress {
 export interface ContextProgressParams {
   /** The build. */
   buildId: string;
-  /** `reading`, `extracting`, `model` or `writing`. */
+  /** `reading`, `extracting`, `model`, `retry` (Pi retries the model call) or `writing`. */
   step: string;
   /** One line for people. */
   message: string;
@@ -606,9 +755,22 @@ export interface RunInfo {
   modelSettings?: ModelSettings | undefined;
   /** Where each model setting came from (`run` for a one-run override). */
   modelSettingsSources?: ModelSettingsSources | undefined;
-  /** The model that answered (`provider/id`), once the run started. */
+  /**
+   * The model of the run (`provider/id`, `repa-offline` for the local responder), decided at
+   * acceptance (older runs: once it started).
+   */
   model?: string | undefined;
-  /** The connection it used: provider and credential source, e.g. `anthropic:environment`. */
+  /** Why the run uses that model (absent on runs recorded before servers kept it). */
+  modelSource?: ModelSource | undefined;
+  /**
+   * The thinking level the run uses, decided at acceptance and clamped to the model (absent on
+   * older runs).
+   */
+  thinkingLevel?: ThinkingLevel | undefined;
+  /**
+   * The connection it uses: provider and credential source, e.g. `anthropic:environment` (absent
+   * for `repa-offline`).
+   */
   connection?: string | undefined;
   /** The prompt section report of the run, once it started. */
   promptSections?: PromptSectionReport[] | undefined;
@@ -618,7 +780,10 @@ export interface RunInfo {
   error?: WireError | undefined;
   /** The final assistant text, once finished. */
   output?: string | undefined;
-  /** The provider's token usage and cost of the run, once finished (absent if no call was made). */
+  /**
+   * The provider's token usage and cost of the run, once finished (absent if no provider call was
+   * made, e.g. on `repa-offline`).
+   */
   usage?: RunUsage | undefined;
   /** When the request was accepted. */
   acceptedAt: string;
@@ -680,6 +845,8 @@ export interface RunToolEndEvent {
   operationId?: string | undefined;
   /** Receipts of what reached disk. */
   receipts?: SaveReceipt[] | undefined;
+  /** What each saved file changed, one per receipt that wrote or deleted text. */
+  diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
   /** Members a newer server may add. */
@@ -832,13 +999,16 @@ export interface InitializeParams {
 export interface InitializeResult {
   /** The version chosen for this connection. */
   protocolVersion: 'v1';
-  /** The server's name and version, and the model its runs use (`repa-offline` offline). */
+  /** The server's name and version, and the model it was started with, if any. */
   server: {
     /** The server's name. */
     name: string;
     /** The server's version. */
     version: string;
-    /** `provider/id` of the model its runs use (`repa-offline` offline). */
+    /**
+     * `provider/id` the daemon was started with (`--model`): the default of `model.id`; absent:
+     * each run's model is decided when it is accepted.
+     */
     model?: string | undefined;
   };
   /** Members a newer server may add. */
@@ -1186,6 +1356,55 @@ export interface RunPruneResult {
   [member: string]: unknown;
 }
 
+/** `run.diff` params. */
+export interface RunDiffParams {
+  /** The run, or a rewind id. */
+  runId: string;
+  /** Only this file (a path relative to the space root, either end of a move). */
+  file?: string | undefined;
+}
+
+/** `run.diff` result. */
+export interface RunDiffResult {
+  /** The run. */
+  runId: string;
+  /** Each file the run changed, in target order. */
+  files: RunFileDiff[];
+  /** Files changed by `bash` commands of the run (no diff: commands keep no bytes). */
+  commands: CommandChange[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.rewind` params. */
+export interface RunRewindParams {
+  /** The run to rewind, or a rewind id to undo that rewind. */
+  runId: string;
+  /** Only this save of the run (`<runId>-<n>`, as its receipt names it). */
+  operationId?: string | undefined;
+  /** Only these files (paths relative to the space root; either end of a move). */
+  files?: string[] | undefined;
+  /**
+   * Also move the session's conversation back to before the run (a branch in Pi's session tree; the
+   * old branch stays in the file).
+   */
+  conversation?: boolean | undefined;
+  /**
+   * Write the old bytes over files changed since the run too (each a new save, reported `forced`).
+   */
+  force?: boolean | undefined;
+  /** Only report what would be restored and what refused; nothing is written. */
+  preview?: boolean | undefined;
+}
+
+/** `run.rewind` result. */
+export interface RunRewindResult {
+  /** What the rewind did, or as a preview would do. */
+  rewind: RewindResult;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `settings.get` params. */
 export interface SettingsGetParams {
   /** The space root (an absolute path); required for `space` and `session` levels. */
@@ -1275,6 +1494,8 @@ export interface ContextBuildParams {
   sources: string[];
   /** What the context should focus on. */
   instructions?: string | undefined;
+  /** `provider/id` of the model for this build; default: the model the space's next run uses. */
+  model?: string | undefined;
   /**
    * Refuse with `stale_version` unless the current revision is this (null: none); any when absent.
    */
@@ -1323,23 +1544,61 @@ export interface ContextCancelResult {
 }
 
 /** `doctor` params. */
-export type DoctorParams = Record<string, never>;
+export interface DoctorParams {
+  /** A space: `models.next` tells the model its next run uses and why. */
+  space?: string | undefined;
+}
 
 /** `doctor` result. */
 export interface DoctorResult {
-  /** The model the daemon's runs use, and which ones have credentials (never the keys). */
+  /**
+   * The model runs use when nothing chooses one, the models with credentials (never the keys) and,
+   * with `space`, its next run.
+   */
   models: {
-    /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+    /**
+     * `provider/id` of the model a run uses now when no level sets `model.id`: the daemon's
+     * `--model`, else Pi's own default among the models with credentials, else `repa-offline`.
+     */
     default: string;
-    /** True for the embedded offline responder. */
+    /** True when that is the offline responder (no model has credentials). */
     offline: boolean;
-    /** `provider/id` of every model with credentials (empty when offline). */
+    /** `provider/id` of every model Pi has credentials for now (`repa-offline` not counted). */
     available: string[];
-    /** Why Pi's configuration could not be read (then `default` is empty). */
+    /** Each provider with credentials and where they come from (never the keys). */
+    credentials?:
+      | {
+          /** Pi's provider id. */
+          provider: string;
+          /** Where Pi finds its credentials. */
+          credentialSource: CredentialSource;
+          /** The environment variable's name, for `environment`. */
+          credentialVariable?: string | undefined;
+          /** How many of its models can be used. */
+          models: number;
+          /** Members a newer server may add. */
+          [member: string]: unknown;
+        }[]
+      | undefined;
+    /** The daemon's `--model`, when it was started with one. */
+    daemonModel?: string | undefined;
+    /** With `space`: the model the space's next run uses, and why. */
+    next?: ModelDecision | undefined;
+    /**
+     * Part of Pi's configuration that could not be read (e.g. `models.json`: the file and the parse
+     * error); the other models keep working.
+     */
+    configError?: WireError | undefined;
+    /** Why Pi's configuration could not be read at all (then `default` is empty). */
     error?: WireError | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   };
+  /**
+   * When the daemon started (absent when no daemon answers): environment variables were read then;
+   * Pi's files are read again when they change.
+   */
+  startedAt?: string | undefined;
   /** Pi's configuration as the daemon sees it. */
   pi: {
     /** Pi's agent directory. */
@@ -1350,6 +1609,19 @@ export interface DoctorResult {
     authJson: boolean;
     /** Whether `models.json` exists in it. */
     modelsJson: boolean;
+    /** When Pi's files last changed (absent for a file that does not exist). */
+    changedAt?:
+      | {
+          /** When `auth.json` last changed. */
+          authJson?: string | undefined;
+          /** When `models.json` last changed. */
+          modelsJson?: string | undefined;
+          /** When Pi's `settings.json` last changed. */
+          settingsJson?: string | undefined;
+          /** Members a newer server may add. */
+          [member: string]: unknown;
+        }
+      | undefined;
     /** The key variables the daemon looked for (names only). */
     keyVariables: string[];
     /** Those set in the daemon's environment (names only, never values). */
@@ -1378,14 +1650,44 @@ export interface DoctorResult {
 export interface ModelsListParams {
   /** Also list the models without credentials. Default false. */
   all?: boolean | undefined;
+  /** A space: `next` tells the model its next run uses (nothing is created). */
+  space?: string | undefined;
+  /** With `space`: a session of it, whose settings level counts too for `next`. */
+  sessionId?: string | undefined;
 }
 
 /** `models.list` result. */
 export interface ModelsListResult {
-  /** The models, credentialed first, then by `provider/id`. */
+  /** The models, credentialed first (`repa-offline` last of them), then by `provider/id`. */
   models: ModelInfo[];
-  /** `provider/id` of the daemon's model (`repa-offline` for the embedded responder). */
+  /**
+   * `provider/id` of the model a run uses now when no level sets `model.id` (`repa-offline` for the
+   * local responder).
+   */
   default: string;
+  /** With `space`: the model the space's next run uses, and why. */
+  next?: ModelDecision | undefined;
+  /**
+   * Why part of Pi's configuration could not be read (e.g. `models.json` does not parse: the file
+   * and the error); the other models are listed.
+   */
+  error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `models.next` params. */
+export interface ModelsNextParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** A session of the space, whose settings level counts too. */
+  sessionId?: string | undefined;
+}
+
+/** `models.next` result. */
+export interface ModelsNextResult {
+  /** The model, its thinking level and why. */
+  choice: ModelDecision;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1398,12 +1700,41 @@ export interface LoginStartParams {
   type: LoginType;
   /** Names this login in `login.progress` and `login.answer`; chosen by the client. */
   loginId: string;
+  /** A space: `next` tells the model that space's next run uses. */
+  space?: string | undefined;
 }
 
 /** `login.start` result. */
 export interface LoginStartResult {
   /** The connection now configured: provider and credential source, e.g. `anthropic:auth-file`. */
   connection: string;
+  /** The model the next run uses now (of `space`, else with no space setting). */
+  next?: ModelDecision | undefined;
+  /**
+   * A key variable of this provider set in the daemon's environment (read when it started): the
+   * stored key now takes precedence over it.
+   */
+  environmentVariable?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `login.logout` params. */
+export interface LoginLogoutParams {
+  /** Pi's provider id, e.g. `anthropic`. */
+  provider: string;
+  /** A space: `next` tells the model that space's next run uses. */
+  space?: string | undefined;
+}
+
+/** `login.logout` result. */
+export interface LoginLogoutResult {
+  /** False when Pi had no stored credential for the provider. */
+  removed: boolean;
+  /** The connection the provider still has (e.g. `anthropic:environment`), when it has one. */
+  connection?: string | undefined;
+  /** The model the next run uses now (of `space`, else with no space setting). */
+  next?: ModelDecision | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1496,6 +1827,18 @@ export interface V1MethodTypes {
    * their histories stay.
    */
   'run.prune': { params: RunPruneParams; result: RunPruneResult };
+  /**
+   * What a run (or a rewind) changed, file by file, as unified diffs from the bytes its saves
+   * replaced and wrote (kept under the space's `.repa/history/`).
+   */
+  'run.diff': { params: RunDiffParams; result: RunDiffResult };
+  /**
+   * Restores each file a finished run saved to its version before the run, where it is still
+   * exactly the run's last version; a file changed since is refused with `stale_version` unless
+   * `force`. The rewind's own saves have receipts, so it can be rewound in turn (its `rewindId` as
+   * `runId`).
+   */
+  'run.rewind': { params: RunRewindParams; result: RunRewindResult };
   /** Every settings item as the given scope sees it. */
   'settings.get': { params: SettingsGetParams; result: SettingsGetResult };
   /** Stores the complete value of one item at one level. */
@@ -1511,15 +1854,33 @@ export interface V1MethodTypes {
   'context.build': { params: ContextBuildParams; result: ContextBuildResult };
   /** Cancels a running `context.build`; nothing is written. */
   'context.cancel': { params: ContextCancelParams; result: ContextCancelResult };
-  /** The daemon's model and Pi configuration, for diagnosis (never secrets). */
+  /**
+   * Pi's configuration as the daemon sees it now, the model a space's next run uses and why, and
+   * the sandbox, for diagnosis (never secrets).
+   */
   doctor: { params: DoctorParams; result: DoctorResult };
-  /** The models Pi knows, with where their credentials come from (never the secrets). */
+  /**
+   * The models Pi knows (and `repa-offline`), with where their credentials come from (never the
+   * secrets).
+   */
   'models.list': { params: ModelsListParams; result: ModelsListResult };
   /**
+   * The model and thinking level a space's next run uses and why, decided as `run.submit` decides
+   * it.
+   */
+  'models.next': { params: ModelsNextParams; result: ModelsNextResult };
+  /**
    * Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as
-   * `login.progress` to this connection; Pi stores the credential in its `auth.json`.
+   * `login.progress` to this connection; Pi stores the credential in its `auth.json`, and the next
+   * run uses it (no restart). An empty key is refused and nothing is stored; a cancelled or
+   * timed-out login stores nothing.
    */
   'login.start': { params: LoginStartParams; result: LoginStartResult };
+  /**
+   * Removes Pi's stored credential of a provider through Pi (its `auth.json` entry); the next run
+   * no longer uses it.
+   */
+  'login.logout': { params: LoginLogoutParams; result: LoginLogoutResult };
   /** Answers a `prompt` step of a running login (the key, a code or a choice). */
   'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
   /** Removes one item's value at one level. */

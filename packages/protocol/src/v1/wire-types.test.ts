@@ -23,8 +23,25 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
-import { type ModelInfo, modelInfoSchema } from './models.js';
+import {
+  type ModelDecision,
+  type ModelInfo,
+  modelDecisionSchema,
+  modelInfoSchema,
+} from './models.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
+import {
+  type CommandChange,
+  commandChangeSchema,
+  type RewindFile,
+  type RewindResult,
+  type RunFileDiff,
+  rewindFileSchema,
+  rewindResultSchema,
+  runFileDiffSchema,
+  type SaveDiff,
+  saveDiffSchema,
+} from './rewind.js';
 import {
   type RunAttachment,
   type RunImage,
@@ -127,6 +144,11 @@ export type InterfacesEqualSchemas = [
   Holds<Same<JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
   Holds<Same<SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
   Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
+  Holds<Same<SaveDiff, z.infer<typeof saveDiffSchema>>>,
+  Holds<Same<RunFileDiff, z.infer<typeof runFileDiffSchema>>>,
+  Holds<Same<CommandChange, z.infer<typeof commandChangeSchema>>>,
+  Holds<Same<RewindFile, z.infer<typeof rewindFileSchema>>>,
+  Holds<Same<RewindResult, z.infer<typeof rewindResultSchema>>>,
   Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
   Holds<Same<PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
   Holds<Same<RestrictedItem, z.infer<typeof restrictedItemSchema>>>,
@@ -136,6 +158,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<SettingItemView['overrides'], z.infer<typeof settingItemViewSchema>['overrides']>>,
   Holds<Same<SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>>,
   Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
+  Holds<Same<ModelDecision, z.infer<typeof modelDecisionSchema>>>,
   Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
   Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
   Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
@@ -177,6 +200,11 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['JsonRpcRequest', jsonRpcRequestSchema],
   ['SaveReceipt', saveReceiptSchema],
   ['FileChange', fileChangeSchema],
+  ['SaveDiff', saveDiffSchema],
+  ['RunFileDiff', runFileDiffSchema],
+  ['CommandChange', commandChangeSchema],
+  ['RewindFile', rewindFileSchema],
+  ['RewindResult', rewindResultSchema],
   ['FileChangeReport', fileChangeReportSchema],
   ['PromptSectionReport', promptSectionReportSchema],
   ['RestrictedItem', restrictedItemSchema],
@@ -185,6 +213,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['SettingItemView', settingItemViewSchema],
   ['SettingOverride', settingOverrideSchema],
   ['ModelInfo', modelInfoSchema],
+  ['ModelDecision', modelDecisionSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
   [{ text: 'RunInput' }, runInputSchema],
@@ -330,6 +359,7 @@ function schemaDescriptions(): Map<string, string> {
 
 /** The interface of each `$defs` shape of schema/v1.json (RunStatus is a plain string union). */
 const defInterfaces: Record<string, string[]> = {
+  CommandChange: ['CommandChange'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
@@ -351,7 +381,11 @@ const defInterfaces: Record<string, string[]> = {
     'RunFollowUpDeliveredEvent',
     'RunSourcesAttachedEvent',
   ],
+  RewindFile: ['RewindFile'],
+  RewindResult: ['RewindResult'],
+  RunFileDiff: ['RunFileDiff'],
   RunInput: ['RunInputView'],
+  SaveDiff: ['SaveDiff'],
   SaveReceipt: ['SaveReceipt'],
   Session: ['SessionInfo'],
   SettingItemView: ['SettingItemView'],

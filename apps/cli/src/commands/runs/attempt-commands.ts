@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CliContext } from '../../cli-context.js';
 import type { Command, OptionValues } from '../../command.js';
-import { describeModel } from '../../describe-model.js';
+import { describeRunModel } from '../../describe-model.js';
 import { followRun } from '../../follow-run.js';
 import { resolveRun } from '../../resolve-id.js';
 import { RunPrinter } from '../../run-printer.js';
@@ -18,12 +18,13 @@ async function streamNewAttempt(
   const client = await context.client();
   const runId = (await resolveRun(client, prefix)).runId;
   const printer = new RunPrinter({ out: context.stdout, json: context.json });
-  if (!context.json) printer.note(`[repa] model: ${describeModel(await context.model())}`);
   const requestId = str(values['request-id']) ?? randomUUID();
   const verb = method === 'run.retry' ? 'retries' : 'resumes';
   const follow = followRun(client, printer, async () => {
     const result = await client.request(method, { runId, requestId });
     printer.note(`[repa] run ${result.run.runId} ${verb} ${runId} (attempt ${result.run.attempt})`);
+    // The model of the new attempt, decided when it was accepted (a resumption keeps the original's).
+    if (result.run.model) printer.note(`[repa] model: ${describeRunModel(result.run)}`);
     return result;
   });
   return (await followWithInterrupt(context, follow)).code;

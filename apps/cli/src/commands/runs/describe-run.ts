@@ -1,4 +1,5 @@
-import type { RunInfo } from '@repa/protocol';
+import { OFFLINE_MODEL_ID, type RunInfo } from '@repa/protocol';
+import { describeRunModel } from '../../describe-model.js';
 import { relativeTime, shortId } from '../../format-table.js';
 import {
   describeUsage,
@@ -68,9 +69,11 @@ export function describeRun(run: RunInfo): string {
       .join(', ')}`,
     ...(run.modelSettings
       ? [
-          `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
+          run.modelSource
+            ? `model      ${describeRunModel({ model: run.model, modelSource: run.modelSource })}`
+            : `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
           ...(run.connection ? [`connection ${run.connection}`] : []),
-          `thinking   ${run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
+          `thinking   ${run.thinkingLevel ?? run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
           `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
         ]
       : []),
@@ -85,7 +88,11 @@ export function describeRun(run: RunInfo): string {
           `restricted ${run.restricted.map((item) => item.path).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
         ]
       : []),
-    ...(run.usage ? [`usage      ${describeUsage(run.usage)}`] : []),
+    ...(run.usage
+      ? [`usage      ${describeUsage(run.usage)}`]
+      : run.model === OFFLINE_MODEL_ID && run.endedAt
+        ? ['usage      none: the local responder answered (no provider, no tokens)']
+        : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
       : []),

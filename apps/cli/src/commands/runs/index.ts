@@ -1,6 +1,7 @@
 import type { Command } from '../../command.js';
 import { runsFollow, runsResume, runsRetry } from './attempt-commands.js';
 import { runsPrune } from './prune-command.js';
+import { runsDiff, runsRewind } from './rewind-commands.js';
 import { runCommand } from './run-command.js';
 import { runsCancel, runsList, runsShow } from './runs-commands.js';
 
@@ -14,4 +15,6 @@ export const runCommands: Command[] = [
   runsResume,
   runsFollow,
   runsPrune,
+  runsDiff,
+  runsRewind,
 ];

@@ -8,14 +8,14 @@ import {
   SPACE_OPTIONS,
   SPACE_OPTIONS_HELP,
 } from '../../command.js';
-import { describeModel } from '../../describe-model.js';
+import { describeRunModel } from '../../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../../follow-run.js';
 import { RunPrinter } from '../../run-printer.js';
 import { usageError } from '../../usage-error.js';
 import { writeError } from '../../write-error.js';
 import { deliveryOf, requestText, runInputOf, runOverridesOf, str } from './run-input.js';
 
-/** Opens the space and session of a run command and prints which model answers. */
+/** Opens the space and session of a run command and prints where the run goes. */
 async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
   const space = spaceOf(context, str(values.space));
   // A named session must exist already; only a new one makes the folder a space.
@@ -25,39 +25,64 @@ async function openConversation(context: CliContext, values: OptionValues, print
   const client = await context.client();
   const opened = await sessionOf(client, space, str(values.session), values.new !== true);
   const restricted = await restrictedOf(client, space);
-  return {
-    client,
-    space,
-    ...announceSession(context, printer, space, opened, await context.model(), restricted),
-  };
+  const start = { space, ...opened, restricted };
+  announceSession(context, printer, start);
+  return { client, space, sessionId: opened.sessionId, start };
 }
 
-/** Prints the space, session and model a conversation goes to (`{"kind":"start"}` with --json). */
+/** Where a conversation goes: its space, session and what the space's restriction leaves out. */
+export interface ConversationStart {
+  space: string;
+  sessionId: string;
+  created: boolean;
+  restricted: readonly RestrictedItem[];
+}
+
+/** Prints the space and session a conversation goes to (human output; the model comes after). */
 export function announceSession(
   context: CliContext,
   printer: RunPrinter,
-  space: string,
-  { sessionId, created }: { sessionId: string; created: boolean },
-  model: string | undefined,
-  restricted: readonly RestrictedItem[] = [],
-): { sessionId: string } {
-  if (context.json) {
-    context.stdout.write(
-      `${JSON.stringify({ kind: 'start', space, sessionId, sessionCreated: created, model: model ?? null, modelDescription: describeModel(model), restricted })}\n`,
+  start: ConversationStart,
+): void {
+  if (context.json) return;
+  printer.note(`[repa] space ${start.space}`);
+  const within = relative(start.space, context.cwd);
+  if (within !== '' && !within.startsWith('..') && !isAbsolute(within)) {
+    printer.note(
+      `[repa] you are in ${within}/ of it: paths in a request are from the space's root`,
     );
-  } else {
-    printer.note(`[repa] space ${space}`);
-    const within = relative(space, context.cwd);
-    if (within !== '' && !within.startsWith('..') && !isAbsolute(within)) {
-      printer.note(
-        `[repa] you are in ${within}/ of it: paths in a request are from the space's root`,
-      );
-    }
-    printer.note(`[repa] session ${sessionId}${created ? ' (new)' : ''}`);
-    printer.note(`[repa] model: ${describeModel(model)}`);
-    if (restricted.length > 0) printer.note(restrictedNote(restricted));
   }
-  return { sessionId };
+  printer.note(`[repa] session ${start.sessionId}${start.created ? ' (new)' : ''}`);
+  if (start.restricted.length > 0) printer.note(restrictedNote(start.restricted));
+}
+
+/**
+ * Prints the model and thinking level the run (or, in chat, the next run) uses and why: the
+ * `[repa] model:` line, or with --json the `{"kind":"start"}` line with the space and session.
+ */
+export function announceModel(
+  context: CliContext,
+  printer: RunPrinter,
+  start: ConversationStart,
+  model: Pick<RunInfo, 'model' | 'modelSource' | 'thinkingLevel'> | undefined,
+): void {
+  const { space, sessionId, created, restricted } = start;
+  if (context.json) {
+    const line = {
+      kind: 'start',
+      space,
+      sessionId,
+      sessionCreated: created,
+      model: model?.model ?? null,
+      modelSource: model?.modelSource ?? null,
+      thinkingLevel: model?.thinkingLevel ?? null,
+      modelDescription: model ? describeRunModel(model) : null,
+      restricted,
+    };
+    context.stdout.write(`${JSON.stringify(line)}\n`);
+  } else if (model?.model) {
+    printer.note(`[repa] model: ${describeRunModel(model)}`);
+  }
 }
 
 /**
@@ -112,7 +137,8 @@ export const runCommand: Command = {
   usage:
     'run [--space DIR] [--session ID | --new] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
-tool calls and every save with its receipt. With - as the only argument, or with no argument over a
+tool calls and every save with its receipt and what it changed (+added −removed lines and the
+changed lines; repa runs diff RUN shows all, repa runs rewind RUN undoes the run). With - as the only argument, or with no argument over a
 pipe (echo TEXT | repa run), the request is read from standard input. Ctrl-C cancels the run (a
 second Ctrl-C leaves at once).
 
@@ -133,12 +159,17 @@ ${SPACE_OPTIONS_HELP}
   --follow-up      send TEXT into the session's running run, after its current work
   --image F[,F…]   image files (PNG, JPEG, GIF, WebP; at most 4 MiB each; outside the space at most 5 MiB in all) sent with the request
   --attach F[,F…]  documents of the space attached to the request; read when the run starts
-  --verbose        also print [prompt]: the prompt sections the model saw and why others are absent
+  --verbose        also print [prompt]: the prompt sections the model saw and why others are
+                   absent; and every changed line of each save (else the first 8)
 
 On a terminal a spinner shows the elapsed time while the run waits for the model or a tool.
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.
-With --json, one JSON object per line: {"kind":"start"}, {"kind":"accepted"}, {"kind":"event"} for each
-run event, and {"kind":"finished","run":…} with the final run record.`,
+The [repa] model: line names the model and thinking level this run uses and why (decided when the
+daemon accepted it: a settings level, --model, the daemon's --model, or Pi's default among the models
+with credentials now).
+With --json, one JSON object per line: {"kind":"start"} (space, session, model, thinkingLevel),
+{"kind":"accepted"}, {"kind":"event"} for each run event, and {"kind":"finished","run":…} with the
+final run record.`,
   options: {
     ...SPACE_OPTIONS,
     ...CONTINUE_OPTION,
@@ -169,8 +200,9 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
       out: context.stdout,
       json: context.json,
       promptSections: values.verbose ? 'summary' : 'none',
+      allChangedLines: values.verbose === true,
     });
-    const { client, space, sessionId } = await openConversation(context, values, printer);
+    const { client, space, sessionId, start } = await openConversation(context, values, printer);
     const input = runInputOf(context, text, values, space);
     const requestId = str(values['request-id']) ?? randomUUID();
     const follow = followRun(client, printer, async () => {
@@ -183,6 +215,8 @@ run event, and {"kind":"finished","run":…} with the final run record.`,
         ...(delivery ? { delivery } : {}),
       });
       const { run } = result;
+      // Spec R71: the model was decided when the run was accepted; the record names it.
+      announceModel(context, printer, start, run.targetRunId ? undefined : run);
       if (run.targetRunId) {
         const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
         printer.note(`[${label}] into run ${run.targetRunId}`);

@@ -79,6 +79,13 @@ export const contextMethods = {
         .max(100)
         .describe('Space-relative paths of the documents to build from.'),
       instructions: z.string().max(4000).optional().describe('What the context should focus on.'),
+      model: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "`provider/id` of the model for this build; default: the model the space's next run uses.",
+        ),
       expectedRevision: z
         .string()
         .nullable()
@@ -129,7 +136,11 @@ export const contextMethods = {
 export const contextProgressSchema = z
   .looseObject({
     buildId: idSchema.describe('The build.'),
-    step: z.string().describe('`reading`, `extracting`, `model` or `writing`.'),
+    step: z
+      .string()
+      .describe(
+        '`reading`, `extracting`, `model`, `retry` (Pi retries the model call) or `writing`.',
+      ),
     message: z.string().describe('One line for people.'),
   })
   .describe('Progress of a `context.build`, sent to the connection that asked for it.');

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { idSchema } from '../common.js';
+import { idSchema, spaceRootSchema } from '../common.js';
 import { loginTypeSchema } from '../login.js';
+import { modelDecisionSchema } from '../models.js';
 
 /** The `login.*` methods. */
 export const loginMethods = {
   'login.start': {
     description:
-      "Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as `login.progress` to this connection; Pi stores the credential in its `auth.json`.",
+      "Signs in to a provider through Pi's own login (API key or OAuth), telling its steps as `login.progress` to this connection; Pi stores the credential in its `auth.json`, and the next run uses it (no restart). An empty key is refused and nothing is stored; a cancelled or timed-out login stores nothing.",
     params: z.strictObject({
       provider: z.string().min(1).describe("Pi's provider id, e.g. `anthropic`."),
       type: loginTypeSchema.describe(
@@ -15,6 +16,9 @@ export const loginMethods = {
       loginId: idSchema.describe(
         'Names this login in `login.progress` and `login.answer`; chosen by the client.',
       ),
+      space: spaceRootSchema
+        .optional()
+        .describe("A space: `next` tells the model that space's next run uses."),
     }),
     result: z.looseObject({
       connection: z
@@ -22,6 +26,37 @@ export const loginMethods = {
         .describe(
           'The connection now configured: provider and credential source, e.g. `anthropic:auth-file`.',
         ),
+      next: modelDecisionSchema
+        .optional()
+        .describe('The model the next run uses now (of `space`, else with no space setting).'),
+      environmentVariable: z
+        .string()
+        .optional()
+        .describe(
+          "A key variable of this provider set in the daemon's environment (read when it started): the stored key now takes precedence over it.",
+        ),
+    }),
+  },
+  'login.logout': {
+    description:
+      "Removes Pi's stored credential of a provider through Pi (its `auth.json` entry); the next run no longer uses it.",
+    params: z.strictObject({
+      provider: z.string().min(1).describe("Pi's provider id, e.g. `anthropic`."),
+      space: spaceRootSchema
+        .optional()
+        .describe("A space: `next` tells the model that space's next run uses."),
+    }),
+    result: z.looseObject({
+      removed: z.boolean().describe('False when Pi had no stored credential for the provider.'),
+      connection: z
+        .string()
+        .optional()
+        .describe(
+          'The connection the provider still has (e.g. `anthropic:environment`), when it has one.',
+        ),
+      next: modelDecisionSchema
+        .optional()
+        .describe('The model the next run uses now (of `space`, else with no space setting).'),
     }),
   },
   'login.answer': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, spaceRootSchema } from '../common.js';
+import { commandChangeSchema, rewindResultSchema, runFileDiffSchema } from '../rewind.js';
 import { runInputSchema } from '../run-input.js';
 import { runDeliverySchema, runInfoSchema, runOverridesSchema, runStatusSchema } from '../runs.js';
 
@@ -130,6 +131,59 @@ export const runMethods = {
         .int()
         .nonnegative()
         .describe('How many stored images no run used any more and were deleted.'),
+    }),
+  },
+  'run.diff': {
+    description:
+      "What a run (or a rewind) changed, file by file, as unified diffs from the bytes its saves replaced and wrote (kept under the space's `.repa/history/`).",
+    params: z.strictObject({
+      runId: idSchema.describe('The run, or a rewind id.'),
+      file: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Only this file (a path relative to the space root, either end of a move).'),
+    }),
+    result: z.looseObject({
+      runId: idSchema.describe('The run.'),
+      files: z.array(runFileDiffSchema).describe('Each file the run changed, in target order.'),
+      commands: z
+        .array(commandChangeSchema)
+        .describe('Files changed by `bash` commands of the run (no diff: commands keep no bytes).'),
+    }),
+  },
+  'run.rewind': {
+    description:
+      "Restores each file a finished run saved to its version before the run, where it is still exactly the run's last version; a file changed since is refused with `stale_version` unless `force`. The rewind's own saves have receipts, so it can be rewound in turn (its `rewindId` as `runId`).",
+    params: z.strictObject({
+      runId: idSchema.describe('The run to rewind, or a rewind id to undo that rewind.'),
+      operationId: idSchema
+        .optional()
+        .describe('Only this save of the run (`<runId>-<n>`, as its receipt names it).'),
+      files: z
+        .array(z.string().min(1))
+        .max(1000)
+        .optional()
+        .describe('Only these files (paths relative to the space root; either end of a move).'),
+      conversation: z
+        .boolean()
+        .optional()
+        .describe(
+          "Also move the session's conversation back to before the run (a branch in Pi's session tree; the old branch stays in the file).",
+        ),
+      force: z
+        .boolean()
+        .optional()
+        .describe(
+          'Write the old bytes over files changed since the run too (each a new save, reported `forced`).',
+        ),
+      preview: z
+        .boolean()
+        .optional()
+        .describe('Only report what would be restored and what refused; nothing is written.'),
+    }),
+    result: z.looseObject({
+      rewind: rewindResultSchema.describe('What the rewind did, or as a preview would do.'),
     }),
   },
 } as const;

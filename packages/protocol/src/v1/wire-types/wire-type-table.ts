@@ -14,8 +14,21 @@ import {
   settingsSetParamsSchema,
   settingsSetParamsView,
 } from '../methods/settings.js';
-import { credentialSourceSchema, modelInfoSchema } from '../models.js';
+import {
+  credentialSourceSchema,
+  modelDecisionSchema,
+  modelInfoSchema,
+  modelSourceSchema,
+} from '../models.js';
 import { promptSectionNameSchema, promptSectionReportSchema } from '../prompt.js';
+import {
+  commandChangeSchema,
+  rewindFileSchema,
+  rewindResultSchema,
+  runChangeKindSchema,
+  runFileDiffSchema,
+  saveDiffSchema,
+} from '../rewind.js';
 import {
   runAttachmentSchema,
   runImageSchema,
@@ -90,6 +103,7 @@ export const WIRE_TYPES: readonly WireType[] = [
     schema: credentialSourceSchema,
     doc: "Where Pi finds a provider's credentials.",
   },
+  { name: 'ModelSource', schema: modelSourceSchema, doc: 'Why a run uses its model.' },
   {
     name: 'RestrictedKind',
     schema: restrictedKindSchema,
@@ -112,6 +126,12 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'SaveReceipt', schema: saveReceiptSchema },
   { name: 'FileChange', schema: fileChangeSchema },
+  { name: 'SaveDiff', schema: saveDiffSchema },
+  { name: 'RunChangeKind', schema: runChangeKindSchema, doc: 'What a run did to a file.' },
+  { name: 'RunFileDiff', schema: runFileDiffSchema },
+  { name: 'CommandChange', schema: commandChangeSchema },
+  { name: 'RewindFile', schema: rewindFileSchema },
+  { name: 'RewindResult', schema: rewindResultSchema },
   {
     name: 'FileChangeReport',
     schema: fileChangeReportSchema,
@@ -154,6 +174,11 @@ export const WIRE_TYPES: readonly WireType[] = [
     doc: '`settings.reset` params (in TypeScript: any key; the schema checks it).',
   },
   { name: 'ModelInfo', schema: modelInfoSchema, doc: 'One model Pi knows.' },
+  {
+    name: 'ModelDecision',
+    schema: modelDecisionSchema,
+    doc: 'The model and thinking level a run uses, and why.',
+  },
   { name: 'SessionInfo', schema: sessionInfoSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {

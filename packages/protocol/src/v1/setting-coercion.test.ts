@@ -1,6 +1,5 @@
-import { SETTING_ITEMS } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { coerceSettingValue, parseSettingValue } from './settings-commands.js';
+import { coerceSettingValue, parseSettingValue, SETTING_ITEMS } from './setting-items.js';
 
 /** A typical VALUE a learner types for each setting, and the value it must become. */
 const TYPICAL: Record<string, [text: string, value: unknown]> = {
@@ -19,6 +18,8 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'daemon.idleMinutes': ['0', 0],
   'compaction.instructions': ['Keep the open questions.', 'Keep the open questions.'],
   'runs.retentionDays': ['90', 90],
+  'history.maxMegabytes': ['512', 512],
+  'history.maxDays': ['7', 7],
 };
 
 describe('parseSettingValue', () => {
