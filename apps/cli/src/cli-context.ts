@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
@@ -77,12 +77,33 @@ export function createCliContext(options: CliContextOptions): CliContext {
   };
 }
 
+/** Whether `folder` holds a space's own `.repa/` folder. */
+function isSpace(folder: string): boolean {
+  try {
+    return lstatSync(join(folder, '.repa')).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest folder from `folder` up that is a space (holds `.repa/`), as git finds its repository. */
+export function enclosingSpace(folder: string): string | undefined {
+  for (let current = resolve(folder); ; current = dirname(current)) {
+    if (isSpace(current)) return current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
 /**
- * The space root a command works in: `--space`, else the working directory, made absolute (a
- * relative `--space` against the directory the command was typed in). A file is refused.
+ * The space root a command works in: `--space` (made absolute against the directory the command
+ * was typed in), else the space the working directory is in (the nearest folder up with a
+ * `.repa/`), else the working directory. A file is refused.
  */
 export function spaceOf(context: CliContext, space: string | undefined): string {
-  const root = resolve(context.cwd, space ?? '.');
+  const root =
+    space === undefined
+      ? (enclosingSpace(context.cwd) ?? resolve(context.cwd))
+      : resolve(context.cwd, space);
   let isFile = false;
   try {
     isFile = !statSync(root).isDirectory();
@@ -107,29 +128,55 @@ export async function confirmSpace(
   space: string,
   explicit: boolean,
 ): Promise<void> {
-  try {
-    if (statSync(join(space, '.repa')).isDirectory()) return;
-  } catch {
-    // Not a space yet.
-  }
+  if (isSpace(space)) return;
   const what = `${space} is not a Repa space yet`;
   const how = `Repa keeps its sessions and settings in ${join(space, '.repa')}`;
   const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
+  const outer = enclosingSpace(dirname(space));
+  if (outer !== undefined) {
+    // A space inside a space: its own sessions, settings and learning context, apart from the outer.
+    const nested = `${space} is inside the space ${outer}`;
+    if (!terminal || context.json) {
+      context.stderr.write(`repa: ${nested}; making it a space of its own (${how}).\n`);
+      return;
+    }
+    await askOrCancel(
+      context,
+      `${nested}. Make it a space of its own, apart from ${outer}? [y/N] `,
+      /^\s*(y|yes)\s*$/i,
+      `Run repa in ${outer}, or name it with --space ${outer}.`,
+    );
+    return;
+  }
   if (!terminal || explicit || context.json) {
     context.stderr.write(`repa: ${what}; making it one (${how}).
 `);
     return;
   }
+  await askOrCancel(
+    context,
+    `${what}. Make it one? ${how}. [Y/n] `,
+    /^\s*(y|yes)?\s*$/i,
+    'Run repa in the folder of your documents, or name it with --space DIR.',
+    `${space} was not made a space.`,
+  );
+}
+
+/** Asks `question` on the terminal; an answer `yes` does not match ends with `cancelled`. */
+async function askOrCancel(
+  context: CliContext,
+  question: string,
+  yes: RegExp,
+  fix: string,
+  message = 'Nothing was changed.',
+): Promise<void> {
   const prompt = createInterface({ input: context.stdin, output: context.stdout });
   try {
-    const answer = await prompt.question(`${what}. Make it one? ${how}. [Y/n] `);
-    if (/^\s*(y|yes)?\s*$/i.test(answer)) return;
+    if (yes.test(await prompt.question(question))) return;
   } finally {
     prompt.close();
   }
-  throw new RepaError('cancelled', `${space} was not made a space.`, {
-    fix: 'Run repa in the folder of your documents, or name it with --space DIR.',
-  });
+  throw new RepaError('cancelled', message, { fix });
 }
 
 /** The most recently changed session of a space, or undefined when it has none. */
@@ -173,4 +220,24 @@ export async function sessionOf(
   if (recent) return { sessionId: recent.sessionId, created: false };
   const { session } = await client.request('session.create', { space });
   return { sessionId: session.sessionId, created: true };
+}
+
+/**
+ * Before a command destroys something: asks `question` on a terminal (`[y/N]`, Enter is no);
+ * `yes` (`--yes`), `--json` or no terminal go on without asking. Declining ends the command with
+ * `cancelled`.
+ */
+export async function confirmDestructive(
+  context: CliContext,
+  question: string,
+  yes: boolean,
+): Promise<void> {
+  const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
+  if (yes || context.json || !terminal) return;
+  await askOrCancel(
+    context,
+    `${question} [y/N] `,
+    /^\s*(y|yes)\s*$/i,
+    'Answer y to go on, or pass --yes to skip the question.',
+  );
 }

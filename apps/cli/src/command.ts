@@ -55,6 +55,6 @@ export const SPACE_OPTIONS: ParseArgsOptionsConfig = {
 };
 
 /** The help lines of `--space` and `--session`. */
-export const SPACE_OPTIONS_HELP = `  --space DIR      the space folder (default: the current directory)
+export const SPACE_OPTIONS_HELP = `  --space DIR      the space folder (default: the space you are in)
   --session ID     the session, by id or its first characters (default: the space's most recent
                    session, created when there is none)`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable, relativeTime, shortId } from './format-table.js';
+import { formatTable, relativeTime, shortId, uniquePrefixes } from './format-table.js';
 
 describe('formatTable', () => {
   const rows = [
@@ -50,5 +50,20 @@ describe('relativeTime', () => {
 describe('shortId', () => {
   it('keeps the first 8 characters', () => {
     expect(shortId('59137a5e-afa7-499e-9ccd-2935704e4154')).toBe('59137a5e');
+  });
+});
+
+describe('uniquePrefixes', () => {
+  it('gives UUIDv7 ids made moments apart the shortest prefixes that tell them apart', () => {
+    const ids = [
+      '01a23f15-3749-7589-9e47-39a92e1ab227',
+      '01a23f15-aac7-7044-a51c-49a0f2e1c001',
+      '77b0d4aa-0000-4000-8000-000000000000',
+    ];
+    const prefixes = uniquePrefixes(ids);
+    expect([...prefixes.values()]).toEqual(['01a23f15-3', '01a23f15-a', '77b0d4aa']);
+    for (const [id, prefix] of prefixes) {
+      expect(ids.filter((other) => other.startsWith(prefix))).toEqual([id]);
+    }
   });
 });

@@ -57,9 +57,27 @@ export function formatTable(
   return `${[options.out ? paint(options.out, 'bold', header) : header, ...rows.map(line)].join('\n')}\n`;
 }
 
-/** The first 8 characters of an id, as tables on a terminal show it. */
+/** The first 8 characters of an id (where no list of the others is at hand). */
 export function shortId(id: string): string {
   return id.slice(0, 8);
+}
+
+/**
+ * The shortest prefix of each id, of at least `min` characters, that no other of `ids` starts
+ * with: ids made at nearly the same time (UUIDv7 sessions) share their first characters, so a
+ * fixed width would not tell them apart. Each prefix is accepted wherever the id is.
+ */
+export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
+  const unique = [...new Set(ids)];
+  const prefixes = new Map<string, string>();
+  for (const id of unique) {
+    let length = Math.min(min, id.length);
+    const clashes = (n: number) =>
+      unique.some((other) => other !== id && other.startsWith(id.slice(0, n)));
+    while (length < id.length && (clashes(length) || id[length - 1] === '-')) length += 1;
+    prefixes.set(id, id.slice(0, length));
+  }
+  return prefixes;
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

@@ -52,10 +52,14 @@ const GROUPS: CommandGroup[] = [
   },
   {
     word: 'sessions',
-    summary: 'list, show, rename and delete the sessions of a space',
+    summary: 'list, show, rename, compact, export and delete the sessions of a space',
     defaultSubcommand: 'list',
   },
-  { word: 'runs', summary: 'list, show, cancel and retry runs', defaultSubcommand: 'list' },
+  {
+    word: 'runs',
+    summary: 'list, show, cancel, retry, resume and prune runs',
+    defaultSubcommand: 'list',
+  },
   {
     word: 'context',
     summary: "show, write or edit a space's learning context",
@@ -99,7 +103,9 @@ ${GLOBAL_OPTIONS_HELP}
   --version        print the version
 
 Commands that need the daemon start it in the background for the app directory. Each command has
---help. Start with: repa demo, then repa chat in a folder of your notes.
+--help. A command works in the space you are in: the nearest folder up from the current directory
+that holds a .repa/ folder (as git finds its repository), else the current directory; --space DIR
+names another. Start with: repa demo, then repa chat in a folder of your notes.
 On a terminal output is coloured (NO_COLOR turns it off, FORCE_COLOR on for a pipe); with --json an
 error is one {"kind":"error","code",…} line on stdout. Exit codes: 0 done, 1 failed, 2 usage error,
 130 cancelled.

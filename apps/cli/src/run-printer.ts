@@ -8,7 +8,7 @@ import type {
 } from '@repa/protocol';
 import { citationFootnotes } from './citation-footnotes.js';
 import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
-import { paint, Spinner, type TextStyle } from './style.js';
+import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
 
 /** Options of {@link RunPrinter}. */
 export interface RunPrinterOptions {
@@ -25,6 +25,8 @@ export interface RunPrinterOptions {
   promptSections?: 'none' | 'summary' | 'full';
   /** Print a failed run's error in the transcript (chat); `repa run` prints it on stderr instead. */
   showErrors?: boolean;
+  /** Where the wait for the model or a tool shows (default: a spinner on a terminal `out`). */
+  indicator?: WaitIndicator;
   /** Under each `[saved]`: every changed line (`--verbose`) instead of the first few. */
   allChangedLines?: boolean;
 }
@@ -145,7 +147,7 @@ const TAG_STYLES: Record<string, TextStyle> = {
  */
 export class RunPrinter {
   readonly #options: RunPrinterOptions;
-  readonly #spinner: Spinner | undefined;
+  readonly #spinner: WaitIndicator | undefined;
   #atLineStart = true;
   #label: string | undefined;
   #since = 0;
@@ -153,7 +155,8 @@ export class RunPrinter {
   constructor(options: RunPrinterOptions) {
     this.#options = options;
     const out = options.out as NodeJS.WritableStream & { isTTY?: boolean };
-    this.#spinner = !options.json && out.isTTY === true ? new Spinner(out) : undefined;
+    this.#spinner =
+      options.indicator ?? (!options.json && out.isTTY === true ? new Spinner(out) : undefined);
   }
 
   /** Stops the spinner (the run ended or following it failed). */

@@ -29,21 +29,32 @@ export function terminalWidth(
     : undefined;
 }
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** The frames of a spinner. */
+export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** Elapsed time as `4s` or `1m 05s`. */
-function formatElapsed(ms: number): string {
+export function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return seconds < 60
     ? `${seconds}s`
     : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
 }
 
+/** Where a run printer shows what a run waits for (the model, a tool) and for how long. */
+export interface WaitIndicator {
+  /** Shows (or relabels) it; the elapsed time counts from `since` (default now). */
+  start(label: string, since?: number): void;
+  /** Takes it off the line about to be written (it shows again on its next tick). */
+  clear(): void;
+  /** Hides it until the next `start`. */
+  stop(): void;
+}
+
 /**
  * A one-line spinner with a label and the elapsed time, drawn on a terminal only. It is erased
  * (`clear`) before anything else is written to the same line.
  */
-export class Spinner {
+export class Spinner implements WaitIndicator {
   readonly #out: NodeJS.WritableStream;
   #label = '';
   #since = 0;

@@ -66,6 +66,9 @@ describe('repa run', () => {
       expect(code).toBe(130);
       expect(stdout).toMatch(/^\[cancel\] cancelling the run …\n\[cancelled\] run \S+\n$/m);
       expect(stderr).not.toContain('Fix:');
+      // The session's history marks the reply as cancelled.
+      const shown = await repa(sandbox, ['sessions', 'show', '--limit', '1']);
+      expect(shown.stdout).toMatch(/^\[assistant \(cancelled\)\] /m);
     });
   });
 });

@@ -176,7 +176,13 @@ describe('repa chat on a terminal', () => {
     expect(sessions[1]).not.toBe(first);
     chat.type('/sessions');
     chat.keys('Enter');
-    await chat.waitFor(new RegExp(`^ {1}1\\. ${sessions[1]} .*\\(current\\)$`, 'm'));
+    // A short id that tells the sessions apart; /resume N switches.
+    await chat.waitFor(
+      new RegExp(`^ {1}1\\. ${sessions[1]?.slice(0, 8)}\\S* .*\\(current\\)$`, 'm'),
+    );
+    chat.type('/resume 2');
+    chat.keys('Enter');
+    await chat.waitFor(new RegExp(`^\\[repa\\] session ${first}\\n\\(no history yet\\)$`, 'm'));
 
     chat.keys('C-c'); // On an empty editor: leaves.
     expect(await chat.exited()).toBe(0);
@@ -195,7 +201,7 @@ describe('repa chat on a terminal', () => {
     }
   });
 
-  it('--resume lists the recent sessions and continues the one picked', async () => {
+  it('--resume lists the recent sessions and continues the one picked, showing its last turns, a status line, and how to come back', async () => {
     const space = newSpace('resume');
     await repa(sandbox, ['run', 'Older request'], { cwd: space });
     await repa(sandbox, ['sessions', 'new'], { cwd: space });
@@ -203,14 +209,27 @@ describe('repa chat on a terminal', () => {
     const chat = new Terminal('resume', ['chat', '--resume'], space);
     await chat.waitFor(/^Session \[1-2, empty for a new one\]:/m);
     const list = chat.screen();
-    expect(list).toMatch(new RegExp(`^ 1\\. ${newer?.sessionId} `, 'm'));
-    expect(list).toMatch(new RegExp(`^ 2\\. ${older?.sessionId} .* Older request$`, 'm'));
+    expect(list).toMatch(new RegExp(`^ 1\\. ${newer?.sessionId.slice(0, 8)}\\S* `, 'm'));
+    expect(list).toMatch(
+      new RegExp(`^ 2\\. ${older?.sessionId.slice(0, 8)}\\S* .* Older request$`, 'm'),
+    );
     chat.type('2');
     chat.keys('Enter');
     await chat.waitFor(new RegExp(`^\\[repa\\] session ${older?.sessionId}$`, 'm'));
-    await chat.waitFor(EDITOR);
+    // The earlier turns, then the status line under the editor: model, thinking, context, session.
+    const screen = await chat.waitFor(/^repa-offline · thinking \S+ · context.* · session \S+$/m);
+    expect(screen).toMatch(/^\[user\] .*\nOlder request$/m);
+    expect(screen).toMatch(/^\[assistant\] .*\n\[repa-offline\] /m);
+    expect(screen.search(/^\[user\] /m)).toBeLessThan(screen.search(EDITOR));
+    chat.type('/history');
+    chat.keys('Enter');
+    await chat.waitFor(/^No earlier turns in this session\.$/m);
     chat.keys('C-d');
     expect(await chat.exited()).toBe(0);
+    // Leaving says how to come back (the line may wrap at the pane's width).
+    expect(chat.screen().replace(/\n/g, '')).toContain(
+      `[repa] to come back: repa chat (the most recent session) or repa chat --session ${older?.sessionId}`,
+    );
   });
 });
 
@@ -237,6 +256,8 @@ describe('repa chat on a terminal, while a reply streams', () => {
     chat.type('Please wait for me.');
     chat.keys('Enter');
     await waiting; // The run is active: Pi waits on the model.
+    // Between the request and the first token: a working indicator with the elapsed time.
+    await chat.waitFor(/^\S waiting for the model · \d+s$/m);
     chat.type('And then this.');
     chat.keys('Enter');
     await chat.waitFor(/^\[queued\] run \S+ waits at position 1$/m);

@@ -59,8 +59,9 @@ describe('repa chat', () => {
       expect(stdout).toContain(
         'you> /model\n[repa] model: repa-offline (local responder, no language model)',
       );
+      // The space's most recent session is continued; /new starts one.
       const sessions = [...stdout.matchAll(/^\[repa\] session (\S+) \(new\)$/gm)];
-      expect(sessions).toHaveLength(2);
+      expect(sessions).toHaveLength(1);
       expect(stdout).not.toContain('never sent\n[');
       const history = await repa(sandbox, ['sessions', 'show', '--json']);
       expect(JSON.parse(history.stdout).items).toEqual([]);

@@ -227,7 +227,12 @@ describe('repa', () => {
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`session ${sessionId} in ${space}`);
       expect(shown.stdout).toMatch(/\[user\] .*\nWhat does a\.md say about bees\?/);
-      expect(shown.stdout).toMatch(/\[tool-result read\] .*\nBees dance/);
+      // A tool result takes one line: its first line and size (--full shows it whole).
+      expect(shown.stdout).toMatch(
+        /^\[tool-result read\] \S+ {2}.*Bees dance.* \(\d+ lines?, \d+ characters\)$/m,
+      );
+      const full = await repa(sandbox, ['sessions', 'show', '--full'], { cwd: space });
+      expect(full.stdout).toMatch(/\[tool-result read\] \S+\n.*Bees dance/);
       expect(shown.stdout).toMatch(/\[assistant\] .*\n\[repa-offline\] From a\.md: Bees dance/);
       const json = await repaJson<{ sessionId: string; items: { kind: string }[] }>(
         sandbox,
@@ -323,6 +328,8 @@ describe('repa', () => {
         'tools.bash',
         'tools.bashTimeoutSeconds',
         'daemon.idleMinutes',
+        'compaction.instructions',
+        'runs.retentionDays',
         'history.maxMegabytes',
         'history.maxDays',
       ]);

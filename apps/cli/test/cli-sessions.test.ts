@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo, SessionInfo } from '@repa/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,25 +68,32 @@ describe('repa run reading the request from standard input', () => {
 });
 
 describe('sessions in chat and run', () => {
-  it('chat starts a new session; chat -c and run -c continue the most recent one', async () => {
+  it('chat and run continue the most recent session; --new starts one', async () => {
     const space = newSpace('continue');
     const first = await repa(sandbox, ['chat'], { cwd: space, input: 'First request\n' });
     expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m); // The space had none.
     const second = await repa(sandbox, ['chat'], { cwd: space, input: 'Second request\n' });
-    expect(second.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
-    expect(await sessionsOf(space)).toHaveLength(2);
-    const continued = await repa(sandbox, ['chat', '-c'], { cwd: space, input: 'Third request\n' });
-    expect(continued.stdout).not.toContain('(new)');
-    const run = await repa(sandbox, ['run', '-c', 'Fourth request'], { cwd: space });
+    expect(second.stdout).not.toContain('(new)');
+    expect(await sessionsOf(space)).toHaveLength(1);
+    const fresh = await repa(sandbox, ['chat', '--new'], { cwd: space, input: 'Third request\n' });
+    expect(fresh.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
+    const run = await repa(sandbox, ['run', 'Fourth request'], { cwd: space });
     expect(run.code, run.stderr).toBe(0);
+    const continued = await repa(sandbox, ['run', '-c', 'Fifth request'], { cwd: space });
+    expect(continued.code, continued.stderr).toBe(0);
     const sessions = await sessionsOf(space);
     expect(sessions).toHaveLength(2);
-    const latest = sessions[0] as SessionInfo;
+    const [latest, older] = sessions as [SessionInfo, SessionInfo];
     expect(await userTexts(space, latest.sessionId)).toEqual([
-      'Second request',
       'Third request',
       'Fourth request',
+      'Fifth request',
     ]);
+    expect(await userTexts(space, older.sessionId)).toEqual(['First request', 'Second request']);
+    const renewed = await repa(sandbox, ['run', '--new', 'Sixth request'], { cwd: space });
+    expect(renewed.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
+    expect(await sessionsOf(space)).toHaveLength(3);
   });
 
   it('accepts a unique id prefix for sessions and runs, and says when a prefix is ambiguous', async () => {
@@ -128,7 +135,7 @@ describe('sessions in chat and run', () => {
     expect(ambiguous.stderr).toMatch(new RegExp(`^repa: '${shared}' matches 2 sessions: `));
   });
 
-  it('titles a session after its first request; sessions rename and delete by id prefix', async () => {
+  it('titles a session after its first request; sessions rename and delete by id prefix, its runs with it', async () => {
     const space = newSpace('titles');
     await repa(sandbox, ['run', 'What does notes/a.md say about the tide?'], { cwd: space });
     const [session] = await sessionsOf(space);
@@ -148,12 +155,17 @@ describe('sessions in chat and run', () => {
     expect(renamed.stdout).toBe(`session ${sessionId} is now titled "Tide notes"\n`);
     expect((await sessionsOf(space))[0]?.title).toBe('Tide notes');
 
+    const runsOf = async () =>
+      (await repaJson<{ runs: { sessionId: string }[] }>(sandbox, ['runs', 'list'], { cwd: space }))
+        .json.runs;
+    expect((await runsOf()).map((run) => run.sessionId)).toEqual([sessionId]);
     const deleted = await repa(sandbox, ['sessions', 'delete', sessionId.slice(0, 10)], {
       cwd: space,
     });
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(deleted.stdout).toBe(`session ${sessionId} deleted\n`);
+    expect(deleted.stdout).toBe(`session ${sessionId} deleted, with 1 run\n`);
     expect(await sessionsOf(space)).toEqual([]);
+    expect(await runsOf()).toEqual([]);
     const gone = await repa(sandbox, ['sessions', 'show', sessionId], { cwd: space });
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/has no session .* \(not_found\)/);
@@ -163,6 +175,36 @@ describe('sessions in chat and run', () => {
     const resumed = await repa(sandbox, ['chat', '--resume'], { cwd: newSpace('resume-pipe') });
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/--resume needs a terminal/);
+  });
+});
+
+describe('repa sessions export', () => {
+  it('writes a readable Markdown file of a session with its tool calls and receipts', async () => {
+    const space = newSpace('export');
+    const edited = await repa(
+      sandbox,
+      ['run', 'replace "six hours" with "twelve hours" in notes/a.md'],
+      { cwd: space },
+    );
+    expect(edited.code, edited.stderr).toBe(0);
+    const exported = await repa(
+      sandbox,
+      ['sessions', 'export', '--format', 'md', '-o', 'session.md'],
+      { cwd: space },
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const [session] = await sessionsOf(space);
+    const markdown = readFileSync(join(space, 'session.md'), 'utf8');
+    expect(markdown).toMatch(/^# replace "six hours" with "twelve hours" in notes\/a\.md\n/);
+    expect(markdown).toContain(`*Run `);
+    expect(markdown).toMatch(/^## You · .*\n\nreplace "six hours"/m);
+    expect(markdown).toContain('**Tool call `edit`**');
+    expect(markdown).toMatch(
+      /^- saved `notes\/a\.md` \(repa:document\/.+\): [0-9a-f]{12} → [0-9a-f]{12}, \d+ bytes$/m,
+    );
+    expect(exported.stdout).toBe(
+      `session ${session?.sessionId} exported to ${join(space, 'session.md')}\n`,
+    );
   });
 });
 

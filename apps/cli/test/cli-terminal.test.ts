@@ -152,14 +152,15 @@ describe('a folder that is not a space yet', () => {
 });
 
 describe('tables on a terminal', () => {
-  it('fit the width with short ids, relative times and a SPACE column for --all', async () => {
+  it('fit the width with short unique ids, relative times and a SPACE column for --all', async () => {
     const screen = terminal(sandbox, ['runs', 'list', '--all'], { columns: 72 });
     const shown = await screen.waitFor(/\[exit 0\]/);
     const lines = shown.split('\n').filter((line) => line.trim() !== '');
     expect(lines[0]).toMatch(/^RUN +STATUS +SPACE +SESSION +ACCEPTED +REQUEST$/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(72);
+    // Each id as short as tells it apart: sessions made moments apart share 8 characters.
     expect(shown).toMatch(
-      /^[0-9a-f]{8} +succeeded +\S+ +[0-9a-f]{8} +(just now|\d+ min ago) +Hello/m,
+      /^[0-9a-f]{8}[0-9a-f-]* +succeeded +\S+ +[0-9a-f]{8}[0-9a-f-]* +(just now|\d+ min ago) +Hello/m,
     );
     expect(shown).toContain('…');
 
@@ -167,5 +168,17 @@ describe('tables on a terminal', () => {
     expect(piped.stdout).toMatch(
       /^[0-9a-f-]{36} +succeeded +\/\S+ +[0-9a-f-]{36} +\d{4}-\d\d-\d\dT[\d:.]+Z +Hello there\.$/m,
     );
+    // Each short session id shown starts exactly one of the sessions listed.
+    const sessions = new Set(
+      piped.stdout
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(/ +/)[3]),
+    );
+    const shortIds = lines.flatMap((line) => /^\S+ +succeeded +\S+ +(\S+) /.exec(line)?.[1] ?? []);
+    expect(shortIds.length).toBeGreaterThan(0);
+    for (const short of shortIds) {
+      expect([...sessions].filter((id) => id?.startsWith(short))).toHaveLength(1);
+    }
   });
 });

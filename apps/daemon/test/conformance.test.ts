@@ -519,7 +519,26 @@ describe('protocol v1 conformance against a real daemon', () => {
     expect(await call('login.logout', { provider: 'anthropic', space })).toMatchObject({
       removed: true,
     });
-    expect(await call('session.delete', { space, sessionId })).toEqual({ sessionId });
+    expect(await call('run.diff', { runId })).toMatchObject({ runId, files: [] });
+    expect(await call('run.rewind', { runId, preview: true })).toMatchObject({
+      rewind: expect.any(Object),
+    });
+    expect(await call('session.export', { space, sessionId, format: 'markdown' })).toMatchObject({
+      content: expect.stringContaining('Read notes/a.md and tell me about tides.'),
+    });
+    // A session this small has nothing to compact: a schema-valid refusal.
+    const compacted = await client.call('session.compact', {
+      space,
+      sessionId,
+      instructions: 'Keep the tides.',
+    });
+    called.add('session.compact');
+    expect(compacted).toMatchObject({ error: { data: { code: 'invalid_request' } } });
+    expect(await call('run.prune', { endedBefore: '2000-01-01T00:00:00Z' })).toEqual({
+      pruned: 0,
+      imagesRemoved: 0,
+    });
+    expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);

@@ -110,7 +110,10 @@ describe('RepaApplication runs', () => {
     release();
     await ended(app, run.runId, events, next);
     expect(app.idle).toBe(true);
-    expect(await request(app, 'session.delete', { space, sessionId })).toEqual({ sessionId });
+    expect(await request(app, 'session.delete', { space, sessionId })).toEqual({
+      sessionId,
+      runsRemoved: 1,
+    });
     expect(await app.handlers()['session.list']?.({ space }, connection)).toEqual({ sessions: [] });
     await app.close();
   });

@@ -13,6 +13,7 @@ import { resolveSpace } from './resolve-space.js';
 import { RunLedger } from './runs/run-ledger.js';
 import { RunScheduler } from './runs/run-scheduler.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
+import { finishSessionDeletes } from './session-deletes.js';
 import { SessionHosts } from './session-hosts.js';
 import { SpaceTrust } from './space-trust.js';
 
@@ -30,9 +31,12 @@ export class RepaApplication {
   readonly #hosts: SessionHosts;
   readonly #runs: RunScheduler;
   readonly #handlers: ApplicationHandlers;
+  readonly #log: (line: string) => void;
   readonly #models: ModelChoices;
+  #retention: NodeJS.Timeout | undefined;
 
   private constructor(options: RepaApplicationOptions) {
+    this.#log = options.log ?? ((line) => process.stderr.write(line));
     const ledger = join(options.appDirectory, 'ledger.sqlite');
     this.#ledger = new RunLedger(ledger);
     this.#trust = new SpaceTrust(options.appDirectory, ledger, options.trustEverySpace);
@@ -51,7 +55,7 @@ export class RepaApplication {
       trust: this.#trust,
       hosts: this.#hosts,
       space,
-      log: options.log ?? ((line) => process.stderr.write(line)),
+      log: this.#log,
       models,
     });
     const contextWrites = new ContextWrites(this.#trust);
@@ -101,8 +105,33 @@ export class RepaApplication {
         details,
       }).toWire();
     });
+    await finishSessionDeletes(app.#ledger, app.#log);
     app.#runs.restartQueues();
+    await app.#applyRetention();
+    // Once a day while the daemon runs (a timer that keeps no process alive).
+    app.#retention = setInterval(() => void app.#applyRetention(), 24 * 60 * 60 * 1000);
+    app.#retention.unref();
     return app;
+  }
+
+  /** Prunes the runs older than `runs.retentionDays` (application level; 0 keeps them all). */
+  async #applyRetention(): Promise<void> {
+    try {
+      const items = await this.#settings.get({});
+      const days = items.find((item) => item.key === 'runs.retentionDays')?.value;
+      if (typeof days !== 'number' || days <= 0) return;
+      const cutoff = new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+      const { runs, images } = this.#ledger.prune(cutoff);
+      if (runs > 0) {
+        this.#log(
+          `${new Date().toISOString()} runs.retentionDays ${days}: pruned ${runs} runs and ${images} images\n`,
+        );
+      }
+    } catch (error) {
+      this.#log(
+        `${new Date().toISOString()} pruning by runs.retentionDays failed: ${RepaError.fromUnknown(error).message}\n`,
+      );
+    }
   }
 
   /**
@@ -166,6 +195,7 @@ export class RepaApplication {
    * `cancelled`, what Pi saved is kept), then releases every session and the ledger.
    */
   async close(options: { graceMs?: number } = {}): Promise<void> {
+    clearInterval(this.#retention);
     await this.#runs.close(options.graceMs ?? 5_000);
     await this.#hosts.disposeAll();
     this.#trust.close();

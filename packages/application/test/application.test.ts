@@ -108,6 +108,12 @@ describe('RepaApplication through a real daemon process', () => {
   const agentDir = join(base, 'agent');
   const space = join(base, 'space');
   mkdirSync(space);
+  // One of the learner's own skills (Pi's user scope), for a `/skill:` steer.
+  mkdirSync(join(agentDir, 'skills', 'tidy'), { recursive: true });
+  writeFileSync(
+    join(agentDir, 'skills', 'tidy', 'SKILL.md'),
+    '---\nname: tidy\ndescription: Keep answers tidy.\n---\nAnswer in one short sentence.\n',
+  );
   let daemon: Daemon;
   let client: RepaClient;
   let log: ReturnType<typeof eventLog>;
@@ -635,6 +641,57 @@ describe('RepaApplication through a real daemon process', () => {
       resubmitted: true,
       run: { runId: steer.run.runId, status: 'failed' },
     });
+  });
+
+  it('records a /skill: steer delivered, though Pi expands its text', async () => {
+    const sessionId = await newSession();
+    const go = join(base, 'go-skill-steer');
+    const { run } = await submit(sessionId, `wait for ${go}`);
+    await log.until(() =>
+      log
+        .of(run.runId)
+        .some((event) => event.event.type === 'status' && event.event.status === 'running'),
+    );
+    const steer = await submit(sessionId, '/skill:tidy and be brief', 'skill-steer', 'steer');
+    writeFileSync(go, '');
+    expect(await ended(steer.run.runId)).toMatchObject({ status: 'succeeded' });
+    // The model got the skill's text, and answered the steered message.
+    const done = await ended(run.runId);
+    expect(done.output).toContain('<skill name="tidy"');
+    expect(done.output).toContain('and be brief');
+  });
+
+  it('resumes the run it names: a run that never entered the history sends its own request', async () => {
+    const sessionId = await newSession();
+    const a = await submit(sessionId, 'fail at the provider', 'resume-a');
+    expect(await ended(a.run.runId)).toMatchObject({ status: 'failed' });
+    // B fails before its message reaches the history: the learning context is unreadable.
+    const contextFile = join(space, '.repa', 'learning-context.json');
+    writeFileSync(contextFile, '{ not json');
+    const b = await submit(sessionId, 'what about B', 'resume-b');
+    expect(await ended(b.run.runId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'context_unavailable' },
+    });
+    rmSync(contextFile);
+    const resumed = await client.request('run.resume', {
+      runId: b.run.runId,
+      requestId: 'resume-b2',
+    });
+    // The scripted model answers the last request it was sent: B's, not A's.
+    expect(await ended(resumed.run.runId)).toMatchObject({
+      status: 'succeeded',
+      output: 'ok: what about B',
+    });
+    const users = (await client.request('session.history', { space, sessionId })).items
+      .filter((item) => item.kind === 'user')
+      .map((item) => item.text);
+    expect(users).toEqual(['fail at the provider', 'what about B']);
+    // A is no longer the session's last run: it cannot be continued over B's.
+    await expectCode(
+      client.request('run.resume', { runId: a.run.runId, requestId: 'resume-a2' }),
+      'not_last_run',
+    );
   });
 
   it('resumes an interrupted run on request only: same session, no repeated user message, the original settings', async () => {

@@ -182,7 +182,7 @@ describe('writeLearningContext', () => {
     it('leaves only the file behind (no temp files)', async () => {
       const root = space();
       await writeLearningContext(root, { body: 'x', sources: [] });
-      expect(readdirSync(join(root, '.repa'))).toEqual(['learning-context.json']);
+      expect(readdirSync(join(root, '.repa'))).toEqual(['.gitignore', 'learning-context.json']);
     });
 
     it('still saves when the file system refuses a folder fsync (EINVAL)', async () => {
@@ -203,9 +203,10 @@ describe('writeLearningContext', () => {
       const root = space();
       const { fs, synced } = recordingSyncDirFs();
       await writeLearningContext(root, { body: 'one', sources: [] }, { fs });
-      expect(synced).toEqual([root, join(root, '.repa')]);
+      const repa = join(root, '.repa');
+      expect(synced).toEqual([root, repa]);
       await writeLearningContext(root, { body: 'two', sources: [] }, { fs });
-      expect(synced).toEqual([root, join(root, '.repa'), join(root, '.repa')]);
+      expect(synced).toEqual([root, repa, repa]);
     });
 
     it('makes .repa/ again on the next write when the space folder fsync failed', async () => {
@@ -228,7 +229,7 @@ describe('writeLearningContext', () => {
       expect(error.code).toBe('io_error');
       expect(error.details).toMatchObject({ errno: 'EIO' });
       expect(readFileSync(join(root, '.repa', 'learning-context.json'), 'utf8')).toBe(before);
-      expect(readdirSync(join(root, '.repa'))).toEqual(['learning-context.json']);
+      expect(readdirSync(join(root, '.repa'))).toEqual(['.gitignore', 'learning-context.json']);
     });
 
     it('never overwrites a corrupt file', async () => {

@@ -1,6 +1,12 @@
-import { mkdir, rename, rmdir } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type FsLayer, ioError, replaceFile, syncDirectory } from '@repa/durable-fs';
+import {
+  type FsLayer,
+  ignoreFolderContents,
+  ioError,
+  replaceFile,
+  syncDirectory,
+} from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   LEARNING_CONTEXT_BODY_LIMIT,
@@ -99,7 +105,10 @@ export async function writeLearningContext(
     // A new `.repa/` is made durable in the space folder first, or a power loss could take it
     // and the file with it; when that fails it is removed again, so the next write retries both.
     if ((await mkdir(dirname(file), { recursive: true })) !== undefined) {
+      // Never committed or shared by accident.
+      await ignoreFolderContents(dirname(file), { fs: options.fs });
       await syncDirectory(spaceRoot, { fs: options.fs }).catch(async (error: unknown) => {
+        await rm(join(dirname(file), '.gitignore'), { force: true }).catch(() => undefined);
         await rmdir(dirname(file)).catch(() => undefined);
         throw error;
       });

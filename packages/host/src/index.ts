@@ -7,9 +7,15 @@ export {
   type BuiltLearningContext,
   buildLearningContext,
 } from './build-learning-context.js';
-export type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+export type { CompactionOutcome } from './conversation/compact-session.js';
+export type {
+  PiConversationHostOptions,
+  ResumeTarget,
+  SendOptions,
+} from './conversation/host-options.js';
 export type { RewindRequest } from './conversation/rewind-run.js';
 export type { DeliverOptions } from './conversation/run-deliveries.js';
+export { notLastRun, type RunInHistory } from './conversation/run-marks.js';
 export type { RunOutcome } from './conversation/run-outcome.js';
 export {
   type LoginProviderOptions,
@@ -37,6 +43,7 @@ export {
 } from './pi-models.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
+export { exportSession, type SessionExportFormat, sessionMarkdown } from './session-export.js';
 export {
   checkSessionFile,
   createSessionFile,
@@ -60,6 +67,7 @@ export {
   listSpaceSessions,
   readSessionHistory,
   sessionDirectoryOf,
+  sessionRunMarks,
 } from './space-sessions.js';
 export {
   checkTrustedPiFiles,

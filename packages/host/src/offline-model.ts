@@ -7,6 +7,7 @@ import {
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import { OFFLINE_MODEL_ID } from '@repa/protocol';
+import { RESUME_NOTE } from './conversation/run-marks.js';
 import { answerEveryRequest } from './faux-model-choice.js';
 
 type Message = TranscriptContext['messages'][number];
@@ -33,7 +34,8 @@ function currentTurn(context: TranscriptContext): Turn {
     // The user's own request: learning-context and file-change notices also arrive as `user`.
     if (
       message?.role === 'user' &&
-      !/^(The space's current learning context|Files you read)/.test(textOf(message))
+      !/^(The space's current learning context|Files you read)/.test(textOf(message)) &&
+      textOf(message) !== RESUME_NOTE
     ) {
       break;
     }

@@ -23,12 +23,18 @@ import {
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
 import { assembleSession } from './conversation/assemble-session.js';
-import type { PiConversationHostOptions, SendOptions } from './conversation/host-options.js';
+import { type CompactionOutcome, compactSession } from './conversation/compact-session.js';
+import type {
+  PiConversationHostOptions,
+  ResumeTarget,
+  SendOptions,
+} from './conversation/host-options.js';
 import { applyModelSettings } from './conversation/model-settings.js';
 import { PromptCache } from './conversation/prompt-cache.js';
-import { markRunStart, type RewindRequest, rewindRun } from './conversation/rewind-run.js';
+import { type RewindRequest, rewindRun } from './conversation/rewind-run.js';
 import { checkRunCitations } from './conversation/run-citations.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
+import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from './conversation/run-marks.js';
 import {
   addUsage,
   cancelledOutcome,
@@ -77,6 +83,7 @@ export class PiConversationHost {
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   #run: ActiveRun | undefined;
+  #compacting = false;
   /** True while a rewind works on this session (no run starts meanwhile). */
   #rewinding = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
@@ -129,9 +136,34 @@ export class PiConversationHost {
     this.#session.setSessionName(title);
   }
 
-  /** True while a run is active. */
+  /** True while a run, a compaction or a rewind is active. */
   get busy(): boolean {
-    return this.#run !== undefined;
+    return this.#run !== undefined || this.#compacting || this.#rewinding;
+  }
+
+  /**
+   * Compacts the session's history now through Pi's `compact()` (spec R73): `instructions` are
+   * Pi's custom instructions for the summary; `settings` say which sources are off, so the summary
+   * input leaves them out (R46), and the learning context is put back after the summary as after
+   * any compaction (R42). `busy` while a run is active.
+   */
+  async compact(
+    instructions: string | undefined,
+    settings: PromptSettings,
+  ): Promise<CompactionOutcome> {
+    if (this.busy) {
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
+    }
+    this.#compacting = true;
+    this.#lastSettings = settings;
+    try {
+      return await compactSession(this.#session, instructions, this.#options);
+    } finally {
+      this.#compacting = false;
+    }
   }
 
   async #build(): Promise<void> {
@@ -186,13 +218,21 @@ export class PiConversationHost {
   }
 
   /**
-   * Continues the session from where its history ends, without a new user message: after an
-   * interrupted run (history ends with the request or tool results) or a failed one (Pi's failed
-   * reply is left out of the model's view, as Pi's own retry does). `invalid_request` when the
-   * history ends with a complete reply.
+   * Resumes an interrupted or failed run (spec R73) with the settings decided for the new attempt:
+   * when the original's message entered the history, the session continues from where it ends (a
+   * failed reply left out of the model's view, as Pi's own retry does) through Pi's
+   * `sendCustomMessage(…, { triggerTurn: true })`, so Pi's automatic retry, overflow recovery and
+   * settling apply as to any run; when it never entered, the original's request is sent now (its
+   * text in `original`, its images and documents in `options`). `not_last_run` when a later run
+   * entered the history; `invalid_request` when the history ends with a complete reply.
    */
-  resume(settings: PromptSettings, options: SendOptions = {}): Promise<RunOutcome> {
-    return this.#perform(undefined, settings, options);
+  async resume(
+    original: ResumeTarget,
+    settings: PromptSettings,
+    options: SendOptions = {},
+  ): Promise<RunOutcome> {
+    const mode = resumeModeOf(this.#sessionManager.getBranch(), original.runId, original.marked);
+    return this.#perform(mode === 'continue' ? undefined : original.text, settings, options);
   }
 
   async #perform(
@@ -200,8 +240,11 @@ export class PiConversationHost {
     settings: PromptSettings,
     options: SendOptions,
   ): Promise<RunOutcome> {
-    if (this.#run || this.#rewinding) {
-      throw new RepaError('busy', `Session ${this.sessionId} has an active run or rewind.`);
+    if (this.busy) {
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
     }
     const emit = options.onEvent ?? (() => {});
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
@@ -259,7 +302,7 @@ export class PiConversationHost {
         });
       }
       // Where the run begins in Pi's tree: a rewind of its conversation branches from here.
-      if (run.runId !== undefined) markRunStart(this.#sessionManager, run.runId);
+      if (run.runId !== undefined) markRun(this.#sessionManager, run.runId);
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event) => this.#onPiEvent(run, event));
@@ -288,9 +331,13 @@ export class PiConversationHost {
         emit({ type: 'sources-attached', sources: attached.sources });
       }
       if (text === undefined) {
-        // Pi's AgentSession has no public continue; its Agent's continue() runs the same loop
-        // (events, persistence, the request projection) from the current history.
-        await this.#session.agent.continue();
+        // Pi 0.87.1 has no public continue; a triggering custom message runs Pi's whole prompt
+        // path (automatic retry, overflow recovery, settle events), where `Agent.continue()`
+        // alone would skip them.
+        await this.#session.sendCustomMessage(
+          { customType: RESUME_MESSAGE, content: RESUME_NOTE, display: false },
+          { triggerTurn: true },
+        );
       } else {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
@@ -332,9 +379,6 @@ export class PiConversationHost {
     if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
     if (event.type === 'message_end' && event.message.role === 'assistant') {
       addUsage(run.usage, event.message.usage);
-    }
-    if (event.type === 'message_start' && event.message.role === 'user') {
-      run.deliveries.markDelivered(event.message.content);
     }
     for (const runEvent of runEventsFromPi(event)) {
       if (runEvent.type === 'tool-end' && runEvent.receipts)
@@ -378,8 +422,11 @@ export class PiConversationHost {
    * a run is active.
    */
   async rewind(request: RewindRequest): Promise<RewindResult> {
-    if (this.#run || this.#rewinding) {
-      throw new RepaError('busy', `Session ${this.sessionId} has an active run or rewind.`);
+    if (this.busy) {
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
     }
     this.#rewinding = true;
     try {

@@ -6,6 +6,7 @@ import {
   createFile,
   errnoCode,
   type FsLayer,
+  ignoreFolderContents,
   nodeFsLayer,
   READ_NO_FOLLOW,
   replaceFile,
@@ -356,7 +357,9 @@ export async function createSessionFile(
   options: CreateSessionFileOptions = {},
 ): Promise<string> {
   await assertRealFolders(cwd, sessionDir);
-  await mkdir(sessionDir, { recursive: true });
+  const made = await mkdir(sessionDir, { recursive: true });
+  // A space's own `.repa/` made here is never committed or shared by accident.
+  if (made === join(cwd, '.repa')) await ignoreFolderContents(made);
   await assertRealFolders(cwd, sessionDir);
   const manager = SessionManager.create(cwd, sessionDir);
   const file = manager.getSessionFile();

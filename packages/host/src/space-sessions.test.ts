@@ -32,6 +32,13 @@ function quarantineOf(space: string): string[] {
   return readdirSync(join(sessionDirectoryOf(space), 'quarantine'));
 }
 
+describe('createSpaceSession', () => {
+  it('gives the .repa/ it makes a .gitignore of *, so the transcripts are never committed', async () => {
+    const { space } = await spaceWithSession('Ignored');
+    expect(readFileSync(join(space, '.repa', '.gitignore'), 'utf8')).toBe('*\n');
+  });
+});
+
 describe('listSpaceSessions', () => {
   it('lists a session whose header is garbled as damaged, under the id of its file name', async () => {
     const { space, session, file } = await spaceWithSession('Garbled');

@@ -5,6 +5,7 @@ import { ContentStore } from '@repa/content';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
 import { citationsByAnswer, withCitations } from './conversation/run-citations.js';
+import { type RunInHistory, runsInHistory } from './conversation/run-marks.js';
 import {
   assertRealFolders,
   createSessionFile,
@@ -123,11 +124,24 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
         content?: unknown;
         toolName?: string;
         isError?: boolean;
+        stopReason?: string;
       };
       // Pi's system entries (prompt and tool configuration) stay raw (spec R27).
       if (message.role === 'user') return { ...base, kind: 'user', text: textOf(message.content) };
-      if (message.role === 'assistant')
-        return { ...base, kind: 'assistant', text: textOf(message.content) };
+      if (message.role === 'assistant') {
+        const outcome =
+          message.stopReason === 'aborted'
+            ? 'cancelled'
+            : message.stopReason === 'error'
+              ? 'failed'
+              : undefined;
+        return {
+          ...base,
+          kind: 'assistant',
+          text: textOf(message.content),
+          ...(outcome ? { outcome } : {}),
+        };
+      }
       if (message.role === 'toolResult') {
         return {
           ...base,
@@ -175,4 +189,14 @@ export async function readSessionHistory(
   // An answer carries its checked citations, marked when a cited document changed since.
   const store = () => ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
   return withCitations(store, items, citationsByAnswer(branch));
+}
+
+/**
+ * The runs marked on a session's current branch, oldest first, with whether each one's message
+ * entered the history (read from the file; never writes it).
+ */
+export async function sessionRunMarks(space: string, sessionId: string): Promise<RunInHistory[]> {
+  const { file } = await findSessionState(space, sessionId);
+  const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
+  return runsInHistory(manager.getBranch());
 }

@@ -113,6 +113,31 @@ describe('model errors from a real OpenAI-compatible endpoint', () => {
     host.dispose();
   });
 
+  it('retries a resumption like a run: a 529 is retried by Pi, then the reply comes', async () => {
+    const { host, events } = await hostOn([
+      { kind: 'status', status: 400, message: 'Unknown parameter: foo' },
+    ]);
+    const failed = await host.send('hi', DEFAULT_PROMPT_SETTINGS, { runId: 'run-a' });
+    expect(failed.error?.code).toBe('model_error');
+    const before = endpoint?.requests.length ?? 0;
+    if (endpoint) {
+      endpoint.replies = [
+        { kind: 'status', status: 529, message: 'Overloaded' },
+        { kind: 'text', text: 'Resumed after the overload.' },
+      ];
+    }
+    const resumed = await host.resume(
+      { runId: 'run-a', text: 'hi', marked: true },
+      DEFAULT_PROMPT_SETTINGS,
+      { runId: 'run-a2', onEvent: (event) => events.push(event) },
+    );
+    expect(resumed).toMatchObject({ status: 'succeeded', output: 'Resumed after the overload.' });
+    // Two requests, the 529 and its retry, as a normal run makes (R73: the retry is Pi's).
+    expect((endpoint?.requests.length ?? 0) - before).toBe(2);
+    expect(events.filter((event) => event.type === 'retry')).toHaveLength(1);
+    host.dispose();
+  });
+
   it('fails another provider error as model_error with the provider’s message', async () => {
     const { host, send } = await hostOn([
       { kind: 'status', status: 400, message: 'Unknown parameter: foo' },

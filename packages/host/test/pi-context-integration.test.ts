@@ -302,6 +302,47 @@ describe('PiConversationHost on the real Pi SDK', () => {
     });
   });
 
+  describe('compaction on request (R73, R42, R46)', () => {
+    it('summarises with the given instructions, and the next run still gets the learning context', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'Photosynthesis basics.', sources: [] });
+      faux.setResponses([reply('one'), reply('two')]);
+      await host.send('first question', defaults);
+      await host.send('second question', defaults);
+      faux.setResponses([reply('Summary: plants.'), reply('Turn prefix.')]);
+      const before = requests.length;
+      const outcome = await host.compact('Keep every open question.', defaults);
+      expect(outcome.summary).toContain('Summary: plants.');
+      expect(outcome.tokensBefore).toBeGreaterThan(0);
+      const summaryRequest = requests[before] as TranscriptContext;
+      expect(userTexts(summaryRequest).join('\n')).toContain('Keep every open question.');
+      faux.setResponses([reply('after')]);
+      await host.send('third question', defaults);
+      const texts = (requests.at(-1) as TranscriptContext).messages
+        .filter((message) => message.role !== 'system')
+        .map(textOf);
+      const summaryAt = texts.findIndex((text) => text.includes('Summary: plants.'));
+      expect(summaryAt).toBeGreaterThanOrEqual(0);
+      expect(texts[summaryAt + 1]).toContain('Photosynthesis basics.');
+      host.dispose();
+    });
+
+    it('leaves a source switched off for the compaction out of the summary input', async () => {
+      const { host, faux, requests, space } = await createFauxHost();
+      await writeLearningContext(space, { body: 'Photosynthesis basics.', sources: [] });
+      faux.setResponses([reply('one'), reply('two')]);
+      await host.send('first question', defaults);
+      await host.send('second question', defaults);
+      faux.setResponses([reply('Summary.'), reply('Turn prefix.')]);
+      const before = requests.length;
+      await host.compact(undefined, { ...defaults, learningContext: false });
+      const summaryInput = requests.slice(before).flatMap(userTexts).join('\n');
+      expect(summaryInput).toContain('first question');
+      expect(summaryInput).not.toContain('Photosynthesis basics.');
+      host.dispose();
+    });
+  });
+
   describe('file changes (R50–R53)', () => {
     it('tells the very next request about a file changed between two tool calls', async () => {
       const { host, faux, requests, space } = await createFauxHost();

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AssistantMessage,
@@ -6,13 +7,15 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
-import type { PromptSettings, RunEvent } from '@repa/protocol';
+import { type PromptSettings, RepaError, type RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
+import { RESUME_NOTE } from '../src/conversation/run-marks.js';
 import { checkRunInput } from '../src/run-inputs.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const settings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };
+const withContext: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 // A 1×1 PNG.
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -92,6 +95,41 @@ describe('run inputs on the faux provider', () => {
         type: 'steer-delivered',
         text: 'Only look at notes.',
         requestRunId: 'steer-1',
+      });
+      host.dispose();
+    });
+
+    it('records a /skill: steer delivered though Pi expands its text', async () => {
+      const base = mkdtempSync(join(tmpdir(), 'repa-skill-steer-'));
+      const agentDir = join(base, 'agent');
+      mkdirSync(join(agentDir, 'skills', 'tidy'), { recursive: true });
+      writeFileSync(
+        join(agentDir, 'skills', 'tidy', 'SKILL.md'),
+        '---\nname: tidy\ndescription: Keep answers tidy.\n---\nAnswer in one short sentence.\n',
+      );
+      const { host, faux, requests } = await createFauxHost({ agentDir });
+      const held = heldStep(
+        fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' }),
+      );
+      faux.setResponses([held.step, fauxAssistantMessage('Tidy.')]);
+      const events: RunEvent[] = [];
+      const running = host.send('List the files.', settings, {
+        onEvent: (event) => events.push(event),
+      });
+      await held.arrived;
+      const delivered = host.deliver('steer', '/skill:tidy and be brief', {
+        requestRunId: 'skill-steer',
+      });
+      held.release();
+      await delivered;
+      expect((await running).status).toBe('succeeded');
+      const steered = turns(requests[1]).at(-1)?.text ?? '';
+      expect(steered).toContain('<skill name="tidy"');
+      expect(steered).toContain('Answer in one short sentence.');
+      expect(events).toContainEqual({
+        type: 'steer-delivered',
+        text: '/skill:tidy and be brief',
+        requestRunId: 'skill-steer',
       });
       host.dispose();
     });
@@ -270,16 +308,25 @@ describe('run inputs on the faux provider', () => {
   });
 
   describe('resume (R73)', () => {
+    /** The original of a resumption, as the application names it. */
+    const original = (runId: string, text: string) => ({ runId, text, marked: true });
+
     it('continues a failed run without repeating the user message or showing the failed reply', async () => {
       const { host, faux, requests } = await createFauxHost();
       faux.setResponses([
         fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'provider exploded' }),
       ]);
-      expect((await host.send('Explain tides.', settings)).status).toBe('failed');
+      const first = await host.send('Explain tides.', settings, { runId: 'run-a' });
+      expect(first.status).toBe('failed');
       faux.setResponses([fauxAssistantMessage('Tides follow the moon.')]);
-      const outcome = await host.resume(settings);
+      const outcome = await host.resume(original('run-a', 'Explain tides.'), settings, {
+        runId: 'run-a2',
+      });
       expect(outcome).toMatchObject({ status: 'succeeded', output: 'Tides follow the moon.' });
-      expect(turns(requests.at(-1))).toEqual([{ role: 'user', text: 'Explain tides.' }]);
+      expect(turns(requests.at(-1))).toEqual([
+        { role: 'user', text: 'Explain tides.' },
+        { role: 'user', text: RESUME_NOTE },
+      ]);
       host.dispose();
     });
 
@@ -287,7 +334,7 @@ describe('run inputs on the faux provider', () => {
       const first = await createFauxHost();
       const held = heldStep(fauxAssistantMessage('never delivered'));
       first.faux.setResponses([held.step]);
-      void first.host.send('Summarize the notes.', settings);
+      void first.host.send('Summarize the notes.', settings, { runId: 'run-a' });
       await held.arrived; // Pi has saved the user message; the daemon "dies" here.
       const second = await createFauxHost({
         space: first.space,
@@ -295,18 +342,57 @@ describe('run inputs on the faux provider', () => {
         sessionFile: first.host.sessionFile,
       });
       second.faux.setResponses([fauxAssistantMessage('Here is the summary.')]);
-      const outcome = await second.host.resume(settings);
+      const outcome = await second.host.resume(original('run-a', 'Summarize the notes.'), settings);
       expect(outcome).toMatchObject({ status: 'succeeded', output: 'Here is the summary.' });
-      expect(turns(second.requests[0])).toEqual([{ role: 'user', text: 'Summarize the notes.' }]);
+      expect(turns(second.requests[0])).toEqual([
+        { role: 'user', text: 'Summarize the notes.' },
+        { role: 'user', text: RESUME_NOTE },
+      ]);
       held.release();
       second.host.dispose();
+    });
+
+    it('sends the request of a run that failed before its message entered the history, not the run before it', async () => {
+      let unreadable = false;
+      const { host, faux, requests } = await createFauxHost({
+        learningContextReader: async () => {
+          if (unreadable) throw new RepaError('context_unavailable', 'Unreadable for a moment.');
+          return null;
+        },
+      });
+      faux.setResponses([
+        fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'provider exploded' }),
+      ]);
+      expect((await host.send('Question A.', withContext, { runId: 'run-a' })).status).toBe(
+        'failed',
+      );
+      unreadable = true;
+      const b = await host.send('Question B.', withContext, { runId: 'run-b' });
+      expect(b.error?.code).toBe('context_unavailable');
+      unreadable = false;
+      faux.setResponses([fauxAssistantMessage('Answer B.')]);
+      const outcome = await host.resume(original('run-b', 'Question B.'), withContext, {
+        runId: 'run-b2',
+      });
+      expect(outcome).toMatchObject({ status: 'succeeded', output: 'Answer B.' });
+      expect(requests).toHaveLength(2);
+      // A's question once (its failed reply stays), B's request once, no resumption note.
+      expect(turns(requests[1]).filter((turn) => turn.role === 'user')).toEqual([
+        { role: 'user', text: 'Question A.' },
+        { role: 'user', text: 'Question B.' },
+      ]);
+      // Run A is no longer the last: it cannot be continued over B.
+      await expect(
+        host.resume(original('run-a', 'Question A.'), withContext, { runId: 'run-a2' }),
+      ).rejects.toMatchObject({ code: 'not_last_run', details: { laterRunId: 'run-b2' } });
+      host.dispose();
     });
 
     it('refuses when the history ends with a complete reply', async () => {
       const { host, faux } = await createFauxHost();
       faux.setResponses([fauxAssistantMessage('All done.')]);
-      await host.send('Hi.', settings);
-      expect(await host.resume(settings)).toMatchObject({
+      await host.send('Hi.', settings, { runId: 'run-a' });
+      expect(await host.resume(original('run-a', 'Hi.'), settings)).toMatchObject({
         status: 'failed',
         error: { code: 'invalid_request' },
       });

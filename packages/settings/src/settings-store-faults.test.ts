@@ -36,7 +36,7 @@ describe('SettingsStore on a failing file system', () => {
       expect(error.code).toBe('io_error');
       expect(error.details).toMatchObject({ errno: code });
       expect(await readFile(t.spaceFile, 'utf8')).toBe(OLD_SPACE);
-      expect(await t.siblings(t.spaceFile)).toEqual(['settings.json']);
+      expect(await t.siblings(t.spaceFile)).toEqual(['.gitignore', 'settings.json']);
     });
   }
 

@@ -57,7 +57,7 @@ describe('SettingsStore', () => {
       }
       const file = (await t.readJson(t.spaceFile)) as { sessions: Record<string, unknown> };
       expect(Object.keys(file.sessions)).toHaveLength(total);
-      expect(await t.siblings(t.spaceFile)).toEqual(['settings.json']);
+      expect(await t.siblings(t.spaceFile)).toEqual(['.gitignore', 'settings.json']);
     });
   });
 

@@ -107,6 +107,7 @@ describe('SettingsStore', () => {
       await writeFile(join(folder, 'settings.json.42'), '{"fresh'); // a live writer's, maybe
       await setAppend(t, 'second');
       expect(await t.siblings(t.spaceFile)).toEqual([
+        '.gitignore',
         'settings.json',
         'settings.json.42',
         'settings.json.bak',

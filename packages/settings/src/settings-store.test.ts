@@ -263,7 +263,7 @@ describe('SettingsStore', () => {
         sessions: { s1: { revision: 1, items: { 'prompts.base': { value: '', revision: 1 } } } },
       });
       expect(await t.siblings(t.appFile)).toEqual(['repa-settings.json']);
-      expect(await t.siblings(t.spaceFile)).toEqual(['settings.json']);
+      expect(await t.siblings(t.spaceFile)).toEqual(['.gitignore', 'settings.json']);
     });
   });
 

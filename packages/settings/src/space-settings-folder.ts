@@ -1,6 +1,6 @@
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode, type FsLayer } from '@repa/durable-fs';
+import { errnoCode, type FsLayer, ignoreFolderContents } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import type { SettingsDocument } from './settings-document.js';
 import { readSettingsDocument, settingsIoError } from './settings-file.js';
@@ -67,6 +67,8 @@ export async function prepareSpace(space: string): Promise<void> {
   await checkRepaFolder(space);
   try {
     await mkdir(join(space, '.repa'));
+    // A space's own `.repa/` is never committed or shared by accident.
+    await ignoreFolderContents(join(space, '.repa'));
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') {
       throw settingsIoError(error, path, 'Creating the folder of');

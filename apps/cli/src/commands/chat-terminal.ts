@@ -7,11 +7,13 @@ import {
   matchesKey,
   ProcessTerminal,
   Text,
+  TruncatedText,
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
 import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
+import { FRAMES, formatElapsed, type WaitIndicator } from '../style.js';
 
 /** What the terminal chat needs from `repa chat`. */
 export interface TerminalChatActions {
@@ -28,6 +30,10 @@ export interface TerminalChatActions {
   commands: readonly (readonly [string, string])[];
   /** The space root (file completion with Tab). */
   space: string;
+  /** Shown first: the last turns of a session the chat continues. */
+  opening?: string;
+  /** The status line under the editor (model, thinking, context use, session), asked anew after each reply and command. */
+  status?: () => Promise<string>;
 }
 
 const plain = (text: string) => text;
@@ -57,6 +63,15 @@ class Transcript {
   next(): void {
     this.#block = undefined;
     this.#text = '';
+  }
+
+  /**
+   * Shows `text` in a block of its own after everything shown, leaving the current block where it
+   * is: a command's output while a reply streams goes below the reply, not into its sentence.
+   */
+  note(text: string): void {
+    this.view.addChild(new Text(text.replace(/\n$/, ''), 0, 0));
+    this.#changed();
   }
 
   /** Appends output to the current block. */
@@ -107,6 +122,46 @@ class Held {
   }
 }
 
+/** The working indicator: a line above the editor with what the reply waits for and how long. */
+class WorkingLine implements WaitIndicator {
+  readonly view = new Text('', 0, 0);
+  readonly #changed: () => void;
+  #timer: NodeJS.Timeout | undefined;
+  #label = '';
+  #since = 0;
+  #frame = 0;
+
+  constructor(changed: () => void) {
+    this.#changed = changed;
+  }
+
+  start(label: string, since = Date.now()): void {
+    this.#label = label;
+    this.#since = since;
+    this.#timer ??= setInterval(() => this.#draw(), 100);
+    this.#draw();
+  }
+
+  /** Nothing to erase: the line is the terminal UI's own. */
+  clear(): void {}
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.view.setText('');
+    this.#changed();
+  }
+
+  #draw(): void {
+    this.#frame = (this.#frame + 1) % FRAMES.length;
+    const elapsed = formatElapsed(Date.now() - this.#since);
+    this.view.setText(dim(`${FRAMES[this.#frame]} ${this.#label} · ${elapsed}`));
+    this.#changed();
+  }
+}
+
+const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
+
 /** A request of the chat: shown, then followed once the replies before it have ended. */
 interface Turn {
   text: string;
@@ -125,11 +180,35 @@ interface Turn {
 export async function terminalChat(actions: TerminalChatActions): Promise<number> {
   const tui = new TuiMainScreen(new ProcessTerminal());
   const transcript = new Transcript(() => tui.requestRender());
-  const printer = new RunPrinter({ out: transcript.stream(), json: false, showErrors: true });
+  const working = new WorkingLine(() => tui.requestRender());
+  // The status line: one row, cut to the terminal's width.
+  const statusView = new Container();
+  const printer = new RunPrinter({
+    out: transcript.stream(),
+    json: false,
+    showErrors: true,
+    indicator: working,
+  });
+  let active: FollowedRun | undefined;
+  // While a reply streams, other output goes below it (never into its sentence).
   const say = (text: string) => {
+    if (active) {
+      transcript.note(text);
+      return;
+    }
     transcript.next();
     transcript.append(`${text}\n`);
     transcript.next();
+  };
+  const refreshStatus = () => {
+    actions
+      .status?.()
+      .then((line) => {
+        statusView.clear();
+        statusView.addChild(new TruncatedText(dim(line), 0, 0));
+        tui.requestRender();
+      })
+      .catch(() => {}); // The status line is a convenience: a failed look leaves the last one.
   };
   const editor = new Editor(tui, THEME);
   editor.setAutocompleteProvider(
@@ -140,14 +219,17 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     ),
   );
   tui.addChild(transcript.view);
+  tui.addChild(working.view);
   tui.addChild(editor);
+  tui.addChild(statusView);
   tui.setFocus(editor);
+  if (actions.opening) say(actions.opening);
+  refreshStatus();
 
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  let active: FollowedRun | undefined;
   const waiting: Turn[] = [];
 
   const sendNext = async () => {
@@ -168,7 +250,9 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
         say(`repa: ${repaError.message} (${repaError.code})\nFix: ${repaError.fix}`);
       } finally {
         active = undefined;
+        working.stop();
         transcript.next();
+        refreshStatus();
       }
     }
   };
@@ -176,14 +260,38 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   /** A request typed while a reply streams: into the session's queue now, shown at its turn. */
   const queue = (text: string): Turn => {
     const held = new Held((chunk) => transcript.append(chunk));
-    const queuedPrinter = new RunPrinter({ out: held.stream(), json: false, showErrors: true });
+    // The working line is the running reply's until this one's turn comes.
+    let shown = false;
+    let waitingFor: [string, number] | undefined;
+    const indicator: WaitIndicator = {
+      start: (label, since = Date.now()) => {
+        waitingFor = [label, since];
+        if (shown) working.start(label, since);
+      },
+      clear: () => {},
+      stop: () => {
+        waitingFor = undefined;
+        if (shown) working.stop();
+      },
+    };
+    const queuedPrinter = new RunPrinter({
+      out: held.stream(),
+      json: false,
+      showErrors: true,
+      indicator,
+    });
     const run = actions.send(text, queuedPrinter, 'queue', (accepted) => {
       if (accepted.queuePosition) {
         say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
       }
     });
     run.done.catch(() => {}); // Its failure (e.g. queue_full) is shown at its turn.
-    return { text, start: () => run, show: () => held.release() };
+    const show = () => {
+      held.release();
+      shown = true;
+      if (waitingFor) working.start(...waitingFor);
+    };
+    return { text, start: () => run, show };
   };
 
   editor.onSubmit = (text) => {
@@ -194,6 +302,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
       actions.command(text, say).then(
         (goOn) => {
           if (!goOn) finish(0);
+          else refreshStatus();
         },
         (error: unknown) => {
           const repaError = RepaError.fromUnknown(error);
@@ -236,6 +345,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     return await finished;
   } finally {
     process.off('SIGINT', interrupt);
+    working.stop();
     tui.stop();
   }
 }

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import { type CliContext, sessionOrLatest, spaceOf } from '../cli-context.js';
+import { type CliContext, confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -116,7 +116,7 @@ written are named. A damaged file is reported as context_unavailable (data_too_l
 the same error the next run would fail with.
 
 Options:
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
   --session ID     the session whose settings decide (default: the space's most recent session)
 
 With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedRevision",
@@ -188,7 +188,7 @@ Options:
   --body TEXT      the body itself
   --source P       a source the body was built from (repeatable)
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "damagedFileKept"?}.`,
   options: {
@@ -226,21 +226,28 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
 const contextClear: Command = {
   words: ['context', 'clear'],
   summary: "empty the space's learning context",
-  usage: 'context clear [--force] [--space DIR]',
+  usage: 'context clear [--yes] [--force] [--space DIR]',
   help: `Writes an empty learning context (no body, no sources) as a new revision, so the next run of
-every session is told the context is now empty. A damaged file is refused unless --force.
+every session is told the context is now empty. On a terminal it asks first. A damaged file is
+refused unless --force.
 
 Options:
+  --yes            do not ask first
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "damagedFileKept"?}.`,
-  options: { space: { type: 'string' }, force: { type: 'boolean' } },
+  options: { space: { type: 'string' }, force: { type: 'boolean' }, yes: { type: 'boolean' } },
   positionals: [0, 0],
   async run(context, _args, values) {
     const space = spaceOf(context, str(values.space));
     const force = values.force === true;
     const current = await currentRevision(context, space, force);
+    await confirmDestructive(
+      context,
+      `Empty the learning context of ${space} (revision ${current?.revision ?? 'none'})? Every session's next run is told it is empty.`,
+      values.yes === true,
+    );
     return writeContext(context, {
       space,
       body: '',
@@ -260,7 +267,7 @@ when the editor exits and the text changed, keeping its sources. When the contex
 meantime the save is refused (stale_version) and your text is left in the temporary file named.
 
 Options:
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "saved", "revision"}.`,
   options: { space: { type: 'string' } },
@@ -360,7 +367,7 @@ Options:
   --instructions TEXT  what the context should focus on
   --model ID       provider/id of the model for this build (see repa models), or repa-offline
   --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the current directory)
+  --space DIR      the space (default: the space you are in)
 
 With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "keptChars", "totalChars"}]}.`,
   options: {

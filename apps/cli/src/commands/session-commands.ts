@@ -1,15 +1,18 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { RepaError } from '@repa/protocol';
-import { sessionOrLatest, spaceOf } from '../cli-context.js';
+import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
-import { formatTable, relativeTime, shortId, writeJson } from '../format-table.js';
+import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
+import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
-import { isTerminal, paint, terminalWidth } from '../style.js';
+import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
-const SPACE_HELP = '  --space DIR      the space (default: the current directory)';
+const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
 /** `--limit N`: a whole number from 1 to 1000, or undefined. */
 function limitOf(values: Record<string, string | boolean | undefined>): number | undefined {
@@ -30,7 +33,9 @@ const sessionsList: Command = {
   summary: 'list the sessions of a space, most recent first',
   usage: 'sessions list [--space DIR] [--limit N]',
   help: `Lists the sessions of a space, most recently changed first: id, created, updated, title. On a
-terminal ids are shortened to 8 characters, times are relative and the table fits the window.
+terminal each id is shortened to the fewest characters (at least 8) that tell it apart from the
+space's other sessions (they are accepted wherever an id is), times are relative and local, and the
+table fits the window.
 
 Options:
 ${SPACE_HELP}
@@ -45,6 +50,7 @@ ${SPACE_HELP}
     const sessions = listed.slice(0, limit);
     const terminal = isTerminal(context.stdout);
     const time = (iso: string) => (terminal ? relativeTime(iso) : iso);
+    const short = uniquePrefixes(listed.map((session) => session.sessionId));
     if (context.json) writeJson(context.stdout, { space, sessions });
     else if (sessions.length === 0) context.stdout.write(`No sessions in ${space}.\n`);
     else {
@@ -52,7 +58,7 @@ ${SPACE_HELP}
         formatTable(
           ['session', 'created', 'updated', 'title'],
           sessions.map((session) => [
-            terminal ? shortId(session.sessionId) : session.sessionId,
+            terminal ? (short.get(session.sessionId) ?? session.sessionId) : session.sessionId,
             time(session.createdAt),
             session.updatedAt ? time(session.updatedAt) : '',
             session.title ?? '',
@@ -68,18 +74,20 @@ ${SPACE_HELP}
 const sessionsShow: Command = {
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
-  usage: 'sessions show [ID] [--space DIR] [--limit N]',
+  usage: 'sessions show [ID] [--full] [--space DIR] [--limit N]',
   help: `Shows the public history of a session (by id or its first characters; default: the space's
 most recent one): the requests, replies with their tool calls and targets ([read notes/a.md]), tool
-results, learning-context snapshots, file-change notices and summaries. Pi's system entries are not
-part of it.
+results, learning-context snapshots, file-change notices and summaries. Tool results and context
+snapshots take one line each (their first line and size) unless --full; a reply that was cancelled
+or failed is marked so. Pi's system entries are not part of it.
 
 Options:
 ${SPACE_HELP}
+  --full           tool results and context snapshots in full
   --limit N        only the last N items
 
 With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
-  options: { space: { type: 'string' }, limit: { type: 'string' } },
+  options: { space: { type: 'string' }, limit: { type: 'string' }, full: { type: 'boolean' } },
   positionals: [0, 1],
   async run(context, [id], values) {
     const limit = limitOf(values);
@@ -101,17 +109,16 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     if (items.length < history.length) {
       context.stdout.write(`(the last ${items.length} of ${history.length} items)\n`);
     }
-    const terminal = isTerminal(context.stdout);
-    for (const item of items) {
-      const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
-      const flag = item.isError ? ' (error)' : '';
-      const text = item.text.length > 2_000 ? `${item.text.slice(0, 1_999)}…` : item.text;
-      // On a terminal: the label coloured (red for an error) and the time relative.
-      const heading = paint(context.stdout, item.isError ? 'red' : 'cyan', `[${label}${flag}]`);
-      const when = terminal ? relativeTime(item.timestamp) : item.timestamp;
-      context.stdout.write(`\n${heading} ${when}\n${text}\n`);
-    }
     if (items.length === 0) context.stdout.write('(no history yet)\n');
+    else {
+      context.stdout.write(
+        `\n${historyText(items, {
+          full: values.full === true,
+          relative: isTerminal(context.stdout),
+          out: context.stdout,
+        })}`,
+      );
+    }
     return 0;
   },
 };
@@ -121,7 +128,7 @@ const sessionsNew: Command = {
   summary: 'start a new session in a space',
   usage: 'sessions new [--title TITLE] [--space DIR]',
   help: `Creates a session in a space. It becomes the space's most recent session, so repa chat and
-repa run use it from now on.
+repa run use it from now on (both continue the most recent session unless --session or --new).
 
 Options:
   --title TITLE    a human title
@@ -169,34 +176,155 @@ ${SPACE_HELP}`,
   },
 };
 
-const sessionsDelete: Command = {
-  words: ['sessions', 'delete'],
-  summary: 'delete a session and its history',
-  usage: 'sessions delete ID [--space DIR]',
-  help: `Deletes a session (by id or its first characters): its Pi session file goes, with its history.
-Files the session saved stay as they are; its runs stay in repa runs list. Refused (busy) while one
-of its runs is accepted or running.
+const sessionsCompact: Command = {
+  words: ['sessions', 'compact'],
+  summary: "summarise a session's older history now, so the model sees less",
+  usage: 'sessions compact [ID] [--instructions TEXT] [--space DIR]',
+  help: `Compacts a session (by id or its first characters; default: the space's most recent one)
+through Pi's compaction: a summary of its older part stands for it in what the model sees from then
+on; the history itself keeps everything, and the learning context is given again after the
+summary. The summary is asked for with the standing instructions of the setting
+compaction.instructions, then --instructions. Refused (busy) while one of its runs is active.
 
 Options:
-${SPACE_HELP}`,
-  options: { space: { type: 'string' } },
-  positionals: [1, 1],
-  async run(context, [id = ''], values) {
+${SPACE_HELP}
+  --instructions TEXT  what the summary should keep, e.g. "the open questions and the sources"
+
+With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "instructions"}.`,
+  options: { space: { type: 'string' }, instructions: { type: 'string' } },
+  positionals: [0, 1],
+  async run(context, [id], values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const { sessionId } = await resolveSession(client, space, id);
-    await client.request('session.delete', { space, sessionId });
-    if (context.json) writeJson(context.stdout, { sessionId, deleted: true });
-    else context.stdout.write(`session ${sessionId} deleted\n`);
+    const sessionId = await sessionOrLatest(client, space, id);
+    if (sessionId === undefined) {
+      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+        fix: 'Start one with repa chat or repa run, or pass --space.',
+      });
+    }
+    const instructions = str(values.instructions)?.trim();
+    const result = await client.request('session.compact', {
+      space,
+      sessionId,
+      ...(instructions ? { instructions } : {}),
+    });
+    if (context.json) writeJson(context.stdout, { space, sessionId, ...result });
+    else context.stdout.write(describeCompaction(sessionId, result));
     return 0;
   },
 };
 
-/** `repa sessions list|show|new|rename|delete`. */
+/** What a compaction did, in two lines and the summary. */
+export function describeCompaction(
+  sessionId: string,
+  result: { summary: string; tokensBefore: number; tokensAfter?: number; instructions?: string },
+): string {
+  const after = result.tokensAfter === undefined ? '' : ` to ~${result.tokensAfter}`;
+  return `session ${sessionId} compacted: context ~${result.tokensBefore}${after} tokens (Pi's estimate)
+${result.instructions ? `instructions: ${result.instructions}\n` : ''}summary:
+${result.summary.replace(/^/gm, '  ')}
+`;
+}
+
+const FORMATS = { md: 'markdown', markdown: 'markdown', html: 'html', jsonl: 'jsonl' } as const;
+
+const sessionsExport: Command = {
+  words: ['sessions', 'export'],
+  summary: 'write a session out as Markdown, HTML or JSONL',
+  usage: 'sessions export [ID] [--format md|html|jsonl] [-o FILE] [--space DIR]',
+  help: `Exports a session (by id or its first characters; default: the space's most recent one):
+md (the default) is its history to read: every request and reply with the tool calls, tool results
+with the receipts of the files saved, learning-context snapshots, file-change notices, summaries
+and, where each run began, its record (status, model, tokens); html is Pi's own HTML export; jsonl
+is Pi's session file as it is (every branch). Written to FILE, or to standard output.
+
+Options:
+  --format FORMAT  md, html or jsonl (default md)
+  -o, --output F   the file to write (default: standard output)
+${SPACE_HELP}`,
+  options: {
+    space: { type: 'string' },
+    format: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+  },
+  positionals: [0, 1],
+  async run(context, [id], values) {
+    const name = str(values.format) ?? 'md';
+    const format = FORMATS[name as keyof typeof FORMATS];
+    if (!format) throw usageError(`Unknown export format '${name}'.`, 'Pass md, html or jsonl.');
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const sessionId = await sessionOrLatest(client, space, id);
+    if (sessionId === undefined) {
+      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+        fix: 'Start one with repa chat or repa run, or pass --space.',
+      });
+    }
+    const parts: string[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const part: { content: string; nextOffset?: number } = await client.request(
+        'session.export',
+        { space, sessionId, format, offset },
+      );
+      parts.push(part.content);
+      offset = part.nextOffset;
+    }
+    const output = str(values.output);
+    if (output === undefined) context.stdout.write(parts.join(''));
+    else {
+      const path = resolve(context.cwd, output);
+      await writeFile(path, parts.join(''));
+      if (context.json) writeJson(context.stdout, { space, sessionId, format, path });
+      else context.stdout.write(`session ${sessionId} exported to ${path}\n`);
+    }
+    return 0;
+  },
+};
+
+const sessionsDelete: Command = {
+  words: ['sessions', 'delete'],
+  summary: 'delete a session, its history and its runs',
+  usage: 'sessions delete ID [--yes] [--space DIR]',
+  help: `Deletes a session (by id or its first characters): its Pi session file goes, with its history,
+and its runs leave the run ledger (repa runs list no longer shows them). Files the session saved
+stay as they are. On a terminal it asks first. Refused (busy) while one of its runs is accepted or
+running.
+
+Options:
+  --yes            do not ask first
+${SPACE_HELP}`,
+  options: { space: { type: 'string' }, yes: { type: 'boolean' } },
+  positionals: [1, 1],
+  async run(context, [id = ''], values) {
+    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const session = await resolveSession(client, space, id);
+    await confirmDestructive(
+      context,
+      `Delete session ${session.sessionId}${session.title ? ` "${session.title}"` : ''}, its history and its runs?`,
+      values.yes === true,
+    );
+    const { sessionId, runsRemoved = 0 } = await client.request('session.delete', {
+      space,
+      sessionId: session.sessionId,
+    });
+    if (context.json) writeJson(context.stdout, { sessionId, deleted: true, runsRemoved });
+    else {
+      context.stdout.write(
+        `session ${sessionId} deleted, with ${runsRemoved} run${runsRemoved === 1 ? '' : 's'}\n`,
+      );
+    }
+    return 0;
+  },
+};
+
+/** `repa sessions list|show|new|rename|compact|export|delete`. */
 export const sessionCommands: Command[] = [
   sessionsList,
   sessionsShow,
   sessionsNew,
   sessionsRename,
+  sessionsCompact,
+  sessionsExport,
   sessionsDelete,
 ];

@@ -164,7 +164,7 @@ const SETTINGS_HELP = [
   }),
 ].join('\n');
 
-const SCOPE_HELP = `  --space DIR      the space (default: the current directory)
+const SCOPE_HELP = `  --space DIR      the space (default: the space you are in)
   --session ID     the session (default: the space's most recent session)`;
 
 const WRITE_OPTIONS = {

@@ -5,7 +5,7 @@ import { spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 
-const SPACE_HELP = '  --space DIR      the space (default: the current directory)';
+const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
 /** One line per restricted item: its path and what it does once the space is trusted. */
 export function restrictedLines(items: readonly RestrictedItem[]): string {

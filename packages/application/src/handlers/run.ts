@@ -26,6 +26,11 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.cancel': async (params) => ({ run: await runs.cancel(params.runId) }),
     'run.retry': (params, connection) => runs.retry(params.runId, params.requestId, connection),
     'run.resume': (params, connection) => runs.resume(params.runId, params.requestId, connection),
+    'run.prune': async (params) => {
+      const root = params.space === undefined ? undefined : await space(params.space);
+      const removed = ledger.prune(new Date(params.endedBefore).toISOString(), root);
+      return { pruned: removed.runs, imagesRemoved: removed.images };
+    },
     // What a run changed and its undoing: kept bytes in the space (runs/rewind-run.ts).
     'run.diff': (params) => diffRun(parts, params),
     'run.rewind': (params) => rewindRun(parts, params),

@@ -1,7 +1,11 @@
 import { RepaError } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
+
+/** The characters of one part of `session.export`: well inside a frame, however it is escaped. */
+const EXPORT_PART_CHARS = 1_000_000;
 
 /**
  * `session.*`: a space's Pi sessions. An untrusted space shows only the sessions Repa started
@@ -51,6 +55,22 @@ export function sessionHandlers({
       if (!session) throw new RepaError('not_found', `Session ${params.sessionId} went away.`);
       return { session };
     },
+    'session.compact': (params) => runs.compact(params),
+    'session.export': async (params) => {
+      const root = await space(params.space);
+      await trust.checkSession(root, params.sessionId);
+      const text = await (await loadHost()).exportSession(root, params.sessionId, params.format, {
+        runs: ledger.listRuns({ space: root, sessionId: params.sessionId, limit: 1000 }),
+        host: () => hosts.host(root, params.sessionId),
+      });
+      const offset = params.offset ?? 0;
+      const end = Math.min(text.length, offset + EXPORT_PART_CHARS);
+      return {
+        content: text.slice(offset, end),
+        totalChars: text.length,
+        ...(end < text.length ? { nextOffset: end } : {}),
+      };
+    },
     // `busy` while one of the session's runs is accepted or running.
     'session.delete': async (params) => {
       const root = await space(params.space);
@@ -62,9 +82,10 @@ export function sessionHandlers({
           fix: `Wait for it to end or cancel it (repa runs cancel ${active?.runId ?? 'RUN_ID'}), then delete the session.`,
         });
       }
-      await hosts.release(root, params.sessionId);
-      await (await loadHost()).deleteSpaceSession(root, params.sessionId);
-      return { sessionId: params.sessionId };
+      return {
+        sessionId: params.sessionId,
+        runsRemoved: await deleteSession(root, params.sessionId, { ledger, hosts }),
+      };
     },
   };
 }

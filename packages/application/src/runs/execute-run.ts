@@ -20,7 +20,7 @@ export interface RunExecution {
 /**
  * Runs an accepted run on its session's host, opened under the space's trust, and records how it
  * ended (spec R23: with the settings decided at acceptance). A run cancelled before it started is
- * left as it is; a resumption continues the session's history instead of sending its input.
+ * left as it is; a resumption goes to the host's `resume` (spec R73).
  */
 export async function executeRun(run: RunInfo, parts: RunExecution): Promise<void> {
   const { ledger, trust } = parts;
@@ -39,7 +39,7 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
   }
   const restricted = await trust.restricted(run.space, parts.settings);
   if (ledger.getRun(run.runId).status !== 'accepted') return; // Cancelled before start.
-  ledger.markRunning(run.runId);
+  ledger.markRunning(run.runId, true);
   emit({ type: 'status', status: 'running' });
   const input = ledger.inputOf(run.runId);
   const options = {
@@ -56,14 +56,16 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
     },
     ...(run.connection ? { connection: run.connection } : {}),
   };
-  // A resumption continues the history, whose user message already carries images and documents.
+  const inputs = { ...options, images: input.images, attachments: input.attachments };
+  // A resumption continues the history (whose user message carries the images and documents),
+  // or sends the original's request when it never entered it (spec R73).
   const outcome: RunOutcome = await (run.resumeOf
-    ? host.resume(run.promptSettings, options)
-    : host.send(input.text, run.promptSettings, {
-        ...options,
-        images: input.images,
-        attachments: input.attachments,
-      })
+    ? host.resume(
+        { runId: run.resumeOf, text: input.text, marked: ledger.historyMarked(run.resumeOf) },
+        run.promptSettings,
+        inputs,
+      )
+    : host.send(input.text, run.promptSettings, inputs)
   ).catch((error: unknown) => ({
     status: 'failed' as const,
     error: RepaError.fromUnknown(error).toWire(),

@@ -1,4 +1,6 @@
-import type { RunInfo, RunInput, RunStatus } from '@repa/protocol';
+import { createHash } from 'node:crypto';
+import type { RunInfo, RunStatus } from '@repa/protocol';
+import type { StoredInput } from './run-images.js';
 
 /** A row of the ledger as `node:sqlite` returns it. */
 export type Row = Record<string, string | number | null>;
@@ -55,15 +57,42 @@ export function rowToRun(row: Row): RunInfo {
 }
 
 /** The input as run records show it: inline image bytes are left out (the ledger keeps them). */
-function inputView(input: RunInput): RunInfo['input'] {
+function inputView(input: StoredInput): RunInfo['input'] {
   const view: RunInfo['input'] = { type: input.type, text: input.text };
   if (input.images) {
     view.images = input.images.map((image) =>
-      image.kind === 'data'
-        ? { kind: 'data', mimeType: image.mimeType, bytes: Buffer.byteLength(image.data, 'base64') }
-        : { kind: 'file', path: image.path },
+      image.kind === 'file'
+        ? { kind: 'file', path: image.path }
+        : {
+            kind: 'data',
+            mimeType: image.mimeType,
+            bytes: 'sha256' in image ? image.bytes : Buffer.byteLength(image.data, 'base64'),
+          },
     );
   }
   if (input.attachments) view.attachments = input.attachments.map(({ path }) => ({ path }));
   return view;
+}
+
+/** The hash a request id is bound to (spec R21): what the request asks for. */
+export function payloadHash(request: {
+  space: string;
+  sessionId: string;
+  input: unknown;
+  retryOf?: string;
+  overrides?: object;
+  delivery?: string;
+  resumeOf?: string;
+}): string {
+  const { space, sessionId, input, retryOf, overrides, delivery, resumeOf } = request;
+  // Overrides, delivery and resumption count only when given, so requests hashed before they
+  // existed keep their hash.
+  const extra = {
+    ...(overrides && Object.keys(overrides).length > 0 ? { overrides } : {}),
+    ...(delivery && delivery !== 'new' ? { delivery } : {}),
+    ...(resumeOf ? { resumeOf } : {}),
+  };
+  return createHash('sha256')
+    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
+    .digest('hex');
 }

@@ -37,6 +37,18 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_by_session_status ON runs(session_id, status);
 CREATE INDEX IF NOT EXISTS runs_by_session ON runs(session_id, accepted_at);
 CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status);
+CREATE TABLE IF NOT EXISTS run_images (
+  run_id TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  PRIMARY KEY (run_id, sha256)
+);
+CREATE INDEX IF NOT EXISTS run_images_by_hash ON run_images(sha256);
+CREATE TABLE IF NOT EXISTS deleted_sessions (
+  space TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  deleted_at TEXT NOT NULL,
+  PRIMARY KEY (space, session_id)
+);
 `;
 
 /**
@@ -61,6 +73,7 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'model',
     'connection',
     'restricted',
+    'history_marked',
     'model_source',
     'thinking_level',
     'citations',

@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type PromptSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
@@ -225,21 +225,96 @@ describe('RunLedger', () => {
       );
     });
 
-    it('keeps inline image bytes for the run but leaves them out of run records', () => {
-      const ledger = new RunLedger(ledgerPath());
+    it('keeps inline image bytes once, in a file by their hash, never in the ledger', async () => {
+      const path = ledgerPath();
+      const ledger = new RunLedger(path);
       const data = Buffer.from('0123456789').toString('base64');
       const input = {
         type: 'text' as const,
         text: 'look',
         images: [{ kind: 'data' as const, data, mimeType: 'image/png' as const }],
       };
-      const { run } = ledger.accept(request({ input }), settings);
-      expect(run.input).toEqual({
+      for (const requestId of ['q1', 'q2']) {
+        const release = await ledger.images.store(input.images);
+        ledger.accept(request({ requestId, sessionId: requestId, input }), settings);
+        release();
+      }
+      const [second, first] = ledger.listRuns();
+      expect(first?.input).toEqual({
         type: 'text',
         text: 'look',
         images: [{ kind: 'data', mimeType: 'image/png', bytes: 10 }],
       });
-      expect(ledger.inputOf(run.runId)).toEqual(input);
+      expect(ledger.inputOf(second?.runId ?? '')).toEqual(input);
+      expect(readdirSync(ledger.images.directory)).toHaveLength(1);
+      ledger.close();
+      // Neither the runs nor the requests hold the bytes.
+      const db = new DatabaseSync(path);
+      const rows = db
+        .prepare('SELECT input FROM runs UNION ALL SELECT payload FROM requests')
+        .all();
+      expect(JSON.stringify(rows)).not.toContain(data);
+      db.close();
+    });
+  });
+
+  describe('retention', () => {
+    /** A ledger with one ended run per session of `sessions`, ended `daysAgo` days ago. */
+    async function ledgerWithRuns() {
+      const ledger = new RunLedger(ledgerPath());
+      const data = Buffer.from('an image').toString('base64');
+      const images = [{ kind: 'data' as const, data, mimeType: 'image/png' as const }];
+      const accept = async (requestId: string, sessionId: string, extra = {}) => {
+        const input = { type: 'text' as const, text: requestId, images };
+        const release = await ledger.images.store(images);
+        const { run } = ledger.accept(request({ requestId, sessionId, input, ...extra }), settings);
+        release();
+        ledger.finish(run.runId, { status: 'failed' });
+        return run;
+      };
+      return { ledger, accept };
+    }
+
+    it('hides a session being deleted from listings, across reopening, then removes its runs', async () => {
+      const { ledger, accept } = await ledgerWithRuns();
+      const gone = await accept('a', 'doomed');
+      const kept = await accept('b', 'kept');
+      ledger.beginSessionDelete('/s', 'doomed');
+      expect(ledger.listRuns().map((run) => run.runId)).toEqual([kept.runId]);
+      // A crash here: the mark survives, so the runs stay out of listings until it is finished.
+      const path = join(dirname(ledger.images.directory), 'ledger.sqlite');
+      ledger.close();
+      const reopened = new RunLedger(path);
+      expect(reopened.listRuns().map((run) => run.runId)).toEqual([kept.runId]);
+      expect(reopened.deletingSessions()).toEqual([{ space: '/s', sessionId: 'doomed' }]);
+      expect(reopened.removeSession('/s', 'doomed')).toBe(1);
+      expect(reopened.deletingSessions()).toEqual([]);
+      expectCode(() => reopened.getRun(gone.runId), 'not_found');
+      // The image is still used by the kept run.
+      expect(reopened.sweepImages()).toBe(0);
+      expect(reopened.removeSession('/s', 'kept')).toBe(1);
+      expect(reopened.sweepImages()).toBe(1);
+      expect(readdirSync(reopened.images.directory)).toEqual([]);
+    });
+
+    it('prunes runs that ended before the cutoff, but not one a kept run refers to', async () => {
+      const { ledger, accept } = await ledgerWithRuns();
+      const old = await accept('old', 's1');
+      const retried = await accept('retried', 's2');
+      const cutoff = new Date(Date.now() + 1000).toISOString();
+      expect(ledger.prune(new Date(0).toISOString())).toEqual({ runs: 0, images: 0 });
+      const retry = ledger.accept(
+        request({ requestId: 'retry', sessionId: 's2', retryOf: retried.runId }),
+        settings,
+      ).run;
+      expect(ledger.prune(cutoff)).toEqual({ runs: 1, images: 0 });
+      expectCode(() => ledger.getRun(old.runId), 'not_found');
+      expect(ledger.getRun(retried.runId).runId).toBe(retried.runId);
+      ledger.finish(retry.runId, { status: 'succeeded' });
+      expect(ledger.prune(new Date(Date.now() + 2000).toISOString())).toEqual({
+        runs: 2,
+        images: 1,
+      });
     });
   });
 });

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
   type AttachedSource,
@@ -23,8 +23,10 @@ import {
   type WireError,
 } from '@repa/protocol';
 import type { RunModel } from '../model-choices.js';
-import { type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
+import { NOT_DELETED, prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
+import { payloadHash, type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
+import { RunImages } from './run-images.js';
 
 /** What a new request asks for, as the ledger records it. */
 export interface RunRequest {
@@ -79,30 +81,19 @@ const ACTIVE: RunStatus[] = runStatusSchema.options.filter(
   (status) => !isTerminalRunStatus(status),
 );
 
-function payloadHash(request: RunRequest): string {
-  const { space, sessionId, input, retryOf, overrides, delivery, resumeOf } = request;
-  // Overrides, delivery and resumption count only when given, so requests hashed before they
-  // existed keep their hash.
-  const extra = {
-    ...(overrides && Object.keys(overrides).length > 0 ? { overrides } : {}),
-    ...(delivery && delivery !== 'new' ? { delivery } : {}),
-    ...(resumeOf ? { resumeOf } : {}),
-  };
-  return createHash('sha256')
-    .update(JSON.stringify({ space, sessionId, input, retryOf: retryOf ?? null, ...extra }))
-    .digest('hex');
-}
-
 /**
  * The durable run ledger: requests and runs in a SQLite file (WAL, `synchronous=FULL`).
  * Contract: an accepted request is on disk before `accept` returns; a request id maps to one run.
  */
 export class RunLedger {
   readonly #db: DatabaseSync;
+  /** The inline images of runs: files by sha256 in the `images` folder beside the ledger. */
+  readonly images: RunImages;
 
   /** Opens (or creates) the ledger file. */
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
+    this.images = new RunImages(join(dirname(path), 'images'));
     this.#db = new DatabaseSync(path);
     this.#db.exec(
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;',
@@ -166,9 +157,7 @@ export class RunLedger {
         throw new RepaError(
           'busy',
           `Session ${request.sessionId} has an active run ${active.run_id}.`,
-          {
-            details: { runId: active.run_id },
-          },
+          { details: { runId: active.run_id } },
         );
       }
     }
@@ -176,6 +165,8 @@ export class RunLedger {
     const attempt = previous ? this.getRun(previous).attempt + 1 : 1;
     const runId = randomUUID();
     const now = new Date().toISOString();
+    // Inline image bytes live in files by hash (stored before, `images.store`), never in here.
+    const { input, hashes } = this.images.storedInput(request.input);
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       this.#db
@@ -191,7 +182,7 @@ export class RunLedger {
               : delivery === 'new'
                 ? 'submit'
                 : delivery,
-          JSON.stringify(request),
+          JSON.stringify({ ...request, input }),
           payloadHash(request),
           runId,
           now,
@@ -209,7 +200,7 @@ export class RunLedger {
           request.requestId,
           request.space,
           request.sessionId,
-          JSON.stringify(request.input),
+          JSON.stringify(input),
           attempt,
           request.retryOf ?? null,
           JSON.stringify(settings.promptSettings),
@@ -226,6 +217,9 @@ export class RunLedger {
           settings.model?.thinkingLevel ?? null,
           settings.model?.connection ?? null,
         );
+      for (const hash of hashes) {
+        this.#db.prepare('INSERT INTO run_images (run_id, sha256) VALUES (?, ?)').run(runId, hash);
+      }
       this.#db.exec('COMMIT');
     } catch (error) {
       this.#db.exec('ROLLBACK');
@@ -245,7 +239,7 @@ export class RunLedger {
   listRuns(
     filter: { space?: string; sessionId?: string; status?: RunStatus; limit?: number } = {},
   ): RunInfo[] {
-    const where: string[] = [];
+    const where: string[] = [NOT_DELETED];
     const values: string[] = [];
     if (filter.space) {
       where.push('space = ?');
@@ -259,19 +253,39 @@ export class RunLedger {
       where.push('status = ?');
       values.push(filter.status);
     }
-    const sql = `${SELECT_RUNS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const sql = `${SELECT_RUNS} WHERE ${where.join(' AND ')}
       ORDER BY accepted_at DESC, rowid DESC LIMIT ${Math.max(1, Math.min(filter.limit ?? 50, 1000))}`;
     return (this.#db.prepare(sql).all(...values) as Row[]).map(rowToRun);
   }
 
-  /** Marks an accepted run as running. */
-  markRunning(runId: string): RunInfo {
+  /**
+   * Marks an accepted run as running; `marked`: its host marks the run's message in the
+   * session's history (what `run.resume` reads back, spec R73).
+   */
+  markRunning(runId: string, marked = false): RunInfo {
     this.#db
       .prepare(
-        "UPDATE runs SET status = 'running', started_at = ? WHERE run_id = ? AND status = 'accepted'",
+        "UPDATE runs SET status = 'running', started_at = ?, history_marked = ? WHERE run_id = ? AND status = 'accepted'",
       )
-      .run(new Date().toISOString(), runId);
+      .run(new Date().toISOString(), marked ? '1' : null, runId);
     return this.getRun(runId);
+  }
+
+  /** Whether the run started on a host that marks its message in the history (newer runs). */
+  historyMarked(runId: string): boolean {
+    const row = this.#db.prepare('SELECT history_marked FROM runs WHERE run_id = ?').get(runId);
+    return (row as Row | undefined)?.history_marked === '1';
+  }
+
+  /** The runs (not steer or follow-up messages) of `run`'s session accepted after it, oldest first. */
+  runIdsAfter(run: RunInfo): string[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT run_id FROM runs WHERE space = ? AND session_id = ? AND target_run_id IS NULL
+           AND rowid > (SELECT rowid FROM runs WHERE run_id = ?) ORDER BY rowid`,
+      )
+      .all(run.space, run.sessionId, run.runId) as Row[];
+    return rows.map((row) => String(row.run_id));
   }
 
   /**
@@ -366,13 +380,68 @@ export class RunLedger {
     return rows.map((row) => ({ space: String(row.space), sessionId: String(row.session_id) }));
   }
 
-  /** The full input of a run as accepted (inline image bytes included). */
+  /**
+   * The full input of a run as accepted, inline image bytes included (read from their files; an
+   * older run kept them in the ledger itself).
+   */
   inputOf(runId: string): RunInput {
     const row = this.#db.prepare('SELECT input FROM runs WHERE run_id = ?').get(runId) as
       | Row
       | undefined;
     if (!row) throw new RepaError('not_found', `There is no run ${runId}.`);
-    return JSON.parse(String(row.input));
+    return this.images.restoredInput(JSON.parse(String(row.input)));
+  }
+
+  /**
+   * Starts deleting a session's runs (spec R24 aside: the history goes too): from now on they are
+   * left out of listings; {@link removeSession} removes them, and after a crash the daemon
+   * finishes what {@link deletingSessions} lists.
+   */
+  beginSessionDelete(space: string, sessionId: string): void {
+    this.#db
+      .prepare(
+        'INSERT OR IGNORE INTO deleted_sessions (space, session_id, deleted_at) VALUES (?, ?, ?)',
+      )
+      .run(space, sessionId, new Date().toISOString());
+  }
+
+  /** Takes back {@link beginSessionDelete} (the session file could not be deleted). */
+  cancelSessionDelete(space: string, sessionId: string): void {
+    this.#db
+      .prepare('DELETE FROM deleted_sessions WHERE space = ? AND session_id = ?')
+      .run(space, sessionId);
+  }
+
+  /** The sessions whose deletion began and has not finished (after a crash). */
+  deletingSessions(): { space: string; sessionId: string }[] {
+    const rows = this.#db.prepare('SELECT space, session_id FROM deleted_sessions').all() as Row[];
+    return rows.map((row) => ({ space: String(row.space), sessionId: String(row.session_id) }));
+  }
+
+  /** Removes every run of a deleted session and ends its deletion, in one commit; the count. */
+  removeSession(space: string, sessionId: string): number {
+    const ids = (
+      this.#db
+        .prepare('SELECT run_id FROM runs WHERE space = ? AND session_id = ?')
+        .all(space, sessionId) as Row[]
+    ).map((row) => String(row.run_id));
+    removeRuns(this.#db, ids, () => this.cancelSessionDelete(space, sessionId));
+    return ids.length;
+  }
+
+  /**
+   * Removes the runs that ended before `cutoff` (ISO time), of `space` when given, except those a
+   * kept run refers to; then the image files no run uses. Returns what was removed.
+   */
+  prune(cutoff: string, space?: string): { runs: number; images: number } {
+    const ids = prunableRuns(this.#db, cutoff, space);
+    if (ids.length > 0) removeRuns(this.#db, ids);
+    return { runs: ids.length, images: this.sweepImages() };
+  }
+
+  /** Deletes the image files no run uses any more; the count. */
+  sweepImages(): number {
+    return this.images.sweep(usedImages(this.#db));
   }
 
   /** Records the attached documents a run read, with their versions. */

@@ -13,6 +13,7 @@ import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
 import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
 import { executeRun } from './execute-run.js';
+import { checkResumable } from './resume-check.js';
 import { pruneHistoryAfterRun } from './rewind-run.js';
 import { RunDeliveries } from './run-deliveries.js';
 import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
@@ -47,6 +48,8 @@ export class RunScheduler {
   readonly #deliveries: RunDeliveries;
   /** The runs executing here, with their session key. */
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
+  /** The sessions being compacted on request (their runs wait, spec R73). */
+  readonly #compacting = new Set<string>();
   #closing = false;
 
   constructor(parts: RunSchedulerParts) {
@@ -60,10 +63,51 @@ export class RunScheduler {
     return this.#active.size === 0 && this.#ledger.activeRuns().length === 0;
   }
 
-  /** Whether one of the session's runs is executing here. */
+  /** Whether one of the session's runs, or a compaction of it, is executing here. */
   isRunning(space: string, sessionId: string): boolean {
     const key = sessionKey(space, sessionId);
-    return [...this.#active.values()].some((run) => run.sessionKey === key);
+    return (
+      this.#compacting.has(key) || [...this.#active.values()].some((run) => run.sessionKey === key)
+    );
+  }
+
+  /**
+   * Compacts a session's history now through its host (spec R73) with the standing
+   * `compaction.instructions` and then `instructions`, the session's prompt settings saying which
+   * sources the summary leaves out (R46). `busy` while one of its runs is accepted or running; a
+   * run submitted meanwhile is `busy` too, a queued one starts after it.
+   */
+  async compact(params: V1Params<'session.compact'>): Promise<V1Result<'session.compact'>> {
+    const space = await this.#parts.space(params.space);
+    const { sessionId } = params;
+    await this.#parts.trust.checkSession(space, sessionId);
+    const active = this.#ledger
+      .activeRuns()
+      .find((run) => run.space === space && run.sessionId === sessionId);
+    if (active || this.isRunning(space, sessionId)) {
+      throw new RepaError('busy', `Session ${sessionId} has an active run or compaction.`, {
+        fix: 'Wait for it to end (or cancel it), then compact the session.',
+      });
+    }
+    const key = sessionKey(space, sessionId);
+    this.#compacting.add(key);
+    try {
+      const { settings, hosts, trust } = this.#parts;
+      const snapshot = await settings.resolveForRun(space, sessionId);
+      const standing = (await settings.get({ space, sessionId })).find(
+        (item) => item.key === 'compaction.instructions',
+      )?.value;
+      const instructions =
+        [standing, params.instructions]
+          .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+          .join('\n\n') || undefined;
+      const host = await hosts.host(space, sessionId, await trust.isTrusted(space));
+      const outcome = await host.compact(instructions, snapshot.promptSettings);
+      return { ...outcome, ...(instructions ? { instructions } : {}) };
+    } finally {
+      this.#compacting.delete(key);
+      this.#pump(space, sessionId);
+    }
   }
 
   /** Sends the run's next events to `connection` as `run.event` notifications. */
@@ -110,9 +154,10 @@ export class RunScheduler {
   }
 
   /**
-   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`), in the same
-   * Pi session from where its history ends, with the original's accepted settings. Never
-   * automatic (R1, R73).
+   * Resumes an interrupted or failed run as a new attempt linked to it (`resumeOf`) with the
+   * original's accepted settings: its session continues from where the history ends, or, when
+   * its request never entered the history, that request is sent now; `not_last_run` when a later
+   * run of the session entered the history. Never automatic (R1, R73).
    */
   async resume(
     runId: string,
@@ -131,7 +176,9 @@ export class RunScheduler {
       );
     }
     const request = { ...this.#again(original, requestId), resumeOf: runId };
-    return this.#accept(request, subscriber, acceptedSettingsOf(original));
+    return this.#accept(request, subscriber, acceptedSettingsOf(original), () =>
+      checkResumable(this.#ledger, original),
+    );
   }
 
   /** Cancels a run: an accepted one never starts; a running one is aborted through Pi (R66). */
@@ -191,11 +238,13 @@ export class RunScheduler {
   /**
    * Accepts a request; `subscriber` gets the run's events from the first one on. `accepted`: the
    * settings already decided for it (a resumption keeps the original's); otherwise read now.
+   * `check` runs for a new request id only, before it is recorded.
    */
   async #accept(
     request: RunRequest,
     subscriber?: ConnectionContext,
     accepted?: AcceptedSettings,
+    check?: () => Promise<void>,
   ): Promise<V1Result<'run.submit'>> {
     if (this.#closing) throw new RepaError('daemon_unavailable', 'The daemon is shutting down.');
     // R21: a known request id answers from the ledger before anything else is read.
@@ -206,22 +255,44 @@ export class RunScheduler {
     }
     await this.#parts.trust.checkSession(request.space, request.sessionId);
     await this.#parts.hosts.sessionFile(request.space, request.sessionId);
-    // A resumption's input is already in the session's history: nothing to read or check again.
-    if (accepted) return this.#record(request, accepted, subscriber);
-    // Images and attachments are checked before acceptance (`invalid_request`, `path_outside_space`).
-    await (await loadHost()).checkRunInput(request.space, this.#parts.appDirectory, request.input);
-    if (request.delivery === 'steer' || request.delivery === 'followUp') {
-      return this.#acceptDelivery(request, request.delivery, subscriber);
+    await check?.();
+    if ((request.delivery ?? 'new') === 'new') this.#refuseWhileCompacting(request);
+    // Images and attachments are checked before acceptance (`invalid_request`,
+    // `path_outside_space`); a resumption's were, when the original was accepted.
+    if (!accepted) {
+      await (await loadHost()).checkRunInput(
+        request.space,
+        this.#parts.appDirectory,
+        request.input,
+      );
     }
-    const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
-    const settings = decideSettings(snapshot, request.overrides);
-    // Spec R71: the model is decided now, with Pi's credentials as they are, and recorded.
-    const model = await this.#parts.models.forRun(
-      request.space,
-      settings.modelSettings ?? snapshot.modelSettings,
-      settings.modelSettingsSources ?? {},
-    );
-    return this.#record(request, { ...settings, model }, subscriber);
+    // Inline images are stored by hash before the request is recorded (and kept till then).
+    const release = await this.#ledger.images.store(request.input.images);
+    try {
+      if (accepted) return this.#record(request, accepted, subscriber);
+      if (request.delivery === 'steer' || request.delivery === 'followUp') {
+        return this.#acceptDelivery(request, request.delivery, subscriber);
+      }
+      const snapshot = await this.#parts.settings.resolveForRun(request.space, request.sessionId);
+      const settings = decideSettings(snapshot, request.overrides);
+      // Spec R71: the model is decided now, with Pi's credentials as they are, and recorded.
+      const model = await this.#parts.models.forRun(
+        request.space,
+        settings.modelSettings ?? snapshot.modelSettings,
+        settings.modelSettingsSources ?? {},
+      );
+      return this.#record(request, { ...settings, model }, subscriber);
+    } finally {
+      release();
+    }
+  }
+
+  /** `busy` while the request's session is being compacted (a queued request waits instead). */
+  #refuseWhileCompacting(request: RunRequest): void {
+    if (!this.#compacting.has(sessionKey(request.space, request.sessionId))) return;
+    throw new RepaError('busy', `Session ${request.sessionId} is being compacted.`, {
+      fix: 'Submit again once the compaction has ended, or queue the request (delivery queue).',
+    });
   }
 
   /** Records an accepted request in the ledger and starts (or queues) its run. */

@@ -1,9 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   errnoCode,
   type FsHandle,
   type FsLayer,
+  ignoreFolderContents,
   ioError,
   isReplaceTempName,
   READ_FOLLOW,
@@ -95,13 +96,19 @@ export async function ensureDir(fs: FsLayer, dir: string): Promise<void> {
     if (errnoCode(error) !== 'EEXIST') throw error;
   }
   if (!(await realDirExists(fs, dir))) throw spaceUnsafe(dir);
+  // A space's own `.repa/` is never committed or shared by accident.
+  if (made && basename(dir) === '.repa') await ignoreFolderContents(dir, { fs });
   try {
     // Also when our mkdir found it just made by another process (EEXIST): that process's fsync of
     // the parent may not have run yet.
     await syncDirectory(dirname(dir), { fs });
   } catch (error) {
-    // Gone again, so the next try makes it and fsyncs the parent (still empty: nothing is in it yet).
-    if (made) await fs.rmdir(dir).catch(() => undefined);
+    // Gone again, so the next try makes it and fsyncs the parent (nothing but a .gitignore is in
+    // it yet).
+    if (made) {
+      await fs.unlink(join(dir, '.gitignore')).catch(() => undefined);
+      await fs.rmdir(dir).catch(() => undefined);
+    }
     throw error;
   }
 }

@@ -99,3 +99,13 @@ export interface SendOptions {
   /** Documents of the space attached to the request: read at run start and sent with it. */
   attachments?: readonly RunAttachment[];
 }
+
+/** The run a {@link PiConversationHost.resume} resumes. */
+export interface ResumeTarget {
+  /** The original run's id (its mark in the history says whether its message entered it). */
+  runId: string;
+  /** Its request text, sent again when its message never entered the history. */
+  text: string;
+  /** Whether it ran on a host that marks its message; an older run is continued as before. */
+  marked: boolean;
+}

@@ -8,18 +8,12 @@ import {
   type RewindFile,
   type RewindResult,
 } from '@repa/protocol';
+import { RUN_MARK } from './run-marks.js';
 
-/** The custom entry (state only, never shown to the model) that marks where a run began. */
-const RUN_MARKER = 'repa.run';
 /** The custom entry that records a rewind (and keeps a moved conversation's new leaf on disk). */
 const REWIND_MARKER = 'repa.rewind';
 /** The longest rewind diff told to the model in `diff` mode (as the observer's diffs). */
 const MAX_TOLD_DIFF = 6000;
-
-/** Marks in Pi's session where run `runId` begins, so its conversation can be rewound. */
-export function markRunStart(sessionManager: SessionManager, runId: string): void {
-  sessionManager.appendCustomEntry(RUN_MARKER, { runId });
-}
 
 /** What {@link PiConversationHost.rewind} is asked to do. */
 export interface RewindRequest {
@@ -107,7 +101,7 @@ function runMarker(sessionManager: SessionManager, runId: string) {
     .find(
       (entry) =>
         entry.type === 'custom' &&
-        entry.customType === RUN_MARKER &&
+        entry.customType === RUN_MARK &&
         (entry.data as { runId?: unknown } | undefined)?.runId === runId,
     );
   if (marker === undefined) {

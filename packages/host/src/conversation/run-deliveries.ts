@@ -23,9 +23,19 @@ interface PendingDelivery {
   failed: (error: RepaError) => void;
 }
 
+/** Pi's two queues as its `queue_update` events show them (the texts as Pi queued them). */
+interface PiQueues {
+  steering: readonly string[];
+  followUp: readonly string[];
+}
+
+const QUEUE_OF = { steer: 'steering', followUp: 'followUp' } as const;
+
 /**
  * The steer and follow-up messages of one run (spec R70): handed to Pi's queue, delivered when Pi
- * starts them as user messages, taken back when withdrawn or when the run ends first.
+ * takes them out of it to start them as user messages, taken back when withdrawn or when the run
+ * ends first. A message is known by its place in Pi's queue, never by its text: Pi expands a
+ * `/skill:name` or a prompt template in the text it queues and delivers.
  */
 export class RunDeliveries {
   readonly #session: AgentSession;
@@ -34,11 +44,25 @@ export class RunDeliveries {
   /** Handed to Pi and not yet seen reaching the model. */
   #pending: PendingDelivery[] = [];
   #open = true;
+  /** Pi's queues as last seen, and whose message each place holds (undefined: not this run's). */
+  #seen: PiQueues = { steering: [], followUp: [] };
+  readonly #places: Record<keyof PiQueues, (PendingDelivery | undefined)[]> = {
+    steering: [],
+    followUp: [],
+  };
+  /** The message being handed to Pi now (one at a time, so its place is known). */
+  #queueing: PendingDelivery | undefined;
+  #clearing = false;
+  #handing: Promise<void> = Promise.resolve();
+  readonly #unsubscribe: () => void;
 
   constructor(session: AgentSession, store: ContentStore, emit: (event: RunEvent) => void) {
     this.#session = session;
     this.#store = store;
     this.#emit = emit;
+    this.#unsubscribe = session.subscribe((event) => {
+      if (event.type === 'queue_update') this.#onQueueUpdate(event);
+    });
   }
 
   /** False once the run has ended: no more deliveries are taken. */
@@ -72,7 +96,7 @@ export class RunDeliveries {
     // Not withdrawn meanwhile, and the run has not ended (which fails what is pending).
     if (this.#pending.includes(pending)) {
       pending.queued = true;
-      await this.#queue(kind, text, pending.images);
+      await this.#queue(pending);
     }
     return delivered;
   }
@@ -83,29 +107,14 @@ export class RunDeliveries {
     if (index === -1) return false;
     const [withdrawn] = this.#pending.splice(index, 1);
     // Pi clears only its whole queue: the other messages are queued again, in their order.
-    this.#session.clearQueue();
+    this.#clearQueue();
     for (const other of this.#pending) {
-      if (other.queued) await this.#queue(other.kind, other.text, other.images);
+      if (other.queued) await this.#queue(other);
     }
     withdrawn?.failed(
       new RepaError('cancelled', 'The message was cancelled before it was delivered.'),
     );
     return true;
-  }
-
-  /** A user message reached the model: the first pending delivery with its text is delivered. */
-  markDelivered(content: string | readonly { type: string; text?: string }[]): void {
-    const text = textOf(content);
-    const index = this.#pending.findIndex((pending) => pending.text === text);
-    if (index === -1) return;
-    const [pending] = this.#pending.splice(index, 1);
-    if (!pending) return;
-    this.#emit({
-      type: pending.kind === 'steer' ? 'steer-delivered' : 'follow-up-delivered',
-      text: pending.text,
-      requestRunId: pending.requestRunId,
-    });
-    pending.delivered();
   }
 
   /** Takes no more messages from now on. */
@@ -118,8 +127,9 @@ export class RunDeliveries {
    * next prompt) and fails with `run_finished` (nothing is lost).
    */
   failPending(): void {
+    this.#unsubscribe();
     if (this.#pending.length === 0) return;
-    this.#session.clearQueue();
+    this.#clearQueue();
     for (const pending of this.#pending.splice(0)) {
       pending.failed(
         new RepaError(
@@ -130,18 +140,69 @@ export class RunDeliveries {
     }
   }
 
-  #queue(kind: 'steer' | 'followUp', text: string, images: ImageContent[] | undefined) {
-    return kind === 'steer'
-      ? this.#session.steer(text, images)
-      : this.#session.followUp(text, images);
+  /** Hands one message to Pi's queue; one at a time, so the place Pi gives it is its own. */
+  #queue(pending: PendingDelivery): Promise<void> {
+    const hand = async () => {
+      this.#queueing = pending;
+      try {
+        if (pending.kind === 'steer') await this.#session.steer(pending.text, pending.images);
+        else await this.#session.followUp(pending.text, pending.images);
+      } finally {
+        this.#queueing = undefined;
+      }
+    };
+    const handed = this.#handing.then(hand);
+    this.#handing = handed.catch(() => {});
+    return handed;
   }
-}
 
-/** The text parts of a Pi user message, joined. */
-function textOf(content: string | readonly { type: string; text?: string }[]): string {
-  if (typeof content === 'string') return content;
-  return content
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text ?? '')
-    .join('');
+  #clearQueue(): void {
+    this.#clearing = true;
+    try {
+      this.#session.clearQueue();
+    } finally {
+      this.#clearing = false;
+    }
+  }
+
+  /**
+   * Pi's queues changed: a place added holds the message being handed to Pi; a place taken out
+   * (other than by a clear) is a message Pi is starting as a user message now, so it is delivered.
+   */
+  #onQueueUpdate(queues: PiQueues): void {
+    for (const name of ['steering', 'followUp'] as const) {
+      const before = this.#seen[name];
+      const after = queues[name];
+      const places = this.#places[name];
+      if (this.#clearing || before.length - after.length > 1) {
+        // Cleared (a message Pi starts leaves one place at a time): nothing was delivered.
+        places.splice(0, places.length, ...after.map(() => undefined));
+      } else if (after.length > before.length) {
+        const mine = this.#queueing && QUEUE_OF[this.#queueing.kind] === name;
+        for (let index = before.length; index < after.length; index += 1) {
+          places.push(mine && index === after.length - 1 ? this.#queueing : undefined);
+        }
+      } else if (after.length < before.length) {
+        let index = after.findIndex((text, at) => text !== before[at]);
+        if (index === -1) index = after.length;
+        // Pi takes out the first of equal texts (its agent delivers them in order).
+        while (index > 0 && before[index - 1] === before[index]) index -= 1;
+        const [taken] = places.splice(index, 1);
+        if (taken) this.#delivered(taken);
+      }
+    }
+    this.#seen = { steering: [...queues.steering], followUp: [...queues.followUp] };
+  }
+
+  #delivered(pending: PendingDelivery): void {
+    const index = this.#pending.indexOf(pending);
+    if (index === -1) return;
+    this.#pending.splice(index, 1);
+    this.#emit({
+      type: pending.kind === 'steer' ? 'steer-delivered' : 'follow-up-delivered',
+      text: pending.text,
+      requestRunId: pending.requestRunId,
+    });
+    pending.delivered();
+  }
 }

@@ -77,9 +77,21 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { space: '/spaces/a', sessionId: 's1', title: 'Tides' },
     result: { session: { ...session, title: 'Tides' } },
   },
+  'session.compact': {
+    params: { space: '/spaces/a', sessionId: 's1', instructions: 'Keep the open questions.' },
+    result: { summary: 'Tides, twice.', tokensBefore: 5000, tokensAfter: 800 },
+  },
   'session.delete': {
     params: { space: '/spaces/a', sessionId: 's1' },
-    result: { sessionId: 's1' },
+    result: { sessionId: 's1', runsRemoved: 3 },
+  },
+  'session.export': {
+    params: { space: '/spaces/a', sessionId: 's1', format: 'markdown', offset: 0 },
+    result: { content: '# Tides\n', totalChars: 8 },
+  },
+  'run.prune': {
+    params: { endedBefore: '2026-12-02T10:00:00.000Z', space: '/spaces/a' },
+    result: { pruned: 12, imagesRemoved: 1 },
   },
   'space.trust': {
     params: { space: '/spaces/a', trusted: true },
@@ -245,6 +257,10 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'session.list': { params: {}, path: 'params.space' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },
   'session.rename': { params: { space: '/a', sessionId: 's1', title: '' }, path: 'params.title' },
+  'session.compact': {
+    params: { space: '/a', sessionId: 's', instructions: '' },
+    path: 'params.instructions',
+  },
   'session.delete': { params: { space: '/a' }, path: 'params.sessionId' },
   'space.trust': { params: { space: '/a', trusted: 'yes' }, path: 'params.trusted' },
   'run.submit': {
@@ -252,6 +268,11 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     path: 'params.input.text',
   },
   'run.get': { params: { runId: null }, path: 'params.runId' },
+  'run.prune': { params: { endedBefore: 'yesterday' }, path: 'params.endedBefore' },
+  'session.export': {
+    params: { space: '/a', sessionId: 's', format: 'pdf' },
+    path: 'params.format',
+  },
   'run.list': { params: { limit: 0 }, path: 'params.limit' },
   'run.subscribe': { params: { runId: 3 }, path: 'params.runId' },
   'run.cancel': { params: {}, path: 'params.runId' },

@@ -115,7 +115,7 @@ export const runInfoSchema = z
     resumeOf: idSchema
       .optional()
       .describe(
-        'The interrupted or failed run this one resumes (same Pi session, no repeated user message).',
+        'The interrupted or failed run this one resumes (same Pi session; its request is sent again only when it never entered the history).',
       ),
     delivery: runDeliverySchema
       .optional()

@@ -51,6 +51,12 @@ export const historyItemSchema = z
       .array(citationSchema)
       .optional()
       .describe("For a run's final answer: its checked citations (absent when none)."),
+    outcome: z
+      .enum(['cancelled', 'failed'])
+      .optional()
+      .describe(
+        'For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call failed).',
+      ),
   })
   .meta({
     id: 'HistoryItem',

@@ -17,6 +17,8 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'tools.bash': ['sandboxed', 'sandboxed'],
   'tools.bashTimeoutSeconds': ['300', 300],
   'daemon.idleMinutes': ['0', 0],
+  'compaction.instructions': ['Keep the open questions.', 'Keep the open questions.'],
+  'runs.retentionDays': ['90', 90],
   'history.maxMegabytes': ['512', 512],
   'history.maxDays': ['7', 7],
 };

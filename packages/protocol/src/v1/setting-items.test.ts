@@ -10,7 +10,7 @@ describe('SETTING_ITEMS', () => {
     expect(keys).toHaveLength(
       Object.keys(promptSettingsSchema.shape).length +
         Object.keys(modelSettingsSchema.shape).length +
-        3,
+        5,
     );
     for (const item of SETTING_ITEMS) {
       expect(item.schema.safeParse(item.defaultValue).success, item.key).toBe(true);
@@ -34,6 +34,8 @@ describe('SETTING_ITEMS', () => {
       'tools.bash': 'off | sandboxed',
       'tools.bashTimeoutSeconds': '1–86400',
       'daemon.idleMinutes': '0–10080',
+      'compaction.instructions': 'null or text',
+      'runs.retentionDays': '0–36500',
       'history.maxMegabytes': '0–1048576',
       'history.maxDays': '0–36500',
     });

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import {
   bashModeSchema,
   bashTimeoutSecondsSchema,
+  compactionInstructionsSchema,
   daemonIdleMinutesSchema,
   modelSettingsSchema,
   promptSettingsSchema,
+  runsRetentionDaysSchema,
 } from './settings.js';
 import type { ModelSettings, PromptSettings } from './wire-types.generated.js';
 
@@ -213,8 +215,9 @@ export const MODEL_SETTING_ITEMS: {
 
 /**
  * Every settings item this protocol version knows, in the order `settings.get` reports them: the
- * prompt items, the model items, `daemon.idleMinutes`, then the `history.*` limits. A new item is one entry here (or in
- * the group above that its run field belongs to).
+ * prompt items, the model items, then `daemon.idleMinutes`, `compaction.instructions`,
+ * `runs.retentionDays` and the `history.*` limits. A new item is one entry here (or in the group
+ * above that its run field belongs to).
  */
 export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   ...Object.values(PROMPT_SETTING_ITEMS),
@@ -227,6 +230,28 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
       'level only. Default 30.',
     schema: daemonIdleMinutesSchema,
     defaultValue: 30,
+    appliesAt: 'application',
+  }),
+  item({
+    key: 'compaction.instructions',
+    requiresTrust: true,
+    description:
+      "Standing instructions for the summary of every compaction of the session's history that " +
+      "Repa starts (`repa sessions compact`, `/compact` in chat): Pi's custom instructions, e.g. " +
+      '`Keep every open question and the sources named.` Instructions given with one compaction ' +
+      "follow them. `null` (default): Pi's own summary prompt only. Pi's automatic compactions " +
+      'take no instructions.',
+    schema: compactionInstructionsSchema,
+    defaultValue: null,
+  }),
+  item({
+    key: 'runs.retentionDays',
+    description:
+      'Days an ended run stays in the run ledger: older runs (and the stored images only they ' +
+      'used) are pruned when the daemon starts and once a day; `repa runs prune` does it on ' +
+      'request. Read at the application level only. 0 (default) keeps every run.',
+    schema: runsRetentionDaysSchema,
+    defaultValue: 0,
     appliesAt: 'application',
   }),
   item({

@@ -17,6 +17,12 @@ export const fileChangesModeSchema = z.enum(['off', 'on-demand', 'notice', 'diff
 /** The value of `daemon.idleMinutes`: minutes, 0 (never) to a week. */
 export const daemonIdleMinutesSchema = z.number().min(0).max(10_080);
 
+/** The value of `compaction.instructions`: standing summary instructions, or null (Pi's own). */
+export const compactionInstructionsSchema = z.string().max(4000).nullable();
+
+/** The value of `runs.retentionDays`: days an ended run is kept, 0 (forever) to a hundred years. */
+export const runsRetentionDaysSchema = z.number().int().min(0).max(36_500);
+
 /** The effective `prompts.*` settings decided for one run. */
 export const promptSettingsSchema = z
   .object({

@@ -586,6 +586,11 @@ export interface HistoryItem {
   isError?: boolean | undefined;
   /** For a run's final answer: its checked citations (absent when none). */
   citations?: Citation[] | undefined;
+  /**
+   * For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call
+   * failed).
+   */
+  outcome?: 'cancelled' | 'failed' | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -806,7 +811,10 @@ export interface RunInfo {
   attempt: number;
   /** The run this one retries. */
   retryOf?: string | undefined;
-  /** The interrupted or failed run this one resumes (same Pi session, no repeated user message). */
+  /**
+   * The interrupted or failed run this one resumes (same Pi session; its request is sent again only
+   * when it never entered the history).
+   */
   resumeOf?: string | undefined;
   /** How the request was delivered (absent: `new`). */
   delivery?: RunDelivery | undefined;
@@ -1200,6 +1208,57 @@ export interface SessionRenameResult {
   [member: string]: unknown;
 }
 
+/** `session.compact` params. */
+export interface SessionCompactParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /**
+   * Instructions for this summary, e.g. `keep the open questions`; they follow the standing
+   * `compaction.instructions`.
+   */
+  instructions?: string | undefined;
+}
+
+/** `session.compact` result. */
+export interface SessionCompactResult {
+  /** The summary written. */
+  summary: string;
+  /** Pi's estimate of the context before, in tokens (an estimate, spec R47). */
+  tokensBefore: number;
+  /** Pi's estimate of the context after, in tokens (an estimate, spec R47). */
+  tokensAfter?: number | undefined;
+  /** The instructions the summary was asked with (standing and given), if any. */
+  instructions?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.export` params. */
+export interface SessionExportParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The export format. */
+  format: 'markdown' | 'html' | 'jsonl';
+  /** The character the part starts at (default 0). */
+  offset?: number | undefined;
+}
+
+/** `session.export` result. */
+export interface SessionExportResult {
+  /** This part of the export. */
+  content: string;
+  /** The length of the whole export. */
+  totalChars: number;
+  /** Where the next part starts; absent on the last part. */
+  nextOffset?: number | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `session.delete` params. */
 export interface SessionDeleteParams {
   /** The space root (an absolute path). */
@@ -1212,6 +1271,8 @@ export interface SessionDeleteParams {
 export interface SessionDeleteResult {
   /** The deleted session's id. */
   sessionId: string;
+  /** How many runs of the session were removed from the run ledger. */
+  runsRemoved?: number | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1361,6 +1422,24 @@ export interface RunResumeResult {
   run: RunInfo;
   /** True when this request id was already accepted and the original attempt is returned. */
   resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.prune` params. */
+export interface RunPruneParams {
+  /** Runs that ended before this time (ISO 8601) are removed. */
+  endedBefore: string;
+  /** Only runs of this space (default: every space). */
+  space?: string | undefined;
+}
+
+/** `run.prune` result. */
+export interface RunPruneResult {
+  /** How many runs were removed. */
+  pruned: number;
+  /** How many stored images no run used any more and were deleted. */
+  imagesRemoved: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1848,7 +1927,23 @@ export interface V1MethodTypes {
   'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
   /** Gives a session a new title. */
   'session.rename': { params: SessionRenameParams; result: SessionRenameResult };
-  /** Deletes a session's file; `busy` while one of its runs is accepted or running. */
+  /**
+   * Compacts a session's history now through Pi's compaction: a summary of its older part stands
+   * for it in what the model sees from then on (the raw history keeps everything). `busy` while one
+   * of its runs is accepted or running; `invalid_request` when there is too little to compact.
+   */
+  'session.compact': { params: SessionCompactParams; result: SessionCompactResult };
+  /**
+   * A session exported for reading or keeping: `markdown` (its history with tool calls, tool
+   * results with the receipts of saves, learning-context snapshots, notices, summaries and each
+   * run's record), `html` (Pi's own HTML export) or `jsonl` (Pi's session file as it is). Long
+   * exports come in parts: ask again from `nextOffset`.
+   */
+  'session.export': { params: SessionExportParams; result: SessionExportResult };
+  /**
+   * Deletes a session's file and removes its runs from the run ledger (their stored images too,
+   * when no other run uses them); `busy` while one of its runs is accepted or running.
+   */
   'session.delete': { params: SessionDeleteParams; result: SessionDeleteResult };
   /** Records whether the learner trusts a space (kept in the app directory; spec R13). */
   'space.trust': { params: SpaceTrustParams; result: SpaceTrustResult };
@@ -1868,10 +1963,18 @@ export interface V1MethodTypes {
    */
   'run.retry': { params: RunRetryParams; result: RunRetryResult };
   /**
-   * Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its
-   * history ends (no repeated user message), with the original's accepted settings.
+   * Resumes an interrupted or failed run as a new attempt in the same Pi session with the
+   * original's accepted settings: when its request entered the history, from where the history ends
+   * (no repeated user message, Pi's retries as in any run); when it never did, its own request is
+   * sent now. `not_last_run` when a later run of the session entered the history.
    */
   'run.resume': { params: RunResumeParams; result: RunResumeResult };
+  /**
+   * Removes from the run ledger the runs that ended before a time, except those a kept run refers
+   * to (as a retry, resumption or delivery), and the stored images only they used. Sessions and
+   * their histories stay.
+   */
+  'run.prune': { params: RunPruneParams; result: RunPruneResult };
   /**
    * What a run (or a rewind) changed, file by file, as unified diffs from the bytes its saves
    * replaced and wrote (kept under the space's `.repa/history/`).

@@ -51,8 +51,11 @@ export const runsResume: Command = {
   summary: 'continue an interrupted or failed run where its history ends, and stream it',
   usage: 'runs resume RUN_ID [--request-id ID]',
   help: `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
-session, from where its history ends: the request is not sent again, and the settings decided when
-the original was accepted are kept. Streams it like repa run. Ctrl-C cancels it.
+session, with the settings decided when the original was accepted. When the request reached the
+session's history, the session goes on from where it ends (the request is not sent again; Pi
+retries the model call as in any run); when it never did (the run failed before, e.g. on an
+unreadable learning context), the request itself is sent now. Only the session's last run can be
+resumed (not_last_run otherwise). Streams it like repa run. Ctrl-C cancels it.
 
 Options:
   --request-id ID  idempotency key of the resumption itself (default: a random id)

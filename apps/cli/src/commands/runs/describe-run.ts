@@ -9,16 +9,24 @@ import {
   withheldUntrusted,
 } from '../../run-printer.js';
 
-/** A run as a table row; on a terminal with a short id and a relative time, piped in full. */
-export function runRow(run: RunInfo, terminal: boolean, withSpace: boolean): string[] {
+/**
+ * A run as a table row; on a terminal with short ids (`short`: the unique prefix of each run and
+ * session id) and a relative local time, piped in full.
+ */
+export function runRow(
+  run: RunInfo,
+  terminal: boolean,
+  withSpace: boolean,
+  short: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
-  const id = (value: string) => (terminal ? shortId(value) : value);
+  const id = (value: string) => (terminal ? (short.get(value) ?? shortId(value)) : value);
   return [
     id(run.runId),
     run.queuePosition
       ? `queued #${run.queuePosition}`
       : run.targetRunId
-        ? `${run.status} (${run.delivery} → ${run.targetRunId.slice(0, 8)})`
+        ? `${run.status} (${run.delivery} → ${id(run.targetRunId)})`
         : run.status,
     ...(withSpace ? [run.space] : []),
     id(run.sessionId),

@@ -1,5 +1,6 @@
 import type { Command } from '../../command.js';
 import { runsFollow, runsResume, runsRetry } from './attempt-commands.js';
+import { runsPrune } from './prune-command.js';
 import { runsDiff, runsRewind } from './rewind-commands.js';
 import { runCommand } from './run-command.js';
 import { runsCancel, runsList, runsShow } from './runs-commands.js';
@@ -13,6 +14,7 @@ export const runCommands: Command[] = [
   runsRetry,
   runsResume,
   runsFollow,
+  runsPrune,
   runsDiff,
   runsRewind,
 ];

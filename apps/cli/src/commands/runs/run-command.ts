@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isAbsolute, relative } from 'node:path';
 import { type RepaClient, RepaError, type RestrictedItem, type RunInfo } from '@repa/protocol';
 import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../../cli-context.js';
 import {
@@ -22,7 +23,7 @@ async function openConversation(context: CliContext, values: OptionValues, print
     await confirmSpace(context, space, str(values.space) !== undefined);
   }
   const client = await context.client();
-  const opened = await sessionOf(client, space, str(values.session));
+  const opened = await sessionOf(client, space, str(values.session), values.new !== true);
   const restricted = await restrictedOf(client, space);
   const start = { space, ...opened, restricted };
   announceSession(context, printer, start);
@@ -45,6 +46,12 @@ export function announceSession(
 ): void {
   if (context.json) return;
   printer.note(`[repa] space ${start.space}`);
+  const within = relative(start.space, context.cwd);
+  if (within !== '' && !within.startsWith('..') && !isAbsolute(within)) {
+    printer.note(
+      `[repa] you are in ${within}/ of it: paths in a request are from the space's root`,
+    );
+  }
   printer.note(`[repa] session ${start.sessionId}${start.created ? ' (new)' : ''}`);
   if (start.restricted.length > 0) printer.note(restrictedNote(start.restricted));
 }
@@ -117,23 +124,30 @@ export async function followWithInterrupt(
     process.off('SIGINT', onInterrupt);
   }
 }
-/** `-c`/`--continue`: the most recent session (what run does without --session anyway). */
+/** `-c`/`--continue`: the most recent session (what run and chat do without --session anyway). */
 export const CONTINUE_OPTION = { continue: { type: 'boolean', short: 'c' } } as const;
+
+/** `--new`: a new session instead of the most recent one. */
+export const NEW_OPTION = { new: { type: 'boolean' } } as const;
 
 /** `repa run`. */
 export const runCommand: Command = {
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
   usage:
-    'run [--space DIR] [--session ID] [-c] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
+    'run [--space DIR] [--session ID | --new] [--request-id ID] [--model ID] [--thinking LEVEL] [--queue | --steer | --follow-up] [--image F[,F…]] [--attach F[,F…]] [--verbose] TEXT…|-',
   help: `Sends TEXT (the remaining arguments, joined by spaces) as one run and streams the reply, the
 tool calls and every save with its receipt and what it changed (+added −removed lines and the
 changed lines; repa runs diff RUN shows all, repa runs rewind RUN undoes the run). With - as the only argument, or with no argument over a
 pipe (echo TEXT | repa run), the request is read from standard input. Ctrl-C cancels the run (a
 second Ctrl-C leaves at once).
 
+The session is the one --session names, else the space's most recent session (a new one when it
+has none), or a new one with --new; repa chat uses the same rule.
+
 Options:
 ${SPACE_OPTIONS_HELP}
+  --new            start a new session
   -c, --continue   continue the most recent session (the default without --session)
   --request-id ID  idempotency key: the same id again returns the original run instead of a new one
                    (default: a random id)
@@ -159,6 +173,7 @@ final run record.`,
   options: {
     ...SPACE_OPTIONS,
     ...CONTINUE_OPTION,
+    ...NEW_OPTION,
     'request-id': { type: 'string' },
     model: { type: 'string' },
     thinking: { type: 'string' },
@@ -171,8 +186,12 @@ final run record.`,
   },
   positionals: [0, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
-    if (values.continue && values.session) {
-      throw usageError('--continue and --session exclude each other.', 'Pass one of them.');
+    const exclusive = ['session', 'continue', 'new'].filter((name) => values[name] !== undefined);
+    if (exclusive.length > 1) {
+      throw usageError(
+        `${exclusive.map((name) => `--${name}`).join(' and ')} exclude each other.`,
+        'Pass one of them.',
+      );
     }
     const overrides = runOverridesOf(values);
     const delivery = deliveryOf(values);

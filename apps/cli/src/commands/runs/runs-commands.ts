@@ -2,7 +2,7 @@ import { type RunInfo, runStatusSchema } from '@repa/protocol';
 import { spaceOf } from '../../cli-context.js';
 import type { Command } from '../../command.js';
 import { didYouMean } from '../../did-you-mean.js';
-import { formatTable, writeJson } from '../../format-table.js';
+import { formatTable, uniquePrefixes, writeJson } from '../../format-table.js';
 import { resolveRun, resolveSession } from '../../resolve-id.js';
 import { isTerminal, terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
@@ -15,12 +15,12 @@ export const runsList: Command = {
   usage: 'runs list [--space DIR] [--session ID] [--status STATUS] [--limit N] [--all]',
   help: `Lists runs, newest first: id, status, session, when accepted and the request; with --all
 also the space. A queued run not started yet shows its place in its session's queue (queued #1
-starts next); a steer or follow-up message shows the run it went into. On a terminal ids are
-shortened to 8 characters, times are relative and the table fits the window; piped, every id and
-time is printed in full.
+starts next); a steer or follow-up message shows the run it went into. On a terminal each id is
+shortened to the fewest characters (at least 8) that tell it apart, times are relative and local,
+and the table fits the window; piped, every id and time is printed in full.
 
 Options:
-  --space DIR      only runs of this space (default: the current directory)
+  --space DIR      only runs of this space (default: the space you are in)
   --session ID     only runs of this session (default: every session of the space)
   --status STATUS  only runs in this status: ${runStatusSchema.options.join(', ')}
   --limit N        at most N runs (default 50)
@@ -68,10 +68,20 @@ Options:
     else {
       const terminal = isTerminal(context.stdout);
       const withSpace = values.all === true;
+      // Session ids are told apart among the space's sessions, run ids among the runs shown.
+      const sessions = values.all
+        ? runs.map((run) => run.sessionId)
+        : (await client.request('session.list', { space })).sessions.map((s) => s.sessionId);
+      const short = new Map([
+        ...uniquePrefixes(
+          runs.flatMap((run) => [run.runId, ...(run.targetRunId ? [run.targetRunId] : [])]),
+        ),
+        ...uniquePrefixes(sessions),
+      ]);
       context.stdout.write(
         formatTable(
           ['run', 'status', ...(withSpace ? ['space'] : []), 'session', 'accepted', 'request'],
-          runs.map((run) => runRow(run, terminal, withSpace)),
+          runs.map((run) => runRow(run, terminal, withSpace, short)),
           { width: terminalWidth(context.stdout), out: context.stdout },
         ),
       );

@@ -99,7 +99,7 @@ export const runMethods = {
   },
   'run.resume': {
     description:
-      "Resumes an interrupted or failed run as a new attempt in the same Pi session, from where its history ends (no repeated user message), with the original's accepted settings.",
+      "Resumes an interrupted or failed run as a new attempt in the same Pi session with the original's accepted settings: when its request entered the history, from where the history ends (no repeated user message, Pi's retries as in any run); when it never did, its own request is sent now. `not_last_run` when a later run of the session entered the history.",
     params: z.strictObject({
       runId: idSchema.describe('The interrupted or failed run to resume.'),
       requestId: idSchema.describe('Idempotency key of the resumption itself.'),
@@ -113,6 +113,24 @@ export const runMethods = {
         .describe(
           'True when this request id was already accepted and the original attempt is returned.',
         ),
+    }),
+  },
+  'run.prune': {
+    description:
+      'Removes from the run ledger the runs that ended before a time, except those a kept run refers to (as a retry, resumption or delivery), and the stored images only they used. Sessions and their histories stay.',
+    params: z.strictObject({
+      endedBefore: z.iso
+        .datetime({ offset: true })
+        .describe('Runs that ended before this time (ISO 8601) are removed.'),
+      space: spaceRootSchema.optional().describe('Only runs of this space (default: every space).'),
+    }),
+    result: z.looseObject({
+      pruned: z.number().int().nonnegative().describe('How many runs were removed.'),
+      imagesRemoved: z
+        .number()
+        .int()
+        .nonnegative()
+        .describe('How many stored images no run used any more and were deleted.'),
     }),
   },
   'run.diff': {

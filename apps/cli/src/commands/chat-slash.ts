@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import type { CliContext } from '../cli-context.js';
+import { describeRunModel } from '../describe-model.js';
+import { relativeTime, uniquePrefixes } from '../format-table.js';
+import { historyText } from '../history-lines.js';
+import type { RunPrinter } from '../run-printer.js';
+import { undoLastRun } from './chat-undo.js';
+import { describeCompaction } from './session-commands.js';
+
+/** The slash commands of the chat prompt, with what each does. */
+export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
+  ['/help', 'show this list'],
+  ['/new', 'start a new session'],
+  ['/sessions', 'list the recent sessions of the space'],
+  ['/resume', 'N|ID: switch to session N of /sessions (or by id)'],
+  ['/history', 'show the earlier turns of this session, a page at a time'],
+  ['/context', 'show the learning context of the space'],
+  ['/model', 'show the model the next reply uses, and why'],
+  ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
+  ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
+  ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
+  [
+    '/undo',
+    "show what undoing the last run restores (its files and the conversation); '/undo yes' does it",
+  ],
+  ['/quit', 'leave (also /exit, or Ctrl-D on an empty line)'],
+];
+
+/** The chat help line shown when it starts. */
+export const CHAT_HELP = `Commands at the prompt: ${SLASH_COMMANDS.map(([name]) => name).join(' ')} (/help explains them).
+Ctrl-C cancels a running reply; at the prompt it clears a half-typed line, else leaves.`;
+
+const HOW_MANY_RECENT = 10;
+/** History items shown when a session is resumed, and per `/history` page. */
+const PAGE = 8;
+
+/** One chat: its client, printer, space and current session (`/new` and `/resume` change it). */
+export interface Chat {
+  context: CliContext;
+  client: RepaClient;
+  printer: RunPrinter;
+  space: string;
+  sessionId: string;
+  /** How many of the session's last history items were shown (`/history` pages back from it). */
+  shown: number;
+}
+
+/** The space's most recently changed sessions (at most 10), most recent first. */
+export async function recentSessions(chat: Pick<Chat, 'client' | 'space'>) {
+  const { sessions } = await chat.client.request('session.list', { space: chat.space });
+  const prefixes = uniquePrefixes(sessions.map((session) => session.sessionId));
+  const recent = [...sessions]
+    .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt))
+    .slice(0, HOW_MANY_RECENT);
+  return { recent, prefixes };
+}
+
+/** Numbered lines of sessions: short id, last change, title; the current one marked. */
+export function sessionLines(
+  { recent, prefixes }: Awaited<ReturnType<typeof recentSessions>>,
+  current?: string,
+): string[] {
+  return recent.map(
+    (session) =>
+      `${String(recent.indexOf(session) + 1).padStart(2)}. ${prefixes.get(session.sessionId) ?? session.sessionId}  ${relativeTime(session.updatedAt ?? session.createdAt)}  ${session.title ?? '(untitled)'}${session.sessionId === current ? '  (current)' : ''}`,
+  );
+}
+
+/**
+ * The last turns of the chat's session before those shown so far (`PAGE` items; tool results
+ * folded), or undefined when there are none left; counts them as shown.
+ */
+export async function earlierTurns(chat: Chat): Promise<string | undefined> {
+  const { items } = await chat.client.request('session.history', {
+    space: chat.space,
+    sessionId: chat.sessionId,
+  });
+  const end = items.length - chat.shown;
+  if (end <= 0) return undefined;
+  const start = Math.max(0, end - PAGE);
+  chat.shown = items.length - start;
+  const more = start > 0 ? `\n(${start} earlier item${start === 1 ? '' : 's'}: /history)` : '';
+  return `${historyText(items.slice(start, end), { relative: true }).trimEnd()}${more}`;
+}
+
+/** Makes `session` the chat's session and shows its last turns. */
+async function switchTo(chat: Chat, session: SessionInfo, say: (text: string) => void) {
+  chat.sessionId = session.sessionId;
+  chat.shown = 0;
+  say(`[repa] session ${session.sessionId}${session.title ? ` "${session.title}"` : ''}`);
+  const turns = await earlierTurns(chat);
+  say(turns ?? '(no history yet)');
+}
+
+/** `/resume N|ID`: the session it names, or says how to name one. */
+async function resume(chat: Chat, arg: string, say: (text: string) => void) {
+  const listed = await recentSessions(chat);
+  const byNumber = /^\d+$/.test(arg) ? listed.recent[Number(arg) - 1] : undefined;
+  const { sessions } = await chat.client.request('session.list', { space: chat.space });
+  const byId = sessions.filter((session) => arg !== '' && session.sessionId.startsWith(arg));
+  const picked = byNumber ?? (byId.length === 1 ? byId[0] : undefined);
+  if (!picked) {
+    const lines = sessionLines(listed, chat.sessionId);
+    say(
+      `${arg === '' ? '' : `No single session is ${arg}. `}Pick one: /resume N\n${lines.join('\n') || 'No sessions.'}`,
+    );
+    return;
+  }
+  await switchTo(chat, picked, say);
+}
+
+/**
+ * What the status line under the chat's editor shows, short enough for one row: the model and
+ * thinking level the next reply uses, Pi's last estimate of how full the context is (an estimate,
+ * spec R47), and the session.
+ */
+export async function chatStatus(chat: Chat): Promise<string> {
+  const where = { space: chat.space, sessionId: chat.sessionId };
+  const [{ choice }, { runs }, { prefixes }] = await Promise.all([
+    chat.client.request('models.next', where),
+    chat.client.request('run.list', { ...where, limit: 10 }),
+    recentSessions(chat),
+  ]);
+  const usage = runs.find((run) => run.usage?.contextTokensEstimate !== undefined)?.usage;
+  const estimate = usage?.contextTokensEstimate;
+  const window = usage?.contextWindow;
+  const context =
+    estimate === undefined
+      ? 'context: no estimate yet'
+      : window
+        ? `context ~${Math.round((100 * estimate) / window)}% of ${Math.round(window / 1000)}k (estimate)`
+        : `context ~${estimate} tokens (estimate)`;
+  const session = prefixes.get(chat.sessionId) ?? chat.sessionId.slice(0, 8);
+  return `${choice.model} · thinking ${choice.thinkingLevel} · ${context} · session ${session}`;
+}
+
+/**
+ * Runs a slash command; resolves with false for `/quit` (or `/exit`). Unknown commands are
+ * refused, never sent to the model.
+ */
+export async function slashCommand(chat: Chat, line: string, say: (text: string) => void) {
+  const [name = ''] = line.split(/\s+/, 1);
+  const arg = line.slice(name.length).trim();
+  switch (name) {
+    case '/exit':
+    case '/quit':
+      return false;
+    case '/help':
+      say(SLASH_COMMANDS.map(([command, what]) => `  ${command.padEnd(10)} ${what}`).join('\n'));
+      say(
+        'Ctrl-C cancels a running reply; at the prompt it clears a half-typed line, else leaves.',
+      );
+      break;
+    case '/new': {
+      const { session } = await chat.client.request('session.create', { space: chat.space });
+      chat.sessionId = session.sessionId;
+      chat.shown = 0;
+      say(`[repa] session ${session.sessionId} (new)`);
+      break;
+    }
+    case '/sessions': {
+      const lines = sessionLines(await recentSessions(chat), chat.sessionId);
+      say(lines.length === 0 ? 'No sessions.' : lines.join('\n'));
+      say('Switch to one with /resume N.');
+      break;
+    }
+    case '/resume':
+      await resume(chat, arg, say);
+      break;
+    case '/history':
+      say((await earlierTurns(chat)) ?? 'No earlier turns in this session.');
+      break;
+    case '/context': {
+      const { context } = await chat.client.request('context.get', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+      });
+      say(
+        context
+          ? `[context] revision ${context.revision}, ${context.body.length} characters, from ${context.sources.join(', ') || 'no sources'} (repa context show for the body)`
+          : '[context] none (repa context build SOURCE… writes one)',
+      );
+      break;
+    }
+    case '/model': {
+      const { choice } = await chat.client.request('models.next', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+      });
+      say(`[repa] model: ${describeRunModel(choice)} (repa models lists the others)`);
+      break;
+    }
+    case '/compact': {
+      say('[repa] compacting the session…');
+      const result = await chat.client.request('session.compact', {
+        space: chat.space,
+        sessionId: chat.sessionId,
+        ...(arg ? { instructions: arg } : {}),
+      });
+      say(describeCompaction(chat.sessionId, result).trimEnd());
+      break;
+    }
+    case '/steer':
+    case '/follow-up': {
+      if (arg === '') {
+        say(`${name} needs the text to send, e.g. ${name} keep it shorter; nothing was sent.`);
+        break;
+      }
+      try {
+        const { run } = await chat.client.request('run.submit', {
+          space: chat.space,
+          sessionId: chat.sessionId,
+          requestId: randomUUID(),
+          input: { type: 'text', text: arg },
+          delivery: name === '/steer' ? 'steer' : 'followUp',
+        });
+        say(`[${name.slice(1)}] into run ${run.targetRunId ?? run.runId}`);
+      } catch (error) {
+        if (!(RepaError.isInstance(error) && error.code === 'no_active_run')) throw error;
+        say(
+          `No reply is running in this session, so ${name} has nothing to go into; nothing was sent. (no_active_run)\nFix: Send the text as a request of its own.`,
+        );
+      }
+      break;
+    }
+    case '/undo':
+      await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);
+      break;
+    default:
+      say(`Unknown command ${name}; nothing was sent. /help lists the commands.`);
+  }
+  return true;
+}
+
+/** How to come back to the chat's session, printed when it is left. */
+export function comeBack(chat: Chat): string {
+  return `[repa] to come back: repa chat (the most recent session) or repa chat --session ${chat.sessionId}`;
+}

@@ -1,0 +1,54 @@
+import type { HistoryItem } from '@repa/protocol';
+import { relativeTime } from './format-table.js';
+import { paint } from './style.js';
+
+/** How {@link historyText} shows a session's history. */
+export interface HistoryTextOptions {
+  /** Tool results and context snapshots in full (default: one line each). */
+  full?: boolean;
+  /** Times relative and in local time (a terminal), else as stored (UTC ISO). */
+  relative?: boolean;
+  /** The stream the text goes to, for colour when it shows it. */
+  out?: NodeJS.WritableStream;
+  /** The longest text shown of any item in full (default 2000 characters). */
+  maxChars?: number;
+}
+
+/** Items folded to one line unless `full`: what tools and Repa put in, not the conversation. */
+const FOLDED = new Set<HistoryItem['kind']>(['tool-result', 'context-snapshot']);
+
+/** `text` as one line: its first line shortened, with its size. */
+function folded(text: string): string {
+  const lines = text.split('\n');
+  const first = (lines.find((line) => line.trim() !== '') ?? '').trim();
+  const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${text.length} characters`;
+  return `${shown}${shown === '' ? '' : '  '}(${size})`;
+}
+
+/**
+ * A session's public history as text: each item as `[kind tool] time` and its text; tool results
+ * and learning-context snapshots folded to a line unless `full`; a reply that did not complete
+ * marked `(cancelled)` or `(failed)`.
+ */
+export function historyText(
+  items: readonly HistoryItem[],
+  options: HistoryTextOptions = {},
+): string {
+  const max = options.maxChars ?? 2000;
+  return items
+    .map((item) => {
+      const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
+      const flag = item.isError ? ' (error)' : item.outcome ? ` (${item.outcome})` : '';
+      const colour = item.isError || item.outcome ? 'red' : 'cyan';
+      const heading = options.out
+        ? paint(options.out, colour, `[${label}${flag}]`)
+        : `[${label}${flag}]`;
+      const when = options.relative ? relativeTime(item.timestamp) : item.timestamp;
+      if (!options.full && FOLDED.has(item.kind))
+        return `${heading} ${when}  ${folded(item.text)}\n`;
+      const text = item.text.length > max ? `${item.text.slice(0, max - 1)}…` : item.text;
+      return `${heading} ${when}\n${text}\n`;
+    })
+    .join('\n');
+}
