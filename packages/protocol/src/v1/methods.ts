@@ -3,6 +3,7 @@ import { contextMethods, contextProgressSchema } from './methods/context.js';
 import { daemonMethods } from './methods/daemon.js';
 import { loginMethods } from './methods/login.js';
 import { modelsMethods } from './methods/models.js';
+import { packagesMethods } from './methods/packages.js';
 import { runMethods } from './methods/run.js';
 import { sessionMethods } from './methods/session.js';
 import { settingsMethods } from './methods/settings.js';
@@ -28,6 +29,7 @@ export const v1Methods = {
   ...modelsMethods,
   ...loginMethods,
   'settings.reset': settingsMethods['settings.reset'],
+  ...packagesMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -941,6 +941,28 @@ export interface RunPromptSectionsEvent {
   sections: PromptSectionReport[];
   /** What the space's restriction left out (absent when the space is trusted). */
   restricted?: RestrictedItem[] | undefined;
+  /** What Pi packages brought to the session (absent when nothing). */
+  packageResources?:
+    | {
+        /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
+        kind: 'extension' | 'tool' | 'skill' | 'prompt';
+        /** The tool, skill or prompt template's name; an extension's file path. */
+        name: string;
+        /**
+         * The package source as configured (e.g. `npm:…`, a git URL or a local path); `local` or
+         * `auto` for the learner's own Pi folders.
+         */
+        source: string;
+        /**
+         * `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`).
+         */
+        level: 'application' | 'space';
+        /** True when it comes from a Pi folder or settings entry, not from a package. */
+        topLevel?: boolean | undefined;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }[]
+    | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1686,6 +1708,128 @@ export interface SettingsResetResult {
   [member: string]: unknown;
 }
 
+/** `packages.list` params. */
+export interface PackagesListParams {
+  /** A space: its own packages too, and what its sessions load. */
+  space?: string | undefined;
+}
+
+/** `packages.list` result. */
+export interface PackagesListResult {
+  /** The configured packages, application first. */
+  packages: {
+    /** The package source, as in Pi's settings. */
+    source: string;
+    /** Where it is configured. */
+    level: 'application' | 'space';
+    /** Where Pi has it on disk (absent when it is not installed yet). */
+    installedPath?: string | undefined;
+    /** True when Pi's settings load only some of its resources. */
+    filtered: boolean;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /**
+   * What a new session loads from packages and Pi folders (extensions, tools, skills, prompt
+   * templates).
+   */
+  resources: {
+    /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
+    kind: 'extension' | 'tool' | 'skill' | 'prompt';
+    /** The tool, skill or prompt template's name; an extension's file path. */
+    name: string;
+    /**
+     * The package source as configured (e.g. `npm:…`, a git URL or a local path); `local` or `auto`
+     * for the learner's own Pi folders.
+     */
+    source: string;
+    /** `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`). */
+    level: 'application' | 'space';
+    /** True when it comes from a Pi folder or settings entry, not from a package. */
+    topLevel?: boolean | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /** Pi's loading diagnostics, including extensions Repa refused. */
+  diagnostics: {
+    /** What the diagnostic is about: `extension`, `skill` or `prompt`. */
+    kind: 'extension' | 'skill' | 'prompt';
+    /** `error` (not loaded) or `warning`. */
+    severity: 'error' | 'warning';
+    /** Pi's message (or Repa's, for a refused extension). */
+    message: string;
+    /** The file concerned, when known. */
+    path?: string | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `packages.add` params. */
+export interface PackagesAddParams {
+  /**
+   * A Pi package source: an absolute local folder, `npm:name[@version]` or a git URL (`git:`,
+   * `https:`, `ssh:`); npm and git need Pi to be online.
+   */
+  source: string;
+  /**
+   * `application` (default: the learner's own Pi settings) or `space` (the space's
+   * `.pi/settings.json`; the space must be trusted).
+   */
+  level?: 'application' | 'space' | undefined;
+  /** The space (required for level `space`). */
+  space?: string | undefined;
+}
+
+/** `packages.add` result. */
+export interface PackagesAddResult {
+  /** The package as now configured. */
+  package: {
+    /** The package source, as in Pi's settings. */
+    source: string;
+    /** Where it is configured. */
+    level: 'application' | 'space';
+    /** Where Pi has it on disk (absent when it is not installed yet). */
+    installedPath?: string | undefined;
+    /** True when Pi's settings load only some of its resources. */
+    filtered: boolean;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** False when the settings already listed it. */
+  added: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `packages.remove` params. */
+export interface PackagesRemoveParams {
+  /**
+   * A Pi package source: an absolute local folder, `npm:name[@version]` or a git URL (`git:`,
+   * `https:`, `ssh:`); npm and git need Pi to be online.
+   */
+  source: string;
+  /**
+   * `application` (default: the learner's own Pi settings) or `space` (the space's
+   * `.pi/settings.json`; the space must be trusted).
+   */
+  level?: 'application' | 'space' | undefined;
+  /** The space (required for level `space`). */
+  space?: string | undefined;
+}
+
+/** `packages.remove` result. */
+export interface PackagesRemoveResult {
+  /** False when the settings did not list it. */
+  removed: boolean;
+  /** Sessions open now that keep the package until they start again. */
+  openSessions: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -1782,6 +1926,23 @@ export interface V1MethodTypes {
   'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
   /** Removes one item's value at one level. */
   'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };
+  /**
+   * Lists the Pi packages configured for the application and, with `space`, for that space (only
+   * when it is trusted), with what a new session of that space loads from them and Pi's loading
+   * diagnostics.
+   */
+  'packages.list': { params: PackagesListParams; result: PackagesListResult };
+  /**
+   * Installs a Pi package through Pi's package manager and adds it to the level's Pi settings;
+   * sessions started afterwards load it. npm and git sources are refused with `offline` while Pi is
+   * kept offline.
+   */
+  'packages.add': { params: PackagesAddParams; result: PackagesAddResult };
+  /**
+   * Removes a Pi package through Pi's package manager (and from the level's Pi settings). A session
+   * already open keeps what it loaded until it starts again; new sessions no longer load it.
+   */
+  'packages.remove': { params: PackagesRemoveParams; result: PackagesRemoveResult };
 }
 
 /** Every v1 notification name with the interface of its params. */
