@@ -15,6 +15,7 @@ import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
 import { loginCommands } from './commands/login-command.js';
 import { modelsCommands } from './commands/models-command.js';
+import { packagesCommands } from './commands/packages-commands.js';
 import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
@@ -36,6 +37,7 @@ const COMMANDS: Command[] = [
   ...daemonCommands,
   ...doctorCommands,
   ...modelsCommands,
+  ...packagesCommands,
   ...loginCommands,
   ...demoCommands,
   ...webCommands,
@@ -60,6 +62,7 @@ const GROUPS: CommandGroup[] = [
     defaultSubcommand: 'show',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
+  { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
 ];
 
 /** The streams and environment of one invocation. */

@@ -4,6 +4,7 @@ import { doctorHandlers } from './doctor.js';
 import type { HandlerParts } from './handler-parts.js';
 import { loginHandlers } from './login.js';
 import { modelsHandlers } from './models.js';
+import { packagesHandlers } from './packages.js';
 import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
@@ -26,5 +27,6 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...modelsHandlers(parts),
     ...loginHandlers(parts),
     ...doctorHandlers(parts),
+    ...packagesHandlers(parts),
   };
 }

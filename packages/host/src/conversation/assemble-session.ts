@@ -39,6 +39,7 @@ import type { PiConversationHostOptions } from './host-options.js';
 import {
   extensionTools,
   packageResources,
+  REPA_TOOL_NAMES,
   resourceDiagnostics,
   withoutRefusedExtensions,
 } from './package-resources.js';
@@ -161,7 +162,7 @@ export async function assembleSession(
   // Spec R34: no extension may replace a Repa tool, nor run from an untrusted space's own `.pi/`.
   const resourceLoader = withoutRefusedExtensions(
     withSkillsWithinSpace(services.resourceLoader, space),
-    { reserved: [...toolNames, bash.name], trusted },
+    { reserved: [...new Set([...REPA_TOOL_NAMES, ...toolNames, bash.name])], trusted },
   );
   const extensionToolNames = extensionTools(resourceLoader).map((tool) => tool.name);
   const { session } = await createAgentSessionFromServices({

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type {
   AgentSessionRuntimeDiagnostic,
   Extension,
@@ -6,6 +7,18 @@ import type {
   SourceInfo,
 } from '@earendil-works/pi-coding-agent';
 import type { PackageResource, ResourceDiagnostic } from '@repa/protocol';
+
+/** The names of Repa's own tools (content, search and `bash`), which no extension may register. */
+export const REPA_TOOL_NAMES: readonly string[] = [
+  'read',
+  'write',
+  'edit',
+  'apply_patch',
+  'ls',
+  'find',
+  'grep',
+  'bash',
+];
 
 /**
  * The space's resource loader without the extensions a session must not load (spec R34, R75):
@@ -102,10 +115,18 @@ function resourceOf(
   return {
     kind,
     name,
-    source: source?.source ?? 'unknown',
+    source: shownSource(source),
     level: source?.scope === 'project' ? 'space' : 'application',
     ...(source?.origin === 'package' ? {} : { topLevel: true }),
   };
+}
+
+/** A package's source as Pi's settings hold it, except a local folder: absolute (Pi's base dir). */
+function shownSource(source: SourceInfo | undefined): string {
+  if (!source) return 'unknown';
+  const local = !/^(npm|git|github|https?|ssh):/.test(source.source);
+  const relative = local && !isAbsolute(source.source);
+  return source.origin === 'package' && relative && source.baseDir ? source.baseDir : source.source;
 }
 
 /**

@@ -17,7 +17,7 @@ export const packageResourceSchema = z
     source: z
       .string()
       .describe(
-        "The package source as configured (e.g. `npm:…`, a git URL or a local path); `local` or `auto` for the learner's own Pi folders.",
+        "The package source as configured (`npm:…`, a git URL, a local folder as an absolute path); `local` or `auto` for the learner's and the space's own Pi folders.",
       ),
     level: packageLevelSchema.describe(
       "`application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`).",
@@ -52,7 +52,9 @@ export const resourceDiagnosticSchema = z
 /** One Pi package configured at a level. */
 export const configuredPackageSchema = z
   .looseObject({
-    source: z.string().describe("The package source, as in Pi's settings."),
+    source: z
+      .string()
+      .describe("The package source as in Pi's settings; a local folder as an absolute path."),
     level: packageLevelSchema.describe('Where it is configured.'),
     installedPath: z
       .string()

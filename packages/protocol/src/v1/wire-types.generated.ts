@@ -74,6 +74,9 @@ export type PromptSectionName =
 /** How `login.start` signs in. */
 export type LoginType = 'api_key' | 'oauth';
 
+/** Where a Pi package is configured. */
+export type PackageLevel = 'application' | 'space';
+
 /** The wire shape of a Repa error. */
 export interface WireError {
   /**
@@ -293,6 +296,58 @@ export interface RestrictedItem {
   path: string;
   /** What trusting the space would let it do, in a sentence. */
   detail: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/**
+ * One thing a Pi package brings to a session: an extension, a tool, a skill or a prompt template.
+ */
+export interface PackageResource {
+  /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
+  kind: 'extension' | 'tool' | 'skill' | 'prompt';
+  /** The tool, skill or prompt template's name; an extension's file path. */
+  name: string;
+  /**
+   * The package source as configured (`npm:…`, a git URL, a local folder as an absolute path);
+   * `local` or `auto` for the learner's and the space's own Pi folders.
+   */
+  source: string;
+  /** `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`). */
+  level: PackageLevel;
+  /** True when it comes from a Pi folder or settings entry, not from a package. */
+  topLevel?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/**
+ * One of Pi's resource-loading diagnostics: an extension that failed or was refused, a skill or
+ * prompt template with a bad header or a name collision.
+ */
+export interface ResourceDiagnostic {
+  /** What the diagnostic is about: `extension`, `skill` or `prompt`. */
+  kind: 'extension' | 'skill' | 'prompt';
+  /** `error` (not loaded) or `warning`. */
+  severity: 'error' | 'warning';
+  /** Pi's message (or Repa's, for a refused extension). */
+  message: string;
+  /** The file concerned, when known. */
+  path?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One Pi package configured at a level. */
+export interface ConfiguredPackage {
+  /** The package source as in Pi's settings; a local folder as an absolute path. */
+  source: string;
+  /** Where it is configured. */
+  level: PackageLevel;
+  /** Where Pi has it on disk (absent when it is not installed yet). */
+  installedPath?: string | undefined;
+  /** True when Pi's settings load only some of its resources. */
+  filtered: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -942,27 +997,7 @@ export interface RunPromptSectionsEvent {
   /** What the space's restriction left out (absent when the space is trusted). */
   restricted?: RestrictedItem[] | undefined;
   /** What Pi packages brought to the session (absent when nothing). */
-  packageResources?:
-    | {
-        /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
-        kind: 'extension' | 'tool' | 'skill' | 'prompt';
-        /** The tool, skill or prompt template's name; an extension's file path. */
-        name: string;
-        /**
-         * The package source as configured (e.g. `npm:…`, a git URL or a local path); `local` or
-         * `auto` for the learner's own Pi folders.
-         */
-        source: string;
-        /**
-         * `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`).
-         */
-        level: 'application' | 'space';
-        /** True when it comes from a Pi folder or settings entry, not from a package. */
-        topLevel?: boolean | undefined;
-        /** Members a newer server may add. */
-        [member: string]: unknown;
-      }[]
-    | undefined;
+  packageResources?: PackageResource[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1585,6 +1620,19 @@ export interface DoctorResult {
         [member: string]: unknown;
       }
     | undefined;
+  /** The application level's Pi packages (absent from older servers). */
+  packages?:
+    | {
+        /** How many Pi packages the learner's Pi settings list. */
+        configured: number;
+        /** Pi's loading diagnostics of them, refused extensions included. */
+        diagnostics: ResourceDiagnostic[];
+        /** Why they could not be listed, if not. */
+        error?: WireError | undefined;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1717,52 +1765,14 @@ export interface PackagesListParams {
 /** `packages.list` result. */
 export interface PackagesListResult {
   /** The configured packages, application first. */
-  packages: {
-    /** The package source, as in Pi's settings. */
-    source: string;
-    /** Where it is configured. */
-    level: 'application' | 'space';
-    /** Where Pi has it on disk (absent when it is not installed yet). */
-    installedPath?: string | undefined;
-    /** True when Pi's settings load only some of its resources. */
-    filtered: boolean;
-    /** Members a newer server may add. */
-    [member: string]: unknown;
-  }[];
+  packages: ConfiguredPackage[];
   /**
    * What a new session loads from packages and Pi folders (extensions, tools, skills, prompt
    * templates).
    */
-  resources: {
-    /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
-    kind: 'extension' | 'tool' | 'skill' | 'prompt';
-    /** The tool, skill or prompt template's name; an extension's file path. */
-    name: string;
-    /**
-     * The package source as configured (e.g. `npm:…`, a git URL or a local path); `local` or `auto`
-     * for the learner's own Pi folders.
-     */
-    source: string;
-    /** `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`). */
-    level: 'application' | 'space';
-    /** True when it comes from a Pi folder or settings entry, not from a package. */
-    topLevel?: boolean | undefined;
-    /** Members a newer server may add. */
-    [member: string]: unknown;
-  }[];
+  resources: PackageResource[];
   /** Pi's loading diagnostics, including extensions Repa refused. */
-  diagnostics: {
-    /** What the diagnostic is about: `extension`, `skill` or `prompt`. */
-    kind: 'extension' | 'skill' | 'prompt';
-    /** `error` (not loaded) or `warning`. */
-    severity: 'error' | 'warning';
-    /** Pi's message (or Repa's, for a refused extension). */
-    message: string;
-    /** The file concerned, when known. */
-    path?: string | undefined;
-    /** Members a newer server may add. */
-    [member: string]: unknown;
-  }[];
+  diagnostics: ResourceDiagnostic[];
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1778,7 +1788,7 @@ export interface PackagesAddParams {
    * `application` (default: the learner's own Pi settings) or `space` (the space's
    * `.pi/settings.json`; the space must be trusted).
    */
-  level?: 'application' | 'space' | undefined;
+  level?: PackageLevel | undefined;
   /** The space (required for level `space`). */
   space?: string | undefined;
 }
@@ -1786,18 +1796,7 @@ export interface PackagesAddParams {
 /** `packages.add` result. */
 export interface PackagesAddResult {
   /** The package as now configured. */
-  package: {
-    /** The package source, as in Pi's settings. */
-    source: string;
-    /** Where it is configured. */
-    level: 'application' | 'space';
-    /** Where Pi has it on disk (absent when it is not installed yet). */
-    installedPath?: string | undefined;
-    /** True when Pi's settings load only some of its resources. */
-    filtered: boolean;
-    /** Members a newer server may add. */
-    [member: string]: unknown;
-  };
+  package: ConfiguredPackage;
   /** False when the settings already listed it. */
   added: boolean;
   /** Members a newer server may add. */
@@ -1815,7 +1814,7 @@ export interface PackagesRemoveParams {
    * `application` (default: the learner's own Pi settings) or `space` (the space's
    * `.pi/settings.json`; the space must be trusted).
    */
-  level?: 'application' | 'space' | undefined;
+  level?: PackageLevel | undefined;
   /** The space (required for level `space`). */
   space?: string | undefined;
 }
@@ -1824,8 +1823,11 @@ export interface PackagesRemoveParams {
 export interface PackagesRemoveResult {
   /** False when the settings did not list it. */
   removed: boolean;
-  /** Sessions open now that keep the package until they start again. */
-  openSessions: number;
+  /**
+   * Runs under way now, which finish with what their session loaded; every session's next run loads
+   * without the package.
+   */
+  activeRuns: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1933,14 +1935,14 @@ export interface V1MethodTypes {
    */
   'packages.list': { params: PackagesListParams; result: PackagesListResult };
   /**
-   * Installs a Pi package through Pi's package manager and adds it to the level's Pi settings;
-   * sessions started afterwards load it. npm and git sources are refused with `offline` while Pi is
-   * kept offline.
+   * Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; each
+   * session's next run loads it. npm and git sources are refused with `offline` while Pi is kept
+   * offline.
    */
   'packages.add': { params: PackagesAddParams; result: PackagesAddResult };
   /**
-   * Removes a Pi package through Pi's package manager (and from the level's Pi settings). A session
-   * already open keeps what it loaded until it starts again; new sessions no longer load it.
+   * Removes a Pi package through Pi's package manager (and from the level's Pi settings). A run
+   * under way finishes with what its session loaded; each session's next run starts without it.
    */
   'packages.remove': { params: PackagesRemoveParams; result: PackagesRemoveResult };
 }

@@ -45,7 +45,7 @@ export const packagesMethods = {
   },
   'packages.add': {
     description:
-      "Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; sessions started afterwards load it. npm and git sources are refused with `offline` while Pi is kept offline.",
+      "Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; each session's next run loads it. npm and git sources are refused with `offline` while Pi is kept offline.",
     params: z.strictObject({
       source,
       level,
@@ -58,7 +58,7 @@ export const packagesMethods = {
   },
   'packages.remove': {
     description:
-      "Removes a Pi package through Pi's package manager (and from the level's Pi settings). A session already open keeps what it loaded until it starts again; new sessions no longer load it.",
+      "Removes a Pi package through Pi's package manager (and from the level's Pi settings). A run under way finishes with what its session loaded; each session's next run starts without it.",
     params: z.strictObject({
       source,
       level,
@@ -66,11 +66,13 @@ export const packagesMethods = {
     }),
     result: z.looseObject({
       removed: z.boolean().describe('False when the settings did not list it.'),
-      openSessions: z
+      activeRuns: z
         .number()
         .int()
         .nonnegative()
-        .describe('Sessions open now that keep the package until they start again.'),
+        .describe(
+          "Runs under way now, which finish with what their session loaded; every session's next run loads without the package.",
+        ),
     }),
   },
 } as const;
