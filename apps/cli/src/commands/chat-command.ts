@@ -15,6 +15,12 @@ import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
+import {
+  type ChatTemplate,
+  chatTemplates,
+  isTemplateLine,
+  templateHelpLines,
+} from './chat-templates.js';
 import { undoLastRun } from './chat-undo.js';
 import {
   announceModel,
@@ -54,6 +60,8 @@ interface Chat {
   printer: RunPrinter;
   space: string;
   sessionId: string;
+  /** The prompt templates of Pi packages: `/name` lines go to the model (spec R75). */
+  templates?: readonly ChatTemplate[];
 }
 
 /**
@@ -139,6 +147,7 @@ async function slashCommand(chat: Chat, line: string, say: (text: string) => voi
       say(
         'Ctrl-C cancels a running reply; at the prompt it clears a half-typed line, else leaves.',
       );
+      for (const text of templateHelpLines(chat.templates ?? [])) say(text);
       break;
     case '/new': {
       const { session } = await chat.client.request('session.create', { space: chat.space });
@@ -299,7 +308,7 @@ async function lineChat(chat: Chat, terminal: boolean): Promise<number> {
       // Over a pipe nothing echoes the request: show it after the prompt, as a terminal would.
       if (!terminal && !context.json) context.stdout.write(`${line}\n`);
       const text = line.trim();
-      if (text.startsWith('/')) {
+      if (text.startsWith('/') && !isTemplateLine(chat.templates ?? [], text)) {
         if (!(await slashCommand(chat, text, (note) => printer.note(note)))) break;
       } else if (text !== '') {
         active = sendRequest(chat, text);
@@ -348,7 +357,9 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
   positionals: [0, 0],
   async run(context, _args, values) {
     const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
-    const chat = await openChat(context, values, printer);
+    const opened = await openChat(context, values, printer);
+    const templates = await chatTemplates(opened.client, opened.space);
+    const chat: Chat = { ...opened, templates };
     printer.note(CHAT_HELP);
     const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
     if (!terminal || context.json || process.env.TERM === 'dumb') return lineChat(chat, terminal);
@@ -358,7 +369,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
       send: (text, printer, delivery, accepted) =>
         sendRequest({ ...chat, printer }, text, delivery, accepted),
       command: (line, say) => slashCommand(chat, line, say),
-      commands: SLASH_COMMANDS,
+      commands: [...SLASH_COMMANDS, ...templates],
+      isTemplate: (line) => isTemplateLine(templates, line),
       space: chat.space,
     });
   },

@@ -78,7 +78,8 @@ export function extensionTools(loader: ResourceLoader): PackageResource[] {
   for (const extension of loader.getExtensions().extensions) {
     if (extension.path.startsWith('<inline:')) continue;
     for (const tool of extension.tools.values()) {
-      tools.push(resourceOf('tool', tool.definition.name, tool.sourceInfo ?? extension.sourceInfo));
+      const source = tool.sourceInfo ?? extension.sourceInfo;
+      tools.push(resourceOf('tool', tool.definition.name, source, tool.definition.description));
     }
   }
   return tools;
@@ -98,11 +99,11 @@ export function packageResources(loader: ResourceLoader): PackageResource[] {
   found.push(...extensionTools(loader));
   for (const skill of loader.getSkills().skills) {
     if (skill.sourceInfo.origin === 'package') {
-      found.push(resourceOf('skill', skill.name, skill.sourceInfo));
+      found.push(resourceOf('skill', skill.name, skill.sourceInfo, skill.description));
     }
   }
   for (const prompt of loader.getPrompts().prompts) {
-    found.push(resourceOf('prompt', prompt.name, prompt.sourceInfo));
+    found.push(resourceOf('prompt', prompt.name, prompt.sourceInfo, prompt.description));
   }
   return found;
 }
@@ -111,12 +112,14 @@ function resourceOf(
   kind: PackageResource['kind'],
   name: string,
   source: SourceInfo | undefined,
+  description?: string,
 ): PackageResource {
   return {
     kind,
     name,
     source: shownSource(source),
     level: source?.scope === 'project' ? 'space' : 'application',
+    ...(description ? { description } : {}),
     ...(source?.origin === 'package' ? {} : { topLevel: true }),
   };
 }

@@ -22,6 +22,10 @@ export const packageResourceSchema = z
     level: packageLevelSchema.describe(
       "`application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`).",
     ),
+    description: z
+      .string()
+      .optional()
+      .describe("What it does, as its package says (a tool's, skill's or template's description)."),
     topLevel: z
       .boolean()
       .optional()

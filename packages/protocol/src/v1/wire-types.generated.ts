@@ -315,6 +315,8 @@ export interface PackageResource {
   source: string;
   /** `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`). */
   level: PackageLevel;
+  /** What it does, as its package says (a tool's, skill's or template's description). */
+  description?: string | undefined;
   /** True when it comes from a Pi folder or settings entry, not from a package. */
   topLevel?: boolean | undefined;
   /** Members a newer server may add. */
