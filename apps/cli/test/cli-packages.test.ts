@@ -53,7 +53,7 @@ describe('repa packages (spec R75)', () => {
 
     const remove = await repa(sandbox, ['packages', 'remove', flashcards]);
     expect(remove.code, remove.stderr).toBe(0);
-    expect(remove.stdout).toContain("each session's next run starts without it");
+    expect(remove.stdout).toContain("Each session's next run starts without it.");
     expect((await repa(sandbox, ['packages', 'list'])).stdout).toContain(
       'No Pi packages are configured.',
     );

@@ -75,12 +75,14 @@ describe('packages.* (spec R75)', () => {
     expect(settings.packages).toHaveLength(1);
     const listed = await request(app, 'packages.list', { space });
     expect(listed.packages.map((item) => item.source)).toEqual([flashcards]);
-    expect(listed.resources).toContainEqual({
-      kind: 'tool',
-      name: 'flashcard_export',
-      source: flashcards,
-      level: 'application',
-    });
+    expect(listed.resources).toContainEqual(
+      expect.objectContaining({
+        kind: 'tool',
+        name: 'flashcard_export',
+        source: flashcards,
+        level: 'application',
+      }),
+    );
     expect(listed.diagnostics).toEqual([]);
     // The session opened before the change loads the package at its next run.
     const loaded = await promptReport(app, space, session.sessionId, 'b');
@@ -119,12 +121,13 @@ describe('packages.* (spec R75)', () => {
     await request(app, 'packages.add', { source: flashcards, ...level });
     const listed = await request(app, 'packages.list', { space: course });
     expect(listed.packages).toMatchObject([{ source: flashcards, level: 'space' }]);
-    expect(listed.resources).toContainEqual({
-      kind: 'skill',
-      name: 'flashcard-style',
-      source: flashcards,
-      level: 'space',
-    });
+    expect(listed.resources).toContainEqual(
+      expect.objectContaining({ kind: 'tool', name: 'flashcard_export', level: 'space' }),
+    );
+    // A space's own skill must lie inside the space (R54): this package's is reported, not offered.
+    expect(listed.diagnostics).toMatchObject([
+      { kind: 'skill', severity: 'warning', message: expect.stringContaining('inside the space') },
+    ]);
   });
 
   it('lists and logs a package whose extension registers write as refused', async () => {

@@ -17,7 +17,7 @@ import {
   resourceDiagnostics,
   withoutRefusedExtensions,
 } from './conversation/package-resources.js';
-import { checkTrustedPiFiles } from './space-trust.js';
+import { checkTrustedPiFiles, withSkillsWithinSpace } from './space-trust.js';
 
 /** Whose Pi packages: the learner's own Pi settings, and a space's when it is given and trusted. */
 export interface PackagesScope {
@@ -79,7 +79,9 @@ export async function listPiPackages(scope: PackagesScope): Promise<PackagesList
     noContextFiles: true,
   });
   await base.reload();
-  const loader = withoutRefusedExtensions(base, { reserved: REPA_TOOL_NAMES, trusted });
+  // The session's own filters: what it would leave out is listed as a diagnostic, not a resource.
+  const skills = scope.space ? withSkillsWithinSpace(base, scope.space) : base;
+  const loader = withoutRefusedExtensions(skills, { reserved: REPA_TOOL_NAMES, trusted });
   return {
     packages,
     resources: packageResources(loader),

@@ -4,7 +4,6 @@ import type { PackageLevel, PackageResource, ResourceDiagnostic } from '@repa/pr
 import type { CliContext } from '../cli-context.js';
 import { spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
-import { currentSpace } from '../current-space.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
 
@@ -67,13 +66,13 @@ bash). A package's tools are off until tools.enabled names them, e.g.
   repa settings set tools.enabled '["read","grep","flashcard_export"]'
 
 Options:
-  --space DIR      the space (default: the current directory, when it is a space)`,
+  --space DIR      the space (default: the current directory)`,
   options: { space: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
     const client = await context.client();
-    const space =
-      typeof values.space === 'string' ? spaceOf(context, values.space) : currentSpace(context);
+    // Nothing is made a space by listing: a folder that is not a trusted space lists no own packages.
+    const space = spaceOf(context, typeof values.space === 'string' ? values.space : undefined);
     const result = await client.request('packages.list', space ? { space } : {});
     if (context.json) {
       writeJson(context.stdout, result);
@@ -87,9 +86,7 @@ Options:
       );
     }
     if (result.resources.length > 0) {
-      out.write(
-        `\nA new run${space ? ' here' : ''} loads:\n${result.resources.map(resourceLine).join('')}`,
-      );
+      out.write(`\nA new run here loads:\n${result.resources.map(resourceLine).join('')}`);
     }
     if (result.diagnostics.length > 0) {
       out.write(`\nProblems:\n${diagnosticLines(result.diagnostics)}`);
@@ -146,11 +143,11 @@ ${LEVEL_HELP}`,
     }
     const running =
       result.activeRuns > 0
-        ? ` ${result.activeRuns} run${result.activeRuns === 1 ? '' : 's'} under way finish with it;`
+        ? ` ${result.activeRuns} run${result.activeRuns === 1 ? '' : 's'} under way finish with it.`
         : '';
     context.stdout.write(
       result.removed
-        ? `removed: ${change.source} (${change.level}).${running} each session's next run starts without it.\n`
+        ? `removed: ${change.source} (${change.level}).${running} Each session's next run starts without it.\n`
         : `not configured at the ${change.level} level: ${change.source} (repa packages list shows what is).\n`,
     );
     return 0;

@@ -12,11 +12,13 @@ export function packagesHandlers({
   models,
   trust,
   hosts,
-}: Pick<HandlerParts, 'models' | 'trust' | 'hosts'>): NamespaceHandlers<'packages'> {
-  const scopeOf = async (space: string | undefined) => {
+  space: admitted,
+}: Pick<HandlerParts, 'models' | 'trust' | 'hosts' | 'space'>): NamespaceHandlers<'packages'> {
+  // A listing makes nothing a space; a change at the space level does (as a run there would).
+  const scopeOf = async (space: string | undefined, admit = false) => {
     const agentDir = (await models.models()).agentDir;
     if (space === undefined) return { agentDir, trusted: false };
-    const root = await folderOf(space);
+    const root = admit ? await admitted(space) : await folderOf(space);
     return { agentDir, space: root, trusted: await trust.isTrusted(root) };
   };
   const changeOf = async (params: {
@@ -31,7 +33,7 @@ export function packagesHandlers({
       });
     }
     return {
-      ...(await scopeOf(level === 'space' ? params.space : undefined)),
+      ...(await scopeOf(level === 'space' ? params.space : undefined, true)),
       source: params.source,
       level,
     };
