@@ -16,6 +16,7 @@ import { doctorCommands } from './commands/doctor-command.js';
 import { loginCommands } from './commands/login-command.js';
 import { materialsCommands } from './commands/materials-commands.js';
 import { modelsCommands } from './commands/models-command.js';
+import { packagesCommands } from './commands/packages-commands.js';
 import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
@@ -38,6 +39,7 @@ const COMMANDS: Command[] = [
   ...daemonCommands,
   ...doctorCommands,
   ...modelsCommands,
+  ...packagesCommands,
   ...loginCommands,
   ...demoCommands,
   ...webCommands,
@@ -71,6 +73,7 @@ const GROUPS: CommandGroup[] = [
     defaultSubcommand: 'list',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
+  { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
 ];
 
 /** The streams and environment of one invocation. */

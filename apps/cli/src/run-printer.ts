@@ -351,6 +351,12 @@ export class RunPrinter {
         } else if (shown === 'summary') {
           this.note(`[prompt] ${summarizePromptSections(event.sections)}`);
         }
+        const packaged = (event.packageResources ?? []).filter((item) => item.kind !== 'extension');
+        if (shown !== 'none' && packaged.length > 0) {
+          this.note(
+            `[prompt] from Pi packages: ${packaged.map((item) => `${item.kind} ${item.name}`).join(', ')}`,
+          );
+        }
         // Withheld instructions are always named, with the command that trusts the space.
         if (event.sections.some(withheldUntrusted)) this.note(`[trust] ${UNTRUSTED_HINT}`);
         return;

@@ -78,6 +78,7 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
     };
   }
   const sandbox = await commandSandboxStatus({ path: env.PATH ?? '' });
+  const packages = await packageFacts(agentDir);
   const changed = {
     authJson: changedAt(join(agentDir, 'auth.json')),
     modelsJson: changedAt(join(agentDir, 'models.json')),
@@ -86,6 +87,7 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
   return {
     models,
     sandbox,
+    packages,
     ...(options.startedAt ? { startedAt: options.startedAt } : {}),
     pi: {
       agentDir,
@@ -99,4 +101,16 @@ export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result
       keyVariablesSet: KEY_VARIABLES.filter((name) => Boolean(env[name])),
     },
   };
+}
+
+/** The application level's Pi packages and Pi's diagnostics of them (spec R75). */
+async function packageFacts(
+  agentDir: string,
+): Promise<NonNullable<V1Result<'doctor'>['packages']>> {
+  try {
+    const listing = await (await loadHost()).listPiPackages({ agentDir, trusted: false });
+    return { configured: listing.packages.length, diagnostics: listing.diagnostics };
+  } catch (error) {
+    return { configured: 0, diagnostics: [], error: RepaError.fromUnknown(error).toWire() };
+  }
 }

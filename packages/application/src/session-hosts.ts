@@ -19,6 +19,9 @@ export class SessionHosts {
   readonly #hosts = new Map<string, Promise<PiConversationHost>>();
   /** The trust each cached host was opened with. */
   readonly #hostTrust = new Map<string, boolean>();
+  /** Bumped when Pi packages change: a host opened before opens again at its next run. */
+  #packages = 0;
+  readonly #hostPackages = new Map<string, number>();
   /** Session files already found, by session key (Pi's listing parses every session). */
   readonly #sessionFiles = new Map<string, string>();
 
@@ -46,15 +49,37 @@ export class SessionHosts {
       await host.then((opened) => opened.dispose()).catch(() => undefined);
       host = undefined;
     }
+    if (host && this.#hostPackages.get(key) !== this.#packages) {
+      // Spec R75: what the packages bring is loaded when a session's host opens.
+      const opened = await host.catch(() => undefined);
+      if (!opened?.busy) {
+        this.#hosts.delete(key);
+        opened?.dispose();
+        host = undefined;
+      }
+    }
     if (!host) {
       const opening = trusted ?? (await this.#trust.isTrusted(space));
       this.#hostTrust.set(key, opening);
+      this.#hostPackages.set(key, this.#packages);
       host = this.#open(space, sessionId, opening, model);
       // A failed open is not cached: the next run tries again (e.g. after the file was repaired).
       host.catch(() => this.#hosts.delete(key));
       this.#hosts.set(key, host);
     }
     return host;
+  }
+
+  /**
+   * Pi packages changed: every session's host opens again at its next run. Returns how many runs
+   * are under way, which finish with what their session loaded.
+   */
+  async packagesChanged(): Promise<number> {
+    this.#packages += 1;
+    const opened = await Promise.all(
+      [...this.#hosts.values()].map((host) => host.catch(() => undefined)),
+    );
+    return opened.filter((host) => host?.busy).length;
   }
 
   /** The session's host if one is open (or opening) here. */
@@ -97,7 +122,7 @@ export class SessionHosts {
     const sessionFile = await this.sessionFile(space, sessionId);
     const [{ PiConversationHost }, models] = await Promise.all([loadHost(), this.#models()]);
     const model = label ? models.resolve(label) : (await models.defaultModel()).model;
-    return PiConversationHost.open({
+    const host = await PiConversationHost.open({
       space,
       sessionFile,
       appDirectory: this.#options.appDirectory,
@@ -111,5 +136,13 @@ export class SessionHosts {
         ? { learningContextReader: this.#options.learningContextReader }
         : {}),
     });
+    // Spec R75: Pi's resource diagnostics (failed or refused extensions, bad skills) are logged.
+    const log = this.#options.log ?? ((line: string) => process.stderr.write(line));
+    for (const { kind, severity, message, path } of host.resourceDiagnostics) {
+      log(
+        `${new Date().toISOString()} packages ${space}: ${severity} ${kind}${path ? ` ${path}` : ''}: ${message}\n`,
+      );
+    }
+    return host;
   }
 }

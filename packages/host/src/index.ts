@@ -41,6 +41,14 @@ export {
   type PiModelsOptions,
   type PiModelsStatus,
 } from './pi-models.js';
+export {
+  addPiPackage,
+  listPiPackages,
+  type PackageChange,
+  type PackagesListing,
+  type PackagesScope,
+  removePiPackage,
+} from './pi-packages.js';
 export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export { exportSession, type SessionExportFormat, sessionMarkdown } from './session-export.js';

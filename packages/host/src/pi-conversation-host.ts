@@ -12,9 +12,11 @@ import {
 } from '@repa/context';
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
+  type PackageResource,
   type PromptSettings,
   type PromptSettingsSources,
   RepaError,
+  type ResourceDiagnostic,
   type RestrictedItem,
   type RewindResult,
   type RunEvent,
@@ -22,7 +24,7 @@ import {
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
-import { assembleSession } from './conversation/assemble-session.js';
+import { type AssembledSession, assembleSession } from './conversation/assemble-session.js';
 import { type CompactionOutcome, compactSession } from './conversation/compact-session.js';
 import type {
   PiConversationHostOptions,
@@ -30,6 +32,7 @@ import type {
   SendOptions,
 } from './conversation/host-options.js';
 import { applyModelSettings } from './conversation/model-settings.js';
+import { packageReport } from './conversation/package-resources.js';
 import { PromptCache } from './conversation/prompt-cache.js';
 import { type RewindRequest, rewindRun } from './conversation/rewind-run.js';
 import { checkRunCitations } from './conversation/run-citations.js';
@@ -82,6 +85,12 @@ export class PiConversationHost {
   #prompts!: PromptCache;
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
+  /** What Pi packages brought to this session, with Pi's loading diagnostics (spec R75). */
+  #packages: Pick<AssembledSession, 'extensionToolNames' | 'packageResources' | 'diagnostics'> = {
+    extensionToolNames: [],
+    packageResources: [],
+    diagnostics: [],
+  };
   #run: ActiveRun | undefined;
   #compacting = false;
   /** True while a rewind works on this session (no run starts meanwhile). */
@@ -136,6 +145,16 @@ export class PiConversationHost {
     this.#session.setSessionName(title);
   }
 
+  /** What Pi packages (and the learner's own Pi folders) brought to this session (spec R75). */
+  get packageResources(): readonly PackageResource[] {
+    return this.#packages.packageResources;
+  }
+
+  /** Pi's resource-loading diagnostics of this session, refused extensions included. */
+  get resourceDiagnostics(): readonly ResourceDiagnostic[] {
+    return this.#packages.diagnostics;
+  }
+
   /** True while a run, a compaction or a rewind is active. */
   get busy(): boolean {
     return this.#run !== undefined || this.#compacting || this.#rewinding;
@@ -186,6 +205,7 @@ export class PiConversationHost {
     this.#session = assembled.session;
     this.#sessionManager = assembled.sessionManager;
     this.#toolNames = assembled.toolNames;
+    this.#packages = assembled;
     this.#prompts = new PromptCache({
       session: assembled.session,
       space: this.#options.space,
@@ -297,6 +317,7 @@ export class PiConversationHost {
           model: this.#options.model,
           thinkingLevel: this.#options.thinkingLevel,
           toolNames: this.#toolNames,
+          extensionToolNames: this.#packages.extensionToolNames,
           bash: this.#bash,
           connection: options.connection,
         });
@@ -312,6 +333,7 @@ export class PiConversationHost {
         type: 'prompt-sections',
         sections: prompt.report,
         ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
+        ...packageReport(this.#packages.packageResources),
       });
       const { view } = run;
       const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);

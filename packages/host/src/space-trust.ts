@@ -19,7 +19,12 @@ const INSTRUCTION_FILES = [
 /** Files Pi reads whole from a trusted space's `.pi/` folder. */
 const PI_FILES = ['settings.json', 'SYSTEM.md', 'APPEND_SYSTEM.md'];
 /** Folders of a trusted space whose files Pi reads synchronously while it loads resources. */
-const PI_FOLDERS = [join('.pi', 'skills'), join('.pi', 'prompts'), join('.agents', 'skills')];
+const PI_FOLDERS = [
+  join('.pi', 'skills'),
+  join('.pi', 'prompts'),
+  join('.pi', 'extensions'),
+  join('.agents', 'skills'),
+];
 /** The largest file of a space that Pi may read whole while a session is built. */
 const PI_FILE_LIMIT = 1024 * 1024;
 /** The most entries of the folders above checked before Pi reads them. */

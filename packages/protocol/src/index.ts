@@ -78,6 +78,16 @@ export {
   modelSourceSchema,
 } from './v1/models.js';
 export {
+  type ConfiguredPackage,
+  configuredPackageSchema,
+  type PackageLevel,
+  type PackageResource,
+  packageLevelSchema,
+  packageResourceSchema,
+  type ResourceDiagnostic,
+  resourceDiagnosticSchema,
+} from './v1/packages.js';
+export {
   type PromptSectionName,
   type PromptSectionReport,
   promptSectionNameSchema,

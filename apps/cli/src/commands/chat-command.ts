@@ -20,6 +20,7 @@ import {
   sessionLines,
   slashCommand,
 } from './chat-slash.js';
+import { chatTemplates, isTemplateLine } from './chat-templates.js';
 import {
   announceModel,
   announceSession,
@@ -120,7 +121,11 @@ async function pickSession(context: CliContext, client: RepaClient, space: strin
  * (picked), else with --new a new session, else the space's most recent session (a new one when
  * it has none).
  */
-async function openChat(context: CliContext, values: OptionValues, printer: RunPrinter) {
+async function openChat(
+  context: CliContext,
+  values: OptionValues,
+  printer: RunPrinter,
+): Promise<{ chat: Chat; opened: { sessionId: string; created: boolean } }> {
   const exclusive = ['session', 'continue', 'resume', 'new'].filter(
     (name) => values[name] !== undefined,
   );
@@ -184,7 +189,7 @@ async function lineChat(chat: Chat, terminal: boolean): Promise<number> {
       // Over a pipe nothing echoes the request: show it after the prompt, as a terminal would.
       if (!terminal && !context.json) context.stdout.write(`${line}\n`);
       const text = line.trim();
-      if (text.startsWith('/')) {
+      if (text.startsWith('/') && !isTemplateLine(chat.templates ?? [], text)) {
         if (!(await slashCommand(chat, text, (note) => printer.note(note)))) break;
       } else if (text !== '') {
         active = sendRequest(chat, text);
@@ -246,6 +251,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
   async run(context, _args, values) {
     const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
     const { chat, opened } = await openChat(context, values, printer);
+    const templates = await chatTemplates(chat.client, chat.space);
+    chat.templates = templates;
     printer.note(CHAT_HELP);
     const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
     // On a terminal a continued session shows its last turns first.
@@ -261,7 +268,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
       send: (text, printer, delivery, accepted) =>
         sendRequest({ ...chat, printer }, text, delivery, accepted),
       command: (line, say) => slashCommand(chat, line, say),
-      commands: SLASH_COMMANDS,
+      commands: [...SLASH_COMMANDS, ...templates],
+      isTemplate: (line) => isTemplateLine(templates, line),
       space: chat.space,
       ...(earlier ? { opening: earlier } : {}),
       status: () => chatStatus(chat),

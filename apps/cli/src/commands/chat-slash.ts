@@ -5,6 +5,7 @@ import { describeRunModel } from '../describe-model.js';
 import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
 import type { RunPrinter } from '../run-printer.js';
+import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
 import { undoLastRun } from './chat-undo.js';
 import { describeCompaction } from './session-commands.js';
 
@@ -44,6 +45,8 @@ export interface Chat {
   sessionId: string;
   /** How many of the session's last history items were shown (`/history` pages back from it). */
   shown: number;
+  /** The prompt templates of Pi packages: `/name` lines go to the model (spec R75). */
+  templates?: readonly ChatTemplate[];
 }
 
 /** The space's most recently changed sessions (at most 10), most recent first. */
@@ -151,6 +154,7 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       say(
         'Ctrl-C cancels a running reply; at the prompt it clears a half-typed line, else leaves.',
       );
+      for (const text of templateHelpLines(chat.templates ?? [])) say(text);
       break;
     case '/new': {
       const { session } = await chat.client.request('session.create', { space: chat.space });

@@ -26,6 +26,8 @@ export interface TerminalChatActions {
   ): FollowedRun;
   /** Runs a slash command; resolves false for `/exit`. */
   command(line: string, say: (text: string) => void): Promise<boolean>;
+  /** True for a prompt template's line (`/name …`): it is sent as a request, not run here. */
+  isTemplate?(line: string): boolean;
   /** The slash commands with what each does, for completion. */
   commands: readonly (readonly [string, string])[];
   /** The space root (file completion with Tab). */
@@ -297,7 +299,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   editor.onSubmit = (text) => {
     if (text === '') return;
     editor.addToHistory(text);
-    if (text.startsWith('/') && !text.includes('\n')) {
+    if (text.startsWith('/') && !text.includes('\n') && !actions.isTemplate?.(text)) {
       say(`you> ${text}`);
       actions.command(text, say).then(
         (goOn) => {

@@ -8,6 +8,7 @@ import { describeModel, describeRunModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
 import { describeDaemon } from './daemon-commands.js';
+import { diagnosticLines } from './packages-commands.js';
 
 const MINIMUM_NODE = [22, 19] as const;
 
@@ -87,6 +88,7 @@ why not, and the fix), and how to add a key.`,
     out.write(describeModels(models));
     for (const line of freshness?.notes ?? []) out.write(`          ${line}\n`);
     out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
+    if (facts.packages) out.write(describePackages(facts.packages));
     if (space) out.write(describeTrust(space));
     out.write(
       `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - choose one for a space: repa settings set model.id provider/id (repa models lists them)\n`,
@@ -94,6 +96,14 @@ why not, and the fix), and how to add a key.`,
     return 0;
   },
 };
+
+/** The `packages` lines: how many are configured, and Pi's diagnostics of them (spec R75). */
+function describePackages(packages: NonNullable<V1Result<'doctor'>['packages']>): string {
+  const problems = packages.error
+    ? `could not be listed: ${packages.error.message}`
+    : `${packages.diagnostics.length === 0 ? 'no' : packages.diagnostics.length} problem${packages.diagnostics.length === 1 ? '' : 's'}`;
+  return `packages  ${packages.configured} configured (repa packages list); ${problems}\n${diagnosticLines(packages.diagnostics)}`;
+}
 
 /** The `models` lines: credentials by provider, the default, a space's next model, what failed. */
 function describeModels(models: V1Result<'doctor'>['models']): string {

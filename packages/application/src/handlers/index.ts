@@ -5,6 +5,7 @@ import type { HandlerParts } from './handler-parts.js';
 import { loginHandlers } from './login.js';
 import { materialsHandlers } from './materials.js';
 import { modelsHandlers } from './models.js';
+import { packagesHandlers } from './packages.js';
 import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
@@ -28,5 +29,6 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...loginHandlers(parts),
     ...doctorHandlers(parts),
     ...materialsHandlers(parts),
+    ...packagesHandlers(parts),
   };
 }

@@ -20,7 +20,13 @@ import {
   withModelContext,
 } from '@repa/context';
 import type { AssembledSystemPrompt } from '@repa/prompt';
-import type { PromptSettings, RunEvent, SaveReceipt } from '@repa/protocol';
+import type {
+  PackageResource,
+  PromptSettings,
+  ResourceDiagnostic,
+  RunEvent,
+  SaveReceipt,
+} from '@repa/protocol';
 import type { HostBashTool } from '../bash-tool.js';
 import { createSessionFile, openSessionFile } from '../session-files.js';
 import { sessionDirectoryOf } from '../space-sessions.js';
@@ -30,6 +36,13 @@ import {
   withSkillsWithinSpace,
 } from '../space-trust.js';
 import type { PiConversationHostOptions } from './host-options.js';
+import {
+  extensionTools,
+  packageResources,
+  REPA_TOOL_NAMES,
+  resourceDiagnostics,
+  withoutRefusedExtensions,
+} from './package-resources.js';
 
 /**
  * What the session reads from its host while Pi runs: the active run, else what the last run
@@ -63,6 +76,12 @@ export interface AssembledSession {
   sessionManager: SessionManager;
   /** Every content and search tool registered (the default of `tools.enabled`). */
   toolNames: readonly string[];
+  /** The tools of loaded extensions: offered to `tools.enabled`, off unless it names them. */
+  extensionToolNames: readonly string[];
+  /** What Pi packages and the learner's own Pi folders brought (the prompt report names them). */
+  packageResources: readonly PackageResource[];
+  /** Pi's resource-loading diagnostics, refused extensions included. */
+  diagnostics: readonly ResourceDiagnostic[];
   /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
   withheldInstructions: readonly string[];
 }
@@ -100,30 +119,6 @@ export async function assembleSession(
     options.piSettings ?? SettingsManager.create(space, agentDir, { projectTrusted: trusted });
   // An embedder's own settings manager follows Repa's trust too: Pi's project trust is Repa's.
   settingsManager.setProjectTrusted(trusted);
-  // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
-  const services = await createAgentSessionServices({
-    cwd: space,
-    agentDir,
-    settingsManager,
-    modelRuntime,
-    resourceLoaderOptions: {
-      // Extension code runs only when the embedding application hands it over as trusted
-      // (`extensions`); files found on disk are not loaded. Skills and instruction files are
-      // read as data and shown according to the run's settings and trust (spec R13, R35).
-      noExtensions: true,
-      noPromptTemplates: true,
-      noThemes: true,
-      // An untrusted space's instruction files are not even read (a FIFO would stall Pi).
-      noContextFiles: !trusted,
-      extensionFactories: [
-        ...(options.extensions ?? []),
-        {
-          name: REPA_EXTENSION_NAME,
-          factory: repaExtension({ observer, sessionManager: original }, hooks),
-        },
-      ],
-    },
-  });
   const tools = createContentTools({
     store,
     observer,
@@ -142,22 +137,55 @@ export async function assembleSession(
       void recordCommandChanges(store, hooks.operationId(), changes).catch(() => undefined);
     },
   });
-  const { session } = await createAgentSessionFromServices({
-    services: {
-      ...services,
-      resourceLoader: withSkillsWithinSpace(services.resourceLoader, space),
+  // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
+  const services = await createAgentSessionServices({
+    cwd: space,
+    agentDir,
+    settingsManager,
+    modelRuntime,
+    resourceLoaderOptions: {
+      // Spec R75: what Pi's packages and the learner's own Pi folders bring (extensions, skills,
+      // prompt templates) loads; a space's own only when trusted (Pi's project trust is Repa's).
+      // Skills and instruction files are shown according to the run's settings (R13, R35).
+      noThemes: true,
+      // An untrusted space's instruction files are not even read (a FIFO would stall Pi).
+      noContextFiles: !trusted,
+      extensionFactories: [
+        ...(options.extensions ?? []),
+        {
+          name: REPA_EXTENSION_NAME,
+          factory: repaExtension({ observer, sessionManager: original }, hooks),
+        },
+      ],
     },
+  });
+  // Spec R34: no extension may replace a Repa tool, nor run from an untrusted space's own `.pi/`.
+  const resourceLoader = withoutRefusedExtensions(
+    withSkillsWithinSpace(services.resourceLoader, space),
+    { reserved: [...new Set([...REPA_TOOL_NAMES, ...toolNames, bash.name])], trusted },
+  );
+  const extensionToolNames = extensionTools(resourceLoader).map((tool) => tool.name);
+  const { session } = await createAgentSessionFromServices({
+    services: { ...services, resourceLoader },
     sessionManager,
     model,
     thinkingLevel: options.thinkingLevel ?? 'off',
     customTools: [...tools, bash],
-    tools: [...toolNames, bash.name],
+    tools: [...toolNames, bash.name, ...extensionToolNames],
   });
   session.setActiveToolsByName([...toolNames]);
   await session.bindExtensions({
     onError: (error) => options.onExtensionError?.(error),
   });
-  return { session, sessionManager: original, toolNames, withheldInstructions };
+  return {
+    session,
+    sessionManager: original,
+    toolNames,
+    extensionToolNames,
+    withheldInstructions,
+    packageResources: packageResources(resourceLoader),
+    diagnostics: resourceDiagnostics(resourceLoader, services.diagnostics),
+  };
 }
 
 /** Repa's inline extension, installed last (spec R34). */

@@ -15,6 +15,8 @@ export interface ModelSettingsContext {
   thinkingLevel?: ModelThinkingLevel | undefined;
   /** Every content and search tool the host registered (the default of `tools.enabled`). */
   toolNames: readonly string[];
+  /** The tools of loaded extensions (spec R75): offered, active only when `tools.enabled` names them. */
+  extensionToolNames?: readonly string[];
   /** The sandboxed `bash` tool: registered, active only when the settings allow it. */
   bash: HostBashTool;
   /** The connection recorded when the run was accepted, named when its credentials are gone. */
@@ -46,8 +48,10 @@ export async function applyModelSettings(
     'off';
   session.setThinkingLevel(level);
   const bashAllowed = settings.bash === 'sandboxed';
-  const offered = [...toolNames, ...(bashAllowed ? ['bash'] : [])];
-  const tools = settings.tools ?? offered;
+  const defaults = [...toolNames, ...(bashAllowed ? ['bash'] : [])];
+  // An extension's tool could write outside Repa's content rules: off unless named (spec R75).
+  const offered = [...defaults, ...(context.extensionToolNames ?? [])];
+  const tools = settings.tools ?? defaults;
   const unknown = tools.filter((name) => !offered.includes(name));
   if (unknown.length > 0) {
     throw new RepaError('invalid_request', `Unknown tool ${unknown.join(', ')} in tools.enabled.`, {

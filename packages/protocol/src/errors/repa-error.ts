@@ -77,6 +77,10 @@ export const REPA_ERROR_FIXES = {
     'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
   history_evicted:
     "The bytes this rewind needs are no longer kept (the space's kept history is bounded by `history.maxMegabytes` and `history.maxDays`): restore the file from a backup, or raise the limits for later runs.",
+  offline:
+    'Repa keeps Pi offline (PI_OFFLINE=1), so npm and git packages cannot be fetched: install the package from a local folder, or start the daemon with PI_OFFLINE=0 to let Pi reach npm and git.',
+  package_failed:
+    "Pi's package manager could not install or remove the package (see the message): check the source and that npm or git works, then retry.",
   internal: 'This is a bug in Repa; report it with the message and the steps that led to it.',
 } as const;
 

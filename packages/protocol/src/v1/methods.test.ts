@@ -205,6 +205,25 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { loginId: 'login-1', promptId: 'p1', value: 'sk-example' },
     result: { accepted: true },
   },
+  'packages.list': {
+    params: { space: '/spaces/a' },
+    result: {
+      packages: [{ source: '/pkgs/cards', level: 'application', filtered: false }],
+      resources: [{ kind: 'tool', name: 'card', source: '/pkgs/cards', level: 'application' }],
+      diagnostics: [{ kind: 'skill', severity: 'warning', message: 'no description' }],
+    },
+  },
+  'packages.add': {
+    params: { source: '/pkgs/cards' },
+    result: {
+      package: { source: '/pkgs/cards', level: 'application', filtered: false },
+      added: true,
+    },
+  },
+  'packages.remove': {
+    params: { source: '/pkgs/cards', level: 'space', space: '/spaces/a' },
+    result: { removed: true, activeRuns: 0 },
+  },
   'login.logout': {
     params: { provider: 'anthropic', space: '/spaces/a' },
     result: { removed: true, next: choice },
@@ -306,6 +325,9 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   },
   'login.answer': { params: { loginId: 'l', promptId: 'p1' }, path: 'params.value' },
   'login.logout': { params: { provider: '' }, path: 'params.provider' },
+  'packages.list': { params: { space: 7 }, path: 'params.space' },
+  'packages.add': { params: { source: '', level: 'space' }, path: 'params.source' },
+  'packages.remove': { params: { source: '/p', level: 'user' }, path: 'params.level' },
   'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
 };

@@ -4,6 +4,7 @@ import { daemonMethods } from './methods/daemon.js';
 import { loginMethods } from './methods/login.js';
 import { materialsMethods } from './methods/materials.js';
 import { modelsMethods } from './methods/models.js';
+import { packagesMethods } from './methods/packages.js';
 import { runMethods } from './methods/run.js';
 import { sessionMethods } from './methods/session.js';
 import { settingsMethods } from './methods/settings.js';
@@ -30,6 +31,7 @@ export const v1Methods = {
   ...loginMethods,
   'settings.reset': settingsMethods['settings.reset'],
   ...materialsMethods,
+  ...packagesMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -4,6 +4,7 @@ import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
 import { modelSourceSchema } from './models.js';
+import { packageResourceSchema } from './packages.js';
 import { promptSectionReportSchema } from './prompt.js';
 import { saveDiffSchema } from './rewind.js';
 import { runInputViewSchema } from './run-input.js';
@@ -298,6 +299,10 @@ export const runEventSchema = z
         .array(restrictedItemSchema)
         .optional()
         .describe("What the space's restriction left out (absent when the space is trusted)."),
+      packageResources: z
+        .array(packageResourceSchema)
+        .optional()
+        .describe('What Pi packages brought to the session (absent when nothing).'),
     }),
   ])
   .meta({

@@ -76,6 +76,9 @@ export type PromptSectionName =
 /** How `login.start` signs in. */
 export type LoginType = 'api_key' | 'oauth';
 
+/** Where a Pi package is configured. */
+export type PackageLevel = 'application' | 'space';
+
 /** The wire shape of a Repa error. */
 export interface WireError {
   /**
@@ -337,6 +340,60 @@ export interface RestrictedItem {
   path: string;
   /** What trusting the space would let it do, in a sentence. */
   detail: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/**
+ * One thing a Pi package brings to a session: an extension, a tool, a skill or a prompt template.
+ */
+export interface PackageResource {
+  /** `extension`, `tool` (registered by an extension), `skill` or `prompt` (template). */
+  kind: 'extension' | 'tool' | 'skill' | 'prompt';
+  /** The tool, skill or prompt template's name; an extension's file path. */
+  name: string;
+  /**
+   * The package source as configured (`npm:…`, a git URL, a local folder as an absolute path);
+   * `local` or `auto` for the learner's and the space's own Pi folders.
+   */
+  source: string;
+  /** `application` (the learner's Pi settings) or `space` (the space's `.pi/settings.json`). */
+  level: PackageLevel;
+  /** What it does, as its package says (a tool's, skill's or template's description). */
+  description?: string | undefined;
+  /** True when it comes from a Pi folder or settings entry, not from a package. */
+  topLevel?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/**
+ * One of Pi's resource-loading diagnostics: an extension that failed or was refused, a skill or
+ * prompt template with a bad header or a name collision.
+ */
+export interface ResourceDiagnostic {
+  /** What the diagnostic is about: `extension`, `skill` or `prompt`. */
+  kind: 'extension' | 'skill' | 'prompt';
+  /** `error` (not loaded) or `warning`. */
+  severity: 'error' | 'warning';
+  /** Pi's message (or Repa's, for a refused extension). */
+  message: string;
+  /** The file concerned, when known. */
+  path?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One Pi package configured at a level. */
+export interface ConfiguredPackage {
+  /** The package source as in Pi's settings; a local folder as an absolute path. */
+  source: string;
+  /** Where it is configured. */
+  level: PackageLevel;
+  /** Where Pi has it on disk (absent when it is not installed yet). */
+  installedPath?: string | undefined;
+  /** True when Pi's settings load only some of its resources. */
+  filtered: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1037,6 +1094,8 @@ export interface RunPromptSectionsEvent {
   sections: PromptSectionReport[];
   /** What the space's restriction left out (absent when the space is trusted). */
   restricted?: RestrictedItem[] | undefined;
+  /** What Pi packages brought to the session (absent when nothing). */
+  packageResources?: PackageResource[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1730,6 +1789,19 @@ export interface DoctorResult {
         [member: string]: unknown;
       }
     | undefined;
+  /** The application level's Pi packages (absent from older servers). */
+  packages?:
+    | {
+        /** How many Pi packages the learner's Pi settings list. */
+        configured: number;
+        /** Pi's loading diagnostics of them, refused extensions included. */
+        diagnostics: ResourceDiagnostic[];
+        /** Why they could not be listed, if not. */
+        error?: WireError | undefined;
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1913,6 +1985,82 @@ export interface MaterialsRemoveResult {
   [member: string]: unknown;
 }
 
+/** `packages.list` params. */
+export interface PackagesListParams {
+  /** A space: its own packages too, and what its sessions load. */
+  space?: string | undefined;
+}
+
+/** `packages.list` result. */
+export interface PackagesListResult {
+  /** The configured packages, application first. */
+  packages: ConfiguredPackage[];
+  /**
+   * What a new session loads from packages and Pi folders (extensions, tools, skills, prompt
+   * templates).
+   */
+  resources: PackageResource[];
+  /** Pi's loading diagnostics, including extensions Repa refused. */
+  diagnostics: ResourceDiagnostic[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `packages.add` params. */
+export interface PackagesAddParams {
+  /**
+   * A Pi package source: an absolute local folder, `npm:name[@version]` or a git URL (`git:`,
+   * `https:`, `ssh:`); npm and git need Pi to be online.
+   */
+  source: string;
+  /**
+   * `application` (default: the learner's own Pi settings) or `space` (the space's
+   * `.pi/settings.json`; the space must be trusted).
+   */
+  level?: PackageLevel | undefined;
+  /** The space (required for level `space`). */
+  space?: string | undefined;
+}
+
+/** `packages.add` result. */
+export interface PackagesAddResult {
+  /** The package as now configured. */
+  package: ConfiguredPackage;
+  /** False when the settings already listed it. */
+  added: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `packages.remove` params. */
+export interface PackagesRemoveParams {
+  /**
+   * A Pi package source: an absolute local folder, `npm:name[@version]` or a git URL (`git:`,
+   * `https:`, `ssh:`); npm and git need Pi to be online.
+   */
+  source: string;
+  /**
+   * `application` (default: the learner's own Pi settings) or `space` (the space's
+   * `.pi/settings.json`; the space must be trusted).
+   */
+  level?: PackageLevel | undefined;
+  /** The space (required for level `space`). */
+  space?: string | undefined;
+}
+
+/** `packages.remove` result. */
+export interface PackagesRemoveResult {
+  /** False when the settings did not list it. */
+  removed: boolean;
+  /**
+   * Runs under way now, which finish with what their session loaded; every session's next run loads
+   * without the package.
+   */
+  activeRuns: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -2044,6 +2192,23 @@ export interface V1MethodTypes {
   'materials.add': { params: MaterialsAddParams; result: MaterialsAddResult };
   /** Withdraws the grant of a material (the file itself is untouched). */
   'materials.remove': { params: MaterialsRemoveParams; result: MaterialsRemoveResult };
+  /**
+   * Lists the Pi packages configured for the application and, with `space`, for that space (only
+   * when it is trusted), with what a new session of that space loads from them and Pi's loading
+   * diagnostics.
+   */
+  'packages.list': { params: PackagesListParams; result: PackagesListResult };
+  /**
+   * Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; each
+   * session's next run loads it. npm and git sources are refused with `offline` while Pi is kept
+   * offline.
+   */
+  'packages.add': { params: PackagesAddParams; result: PackagesAddResult };
+  /**
+   * Removes a Pi package through Pi's package manager (and from the level's Pi settings). A run
+   * under way finishes with what its session loaded; each session's next run starts without it.
+   */
+  'packages.remove': { params: PackagesRemoveParams; result: PackagesRemoveResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

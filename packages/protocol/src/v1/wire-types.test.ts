@@ -32,6 +32,11 @@ import {
   modelDecisionSchema,
   modelInfoSchema,
 } from './models.js';
+import {
+  configuredPackageSchema,
+  packageResourceSchema,
+  resourceDiagnosticSchema,
+} from './packages.js';
 import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
 import {
   type CommandChange,
@@ -213,6 +218,9 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['FileChangeReport', fileChangeReportSchema],
   ['PromptSectionReport', promptSectionReportSchema],
   ['RestrictedItem', restrictedItemSchema],
+  ['PackageResource', packageResourceSchema],
+  ['ResourceDiagnostic', resourceDiagnosticSchema],
+  ['ConfiguredPackage', configuredPackageSchema],
   ['PromptSettings', promptSettingsSchema],
   ['ModelSettings', modelSettingsSchema],
   ['SettingItemView', settingItemViewSchema],
@@ -366,12 +374,15 @@ function schemaDescriptions(): Map<string, string> {
 /** The interface of each `$defs` shape of schema/v1.json (RunStatus is a plain string union). */
 const defInterfaces: Record<string, string[]> = {
   CommandChange: ['CommandChange'],
+  ConfiguredPackage: ['ConfiguredPackage'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
   Material: ['MaterialInfo'],
   PromptSection: ['PromptSectionReport'],
   PromptSettings: ['PromptSettings'],
+  PackageResource: ['PackageResource'],
+  ResourceDiagnostic: ['ResourceDiagnostic'],
   RestrictedItem: ['RestrictedItem'],
   Run: ['RunInfo'],
   RunEvent: [

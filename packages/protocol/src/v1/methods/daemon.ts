@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
 import { PROTOCOL_VERSION, spaceRootSchema, timestampSchema } from '../common.js';
 import { credentialSourceSchema, modelDecisionSchema } from '../models.js';
+import { resourceDiagnosticSchema } from '../packages.js';
 
 /** The methods of the connection and the daemon itself: `initialize`, `doctor`. */
 export const daemonMethods = {
@@ -147,6 +148,20 @@ export const daemonMethods = {
         .describe(
           "Whether the `bash` tool's sandbox starts where the daemon runs (absent from older servers).",
         ),
+      packages: z
+        .looseObject({
+          configured: z
+            .number()
+            .int()
+            .nonnegative()
+            .describe("How many Pi packages the learner's Pi settings list."),
+          diagnostics: z
+            .array(resourceDiagnosticSchema)
+            .describe("Pi's loading diagnostics of them, refused extensions included."),
+          error: wireErrorSchema.optional().describe('Why they could not be listed, if not.'),
+        })
+        .optional()
+        .describe("The application level's Pi packages (absent from older servers)."),
     }),
   },
 } as const;

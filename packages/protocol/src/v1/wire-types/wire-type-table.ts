@@ -22,6 +22,12 @@ import {
   modelInfoSchema,
   modelSourceSchema,
 } from '../models.js';
+import {
+  configuredPackageSchema,
+  packageLevelSchema,
+  packageResourceSchema,
+  resourceDiagnosticSchema,
+} from '../packages.js';
 import { promptSectionNameSchema, promptSectionReportSchema } from '../prompt.js';
 import {
   commandChangeSchema,
@@ -120,6 +126,7 @@ export const WIRE_TYPES: readonly WireType[] = [
     doc: "A named section of Repa's system prompt.",
   },
   { name: 'LoginType', schema: loginTypeSchema, doc: 'How `login.start` signs in.' },
+  { name: 'PackageLevel', schema: packageLevelSchema, doc: 'Where a Pi package is configured.' },
   { name: 'WireError', schema: wireErrorSchema, doc: 'The wire shape of a Repa error.' },
   {
     name: 'JsonRpcRequest',
@@ -143,6 +150,9 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'PromptSectionReport', schema: promptSectionReportSchema },
   { name: 'RestrictedItem', schema: restrictedItemSchema },
+  { name: 'PackageResource', schema: packageResourceSchema },
+  { name: 'ResourceDiagnostic', schema: resourceDiagnosticSchema },
+  { name: 'ConfiguredPackage', schema: configuredPackageSchema },
   { name: 'PromptSettings', schema: promptSettingsSchema },
   {
     name: 'PromptSettingsSources',
