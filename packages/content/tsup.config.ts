@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The search worker is its own entry: worker threads load it by file (search/search-pool.ts).
+  entry: { index: 'src/index.ts', 'search-worker': 'src/search/search-worker.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

@@ -1,13 +1,12 @@
-export { readForSearch } from './search-file.js';
+export { LONG_LINE_OVERLAP, SLICE_CHARS } from './grep-file.js';
+export type { FoundEntry, SearchAnswer, SearchJob, SearchQuery } from './search-jobs.js';
 export { compileGlob, compileLinePattern } from './search-patterns.js';
+export { runInWorker } from './search-pool.js';
 export {
   DEFAULT_SEARCH_LIMITS,
   MAX_DEPTH,
-  resolveWalkStart,
   type SearchLimits,
-  SpaceWalk,
-  startEntry,
-  type WalkEntry,
   type WalkReport,
   type WalkStart,
 } from './space-walk.js';
+export { jobScope, resolveWalkStart, spaceRoot } from './walk-start.js';
