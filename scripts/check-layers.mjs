@@ -57,9 +57,10 @@ export const LAYERS = {
   // The browser app: the protocol's browser-safe main entry, over the daemon's WebSocket bridge.
   '@repa/web': { allow: ['@repa/protocol'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
-  // The benchmarks measure every layer against bare Pi (npm run bench).
+  // The benchmarks measure every layer against bare Pi (npm run bench), on the test data.
   '@repa/bench': {
     allow: [
+      '@repa/fixtures',
       '@repa/protocol',
       '@repa/settings',
       '@repa/prompt',

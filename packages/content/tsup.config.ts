@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The search worker is its own entry: worker threads load it by file (search/search-pool.ts).
-  entry: { index: 'src/index.ts', 'search-worker': 'src/search/search-worker.ts' },
+  // The workers are their own entries, loaded by file: the search worker (search/search-pool.ts)
+  // and the extraction process (documents/extraction-process.ts).
+  entry: {
+    index: 'src/index.ts',
+    'search-worker': 'src/search/search-worker.ts',
+    'extract-worker': 'src/documents/extract-worker.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

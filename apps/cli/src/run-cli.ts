@@ -14,6 +14,7 @@ import { daemonCommands } from './commands/daemon-commands.js';
 import { demoCommands } from './commands/demo-command.js';
 import { doctorCommands } from './commands/doctor-command.js';
 import { loginCommands } from './commands/login-command.js';
+import { materialsCommands } from './commands/materials-commands.js';
 import { modelsCommands } from './commands/models-command.js';
 import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
@@ -32,6 +33,7 @@ const COMMANDS: Command[] = [
   ...settingsCommands,
   ...sessionCommands,
   ...contextCommands,
+  ...materialsCommands,
   ...trustCommands,
   ...daemonCommands,
   ...doctorCommands,
@@ -58,6 +60,11 @@ const GROUPS: CommandGroup[] = [
     word: 'context',
     summary: "show, write or edit a space's learning context",
     defaultSubcommand: 'show',
+  },
+  {
+    word: 'materials',
+    summary: 'grant outside files (PDFs, books, papers) to spaces, list and withdraw them',
+    defaultSubcommand: 'list',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
 ];

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makePdf } from '@repa/fixtures';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
@@ -238,6 +239,19 @@ describe('repa web in Chromium', () => {
     expect(
       await page.$eval('.context-revision', (node) => node.parentElement?.textContent),
     ).toContain('from notes/plan.md');
+  });
+
+  it('grants an outside PDF from the materials panel and lists it', async () => {
+    const paper = join(sandbox.home, 'paper.pdf');
+    writeFileSync(paper, makePdf([{ lines: ['Tides are caused by the moon.'] }]));
+    await page.click('#materials-heading ~ details summary');
+    await page.type('#material-path', paper);
+    await page.type('#material-id', 'paper');
+    await page.click('#materials-heading ~ details button[type="submit"]');
+    await page.waitForSelector('.material[data-id="paper"]', { timeout: STEP_MS });
+    expect(await page.$eval('.material[data-id="paper"]', (node) => node.textContent)).toMatch(
+      /repa:material\/paper\s+PDF · \d+ B/u,
+    );
   });
 
   it('lists the session’s runs with their prompt-section report', async () => {

@@ -13,6 +13,7 @@ import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { HistoryEntry, isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { useLiveRuns } from './live-runs.js';
+import { MaterialsPanel } from './materials-panel.js';
 import { ContextPanel, describeError, RunsPanel, SettingsPanel } from './panels.js';
 
 /** The page's version, set by build.mjs from package.json. */
@@ -331,8 +332,9 @@ export function App() {
       </main>
       ${
         space
-          ? html`<aside class="panels" aria-label="Learning context, settings and runs">
+          ? html`<aside class="panels" aria-label="Learning context, materials, settings and runs">
               <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
+              <${MaterialsPanel} client=${client} space=${space.root} version=${version} />
               <${RunsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
               <${SettingsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
             </aside>`

@@ -10,13 +10,20 @@ export class ContextBuilds {
   readonly #writes: ContextWrites;
   readonly #models: ModelChoices;
   readonly #trust: SpaceTrust;
+  readonly #appDirectory: string;
   /** The running builds by build id. */
   readonly #builds = new Map<string, AbortController>();
 
-  constructor(writes: ContextWrites, models: ModelChoices, trust: SpaceTrust) {
+  constructor(
+    writes: ContextWrites,
+    models: ModelChoices,
+    trust: SpaceTrust,
+    appDirectory: string,
+  ) {
     this.#writes = writes;
     this.#models = models;
     this.#trust = trust;
+    this.#appDirectory = appDirectory;
   }
 
   /**
@@ -56,6 +63,8 @@ export class ContextBuilds {
       const built = await host.buildLearningContext(space, choice, {
         sources: params.sources,
         instructions: params.instructions,
+        // Outside materials (`repa:material/<id>`) granted to the space are read too.
+        appDirectory: this.#appDirectory,
         signal: controller.signal,
         onProgress: ({ step, message }) => progress(step, message),
         piSettings: await pi.piSettings(space, await this.#trust.isTrusted(space)),

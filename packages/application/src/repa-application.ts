@@ -67,7 +67,7 @@ export class RepaApplication {
       trust: this.#trust,
       hosts: this.#hosts,
       contextWrites,
-      contextBuilds: new ContextBuilds(contextWrites, models, this.#trust),
+      contextBuilds: new ContextBuilds(contextWrites, models, this.#trust, options.appDirectory),
       logins: new Logins(models),
     });
   }

@@ -5,12 +5,26 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  type ContentText,
+  type DocumentFormat,
+  type DocumentText,
+  readContentText,
+  refuseUnsupportedContent,
+} from './documents/index.js';
+export {
   diffOfSave,
   EVENT_DIFF_LIMITS,
   type HistoryLimits,
   type PruneReport,
   type SaveDiffLimits,
 } from './history/index.js';
+export {
+  type AddMaterialInput,
+  addMaterial,
+  listMaterials,
+  type MaterialType,
+  removeMaterial,
+} from './materials/index.js';
 export {
   ContentObserver,
   type ContentObserverOptions,

@@ -15,6 +15,8 @@ const FOLDERS = [
   'history',
   'save',
   'store',
+  'documents',
+  'materials',
   'observer',
   'rewind',
   'search',

@@ -1,5 +1,6 @@
 import { retryAssistantCall, type UserMessage } from '@earendil-works/pi-ai';
 import { SettingsManager } from '@earendil-works/pi-coding-agent';
+import { ContentStore, readContentText } from '@repa/content';
 import {
   type LearningContextSourceVersion,
   readLearningContextSources,
@@ -53,6 +54,8 @@ export interface BuildLearningContextOptions {
   signal?: AbortSignal | undefined;
   /** Told each step. */
   onProgress?: ((progress: BuildProgress) => void) | undefined;
+  /** Repa's application directory: with it, `repa:material/<id>` sources are read (spec R15). */
+  appDirectory?: string | undefined;
   /**
    * Pi's settings the build's retries follow (`retry`, as a run's): default Pi's own defaults.
    * The application reads them from Pi's configuration directory and a trusted space's `.pi/`.
@@ -88,9 +91,14 @@ export async function buildLearningContext(
     throw new RepaError('invalid_request', 'Name at least one source to build the context from.');
   }
   options.onProgress?.({ step: 'reading', message: `reading ${options.sources.length} source(s)` });
-  const read = await readLearningContextSources(space, options.sources);
+  const read = await readDocumentSources(
+    space,
+    options.appDirectory,
+    await readLearningContextSources(space, options.sources),
+  );
   for (const source of read) {
-    if (!source.exists || source.version.sha256 === null) {
+    // An identity was read through the content store, which refused it if it names nothing.
+    if (!source.exists || (source.version.sha256 === null && !isIdentity(source.version.path))) {
       throw new RepaError(
         'not_found',
         `The source ${source.version.path} is not a file of the space.`,
@@ -192,6 +200,46 @@ export async function buildLearningContext(
   return { ...base, body: `${body}\n`, cut, extractive: false, model: choice.label };
 }
 
+const isIdentity = (path: string) => path.startsWith('repa:');
+
+type SourceText = Awaited<ReturnType<typeof readLearningContextSources>>[number];
+
+/** A page or chapter marker line of a document's text (`[Page 3 of 12]`). */
+const PART_MARKER = /^\[(Page|Chapter) \d+ of \d+[^\]\n]*\]$/gmu;
+
+/**
+ * The sources with the text the model reads of each (spec R60): a PDF, Word document, EPUB or web
+ * page as its page-marked text (never its bytes), an identity (an outside material's
+ * `repa:material/<id>`, a `repa:document/<id>`) as its text; `unsupported_content` for a binary
+ * file no layer reads. Text files keep the text read.
+ */
+async function readDocumentSources(
+  space: string,
+  appDirectory: string | undefined,
+  sources: SourceText[],
+): Promise<SourceText[]> {
+  let store: ContentStore | undefined;
+  const out: SourceText[] = [];
+  for (const source of sources) {
+    const { path } = source.version;
+    const head = source.text.slice(0, 1024);
+    const document =
+      /\.(pdf|docx|epub|html?|xhtml)$/iu.test(path) ||
+      head.startsWith('%PDF-') ||
+      head.startsWith('PK\u0003\u0004') ||
+      head.includes('\u0000');
+    if (!source.exists || (!document && !isIdentity(path))) {
+      out.push(source);
+      continue;
+    }
+    store ??= await ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
+    const { text } = await readContentText(store, path);
+    const truncated = text.length > SOURCE_TEXT_LIMIT;
+    out.push({ ...source, text: truncated ? text.slice(0, SOURCE_TEXT_LIMIT) : text, truncated });
+  }
+  return out;
+}
+
 /** Gives each document an equal share of `budget` characters; shorter ones pass their rest on. */
 function fitDocuments(
   documents: { path: string; text: string; total: number }[],
@@ -228,7 +276,8 @@ function extractiveBody(
   for (const source of sources) {
     lines.push(`## ${source.version.path}`);
     if (source.truncated) lines.push(`(only its first ${SOURCE_TEXT_LIMIT} bytes were read)`);
-    for (const paragraph of source.text.split(/\n\s*\n/)) {
+    // A document's page markers say where its text is, not what it says.
+    for (const paragraph of source.text.replace(PART_MARKER, '').split(/\n\s*\n/)) {
       const text = paragraph.trim();
       if (text === '') continue;
       if (/^#{1,6}\s/.test(text)) {

@@ -18,6 +18,12 @@ export {
   loginProvider,
   logoutProvider,
 } from './login-provider.js';
+export {
+  type GrantMaterialInput,
+  grantMaterial,
+  listGrantedMaterials,
+  withdrawMaterial,
+} from './materials.js';
 export type { ModelChoice } from './model-choice.js';
 export { noCredentialsError } from './model-errors.js';
 export { type ChooseModelOptions, chooseModel } from './models.js';

@@ -56,7 +56,47 @@ const call = (name: string, args: Parameters<typeof fauxToolCall>[1]): Assistant
 
 const EDIT = /replace\s+["“']([^"”']+)["”']\s+with\s+["“']([^"”']*)["”']\s+in\s+([\w./-]+)/i;
 const PATCH = /^\*\*\* Begin Patch$[\s\S]*?^\*\*\* End Patch$/m;
-const FILE = /([\w-]+(?:\/[\w.-]+)*\.(?:md|markdown|txt|rst|org|csv|json))/i;
+const FILE =
+  /([\w-]+(?:\/[\w.-]+)*\.(?:md|markdown|txt|rst|org|csv|json|pdf|docx|epub|html?|xhtml))/i;
+const MATERIAL = /repa:material\/[A-Za-z0-9_-]+/;
+/** A page or chapter marker of a document's text, as the read tool shows it. */
+const MARKER = /^\[(Page|Chapter) (\d+) of \d+/;
+
+/**
+ * The outside material a request names: by identity, or by the id or title the system prompt's
+ * `materials` section lists for it (spec R15).
+ */
+function namedMaterial(request: string, context: TranscriptContext): string | undefined {
+  const identity = MATERIAL.exec(request)?.[0];
+  if (identity) return identity;
+  // The system prompt as Pi renders it into the transcript (its sections joined in its text).
+  const system = context.messages
+    .flatMap((message) => {
+      if (message.role !== 'system') return [];
+      const { content, sections } = message as { content: unknown; sections?: unknown };
+      const text = Array.isArray(content)
+        ? content.map((part: { text?: string }) => part.text ?? '').join('')
+        : String(content);
+      return [text, ...Object.values(sections ?? {}).map(String)];
+    })
+    .join('\n');
+  const section = system.split('<materials>\n').at(-1)?.split('\n</materials>')[0];
+  const asked = request.toLowerCase();
+  for (const line of section?.split('\n') ?? []) {
+    const listed = /^- (repa:material\/([A-Za-z0-9_-]+))(?: "([^"]*)")?/.exec(line);
+    if (!listed) continue;
+    const [, found, id, title] = listed as unknown as [string, string, string, string | undefined];
+    const named = title
+      ?.replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+    if (named && named.length > 3 && asked.includes(named.toLowerCase())) return found;
+    if (id.length > 2 && new RegExp(`\\b${id.toLowerCase()}\\b`).test(asked)) return found;
+  }
+  return undefined;
+}
 
 function answerFrom(path: string, text: string, question: string): string {
   const words = new Set(
@@ -65,7 +105,17 @@ function answerFrom(path: string, text: string, question: string): string {
       .split(/[^a-z0-9]+/)
       .filter((word) => word.length > 3),
   );
-  const nonEmpty = text.split('\n').filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line));
+  // A document's lines know their page: the answer names it.
+  const pages = new Map<string, string>();
+  let page: string | undefined;
+  for (const line of text.split('\n')) {
+    const marker = MARKER.exec(line);
+    if (marker) page = `${marker[1]?.toLowerCase()} ${marker[2]}`;
+    else if (page && !pages.has(line.trim())) pages.set(line.trim(), page);
+  }
+  const nonEmpty = text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^\d+\s*$/.test(line) && !MARKER.test(line));
   // Prose first: a Markdown heading names a topic, it does not answer a question.
   const prose = nonEmpty.filter((line) => !/^\s*#/.test(line));
   const lines = prose.length > 0 ? prose : nonEmpty;
@@ -83,7 +133,9 @@ function answerFrom(path: string, text: string, question: string): string {
   const chosen = (
     best > 0 ? scored.filter((entry) => entry.score === best).map((entry) => entry.line) : lines
   ).slice(0, 2);
-  return `From ${path}: ${chosen.join(' ') || '(the file is empty)'}`;
+  const where = [...new Set(chosen.flatMap((line) => pages.get(line) ?? []))];
+  const at = where.length > 0 ? ` (${where.join(', ')})` : '';
+  return `From ${path}${at}: ${chosen.join(' ') || '(the file is empty)'}`;
 }
 
 // Words that say how a question is asked, not what it is about.
@@ -165,8 +217,9 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
 }
 
 /**
- * A deterministic responder for the offline model: it reads the file a request names and answers
- * from its content; a request naming no file is searched for (`grep`, then `find`) and answered
+ * A deterministic responder for the offline model: it reads the file a request names (a document
+ * too, as its text) or the outside material it names by identity, id or title, and answers from
+ * its content; a request naming no file is searched for (`grep`, then `find`) and answered
  * from the best hit; `replace "X" with "Y" in FILE` is performed through `read` then `edit`, and
  * a Codex-format patch in the request (`*** Begin Patch` … `*** End Patch`) through a `read` of
  * each file it updates or deletes, then `apply_patch`.
@@ -197,7 +250,7 @@ export const offlineResponder: FauxResponseFactory = (context) => {
     }
     return say(`Saved ${path}: replaced "${oldText}" with "${newText}".`);
   }
-  const file = FILE.exec(request)?.[1];
+  const file = namedMaterial(request, context) ?? FILE.exec(request)?.[1];
   if (file) {
     const read = results.find((result) => result.toolName === 'read');
     if (!read) return call('read', { path: file });

@@ -156,6 +156,7 @@ export class PiConversationHost {
     this.#prompts = new PromptCache({
       session: assembled.session,
       space: this.#options.space,
+      appDirectory: this.#options.appDirectory,
       trusted: this.#options.trusted ?? false,
       withheldInstructions: assembled.withheldInstructions,
       now: this.#options.now,
@@ -261,6 +262,7 @@ export class PiConversationHost {
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
       this.#lastSettings = settings;
       unsubscribe = this.#session.subscribe((event) => this.#onPiEvent(run, event));
+      await this.#prompts.refreshMaterials();
       const prompt = this.#assemblePrompt(settings);
       emit({
         type: 'prompt-sections',

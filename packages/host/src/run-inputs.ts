@@ -1,6 +1,11 @@
 import type { ImageContent } from '@earendil-works/pi-ai';
 import { truncateHead } from '@earendil-works/pi-coding-agent';
-import { type ContentObserver, ContentStore } from '@repa/content';
+import {
+  type ContentObserver,
+  ContentStore,
+  readContentText,
+  refuseUnsupportedContent,
+} from '@repa/content';
 import {
   type AttachedSource,
   RepaError,
@@ -70,7 +75,8 @@ function outsideError(path: string): RepaError {
 /**
  * Checks a run's input before it is accepted: inline images are supported images within the
  * size limit, image files are such images inside the space, attached documents are readable
- * regular files inside the space (`invalid_request`, `path_outside_space`, `not_found`, …).
+ * regular files inside the space or granted outside materials, of a kind Repa reads as text
+ * (`invalid_request`, `path_outside_space`, `material_not_granted`, `unsupported_content`, …).
  */
 export async function checkRunInput(
   space: string,
@@ -81,9 +87,9 @@ export async function checkRunInput(
   const store = await ContentStore.open({ root: space, appDirectory });
   for (const [index, image] of (input.images ?? []).entries()) await readImage(store, image, index);
   for (const attachment of input.attachments ?? []) {
-    const location = await store.locate(attachment.path);
-    if (location.outside) throw outsideError(attachment.path);
-    await store.read(attachment.path);
+    const snapshot = await store.read(attachment.path);
+    // Only what no layer reads is refused now; a document's text is extracted when the run starts.
+    refuseUnsupportedContent(snapshot.bytes, snapshot.target, JSON.stringify(attachment.path));
   }
 }
 
@@ -99,9 +105,10 @@ export async function resolveRunImages(
 }
 
 /**
- * Reads the attached documents as the read tool would (inside the space, Pi's head truncation),
- * records each read with the observer (so later changes are told, R50) and returns the text the
- * user message carries with the versions read.
+ * Reads the attached documents as the read tool would (inside the space or granted materials;
+ * documents as their page-marked text; Pi's head truncation), records each read of the space with
+ * the observer (so later changes are told, R50; a material is never tracked, R54) and returns the
+ * text the user message carries with the versions read.
  */
 export async function readAttachments(
   store: ContentStore,
@@ -111,16 +118,16 @@ export async function readAttachments(
   const parts: string[] = [];
   const sources: AttachedSource[] = [];
   for (const attachment of attachments) {
-    const snapshot = await store.read(attachment.path);
-    if (snapshot.outside) throw outsideError(attachment.path);
-    const cut = truncateHead(snapshot.bytes.toString('utf8'));
-    observer.recordRead(snapshot, { partial: cut.truncated });
-    sources.push({ path: snapshot.target, version: snapshot.version });
+    const { snapshot, text, document } = await readContentText(store, attachment.path);
+    const cut = truncateHead(text);
+    observer.recordRead(snapshot, { partial: cut.truncated, ...(document ? { document } : {}) });
+    const path = snapshot.outside ? snapshot.identity : snapshot.target;
+    sources.push({ path, version: snapshot.version });
     const note = cut.truncated
       ? `\n[Truncated: ${cut.outputLines} of ${cut.totalLines} lines shown. Use read for the rest.]`
       : '';
     parts.push(
-      `<attached-document path="${snapshot.target}" version="${snapshot.version}">\n${cut.content}${note}\n</attached-document>`,
+      `<attached-document path="${path}" version="${snapshot.version}">\n${cut.content}${note}\n</attached-document>`,
     );
   }
   return { text: parts.join('\n\n'), sources };

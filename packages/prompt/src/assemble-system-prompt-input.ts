@@ -29,6 +29,22 @@ export interface PromptSkill {
   location: string;
 }
 
+/** One outside material granted to the space, as the host found it (spec R15, R54). */
+export interface PromptMaterial {
+  /** `repa:material/<id>`. */
+  identity: string;
+  /** The learner's title. */
+  title?: string | undefined;
+  /** What it was when granted: `pdf`, `docx`, `epub`, `html` or `text`. */
+  type?: string | undefined;
+  /** Its size now, in bytes. */
+  bytes?: number | undefined;
+  /** `ok`, `vanished` (its file is gone) or `changed` (no longer of its type). */
+  state: 'ok' | 'vanished' | 'changed';
+  /** With `changed`: what it is now. */
+  currentType?: string | undefined;
+}
+
 /** One project instruction file the host found, with its text. */
 export interface PromptInstructionFile {
   /** The file's path as the model should see it. */
@@ -69,6 +85,8 @@ export interface AssembleSystemPromptInput {
   projectInstructions: PromptProjectInstructions;
   /** The enabled tools, in the order to show them. */
   tools: readonly PromptTool[];
+  /** The outside materials granted to the space, in the order to show them (none by default). */
+  materials?: readonly PromptMaterial[] | undefined;
 }
 
 const sourcesSchema = z.object({
@@ -102,6 +120,18 @@ const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({
       promptGuidelines: z.array(z.string()).optional(),
     }),
   ),
+  materials: z
+    .array(
+      z.object({
+        identity: z.string().regex(/^repa:material\/[A-Za-z0-9_-]{1,100}$/u),
+        title: z.string().optional(),
+        type: z.string().optional(),
+        bytes: z.number().int().nonnegative().optional(),
+        state: z.enum(['ok', 'vanished', 'changed']),
+        currentType: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**

@@ -12,6 +12,7 @@ import {
 import { DEFAULT_BASE_PROMPT } from './default-base-prompt.js';
 import { environmentSection } from './environment-section.js';
 import { fileChangesSection } from './file-changes-section.js';
+import { materialsSection } from './materials-section.js';
 import { projectInstructionsSection } from './project-instructions-section.js';
 import { skillCatalogSection } from './skill-catalog-section.js';
 import { toolsSection } from './tools-section.js';
@@ -29,8 +30,8 @@ export interface AssembledSystemPrompt {
   report: PromptSectionReport[];
 }
 
-/** The name of the tool the skill catalog tells the model to load skill files with. */
-const SKILL_READ_TOOL = 'read';
+/** The read tool, which the skill catalog and the materials section tell the model to use. */
+const READ_TOOL = 'read';
 
 interface SectionDecision {
   name: PromptSectionName;
@@ -68,6 +69,18 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
       }
     : { name: 'environment', text: null, reason: `disabled${source('environment')}` };
 
+  const materials = input.materials ?? [];
+  const materialsDecision: SectionDecision =
+    materials.length === 0
+      ? { name: 'materials', text: null, reason: 'no materials granted to this space' }
+      : !tools.some((tool) => tool.name === READ_TOOL)
+        ? { name: 'materials', text: null, reason: 'no read tool to read them' }
+        : {
+            name: 'materials',
+            text: materialsSection(materials),
+            reason: `${count(materials.length, 'material')} granted to this space`,
+          };
+
   let skillCatalog: SectionDecision;
   if (!settings.skillCatalog) {
     skillCatalog = {
@@ -77,7 +90,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
     };
   } else if (skills.length === 0) {
     skillCatalog = { name: 'skillCatalog', text: null, reason: 'no skills' };
-  } else if (!tools.some((tool) => tool.name === SKILL_READ_TOOL)) {
+  } else if (!tools.some((tool) => tool.name === READ_TOOL)) {
     skillCatalog = { name: 'skillCatalog', text: null, reason: 'no read tool to load skills' };
   } else {
     skillCatalog = {
@@ -130,6 +143,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
   return [
     base,
     environmentDecision,
+    materialsDecision,
     skillCatalog,
     instructions,
     toolsDecision,

@@ -5,6 +5,7 @@ export type {
   AssembleSystemPromptInput,
   PromptEnvironment,
   PromptInstructionFile,
+  PromptMaterial,
   PromptProjectInstructions,
   PromptSkill,
   PromptTool,

@@ -51,6 +51,7 @@ export {
   loginProgressSchema,
   loginTypeSchema,
 } from './v1/login.js';
+export { type MaterialInfo, materialSchema } from './v1/methods/materials.js';
 export {
   type V1Method,
   type V1Notification,

@@ -10,7 +10,7 @@ import type { SpaceTrust } from '../space-trust.js';
 
 /** The parts of one application that the v1 handlers answer from. */
 export interface HandlerParts {
-  /** Repa's application directory (the content store's outside grants). */
+  /** Repa's application directory (settings, the ledger, the grants of outside materials). */
   appDirectory: string;
   /** Pi's configuration directory; undefined: Pi's own. */
   agentDir: string | undefined;

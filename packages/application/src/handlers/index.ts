@@ -3,6 +3,7 @@ import { contextHandlers } from './context.js';
 import { doctorHandlers } from './doctor.js';
 import type { HandlerParts } from './handler-parts.js';
 import { loginHandlers } from './login.js';
+import { materialsHandlers } from './materials.js';
 import { modelsHandlers } from './models.js';
 import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
@@ -26,5 +27,6 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...modelsHandlers(parts),
     ...loginHandlers(parts),
     ...doctorHandlers(parts),
+    ...materialsHandlers(parts),
   };
 }

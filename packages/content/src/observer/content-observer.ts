@@ -1,6 +1,7 @@
 import type { FileChange, FileChangeReport, FileChangesMode, SaveReceipt } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { contentKindOf, type DocumentText, documentText, formatName } from '../documents/index.js';
 import { decodeText } from '../files/index.js';
 import { type ContentSnapshot, holdSpace, MAX_READ_BYTES } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
@@ -26,6 +27,11 @@ export interface Observation {
   partial: boolean;
   /** The text the model saw, kept only for whole reads of small text files (for diffs). */
   text?: string;
+  /**
+   * For a document read as text (spec R60): its format and the sha256 of each page's (or
+   * chapter's) text, so a change can name the pages that changed.
+   */
+  document?: { format: DocumentText['format']; unit?: DocumentText['unit']; parts: string[] };
   /**
    * Cheap change key (device, inode, size, mtime); `undefined` while unknown or too recent to
    * trust (then the next check hashes the file).
@@ -75,15 +81,22 @@ export class ContentObserver {
    * Records a read. A partial read still records the whole file's version (R64), but not its text.
    * Outside materials are ignored (R54).
    */
-  recordRead(snapshot: ContentSnapshot, options: { partial: boolean }): void {
+  recordRead(
+    snapshot: ContentSnapshot,
+    options: { partial: boolean; document?: DocumentText },
+  ): void {
     if (snapshot.outside) return;
+    const { document } = options;
     this.put({
       identity: snapshot.identity,
       target: snapshot.target,
       version: snapshot.version,
       partial: options.partial,
       statKey: settledKey(snapshot, this.store),
-      ...this.textOf(snapshot.bytes, options.partial),
+      // The model saw a document's text, never its bytes: its pages are what a change is told by.
+      ...(document === undefined
+        ? this.textOf(snapshot.bytes, options.partial)
+        : { document: documentShape(document) }),
     });
   }
 
@@ -238,8 +251,15 @@ export class ContentObserver {
       version: snapshot.version,
       ...(mode === 'on-demand' ? {} : { bytes: snapshot.bytes.length }),
     };
-    const described =
-      mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' as const };
+    let document: Observation['document'];
+    let described: { form: 'notice' } | ReturnType<ContentObserver['describe']>;
+    if (observation.document !== undefined) {
+      const pages = mode === 'diff' ? await this.describePages(observation, snapshot) : undefined;
+      document = pages?.document;
+      described = pages === undefined ? { form: 'notice' } : { form: 'location', hint: pages.hint };
+    } else {
+      described = mode === 'diff' ? this.describe(observation, snapshot) : { form: 'notice' };
+    }
     this.put({
       identity: observation.identity,
       target: observation.target,
@@ -248,8 +268,57 @@ export class ContentObserver {
       statKey: settledKey(snapshot, this.store),
       // The model now knows the new text only if it was shown a diff of text it knew whole.
       ...(described.form === 'diff' ? this.textOf(snapshot.bytes, false) : {}),
+      ...(document === undefined ? {} : { document }),
     });
     return { ...changed, ...described };
+  }
+
+  /**
+   * The location hint of a changed document: which of its pages (or chapters) differ from the text
+   * the host read, and the new page hashes; a plain hint when its text cannot be read now.
+   */
+  private async describePages(
+    observation: Observation,
+    snapshot: ContentSnapshot,
+  ): Promise<{ hint: string; document?: Observation['document'] }> {
+    const before = observation.document as NonNullable<Observation['document']>;
+    const reread = `Read ${observation.target} again to see its current text.`;
+    const kind = contentKindOf(snapshot.bytes, snapshot.target);
+    if (kind.kind !== 'document') {
+      return { hint: `It is no longer ${formatName(before.format)}. ${reread}` };
+    }
+    let text: DocumentText;
+    try {
+      text = await documentText(
+        this.store,
+        { bytes: snapshot.bytes, version: snapshot.version, format: kind.format },
+        JSON.stringify(snapshot.target),
+      );
+    } catch (error) {
+      const why = RepaError.isInstance(error) ? error.message : String(error);
+      return { hint: `Its new version could not be read as text: ${why} ${reread}` };
+    }
+    const after = documentShape(text);
+    const unit = after.unit;
+    if (unit === undefined || before.unit !== unit) {
+      return {
+        hint: `The ${formatName(kind.format).replace(/^an? /u, '')} changed. ${reread}`,
+        document: after,
+      };
+    }
+    const changed: number[] = [];
+    for (let index = 0; index < Math.max(before.parts.length, after.parts.length); index++) {
+      if (before.parts[index] !== after.parts[index]) changed.push(index + 1);
+    }
+    const count =
+      before.parts.length === after.parts.length
+        ? `of ${after.parts.length}`
+        : `(it had ${before.parts.length} ${unit}s and now has ${after.parts.length})`;
+    const hint =
+      changed.length === 0
+        ? `Its bytes changed but its text did not: the ${unit}s read before still hold.`
+        : `${unit === 'page' ? 'Pages' : 'Chapters'} ${spans(changed)} ${count} changed since they were read. Read them again (read with pages).`;
+    return { hint, document: after };
   }
 
   private describe(
@@ -304,4 +373,27 @@ export class ContentObserver {
     }
     return { form: 'diff', diff };
   }
+}
+
+/** What the observer keeps of a document the host read: its format and page hashes. */
+function documentShape(document: DocumentText): NonNullable<Observation['document']> {
+  return {
+    format: document.format,
+    ...(document.unit === undefined ? {} : { unit: document.unit }),
+    parts: document.hashes,
+  };
+}
+
+/** Page numbers as spans: `3, 7–9 and 12`. */
+function spans(numbers: readonly number[]): string {
+  const runs: string[] = [];
+  for (let index = 0; index < numbers.length; ) {
+    let end = index;
+    while (numbers[end + 1] === (numbers[end] as number) + 1) end += 1;
+    runs.push(end === index ? `${numbers[index]}` : `${numbers[index]}–${numbers[end]}`);
+    index = end + 1;
+  }
+  return runs.length === 1
+    ? (runs[0] as string)
+    : `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}`;
 }

@@ -1,5 +1,6 @@
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { refuseDocumentSave } from '../documents/index.js';
 import { decodeText } from '../files/index.js';
 import { type ContentObserver, checkObserved } from '../observer/index.js';
 import type { SaveChange } from '../save/index.js';
@@ -68,6 +69,8 @@ export async function planPatch(
         if (error.code === 'invalid_request') throw conflict(`${target}: ${error.message}`);
         if (error.code !== 'not_found') throw error;
       }
+      // A document (or a new file named as one) is never patched: it is read as text (spec R60).
+      refuseDocumentSave(target, snapshot?.bytes ?? null);
       if (snapshot !== null) checkObserved(observer, snapshot);
       originals.set(target, snapshot);
     }

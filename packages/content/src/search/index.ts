@@ -1,6 +1,19 @@
-export { LONG_LINE_OVERLAP, SLICE_CHARS } from './grep-file.js';
-export type { FoundEntry, SearchAnswer, SearchJob, SearchQuery } from './search-jobs.js';
-export { compileGlob, compileLinePattern } from './search-patterns.js';
+export {
+  type GrepHit,
+  type GrepState,
+  grepText,
+  LONG_LINE_OVERLAP,
+  SLICE_CHARS,
+} from './grep-file.js';
+export { readDocumentForSearch } from './search-file.js';
+export type {
+  FoundEntry,
+  JobScope,
+  SearchAnswer,
+  SearchJob,
+  SearchQuery,
+} from './search-jobs.js';
+export { compileGlob, compileLinePattern, type LinePattern } from './search-patterns.js';
 export { runInWorker } from './search-pool.js';
 export {
   DEFAULT_SEARCH_LIMITS,

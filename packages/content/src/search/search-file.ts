@@ -1,4 +1,5 @@
 import { fstatSync, openSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { errnoCode, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { closeQuietly } from './space-walk.js';
 
@@ -36,8 +37,7 @@ export function readForSearch(
   try {
     fd = openSync(absolutePath, options.follow ? READ_FOLLOW : READ_NO_FOLLOW);
   } catch (error) {
-    const code = errnoCode(error);
-    return { skipped: code === 'ENXIO' || code === 'EOPNOTSUPP' ? 'special' : 'unreadable' };
+    return openFailure(error);
   }
   try {
     const stats = fstatSync(fd);
@@ -61,5 +61,46 @@ export function readForSearch(
     return { skipped: 'unreadable' };
   } finally {
     closeQuietly(fd);
+  }
+}
+
+/** Why a file could not be opened for a search: a FIFO, socket or device, or unreadable. */
+function openFailure(error: unknown): SearchRead {
+  const code = errnoCode(error);
+  return { skipped: code === 'ENXIO' || code === 'EOPNOTSUPP' ? 'special' : 'unreadable' };
+}
+
+/**
+ * Reads a document for `grep` on the event loop, where its text is extracted (spec R60): as
+ * {@link readForSearch} but asynchronous, into bytes of its own, binary bytes kept.
+ */
+export async function readDocumentForSearch(
+  absolutePath: string,
+  options: { follow: boolean; maxBytes: number },
+): Promise<SearchRead> {
+  let handle: FileHandle;
+  try {
+    handle = await open(absolutePath, options.follow ? READ_FOLLOW : READ_NO_FOLLOW);
+  } catch (error) {
+    return openFailure(error);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { skipped: 'special' };
+    if (stats.size > options.maxBytes) return { skipped: 'too large', size: stats.size };
+    const want = Math.min(stats.size + 1, options.maxBytes + 1);
+    const buffer = Buffer.allocUnsafe(want);
+    let length = 0;
+    while (length < want) {
+      const { bytesRead } = await handle.read(buffer, length, want - length, length);
+      length += bytesRead;
+      if (bytesRead === 0 || length < want) break;
+    }
+    if (length > options.maxBytes) return { skipped: 'too large', size: length };
+    return { bytes: buffer.subarray(0, length) };
+  } catch {
+    return { skipped: 'unreadable' };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,5 @@
 import { lstatSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
 import { type GrepHit, type GrepState, grepText } from './grep-file.js';
 import { ReadBuffer, readForSearch } from './search-file.js';
 import { compileGlob, compileLinePattern, type PathMatcher } from './search-patterns.js';
@@ -34,6 +35,11 @@ export type SearchQuery =
       glob?: string | undefined;
       limit: number;
       context: number;
+      /**
+       * Files left to the caller (documents, whose text it extracts): by their extensions (lower
+       * case, with the dot); a larger one is skipped as too large.
+       */
+      documents?: { extensions: readonly string[]; maxBytes: number } | undefined;
     }
   | { kind: 'changed'; since: number; known: string[] };
 
@@ -59,6 +65,11 @@ export interface SearchAnswer {
     hits: GrepHit[];
     skippedFiles: { file: number; reason: 'too large' | 'too slow' }[];
     longLines: number;
+    /**
+     * The documents met (the files the query's `documents` names), in walk order, for the caller
+     * to search in their extracted text: each its index in `entries`, which orders it among hits.
+     */
+    documents: number[];
   };
 }
 
@@ -135,10 +146,40 @@ function grep(
     longLines: 0,
   };
   const skippedFiles: NonNullable<SearchAnswer['grep']>['skippedFiles'] = [];
+  const documents: number[] = [];
+  const documentExtensions = new Set(job.documents?.extensions);
+  const maxDocumentBytes = job.documents?.maxBytes ?? 0;
   const buffer = new ReadBuffer();
   const { limits } = job;
   let bytesRead = 0;
+  /** A document is left to the caller, its size counted among the bytes read as it will be. */
+  const searchDocument = (entry: WalkEntry) => {
+    let size: number;
+    try {
+      const stats = job.start.outside
+        ? statSync(entry.absolutePath)
+        : lstatSync(entry.absolutePath);
+      if (!stats.isFile()) {
+        walk.report.special += 1;
+        return;
+      }
+      size = stats.size;
+    } catch {
+      return;
+    }
+    if (size > maxDocumentBytes) {
+      skippedFiles.push({ file: files.push(entry) - 1, reason: 'too large' });
+      return;
+    }
+    bytesRead += size;
+    if (bytesRead > limits.maxBytes) {
+      walk.stop(job.reasons.bytes);
+      return;
+    }
+    documents.push(files.push(entry) - 1);
+  };
   const search = (entry: WalkEntry) => {
+    if (documentExtensions.has(extname(entry.path).toLowerCase())) return searchDocument(entry);
     const read = readForSearch(
       entry.absolutePath,
       { follow: job.start.outside, maxBytes: limits.maxFileBytes },
@@ -172,7 +213,7 @@ function grep(
       if (state.hits.length >= state.limit || walk.report.stopped !== undefined) break;
     }
   }
-  return { hits: state.hits, skippedFiles, longLines: state.longLines };
+  return { hits: state.hits, skippedFiles, longLines: state.longLines, documents };
 }
 
 /**

@@ -1,5 +1,14 @@
 export { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
 export { newIdentity, parseIdentity } from './content-address.js';
+export {
+  CONTENT_ACCESS_FILE,
+  grantedTo,
+  MATERIAL_ID,
+  MAX_GRANTS_BYTES,
+  type MaterialGrant,
+  materialTypeSchema,
+  readGrantsFile,
+} from './outside-grants.js';
 export { holdSpace, type SpaceHold } from './space-gate.js';
 export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 export { isProtectedName, parseSpacePath, toPosix } from './space-path.js';

@@ -261,6 +261,17 @@ export class SpaceResolver {
       const code = errnoCode(error);
       if (isSocketOpenError(error)) throw notRegularFile(shown);
       if (code === 'ENOENT' || code === 'ENOTDIR') {
+        if (location.outside) {
+          const id = location.identity?.split('/').pop() ?? '';
+          throw new RepaError(
+            'not_found',
+            `The material ${shown} is granted, but its file ${location.absolutePath} is gone.`,
+            {
+              fix: `Ask the learner to put the file back, or to withdraw the grant (repa materials remove ${id}).`,
+              details: { path: location.absolutePath, vanished: true },
+            },
+          );
+        }
         throw new RepaError('not_found', `There is no file at ${shown}.`);
       }
       if (code === 'ELOOP') {

@@ -5,12 +5,15 @@ import {
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
+import { isDocumentName } from '../documents/index.js';
 import {
   compileGlob,
   compileLinePattern,
+  type FoundEntry,
   LONG_LINE_OVERLAP,
   SLICE_CHARS,
 } from '../search/index.js';
+import { GREP_DOCUMENTS, MAX_DOCUMENT_BYTES, searchDocuments } from './grep-documents.js';
 import {
   type ContentSearchDetails,
   defineSearchTool,
@@ -24,10 +27,20 @@ import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a `grep` result. */
 export interface ContentGrepDetails extends ContentSearchDetails {
-  /** Every matching line: the file's space-relative path, its identity where it has one, the line. */
-  hits: { path: string; identity?: string; line: number }[];
-  /** Files not (fully) searched and why: `too large`, `too slow` (the per-file time box). */
-  skippedFiles?: { path: string; reason: 'too large' | 'too slow' }[];
+  /**
+   * Every matching line: the file's space-relative path, its identity where it has one, the line
+   * (of a document's marked text, as `read` shows it) and, in a PDF or EPUB, its page or chapter.
+   */
+  hits: { path: string; identity?: string; line: number; page?: number }[];
+  /**
+   * Files not (fully) searched and why: `too large`, `too slow` (the per-file time box),
+   * `unreadable` (a document whose text could not be extracted; `message` says why).
+   */
+  skippedFiles?: {
+    path: string;
+    reason: 'too large' | 'too slow' | 'unreadable';
+    message?: string;
+  }[];
   /** The limit, when it cut the matches. */
   matchLimitReached?: number;
   /** True when some lines were cut to Pi's grep line length. */
@@ -48,7 +61,8 @@ interface FileName {
  * Pi's `grep` (parameters, output lines, limits, truncation) searching in process, without
  * ripgrep: a bounded walk of the space through its scope rules, RE2 matching (linear time) in
  * slices with a time box per file, binary files skipped, all in the search worker (off the event
- * loop, synchronous reads). A hit is not a read: nothing is observed.
+ * loop, synchronous reads); documents the walk meets are searched in their extracted text, with
+ * the page or chapter of each hit (grep-documents.ts). A hit is not a read: nothing is observed.
  */
 export function createContentGrepTool(options: ContentToolsOptions): ToolDefinition {
   const { store } = options;
@@ -75,14 +89,15 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
     ...base,
     description: `${base.description.replace(
       'with file paths and line numbers.',
-      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
+      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. PDFs, Word documents, EPUBs and web pages are searched in their text as read shows it; a hit in a PDF or EPUB starts with its page (or chapter). Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
     )}${SEARCH_SCOPE}`,
     parameters,
     async search(params, openWalk) {
       // Checked here so a bad pattern or glob fails before the walk; the worker compiles them again.
-      compileLinePattern(params.pattern, params);
+      const pattern = compileLinePattern(params.pattern, params);
       if (params.glob !== undefined) compileGlob(params.glob, 'glob');
-      const { start, limits, run } = await openWalk(params);
+      const { start, limits, reasons, signal, run } = await openWalk(params);
+      const deadline = performance.now() + limits.maxMillis;
       const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
       const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
       const answer = await run({
@@ -93,9 +108,20 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
         glob: params.glob,
         limit,
         context,
+        documents: GREP_DOCUMENTS,
       });
       const { report, entries } = answer;
-      const { longLines, ...found } = answer.grep ?? { hits: [], skippedFiles: [], longLines: 0 };
+      const { longLines, ...found } = await searchDocuments(answer, {
+        store,
+        start,
+        pattern,
+        limit,
+        context,
+        limits,
+        deadline,
+        timeReason: reasons.time,
+        signal,
+      });
       const identityOf = await store.identityLookup();
       const named = entries.map((entry): FileName => {
         const path = start.outside ? (start.identity ?? entry.path) : entry.path;
@@ -103,15 +129,19 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
         return identity === undefined ? { path } : { path, identity };
       });
       const hits = found.hits.map((hit) => ({ ...hit, ...(named[hit.file] as FileName) }));
-      const skippedFiles = found.skippedFiles.map(({ file, reason }) => ({
+      const skippedFiles = found.skippedFiles.map(({ file, reason, message }) => ({
         path: (named[file] as FileName).path,
         reason,
+        ...(message === undefined ? {} : { message }),
       }));
       const matchLimitReached = hits.length >= limit;
       const details: ContentGrepDetails = {
-        hits: hits.map(({ path, identity, line }) =>
-          identity === undefined ? { path, line } : { path, identity, line },
-        ),
+        hits: hits.map(({ path, identity, line, page }) => ({
+          path,
+          ...(identity === undefined ? {} : { identity }),
+          line,
+          ...(page === undefined ? {} : { page }),
+        })),
         ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
       };
       const notices: string[] = [];
@@ -121,10 +151,22 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
           `Matching stopped after ${limits.matchMillisPerFile} ms in ${tooSlow.map((file) => file.path).join(', ')} (not fully searched; simplify the pattern or search those files with a narrower path)`,
         );
       }
-      const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
-      if (tooLarge.length > 0) {
+      const unreadable = skippedFiles.filter((file) => file.reason === 'unreadable');
+      if (unreadable.length > 0) {
         notices.push(
-          `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
+          `Not searched (their text could not be read): ${unreadable.map((file) => `${file.path} (${file.message})`).join('; ')}`,
+        );
+      }
+      const tooLarge = found.skippedFiles.filter((file) => file.reason === 'too large');
+      // Documents have their own bound (their text is extracted, not read as it is).
+      for (const documents of [false, true]) {
+        const these = tooLarge.filter(
+          ({ file }) => isDocumentName((entries[file] as FoundEntry).path) === documents,
+        );
+        if (these.length === 0) continue;
+        const bound = documents ? MAX_DOCUMENT_BYTES : limits.maxFileBytes;
+        notices.push(
+          `Skipped as larger than ${formatSize(bound)}: ${these.map(({ file }) => (named[file] as FileName).path).join(', ')}`,
         );
       }
       if (longLines > 0) {
@@ -142,9 +184,11 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
           const current = hit.from + index;
           const { text, wasTruncated } = truncateLine(line);
           if (wasTruncated) details.linesTruncated = true;
+          // The hit's page or chapter leads its text: `lecture.pdf:57: (page 7) …`.
+          const page = hit.page === undefined ? '' : `(${hit.unit} ${hit.page}) `;
           lines.push(
             current === hit.line
-              ? `${hit.path}:${current}: ${text}`
+              ? `${hit.path}:${current}: ${page}${text}`
               : `${hit.path}-${current}- ${text}`,
           );
         }

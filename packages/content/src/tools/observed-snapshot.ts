@@ -1,4 +1,5 @@
 import { RepaError } from '@repa/protocol';
+import { refuseDocumentSave } from '../documents/index.js';
 import { checkObserved } from '../observer/index.js';
 import type { ContentSnapshot } from '../space/index.js';
 import { refuseSkillFile } from './skill-files.js';
@@ -23,6 +24,8 @@ export async function observedSnapshot(
       },
     );
   }
+  // A document is read as its text: the model never saw bytes it could edit (spec R60).
+  refuseDocumentSave(snapshot.target, snapshot.bytes);
   checkObserved(options.observer, snapshot);
   return snapshot;
 }

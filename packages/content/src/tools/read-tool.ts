@@ -6,7 +6,15 @@ import {
   type ReadToolDetails,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
+import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
+import {
+  contentKindOf,
+  type DocumentText,
+  documentText,
+  selectParts,
+  unsupportedContent,
+} from '../documents/index.js';
 import type { ContentSnapshot } from '../space/index.js';
 import { sharedParameters } from './shared-parameters.js';
 import { readSkillFile } from './skill-files.js';
@@ -29,6 +37,13 @@ export interface ContentReadDetails extends ReadToolDetails {
   outside: boolean;
   /** True for an offered skill's file (read-only, untracked; `identity` is the path given). */
   skill?: boolean;
+  /** For a document read as text (spec R60): its format, its pages (or chapters) and those shown. */
+  document?: {
+    format: DocumentText['format'];
+    unit?: DocumentText['unit'];
+    parts: number;
+    shown?: { first: number; last: number };
+  };
 }
 
 /** The path parameter description shared by the content tools. */
@@ -39,6 +54,12 @@ type ReadResult = AgentToolResult<ReadToolDetails | undefined>;
 
 const ADDRESSING =
   ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
+
+const DOCUMENTS =
+  ' PDFs, Word documents (DOCX), EPUBs and saved web pages (HTML) are read as their text, with a line such as [Page 3 of 12] (or [Chapter 2 of 9]) before each page; use pages to read some of them, and offset/limit for lines of what is shown. They are read-only. Other binary files are refused.';
+
+const PAGES_DESCRIPTION =
+  'For a PDF (pages) or an EPUB (chapters): which to show, e.g. "7", "3-5" or "12-" (to the end); offset and limit then count lines of those pages';
 
 // The image types Pi's read tool sends as attachments, recognised by their first bytes.
 function imageMimeType(bytes: Buffer): string | undefined {
@@ -64,6 +85,33 @@ function isPartial(
   return details?.truncation?.truncated === true;
 }
 
+/**
+ * Pi's result for a document's text (spec R60): the pages asked for (all by default), then
+ * `offset`/`limit` over their lines exactly as for a text file.
+ */
+async function readDocument(
+  document: DocumentText,
+  params: { path: string; offset?: number; limit?: number; pages?: string },
+): Promise<{
+  result: ReadResult;
+  totalLines: number;
+  subset: boolean;
+  shown?: { first: number; last: number };
+}> {
+  const selected = params.pages === undefined ? undefined : selectParts(document, params.pages);
+  const text = selected?.text ?? document.text;
+  const window = await readTextWindow(Buffer.from(text, 'utf8'), params.path, params);
+  const whole =
+    selected === undefined || (selected.first === 1 && selected.last === document.parts.length);
+  return {
+    result: { content: [{ type: 'text', text: window.text }], details: window.details },
+    totalLines: window.totalLines,
+    // A selection of some pages is a partial read whatever its lines.
+    subset: !whole,
+    ...(selected === undefined ? {} : { shown: { first: selected.first, last: selected.last } }),
+  };
+}
+
 /** Pi's result for a text file, cut from the snapshot without decoding more than the window. */
 async function readText(
   snapshot: ContentSnapshot,
@@ -73,6 +121,12 @@ async function readText(
   const { text, details, totalLines } = await readTextWindow(snapshot.bytes, params.path, params);
   if (signal?.aborted) throw new Error('Operation aborted');
   return { result: { content: [{ type: 'text', text }], details }, totalLines };
+}
+
+function noPages(shown: string): RepaError {
+  return new RepaError('invalid_request', `${shown} has no pages: it is not a PDF or an EPUB.`, {
+    fix: 'Leave out pages; use offset and limit (lines) instead.',
+  });
 }
 
 /** Bytes from this size on are handed back to the system as soon as a call is done with them. */
@@ -137,24 +191,44 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       path: Type.String({ description: PATH_DESCRIPTION }),
       offset: properties.offset,
       limit: properties.limit,
+      pages: Type.Optional(Type.String({ description: PAGES_DESCRIPTION })),
     }),
   );
   const tool: ToolDefinition<typeof parameters, ContentReadDetails> = {
     ...base,
-    description: base.description + ADDRESSING,
+    description: base.description + ADDRESSING + DOCUMENTS,
     parameters,
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: '' };
       try {
-        let read: { result: ReadResult; totalLines?: number };
+        let read: {
+          result: ReadResult;
+          totalLines?: number;
+          document?: DocumentText;
+          subset?: boolean;
+          shown?: { first: number; last: number };
+        };
         try {
           read = await runToolCall(state, async () => {
             const snapshot = await inToolCall(snapshotOf);
-            if (imageMimeType(snapshot.bytes) === undefined) {
+            if (imageMimeType(snapshot.bytes) !== undefined) {
+              return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
+            }
+            const kind = state.skill ? undefined : contentKindOf(snapshot.bytes, snapshot.target);
+            const shown = JSON.stringify(params.path);
+            if (kind?.kind === 'unsupported') throw unsupportedContent(shown, kind.type);
+            if (kind?.kind !== 'document') {
+              if (params.pages !== undefined) throw noPages(shown);
               return readText(snapshot, params, signal);
             }
-            return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
+            const document = await documentText(
+              store,
+              { bytes: snapshot.bytes, version: snapshot.version, format: kind.format },
+              shown,
+            );
+            if (signal?.aborted) throw new Error('Operation aborted');
+            return { ...(await readDocument(document, params)), document };
           });
         } catch (error) {
           throw toolError(error, state);
@@ -164,9 +238,16 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
         if (snapshot === undefined) throw toolError(new Error('The read produced no snapshot.'));
         // An image is shown whole.
         const partial =
-          read.totalLines !== undefined && isPartial(read.totalLines, params, result.details);
+          read.subset === true ||
+          (read.totalLines !== undefined && isPartial(read.totalLines, params, result.details));
         // Contract: a skill's file is untracked (R54): no baseline, no change notices.
-        if (!state.skill) observer.recordRead(snapshot, { partial });
+        if (!state.skill) {
+          observer.recordRead(snapshot, {
+            partial,
+            ...(read.document === undefined ? {} : { document: read.document }),
+          });
+        }
+        const { document } = read;
         return {
           content: result.content,
           details: {
@@ -177,6 +258,16 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
             partial,
             outside: snapshot.outside,
             ...(state.skill ? { skill: true } : {}),
+            ...(document === undefined
+              ? {}
+              : {
+                  document: {
+                    format: document.format,
+                    ...(document.unit === undefined ? {} : { unit: document.unit }),
+                    parts: document.parts.length,
+                    ...(read.shown === undefined ? {} : { shown: read.shown }),
+                  },
+                }),
           },
         };
       } finally {

@@ -11,6 +11,7 @@ import { RepaError } from '@repa/protocol';
 import { type Static, type TSchema, Type } from 'typebox';
 import {
   DEFAULT_SEARCH_LIMITS,
+  type JobScope,
   jobScope,
   MAX_DEPTH,
   resolveWalkStart,
@@ -133,6 +134,10 @@ export function identityLines(files: readonly { path: string; identity?: string 
 export interface SearchWalk {
   start: WalkStart;
   limits: SearchLimits;
+  /** Why a search stopped early at each of its bounds (as the result says it). */
+  reasons: JobScope['reasons'];
+  /** The call's signal: a search gives up once it is aborted. */
+  signal?: AbortSignal | undefined;
   /** Runs the walk with `query` in the search worker. */
   run(query: SearchQuery): Promise<SearchAnswer>;
 }
@@ -176,7 +181,7 @@ export function defineSearchTool<TParams extends TSchema, TDetails extends Conte
           const limits = searchLimitsOf(options);
           const scope = jobScope(store.root, start, includeIgnored ?? false, limits);
           const run = (query: SearchQuery) => runInWorker({ ...scope, ...query }, signal);
-          return { start, limits, run };
+          return { start, limits, reasons: scope.reasons, signal, run };
         });
       } catch (error) {
         throw toolError(error);

@@ -6,6 +6,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import type { SaveDiff, SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
+import { documentReadOnly, refuseDocumentSave } from '../documents/index.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';
@@ -39,6 +40,10 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
         const location = await store.locate(state.address);
         const bytes = Buffer.from(content, 'utf8');
         const seen = location.outside ? undefined : observer.get(location.target);
+        // A document the host read as text, or a file named as one, is never written (spec R60).
+        if (seen?.document !== undefined)
+          throw documentReadOnly(location.target, seen.document.format);
+        if (!location.outside) refuseDocumentSave(location.target, null);
         state.receipts = await store.save(
           [{ target: state.address, content: bytes, expectedVersion: seen?.version ?? null }],
           { operationId: state.operationId },

@@ -1,7 +1,12 @@
 import { basename } from 'node:path';
 import type { AgentSession } from '@earendil-works/pi-coding-agent';
-import { type AssembledSystemPrompt, assembleSystemPrompt } from '@repa/prompt';
+import {
+  type AssembledSystemPrompt,
+  assembleSystemPrompt,
+  type PromptMaterial,
+} from '@repa/prompt';
 import type { PromptSettings, PromptSettingsSources } from '@repa/protocol';
+import { promptMaterials } from '../materials.js';
 
 /** What a session's prompts are assembled from besides the run's settings. */
 export interface PromptCacheOptions {
@@ -9,6 +14,8 @@ export interface PromptCacheOptions {
   session: AgentSession;
   /** The space root. */
   space: string;
+  /** Repa's application directory (the grants of outside materials). */
+  appDirectory: string;
   /** Whether the learner trusts the space. */
   trusted: boolean;
   /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
@@ -33,6 +40,8 @@ export class PromptCache {
     | undefined;
   #last: AssembledSystemPrompt | undefined;
   #offeredSkills: readonly string[] = [];
+  /** The materials this space may read, as of the last {@link refreshMaterials}. */
+  #materials: readonly PromptMaterial[] = [];
 
   constructor(options: PromptCacheOptions) {
     this.#options = options;
@@ -46,6 +55,14 @@ export class PromptCache {
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   get offeredSkills(): readonly string[] {
     return this.#offeredSkills;
+  }
+
+  /**
+   * Reads which outside materials the space may read now (spec R15), for the next prompt: the
+   * model is told them by identity, title, type and size (a change assembles the prompt again).
+   */
+  async refreshMaterials(): Promise<void> {
+    this.#materials = await promptMaterials(this.#options.appDirectory, this.#options.space);
   }
 
   /** The prompt for these settings, assembled again only when its input changed. */
@@ -67,7 +84,8 @@ export class PromptCache {
     const date = (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
     // The prompt is a pure function of its input: a run whose input equals the last one's (the
     // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
-    const key = JSON.stringify({ settings, sources, trusted, date });
+    const materials = this.#materials;
+    const key = JSON.stringify({ settings, sources, trusted, date, materials });
     const inputs = [
       skillList,
       agentsFiles,
@@ -101,6 +119,7 @@ export class PromptCache {
               description: tool.description,
               promptGuidelines: tool.promptGuidelines && [...tool.promptGuidelines],
             })),
+            materials,
           });
     this.#assembled = { key, sources: inputs, prompt };
     this.#last = prompt;

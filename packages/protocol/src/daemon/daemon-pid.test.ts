@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,4 +28,27 @@ describe('isProcessAlive', () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     expect(isProcessAlive(2 ** 22 + 1)).toBe(false);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'is false for a zombie: a process that exited and waits to be reaped',
+    async () => {
+      // sh starts a child that exits shortly, then becomes `sleep`, which never reaps it.
+      const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        const pid = Number(
+          await new Promise<string>((resolve) => {
+            parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8')));
+          }),
+        );
+        const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+        while (state() !== 'Z') await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(isProcessAlive(pid)).toBe(false);
+        expect(isProcessAlive(parent.pid ?? 0)).toBe(true);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
 });

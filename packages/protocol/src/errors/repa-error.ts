@@ -15,7 +15,7 @@ export const REPA_ERROR_FIXES = {
   busy: 'Wait for the active run in this session to finish, or cancel it, then submit again.',
   not_found: 'Check the id or path; list the available objects first.',
   material_not_granted:
-    "This outside material is granted to other spaces, not this one: use it from a space it is granted to, or ask the learner to add this space to the material's `spaces` in repa-content-access.json.",
+    'This outside material is granted to other spaces, not this one: use it from a space it is granted to, or ask the learner to grant it here too (repa materials add PATH --id ID --space DIR, which writes repa-content-access.json).',
   file_too_large:
     'The file is larger than Repa reads at once (see the limit in the message): work on a smaller file, or split it.',
   read_required: 'Read the file first so its current version is known, then save again.',
@@ -63,6 +63,14 @@ export const REPA_ERROR_FIXES = {
     "The session's queue is full; wait for queued runs to start, or cancel some (repa runs cancel), then submit again.",
   run_finished:
     'The target run ended before the message was delivered; submit it again with delivery queue (or new) to run it on its own.',
+  unsupported_content:
+    'The file is in a format Repa cannot read as text (the message names it): ask the learner for it as a PDF, Word document (DOCX), EPUB, web page (HTML), Markdown or plain text.',
+  document_read_only:
+    'PDFs, Word documents, EPUBs and saved web pages are read-only sources: write notes about them in a Markdown file of the space instead.',
+  document_encrypted:
+    'The document is locked with a password: ask the learner for a copy without one (e.g. printed to a new PDF from a reader that opened it).',
+  document_unreadable:
+    'The document could not be read as text (the message says why): open it in a reader and save or print it to a new file, or ask the learner for the part that is needed.',
   data_too_large:
     'A file of the space is larger than Repa reads (the message names it and the limit); shrink it or move it out of the space, then retry.',
   history_evicted:

@@ -36,6 +36,15 @@ const item = {
   revisions: { application: 0, space: 2 },
 };
 const session = { sessionId: 's1', space: '/spaces/a', createdAt: '2026-12-02T10:00:00.000Z' };
+const material = {
+  id: 'ch3',
+  identity: 'repa:material/ch3',
+  path: '/books/ch3.pdf',
+  type: 'pdf',
+  bytes: 1024,
+  spaces: ['/spaces/a'],
+  state: 'ok',
+};
 
 const choice = {
   model: 'repa-offline',
@@ -154,6 +163,15 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { item },
   },
   'settings.reset': { params: { level: 'application', key: 'prompts.append' }, result: { item } },
+  'materials.list': {
+    params: { space: '/spaces/a' },
+    result: { materials: [material], revision: 'r1' },
+  },
+  'materials.add': {
+    params: { path: '/books/ch3.pdf', id: 'ch3', title: 'Chapter 3', space: '/spaces/a' },
+    result: { material, revision: 'r1' },
+  },
+  'materials.remove': { params: { id: 'ch3' }, result: { removed: true, revision: null } },
   'context.get': {
     params: { space: '/spaces/a' },
     result: { context: { body: 'Tides.', sources: ['a.md'], revision: '2' } },
@@ -250,6 +268,9 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     params: { level: 'space', key: 'prompts.base', expectedRevision: -1 },
     path: 'params.expectedRevision',
   },
+  'materials.list': { params: { space: 3 }, path: 'params.space' },
+  'materials.add': { params: { path: '/a.pdf', id: 'not an id' }, path: 'params.id' },
+  'materials.remove': { params: {}, path: 'params.id' },
   'context.get': { params: {}, path: 'params.space' },
   'context.set': {
     params: { space: '/a', body: 'x', sources: [] },

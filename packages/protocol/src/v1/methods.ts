@@ -2,6 +2,7 @@ import { loginProgressSchema } from './login.js';
 import { contextMethods, contextProgressSchema } from './methods/context.js';
 import { daemonMethods } from './methods/daemon.js';
 import { loginMethods } from './methods/login.js';
+import { materialsMethods } from './methods/materials.js';
 import { modelsMethods } from './methods/models.js';
 import { runMethods } from './methods/run.js';
 import { sessionMethods } from './methods/session.js';
@@ -28,6 +29,7 @@ export const v1Methods = {
   ...modelsMethods,
   ...loginMethods,
   'settings.reset': settingsMethods['settings.reset'],
+  ...materialsMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const promptSectionNameSchema = z.enum([
   'base',
   'environment',
+  'materials',
   'skillCatalog',
   'projectInstructions',
   'tools',

@@ -55,7 +55,7 @@ export const runAttachmentSchema = z.strictObject({
     .min(1)
     .max(4096)
     .describe(
-      "A space path (relative to the root) or identity of a document, read at run start through the content tools' rules.",
+      'A space path (relative to the root) or identity of a document (an outside material granted to the space: `repa:material/<id>`), read at run start as the read tool reads it (PDFs and other documents as their text).',
     ),
 });
 
@@ -78,7 +78,7 @@ const textInput = {
     .max(20)
     .optional()
     .describe(
-      'Documents of the space attached to the request (at most 20), read when the run starts.',
+      'Documents of the space or granted materials attached to the request (at most 20), read when the run starts.',
     ),
 };
 

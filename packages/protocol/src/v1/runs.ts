@@ -43,7 +43,11 @@ export const runDeliverySchema = z.enum(['new', 'queue', 'steer', 'followUp']).m
 
 /** A document attached to a run, as the run read it. */
 export const attachedSourceSchema = z.looseObject({
-  path: z.string().describe("The document's path relative to the space root."),
+  path: z
+    .string()
+    .describe(
+      "The document's path relative to the space root, or an outside material's `repa:material/<id>`.",
+    ),
   version: z.string().describe('The version (sha256 of the bytes) the run read.'),
 });
 

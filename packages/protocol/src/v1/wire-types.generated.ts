@@ -65,6 +65,7 @@ export type RunDelivery = 'new' | 'queue' | 'steer' | 'followUp';
 export type PromptSectionName =
   | 'base'
   | 'environment'
+  | 'materials'
   | 'skillCatalog'
   | 'projectInstructions'
   | 'tools'
@@ -490,6 +491,30 @@ export interface SessionInfo {
   [member: string]: unknown;
 }
 
+/** An outside file granted read-only to spaces (spec R15, R54), read as `repa:material/<id>`. */
+export interface MaterialInfo {
+  /** Its id. */
+  id: string;
+  /** `repa:material/<id>`: how the model and `--attach` address it. */
+  identity: string;
+  /** The outside file's absolute path. */
+  path: string;
+  /** The learner's title, when given. */
+  title?: string | undefined;
+  /** What it was when granted (absent for a hand-written grant). */
+  type?: 'pdf' | 'docx' | 'epub' | 'html' | 'text' | undefined;
+  /** Its size now, when it is there. */
+  bytes?: number | undefined;
+  /** The space roots it is granted to; null: every space. */
+  spaces: string[] | null;
+  /** `vanished`: no regular file there now; `changed`: it is no longer of its `type`. */
+  state: 'ok' | 'vanished' | 'changed';
+  /** With `changed`: what it is now (a type, or a format Repa cannot read). */
+  currentType?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** One public history item (spec R27). */
 export interface HistoryItem {
   /** The Pi session entry id. */
@@ -613,8 +638,9 @@ export type RunImage = RunImageData | RunImageFile;
 /** A document of the space the user points the run at. */
 export interface RunAttachment {
   /**
-   * A space path (relative to the root) or identity of a document, read at run start through the
-   * content tools' rules.
+   * A space path (relative to the root) or identity of a document (an outside material granted to
+   * the space: `repa:material/<id>`), read at run start as the read tool reads it (PDFs and other
+   * documents as their text).
    */
   path: string;
 }
@@ -630,13 +656,18 @@ export interface RunInput {
    * as image content.
    */
   images?: RunImage[] | undefined;
-  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  /**
+   * Documents of the space or granted materials attached to the request (at most 20), read when the
+   * run starts.
+   */
   attachments?: RunAttachment[] | undefined;
 }
 
 /** A document attached to a run, as the run read it. */
 export interface AttachedSource {
-  /** The document's path relative to the space root. */
+  /**
+   * The document's path relative to the space root, or an outside material's `repa:material/<id>`.
+   */
   path: string;
   /** The version (sha256 of the bytes) the run read. */
   version: string;
@@ -698,7 +729,10 @@ export interface RunInputView {
   text: string;
   /** The request's images as recorded (inline bytes are not repeated in run records). */
   images?: RunImageView[] | undefined;
-  /** Documents of the space attached to the request (at most 20), read when the run starts. */
+  /**
+   * Documents of the space or granted materials attached to the request (at most 20), read when the
+   * run starts.
+   */
   attachments?: RunAttachment[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
@@ -1686,6 +1720,66 @@ export interface SettingsResetResult {
   [member: string]: unknown;
 }
 
+/** `materials.list` params. */
+export interface MaterialsListParams {
+  /** Only the materials granted to this space. */
+  space?: string | undefined;
+}
+
+/** `materials.list` result. */
+export interface MaterialsListResult {
+  /** The materials, in id order. */
+  materials: MaterialInfo[];
+  /** The grants file revision (sha256 of its bytes); null when there is no file yet. */
+  revision: string | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `materials.add` params. */
+export interface MaterialsAddParams {
+  /** The file (an absolute path on the server). */
+  path: string;
+  /** Its id; default: made from its file name. */
+  id?: string | undefined;
+  /** The learner's title for it. */
+  title?: string | undefined;
+  /** The space it is granted to (with `allSpaces` absent or false). */
+  space?: string | undefined;
+  /** Grant it to every space instead of `space`. */
+  allSpaces?: boolean | undefined;
+  /** Refuse with `stale_version` unless the grants file is at this revision. */
+  expectedRevision?: string | null | undefined;
+}
+
+/** `materials.add` result. */
+export interface MaterialsAddResult {
+  /** The material as granted now. */
+  material: MaterialInfo;
+  /** The grants file revision after the change. */
+  revision: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `materials.remove` params. */
+export interface MaterialsRemoveParams {
+  /** The material. */
+  id: string;
+  /** Refuse with `stale_version` unless the grants file is at this revision. */
+  expectedRevision?: string | null | undefined;
+}
+
+/** `materials.remove` result. */
+export interface MaterialsRemoveResult {
+  /** False when no material had this id. */
+  removed: boolean;
+  /** The grants file revision (sha256 of its bytes); null when there is no file yet. */
+  revision: string | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -1782,6 +1876,17 @@ export interface V1MethodTypes {
   'login.answer': { params: LoginAnswerParams; result: LoginAnswerResult };
   /** Removes one item's value at one level. */
   'settings.reset': { params: SettingsResetParams; result: SettingsResetResult };
+  /**
+   * The granted outside materials with their state now; with `space`, those that space may read.
+   */
+  'materials.list': { params: MaterialsListParams; result: MaterialsListResult };
+  /**
+   * Grants an outside file (PDF, DOCX, EPUB, HTML or text) read-only to one space or to every
+   * space.
+   */
+  'materials.add': { params: MaterialsAddParams; result: MaterialsAddResult };
+  /** Withdraws the grant of a material (the file itself is untouched). */
+  'materials.remove': { params: MaterialsRemoveParams; result: MaterialsRemoveResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -22,6 +22,7 @@ import {
   learningContextSchema,
   learningContextSourceStateSchema,
 } from './learning-context.js';
+import { materialSchema } from './methods/materials.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -93,7 +94,7 @@ import {
   settingOverrideSchema,
 } from './settings.js';
 import { type RestrictedItem, restrictedItemSchema } from './trust.js';
-import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
+import type { MaterialInfo, V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 
 /** The named (non-index-signature) keys of `T`. */
 type NamedKeys<T> = keyof {
@@ -160,6 +161,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
   Holds<Same<ModelDecision, z.infer<typeof modelDecisionSchema>>>,
   Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
+  Holds<Same<MaterialInfo, z.infer<typeof materialSchema>>>,
   Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
   Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
   Holds<Same<RunOverrides, z.infer<typeof runOverridesSchema>>>,
@@ -216,6 +218,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['ModelDecision', modelDecisionSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
+  ['MaterialInfo', materialSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -363,6 +366,7 @@ const defInterfaces: Record<string, string[]> = {
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
+  Material: ['MaterialInfo'],
   PromptSection: ['PromptSectionReport'],
   PromptSettings: ['PromptSettings'],
   RestrictedItem: ['RestrictedItem'],

@@ -8,6 +8,7 @@ import { jsonRpcRequestSchema } from '../json-rpc.js';
 import { learningContextSchema, learningContextSourceStateSchema } from '../learning-context.js';
 import { loginProgressSchema, loginTypeSchema } from '../login.js';
 import { contextProgressSchema } from '../methods/context.js';
+import { materialSchema } from '../methods/materials.js';
 import {
   settingsResetParamsSchema,
   settingsResetParamsView,
@@ -180,6 +181,7 @@ export const WIRE_TYPES: readonly WireType[] = [
     doc: 'The model and thinking level a run uses, and why.',
   },
   { name: 'SessionInfo', schema: sessionInfoSchema },
+  { name: 'MaterialInfo', schema: materialSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
     name: 'LearningContextSourceState',

@@ -1,0 +1,148 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makePdf } from '@repa/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
+
+// Outside materials and documents end to end, on one daemon with the offline model: a learner
+// grants a book chapter with one command, asks about it, and a hostile PDF in the space fails its
+// own call while another client is served.
+const sandbox = createSandbox();
+const books = join(sandbox.home, 'Books');
+const chapter = makePdf([
+  { lines: ['Chapter 3: Enzymes', 'Proteins that speed up reactions.'] },
+  { lines: ['Section 3.2', 'Enzymes lower the activation energy of a reaction.'] },
+]);
+
+beforeAll(async () => {
+  mkdirSync(books, { recursive: true });
+  writeFileSync(join(books, 'ch3.pdf'), chapter);
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
+  expect(start.code, start.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await repa(sandbox, ['daemon', 'stop']);
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** The events and the final record of a `repa run --json`. */
+function runOf(stdout: string) {
+  const lines = jsonLines(stdout);
+  const events = lines
+    .filter((line) => line.kind === 'event')
+    .map((line) => line.event as Record<string, unknown>);
+  return { events, lines };
+}
+
+describe('repa materials', () => {
+  it('grants a PDF in one command; a run about it answers from its text and the prompt lists it', async () => {
+    const added = await repa(sandbox, [
+      'materials',
+      'add',
+      '../home/Books/ch3.pdf',
+      '--id',
+      'ch3',
+      '--title',
+      'Enzymes',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(`granted repa:material/ch3 (pdf, 1 KB) to ${sandbox.space}\n`);
+    const list = await repa(sandbox, ['materials', 'list']);
+    expect(list.stdout).toMatch(/^repa:material\/ch3 +pdf +1 KB +ok +\S+ +Enzymes$/m);
+
+    const run = await repa(sandbox, [
+      'run',
+      '--json',
+      'what does repa:material/ch3 say about activation energy?',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const { events, lines } = runOf(run.stdout);
+    const text = events
+      .filter((event) => event.type === 'text-delta')
+      .map((event) => event.delta)
+      .join('');
+    expect(text).toBe(
+      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction.',
+    );
+    const sections = events.find((event) => event.type === 'prompt-sections')?.sections as {
+      name: string;
+      included: boolean;
+      text: string;
+    }[];
+    expect(sections.find((section) => section.name === 'materials')).toMatchObject({
+      included: true,
+      text: expect.stringContaining('- repa:material/ch3 "Enzymes" (PDF, 1 KB)'),
+    });
+    const finished = lines.find((line) => line.kind === 'finished');
+    const runId = (finished?.run as { runId: string } | undefined)?.runId ?? 'missing';
+    const show = await repa(sandbox, ['runs', 'show', runId]);
+    expect(show.stdout).toMatch(
+      /^prompt +the model saw base \(\d+ chars\), environment \(\d+ chars\), materials \(\d+ chars\)/m,
+    );
+  });
+
+  it('attaches a material by identity, and refuses one granted to another space with its code', async () => {
+    const attached = await repa(sandbox, [
+      'run',
+      '--attach',
+      'repa:material/ch3',
+      'summarise the attached chapter',
+    ]);
+    expect(attached.code, attached.stderr).toBe(0);
+    const elsewhere = join(sandbox.root, 'elsewhere');
+    mkdirSync(elsewhere);
+    const other = await repa(sandbox, [
+      'materials',
+      'add',
+      join(books, 'ch3.pdf'),
+      '--id',
+      'other',
+      '--space',
+      elsewhere,
+    ]);
+    expect(other.code, other.stderr).toBe(0);
+    const refused = await repa(sandbox, ['run', '--attach', 'repa:material/other', 'summarise it']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('(material_not_granted)');
+    const removed = await repa(sandbox, ['materials', 'remove', 'other']);
+    expect(removed.stdout).toBe('removed repa:material/other\n');
+  });
+
+  it('fails a hostile PDF with its code while another client is served', async () => {
+    writeFileSync(
+      join(sandbox.space, 'bomb.pdf'),
+      makePdf([{ lines: ['x'] }], { inflatedBytes: 96 * 1024 * 1024 }),
+    );
+    writeFileSync(
+      join(sandbox.space, 'deep.pdf'),
+      makePdf([{ lines: ['x'] }], { nesting: 200_000 }),
+    );
+    const other = join(sandbox.root, 'other-space');
+    mkdirSync(other);
+    writeFileSync(join(other, 'tides.md'), '# Tides\n\nThe moon pulls the sea twice a day.\n');
+    // One session runs one request at a time: the hostile ones in turn, the other space's at once.
+    const hostile = (async () =>
+      [
+        await repa(sandbox, ['run', '--json', 'what does bomb.pdf say about x?']),
+        await repa(sandbox, ['run', '--json', 'what does deep.pdf say about x?']),
+      ] as const)();
+    const [[bomb, deep], served] = await Promise.all([
+      hostile,
+      repa(sandbox, ['run', '--json', '--space', other, 'what does tides.md say about the moon?']),
+    ]);
+    for (const [hostile, reason] of [
+      [bomb, 'decompression bomb'],
+      [deep, 'could not be read as a PDF'],
+    ] as const) {
+      const end = runOf(hostile.stdout).events.find((event) => event.type === 'tool-end');
+      expect(end).toMatchObject({ toolName: 'read', isError: true });
+      expect(JSON.stringify(end)).toContain('document_unreadable');
+      expect(JSON.stringify(end)).toContain(reason);
+    }
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toContain('From tides.md: The moon pulls the sea twice a day.');
+    const doctor = await repa(sandbox, ['daemon', 'status']);
+    expect(doctor.code).toBe(0);
+  });
+});

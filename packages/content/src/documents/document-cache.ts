@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readDataFile, versionOfYielding, writeRepaFile } from '../files/index.js';
+import type { SpaceResolver } from '../space/index.js';
+import type { DocumentText } from './extracted.js';
+
+/**
+ * What made a cached text: an entry made by another extractor is not used (bump it when the text
+ * a document gives changes).
+ */
+const EXTRACTOR = 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+
+/** The largest cache entry read or written (bytes); a larger text is not cached. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** The cache's size bound (bytes): past it the oldest entries go until it is under 3/4 of it. */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+/** Entries looked at when the cache is trimmed (the folder holds Repa's entries only). */
+const MAX_ENTRIES = 10_000;
+
+const VERSION = /^[0-9a-f]{64}$/u;
+
+const headerSchema = z.strictObject({
+  format: z.literal('repa.document-text/1'),
+  extractor: z.string(),
+  version: z.string().regex(VERSION),
+  document: z.strictObject({
+    format: z.enum(['pdf', 'docx', 'epub', 'html']),
+    unit: z.enum(['page', 'chapter']).optional(),
+    parts: z
+      .array(
+        z.strictObject({
+          line: z.number().int().positive(),
+          title: z.string().optional(),
+          empty: z.literal(true).optional(),
+          failed: z.string().optional(),
+        }),
+      )
+      .min(1),
+    hashes: z.array(z.string().regex(VERSION)).min(1),
+  }),
+  textBytes: z.number().int().nonnegative(),
+  textSha256: z.string().regex(VERSION),
+});
+
+/** `.repa/documents/`: extracted texts by the version (sha256) of the document's bytes. */
+function cacheDir(space: SpaceResolver): string {
+  return join(space.repaDir, 'documents');
+}
+
+/**
+ * The cached text of the document whose bytes have `version`, or `undefined`. The cache is derived
+ * and safe to delete: an entry that is not a plain file, is larger than its bound, does not parse,
+ * was made by another extractor or does not hash to what its header says is not used (spec R74).
+ */
+export async function readCachedText(
+  space: SpaceResolver,
+  version: string,
+): Promise<DocumentText | undefined> {
+  const file = join(cacheDir(space), `${version}.txt`);
+  let bytes: Buffer | undefined;
+  try {
+    if (!(await space.repaDirExists())) return undefined;
+    bytes = await readDataFile(space.fs, file, 'document text cache entry', {
+      follow: false,
+      maxBytes: MAX_ENTRY_BYTES,
+    });
+  } catch {
+    return undefined;
+  }
+  if (bytes === undefined) return undefined;
+  const end = bytes.indexOf(0x0a);
+  if (end === -1) return undefined;
+  let header: z.infer<typeof headerSchema>;
+  try {
+    header = headerSchema.parse(JSON.parse(bytes.toString('utf8', 0, end)));
+  } catch {
+    return undefined;
+  }
+  const text = bytes.subarray(end + 1);
+  if (
+    header.extractor !== EXTRACTOR ||
+    header.version !== version ||
+    header.textBytes !== text.length ||
+    (await versionOfYielding(text)) !== header.textSha256
+  ) {
+    return undefined;
+  }
+  return { ...header.document, text: text.toString('utf8') };
+}
+
+/**
+ * Caches `document` as the text of the bytes with `version` (best effort: a space that cannot be
+ * written, or an unsafe `.repa`, keeps no cache), then trims the cache to its bound.
+ */
+export async function writeCachedText(
+  space: SpaceResolver,
+  version: string,
+  document: DocumentText,
+): Promise<void> {
+  const text = Buffer.from(document.text, 'utf8');
+  const { text: _text, ...shape } = document;
+  const header = JSON.stringify({
+    format: 'repa.document-text/1',
+    extractor: EXTRACTOR,
+    version,
+    document: shape,
+    textBytes: text.length,
+    textSha256: await versionOfYielding(text),
+  } satisfies z.infer<typeof headerSchema>);
+  const entry = Buffer.concat([Buffer.from(`${header}\n`, 'utf8'), text]);
+  if (entry.length > MAX_ENTRY_BYTES) return;
+  try {
+    await writeRepaFile(
+      space.fs,
+      space.repaDir,
+      join(cacheDir(space), `${version}.txt`),
+      entry,
+      'none',
+    );
+    await trimCache(space);
+  } catch {
+    // A cache is derived: a space that cannot take it reads the document again next time.
+  }
+}
+
+/** Removes the oldest entries while the cache is larger than its bound. */
+async function trimCache(space: SpaceResolver): Promise<void> {
+  const dir = cacheDir(space);
+  const names = (await space.fs.readdir(dir)).slice(0, MAX_ENTRIES);
+  const entries: { path: string; size: number; mtime: number }[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const stats = await space.fs.lstat(path).catch(() => undefined);
+    if (stats?.isFile()) {
+      entries.push({ path, size: Number(stats.size), mtime: Number(stats.mtimeMs) });
+    }
+  }
+  let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+  if (total <= MAX_CACHE_BYTES) return;
+  entries.sort((a, b) => a.mtime - b.mtime);
+  for (const entry of entries) {
+    if (total <= (MAX_CACHE_BYTES / 4) * 3) break;
+    await space.fs.unlink(entry.path).catch(() => undefined);
+    total -= entry.size;
+  }
+}

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fixturePath, makeDocx, makeEpub, makePdf } from '@repa/fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContentStore } from '../store/index.js';
+import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { contentKindOf, readContentText, refuseDocumentSave, selectParts } from './index.js';
+
+const dirs: string[] = [];
+const space = async (files: Record<string, string | Uint8Array> = {}) => {
+  const root = await tempSpace(files);
+  dirs.push(root);
+  return root;
+};
+afterEach(() => removeAll(dirs));
+
+/** A lecture of `count` pages, the 4th a scan, with content streams stored three ways. */
+export const lecture = (count = 10) =>
+  makePdf(
+    Array.from({ length: count }, (_, index) =>
+      index === 3
+        ? { image: true }
+        : {
+            lines: [`Lecture page ${index + 1}`, `Fact ${index + 1}: cells divide by mitosis.`],
+            stream: (['flate', 'none', 'hex-flate'] as const)[index % 3],
+          },
+    ),
+  );
+
+describe('documents read as text', () => {
+  it('gives a PDF page by page with markers, and says which page is a scan', async () => {
+    const root = await space({ 'lecture.pdf': lecture() });
+    const store = await ContentStore.open({ root });
+    const { text, document } = await readContentText(store, 'lecture.pdf');
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '[Page 1 of 10]',
+      'Lecture page 1',
+      'Fact 1: cells divide by mitosis.',
+      '',
+    ]);
+    expect(text).toContain(
+      '[Page 4 of 10: no text layer (a scanned or image-only page); Repa does no OCR]',
+    );
+    expect(text).toContain('[Page 7 of 10]\nLecture page 7\nFact 7: cells divide by mitosis.');
+    expect(text).not.toContain('%PDF');
+    expect(document?.parts[3]).toMatchObject({ empty: true });
+    expect(selectParts(document as NonNullable<typeof document>, '6-7').text).toBe(
+      [6, 7]
+        .map(
+          (page) =>
+            `[Page ${page} of 10]\nLecture page ${page}\nFact ${page}: cells divide by mitosis.`,
+        )
+        .join('\n\n'),
+    );
+  });
+
+  it('caches the text by content hash, and ignores a cache entry that does not check out', async () => {
+    const root = await space({ 'lecture.pdf': lecture(3) });
+    const store = await ContentStore.open({ root });
+    const first = await readContentText(store, 'lecture.pdf');
+    const [entry] = await readdir(join(root, '.repa', 'documents'));
+    expect(entry).toBe(`${first.snapshot.version}.txt`);
+    const cached = join(root, '.repa', 'documents', entry as string);
+    const bytes = await readFile(cached, 'utf8');
+    const [header, ...rest] = bytes.split('\n');
+    const forged = rest.join('\n').replace('Lecture page 2', 'Cached page 2');
+    // A consistent entry is what a second read gives: the PDF is not read again.
+    const shape = JSON.parse(header as string);
+    shape.textSha256 = createHash('sha256').update(forged).digest('hex');
+    shape.textBytes = Buffer.byteLength(forged);
+    await writeFile(cached, `${JSON.stringify(shape)}\n${forged}`);
+    expect((await readContentText(store, 'lecture.pdf')).text).toContain('Cached page 2');
+    // An entry whose text does not hash to its header is not believed: the PDF is read again.
+    await writeFile(cached, `${header}\n${forged}`);
+    expect((await readContentText(store, 'lecture.pdf')).text).toBe(first.text);
+    expect(await readFile(cached, 'utf8')).toBe(bytes);
+  });
+
+  it('refuses an encrypted PDF with its own code', async () => {
+    const root = await space({
+      'handout.pdf': await readFile(fixturePath('documents', 'encrypted.pdf')),
+    });
+    const store = await ContentStore.open({ root });
+    const error = await repaErrorOf(readContentText(store, 'handout.pdf'));
+    expect(error.code).toBe('document_encrypted');
+    expect(error.message).toContain('password');
+  });
+
+  it('refuses a damaged PDF with a code and a fix, never its bytes', async () => {
+    const root = await space({ 'broken.pdf': '%PDF-1.7\n1 0 obj << /Type /Catalog >>\nnot a pdf' });
+    const store = await ContentStore.open({ root });
+    const error = await repaErrorOf(readContentText(store, 'broken.pdf'));
+    expect(error.code).toBe('document_unreadable');
+    expect(error.details).toMatchObject({ reason: 'damaged', format: 'pdf' });
+    expect(error.fix).toContain('damaged');
+  });
+
+  it('gives a Word document as Markdown with its headings', async () => {
+    const root = await space({
+      'essay.docx': makeDocx([
+        { heading: 'Photosynthesis' },
+        { paragraph: 'Light reactions happen in the thylakoid.' },
+        { heading: 'Calvin cycle', level: 2 },
+        { paragraph: 'Carbon is fixed by RuBisCO.' },
+      ]),
+    });
+    const store = await ContentStore.open({ root });
+    const { text, document } = await readContentText(store, 'essay.docx');
+    expect(text).toBe(
+      '# Photosynthesis\n\nLight reactions happen in the thylakoid.\n\n## Calvin cycle\n\nCarbon is fixed by RuBisCO.',
+    );
+    expect(document).toMatchObject({ format: 'docx', parts: [{ line: 1 }] });
+  });
+
+  it('gives an EPUB chapter by chapter, titled', async () => {
+    const root = await space({
+      'book.epub': makeEpub('Cell Biology', [
+        { title: 'The Cell', paragraphs: ['Cells are the unit of life.'] },
+        { title: 'Division', paragraphs: ['Mitosis makes two cells.'] },
+      ]),
+    });
+    const store = await ContentStore.open({ root });
+    const { text } = await readContentText(store, 'book.epub');
+    expect(text).toBe(
+      '[Chapter 1 of 2: The Cell]\n# The Cell\n\nCells are the unit of life.\n\n[Chapter 2 of 2: Division]\n# Division\n\nMitosis makes two cells.',
+    );
+  });
+
+  it('gives a saved web page as readable Markdown, without scripts, styles or navigation', async () => {
+    const html = `<!doctype html><html><head><title>Tides explained</title><style>p{color:red}</style>
+      <script>var tracking = 1;</script></head><body><nav><a href="/">Home</a> | <a href="/x">Other</a></nav>
+      <main><h1>Tides explained</h1><p>The <b>moon</b> pulls the oceans. <a href="https://example.org/t">More</a></p>
+      <img src="data:image/png;base64,AAAA" alt="tide chart"></main><footer>© site</footer></body></html>`;
+    const root = await space({ 'saved/tides.html': html });
+    const store = await ContentStore.open({ root });
+    const { text } = await readContentText(store, 'saved/tides.html');
+    expect(text).toBe(
+      '# Tides explained\n\nThe **moon** pulls the oceans. [More](https://example.org/t)\n\n[image: tide chart]',
+    );
+  });
+
+  it('refuses a binary file no layer reads with unsupported_content, naming its type', async () => {
+    const root = await space({
+      'slides.pptx': Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64)]),
+      'data.bin': Buffer.from([1, 2, 0, 3]),
+      'notes.md': 'MZ is the name of a band\n',
+    });
+    const store = await ContentStore.open({ root });
+    const pptx = await repaErrorOf(readContentText(store, 'slides.pptx'));
+    expect(pptx.code).toBe('unsupported_content');
+    expect(pptx.message).toContain('a PowerPoint presentation (PPTX)');
+    expect((await repaErrorOf(readContentText(store, 'data.bin'))).details).toMatchObject({
+      type: 'binary data',
+    });
+    expect((await readContentText(store, 'notes.md')).text).toBe('MZ is the name of a band\n');
+  });
+});
+
+describe('refuseDocumentSave', () => {
+  it('refuses saving over a document, or a new file named as a binary document', () => {
+    expect(() => refuseDocumentSave('a.pdf', lecture(1))).toThrow(/a PDF/u);
+    expect(() => refuseDocumentSave('new.docx', null)).toThrow(/Word document/u);
+    expect(() => refuseDocumentSave('notes.md', Buffer.from('text'))).not.toThrow();
+    expect(() => refuseDocumentSave('page.html', null)).not.toThrow();
+  });
+
+  it('names HTML a document only by its extension', () => {
+    expect(contentKindOf(Buffer.from('<html></html>'), 'a.html')).toEqual({
+      kind: 'document',
+      format: 'html',
+    });
+    expect(contentKindOf(Buffer.from('<html></html>'), 'a.md')).toEqual({ kind: 'text' });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The document extraction process (a child of the daemon, spec R74): PDF, DOCX, EPUB and HTML to
+ * text, off the daemon's event loop and out of its memory, under the heap bound its parent starts
+ * it with. It answers each job over the IPC channel with the text or with why it failed; the
+ * parent stops it when a job runs too long or grows too large.
+ * Contract: this file and the files it imports run under Node's type stripping in tests: `.ts`
+ * imports, no enums, no parameter properties.
+ */
+import { formatDocument } from './document-format.ts';
+import { epubText } from './epub-text.ts';
+import {
+  type ExtractedDocument,
+  ExtractionFailure,
+  type ExtractionReply,
+  type ExtractionRequest,
+} from './extracted.ts';
+import { docxText, htmlText } from './markup-text.ts';
+import { pdfText } from './pdf-text.ts';
+
+function extract(request: ExtractionRequest): Promise<ExtractedDocument> | ExtractedDocument {
+  switch (request.format) {
+    case 'pdf':
+      return pdfText(request.bytes, request.limits);
+    case 'docx':
+      return docxText(request.bytes, request.limits);
+    case 'epub':
+      return epubText(request.bytes, request.limits);
+    case 'html':
+      return htmlText(request.bytes, request.limits);
+  }
+}
+
+async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
+  // The channel hands a Buffer over as a Buffer; PDF.js takes plain Uint8Arrays only.
+  const { bytes } = request;
+  request.bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    return { id: request.id, ok: true, document: formatDocument(await extract(request)) };
+  } catch (error) {
+    if (error instanceof ExtractionFailure) {
+      return { id: request.id, ok: false, reason: error.reason, message: error.message };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { id: request.id, ok: false, reason: 'damaged', message };
+  }
+}
+
+process.on('message', (request: ExtractionRequest) => {
+  void answer(request).then((reply) => process.send?.(reply));
+});
+// The parent gone, there is no one to answer.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,178 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type {
+  ExtractionFailureReason,
+  ExtractionLimits,
+  ExtractionReply,
+  ExtractionRequest,
+} from './extracted.js';
+
+/** How long an idle process is kept for the next job before it is stopped. */
+const IDLE_MS = 5_000;
+/** How often a busy process's resident size is looked at. */
+const WATCH_MS = 100;
+
+/**
+ * The worker's file beside this module: the built `extract-worker.js` in `dist/`, or the source
+ * `.ts` under the tests (Node strips its types).
+ */
+const WORKER_FILE = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith('.ts') ? './extract-worker.ts' : './extract-worker.js',
+    import.meta.url,
+  ),
+);
+
+/** One job for a process: the request, its bounds, and where its answer goes. */
+export interface ExtractionJob {
+  request: ExtractionRequest;
+  limits: Pick<ExtractionLimits, 'timeoutMs' | 'maxHeapMb' | 'maxResidentMb'>;
+  resolve: (reply: ExtractionReply) => void;
+}
+
+/** What a process tells its pool: it is gone, or free for the next job. */
+export interface ProcessEvents {
+  gone: (process: ExtractionProcess) => void;
+  free: () => void;
+}
+
+/** A process's resident size in MiB from `/proc` (Linux), or `undefined` where there is none. */
+async function residentMb(pid: number): Promise<number | undefined> {
+  try {
+    const pages = Number((await readFile(`/proc/${pid}/statm`, 'utf8')).split(' ')[1]);
+    return (pages * 4096) / 1024 / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One extraction process (spec R74): a child Node process, not a thread of the daemon, so what a
+ * document makes it allocate (PDF.js's buffers live outside the JavaScript heap) is never the
+ * daemon's memory, and running out of it ends the child alone. It does one job at a time within
+ * its heap (`--max-old-space-size`), its resident size (watched) and its time, and is stopped when
+ * a job passes one of them, or after {@link IDLE_MS} without work.
+ */
+export class ExtractionProcess {
+  readonly maxHeapMb: number;
+  readonly #child: ChildProcess;
+  readonly #events: ProcessEvents;
+  #job: ExtractionJob | undefined;
+  #idle: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #watch: NodeJS.Timeout | undefined;
+  /** Why this process stopped a job (the exit that follows is that, not a crash). */
+  #stopping: { reason: ExtractionFailureReason; message: string } | undefined;
+  #stopped = false;
+  /** Whether V8 said on standard error that the child ran out of heap. */
+  #heapExhausted = false;
+
+  constructor(maxHeapMb: number, events: ProcessEvents) {
+    this.maxHeapMb = maxHeapMb;
+    this.#events = events;
+    this.#child = fork(WORKER_FILE, [], {
+      // Never the parent's flags (a test runner's loaders): only the heap bound.
+      execArgv: [`--max-old-space-size=${maxHeapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.#child.stderr?.on('data', (chunk: Buffer) => {
+      // V8's report of a heap it could not grow (its GC log, then a FATAL ERROR line).
+      if (/Last few GCs|heap limit|heap out of memory/u.test(chunk.toString('utf8'))) {
+        this.#heapExhausted = true;
+      }
+    });
+    this.#child.on('message', (reply: ExtractionReply) => {
+      if (reply.id === this.#job?.request.id) this.#finish(reply);
+    });
+    this.#child.on('error', (error) =>
+      this.#fail('damaged', `the extraction failed (${error.message})`),
+    );
+    // `close`, not `exit`: V8's last words on standard error are read by then.
+    this.#child.on('close', () => {
+      const heap = this.#heapExhausted;
+      this.#fail(
+        heap ? 'memory_limit' : 'damaged',
+        heap
+          ? `extracting it needed more than ${this.maxHeapMb} MiB of memory`
+          : 'the extraction stopped unexpectedly',
+      );
+    });
+    this.#release();
+  }
+
+  /** Whether it cannot take a job now. */
+  get busy(): boolean {
+    return this.#job !== undefined || this.#stopped;
+  }
+
+  run(job: ExtractionJob): void {
+    clearTimeout(this.#idle);
+    this.#job = job;
+    // A busy process keeps its parent alive; an idle one never does.
+    this.#child.ref();
+    (this.#child.channel as { ref?: () => void } | undefined)?.ref?.();
+    this.#timer = setTimeout(() => {
+      this.#stop('time_limit', `extracting it took longer than ${job.limits.timeoutMs / 1000} s`);
+    }, job.limits.timeoutMs);
+    const { pid } = this.#child;
+    const watch = async () => {
+      const resident = pid === undefined ? undefined : await residentMb(pid);
+      if (this.#job !== job) return;
+      if (resident !== undefined && resident > job.limits.maxResidentMb) {
+        this.#stop(
+          'memory_limit',
+          `extracting it needed more than ${job.limits.maxResidentMb} MiB of memory`,
+        );
+        return;
+      }
+      this.#watch = setTimeout(watch, WATCH_MS);
+    };
+    this.#watch = setTimeout(watch, WATCH_MS);
+    this.#child.send(job.request);
+  }
+
+  #release(): void {
+    this.#child.unref();
+    (this.#child.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+
+  #finish(reply: ExtractionReply): void {
+    const job = this.#job as ExtractionJob;
+    clearTimeout(this.#timer);
+    clearTimeout(this.#watch);
+    this.#job = undefined;
+    this.#release();
+    // A quiet process goes, so a burst of reads pays its start once and an idle daemon holds none.
+    this.#idle = setTimeout(() => this.stop(), IDLE_MS).unref();
+    job.resolve(reply);
+    this.#events.free();
+  }
+
+  /** Kills the process for `reason`; its exit ends the job with that failure. */
+  #stop(reason: ExtractionFailureReason, message: string): void {
+    this.#stopping ??= { reason, message };
+    this.#fail(reason, message);
+  }
+
+  /** Ends the current job with a failure and stops the process (its state is not to be trusted). */
+  #fail(reason: ExtractionFailureReason, message: string): void {
+    const job = this.#job;
+    this.#job = undefined;
+    this.stop();
+    const cause = this.#stopping ?? { reason, message };
+    job?.resolve({ id: job.request.id, ok: false, ...cause });
+  }
+
+  /** Stops the process now (a job it was doing fails). */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearTimeout(this.#idle);
+    clearTimeout(this.#timer);
+    clearTimeout(this.#watch);
+    this.#events.gone(this);
+    this.#child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,107 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { makePdf } from '@repa/fixtures';
+import { zipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContentStore } from '../store/index.js';
+import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { contentText, type ExtractionLimits } from './index.js';
+
+const dirs: string[] = [];
+afterEach(() => removeAll(dirs));
+
+async function openStore(): Promise<ContentStore> {
+  const root = await tempSpace();
+  dirs.push(root);
+  return ContentStore.open({ root });
+}
+
+const pages = (count: number) =>
+  makePdf(
+    Array.from({ length: count }, (_, index) => ({
+      lines: Array.from({ length: 40 }, (_, line) => `Page ${index + 1} line ${line + 1} of notes`),
+    })),
+  );
+
+/** The error a document's extraction ends with, by code and reason. */
+async function failure(bytes: Uint8Array, name: string, limits?: Partial<ExtractionLimits>) {
+  const error = await repaErrorOf(contentText(await openStore(), bytes, name, { limits }));
+  return { code: error.code, reason: error.details?.reason, message: error.message };
+}
+
+describe('hostile documents fail their own call with a code', () => {
+  it('a PDF whose page tree holds a million pages', async () => {
+    const bomb = makePdf([{ lines: ['one page, referred to a million times'] }], {
+      claimedPages: 1_000_000,
+    });
+    expect(bomb.length).toBeLessThan(4096);
+    expect(await failure(bomb, 'million.pdf')).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'page_limit',
+      message: expect.stringContaining('1000000 pages'),
+    });
+  });
+
+  it('a PDF nested deeper than the extraction stack', async () => {
+    const deep = makePdf([{ lines: ['deep'] }], { nesting: 200_000 });
+    expect(await failure(deep, 'deep.pdf')).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'damaged',
+    });
+  });
+
+  it('a PDF whose content stream inflates past the bound (a decompression bomb)', async () => {
+    const bomb = makePdf([{ lines: ['x'] }], { inflatedBytes: 80 * 1024 * 1024 });
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    expect(await failure(bomb, 'bomb.pdf')).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'decompression_bomb',
+    });
+  });
+
+  it('a Word document whose archive inflates past the bound', async () => {
+    const bomb = zipSync({ 'word/document.xml': new Uint8Array(4 * 1024 * 1024) });
+    expect(await failure(bomb, 'bomb.docx', { maxStreamBytes: 1024 * 1024 })).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'decompression_bomb',
+    });
+  });
+
+  it('a document that takes longer than its time, and the next one is read', async () => {
+    const store = await openStore();
+    const slow = await repaErrorOf(
+      contentText(store, pages(50), 'slow.pdf', { limits: { timeoutMs: 1 } }),
+    );
+    expect(slow.details).toMatchObject({ reason: 'time_limit' });
+    const { text } = await contentText(store, pages(2), 'next.pdf');
+    expect(text).toContain('[Page 2 of 2]\nPage 2 line 1 of notes');
+  });
+
+  it('a document that needs more memory than the extraction process has', async () => {
+    // Past the JavaScript heap, and past the resident size (buffers outside the heap count).
+    expect(await failure(pages(200), 'big.pdf', { maxHeapMb: 8 })).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'memory_limit',
+    });
+    expect(await failure(pages(200), 'big.pdf', { maxResidentMb: 16 })).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'memory_limit',
+    });
+  });
+});
+
+describe('extraction runs off the event loop, in its own process', () => {
+  it('lets the event loop turn while a long PDF is extracted', async () => {
+    const store = await openStore();
+    let turns = 0;
+    let done = false;
+    const extraction = contentText(store, pages(150), 'long.pdf').finally(() => {
+      done = true;
+    });
+    while (!done) {
+      turns += 1;
+      await nextTurn();
+    }
+    expect((await extraction).document?.parts).toHaveLength(150);
+    expect(turns).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,154 @@
+import { constants, inflateSync } from 'node:zlib';
+import {
+  type ExtractedDocument,
+  type ExtractedPart,
+  ExtractionFailure,
+  type ExtractionRequest,
+} from './extracted.ts';
+
+const STREAM = Buffer.from('stream', 'latin1');
+const END_STREAM = Buffer.from('endstream', 'latin1');
+/** How far before `stream` a stream's dictionary is looked for. */
+const DICTIONARY_REACH = 4096;
+
+/**
+ * Refuses a decompression bomb before PDF.js sees the file: every Flate stream that text
+ * extraction would inflate (content streams, fonts, object streams; images are never inflated for
+ * text) is inflated here once with Node's zlib, bounded by `maxOutputLength`, so a stream past
+ * `maxStreamBytes` (or all of them past `maxInflatedBytes`) is found after inflating only that
+ * much. PDF.js grows its buffers without a bound and holds them outside the worker's heap limit.
+ * Streams with other filters, or that do not inflate (encrypted ones), are left to PDF.js.
+ */
+export function refuseDecompressionBomb(
+  bytes: Uint8Array,
+  limits: ExtractionRequest['limits'],
+): void {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let total = 0;
+  for (let at = data.indexOf(STREAM); at !== -1; at = data.indexOf(STREAM, at + 1)) {
+    if (at >= 3 && data.toString('latin1', at - 3, at) === 'end') continue;
+    let start = at + STREAM.length;
+    if (data[start] === 0x0d) start += 1;
+    if (data[start] !== 0x0a && data[start - 1] !== 0x0d) continue;
+    if (data[start] === 0x0a) start += 1;
+    const dictionary = data.toString('latin1', Math.max(0, at - DICTIONARY_REACH), at);
+    const open = dictionary.lastIndexOf('obj');
+    const own = open === -1 ? dictionary : dictionary.slice(open);
+    if (!/\/(FlateDecode|Fl)\b/u.test(own) || /\/Subtype\s*\/Image\b/u.test(own)) continue;
+    const end = data.indexOf(END_STREAM, start);
+    if (end === -1) break;
+    const left = limits.maxInflatedBytes - total;
+    const bound = Math.min(limits.maxStreamBytes, left);
+    try {
+      total += inflateSync(data.subarray(start, end), {
+        maxOutputLength: bound,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      }).length;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new ExtractionFailure(
+          'decompression_bomb',
+          bound === limits.maxStreamBytes
+            ? `a compressed stream in it inflates to more than ${limits.maxStreamBytes} bytes (a decompression bomb?)`
+            : `its compressed streams inflate to more than ${limits.maxInflatedBytes} bytes in all (a decompression bomb?)`,
+        );
+      }
+      // Not a plain zlib stream (another filter first, or encrypted): PDF.js decides.
+    }
+    at = end;
+  }
+}
+
+/** The text of a PDF.js text content: its items' strings, a line break where PDF.js ends a line. */
+function pageText(items: readonly unknown[]): string {
+  let text = '';
+  for (const item of items) {
+    const { str, hasEOL } = item as { str?: string; hasEOL?: boolean };
+    if (typeof str === 'string') text += str;
+    if (hasEOL) text += '\n';
+  }
+  return text
+    .replace(/\0/gu, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/gu, '\n\n')
+    .trim();
+}
+
+/**
+ * The text layer of each page of a PDF, with PDF.js (the serverless build `unpdf` ships: no
+ * canvas, no worker of its own, no network). A page without text (a scan) has empty text.
+ * Throws `encrypted` for a PDF that needs a password, `damaged` for one PDF.js cannot read,
+ * `page_limit` and `text_limit` past the limits.
+ */
+export async function pdfText(
+  bytes: Uint8Array,
+  limits: ExtractionRequest['limits'],
+): Promise<ExtractedDocument> {
+  refuseDecompressionBomb(bytes, limits);
+  const { getDocument } = await import('unpdf/pdfjs');
+  const task = getDocument({
+    data: bytes,
+    disableFontFace: true,
+    useWasm: false,
+    useWorkerFetch: false,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  try {
+    let document: Awaited<typeof task.promise>;
+    try {
+      document = await task.promise;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'PasswordException') {
+        throw new ExtractionFailure('encrypted', 'it is encrypted with a password');
+      }
+      throw new ExtractionFailure('damaged', damage(error));
+    }
+    if (document.numPages > limits.maxPages) {
+      throw new ExtractionFailure(
+        'page_limit',
+        `it has ${document.numPages} pages, more than the ${limits.maxPages} Repa extracts`,
+      );
+    }
+    const parts: ExtractedPart[] = [];
+    let chars = 0;
+    for (let number = 1; number <= document.numPages; number++) {
+      let text: string;
+      try {
+        const page = await document.getPage(number);
+        text = pageText((await page.getTextContent()).items);
+        page.cleanup();
+      } catch (error) {
+        // One damaged page does not hide the others; a file with no readable page is damaged.
+        parts.push({ text: '', failed: damage(error) });
+        continue;
+      }
+      chars += text.length;
+      if (chars > limits.maxTextChars) {
+        throw new ExtractionFailure(
+          'text_limit',
+          `its text passes ${limits.maxTextChars} characters (at page ${number})`,
+        );
+      }
+      parts.push({ text });
+    }
+    const failed = parts.find((part) => part.failed !== undefined);
+    if (failed !== undefined && parts.every((part) => part.failed !== undefined)) {
+      throw new ExtractionFailure('damaged', failed.failed as string);
+    }
+    return { format: 'pdf', unit: 'page', parts };
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
+}
+
+/** PDF.js's word for what is wrong, e.g. "Invalid PDF structure" or a stack overflow. */
+function damage(error: unknown): string {
+  const message =
+    error instanceof Error || typeof error === 'object' ? (error as Error).message : '';
+  return typeof message === 'string' && message !== '' ? message : String(error);
+}

@@ -1,0 +1,7 @@
+export {
+  type AddMaterialInput,
+  addMaterial,
+  listMaterials,
+  type MaterialType,
+  removeMaterial,
+} from './material-grants.js';
