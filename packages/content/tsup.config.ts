@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The extraction worker is its own file beside the index (`new Worker(url)`).
-  entry: { index: 'src/index.ts', 'extract-worker': 'src/documents/extract-worker.ts' },
+  // The workers are their own entries, loaded by file: the search worker (search/search-pool.ts)
+  // and the extraction process (documents/extraction-process.ts).
+  entry: {
+    index: 'src/index.ts',
+    'search-worker': 'src/search/search-worker.ts',
+    'extract-worker': 'src/documents/extract-worker.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -13,7 +13,7 @@ import {
 } from '@earendil-works/pi-coding-agent';
 import { type FileChange, RepaError } from '@repa/protocol';
 import type { ContentObserver } from '../observer/index.js';
-import { DEFAULT_SEARCH_LIMITS, SpaceWalk } from '../search/index.js';
+import { DEFAULT_SEARCH_LIMITS, jobScope, runInWorker, spaceRoot } from '../search/index.js';
 import type { ContentStore } from '../store/index.js';
 import { holdingSpace, toolError } from '../tools/index.js';
 import { runSandboxed, type SandboxedRun } from './bash-sandbox.js';
@@ -164,19 +164,15 @@ async function otherChangedFiles(
   since: number,
   known: ReadonlySet<string>,
 ): Promise<{ files: string[]; stopped?: string }> {
-  const walk = new SpaceWalk(store, { includeIgnored: false, limits: WALK_LIMITS });
-  const files: string[] = [];
-  const root = { path: '', target: '', absolutePath: store.root, folder: true };
-  for await (const entry of walk.files(root)) {
-    if (known.has(entry.target)) continue;
-    try {
-      const stats = await lstat(entry.absolutePath);
-      if (stats.ctimeMs >= since) files.push(entry.path);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return walk.report.stopped === undefined ? { files } : { files, stopped: walk.report.stopped };
+  const scope = jobScope(store.root, spaceRoot(store.root), false, WALK_LIMITS);
+  const { entries, report } = await runInWorker({
+    ...scope,
+    kind: 'changed',
+    since,
+    known: [...known],
+  });
+  const files = entries.map((entry) => entry.path);
+  return report.stopped === undefined ? { files } : { files, stopped: report.stopped };
 }
 
 function formatBytes(bytes: number): string {

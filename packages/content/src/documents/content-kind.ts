@@ -102,10 +102,12 @@ export function contentKindOf(bytes: Uint8Array, name: string): ContentKind {
 /** Extensions that name a document format whose bytes are never text (a new file so named is refused). */
 const BINARY_DOCUMENTS = new Set(['.pdf', '.docx', '.epub']);
 
+/** The extensions (lower case, with their dot) of the document files `grep` extracts. */
+export const DOCUMENT_EXTENSIONS: readonly string[] = [...BINARY_DOCUMENTS, ...HTML_EXTENSIONS];
+
 /** Whether `name` is a document file name (by its extension) that `grep` extracts. */
 export function isDocumentName(name: string): boolean {
-  const extension = extname(name).toLowerCase();
-  return BINARY_DOCUMENTS.has(extension) || HTML_EXTENSIONS.has(extension);
+  return DOCUMENT_EXTENSIONS.includes(extname(name).toLowerCase());
 }
 
 const FORMAT_NAMES: Record<DocumentFormat, string> = {

@@ -1,6 +1,7 @@
 export {
   type ContentKind,
   contentKindOf,
+  DOCUMENT_EXTENSIONS,
   documentReadOnly,
   formatName,
   isDocumentName,

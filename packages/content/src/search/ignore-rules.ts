@@ -5,7 +5,7 @@ import { globSource } from './search-patterns.js';
 export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
 /** The most rules one `.gitignore` may hold to be applied. */
 export const MAX_IGNORE_RULES = 1000;
-/** Rules compiled into one RE2 program at most (the work between two turns of the event loop). */
+/** Rules compiled into one RE2 program at most. */
 const RULES_PER_PROGRAM = 16;
 
 /** Consecutive rules of one `.gitignore` with the same effect, as RE2 programs. */
@@ -54,15 +54,11 @@ function parseLine(raw: string): Rule | undefined {
 /**
  * Compiles the text of one `.gitignore` (git's syntax: `#` comments, `!` negation, a trailing `/`
  * for folders, anchoring by a `/`, `*`, `?`, `**`, `[…]`; matched case-insensitively, as before),
- * at most {@link RULES_PER_PROGRAM} rules per RE2 program, calling `breathe` between programs so a
- * long file never holds the event loop. Returns why it is not applied when it holds more than
+ * at most {@link RULES_PER_PROGRAM} rules per RE2 program (it runs in the search worker, off the
+ * event loop). Returns why it is not applied when it holds more than
  * {@link MAX_IGNORE_RULES} rules or a rule that does not compile.
  */
-export async function compileIgnoreRules(
-  text: string,
-  base: string,
-  breathe: () => Promise<void>,
-): Promise<IgnoreRules | { problem: string }> {
+export function compileIgnoreRules(text: string, base: string): IgnoreRules | { problem: string } {
   const rules: Rule[] = [];
   for (const line of text.split('\n')) {
     const rule = parseLine(line);
@@ -95,7 +91,6 @@ export async function compileIgnoreRules(
       if (last?.negated === negated && last.folderOnly === folderOnly) last.programs.push(program);
       else groups.push({ negated, folderOnly, programs: [program] });
       from = to;
-      await breathe();
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -1,13 +1,25 @@
-export { readForSearch } from './search-file.js';
-export { compileGlob, compileLinePattern } from './search-patterns.js';
+export {
+  type GrepHit,
+  type GrepState,
+  grepText,
+  LONG_LINE_OVERLAP,
+  SLICE_CHARS,
+} from './grep-file.js';
+export { readDocumentForSearch } from './search-file.js';
+export type {
+  FoundEntry,
+  JobScope,
+  SearchAnswer,
+  SearchJob,
+  SearchQuery,
+} from './search-jobs.js';
+export { compileGlob, compileLinePattern, type LinePattern } from './search-patterns.js';
+export { runInWorker } from './search-pool.js';
 export {
   DEFAULT_SEARCH_LIMITS,
   MAX_DEPTH,
-  resolveWalkStart,
   type SearchLimits,
-  SpaceWalk,
-  startEntry,
-  type WalkEntry,
   type WalkReport,
   type WalkStart,
 } from './space-walk.js';
+export { jobScope, resolveWalkStart, spaceRoot } from './walk-start.js';

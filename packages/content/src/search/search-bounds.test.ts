@@ -197,7 +197,7 @@ describe('grep on long lines', () => {
 describe('the time bound', () => {
   it('stops a call that used its time and says so', async () => {
     const root = await space({ 'a.md': 'needle', 'b/c.md': 'needle' });
-    const { call } = await openTools(root, {}, { searchLimits: { maxMillis: 0, sliceMillis: 0 } });
+    const { call } = await openTools(root, {}, { searchLimits: { maxMillis: 0 } });
     const result = await call('grep', { pattern: 'needle' });
     expect(result.details.stoppedEarly).toBe('0 s of searching');
     expect(textOf(result)).toContain('Stopped early: 0 s of searching');

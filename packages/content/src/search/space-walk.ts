@@ -1,12 +1,16 @@
-import type { Dirent } from 'node:fs';
-import { lstat, open, opendir, realpath } from 'node:fs/promises';
+import {
+  closeSync,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  opendirSync,
+  openSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { formatSize } from '@earendil-works/pi-coding-agent';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
-import { RepaError } from '@repa/protocol';
-import { isProtectedName, parseSpacePath, toPosix } from '../space/index.js';
-import type { ContentStore } from '../store/index.js';
+import { isProtectedName, toPosix } from '../space/index.js';
 import {
   compileIgnoreRules,
   type IgnoreRules,
@@ -24,8 +28,6 @@ export interface SearchLimits {
   maxFileBytes: number;
   /** Matching time per file; a file that takes longer is skipped and named (default 250 ms). */
   matchMillisPerFile: number;
-  /** Longest stretch of matching before the event loop is given a turn (default 10 ms). */
-  sliceMillis: number;
   /** Wall-clock time of one call's walk and matching; past it the call stops (default 30 s). */
   maxMillis: number;
 }
@@ -36,7 +38,6 @@ export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
   maxBytes: 256 * 1024 * 1024,
   maxFileBytes: 8 * 1024 * 1024,
   matchMillisPerFile: 250,
-  sliceMillis: 10,
   maxMillis: 30_000,
 };
 
@@ -101,56 +102,34 @@ export interface WalkReport {
   ignoreFilesNotAppliedCount: number;
 }
 
-const isRoot = (path: string | undefined) =>
-  path === undefined ||
-  path.trim() === '' ||
-  (/^[./\\]+$/u.test(path.trim()) && !path.includes('..'));
-
-/**
- * Where a search tool's `path` parameter points: the space root when absent or `.`, a folder or
- * file of the space, or an outside material named by its `repa:material/<id>` identity.
- */
-export async function resolveWalkStart(
-  store: ContentStore,
-  path: string | undefined,
-): Promise<WalkStart> {
-  if (isRoot(path)) return { target: '', absolutePath: store.root, outside: false, folder: true };
-  const given = path as string;
-  const location = given.startsWith('repa:')
-    ? await store.locate(given)
-    : await store.space.canonical(parseSpacePath(given));
-  let folder: boolean;
-  try {
-    const stats = await lstat(location.absolutePath);
-    if (!stats.isDirectory() && !stats.isFile()) {
-      throw new RepaError(
-        'invalid_request',
-        `${JSON.stringify(given)} is not a regular file or folder.`,
-      );
-    }
-    folder = stats.isDirectory();
-  } catch (error) {
-    if (RepaError.isInstance(error)) throw error;
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new RepaError('not_found', `There is nothing at ${JSON.stringify(given)}.`, {
-        fix: 'Use ls or find to see what the space holds.',
-      });
-    }
-    // Never the absolute path the system's message holds: the address as the model gave it.
-    throw new RepaError(
-      'io_error',
-      `Checking ${JSON.stringify(given)} failed (${code ?? String(error)}).`,
-      { cause: error, ...(code === undefined ? {} : { details: { errno: code } }) },
-    );
+/** A folder that could not be listed for a reason other than being gone, denied or too deep. */
+export class WalkFailure extends Error {
+  constructor(
+    readonly path: string,
+    readonly errno: string | undefined,
+    cause: unknown,
+  ) {
+    super(`Listing the folder ${JSON.stringify(path || '.')} failed (${errno ?? String(cause)}).`, {
+      cause,
+    });
   }
-  return { ...location, folder };
+}
+
+/** How a walk is bounded and told to stop. */
+export interface WalkOptions {
+  includeIgnored: boolean;
+  limits: SearchLimits;
+  /** Why a walk stops at each bound, as the result names it. */
+  reasons: { entries: string; time: string; ignoreTooLarge: string };
+  /** True once the caller gave up (checked at every entry). */
+  aborted: () => boolean;
 }
 
 /**
- * A bounded walk over the space (or one folder of it): `.repa` never entered, symlinks followed
- * only while they stay in the space (each real folder once), FIFOs and devices skipped without
- * opening them, and by default `.gitignore`d paths, `node_modules` and `.git` skipped.
+ * A bounded synchronous walk over the space (or one folder of it), run off the event loop (in the
+ * search worker): `.repa` never entered, symlinks followed only while they stay in the space (each
+ * real folder once), FIFOs and devices skipped without opening them, and by default `.gitignore`d
+ * paths, `node_modules` and `.git` skipped.
  */
 export class SpaceWalk {
   /** What the walk left out so far. */
@@ -165,15 +144,10 @@ export class SpaceWalk {
   };
   private readonly visited = new Set<string>();
   private readonly started = performance.now();
-  private lastTurn = this.started;
 
   constructor(
-    private readonly store: ContentStore,
-    private readonly options: {
-      includeIgnored: boolean;
-      limits: SearchLimits;
-      signal?: AbortSignal | undefined;
-    },
+    private readonly root: string,
+    private readonly options: WalkOptions,
   ) {}
 
   /** Stops the walk with `reason` (shown in the result). */
@@ -181,18 +155,12 @@ export class SpaceWalk {
     this.report.stopped ??= reason;
   }
 
-  /**
-   * Gives the event loop a turn when the current stretch of work has lasted long enough, and stops
-   * the walk once the call has used its time (`maxMillis`).
-   */
-  async breathe(): Promise<void> {
-    const now = performance.now();
-    if (now - this.lastTurn < this.options.limits.sliceMillis) return;
-    const { maxMillis } = this.options.limits;
-    if (now - this.started >= maxMillis) this.stop(`${formatMillis(maxMillis)} of searching`);
-    await nextTurn();
-    this.lastTurn = performance.now();
-    if (this.options.signal?.aborted) throw new Error('Operation aborted');
+  /** Stops the walk once the call has used its time; throws once the caller gave up. */
+  check(): void {
+    if (this.options.aborted()) throw new Error('Operation aborted');
+    if (performance.now() - this.started >= this.options.limits.maxMillis) {
+      this.stop(this.options.reasons.time);
+    }
   }
 
   /** Counts a folder not entered as too deep, naming the first one. */
@@ -204,19 +172,19 @@ export class SpaceWalk {
   /**
    * At most `max` entries of one folder, read in batches (a folder of a million entries is never
    * read whole), or `undefined` when it cannot be read: gone or not allowed (skipped), or too deep
-   * to open (counted). Any other failure is `io_error` naming the folder space-relatively.
+   * to open (counted). Any other failure is a {@link WalkFailure} naming the folder.
    */
-  private async readFolder(folder: WalkEntry, max: number): Promise<Dirent[] | undefined> {
+  private readFolder(folder: WalkEntry, max: number): Dirent[] | undefined {
     const dirents: Dirent[] = [];
     try {
-      const dir = await opendir(folder.absolutePath, { bufferSize: FOLDER_BATCH });
+      const dir = opendirSync(folder.absolutePath, { bufferSize: FOLDER_BATCH });
       try {
-        for (let dirent = await dir.read(); dirent !== null; dirent = await dir.read()) {
+        for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
           dirents.push(dirent);
           if (dirents.length >= max) break;
         }
       } finally {
-        await dir.close().catch(() => undefined);
+        dir.closeSync();
       }
     } catch (error) {
       const code = errnoCode(error);
@@ -225,28 +193,24 @@ export class SpaceWalk {
         this.tooDeep(folder.path);
         return undefined;
       }
-      throw new RepaError(
-        'io_error',
-        `Listing the folder ${JSON.stringify(folder.path || '.')} failed (${code ?? String(error)}).`,
-        { cause: error, details: { path: folder.path, ...(code ? { errno: code } : {}) } },
-      );
+      throw new WalkFailure(folder.path, code, error);
     }
     return dirents;
   }
 
   /** The entries of one folder, sorted by name, with what the scope rules leave out counted. */
-  async list(folder: WalkEntry, rules: readonly IgnoreRules[]): Promise<WalkEntry[]> {
+  list(folder: WalkEntry, rules: readonly IgnoreRules[]): WalkEntry[] {
     // One entry past the bound is read, so the walk knows to stop.
     const room = this.options.limits.maxEntries - this.report.entries + 1;
-    const dirents = await this.readFolder(folder, Math.max(1, room));
+    const dirents = this.readFolder(folder, Math.max(1, room));
     if (dirents === undefined) return [];
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: WalkEntry[] = [];
     for (const dirent of dirents) {
-      await this.breathe();
+      this.check();
       if (this.report.stopped !== undefined) break;
       if (++this.report.entries > this.options.limits.maxEntries) {
-        this.stop(`${this.options.limits.maxEntries} entries visited`);
+        this.stop(this.options.reasons.entries);
         break;
       }
       const { name } = dirent;
@@ -254,8 +218,7 @@ export class SpaceWalk {
       if (isProtectedName(name)) continue;
       const path = folder.path === '' ? name : `${folder.path}/${name}`;
       let entry: WalkEntry | undefined;
-      if (dirent.isSymbolicLink())
-        entry = await this.followLink(path, join(folder.absolutePath, name));
+      if (dirent.isSymbolicLink()) entry = this.followLink(path, join(folder.absolutePath, name));
       else if (dirent.isDirectory() || dirent.isFile()) {
         entry = {
           path,
@@ -280,16 +243,16 @@ export class SpaceWalk {
   }
 
   /** A symlink's entry when its real location stays in the space (not `.repa`), else counted. */
-  private async followLink(path: string, absolutePath: string): Promise<WalkEntry | undefined> {
-    const root = this.store.root;
+  private followLink(path: string, absolutePath: string): WalkEntry | undefined {
+    const root = this.root;
     try {
-      const real = await realpath(absolutePath);
+      const real = realpathSync(absolutePath);
       const target = toPosix(relative(root, real));
       if (!real.startsWith(root + sep) || target.split('/').some(isProtectedName)) {
         this.report.symlinksLeaving += 1;
         return undefined;
       }
-      const stats = await lstat(real);
+      const stats = lstatSync(real);
       if (!stats.isDirectory() && !stats.isFile()) {
         this.report.special += 1;
         return undefined;
@@ -302,16 +265,13 @@ export class SpaceWalk {
   }
 
   /** The `.gitignore` rules that apply inside `start`: those of its folder and every parent. */
-  async rulesAbove(start: WalkEntry): Promise<IgnoreRules[]> {
+  rulesAbove(start: WalkEntry): IgnoreRules[] {
     if (this.options.includeIgnored) return [];
     const rules: IgnoreRules[] = [];
     const parts = start.path === '' ? [] : start.path.split('/');
     for (let depth = 0; depth <= parts.length; depth++) {
       const base = parts.slice(0, depth).join('/');
-      const found = await this.readIgnoreFile(
-        base,
-        join(this.store.root, ...parts.slice(0, depth)),
-      );
+      const found = this.readIgnoreFile(base, join(this.root, ...parts.slice(0, depth)));
       if (found) rules.push(found);
     }
     return rules;
@@ -330,25 +290,22 @@ export class SpaceWalk {
   /**
    * The rules of the `.gitignore` in `folder`, or `undefined` when there is none or it is not
    * applied (named in the report): opened without waiting and without following a symlink, read
-   * only when it is a regular file of at most {@link MAX_IGNORE_FILE_BYTES}, compiled in slices.
+   * only when it is a regular file of at most {@link MAX_IGNORE_FILE_BYTES}.
    */
-  private async readIgnoreFile(base: string, folder: string): Promise<IgnoreRules | undefined> {
-    let handle: Awaited<ReturnType<typeof open>> | undefined;
+  private readIgnoreFile(base: string, folder: string): IgnoreRules | undefined {
+    let fd: number | undefined;
     let text: string;
     try {
-      handle = await open(join(folder, '.gitignore'), READ_NO_FOLLOW);
-      const stats = await handle.stat();
+      fd = openSync(join(folder, '.gitignore'), READ_NO_FOLLOW);
+      const stats = fstatSync(fd);
       if (stats.isDirectory()) return undefined;
       if (!stats.isFile()) return this.notApplied(base, 'not a regular file');
-      if (stats.size > MAX_IGNORE_FILE_BYTES) {
-        return this.notApplied(base, `larger than ${formatSize(MAX_IGNORE_FILE_BYTES)}`);
-      }
+      const tooLarge = this.options.reasons.ignoreTooLarge;
+      if (stats.size > MAX_IGNORE_FILE_BYTES) return this.notApplied(base, tooLarge);
       // One byte more than the bound: a file that grew meanwhile is not applied either.
       const buffer = Buffer.alloc(MAX_IGNORE_FILE_BYTES + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_IGNORE_FILE_BYTES) {
-        return this.notApplied(base, `larger than ${formatSize(MAX_IGNORE_FILE_BYTES)}`);
-      }
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_IGNORE_FILE_BYTES) return this.notApplied(base, tooLarge);
       text = buffer.subarray(0, bytesRead).toString('utf8');
     } catch (error) {
       const code = errnoCode(error);
@@ -356,18 +313,14 @@ export class SpaceWalk {
       if (code === 'ELOOP') return this.notApplied(base, 'a symlink');
       return this.notApplied(base, code === 'ENXIO' ? 'not a regular file' : 'unreadable');
     } finally {
-      await handle?.close().catch(() => undefined);
+      if (fd !== undefined) closeQuietly(fd);
     }
-    const rules = await compileIgnoreRules(text, base, () => this.breathe());
+    const rules = compileIgnoreRules(text, base);
     return 'problem' in rules ? this.notApplied(base, rules.problem) : rules;
   }
 
   /** Every file under `folder` (a folder entry), depth first in name order, within the bounds. */
-  async *files(
-    folder: WalkEntry,
-    parentRules?: IgnoreRules[],
-    depth = 0,
-  ): AsyncGenerator<WalkEntry> {
+  *files(folder: WalkEntry, parentRules?: IgnoreRules[], depth = 0): Generator<WalkEntry> {
     if (this.visited.has(folder.absolutePath)) return;
     if (depth > MAX_DEPTH) {
       this.tooDeep(folder.path);
@@ -375,27 +328,30 @@ export class SpaceWalk {
     }
     this.visited.add(folder.absolutePath);
     let rules: IgnoreRules[];
-    if (parentRules === undefined) rules = await this.rulesAbove(folder);
+    if (parentRules === undefined) rules = this.rulesAbove(folder);
     else {
       // A folder's own `.gitignore` applies below it, after those of its parents.
       const own = this.options.includeIgnored
         ? undefined
-        : await this.readIgnoreFile(folder.path, folder.absolutePath);
+        : this.readIgnoreFile(folder.path, folder.absolutePath);
       rules = own ? [...parentRules, own] : parentRules;
     }
-    const entries = await this.list(folder, rules);
+    const entries = this.list(folder, rules);
     for (const entry of entries) {
       if (this.report.stopped !== undefined) return;
-      if (this.options.signal?.aborted) throw new Error('Operation aborted');
       if (entry.folder) yield* this.files(entry, rules, depth + 1);
       else yield entry;
-      await this.breathe();
     }
   }
 }
 
-function formatMillis(millis: number): string {
-  return millis % 1000 === 0 ? `${millis / 1000} s` : `${millis} ms`;
+/** Closes a file descriptor, ignoring a failure (nothing was written through it). */
+export function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Only read from: nothing is lost.
+  }
 }
 
 /** The walk entry of a folder start. */

@@ -74,6 +74,33 @@ describe('the content tools on documents', () => {
     expect(textOf(read).split('\n')[0]).toBe('The Krebs cycle releases carbon dioxide.');
   });
 
+  it('grep puts document hits in walk order among the text files, within the limit', async () => {
+    const root = await space({
+      'a.md': 'Krebs, first\n',
+      'b.pdf': lecture(),
+      'c.md': 'Krebs, last\n',
+      'd.pdf': await readFile(fixturePath('documents', 'encrypted.pdf')),
+    });
+    const { call } = await openTools(root);
+    const all = await call('grep', { pattern: 'Krebs' });
+    expect(all.details).toMatchObject({
+      hits: [
+        { path: 'a.md', line: 1 },
+        { path: 'b.pdf', line: 27, page: 7 },
+        { path: 'c.md', line: 1 },
+      ],
+      skippedFiles: [{ path: 'd.pdf', reason: 'unreadable' }],
+    });
+    expect(textOf(all)).toContain('Not searched (their text could not be read): d.pdf (');
+    const two = await call('grep', { pattern: 'Krebs', limit: 2 });
+    expect(two.details).toMatchObject({
+      hits: [{ path: 'a.md' }, { path: 'b.pdf', page: 7 }],
+      matchLimitReached: 2,
+    });
+    // The search ended at its limit, before the encrypted PDF.
+    expect(two.details).not.toHaveProperty('skippedFiles');
+  });
+
   it('refuses unreadable and unsupported files with their codes', async () => {
     const root = await space({
       'locked.pdf': await readFile(fixturePath('documents', 'encrypted.pdf')),

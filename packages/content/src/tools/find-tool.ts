@@ -1,8 +1,7 @@
 import { createFindToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import { compileGlob, startEntry } from '../search/index.js';
+import { compileGlob } from '../search/index.js';
 import {
-  below,
   type ContentSearchDetails,
   defineSearchTool,
   INCLUDE_IGNORED,
@@ -48,23 +47,21 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
     parameters,
     fileFix: 'Give the folder to search in as path, or leave it out to search the whole space.',
     async search(params, openWalk) {
-      const matches = compileGlob(params.pattern, 'pattern');
-      const { start, walk } = await openWalk(params);
+      // Checked here so a bad glob fails before the walk starts; the worker compiles it again.
+      compileGlob(params.pattern, 'pattern');
+      const walk = await openWalk(params);
       const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
+      const { entries, report } = await walk.run({ kind: 'find', glob: params.pattern, limit });
       const identityOf = await store.identityLookup();
       const files: ContentFindDetails['files'] = [];
       const details: ContentFindDetails = { files };
-      for await (const entry of walk.files(startEntry(start))) {
-        if (!matches(below(start.target, entry.path)) && !matches(entry.path)) continue;
-        if (files.length >= limit) {
-          details.resultLimitReached = limit;
-          break;
-        }
+      if (entries.length > limit) details.resultLimitReached = limit;
+      for (const entry of entries.slice(0, limit)) {
         const identity = identityOf(entry.target);
         files.push(identity === undefined ? { path: entry.path } : { path: entry.path, identity });
       }
       if (files.length === 0) {
-        return searchResult(['No files found matching pattern'], [], walk.report, details);
+        return searchResult(['No files found matching pattern'], [], report, details);
       }
       const notices =
         details.resultLimitReached === undefined
@@ -73,7 +70,7 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
       return searchResult(
         [...files.map((file) => file.path), ...identityLines(files)],
         notices,
-        walk.report,
+        report,
         details,
       );
     },

@@ -4,18 +4,17 @@ import {
   type ToolDefinition,
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
-import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import { contentText, type DocumentText, isDocumentName, partOfLine } from '../documents/index.js';
+import { isDocumentName } from '../documents/index.js';
 import {
   compileGlob,
   compileLinePattern,
-  readForSearch,
-  startEntry,
-  type WalkEntry,
+  type FoundEntry,
+  LONG_LINE_OVERLAP,
+  SLICE_CHARS,
 } from '../search/index.js';
+import { GREP_DOCUMENTS, MAX_DOCUMENT_BYTES, searchDocuments } from './grep-documents.js';
 import {
-  below,
   type ContentSearchDetails,
   defineSearchTool,
   INCLUDE_IGNORED,
@@ -51,29 +50,19 @@ export interface ContentGrepDetails extends ContentSearchDetails {
 }
 
 const DEFAULT_LIMIT = 100;
-/** Larger documents are skipped by `grep` (their text is extracted, and cached, to search it). */
-const MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
-/** Files are matched in slices of about this many characters (cut at a line end). */
-const SLICE_CHARS = 256 * 1024;
-/** Characters two pieces of a longer line share, so a match up to this long is never cut. */
-const LONG_LINE_OVERLAP = 4096;
-/** Files read at once. */
-const READ_AHEAD = 32;
 
-interface FileHit {
+/** How a hit's file is named: its space-relative path (an outside material's identity). */
+interface FileName {
   path: string;
   identity?: string;
-  line: number;
-  lines: readonly string[];
-  /** The page (or chapter) of a hit in a paged document. */
-  page?: number;
-  unit?: 'page' | 'chapter';
 }
 
 /**
  * Pi's `grep` (parameters, output lines, limits, truncation) searching in process, without
  * ripgrep: a bounded walk of the space through its scope rules, RE2 matching (linear time) in
- * slices with a time box per file, binary files skipped. A hit is not a read: nothing is observed.
+ * slices with a time box per file, binary files skipped, all in the search worker (off the event
+ * loop, synchronous reads); documents the walk meets are searched in their extracted text, with
+ * the page or chapter of each hit (grep-documents.ts). A hit is not a read: nothing is observed.
  */
 export function createContentGrepTool(options: ContentToolsOptions): ToolDefinition {
   const { store } = options;
@@ -104,152 +93,47 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
     )}${SEARCH_SCOPE}`,
     parameters,
     async search(params, openWalk) {
+      // Checked here so a bad pattern or glob fails before the walk; the worker compiles them again.
       const pattern = compileLinePattern(params.pattern, params);
-      const glob = params.glob === undefined ? undefined : compileGlob(params.glob, 'glob');
-      const { start, walk, limits } = await openWalk(params);
-      const identityOf = await store.identityLookup();
+      if (params.glob !== undefined) compileGlob(params.glob, 'glob');
+      const { start, limits, reasons, signal, run } = await openWalk(params);
+      const deadline = performance.now() + limits.maxMillis;
       const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
-      const hits: FileHit[] = [];
-      const skippedFiles: NonNullable<ContentGrepDetails['skippedFiles']> = [];
-      let bytesRead = 0;
-
-      const searchFile = async (entry: WalkEntry, text: string, document?: DocumentText) => {
-        const identity = start.outside ? start.identity : identityOf(entry.target);
+      const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
+      const answer = await run({
+        kind: 'grep',
+        pattern: params.pattern,
+        literal: params.literal,
+        ignoreCase: params.ignoreCase,
+        glob: params.glob,
+        limit,
+        context,
+        documents: GREP_DOCUMENTS,
+      });
+      const { report, entries } = answer;
+      const { longLines, ...found } = await searchDocuments(answer, {
+        store,
+        start,
+        pattern,
+        limit,
+        context,
+        limits,
+        deadline,
+        timeReason: reasons.time,
+        signal,
+      });
+      const identityOf = await store.identityLookup();
+      const named = entries.map((entry): FileName => {
         const path = start.outside ? (start.identity ?? entry.path) : entry.path;
-        const pageOf = (line: number) =>
-          document?.unit === undefined
-            ? {}
-            : { page: partOfLine(document, line), unit: document.unit };
-        const normalised = text.includes('\r') ? text.replace(/\r\n?/gu, '\n') : text;
-        const began = performance.now();
-        let allLines: string[] | undefined;
-        let first = 1;
-        for (let from = 0; from < normalised.length && hits.length < limit; ) {
-          if (performance.now() - began >= limits.matchMillisPerFile) {
-            skippedFiles.push({ path, reason: 'too slow' });
-            return;
-          }
-          const cut = normalised.indexOf('\n', from + SLICE_CHARS);
-          let to = cut < 0 ? normalised.length : cut;
-          if (to - from > 2 * SLICE_CHARS) {
-            // A line longer than a slice: the slice ends before it, or it is matched in pieces.
-            const before = normalised.lastIndexOf('\n', from + SLICE_CHARS);
-            if (before >= from) to = before;
-            else {
-              const end = normalised.indexOf('\n', from);
-              const lineEnd = end < 0 ? normalised.length : end;
-              longLines += 1;
-              if (await searchLongLine(normalised, from, lineEnd, began)) {
-                allLines ??= normalised.split('\n');
-                hits.push({
-                  path,
-                  ...(identity === undefined ? {} : { identity }),
-                  line: first,
-                  lines: allLines,
-                  ...pageOf(first),
-                });
-              }
-              if (performance.now() - began >= limits.matchMillisPerFile) continue;
-              first += 1;
-              from = lineEnd + 1;
-              continue;
-            }
-          }
-          const slice = normalised.slice(from, to);
-          if (pattern.test(slice)) {
-            allLines ??= normalised.split('\n');
-            const sliceLines = slice.split('\n');
-            for (let index = 0; index < sliceLines.length && hits.length < limit; index++) {
-              if (!pattern.test(sliceLines[index] as string)) continue;
-              hits.push({
-                path,
-                ...(identity === undefined ? {} : { identity }),
-                line: first + index,
-                lines: allLines,
-                ...pageOf(first + index),
-              });
-            }
-            first += sliceLines.length;
-          } else {
-            first += countLines(slice);
-          }
-          from = to + 1;
-          await walk.breathe();
-        }
-      };
-
-      let longLines = 0;
-      /** Whether one long line holds a match, tested in overlapping pieces of a slice each. */
-      const searchLongLine = async (text: string, from: number, to: number, began: number) => {
-        for (let start = from; start < to; start += SLICE_CHARS - LONG_LINE_OVERLAP) {
-          if (performance.now() - began >= limits.matchMillisPerFile) return false;
-          if (pattern.test(text.slice(start, Math.min(to, start + SLICE_CHARS)))) return true;
-          await walk.breathe();
-          if (start + SLICE_CHARS >= to) break;
-        }
-        return false;
-      };
-
-      const searchBatch = async (batch: WalkEntry[]) => {
-        const reads = await Promise.all(
-          batch.map((entry) =>
-            readForSearch(entry.absolutePath, {
-              follow: start.outside,
-              ...(isDocumentName(entry.path)
-                ? { maxBytes: MAX_DOCUMENT_BYTES, binary: true }
-                : { maxBytes: limits.maxFileBytes }),
-            }),
-          ),
-        );
-        for (const [index, read] of reads.entries()) {
-          const entry = batch[index] as WalkEntry;
-          if (hits.length >= limit || walk.report.stopped !== undefined) return;
-          if ('skipped' in read) {
-            if (read.skipped === 'special') walk.report.special += 1;
-            if (read.skipped === 'too large')
-              skippedFiles.push({ path: entry.path, reason: 'too large' });
-            continue;
-          }
-          bytesRead += read.bytes.length;
-          if (bytesRead > limits.maxBytes) {
-            walk.stop(`${formatSize(limits.maxBytes)} of files read`);
-            return;
-          }
-          if (!isDocumentName(entry.path)) {
-            await searchFile(entry, read.bytes.toString('utf8'));
-            continue;
-          }
-          // A document is searched in its text, as `read` shows it (spec R60).
-          let found: Awaited<ReturnType<typeof contentText>>;
-          try {
-            found = await contentText(store, read.bytes, entry.target, {
-              shown: JSON.stringify(entry.path),
-            });
-          } catch (error) {
-            if (!RepaError.isInstance(error)) throw error;
-            if (error.code !== 'unsupported_content') {
-              skippedFiles.push({ path: entry.path, reason: 'unreadable', message: error.message });
-            }
-            continue;
-          }
-          await searchFile(entry, found.text, found.document);
-        }
-      };
-
-      if (!start.folder) {
-        await searchBatch([{ ...startEntry(start), path: start.target }]);
-      } else {
-        let batch: WalkEntry[] = [];
-        for await (const entry of walk.files(startEntry(start))) {
-          if (glob && !glob(below(start.target, entry.path)) && !glob(entry.path)) continue;
-          batch.push(entry);
-          if (batch.length < READ_AHEAD) continue;
-          await searchBatch(batch);
-          batch = [];
-          if (hits.length >= limit || walk.report.stopped !== undefined) break;
-        }
-        if (hits.length < limit && walk.report.stopped === undefined) await searchBatch(batch);
-      }
+        const identity = start.outside ? start.identity : identityOf(entry.target);
+        return identity === undefined ? { path } : { path, identity };
+      });
+      const hits = found.hits.map((hit) => ({ ...hit, ...(named[hit.file] as FileName) }));
+      const skippedFiles = found.skippedFiles.map(({ file, reason, message }) => ({
+        path: (named[file] as FileName).path,
+        reason,
+        ...(message === undefined ? {} : { message }),
+      }));
       const matchLimitReached = hits.length >= limit;
       const details: ContentGrepDetails = {
         hits: hits.map(({ path, identity, line, page }) => ({
@@ -273,10 +157,16 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
           `Not searched (their text could not be read): ${unreadable.map((file) => `${file.path} (${file.message})`).join('; ')}`,
         );
       }
-      const tooLarge = skippedFiles.filter((file) => file.reason === 'too large');
-      if (tooLarge.length > 0) {
+      const tooLarge = found.skippedFiles.filter((file) => file.reason === 'too large');
+      // Documents have their own bound (their text is extracted, not read as it is).
+      for (const documents of [false, true]) {
+        const these = tooLarge.filter(
+          ({ file }) => isDocumentName((entries[file] as FoundEntry).path) === documents,
+        );
+        if (these.length === 0) continue;
+        const bound = documents ? MAX_DOCUMENT_BYTES : limits.maxFileBytes;
         notices.push(
-          `Skipped as larger than ${formatSize(limits.maxFileBytes)}: ${tooLarge.map((file) => file.path).join(', ')}`,
+          `Skipped as larger than ${formatSize(bound)}: ${these.map(({ file }) => (named[file] as FileName).path).join(', ')}`,
         );
       }
       if (longLines > 0) {
@@ -286,15 +176,13 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
         details.longLines = longLines;
       }
       if (hits.length === 0) {
-        return searchResult(['No matches found'], notices, walk.report, details);
+        return searchResult(['No matches found'], notices, report, details);
       }
-      const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
       const lines: string[] = [];
       for (const hit of hits) {
-        const from = Math.max(1, hit.line - context);
-        const to = Math.min(hit.lines.length, hit.line + context);
-        for (let current = from; current <= to; current++) {
-          const { text, wasTruncated } = truncateLine(hit.lines[current - 1] ?? '');
+        for (const [index, line] of hit.lines.entries()) {
+          const current = hit.from + index;
+          const { text, wasTruncated } = truncateLine(line);
           if (wasTruncated) details.linesTruncated = true;
           // The hit's page or chapter leads its text: `lecture.pdf:57: (page 7) …`.
           const page = hit.page === undefined ? '' : `(${hit.unit} ${hit.page}) `;
@@ -314,13 +202,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       if (details.linesTruncated) {
         notices.push('Some lines truncated to 500 chars. Use read tool to see full lines');
       }
-      return searchResult([...lines, ...identityLines(hits)], notices, walk.report, details);
+      return searchResult([...lines, ...identityLines(hits)], notices, report, details);
     },
   });
-}
-
-function countLines(text: string): number {
-  let count = 1;
-  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count++;
-  return count;
 }

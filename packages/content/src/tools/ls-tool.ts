@@ -1,11 +1,9 @@
-import { stat } from 'node:fs/promises';
 import {
   createLsToolDefinition,
   formatSize,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
-import { startEntry } from '../search/index.js';
 import {
   type ContentSearchDetails,
   defineSearchTool,
@@ -50,23 +48,18 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
     parameters,
     fileFix: 'Use read to see a file, or ls its folder.',
     async search(params, openWalk) {
-      const { start, walk } = await openWalk(params);
+      const walk = await openWalk(params);
+      const { start } = walk;
       const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
-      const folder = startEntry(start);
-      const entries = await walk.list(folder, await walk.rulesAbove(folder));
+      const { entries, report } = await walk.run({ kind: 'ls', limit });
+      // In name order already (case-insensitive), the shown files with their size.
       const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-      entries.sort((a, b) => name(a.path).toLowerCase().localeCompare(name(b.path).toLowerCase()));
       const shown = entries.slice(0, limit);
-      const lines = await Promise.all(
-        shown.map(async (entry) => {
-          if (entry.folder) return `${name(entry.path)}/`;
-          const size = await stat(entry.absolutePath).then(
-            (stats) => ` (${formatSize(stats.size)})`,
-            () => '',
-          );
-          return `${name(entry.path)}${size}`;
-        }),
-      );
+      const lines = shown.map((entry) => {
+        if (entry.folder) return `${name(entry.path)}/`;
+        const size = entry.size === undefined ? '' : ` (${formatSize(entry.size)})`;
+        return `${name(entry.path)}${size}`;
+      });
       const details: ContentLsDetails = { folder: start.target };
       const notices: string[] = [];
       if (entries.length > limit) {
@@ -76,7 +69,7 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
         details.entryLimitReached = limit;
       }
       if (lines.length === 0) lines.push('(empty directory)');
-      return searchResult(lines, notices, walk.report, details);
+      return searchResult(lines, notices, report, details);
     },
   });
 }

@@ -11,10 +11,14 @@ import { RepaError } from '@repa/protocol';
 import { type Static, type TSchema, Type } from 'typebox';
 import {
   DEFAULT_SEARCH_LIMITS,
+  type JobScope,
+  jobScope,
   MAX_DEPTH,
   resolveWalkStart,
+  runInWorker,
+  type SearchAnswer,
   type SearchLimits,
-  SpaceWalk,
+  type SearchQuery,
   type WalkReport,
   type WalkStart,
 } from '../search/index.js';
@@ -126,16 +130,16 @@ export function identityLines(files: readonly { path: string; identity?: string 
   return ['', 'Identities:', ...[...seen].map(([path, identity]) => `${path} ${identity}`)];
 }
 
-/** The path of `path` below the folder `base` (`''`: the root). */
-export function below(base: string, path: string): string {
-  return base === '' ? path : path.slice(base.length + 1);
-}
-
-/** A search's walk of the space: where it starts, the walk, and the bounds it keeps. */
+/** A search's walk of the space: where it starts, the bounds it keeps, and how to run it. */
 export interface SearchWalk {
   start: WalkStart;
-  walk: SpaceWalk;
   limits: SearchLimits;
+  /** Why a search stopped early at each of its bounds (as the result says it). */
+  reasons: JobScope['reasons'];
+  /** The call's signal: a search gives up once it is aborted. */
+  signal?: AbortSignal | undefined;
+  /** Runs the walk with `query` in the search worker. */
+  run(query: SearchQuery): Promise<SearchAnswer>;
 }
 
 /** Opens the walk of one search from the call's `path` and `includeIgnored`. */
@@ -175,12 +179,9 @@ export function defineSearchTool<TParams extends TSchema, TDetails extends Conte
             });
           }
           const limits = searchLimitsOf(options);
-          const walk = new SpaceWalk(store, {
-            includeIgnored: includeIgnored ?? false,
-            limits,
-            signal,
-          });
-          return { start, walk, limits };
+          const scope = jobScope(store.root, start, includeIgnored ?? false, limits);
+          const run = (query: SearchQuery) => runInWorker({ ...scope, ...query }, signal);
+          return { start, limits, reasons: scope.reasons, signal, run };
         });
       } catch (error) {
         throw toolError(error);
