@@ -63,7 +63,7 @@ describe('repa materials', () => {
       .map((event) => event.delta)
       .join('');
     expect(text).toBe(
-      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction.',
+      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction. [repa:material/ch3#p2:2 "Enzymes lower the activation energy of a reaction."]',
     );
     const sections = events.find((event) => event.type === 'prompt-sections')?.sections as {
       name: string;
@@ -75,7 +75,9 @@ describe('repa materials', () => {
       text: expect.stringContaining('- repa:material/ch3 "Enzymes" (PDF, 1 KB)'),
     });
     const finished = lines.find((line) => line.kind === 'finished');
-    const runId = (finished?.run as { runId: string } | undefined)?.runId ?? 'missing';
+    const record = finished?.run as { runId: string; citations?: unknown } | undefined;
+    expect(record?.citations).toMatchObject([{ page: 2, startLine: 2, status: 'verified' }]);
+    const runId = record?.runId ?? 'missing';
     const show = await repa(sandbox, ['runs', 'show', runId]);
     expect(show.stdout).toMatch(
       /^prompt +the model saw base \(\d+ chars\), environment \(\d+ chars\), materials \(\d+ chars\)/m,

@@ -101,14 +101,15 @@ function namedMaterial(request: string, context: TranscriptContext): string | un
 }
 
 /**
- * A citation of line `line` of `path` in Repa's form (see the protocol README), quoting at most
- * its first eight words when they hold no double quote.
+ * A citation of line `line` of `path` in Repa's form (see the protocol README), on its page
+ * (`#pN`, lines counted from the one after the page's marker) when it is a document's line,
+ * quoting at most its first eight words when they hold no double quote.
  */
-function citationOf(path: string, line: number, text: string): string {
+function citationOf(path: string, line: number, text: string, page?: number): string {
   const document = /\s/.test(path) ? `<${path}>` : path;
   const words = text.split(/\s+/).slice(0, 8).join(' ');
   const quote = words === '' || words.includes('"') ? '' : ` "${words}"`;
-  return `[${document}:${line}${quote}]`;
+  return `[${document}${page === undefined ? '' : `#p${page}`}:${line}${quote}]`;
 }
 
 /** An answer from the lines of a whole-file `read` result, each claim cited by its line. */
@@ -120,15 +121,24 @@ function answerFrom(path: string, text: string, question: string): string {
       .filter((word) => word.length > 3),
   );
   // The read began at line 1: a line's number is its place in the result (a trailer comes after).
-  // A document's lines know their page: the answer names it.
-  const pages = new Map<string, string>();
-  let page: string | undefined;
+  // A document's lines know their page (or chapter) and their line on it: the answer names it.
+  let page: { name: string; number: number; marker: number } | undefined;
   const numbered = text.split('\n').map((raw, index) => {
     const line = raw.trim();
     const marker = MARKER.exec(line);
-    if (marker) page = `${marker[1]?.toLowerCase()} ${marker[2]}`;
-    else if (page && !pages.has(line)) pages.set(line, page);
-    return { line, number: index + 1 };
+    if (marker) {
+      page = {
+        name: `${marker[1]?.toLowerCase()} ${marker[2]}`,
+        number: Number(marker[2]),
+        marker: index,
+      };
+      return { line, number: index + 1 };
+    }
+    return {
+      line,
+      number: index + 1,
+      ...(page === undefined ? {} : { page: { ...page, line: index - page.marker } }),
+    };
   });
   const nonEmpty = numbered.filter(
     ({ line }) => line !== '' && !/^\d+$/.test(line) && !MARKER.test(line),
@@ -148,9 +158,15 @@ function answerFrom(path: string, text: string, question: string): string {
     .sort((a, b) => b.score - a.score);
   const best = scored[0]?.score ?? 0;
   const chosen = (best > 0 ? scored.filter((entry) => entry.score === best) : lines).slice(0, 2);
-  const where = [...new Set(chosen.flatMap(({ line }) => pages.get(line) ?? []))];
+  const where = [...new Set(chosen.flatMap((entry) => entry.page?.name ?? []))];
   const at = where.length > 0 ? ` (${where.join(', ')})` : '';
-  const cited = chosen.map(({ line, number }) => `${line} ${citationOf(path, number, line)}`);
+  const cited = chosen.map((entry) => {
+    const { line, number, page: on } = entry;
+    const citation = on
+      ? citationOf(path, on.line, line, on.number)
+      : citationOf(path, number, line);
+    return `${line} ${citation}`;
+  });
   return `From ${path}${at}: ${cited.join(' ') || '(the file is empty)'}`;
 }
 

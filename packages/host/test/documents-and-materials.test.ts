@@ -43,16 +43,18 @@ const books = () => {
 };
 
 describe('documents and materials in a run', () => {
-  it('repa-offline answers from a PDF the request names, with its page and a verified citation', async () => {
+  it('repa-offline answers from a PDF the request names, with a verified citation of its page', async () => {
     const { host, space } = await offlineHost();
     writeFileSync(join(space, 'lab5.pdf'), lecture);
     writeFileSync(join(space, 'unrelated.md'), 'Enzymes are discussed elsewhere.\n');
     const outcome = await host.send('What does lab5.pdf say about enzymes?', defaults);
     expect(outcome.output).toBe(
-      '[repa-offline] From lab5.pdf (page 2): Enzymes lower the activation energy of a reaction. [lab5.pdf:7 "Enzymes lower the activation energy of a reaction."]',
+      '[repa-offline] From lab5.pdf (page 2): Enzymes lower the activation energy of a reaction. [lab5.pdf#p2:2 "Enzymes lower the activation energy of a reaction."]',
     );
-    // The line of the extracted text the citation names is checked against what the read showed.
-    expect(outcome.citations?.map(({ status }) => status)).toEqual(['verified']);
+    // Line 2 of page 2 (after its `[Page 2 of 3]` line) is checked against what the read showed.
+    expect(outcome.citations).toMatchObject([
+      { page: 2, startLine: 2, target: 'lab5.pdf', status: 'verified' },
+    ]);
     host.dispose();
   });
 
@@ -64,8 +66,9 @@ describe('documents and materials in a run', () => {
       onEvent: (event) => events.push(event),
     });
     expect(byId.output).toBe(
-      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction. [repa:material/ch3:7 "Enzymes lower the activation energy of a reaction."]',
+      '[repa-offline] From repa:material/ch3 (page 2): Enzymes lower the activation energy of a reaction. [repa:material/ch3#p2:2 "Enzymes lower the activation energy of a reaction."]',
     );
+    expect(byId.citations).toMatchObject([{ page: 2, status: 'verified' }]);
     const sections = events.find((event) => event.type === 'prompt-sections');
     const materials =
       sections?.type === 'prompt-sections'

@@ -15,8 +15,8 @@ export interface CitationReading {
   firstLine: number;
   /** The lines shown, in order, without line endings. */
   lines: readonly string[];
-  /** How many lines that version (or page) has. */
-  totalLines: number;
+  /** How many lines that version (or page) has; absent when unknown (a page shown cut short). */
+  totalLines?: number;
 }
 
 /** Where a cited document is now, for citations of a document no reading names. */
@@ -46,7 +46,7 @@ interface SeenVersion {
   target: string;
   identity: string;
   version: string;
-  totalLines: number;
+  totalLines?: number;
   lines: Map<number, string>;
 }
 
@@ -64,12 +64,12 @@ function seenVersions(readings: readonly CitationReading[]): Map<string, SeenVer
         target: reading.target,
         identity: reading.identity,
         version: reading.version,
-        totalLines: reading.totalLines,
         lines: new Map(),
       };
       seen.set(key, version);
     }
     version.target = reading.target;
+    if (reading.totalLines !== undefined) version.totalLines = reading.totalLines;
     reading.lines.forEach((line, index) => {
       version.lines.set(reading.firstLine + index, line);
     });
@@ -135,7 +135,8 @@ export function checkCitations(
       version: version.version,
     };
     const { startLine, endLine } = cited;
-    if (startLine < 1 || endLine < startLine || endLine > version.totalLines) {
+    const past = version.totalLines !== undefined && endLine > version.totalLines;
+    if (startLine < 1 || endLine < startLine || past) {
       return { ...found, status: 'range_outside' as const };
     }
     const lines: string[] = [];

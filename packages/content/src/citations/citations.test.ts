@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
+import { makeEpub, makePdf } from '@repa/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTools } from '../test/content-tools.js';
+import { openTools, type ToolResult } from '../test/content-tools.js';
 import { tempSpace, writeFiles } from '../test/temp-space.js';
 import { checkAnswerCitations, markChangedSince } from './answer-citations.js';
 import { type CitationReading, checkCitations } from './check-citations.js';
@@ -167,5 +168,112 @@ describe('citationReadings and checkAnswerCitations', () => {
     }));
     expect(citationReadings(messages.slice(0, 1))).toHaveLength(1);
     expect(citationReadings(messages)).toEqual([]);
+  });
+});
+
+describe('page citations of documents', () => {
+  let root: string | undefined;
+  afterEach(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  /** Three pages: the second says three things, the third is a scan. */
+  const lecture = () =>
+    makePdf([
+      { lines: ['Week 1', 'Topic 1 of the course.'] },
+      {
+        lines: ['Week 2', 'The Krebs cycle releases carbon dioxide.', 'It runs in mitochondria.'],
+      },
+      { image: true },
+    ]);
+  const asMessages = (...results: ToolResult[]) =>
+    results.map((result) => ({ role: 'toolResult', toolName: 'read', isError: false, ...result }));
+
+  it('verifies a PDF page citation against the whole text read, line 1 after [Page n of N]', async () => {
+    root = await tempSpace({ 'lectures/bio.pdf': lecture() });
+    const { store, call } = await openTools(root);
+    const readings = citationReadings(asMessages(await call('read', { path: 'lectures/bio.pdf' })));
+    expect(
+      readings.map(({ page, firstLine, totalLines }) => [page, firstLine, totalLines]),
+    ).toEqual([
+      [undefined, 1, 10],
+      [1, 1, 2],
+      [2, 1, 3],
+      [3, 1, 0],
+    ]);
+    const answer =
+      'Krebs [lectures/bio.pdf#p2:2 "Krebs cycle releases carbon dioxide"], ' +
+      '[lectures/bio.pdf#p2:1 "carbon dioxide"], [lectures/bio.pdf#p2:3-4], [lectures/bio.pdf#p3:1], ' +
+      '[lectures/bio.pdf:7 "Krebs cycle"], [lectures/bio.pdf#p9:1]';
+    const citations = await checkAnswerCitations(store, answer, readings);
+    expect(citations.map((citation) => citation.status)).toEqual([
+      'verified',
+      'quote_not_found',
+      'range_outside',
+      'range_outside',
+      'verified',
+      'not_read',
+    ]);
+    expect(citations[0]).toMatchObject({
+      page: 2,
+      target: 'lectures/bio.pdf',
+      excerpt: 'The Krebs cycle releases carbon dioxide.',
+    });
+  });
+
+  it('verifies page citations against chosen pages, never their lines as the whole text', async () => {
+    root = await tempSpace({ 'lectures/bio.pdf': lecture() });
+    const { store, call } = await openTools(root);
+    const chosen = await call('read', { path: 'lectures/bio.pdf', pages: '2' });
+    const check = async (answer: string, readings: CitationReading[]) =>
+      (await checkAnswerCitations(store, answer, readings)).map((citation) => citation.status);
+    expect(
+      await check(
+        '[lectures/bio.pdf#p2:2-3 "releases carbon dioxide. It runs"] [lectures/bio.pdf#p2:3 "Krebs"] ' +
+          '[lectures/bio.pdf#p2:4] [lectures/bio.pdf#p1:1] [lectures/bio.pdf:2]',
+        citationReadings(asMessages(chosen)),
+      ),
+    ).toEqual(['verified', 'quote_not_found', 'range_outside', 'not_read', 'not_read']);
+    // Lines 3-6 of pages 1-2: the end of page 1 (cut at its start) and page 2's first line.
+    const cut = await call('read', { path: 'lectures/bio.pdf', pages: '1-2', offset: 3, limit: 4 });
+    const readings = citationReadings(asMessages(cut));
+    expect(readings).toEqual([
+      {
+        target: 'lectures/bio.pdf',
+        identity: expect.any(String),
+        version: expect.any(String),
+        page: 2,
+        firstLine: 1,
+        lines: ['Week 2'],
+      },
+    ]);
+    expect(
+      await check(
+        '[lectures/bio.pdf#p2:1 "Week 2"] [lectures/bio.pdf#p2:2] [lectures/bio.pdf#p1:2]',
+        readings,
+      ),
+    ).toEqual(['verified', 'not_read', 'not_read']);
+  });
+
+  it('verifies a chapter citation of an EPUB', async () => {
+    root = await tempSpace({
+      'book.epub': makeEpub('Cell Biology', [
+        { title: 'The Cell', paragraphs: ['Cells are the unit of life.'] },
+        { title: 'Division', paragraphs: ['Mitosis makes two cells.'] },
+      ]),
+    });
+    const { store, call } = await openTools(root);
+    const readings = citationReadings(asMessages(await call('read', { path: 'book.epub' })));
+    const citations = await checkAnswerCitations(
+      store,
+      '[book.epub#p2:3 "Mitosis makes two cells."] [book.epub#p1:3 "Mitosis"] [book.epub#p2:4]',
+      readings,
+    );
+    expect(citations.map((citation) => citation.status)).toEqual([
+      'verified',
+      'quote_not_found',
+      'range_outside',
+    ]);
   });
 });

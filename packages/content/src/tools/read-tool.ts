@@ -44,11 +44,15 @@ export interface ContentReadDetails extends ReadToolDetails {
     parts: number;
     shown?: { first: number; last: number };
   };
-  /** For text: the number (from 1) of the first line the result's text begins with. */
+  /**
+   * For text: the number (from 1) of the first line the result's text begins with. For a
+   * document, lines count in its marked text, or in the text of the pages shown when `pages` chose
+   * some (`document.shown`).
+   */
   firstLine?: number;
-  /** For text: how many of the file's lines the result's text begins with. */
+  /** For text: how many of the text's lines the result's text begins with. */
   lineCount?: number;
-  /** For text: the file's line count (Pi's count: a final newline ends an empty last line). */
+  /** For text: the text's line count (Pi's count: a final newline ends an empty last line). */
   totalLines?: number;
 }
 
@@ -104,7 +108,7 @@ async function readDocument(
   totalLines: number;
   subset: boolean;
   pages?: { first: number; last: number };
-  shown?: TextShown;
+  shown: TextShown;
 }> {
   const selected = params.pages === undefined ? undefined : selectParts(document, params.pages);
   const text = selected?.text ?? document.text;
@@ -116,10 +120,10 @@ async function readDocument(
     totalLines: window.totalLines,
     // A selection of some pages is a partial read whatever its lines.
     subset: !whole,
-    // Lines of the whole text are what a citation names; a selection's lines are not.
-    ...(selected === undefined
-      ? { shown: window.shown }
-      : { pages: { first: selected.first, last: selected.last } }),
+    // The lines are the whole text's, or (with `pages`) the selection's: its pages' marker lines
+    // tell a citation's page lines apart (spec R60).
+    shown: window.shown,
+    ...(selected === undefined ? {} : { pages: { first: selected.first, last: selected.last } }),
   };
 }
 
