@@ -2,12 +2,8 @@ export type { RepaApplicationOptions } from './application-options.js';
 export { type DoctorFactsOptions, doctorFacts } from './doctor-facts.js';
 export { RepaApplication } from './repa-application.js';
 export { type RunDaemonOptions, type RunningDaemon, runDaemon } from './run-daemon.js';
-export {
-  type Acceptance,
-  type AcceptedSettings,
-  RunLedger,
-  type RunRequest,
-} from './runs/run-ledger.js';
+export { RunLedger } from './runs/run-ledger.js';
+export type { Acceptance, AcceptedSettings, RunRequest } from './runs/run-request.js';
 export { type OpenWebAppOptions, openWebApp } from './server/open-web.js';
 export type {
   ConnectionContext,

@@ -24,6 +24,7 @@ import {
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
+import { type ActiveRun, onPiEvent, startActiveRun } from './conversation/active-run.js';
 import { type AssembledSession, assembleSession } from './conversation/assemble-session.js';
 import { type CompactionOutcome, compactSession } from './conversation/compact-session.js';
 import type {
@@ -54,21 +55,6 @@ import {
 } from './conversation/run-preparation.js';
 import { runEventsFromPi } from './run-events.js';
 import { readAttachments, resolveRunImages } from './run-inputs.js';
-
-interface ActiveRun extends RunTally {
-  settings: PromptSettings;
-  restricted: RestrictedItem[];
-  sources: PromptSettingsSources | undefined;
-  view: LearningContextView | null;
-  prompt: AssembledSystemPrompt | undefined;
-  receipts: SaveReceipt[];
-  emit: (event: RunEvent) => void;
-  runId: string | undefined;
-  /** Saving tool calls so far (numbers the operation ids). */
-  saves: number;
-  /** Steer and follow-up messages handed to Pi and not yet seen reaching the model. */
-  deliveries: RunDeliveries;
-}
 
 /**
  * One Repa session on the real Pi SDK: Pi runs the model, history, tool loop, retries and
@@ -268,20 +254,11 @@ export class PiConversationHost {
     }
     const emit = options.onEvent ?? (() => {});
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
-    const run: ActiveRun = {
+    const run = startActiveRun(
       settings,
-      restricted: [...(options.restricted ?? [])],
-      sources: options.sources,
-      cancelRequested: false,
-      view: null,
-      prompt: undefined,
-      receipts: [],
-      emit,
-      runId: options.runId,
-      saves: 0,
-      usage: emptyUsage(),
-      deliveries: new RunDeliveries(this.#session, this.#store, emit),
-    };
+      options,
+      new RunDeliveries(this.#session, this.#store, emit),
+    );
     this.#run = run;
     let unsubscribe = () => {};
     try {
@@ -326,7 +303,7 @@ export class PiConversationHost {
       if (run.runId !== undefined) markRun(this.#sessionManager, run.runId);
       if (text === undefined) prepareResume(this.#session, this.#sessionManager);
       this.#lastSettings = settings;
-      unsubscribe = this.#session.subscribe((event) => this.#onPiEvent(run, event));
+      unsubscribe = this.#session.subscribe((event) => onPiEvent(this.#session, run, event));
       await this.#prompts.refreshMaterials();
       const prompt = this.#assemblePrompt(settings);
       emit({
@@ -392,23 +369,6 @@ export class PiConversationHost {
       unsubscribe();
       this.#run = undefined;
       run.deliveries.failPending();
-    }
-  }
-
-  /** One event of Pi's loop during a run: usage, deliveries, and the run's own events. */
-  #onPiEvent(run: ActiveRun, event: AgentSessionEvent): void {
-    // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
-    if (event.type === 'agent_start' && run.cancelRequested) void this.#session.abort();
-    if (event.type === 'message_end' && event.message.role === 'assistant') {
-      addUsage(run.usage, event.message.usage);
-    }
-    for (const runEvent of runEventsFromPi(event)) {
-      if (runEvent.type === 'tool-end' && runEvent.receipts)
-        run.receipts.push(...runEvent.receipts);
-      if (runEvent.type === 'retry') {
-        run.retries = { attempts: runEvent.attempt, lastDelayMs: runEvent.delayMs };
-      }
-      run.emit(runEvent);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol';
 import type { RunSettingsSnapshot } from '@repa/settings';
-import type { AcceptedSettings } from './run-ledger.js';
+import type { AcceptedSettings } from './run-request.js';
 
 /**
  * The settings of a new request (spec R20): the levels as read at acceptance, with the request's

@@ -3,7 +3,8 @@ import { RepaError, type RunInfo, type V1Result } from '@repa/protocol';
 import type { ConnectionContext } from '../server/repa-handlers.js';
 import type { SessionHosts } from '../session-hosts.js';
 import { acceptedSettingsOf } from './accepted-settings.js';
-import type { RunLedger, RunRequest } from './run-ledger.js';
+import type { RunLedger } from './run-ledger.js';
+import type { RunRequest } from './run-request.js';
 import type { RunWatches } from './run-watches.js';
 
 /**

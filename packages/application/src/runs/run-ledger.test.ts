@@ -5,7 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { type PromptSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { QUEUE_LIMIT, RunLedger, type RunRequest } from './run-ledger.js';
+import { RunLedger } from './run-ledger.js';
+import { QUEUE_LIMIT, type RunRequest } from './run-request.js';
 
 const promptSettings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const settings = { promptSettings, settingsRevisions: { application: 1, space: 0, session: 0 } };

@@ -16,7 +16,8 @@ import { executeRun } from './execute-run.js';
 import { checkResumable } from './resume-check.js';
 import { pruneHistoryAfterRun } from './rewind-run.js';
 import { RunDeliveries } from './run-deliveries.js';
-import type { AcceptedSettings, RunLedger, RunRequest } from './run-ledger.js';
+import type { RunLedger } from './run-ledger.js';
+import type { AcceptedSettings, RunRequest } from './run-request.js';
 import { RunWatches } from './run-watches.js';
 
 /** What the run scheduler works with. */

@@ -1,0 +1,68 @@
+import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import type { LearningContextView } from '@repa/context';
+import type { AssembledSystemPrompt } from '@repa/prompt';
+import type {
+  PromptSettings,
+  PromptSettingsSources,
+  RestrictedItem,
+  RunEvent,
+  SaveReceipt,
+} from '@repa/protocol';
+import { runEventsFromPi } from '../run-events.js';
+import type { SendOptions } from './host-options.js';
+import type { RunDeliveries } from './run-deliveries.js';
+import { addUsage, emptyUsage, type RunTally } from './run-outcome.js';
+
+/** What the host knows of the run it is running. */
+export interface ActiveRun extends RunTally {
+  settings: PromptSettings;
+  restricted: RestrictedItem[];
+  sources: PromptSettingsSources | undefined;
+  view: LearningContextView | null;
+  prompt: AssembledSystemPrompt | undefined;
+  receipts: SaveReceipt[];
+  emit: (event: RunEvent) => void;
+  runId: string | undefined;
+  /** Saving tool calls so far (numbers the operation ids). */
+  saves: number;
+  /** Steer and follow-up messages handed to Pi and not yet seen reaching the model. */
+  deliveries: RunDeliveries;
+}
+
+/** A run's state as it starts: nothing read, saved or delivered yet. */
+export function startActiveRun(
+  settings: PromptSettings,
+  options: SendOptions,
+  deliveries: RunDeliveries,
+): ActiveRun {
+  return {
+    settings,
+    restricted: [...(options.restricted ?? [])],
+    sources: options.sources,
+    cancelRequested: false,
+    view: null,
+    prompt: undefined,
+    receipts: [],
+    emit: options.onEvent ?? (() => {}),
+    runId: options.runId,
+    saves: 0,
+    usage: emptyUsage(),
+    deliveries,
+  };
+}
+
+/** One event of Pi's loop during a run: usage, retries, receipts, and the run's own events. */
+export function onPiEvent(session: AgentSession, run: ActiveRun, event: AgentSessionEvent): void {
+  // A cancel that arrived before Pi's loop started streaming had nothing to abort yet.
+  if (event.type === 'agent_start' && run.cancelRequested) void session.abort();
+  if (event.type === 'message_end' && event.message.role === 'assistant') {
+    addUsage(run.usage, event.message.usage);
+  }
+  for (const runEvent of runEventsFromPi(event)) {
+    if (runEvent.type === 'tool-end' && runEvent.receipts) run.receipts.push(...runEvent.receipts);
+    if (runEvent.type === 'retry') {
+      run.retries = { attempts: runEvent.attempt, lastDelayMs: runEvent.delayMs };
+    }
+    run.emit(runEvent);
+  }
+}
