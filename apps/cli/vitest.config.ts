@@ -6,5 +6,8 @@ export default defineProject({
     // The tests run the built CLI and a real daemon as child processes on a shared 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Most of a test is waiting on those processes: two files at once use the second core that
+    // vitest's default (one worker on two cores) leaves idle.
+    maxWorkers: 2,
   },
 });

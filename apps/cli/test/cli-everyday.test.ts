@@ -283,6 +283,7 @@ describe('repa completion', () => {
       'retry',
       'resume',
       'follow',
+      'prune',
       'diff',
       'rewind',
     ]);

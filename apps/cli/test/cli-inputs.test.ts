@@ -206,10 +206,11 @@ describe('repa runs resume', () => {
     } finally {
       slow.holding = true;
     }
-    // One more model call whose conversation holds the request once, as its last message.
+    // One more model call whose conversation holds the request once, followed by Pi's resume
+    // note (the request had entered the history before the crash).
     expect(slow.requests.length).toBe(before + 1);
     const messages = slow.requests.at(-1) ?? [];
-    expect(lastText(messages)).toContain('Please wait across a crash.');
+    expect(lastText(messages)).toContain('Continue from where the interrupted reply stopped.');
     expect(
       messages.filter((message) => JSON.stringify(message).includes('Please wait across a crash.')),
     ).toHaveLength(1);

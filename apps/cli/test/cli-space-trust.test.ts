@@ -138,5 +138,5 @@ describe('a shared course folder on the built daemon', () => {
     expect(stalled.stderr).toContain('space_unsafe');
     const other = await repaJson(learner, ['settings', 'get', 'tools.bash'], { cwd: course });
     expect(other.code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -538,6 +538,25 @@ describe('protocol v1 conformance against a real daemon', () => {
       pruned: 0,
       imagesRemoved: 0,
     });
+    // An outside file granted to the space, listed and withdrawn.
+    const book = join(root, 'book.md');
+    writeFileSync(book, '# Chapter 3\n\nEnzymes lower the activation energy.\n');
+    expect(await call('materials.add', { path: book, id: 'ch3', space })).toMatchObject({
+      material: { id: 'ch3' },
+    });
+    await call('materials.list', { space });
+    await call('materials.remove', { id: 'ch3' });
+    // A local Pi package (a prompt template), added for the learner, listed and removed.
+    const pkg = join(root, 'pkg');
+    mkdirSync(join(pkg, 'prompts'), { recursive: true });
+    writeFileSync(
+      join(pkg, 'package.json'),
+      '{"name":"conformance-pkg","keywords":["pi-package"]}',
+    );
+    writeFileSync(join(pkg, 'prompts', 'recap.md'), 'Recap the notes.\n');
+    await call('packages.add', { source: pkg });
+    await call('packages.list', { space });
+    await call('packages.remove', { source: pkg });
     expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);

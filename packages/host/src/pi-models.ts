@@ -134,6 +134,9 @@ export class PiModels {
         refreshOnCreate: false,
       }));
     runtime.registerNativeProvider(createOfflineProvider().provider);
+    // Registering starts a refresh Pi does not await; one awaited here ends after it, so its
+    // late snapshot cannot undo credentials read after `open` (an auth.json edited at once).
+    await runtime.refresh({ allowNetwork: false });
     const models = new PiModels(agentDir, runtime, options);
     models.#modelsRevision = modelsRevision;
     await models.refresh();

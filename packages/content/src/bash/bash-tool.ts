@@ -32,7 +32,7 @@ export interface SandboxedBashToolOptions {
   /** Aborts when the host is disposed: every running command is stopped. */
   disposeSignal?: AbortSignal;
   /** Receives the changes found after each command: to files this host read, then (`previousVersion: null`) up to 50 other files it created or changed. */
-  onChanges?: (changes: FileChange[]) => void;
+  onChanges?: (changes: FileChange[]) => void | Promise<void>;
   /** The most processes one command may have at once. Default 256. */
   maxProcesses?: number;
   /** How long a stopped command may take SIGTERM before SIGKILL, in milliseconds. Default 2000. */
@@ -330,7 +330,8 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
         ...report.changes,
         ...(await unreadChanges(store, others.files)),
       ];
-      if (records.length > 0) options.onChanges?.(records);
+      // Awaited: the run's record of them is on disk before the command's result is.
+      if (records.length > 0) await options.onChanges?.(records);
       const piDetails = (result?.details ?? {}) as Partial<ContentBashDetails>;
       const details: ContentBashDetails = {
         ...run,

@@ -131,10 +131,11 @@ export async function assembleSession(
     observer,
     hidden: [options.appDirectory, agentDir],
     ...options.bashLimits,
-    onChanges: (changes) => {
+    onChanges: async (changes) => {
       hooks.emit({ type: 'file-change-notice', changes });
-      // Listed by a diff or rewind of the run as not rewindable (a command leaves no receipts).
-      void recordCommandChanges(store, hooks.operationId(), changes).catch(() => undefined);
+      // Listed by a diff or rewind of the run as not rewindable (a command leaves no receipts);
+      // recorded before the command's result, so a diff right after the run lists them.
+      await recordCommandChanges(store, hooks.operationId(), changes).catch(() => undefined);
     },
   });
   // Spec R26: services + fromServices keep Repa's prompt ownership, trust and content tools.
