@@ -31,7 +31,9 @@ describe('bash tool: the changes after a command', () => {
         store,
         observer,
         timeoutSeconds: () => 60,
-        onChanges: (found) => changes.push(...found),
+        onChanges: (found) => {
+          changes.push(...found);
+        },
       });
       const result = await tool.execute(
         'call-1',
