@@ -95,6 +95,11 @@ export function App() {
     return list;
   };
 
+  // A run that ended may have named its session (its first request titles it).
+  useEffect(() => {
+    if (space) void loadSessions(space.root).catch(() => undefined);
+  }, [version]);
+
   const selectSession = async (root: string, id: string | undefined) => {
     setSessionId(id);
     writeAddress({ space: root, session: id });
