@@ -82,6 +82,26 @@ describe('the list of spaces', () => {
   });
 });
 
+describe('opening a space', () => {
+  it('says what to do with a relative path, a file instead of a folder, and a folder not there', async () => {
+    const { app, base } = await open();
+    const file = join(base, 'notes.md');
+    writeFileSync(file, '# Notes\n');
+    const refusal = (root: string) =>
+      request(app, 'space.open', { root }).then(
+        () => undefined,
+        (error: RepaError) => ({ code: error.code, message: error.message, fix: error.fix }),
+      );
+    expect(await refusal('notes')).toMatchObject({ code: 'invalid_request' });
+    expect(await refusal(file)).toEqual({
+      code: 'invalid_request',
+      message: `${file} is a file, not a folder.`,
+      fix: `Open the folder that holds it: ${base}`,
+    });
+    expect(await refusal(join(base, 'gone'))).toMatchObject({ code: 'not_found' });
+  });
+});
+
 describe('trust of a space', () => {
   it('starts a plain folder trusted (Repa made it a space) and lists nothing restricted', async () => {
     const { app, base } = await open();
