@@ -6,11 +6,15 @@ import { join } from 'node:path';
 /** The model id Pi knows the test endpoint by (`provider/id`). */
 export const SLOW_MODEL = 'test/slow';
 
+/** What the endpoint says when it refuses a request. */
+export const REFUSAL = 'The test model refuses this request.';
+
 /**
  * An OpenAI-compatible chat endpoint on 127.0.0.1, configured in Pi's `models.json` like any local
  * server (Ollama, vLLM): the honest way to have a run that stays active until it is cancelled.
  * A request whose last message contains "wait" is held open (no tokens) while `holding` is true;
- * every other request is answered "Hello from the test model.".
+ * one whose last message contains "refuse" is refused as a bad request (HTTP 400, which Pi does
+ * not retry); every other request is answered "Hello from the test model.".
  */
 export interface SlowModel {
   /** Whether "wait" requests are held open. */
@@ -48,6 +52,11 @@ export async function startSlowModel(): Promise<SlowModel> {
   const handle = (request: IncomingMessage, response: ServerResponse, body: string) => {
     const messages = (JSON.parse(body) as { messages?: unknown[] }).messages ?? [];
     requests.push(messages);
+    if (JSON.stringify(messages.at(-1)).includes('refuse')) {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: REFUSAL, type: 'invalid_request_error' } }));
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     if (model.holding && JSON.stringify(messages.at(-1)).includes('wait')) {
       open.add(response);

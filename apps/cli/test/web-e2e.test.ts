@@ -6,7 +6,7 @@ import { makePdf } from '@repa/fixtures';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+import { REFUSAL, SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 
 // `repa web` end to end: the built web app in a real headless Chromium, served by a real daemon on
 // the offline responder (the session's model is switched to the held test model to cancel a run).
@@ -21,6 +21,8 @@ const sandbox = createSandbox();
 const SCREENSHOT = process.env.REPA_WRITE_SCREENSHOT
   ? fileURLToPath(new URL('../../../docs/web-screenshot.png', import.meta.url))
   : join(sandbox.root, 'web-screenshot.png');
+/** Where the 1280 and 390 px pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
 let slow: SlowModel;
 let browser: Browser;
 let page: Page;
@@ -179,6 +181,37 @@ describe('repa web in Chromium', () => {
     expect(
       seen.slice(0, -1).every((text) => whole.startsWith(text.trim()) && text.trim() !== whole),
     ).toBe(true);
+  });
+
+  it('offers the spaces the daemon opened on its first screen; `repa web` inside a space opens it; the address names space and session', async () => {
+    const inside = await repaJson<{ url: string }>(sandbox, ['web', '--no-open']);
+    expect(new URL(inside.json.url).hash).toBe(`#space=${encodeURIComponent(sandbox.space)}`);
+    const session = await page.evaluate(() =>
+      new URLSearchParams(location.hash.slice(1)).get('session'),
+    );
+    expect(session).toBeTruthy();
+    const fresh = await browser.newPage();
+    try {
+      await fresh.setViewport({ width: 1280, height: 900 });
+      await fresh.goto(new URL('/', url).href); // The cookie is set: no secret, no space named.
+      const known = `.welcome .known-spaces li[data-root="${sandbox.space}"] button.known-space`;
+      await fresh.waitForSelector(known, { timeout: STEP_MS });
+      await fresh.screenshot({ path: join(SHOTS, 'web-welcome.png') as `${string}.png` });
+      await fresh.click(known);
+      await fresh.waitForSelector('.history .message.assistant', { timeout: STEP_MS });
+      const named = () => {
+        const address = new URLSearchParams(new URL(fresh.url()).hash.slice(1));
+        return [address.get('space'), address.get('session')];
+      };
+      expect(named()).toEqual([sandbox.space, session]);
+      await fresh.reload();
+      await fresh.waitForSelector('.history .message.assistant', { timeout: STEP_MS });
+      expect(named()).toEqual([sandbox.space, session]);
+      expect(await fresh.$('button.session[aria-current="true"]')).not.toBeNull();
+    } finally {
+      await fresh.close();
+    }
+    await page.bringToFront();
   });
 
   it('shows the save receipt of an edit, and the file changed on disk', async () => {
@@ -449,6 +482,31 @@ describe('repa web in Chromium', () => {
     expect(await other.$(`.turn[data-run="${target}"] [data-steer]`)).toBeNull();
   });
 
+  it('sends with Enter (Shift+Enter adds a line); shows the failed run reloaded from history with its error, and retries it', async () => {
+    await other.type('#message', 'Please refuse');
+    await other.keyboard.down('Shift');
+    await other.keyboard.press('Enter');
+    await other.keyboard.up('Shift');
+    await other.type('#message', 'this.');
+    await other.keyboard.press('Enter');
+    await other.waitForSelector('.live .turn:last-child[data-status="failed"]', {
+      timeout: STEP_MS,
+    });
+    await other.reload();
+    const failed = '.history .unfinished[data-status="failed"]';
+    await other.waitForSelector(`${failed} button.retry`, { timeout: STEP_MS });
+    expect(await other.$eval(`${failed} .run-status`, (node) => node.textContent)).toContain(
+      REFUSAL,
+    );
+    await other.click(`${failed} button.retry`);
+    await other.waitForSelector('.live .turn:last-child[data-status="failed"]', {
+      timeout: STEP_MS,
+    });
+    expect(await other.$eval('.live .turn:last-child .message.user p', (n) => n.textContent)).toBe(
+      'Please refuse\nthis.',
+    );
+  });
+
   it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
     const global = slowDaemon as string[];
     await sendHeld('Please wait again.');
@@ -499,6 +557,27 @@ describe('repa web in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBe(
       undefined,
     );
+  });
+
+  it('keeps the message box in view at 1280 and 390 px: the conversation scrolls, not the page', async () => {
+    const composerInView = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('#message')?.getBoundingClientRect();
+        return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    await page.setViewport({ width: 1280, height: 860 });
+    expect(await page.$$eval('.live .turn', (turns) => turns.length)).toBeGreaterThan(2);
+    await page.screenshot({ path: join(SHOTS, 'web-1280.png') as `${string}.png` });
+    expect(await composerInView()).toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+    ).toBeLessThanOrEqual(0);
+    await page.setViewport({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SHOTS, 'web-390.png') as `${string}.png` });
+    for (const y of [0, 10_000]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      expect(await composerInView()).toBe(true);
+    }
   });
 
   it('fits a 360 px wide screen without sideways scrolling; takes the screenshot the README shows', async () => {

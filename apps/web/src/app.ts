@@ -11,36 +11,17 @@ import {
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { HistoryEntry, isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
+import { placeFromAddress, writeAddress } from './address.js';
+import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
+import { HistoryList, useUnfinishedRuns } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
 import { ContextPanel, describeError, RunsPanel, SettingsPanel } from './panels.js';
+import { KnownSpaces, useKnownSpaces, Welcome } from './spaces.js';
+import { useStickToBottom } from './stick-to-bottom.js';
 
 /** The page's version, set by build.mjs from package.json. */
 declare const __REPA_WEB_VERSION__: string;
-
-const RECENT_KEY = 'repa.recentSpaces';
-
-function recentSpaces(): string[] {
-  try {
-    const stored = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as unknown;
-    return Array.isArray(stored) ? stored.filter((item) => typeof item === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function remember(root: string): string[] {
-  const recent = [root, ...recentSpaces().filter((item) => item !== root)].slice(0, 8);
-  localStorage.setItem(RECENT_KEY, JSON.stringify(recent));
-  return recent;
-}
-
-/** The space named in the address (`#space=/path`), as `repa web --space` opens it. */
-function spaceFromAddress(): string | undefined {
-  const value = new URLSearchParams(location.hash.slice(1)).get('space');
-  return value === null || value === '' ? undefined : value;
-}
 
 /** The state of the connection to the daemon. */
 type ConnectionState = 'connecting' | 'open' | 'reconnecting';
@@ -69,8 +50,9 @@ function connectToDaemon(): RepaClient {
 export function App() {
   const client = useMemo(connectToDaemon, []);
   const [connection, setConnection] = useState<ConnectionState>('connecting');
-  const [recent, setRecent] = useState<string[]>(recentSpaces);
-  const [pathInput, setPathInput] = useState(spaceFromAddress() ?? '');
+  const [opened, setOpened] = useState(0);
+  const known = useKnownSpaces(client, opened);
+  const [pathInput, setPathInput] = useState(placeFromAddress().space ?? '');
   const [space, setSpace] = useState<
     { root: string; name: string; trusted: boolean; restricted: RestrictedItem[] } | undefined
   >();
@@ -83,13 +65,15 @@ export function App() {
     setNotice(describeError(error)),
   );
   const { runs, steers, version } = live;
+  const unfinished = useUnfinishedRuns(client, space?.root, sessionId, history);
+  const conversation = useStickToBottom<HTMLElement>(history, runs);
 
   useEffect(() => {
     const offConnect = client.on('connect', () => setConnection('open'));
     const offDisconnect = client.on('disconnect', () => setConnection('reconnecting'));
     void client.connect().catch(() => undefined); // Connects at once.
-    const initial = spaceFromAddress();
-    if (initial) void openSpace(initial);
+    const initial = placeFromAddress();
+    if (initial.space) void openSpace(initial.space, initial.session);
     return () => {
       offConnect();
       offDisconnect();
@@ -111,8 +95,14 @@ export function App() {
     return list;
   };
 
+  // A run that ended may have named its session (its first request titles it).
+  useEffect(() => {
+    if (space) void loadSessions(space.root).catch(() => undefined);
+  }, [version]);
+
   const selectSession = async (root: string, id: string | undefined) => {
     setSessionId(id);
+    writeAddress({ space: root, session: id });
     live.clear();
     setHistory([]);
     if (id === undefined) return;
@@ -123,7 +113,8 @@ export function App() {
     }
   };
 
-  async function openSpace(root: string) {
+  /** Opens a space at `session` (when it still has it), else at its latest session. */
+  async function openSpace(root: string, session?: string) {
     setNotice('');
     try {
       const { space: opened } = await client.request('space.open', { root });
@@ -133,13 +124,14 @@ export function App() {
         trusted: opened.trusted === true,
         restricted: opened.restricted ?? [],
       });
-      setRecent(remember(opened.root));
+      setOpened((count) => count + 1);
       setPathInput(opened.root);
       const list = await loadSessions(opened.root);
       const latest = [...list].sort((a, b) =>
         (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt),
       )[0];
-      await selectSession(opened.root, latest?.sessionId);
+      const named = list.some((item) => item.sessionId === session) ? session : undefined;
+      await selectSession(opened.root, named ?? latest?.sessionId);
     } catch (error) {
       setNotice(describeError(error));
     }
@@ -182,6 +174,7 @@ export function App() {
         const { session } = await client.request('session.create', { space: space.root });
         id = session.sessionId;
         setSessionId(id);
+        writeAddress({ space: space.root, session: id });
         void loadSessions(space.root);
       }
       const follower = client.followRun(() =>
@@ -241,16 +234,9 @@ export function App() {
           <button type="submit">Open space</button>
         </form>
         ${
-          recent.length > 0
-            ? html`<h2>Recent spaces</h2>
-                <ul class="recent">
-                  ${recent.map(
-                    (root) =>
-                      html`<li><button type="button" class="link" aria-current=${
-                        space?.root === root ? 'true' : undefined
-                      } onClick=${() => void openSpace(root)}>${root}</button></li>`,
-                  )}
-                </ul>`
+          space && known.length > 0
+            ? html`<h2>Your spaces</h2>
+                <${KnownSpaces} spaces=${known} current=${space.root} onOpen=${(root: string) => void openSpace(root)} />`
             : ''
         }
         ${
@@ -274,6 +260,7 @@ export function App() {
         ${
           space
             ? html`<h2 class="visually-hidden">Conversation</h2>
+                <div class="thread" ref=${conversation.ref} onScroll=${conversation.onScroll}>
                 ${
                   !space.trusted && space.restricted.length > 0
                     ? html`<section class="notice restricted" aria-labelledby="restricted-title">
@@ -291,9 +278,7 @@ export function App() {
                       </section>`
                     : ''
                 }
-                <ol class="history">
-                  ${history.map((item) => html`<${HistoryEntry} key=${item.entryId} item=${item} />`)}
-                </ol>
+                <${HistoryList} items=${history} runs=${unfinished} onRetry=${live.retry} />
                 <ol class="live">
                   ${runs.map(
                     (view) =>
@@ -302,19 +287,22 @@ export function App() {
                       )} onCancel=${live.cancel} onRetry=${live.retry} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} />`,
                   )}
                 </ol>
+                </div>
                 <form class="composer" onSubmit=${send}>
-                  <label for="message">Message</label>
+                  <label for="message">Message <span class="meta">(Enter sends, Shift+Enter adds a line)</span></label>
                   <textarea id="message" rows="3" value=${input} onInput=${(event: Event) =>
                     setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
                     event: KeyboardEvent,
                   ) => {
-                    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
+                    // Enter sends (queues while a reply streams); Shift+Enter adds a line.
+                    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing)
+                      void send(event);
                   }}></textarea>
                   ${
                     active
                       ? html`<p class="meta" id="composer-help">
                             A reply is streaming. <strong>Queue</strong> sends your message after
-                            it (Ctrl+Enter); <strong>Steer</strong> gives it to the reply at its
+                            it (Enter); <strong>Steer</strong> gives it to the reply at its
                             next step.
                           </p>
                           <div class="row">
@@ -326,7 +314,7 @@ export function App() {
                       : html`<button type="submit">Send</button>`
                   }
                 </form>`
-            : html`<p class="empty">Open a space: a folder of your notes.</p>`
+            : html`<${Welcome} spaces=${known} onOpen=${(root: string) => void openSpace(root)} />`
         }
         <p class="notice-line" role="alert">${notice}</p>
       </main>

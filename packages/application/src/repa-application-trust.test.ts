@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpaceSession, setLearningContext } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
@@ -60,6 +60,47 @@ async function courseFolder(base: string): Promise<{ space: string; forged: stri
   );
   return { space, forged };
 }
+
+describe('the list of spaces', () => {
+  it('lists the spaces opened, the last first, marks a vanished folder, and keeps them across a restart', async () => {
+    const { app: first, base } = await open();
+    const [tides, moon] = [join(base, 'tides'), join(base, 'moon')];
+    mkdirSync(tides);
+    mkdirSync(moon);
+    await request(first, 'space.open', { root: tides });
+    await request(first, 'space.open', { root: moon });
+    await first.close();
+    rmSync(moon, { recursive: true });
+    const { app: second } = await open(base);
+    const { spaces } = await request(second, 'space.list', {});
+    expect(
+      spaces.map(({ root, name, missing, trusted }) => ({ root, name, missing, trusted })),
+    ).toEqual([
+      { root: moon, name: 'moon', missing: true, trusted: true },
+      { root: tides, name: 'tides', missing: false, trusted: true },
+    ]);
+  });
+});
+
+describe('opening a space', () => {
+  it('says what to do with a relative path, a file instead of a folder, and a folder not there', async () => {
+    const { app, base } = await open();
+    const file = join(base, 'notes.md');
+    writeFileSync(file, '# Notes\n');
+    const refusal = (root: string) =>
+      request(app, 'space.open', { root }).then(
+        () => undefined,
+        (error: RepaError) => ({ code: error.code, message: error.message, fix: error.fix }),
+      );
+    expect(await refusal('notes')).toMatchObject({ code: 'invalid_request' });
+    expect(await refusal(file)).toEqual({
+      code: 'invalid_request',
+      message: `${file} is a file, not a folder.`,
+      fix: `Open the folder that holds it: ${base}`,
+    });
+    expect(await refusal(join(base, 'gone'))).toMatchObject({ code: 'not_found' });
+  });
+});
 
 describe('trust of a space', () => {
   it('starts a plain folder trusted (Repa made it a space) and lists nothing restricted', async () => {

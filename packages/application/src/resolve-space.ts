@@ -1,11 +1,11 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import { RepaError } from '@repa/protocol';
 import type { SpaceTrust } from './space-trust.js';
 
 /**
  * The real root of a space a client named: an absolute path to an existing folder
- * (`invalid_request`, `not_found` otherwise), looked at by {@link SpaceTrust.admit} the first time.
+ * (`invalid_request` for a relative path or a file, `not_found` for nothing there), looked at by {@link SpaceTrust.admit} the first time.
  */
 export async function resolveSpace(root: string, trust: SpaceTrust): Promise<string> {
   if (!isAbsolute(root)) {
@@ -14,12 +14,18 @@ export async function resolveSpace(root: string, trust: SpaceTrust): Promise<str
     });
   }
   let real: string;
+  let folder: boolean;
   try {
     real = await realpath(root);
-    if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+    folder = (await stat(real)).isDirectory();
   } catch {
     throw new RepaError('not_found', `There is no space folder at ${root}.`, {
       fix: 'Create the folder first, or pass the path of an existing space.',
+    });
+  }
+  if (!folder) {
+    throw new RepaError('invalid_request', `${root} is a file, not a folder.`, {
+      fix: `Open the folder that holds it: ${dirname(root)}`,
     });
   }
   await trust.admit(real);

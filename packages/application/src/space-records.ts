@@ -13,10 +13,20 @@ CREATE TABLE IF NOT EXISTS space_contexts (
   written_at TEXT NOT NULL,
   PRIMARY KEY (space, digest)
 );
+CREATE TABLE IF NOT EXISTS opened_spaces (
+  space TEXT PRIMARY KEY,
+  opened_at TEXT NOT NULL
+);
 `;
 
+/** A space the daemon opened, and when it last did. */
+export interface OpenedSpace {
+  space: string;
+  openedAt: string;
+}
+
 /**
- * What Repa itself made in each space, which an untrusted space may still use (spec R13): the
+ * The spaces the daemon opened (the learner's list of spaces), and what Repa itself made in each space, which an untrusted space may still use (spec R13): the
  * sessions it started and the learning contexts it wrote (by digest). Kept beside the run ledger
  * in its SQLite file; a session with a run in the ledger counts as Repa's own too.
  */
@@ -63,6 +73,23 @@ export class SpaceRecords {
       .prepare('SELECT digest FROM space_contexts WHERE space = ?')
       .all(space)
       .map((row) => String(row.digest));
+  }
+
+  /** Records that the daemon opened `space` now. */
+  addOpened(space: string): void {
+    this.#db
+      .prepare(
+        'INSERT INTO opened_spaces VALUES (?, ?) ON CONFLICT (space) DO UPDATE SET opened_at = excluded.opened_at',
+      )
+      .run(space, new Date().toISOString());
+  }
+
+  /** The spaces the daemon opened, the last opened first. */
+  opened(): OpenedSpace[] {
+    return this.#db
+      .prepare('SELECT space, opened_at FROM opened_spaces ORDER BY opened_at DESC, space')
+      .all()
+      .map((row) => ({ space: String(row.space), openedAt: String(row.opened_at) }));
   }
 
   /** Closes the file. */

@@ -4,7 +4,7 @@ import type { KnownToRepa } from '@repa/host';
 import { RepaError, type RestrictedItem, type TrustReason } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
 import { loadHost } from './load-host.js';
-import { SpaceRecords } from './space-records.js';
+import { type OpenedSpace, SpaceRecords } from './space-records.js';
 import { TrustedSpaces } from './trusted-spaces.js';
 
 /**
@@ -27,10 +27,14 @@ export class SpaceTrust {
     this.#everySpace = everySpace;
   }
 
-  /** Looks at a space the first time it is named: a plain folder becomes a trusted space. */
+  /**
+   * Looks at a space the first time it is named: a plain folder becomes a trusted space. The space
+   * joins the list of opened spaces.
+   */
   admit(space: string): Promise<void> {
     let admitted = this.#admitted.get(space);
     if (!admitted) {
+      this.#records.addOpened(space);
       admitted = this.#admit(space);
       admitted.catch(() => this.#admitted.delete(space));
       this.#admitted.set(space, admitted);
@@ -72,6 +76,16 @@ export class SpaceTrust {
       contexts: this.#records.contexts(space),
       session: (sessionId) => this.#records.hasSession(space, sessionId),
     };
+  }
+
+  /** Records that the learner opened the space now (it moves to the top of the list). */
+  addOpened(space: string): void {
+    this.#records.addOpened(space);
+  }
+
+  /** The spaces the daemon opened, the last opened first. */
+  opened(): OpenedSpace[] {
+    return this.#records.opened();
   }
 
   /** Records a session Repa started. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { daemonPaths } from '@repa/protocol/node';
-import { spaceOf } from '../cli-context.js';
+import { enclosingSpace, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
@@ -36,7 +36,8 @@ refused. The daemon keeps serving the app, after a restart too (same port, same 
 delete that file.
 
 Options:
-  --space DIR      open this space in the page (default: none; choose one there)
+  --space DIR      open this space in the page (default: the space the working directory is in,
+                   else the page offers the spaces the daemon has opened)
   --port N         the port on 127.0.0.1 (default: any free port, or the one already served)
   --no-open        print the URL without opening a browser`,
   options: {
@@ -60,7 +61,10 @@ Options:
       port,
       client: { name: 'repa', version: context.version },
     });
-    const space = typeof values.space === 'string' ? spaceOf(context, values.space) : undefined;
+    const space =
+      typeof values.space === 'string'
+        ? spaceOf(context, values.space)
+        : enclosingSpace(context.cwd);
     const url =
       space === undefined ? opened.url : `${opened.url}#space=${encodeURIComponent(space)}`;
     let browser = false;

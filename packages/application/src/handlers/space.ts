@@ -1,9 +1,10 @@
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
 
-/** `space.*`: a space's root, learning context and trust (spec R13). */
+/** `space.*`: the spaces opened, a space's root, learning context and trust (spec R13). */
 export function spaceHandlers({
   space,
   trust,
@@ -12,6 +13,7 @@ export function spaceHandlers({
   return {
     'space.open': async (params) => {
       const root = await space(params.root);
+      trust.addOpened(root);
       const view = await (await loadHost()).getLearningContext(root);
       const learningContext = view
         ? { revision: view.revision, chars: view.body.length, sources: view.sources }
@@ -29,6 +31,20 @@ export function spaceHandlers({
         },
       };
     },
+    'space.list': async () => ({
+      spaces: await Promise.all(
+        trust.opened().map(async ({ space: root, openedAt }) => ({
+          root,
+          name: basename(root),
+          openedAt,
+          missing: !(await stat(root).then(
+            (found) => found.isDirectory(),
+            () => false,
+          )),
+          trusted: await trust.isTrusted(root),
+        })),
+      ),
+    }),
     'space.trust': async (params) => {
       const root = await space(params.space);
       // What trusting enables is what is restricted before; what distrust restricts, after.

@@ -61,6 +61,20 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { protocolVersions: ['v1'], client: { name: 'repa-cli', version: '0.0.0' } },
     result: { protocolVersion: 'v1', server: { name: 'repa-daemon', version: '0.0.0' } },
   },
+  'space.list': {
+    params: {},
+    result: {
+      spaces: [
+        {
+          root: '/spaces/a',
+          name: 'a',
+          openedAt: '2026-12-02T10:00:00.000Z',
+          missing: false,
+          trusted: true,
+        },
+      ],
+    },
+  },
   'space.open': {
     params: { root: '/spaces/a' },
     result: { space: { root: '/spaces/a', name: 'a', learningContext: null } },
@@ -272,6 +286,7 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
 const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string }> = {
   initialize: { params: { protocolVersions: [] }, path: 'params.protocolVersions' },
   'space.open': { params: { root: 7 }, path: 'params.root' },
+  'space.list': { params: [], path: 'params' },
   'session.create': { params: { space: '/a', title: 5 }, path: 'params.title' },
   'session.list': { params: {}, path: 'params.space' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },

@@ -32,6 +32,7 @@ export const v1Methods = {
   'settings.reset': settingsMethods['settings.reset'],
   ...materialsMethods,
   ...packagesMethods,
+  'space.list': spaceMethods['space.list'],
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -2061,6 +2061,30 @@ export interface PackagesRemoveResult {
   [member: string]: unknown;
 }
 
+/** `space.list` params. */
+export type SpaceListParams = Record<string, never>;
+
+/** `space.list` result. */
+export interface SpaceListResult {
+  /** The known spaces, the most recently opened first; vanished folders marked. */
+  spaces: {
+    /** The space root (the real path it had when it was opened). */
+    root: string;
+    /** The folder's name. */
+    name: string;
+    /** When the daemon last opened it (ISO 8601). */
+    openedAt: string;
+    /** True when no folder is at `root` any more (moved or deleted since). */
+    missing: boolean;
+    /** Whether the learner trusts the space (spec R13). */
+    trusted: boolean;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -2209,6 +2233,8 @@ export interface V1MethodTypes {
    * under way finishes with what its session loaded; each session's next run starts without it.
    */
   'packages.remove': { params: PackagesRemoveParams; result: PackagesRemoveResult };
+  /** The spaces the daemon has opened (kept in the app directory), the last opened first. */
+  'space.list': { params: SpaceListParams; result: SpaceListResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { spaceRootSchema } from '../common.js';
+import { spaceRootSchema, timestampSchema } from '../common.js';
 import { restrictedItemSchema, trustReasonSchema } from '../trust.js';
 
 const spaceInfoSchema = z.looseObject({
@@ -28,6 +28,16 @@ const spaceInfoSchema = z.looseObject({
     .array(restrictedItemSchema)
     .optional()
     .describe('What the space holds that has no effect until it is trusted (empty when trusted).'),
+});
+
+const knownSpaceSchema = z.looseObject({
+  root: spaceRootSchema.describe('The space root (the real path it had when it was opened).'),
+  name: z.string().describe("The folder's name."),
+  openedAt: timestampSchema.describe('When the daemon last opened it (ISO 8601).'),
+  missing: z
+    .boolean()
+    .describe('True when no folder is at `root` any more (moved or deleted since).'),
+  trusted: z.boolean().describe('Whether the learner trusts the space (spec R13).'),
 });
 
 /** The `space.*` methods. */
@@ -60,6 +70,16 @@ export const spaceMethods = {
         .describe(
           'What the space holds that trusting it lets take effect (restricted again when distrusted).',
         ),
+    }),
+  },
+  'space.list': {
+    description:
+      'The spaces the daemon has opened (kept in the app directory), the last opened first.',
+    params: z.strictObject({}),
+    result: z.looseObject({
+      spaces: z
+        .array(knownSpaceSchema)
+        .describe('The known spaces, the most recently opened first; vanished folders marked.'),
     }),
   },
 } as const;
