@@ -412,6 +412,9 @@ describe('protocol v1 conformance against a real daemon', () => {
       next: { model: 'repa-offline', source: 'daemon' },
     });
     await call('space.open', { root: space });
+    expect(await call('space.list', {})).toMatchObject({
+      spaces: [{ root: space, missing: false }],
+    });
     const { session } = (await call('session.create', { space, title: 'conformance' })) as {
       session: { sessionId: string };
     };
