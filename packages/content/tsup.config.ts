@@ -5,6 +5,8 @@ export default defineConfig({
   // and the extraction process (documents/extraction-process.ts).
   entry: {
     index: 'src/index.ts',
+    // Not exported by package.json: loaded by file by the crash tests' children.
+    store: 'src/store-entry.ts',
     'search-worker': 'src/search/search-worker.ts',
     'extract-worker': 'src/documents/extract-worker.ts',
   },

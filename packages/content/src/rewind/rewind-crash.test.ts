@@ -9,7 +9,7 @@ import { readTextTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { rewindGroup } from './rewind-group.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/index.js');
+const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 

@@ -10,7 +10,7 @@ import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/index.js');
+const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 

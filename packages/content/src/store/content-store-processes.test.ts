@@ -7,7 +7,7 @@ import { nodeBinary, runNode } from '../test/child-node.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/index.js');
+const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 

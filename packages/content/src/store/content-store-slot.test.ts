@@ -8,7 +8,7 @@ import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/index.js');
+const dist = join(here, '../../dist/store.js');
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
