@@ -6,6 +6,9 @@ import { join } from 'node:path';
 /** The model id Pi knows the test endpoint by (`provider/id`). */
 export const SLOW_MODEL = 'test/slow';
 
+/** The citation the endpoint answers a request naming "cite" with: of a note that does not exist. */
+const CITATION_OF_NOTHING = '[notes/missing.md:3 "every six hours"]';
+
 /** What the endpoint says when it refuses a request. */
 export const REFUSAL = 'The test model refuses this request.';
 
@@ -14,7 +17,8 @@ export const REFUSAL = 'The test model refuses this request.';
  * server (Ollama, vLLM): the honest way to have a run that stays active until it is cancelled.
  * A request whose last message contains "wait" is held open (no tokens) while `holding` is true;
  * one whose last message contains "refuse" is refused as a bad request (HTTP 400, which Pi does
- * not retry); every other request is answered "Hello from the test model.".
+ * not retry); one naming "cite" is answered with a citation of a note that does not exist; every
+ * other request is answered "Hello from the test model.".
  */
 export interface SlowModel {
   /** Whether "wait" requests are held open. */
@@ -44,8 +48,11 @@ export async function startSlowModel(): Promise<SlowModel> {
   let aborted = 0;
   const requests: unknown[][] = [];
   const open = new Set<ServerResponse>();
-  const answer = (response: ServerResponse) => {
-    response.write(chunk({ role: 'assistant', content: 'Hello from the test model.' }, null));
+  const answer = (response: ServerResponse, cite: boolean) => {
+    const content = cite
+      ? `The notes say so. ${CITATION_OF_NOTHING}`
+      : 'Hello from the test model.';
+    response.write(chunk({ role: 'assistant', content }, null));
     response.write(chunk({}, 'stop'));
     response.end('data: [DONE]\n\n');
   };
@@ -67,7 +74,7 @@ export async function startSlowModel(): Promise<SlowModel> {
       for (const waiter of waiters.splice(0)) waiter();
       return;
     }
-    answer(response);
+    answer(response, JSON.stringify(messages.at(-1)).includes('cite'));
     void request;
   };
   const server = createServer((request, response) => {
@@ -90,7 +97,7 @@ export async function startSlowModel(): Promise<SlowModel> {
     release() {
       for (const response of [...open]) {
         open.delete(response);
-        answer(response);
+        answer(response, false);
       }
     },
     configure(agentDir) {

@@ -1,5 +1,12 @@
 /// <reference lib="dom" />
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePdf } from '@repa/fixtures';
@@ -168,6 +175,26 @@ describe('repa web in Chromium', () => {
       node.querySelector('summary')?.textContent,
     ]);
     expect(chip).toEqual(['verified', '[1] notes/a.md 3 ✓']);
+    // Once the note changes, the answer shown from history (a second tab at the same address)
+    // says its citation is of an older text.
+    const note = join(sandbox.space, 'notes', 'a.md');
+    const before = readFileSync(note);
+    appendFileSync(note, 'Neap tides are weaker.\n');
+    const again = await browser.newPage();
+    try {
+      await again.goto(page.url());
+      const changed = await again.waitForSelector(
+        '.history .citation-chip[data-status="verified"]',
+        { timeout: STEP_MS },
+      );
+      expect(await changed?.$eval('summary', (node) => node.textContent)).toBe(
+        '[1] notes/a.md 3 ✓ · changed since',
+      );
+    } finally {
+      await again.close();
+      writeFileSync(note, before);
+      await page.bringToFront(); // A page in the background gets no animation frames.
+    }
     // The reply names the model its run was accepted with, and why.
     const model = await page.$eval('.live .turn:last-child .run-model', (node) => node.textContent);
     expect(model?.replace(/\s+/g, ' ').trim()).toBe(
@@ -505,6 +532,24 @@ describe('repa web in Chromium', () => {
     expect(await other.$eval('.live .turn:last-child .message.user p', (n) => n.textContent)).toBe(
       'Please refuse\nthis.',
     );
+  });
+
+  it('shows a citation of a document that does not exist as unverified, with its reason', async () => {
+    await other.type('#message', 'Please cite the notes.');
+    await other.keyboard.press('Enter');
+    await other.waitForSelector('.live .turn:last-child[data-status="succeeded"] .citation-chip', {
+      timeout: STEP_MS,
+    });
+    expect(
+      await other.$eval('.live .turn:last-child .citation-summary', (node) => node.textContent),
+    ).toBe('0 of 1 citation verified');
+    const chip = await other.$eval('.live .turn:last-child .citation-chip', (node) => ({
+      status: node.getAttribute('data-status'),
+      unverified: node.classList.contains('unverified'),
+      summary: node.querySelector('summary')?.textContent ?? '',
+    }));
+    expect(chip).toMatchObject({ status: 'unknown_document', unverified: true });
+    expect(chip.summary).not.toContain('✓');
   });
 
   it('reconnects by itself when the daemon is killed and restarted, and shows the active run interrupted', async () => {
