@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { RepaError } from '@repa/protocol';
+import { type RepaClient, RepaError } from '@repa/protocol';
 import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
@@ -8,6 +8,21 @@ import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
 import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
+
+/** The session `id` names (or a unique prefix of it), else the space's most recent one. */
+async function existingSession(
+  client: RepaClient,
+  space: string,
+  id: string | undefined,
+): Promise<string> {
+  const sessionId = await sessionOrLatest(client, space, id);
+  if (sessionId === undefined) {
+    throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+      fix: 'Start one with repa chat or repa run, or pass --space.',
+    });
+  }
+  return sessionId;
+}
 
 const str = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -93,12 +108,7 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     const limit = limitOf(values);
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = await sessionOrLatest(client, space, id);
-    if (sessionId === undefined) {
-      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
-        fix: 'Start one with repa chat or repa run, or pass --space.',
-      });
-    }
+    const sessionId = await existingSession(client, space, id);
     const history = (await client.request('session.history', { space, sessionId })).items;
     const items = limit === undefined ? history : history.slice(-limit);
     if (context.json) {
@@ -196,12 +206,7 @@ With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "i
   async run(context, [id], values) {
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = await sessionOrLatest(client, space, id);
-    if (sessionId === undefined) {
-      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
-        fix: 'Start one with repa chat or repa run, or pass --space.',
-      });
-    }
+    const sessionId = await existingSession(client, space, id);
     const instructions = str(values.instructions)?.trim();
     const result = await client.request('session.compact', {
       space,
@@ -254,12 +259,7 @@ ${SPACE_HELP}`,
     if (!format) throw usageError(`Unknown export format '${name}'.`, 'Pass md, html or jsonl.');
     const space = spaceOf(context, str(values.space));
     const client = await context.client();
-    const sessionId = await sessionOrLatest(client, space, id);
-    if (sessionId === undefined) {
-      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
-        fix: 'Start one with repa chat or repa run, or pass --space.',
-      });
-    }
+    const sessionId = await existingSession(client, space, id);
     const parts: string[] = [];
     for (let offset: number | undefined = 0; offset !== undefined; ) {
       const part: { content: string; nextOffset?: number } = await client.request(
