@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
-import { nodeBinary, runNode } from '../test/child-node.js';
+import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
 import { readTextTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { rewindGroup } from './rewind-group.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -86,26 +82,26 @@ const KILLS: [string, number, number][] = [
 
 describe('rewindGroup killed with SIGKILL at each step (child process running dist/)', () => {
   it('leaves every file whole (the run’s bytes or the old ones), recovers, and finishes when asked again', async () => {
-    expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
-    const node = nodeBinary(here);
     const scriptDir = await tempSpace();
     dirs.push(scriptDir);
     const script = join(scriptDir, 'child.mjs');
-    await writeFile(script, CHILD(pathToFileURL(dist).href));
+    const node = await writeStoreChild(script, CHILD);
     const cases = await Promise.all(KILLS.map(() => spaceAfterRun()));
     dirs.push(...cases);
-    const results: Awaited<ReturnType<typeof runNode>>[] = [];
-    // Two children at a time: the machine's two cores are shared.
-    for (let index = 0; index < KILLS.length; index += 2) {
-      const batch = KILLS.slice(index, index + 2).map(([step, save, at], offset) =>
-        runNode(node, script, [cases[index + offset] as string, step, String(save), String(at)]),
-      );
-      results.push(...(await Promise.all(batch)));
-    }
+    const results = await runNodeInPairs(
+      node,
+      script,
+      KILLS.map(([step, save, at], index) => [
+        cases[index] as string,
+        step,
+        String(save),
+        String(at),
+      ]),
+    );
     for (const [index, [step, save, at]] of KILLS.entries()) {
       const label = `killed after ${step}#${at} of undo-${save}`;
       const root = cases[index] as string;
-      const result = results[index] as Awaited<ReturnType<typeof runNode>>;
+      const result = results[index] as NodeRun;
       expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
       // Recovery on open: every file is whole, the run's version or the one before it.
       const store = await ContentStore.open({ root });

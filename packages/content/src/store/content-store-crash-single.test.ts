@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeBinary, runNode } from '../test/child-node.js';
+import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
 import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -63,32 +60,25 @@ const KINDS = ['overwrite', 'create', 'delete'] as const;
 describe('ContentStore.save of one change', () => {
   describe('killed with SIGKILL at each step (child process running dist/)', () => {
     it('leaves old or new bytes, keeps the identity it showed, finishes or keeps the intent on restart', async () => {
-      expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
-      const node = nodeBinary(here);
       const scriptDir = await tempSpace();
       dirs.push(scriptDir);
       const script = join(scriptDir, 'child.mjs');
-      await writeFile(script, CHILD(pathToFileURL(dist).href));
+      const node = await writeStoreChild(script, CHILD);
       const runs = KINDS.flatMap((kind) =>
         STEPS.map(([step, expected]) => ({ kind, step, expected })),
       );
       const cases = await Promise.all(runs.map(async () => tempSpace(OLD)));
       dirs.push(...cases);
-      // Two children at a time: the machine's two cores are shared.
-      const results: Awaited<ReturnType<typeof runNode>>[] = [];
-      for (let index = 0; index < runs.length; index += 2) {
-        const batch = runs
-          .slice(index, index + 2)
-          .map(({ kind, step }, offset) =>
-            runNode(node, script, [cases[index + offset] as string, step, kind]),
-          );
-        results.push(...(await Promise.all(batch)));
-      }
+      const results = await runNodeInPairs(
+        node,
+        script,
+        runs.map(({ kind, step }, index) => [cases[index] as string, step, kind]),
+      );
 
       for (const [index, { kind, step, expected }] of runs.entries()) {
         const label = `${kind} killed after ${step}`;
         const root = cases[index] as string;
-        const result = results[index] as Awaited<ReturnType<typeof runNode>>;
+        const result = results[index] as NodeRun;
         const [shownIdentity, printed] = result.stdout.split('\n');
         expect(shownIdentity, `${label}: ${result.stderr}`).toMatch(/^repa:document\//u);
         if (step === 'none') {

@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeBinary, runNode } from '../test/child-node.js';
+import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
 import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -61,27 +58,22 @@ const KILLS: [string, number, 'old' | 'old+record' | 'new'][] = [
 describe('ContentStore.save', () => {
   describe('killed with SIGKILL at each step (child process running dist/)', () => {
     it('leaves old or new bytes, finishes or keeps the intent on restart, and no temp files', async () => {
-      expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
-      const node = nodeBinary(here);
       const scriptDir = await tempSpace();
       dirs.push(scriptDir);
       const script = join(scriptDir, 'child.mjs');
-      await writeFile(script, CHILD(pathToFileURL(dist).href));
+      const node = await writeStoreChild(script, CHILD);
       const cases = await Promise.all(KILLS.map(async () => tempSpace(OLD)));
       dirs.push(...cases);
-      // Two children at a time: the machine's two cores are shared.
-      const results: Awaited<ReturnType<typeof runNode>>[] = [];
-      for (let index = 0; index < KILLS.length; index += 2) {
-        const batch = KILLS.slice(index, index + 2).map(([step, at], offset) =>
-          runNode(node, script, [cases[index + offset] as string, step, String(at)]),
-        );
-        results.push(...(await Promise.all(batch)));
-      }
+      const results = await runNodeInPairs(
+        node,
+        script,
+        KILLS.map(([step, at], index) => [cases[index] as string, step, String(at)]),
+      );
 
       for (const [index, [step, at, expected]] of KILLS.entries()) {
         const label = `killed after ${step}#${at}`;
         const root = cases[index] as string;
-        const result = results[index] as Awaited<ReturnType<typeof runNode>>;
+        const result = results[index] as NodeRun;
         if (step === 'none') {
           expect(result.code, result.stderr).toBe(0);
           // Nothing reported saved is missing from disk.

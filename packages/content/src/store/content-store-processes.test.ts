@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeBinary, runNode } from '../test/child-node.js';
+import { runNode, writeStoreChild } from '../test/child-node.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/store.js');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -44,7 +40,6 @@ const ROUNDS = 40;
 
 describe('ContentStore across processes', () => {
   it('lets exactly one of two processes saving one file from one version win, 40 times (child processes running dist/)', async () => {
-    expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
     const files = Object.fromEntries(
       Array.from({ length: ROUNDS }, (_, round) => [`f${round}.md`, `base ${round}\n`]),
     );
@@ -52,8 +47,7 @@ describe('ContentStore across processes', () => {
     const work = await tempSpace();
     dirs.push(root, work);
     const script = join(work, 'child.mjs');
-    await writeFile(script, CHILD(pathToFileURL(dist).href));
-    const node = nodeBinary(here);
+    const node = await writeStoreChild(script, CHILD);
     const [one, two] = await Promise.all([
       runNode(node, script, [root, 'one', 'two', String(ROUNDS), work]),
       runNode(node, script, [root, 'two', 'one', String(ROUNDS), work]),

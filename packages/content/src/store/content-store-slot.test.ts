@@ -1,14 +1,10 @@
-import { existsSync } from 'node:fs';
 import { link, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeBinary, runNode } from '../test/child-node.js';
+import { runNode, writeStoreChild } from '../test/child-node.js';
 import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist/store.js');
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -67,7 +63,6 @@ describe('ContentStore intent slot (one-change saves)', () => {
   });
 
   it('moves a killed writer’s record out of the slot before another process’s store writes it', async () => {
-    expect(existsSync(dist), 'build the package first (turbo run build)').toBe(true);
     const root = await space({ 'a.md': 'old a\n', 'b.md': 'old b\n' });
     // This store opened (and recovered) before the other process ran and died.
     const store = await ContentStore.open({ root, hooks: {} });
@@ -75,8 +70,7 @@ describe('ContentStore intent slot (one-change saves)', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const script = join(root, '..', `${root.split('/').at(-1)}-child.mjs`);
     dirs.push(script);
-    await writeFile(script, CHILD(pathToFileURL(dist).href));
-    const child = await runNode(nodeBinary(here), script, [root]);
+    const child = await runNode(await writeStoreChild(script, CHILD), script, [root]);
     expect(child.signal, child.stderr).toBe('SIGKILL');
     expect(await slotHeader(root)).toContain(' op-dead ');
 

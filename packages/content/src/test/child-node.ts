@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
 
 /** The workspace's Node 22 (`node_modules/.bin/node`), found above `from`. */
 export function nodeBinary(from: string): string {
@@ -26,4 +29,36 @@ export function runNode(node: string, script: string, args: string[]) {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/** The result of one {@link runNode}. */
+export type NodeRun = Awaited<ReturnType<typeof runNode>>;
+
+/**
+ * Writes a child script, `source` given the URL of the package's built store entry
+ * (`dist/store.js`: the store and its rewinds without Pi), to `path`; returns the Node to run it.
+ */
+export async function writeStoreChild(
+  path: string,
+  source: (storeUrl: string) => string,
+): Promise<string> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const built = join(here, '../../dist/store.js');
+  expect(existsSync(built), 'build the package first (turbo run build)').toBe(true);
+  await writeFile(path, source(pathToFileURL(built).href));
+  return nodeBinary(here);
+}
+
+/** Runs `node script` once per argument list, two children at a time (the two cores are shared). */
+export async function runNodeInPairs(
+  node: string,
+  script: string,
+  argLists: string[][],
+): Promise<NodeRun[]> {
+  const results: NodeRun[] = [];
+  for (let index = 0; index < argLists.length; index += 2) {
+    const pair = argLists.slice(index, index + 2).map((args) => runNode(node, script, args));
+    results.push(...(await Promise.all(pair)));
+  }
+  return results;
 }
