@@ -157,8 +157,10 @@ async function openChat(
   // The model the next run uses now (each run's own is decided when it is accepted, spec R71).
   const { choice } = await client.request('models.next', { space, sessionId: opened.sessionId });
   announceModel(context, printer, start, { ...choice, modelSource: choice.source });
+  // The prompt templates of the Pi packages the space's sessions load: `/name` lines go to Pi.
+  const templates = await chatTemplates(client, space);
   return {
-    chat: { context, client, printer, space, sessionId: opened.sessionId, shown: 0 },
+    chat: { context, client, printer, space, sessionId: opened.sessionId, shown: 0, templates },
     opened,
   };
 }
@@ -251,8 +253,7 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
   async run(context, _args, values) {
     const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
     const { chat, opened } = await openChat(context, values, printer);
-    const templates = await chatTemplates(chat.client, chat.space);
-    chat.templates = templates;
+    const { templates = [] } = chat;
     printer.note(CHAT_HELP);
     const terminal = Boolean(context.stdin.isTTY && context.stdout.isTTY);
     // On a terminal a continued session shows its last turns first.
