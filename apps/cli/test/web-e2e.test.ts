@@ -14,13 +14,11 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
 import { REFUSAL, SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+import { CHROMIUM, lastTurnReaches as lastTurnOf, STEP_MS, sendMessage } from './web-harness.js';
 
 // `repa web` end to end: the built web app in a real headless Chromium, served by a real daemon on
 // the offline responder (the session's model is switched to the held test model to cancel a run).
 // One browser for the whole file; the steps build on each other in order.
-
-const CHROMIUM = process.env.REPA_CHROMIUM ?? '/usr/bin/chromium';
-const STEP_MS = 20_000;
 
 const sandbox = createSandbox();
 // The README's picture is written by `REPA_WRITE_SCREENSHOT=1`; otherwise the shot stays in the sandbox,
@@ -105,26 +103,8 @@ afterAll(async () => {
 });
 
 /** The `data-status` of the last turn once it is `status`. */
-async function lastTurnReaches(status: string): Promise<void> {
-  await page.waitForFunction(
-    (wanted) =>
-      document.querySelector('.live .turn:last-child')?.getAttribute('data-status') === wanted,
-    { timeout: STEP_MS },
-    status,
-  );
-}
-
-async function send(text: string): Promise<void> {
-  const before = await page.$$eval('.live .turn', (turns) => turns.length);
-  await page.focus('#message');
-  await page.keyboard.type(text);
-  await page.click('.composer button[type="submit"]');
-  await page.waitForFunction(
-    (count) => document.querySelectorAll('.live .turn').length > count,
-    { timeout: STEP_MS },
-    before,
-  );
-}
+const lastTurnReaches = (status: string) => lastTurnOf(page, status);
+const send = (text: string) => sendMessage(page, text);
 
 async function settingSource(key: string): Promise<string> {
   return page.$eval(`li.setting[data-key="${key}"] .source`, (node) => node.textContent ?? '');

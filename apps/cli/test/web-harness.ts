@@ -1,0 +1,89 @@
+/// <reference lib="dom" />
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { expect } from 'vitest';
+import { type CliSandbox, repaJson } from './cli-harness.js';
+
+// What the browser test files share: one daemon on the offline responder, `repa web --no-open`, and
+// one headless Chromium per file.
+
+/** Debian's Chromium (or `REPA_CHROMIUM`). */
+export const CHROMIUM = process.env.REPA_CHROMIUM ?? '/usr/bin/chromium';
+/** The longest one step of a browser test may wait. */
+export const STEP_MS = 20_000;
+
+/** A daemon serving the page, and a browser to look at it. */
+export interface WebRig {
+  browser: Browser;
+  /** A page at 1280 × 900, not yet navigated. */
+  page: Page;
+  /** The address `repa web --no-open --space <space>` printed (carries the secret once). */
+  url: string;
+  /** Closes the browser and stops the daemon. */
+  close(): Promise<void>;
+}
+
+/** Starts the sandbox's daemon (`--model repa-offline`), asks `repa web` for the address, opens Chromium. */
+export async function startWebRig(sandbox: CliSandbox): Promise<WebRig> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it (apt-get install chromium) or set REPA_CHROMIUM to a Chromium binary.`,
+    );
+  }
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
+  expect(start.code, start.stderr).toBe(0);
+  const web = await repaJson<{ url: string }>(sandbox, [
+    'web',
+    '--no-open',
+    '--space',
+    sandbox.space,
+  ]);
+  expect(web.code, web.stderr).toBe(0);
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root in CI has no user namespace for Chromium's sandbox; the page is our own app.
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  return {
+    browser,
+    page,
+    url: web.json.url,
+    async close() {
+      await browser.close();
+      await repaJson(sandbox, ['daemon', 'stop']);
+    },
+  };
+}
+
+/** Opens the address and waits until the page is connected with its message box shown. */
+export async function openPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+  await page.waitForSelector('#message', { timeout: STEP_MS });
+}
+
+/** Types `text` in the message box, sends it and waits until a new turn is shown. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const before = await page.$$eval('.live .turn', (turns) => turns.length);
+  await page.focus('#message');
+  await page.keyboard.type(text);
+  await page.click('.composer button[type="submit"]');
+  await page.waitForFunction(
+    (count) => document.querySelectorAll('.live .turn').length > count,
+    { timeout: STEP_MS },
+    before,
+  );
+}
+
+/** Waits until the last live turn's `data-status` is `status`. */
+export async function lastTurnReaches(page: Page, status: string): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      document.querySelector('.live .turn:last-child')?.getAttribute('data-status') === wanted,
+    { timeout: STEP_MS },
+    status,
+  );
+}
