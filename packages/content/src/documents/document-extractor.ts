@@ -1,10 +1,13 @@
 import { availableParallelism } from 'node:os';
-import type {
-  DocumentFormat,
-  DocumentText,
-  ExtractionFailureReason,
-  ExtractionLimits,
-  ExtractionReply,
+import { formatDocument, joinPdfSlices } from './document-format.js';
+import {
+  type DocumentFormat,
+  type DocumentText,
+  ExtractionFailure,
+  type ExtractionFailureReason,
+  type ExtractionLimits,
+  type ExtractionReply,
+  type ExtractionRequest,
 } from './extracted.js';
 import { type ExtractionJob, ExtractionProcess } from './extraction-process.js';
 
@@ -25,22 +28,67 @@ export interface ExtractionError {
   message: string;
 }
 
-/** The extraction processes of this daemon: at most two, and one less than the cores (at least one). */
+/** A PDF at least this large is read by all the pool's processes at once, a run of pages each. */
+const SPLIT_MIN_BYTES = 32 * 1024;
+
+/** The extraction processes of this daemon: at most two, and no more than the cores. */
 class ExtractionPool {
   readonly #processes = new Set<ExtractionProcess>();
   readonly #queue: ExtractionJob[] = [];
-  readonly #size = Math.max(1, Math.min(2, availableParallelism() - 1));
+  readonly #size = Math.max(1, Math.min(2, availableParallelism()));
   #nextId = 0;
 
-  extract(
+  /** The document's text, or why not: a large PDF in slices over the processes, joined here. */
+  async extract(
     format: DocumentFormat,
     bytes: Uint8Array,
     limits: ExtractionLimits,
+  ): Promise<DocumentText | ExtractionError> {
+    const count = format === 'pdf' && bytes.length >= SPLIT_MIN_BYTES ? this.#size : 1;
+    if (count === 1) {
+      const reply = await this.#run(format, bytes, limits);
+      if (!reply.ok) return { reason: reply.reason, message: reply.message };
+      return 'document' in reply
+        ? reply.document
+        : { reason: 'damaged', message: 'the extraction answered out of turn' };
+    }
+    const replies = await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        this.#run(format, bytes, limits, { index, count }),
+      ),
+    );
+    const slices = [];
+    for (const reply of replies) {
+      if (!reply.ok) return { reason: reply.reason, message: reply.message };
+      if (!('slice' in reply))
+        return { reason: 'damaged', message: 'the extraction answered out of turn' };
+      slices.push(reply.slice);
+    }
+    try {
+      return formatDocument(joinPdfSlices(slices, limits.maxTextChars));
+    } catch (error) {
+      if (error instanceof ExtractionFailure)
+        return { reason: error.reason, message: error.message };
+      throw error;
+    }
+  }
+
+  #run(
+    format: DocumentFormat,
+    bytes: Uint8Array,
+    limits: ExtractionLimits,
+    slice?: ExtractionRequest['slice'],
   ): Promise<ExtractionReply> {
     const { timeoutMs, maxHeapMb, maxResidentMb, ...jobLimits } = limits;
     return new Promise((resolve) => {
       this.#queue.push({
-        request: { id: ++this.#nextId, format, bytes, limits: jobLimits },
+        request: {
+          id: ++this.#nextId,
+          format,
+          bytes,
+          limits: jobLimits,
+          ...(slice === undefined ? {} : { slice }),
+        },
         limits: { timeoutMs, maxHeapMb, maxResidentMb },
         resolve,
       });
@@ -87,6 +135,5 @@ export async function extractDocument(
   bytes: Uint8Array,
   limits: Partial<ExtractionLimits> = {},
 ): Promise<DocumentText | ExtractionError> {
-  const reply = await pool.extract(format, bytes, { ...DEFAULT_EXTRACTION_LIMITS, ...limits });
-  return reply.ok ? reply.document : { reason: reply.reason, message: reply.message };
+  return pool.extract(format, bytes, { ...DEFAULT_EXTRACTION_LIMITS, ...limits });
 }

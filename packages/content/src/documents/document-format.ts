@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { DocumentPart, DocumentText, ExtractedDocument } from './extracted.ts';
+import {
+  type DocumentPart,
+  type DocumentText,
+  type ExtractedDocument,
+  ExtractionFailure,
+  type PdfSlice,
+} from './extracted.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -49,4 +55,28 @@ export function formatDocument(document: ExtractedDocument): DocumentText {
   }
   const hashes = document.parts.map((part) => sha256(part.text));
   return { format, unit, parts, text: lines.join('\n'), hashes };
+}
+
+/**
+ * The document of a PDF's slices, in order (a file with no readable page is damaged); throws
+ * `text_limit` when their text together passes `maxTextChars`.
+ */
+export function joinPdfSlices(slices: PdfSlice[], maxTextChars: number): ExtractedDocument {
+  let next = 1;
+  for (const slice of slices) {
+    if (slice.first !== next || slice.pages !== slices[0]?.pages) {
+      throw new ExtractionFailure('damaged', 'its pages were read inconsistently');
+    }
+    next += slice.parts.length;
+  }
+  const parts = slices.flatMap((slice) => slice.parts);
+  const chars = parts.reduce((sum, part) => sum + part.text.length, 0);
+  if (chars > maxTextChars) {
+    throw new ExtractionFailure('text_limit', `its text passes ${maxTextChars} characters`);
+  }
+  const failed = parts.find((part) => part.failed !== undefined);
+  if (failed !== undefined && parts.every((part) => part.failed !== undefined)) {
+    throw new ExtractionFailure('damaged', failed.failed as string);
+  }
+  return { format: 'pdf', unit: 'page', parts };
 }

@@ -6,7 +6,7 @@
  * Contract: this file and the files it imports run under Node's type stripping in tests: `.ts`
  * imports, no enums, no parameter properties.
  */
-import { formatDocument } from './document-format.ts';
+import { formatDocument, joinPdfSlices } from './document-format.ts';
 import { epubText } from './epub-text.ts';
 import {
   type ExtractedDocument,
@@ -17,10 +17,13 @@ import {
 import { docxText, htmlText } from './markup-text.ts';
 import { pdfText } from './pdf-text.ts';
 
-function extract(request: ExtractionRequest): Promise<ExtractedDocument> | ExtractedDocument {
+async function extract(request: ExtractionRequest): Promise<ExtractedDocument> {
   switch (request.format) {
     case 'pdf':
-      return pdfText(request.bytes, request.limits);
+      return joinPdfSlices(
+        [await pdfText(request.bytes, request.limits)],
+        request.limits.maxTextChars,
+      );
     case 'docx':
       return docxText(request.bytes, request.limits);
     case 'epub':
@@ -35,6 +38,13 @@ async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
   const { bytes } = request;
   request.bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
+    if (request.slice !== undefined) {
+      return {
+        id: request.id,
+        ok: true,
+        slice: await pdfText(request.bytes, request.limits, request.slice),
+      };
+    }
     return { id: request.id, ok: true, document: formatDocument(await extract(request)) };
   } catch (error) {
     if (error instanceof ExtractionFailure) {

@@ -19,6 +19,16 @@ export interface ExtractedDocument {
   parts: ExtractedPart[];
 }
 
+/** The pages of one slice of a PDF, with the page count of the whole. */
+export interface PdfSlice {
+  /** The PDF's page count. */
+  pages: number;
+  /** The 1-based number of the slice's first page. */
+  first: number;
+  /** The slice's pages, in order. */
+  parts: ExtractedPart[];
+}
+
 /** Why an extraction failed, as the worker tells it. */
 export type ExtractionFailureReason =
   | 'encrypted'
@@ -56,11 +66,17 @@ export interface ExtractionRequest {
   format: DocumentFormat;
   bytes: Uint8Array;
   limits: Omit<ExtractionLimits, 'timeoutMs' | 'maxHeapMb' | 'maxResidentMb'>;
+  /**
+   * For a PDF read by several processes at once: this process reads slice `index` of `count`
+   * equal runs of pages, and answers with its pages unformatted for the parent to join.
+   */
+  slice?: { index: number; count: number };
 }
 
 /** The worker's answer to one job. */
 export type ExtractionReply =
   | { id: number; ok: true; document: DocumentText }
+  | { id: number; ok: true; slice: PdfSlice }
   | { id: number; ok: false; reason: ExtractionFailureReason; message: string };
 
 /** An extraction refused for a reason the caller turns into an error code. */

@@ -101,7 +101,23 @@ describe('extraction runs off the event loop, in its own process', () => {
       turns += 1;
       await nextTurn();
     }
-    expect((await extraction).document?.parts).toHaveLength(150);
     expect(turns).toBeGreaterThan(100);
+    // Read as runs of pages by the pool's processes at once, and joined in page order.
+    const document = (await extraction).document;
+    expect(document?.parts).toHaveLength(150);
+    const lines = document?.text.split('\n') ?? [];
+    for (const [index, part] of document?.parts.entries() ?? []) {
+      expect(lines.slice(part.line - 1, part.line + 1)).toEqual([
+        `[Page ${index + 1} of 150]`,
+        `Page ${index + 1} line 1 of notes`,
+      ]);
+    }
+  });
+
+  it('a PDF whose pages together pass the text bound, though each run of them does not', async () => {
+    expect(await failure(pages(150), 'long.pdf', { maxTextChars: 120_000 })).toMatchObject({
+      code: 'document_unreadable',
+      reason: 'text_limit',
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { constants, inflateSync } from 'node:zlib';
 import {
-  type ExtractedDocument,
   type ExtractedPart,
   ExtractionFailure,
   type ExtractionRequest,
+  type PdfSlice,
 } from './extracted.ts';
 
 const STREAM = Buffer.from('stream', 'latin1');
@@ -77,15 +77,16 @@ function pageText(items: readonly unknown[]): string {
 }
 
 /**
- * The text layer of each page of a PDF, with PDF.js (the serverless build `unpdf` ships: no
- * canvas, no worker of its own, no network). A page without text (a scan) has empty text.
- * Throws `encrypted` for a PDF that needs a password, `damaged` for one PDF.js cannot read,
- * `page_limit` and `text_limit` past the limits.
+ * The text layer of the pages of a PDF (all of them, or slice `slice.index` of `slice.count` equal
+ * runs), with PDF.js (the serverless build `unpdf` ships: no canvas, no worker of its own, no
+ * network). A page without text (a scan) has empty text. Throws `encrypted` for a PDF that needs a
+ * password, `damaged` for one PDF.js cannot read, `page_limit` and `text_limit` past the limits.
  */
 export async function pdfText(
   bytes: Uint8Array,
   limits: ExtractionRequest['limits'],
-): Promise<ExtractedDocument> {
+  slice: { index: number; count: number } = { index: 0, count: 1 },
+): Promise<PdfSlice> {
   refuseDecompressionBomb(bytes, limits);
   const { getDocument } = await import('unpdf/pdfjs');
   const task = getDocument({
@@ -116,7 +117,10 @@ export async function pdfText(
     }
     const parts: ExtractedPart[] = [];
     let chars = 0;
-    for (let number = 1; number <= document.numPages; number++) {
+    const { numPages } = document;
+    const first = Math.floor((slice.index * numPages) / slice.count) + 1;
+    const last = Math.floor(((slice.index + 1) * numPages) / slice.count);
+    for (let number = first; number <= last; number++) {
       let text: string;
       try {
         const page = await document.getPage(number);
@@ -136,11 +140,7 @@ export async function pdfText(
       }
       parts.push({ text });
     }
-    const failed = parts.find((part) => part.failed !== undefined);
-    if (failed !== undefined && parts.every((part) => part.failed !== undefined)) {
-      throw new ExtractionFailure('damaged', failed.failed as string);
-    }
-    return { format: 'pdf', unit: 'page', parts };
+    return { pages: numPages, first, parts };
   } finally {
     await task.destroy().catch(() => undefined);
   }
