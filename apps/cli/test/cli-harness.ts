@@ -45,7 +45,14 @@ export function createSandbox(): CliSandbox {
     if (/_API_KEY$|_TOKEN$|^XDG_|^PI_|^VITEST|^NODE_OPTIONS$/.test(name)) continue;
     env[name] = value;
   }
-  Object.assign(env, { HOME: sandbox.home, TMPDIR: root, PI_OFFLINE: '1' });
+  // One compile cache for every test file's `repa` and daemon (outside the sandbox, which goes).
+  const compileCache = join(tmpdir(), 'repa-test-compile-cache');
+  Object.assign(env, {
+    HOME: sandbox.home,
+    TMPDIR: root,
+    PI_OFFLINE: '1',
+    NODE_COMPILE_CACHE: compileCache,
+  });
   return { ...sandbox, env };
 }
 
