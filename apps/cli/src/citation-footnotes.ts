@@ -9,7 +9,8 @@ const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
 };
 
 /**
- * An answer's citations as footnotes: `[1] notes/tides.md 12–18 ✓`, an unverified one marked
+ * An answer's citations as footnotes: `[1] notes/tides.md 12–18 ✓` (`[2] book.pdf p. 4, lines 3–9 ✓`
+ * for a page), an unverified one marked
  * `✗` with the reason, and `(changed since)` when the document changed from the version read.
  */
 export function citationFootnotes(citations: readonly Citation[]): string[] {
@@ -18,7 +19,10 @@ export function citationFootnotes(citations: readonly Citation[]): string[] {
       citation.startLine === citation.endLine
         ? `${citation.startLine}`
         : `${citation.startLine}–${citation.endLine}`;
-    const where = `${citation.target ?? citation.document}${citation.page ? ` p${citation.page}` : ''} ${lines}`;
+    // A page's lines are counted on that page: `book.pdf p. 4, lines 3–9`.
+    const where = citation.page
+      ? `${citation.target ?? citation.document} p. ${citation.page}, line${citation.startLine === citation.endLine ? '' : 's'} ${lines}`
+      : `${citation.target ?? citation.document} ${lines}`;
     const mark = citation.status === 'verified' ? '✓' : `✗ ${REASONS[citation.status]}`;
     const changed = citation.changedSince ? ' (changed since)' : '';
     return `[${citation.index}] ${where} ${mark}${changed}`;

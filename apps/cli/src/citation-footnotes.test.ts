@@ -1,0 +1,41 @@
+import type { Citation } from '@repa/protocol';
+import { describe, expect, it } from 'vitest';
+import { citationFootnotes } from './citation-footnotes.js';
+
+const citation = (fields: Partial<Citation>): Citation =>
+  ({
+    index: 1,
+    document: 'notes/tides.md',
+    startLine: 12,
+    endLine: 18,
+    status: 'verified',
+    ...fields,
+  }) as Citation;
+
+describe('citationFootnotes', () => {
+  it('names a note’s lines, and a page with its lines on that page', () => {
+    expect(
+      citationFootnotes([
+        citation({}),
+        citation({ index: 2, document: 'books/cell.pdf', page: 4, startLine: 3, endLine: 9 }),
+        citation({ index: 3, document: 'books/cell.pdf', page: 2, startLine: 1, endLine: 1 }),
+      ]),
+    ).toEqual([
+      '[1] notes/tides.md 12–18 ✓',
+      '[2] books/cell.pdf p. 4, lines 3–9 ✓',
+      '[3] books/cell.pdf p. 2, line 1 ✓',
+    ]);
+  });
+
+  it('marks an unverified citation with its reason, and one whose document changed since', () => {
+    expect(
+      citationFootnotes([
+        citation({ status: 'quote_not_found' }),
+        citation({ index: 2, changedSince: true }),
+      ]),
+    ).toEqual([
+      '[1] notes/tides.md 12–18 ✗ quote not in those lines',
+      '[2] notes/tides.md 12–18 ✓ (changed since)',
+    ]);
+  });
+});
