@@ -417,6 +417,13 @@ describe('repa', () => {
         { cwd: space },
       );
       expect(reset.json.item).toMatchObject({ value: true, source: 'default' });
+      const again = await repa(
+        sandbox,
+        ['settings', 'reset', 'prompts.environment', '--level', 'session'],
+        { cwd: space },
+      );
+      expect(again.code).toBe(0);
+      expect(again.stderr).toContain('prompts.environment has no value at the session level');
       const stale = await repa(
         sandbox,
         ['settings', 'set', 'prompts.append', 'x', '--level', 'space', '--expected-revision', '7'],

@@ -298,7 +298,10 @@ Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
     const level = levelOf(values) ?? 'space';
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
-    itemOf((await client.request('settings.get', scope)).items, key);
+    const before = itemOf((await client.request('settings.get', scope)).items, key);
+    if (before.overrides[level] === undefined && !context.json) {
+      context.stderr.write(`repa: ${key} has no value at the ${level} level; nothing to remove.\n`);
+    }
     const { item } = await client.request('settings.reset', {
       ...scope,
       level,
