@@ -19,6 +19,8 @@ import {
 // steps build on each other in order, on one daemon and one browser.
 
 const sandbox = createSandbox();
+/** Where the 1280 px picture goes (`REPA_SHOT_DIR` keeps it; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
 let rig: WebRig;
 let page: Page;
 
@@ -75,7 +77,7 @@ describe('the documents panel', () => {
     );
     expect(await treeNames()).toEqual(['notes/', 'week-2/', 'a.md', 'plan.md', 'reading/']);
     expect(await page.$eval('.document-tree', (node) => node.textContent)).toContain(
-      '1 link(s) leaving the space',
+      '1 link to outside the space not shown',
     );
     // A note: its Markdown rendered.
     await page.click('.document-tree a.file-link[data-reader-path="notes/plan.md"]');
@@ -109,6 +111,8 @@ describe('the documents panel', () => {
     expect(
       await page.$eval('.reader-body .reader-mark', (node) => node.getAttribute('data-line')),
     ).toBe('3');
+    // The 1280 px picture: the conversation first, the documents and the reader beside it.
+    await page.screenshot({ path: join(SHOTS, 'web-documents-1280.png') });
     // The tool line's file opens the reader at its start.
     await page.click('.reader-close');
     await page.click('.live .turn:last-child .tool a.file-link');

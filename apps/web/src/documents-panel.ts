@@ -29,7 +29,9 @@ function leftOut(listing: Listing): string {
   const parts = [
     listing.more > 0 ? `${listing.more} more not shown` : '',
     listing.ignored > 0 ? `${listing.ignored} ignored (.gitignore, .git, node_modules)` : '',
-    listing.symlinksLeaving > 0 ? `${listing.symlinksLeaving} link(s) leaving the space` : '',
+    listing.symlinksLeaving > 0
+      ? `${listing.symlinksLeaving} link${listing.symlinksLeaving === 1 ? '' : 's'} to outside the space not shown`
+      : '',
   ];
   return parts.filter((part) => part !== '').join(' · ');
 }

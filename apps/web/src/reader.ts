@@ -94,10 +94,13 @@ export function Reader({
     () => (shown && view === 'rendered' ? renderMarkdownBlocks(shown.text) : []),
     [shown, view],
   );
-  const lines = useMemo(
-    () => (shown && view === 'lines' ? shown.text.split('\n') : []),
-    [shown, view],
-  );
+  const lines = useMemo(() => {
+    if (!shown || view !== 'lines') return [];
+    const all = shown.text.split('\n');
+    // A final line break ends the last line; it starts no empty one.
+    if (all.length > 1 && all.at(-1) === '') all.pop();
+    return all;
+  }, [shown, view]);
 
   useEffect(() => {
     const target = body.current?.querySelector('.reader-mark');
@@ -120,7 +123,7 @@ export function Reader({
     ${
       shown
         ? html`<p class="meta reader-facts">
-            ${size(shown.bytes)} · ${shown.lines} lines${unit ? ` · ${parts.length} ${unit}s` : ''}
+            ${size(shown.bytes)} · ${shown.lines - (!shown.truncated && shown.text.endsWith('\n') ? 1 : 0)} lines${unit ? ` · ${parts.length} ${unit}s` : ''}
             ${range ? ` · ${unit && place.page ? `${unit} ${place.page}, ` : ''}line ${range.from}${range.to > range.from ? `–${range.to}` : ''} marked` : ''}
           </p>
           <div class="row reader-tools">
