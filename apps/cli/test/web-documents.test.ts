@@ -76,6 +76,12 @@ describe('the documents panel', () => {
       { timeout: STEP_MS },
     );
     expect(await treeNames()).toEqual(['notes/', 'week-2/', 'a.md', 'plan.md', 'reading/']);
+    // Every box has its label (a picker says which file it picks).
+    expect(
+      await page.$$eval('.documents input, .documents select', (controls) =>
+        controls.filter((control) => (control as HTMLInputElement).labels?.length !== 1),
+      ),
+    ).toEqual([]);
     expect(await page.$eval('.document-tree', (node) => node.textContent)).toContain(
       '1 link to outside the space not shown',
     );
@@ -111,6 +117,16 @@ describe('the documents panel', () => {
     expect(
       await page.$eval('.reader-body .reader-mark', (node) => node.getAttribute('data-line')),
     ).toBe('3');
+    // The link's address opens the reader there in a new tab too.
+    const href = await page.$eval(citation, (node) => (node as HTMLAnchorElement).href);
+    const tab = await rig.browser.newPage();
+    try {
+      await tab.goto(href);
+      await tab.waitForSelector('.reader-body .reader-mark[data-line="3"]', { timeout: STEP_MS });
+      expect(await tab.$eval('#reader-heading', (node) => node.textContent)).toBe('notes/a.md');
+    } finally {
+      await tab.close();
+    }
     // The 1280 px picture: the conversation first, the documents and the reader beside it.
     await page.screenshot({ path: join(SHOTS, 'web-documents-1280.png') });
     // The tool line's file opens the reader at its start.
@@ -125,7 +141,7 @@ describe('the documents panel', () => {
   });
 
   it('attaches the documents picked in the tree to the next request', async () => {
-    await page.click('input.pick[aria-label="Pick notes/plan.md"]');
+    await page.click('input.pick[data-path="notes/plan.md"]');
     await page.waitForSelector('.composer .attached a[data-reader-path="notes/plan.md"]', {
       timeout: STEP_MS,
     });
@@ -144,7 +160,7 @@ describe('the documents panel', () => {
     expect(await page.$('.composer .attached')).toBeNull();
     expect(
       await page.$eval(
-        'input.pick[aria-label="Pick notes/plan.md"]',
+        'input.pick[data-path="notes/plan.md"]',
         (node) => (node as HTMLInputElement).checked,
       ),
     ).toBe(false);

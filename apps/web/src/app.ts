@@ -333,7 +333,7 @@ export function App() {
       ${
         space
           ? html`<aside class="panels" aria-label="Documents, learning context, materials, settings and runs">
-              <${DocumentsPanel} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
+              <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
               <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
               <${MaterialsPanel} client=${client} space=${space.root} version=${version} />
               <${RunsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />

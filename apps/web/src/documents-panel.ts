@@ -1,12 +1,7 @@
 import type { MaterialInfo, RepaClient, V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import {
-  FileLink,
-  type ReaderPlace,
-  readerPlaceFromAddress,
-  useReaderRequests,
-} from './file-links.js';
+import { FileLink, type ReaderPlace, takePlaceAtLoad, useReaderRequests } from './file-links.js';
 import { describeError } from './panels.js';
 import { Reader } from './reader.js';
 
@@ -37,7 +32,7 @@ function leftOut(listing: Listing): string {
 }
 
 /**
- * The learner's documents: the space's files as a tree (listed folder by folder through
+ * The learner's documents (keyed by the space: another space starts afresh): the space's files as a tree (listed folder by folder through
  * `files.list`, with the space's rules), the granted materials, and the reader. A file's box picks
  * it: picked documents go with the next request, or become the sources of a context build.
  */
@@ -52,7 +47,7 @@ export function DocumentsPanel({
   const [listings, setListings] = useState<Record<string, Listing>>({});
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(['']));
   const [materials, setMaterials] = useState<MaterialInfo[]>([]);
-  const [place, setPlace] = useState<ReaderPlace | undefined>(readerPlaceFromAddress);
+  const [place, setPlace] = useState<ReaderPlace | undefined>(takePlaceAtLoad);
   const [message, setMessage] = useState('');
   const [building, setBuilding] = useState(false);
   useReaderRequests(setPlace);
@@ -78,10 +73,6 @@ export function DocumentsPanel({
       () => setMaterials([]),
     );
   }, [space, version]);
-  useEffect(() => {
-    setListings({});
-    setOpen(new Set(['']));
-  }, [space]);
 
   const toggle = (folder: string) => {
     const next = new Set(open);
@@ -146,9 +137,13 @@ export function DocumentsPanel({
     }
     const checked = picked.includes(path);
     return html`<li class="tree-file" key=${path}>
-      <input type="checkbox" id=${`pick-${path}`} class="pick" checked=${checked} aria-label=${`Pick ${path}`} onChange=${(
+      <label class="pick-label"><input type="checkbox" class="pick" data-path=${path} checked=${checked} onChange=${(
         event: Event,
-      ) => pick(path, (event.target as HTMLInputElement).checked)} />
+      ) =>
+        pick(
+          path,
+          (event.target as HTMLInputElement).checked,
+        )} /><span class="visually-hidden">Pick ${path}</span></label>
       <${FileLink} place=${{ path }}>${name}<//>
       ${size === undefined ? '' : html`<span class="meta"> ${size < 1000 ? `${size} B` : `${Math.round(size / 1000)} KB`}</span>`}
     </li>`;

@@ -41,7 +41,7 @@ export function readerHref(place: ReaderPlace): string {
 }
 
 /** The place a deep link names (`#…&doc=notes/a.md&line=3`), if any. */
-export function readerPlaceFromAddress(): ReaderPlace | undefined {
+function readerPlaceFromAddress(): ReaderPlace | undefined {
   const params = new URLSearchParams(location.hash.slice(1));
   const path = params.get('doc');
   if (!path) return undefined;
@@ -50,6 +50,16 @@ export function readerPlaceFromAddress(): ReaderPlace | undefined {
     return Number.isInteger(value) && value > 0 ? value : undefined;
   };
   return { path, line: number('line'), page: number('page') };
+}
+
+// Read when the page loads, before the address is rewritten for the space and session.
+let placeAtLoad = readerPlaceFromAddress();
+
+/** The place the page's address named when it loaded, once (the reader opens there). */
+export function takePlaceAtLoad(): ReaderPlace | undefined {
+  const place = placeAtLoad;
+  placeAtLoad = undefined;
+  return place;
 }
 
 const numberOf = (value: string | null) => (value === null ? undefined : Number(value));
