@@ -77,6 +77,10 @@ describe('the files of a space (files.list, files.read)', () => {
       join(space, 'moon.pdf'),
       makePdf([{ lines: ['The Moon'] }, { lines: ['Spring tides', 'Neap tides'] }]),
     );
+    const listed = await request(app, 'files.list', { space });
+    expect(listed.entries.find((entry) => entry.name === 'moon.pdf')).toMatchObject({
+      document: true,
+    });
     const note = await request(app, 'files.read', { space, path: 'tides.md' });
     expect(note).toMatchObject({
       path: 'tides.md',
@@ -107,6 +111,16 @@ describe('the files of a space (files.list, files.read)', () => {
     expect(await refusal(request(app, 'files.read', { space, path: '.repa/sessions' }))).toBe(
       'protected_path',
     );
+  });
+
+  it('gives only the first whole lines of a long text, within the reader bound', async () => {
+    const space = join(base, 'long');
+    mkdirSync(space);
+    const line = `${'tide '.repeat(19)}tide\n`; // 100 characters
+    writeFileSync(join(space, 'long.md'), line.repeat(12_000));
+    const read = await request(app, 'files.read', { space, path: 'long.md' });
+    expect(read).toMatchObject({ truncated: true, lines: 12_001, bytes: 1_200_000 });
+    expect(read.text).toBe(line.repeat(10_000).slice(0, -1));
   });
 
   it('shows the files of a space not trusted yet, and reading them trusts nothing', async () => {
