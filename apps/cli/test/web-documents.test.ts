@@ -108,10 +108,16 @@ describe('the documents panel', () => {
   it('opens the reader at the line an answer cites, and from the file its tool line names', async () => {
     await sendMessage(page, 'What does notes/a.md say about the tide?');
     await lastTurnReaches(page, 'succeeded');
-    const citation = '.live .turn:last-child .markdown a.file-link';
-    expect(await page.$eval(citation, (node) => node.textContent)).toBe(
-      '[notes/a.md:3 "The tide turns every six hours."]',
-    );
+    // The file the answer names and its citation are links to the reader.
+    expect(
+      await page.$$eval('.live .turn:last-child .markdown a.file-link', (nodes) =>
+        nodes.map((node) => [node.textContent, node.getAttribute('data-reader-line')]),
+      ),
+    ).toEqual([
+      ['notes/a.md', null],
+      ['[notes/a.md:3 "The tide turns every six hours."]', '3'],
+    ]);
+    const citation = '.live .turn:last-child .markdown a.file-link[data-reader-line]';
     await page.click(citation);
     expect(await markedText('notes/a.md')).toBe('The tide turns every six hours.');
     expect(

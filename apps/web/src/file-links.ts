@@ -116,6 +116,18 @@ const CITATION =
 const CODE_PATH =
   /^((?:[\w.-]+\/)*[\w.-]+\.(?:md|markdown|txt|rst|org|csv|json|pdf|docx|epub|html?))(?::(\d{1,9}))?$/iu;
 
+// A file name in an answer's text: `notes/a.md`, `week 1`'s `moon.pdf` (a known extension, not part
+// of a longer word, path or address).
+const FILE_EXTENSIONS = 'md|markdown|txt|rst|org|csv|pdf|docx|epub|html?';
+const TEXT_PATH = new RegExp(
+  `^(?:[\\w-]+/)*[\\w-][\\w.-]*\\.(?:${FILE_EXTENSIONS})(?![\\w/@-]|\\.\\w)`,
+  'iu',
+);
+const TEXT_PATH_START = new RegExp(
+  `(?<![\\w/.:@#~-])(?:[\\w-]+/)*[\\w-][\\w.-]*\\.(?:${FILE_EXTENSIONS})(?![\\w/@-]|\\.\\w)`,
+  'iu',
+);
+
 const escapes: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -133,15 +145,24 @@ function linkHtml(place: ReaderPlace, inner: string): string {
   return `<a class="file-link" href="${escapeHtml(readerHref(place))}"${attributes}>${inner}</a>`;
 }
 
-interface CitationToken {
-  type: 'readerCitation';
+interface ReaderToken {
+  type: 'readerCitation' | 'readerPath';
   raw: string;
   place: ReaderPlace;
 }
 
+/** What marked gives an extension's tokenizer as `this`: no link inside a link. */
+type InLink = { lexer: { state: { inLink: boolean } } };
+
+const renderReaderToken = (token: unknown): string => {
+  const { raw, place } = token as ReaderToken;
+  return linkHtml(place, escapeHtml(raw));
+};
+
 /**
- * A `marked` extension: citations in an answer (`[notes/a.md:3 "…"]`) and code spans naming a file
- * (`notes/a.md:12`) become links to the reader. Everything else renders as before.
+ * A `marked` extension: citations in an answer (`[notes/a.md:3 "…"]`), file names in its text
+ * (`notes/a.md`) and code spans naming a file (`notes/a.md:12`) become links to the reader; never
+ * inside a link. Everything else renders as before.
  */
 export const fileLinksExtension = {
   extensions: [
@@ -149,7 +170,8 @@ export const fileLinksExtension = {
       name: 'readerCitation',
       level: 'inline' as const,
       start: (source: string) => source.indexOf('['),
-      tokenizer(source: string): CitationToken | undefined {
+      tokenizer(this: InLink, source: string): ReaderToken | undefined {
+        if (this.lexer.state.inLink) return undefined;
         const match = CITATION.exec(source);
         if (!match) return undefined;
         const [raw, written = '', page, start = '', end] = match;
@@ -165,10 +187,18 @@ export const fileLinksExtension = {
           },
         };
       },
-      renderer(token: unknown): string {
-        const { raw, place } = token as CitationToken;
-        return linkHtml(place, escapeHtml(raw));
+      renderer: renderReaderToken,
+    },
+    {
+      name: 'readerPath',
+      level: 'inline' as const,
+      start: (source: string) => source.search(TEXT_PATH_START),
+      tokenizer(this: InLink, source: string): ReaderToken | undefined {
+        if (this.lexer.state.inLink) return undefined;
+        const raw = TEXT_PATH.exec(source)?.[0];
+        return raw === undefined ? undefined : { type: 'readerPath', raw, place: { path: raw } };
       },
+      renderer: renderReaderToken,
     },
   ],
   renderer: {
