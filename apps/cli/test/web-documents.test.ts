@@ -27,7 +27,8 @@ let page: Page;
 beforeAll(async () => {
   writeFiles(sandbox.space, {
     'notes/week-2/moon.md': '# The Moon\n\nIt pulls the sea.\n',
-    'reading/glossary.md': '# Glossary\n\n- Neap tide: the weakest tide.\n',
+    'reading/glossary.md':
+      '# Glossary\n\n- Neap tide: the weakest tide, at [half moon](../notes/week-2/moon.md).\n',
   });
   writeFileSync(
     join(sandbox.space, 'reading', 'moon.pdf'),
@@ -67,7 +68,7 @@ async function markedText(path: string): Promise<string> {
 }
 
 describe('the documents panel', () => {
-  it('shows the space as a tree (folders first; no .repa, no link out), opens a note rendered and a PDF at a page', async () => {
+  it('shows the space as a tree (folders first; no .repa, no link out), opens a note rendered (and the note it links to) and a PDF at a page', async () => {
     await page.waitForSelector('.document-tree .tree-toggle', { timeout: STEP_MS });
     expect(await treeNames()).toEqual(['notes/', 'reading/']);
     await page.click('.document-tree .tree-toggle[aria-expanded="false"]');
@@ -103,6 +104,18 @@ describe('the documents panel', () => {
         nodes.map((node) => node.textContent),
       ),
     ).toEqual(['[Page 1 of 2]', '[Page 2 of 2]']);
+    // A note's link to another note opens that note in the reader.
+    await page.click('a.file-link[data-reader-path="reading/glossary.md"]');
+    await page.waitForSelector('.reader-body a[href="../notes/week-2/moon.md"]', {
+      timeout: STEP_MS,
+    });
+    await page.click('.reader-body a[href="../notes/week-2/moon.md"]');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#reader-heading')?.textContent === 'notes/week-2/moon.md' &&
+        document.querySelector('.reader-body h1')?.textContent === 'The Moon',
+      { timeout: STEP_MS },
+    );
   });
 
   it('opens the reader at the line an answer cites, and from the file its tool line names', async () => {
@@ -146,11 +159,30 @@ describe('the documents panel', () => {
     );
   });
 
-  it('attaches the documents picked in the tree to the next request', async () => {
+  it('builds the learning context from the documents picked in the tree, and attaches them to the next request', async () => {
     await page.click('input.pick[data-path="notes/plan.md"]');
     await page.waitForSelector('.composer .attached a[data-reader-path="notes/plan.md"]', {
       timeout: STEP_MS,
     });
+    // The picked documents are also the sources of a learning-context build.
+    await page.click('.picked button:not(.link)');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('.documents')
+          ?.textContent?.includes('Learning context built from 1 document'),
+      { timeout: STEP_MS },
+    );
+    expect(
+      (
+        await repaJson<{ learningContext: { sources: string[] } | null }>(sandbox, [
+          'context',
+          'show',
+          '--space',
+          sandbox.space,
+        ])
+      ).json.learningContext?.sources,
+    ).toEqual(['notes/plan.md']);
     await sendMessage(page, 'Make me a study plan.');
     await lastTurnReaches(page, 'succeeded');
     const runId = await page.$eval('.live .turn:last-child', (node) =>

@@ -34,6 +34,27 @@ function markedLines(
   return { from: base + place.line, to: base + (place.endLine ?? place.line) };
 }
 
+/**
+ * The space path a note's relative link names (`../week-1/moon.md` from `notes/a.md`), or
+ * `undefined` for an address elsewhere (a scheme, `//`, `/` or `#`) or one leaving the space.
+ */
+function linkedPath(from: string, href: string): string | undefined {
+  if (/^([a-z][a-z0-9+.-]*:|[/#])/iu.test(href)) return undefined;
+  let target: string;
+  try {
+    target = decodeURIComponent(href.split(/[?#]/u)[0] ?? '');
+  } catch {
+    return undefined; // A malformed escape: left to the browser.
+  }
+  const parts = from.split('/').slice(0, -1);
+  for (const part of target.split('/')) {
+    if (part === '..') {
+      if (parts.pop() === undefined) return undefined;
+    } else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return parts.length > 0 ? parts.join('/') : undefined;
+}
+
 /** The part (page or chapter) that holds `line`, from 1. */
 function partOf(text: ReaderText, line: number): number {
   const parts = text.document?.parts ?? [];
@@ -159,7 +180,16 @@ export function Reader({
           ? ''
           : html`<p class="meta">Reading…</p>`
     }
-    <div class="reader-body" ref=${body} tabIndex="0" aria-label=${`Text of ${place.path}`}>
+    <div class="reader-body" ref=${body} tabIndex="0" aria-label=${`Text of ${place.path}`} onClick=${(
+      event: MouseEvent,
+    ) => {
+      // A note's link to another file of the space opens it here, not in a new tab.
+      const href = (event.target as Element).closest?.('a[href]:not([data-reader-path])');
+      const path = href && linkedPath(place.path, href.getAttribute('href') ?? '');
+      if (!path || place.path.startsWith('repa:')) return;
+      event.preventDefault();
+      onOpen({ path });
+    }}>
       ${
         view === 'rendered'
           ? blocks.map(
