@@ -197,12 +197,12 @@ export function AttachedDocuments({
   onPick: (picked: string[]) => void;
 }) {
   if (picked.length === 0) return '';
-  return html`<ul class="attached" aria-label="Attached documents">
+  return html`<div class="attached-row"><span class="meta" aria-hidden="true">Attached:</span><ul class="attached" aria-label="Attached documents">
     ${picked.map(
       (path) => html`<li>
         <${FileLink} place=${{ path }} />
         <button type="button" class="link" aria-label=${`Remove ${path}`} onClick=${() => onPick(picked.filter((item) => item !== path))}>×</button>
       </li>`,
     )}
-  </ul>`;
+  </ul></div>`;
 }
