@@ -71,7 +71,7 @@ describe('the files of a space (files.list, files.read)', () => {
     );
   });
 
-  it('reads a note as text and a PDF as its text with its pages; never a link out or .repa', async () => {
+  it('reads a note as text, a PDF as its text with its pages and a granted material by its identity; never a link out or .repa', async () => {
     const space = notesSpace('reading');
     writeFileSync(
       join(space, 'moon.pdf'),
@@ -102,6 +102,19 @@ describe('the files of a space (files.list, files.read)', () => {
       'Spring tides',
       'Neap tides',
     ]);
+    // A granted outside material is read by its identity, never by its path.
+    const chapter = join(base, 'chapter.txt');
+    writeFileSync(chapter, 'Chapter one: the tides.\n');
+    const { material } = await request(app, 'materials.add', { path: chapter, space });
+    const granted = await request(app, 'files.read', { space, path: material.identity });
+    expect(granted).toMatchObject({
+      path: material.identity,
+      identity: material.identity,
+      text: 'Chapter one: the tides.\n',
+    });
+    expect(await refusal(request(app, 'files.read', { space, path: chapter }))).toBe(
+      'path_outside_space',
+    );
     expect(await refusal(request(app, 'files.read', { space, path: 'secret.md' }))).toBe(
       'path_outside_space',
     );
