@@ -163,7 +163,7 @@ export function DocumentsPanel({
   const sources = picked.filter((path) => !path.startsWith('repa:'));
   return html`<section class="panel documents" aria-labelledby="documents-heading">
     <h2 id="documents-heading">Documents</h2>
-    ${place ? html`<${Reader} client=${client} space=${space} place=${place} onOpen=${setPlace} onClose=${() => setPlace(undefined)} />` : ''}
+    ${place ? html`<${Reader} client=${client} space=${space} place=${place} version=${version} onOpen=${setPlace} onClose=${() => setPlace(undefined)} />` : ''}
     <div class="document-tree">
       ${folderView('')}
       ${

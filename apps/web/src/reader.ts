@@ -72,12 +72,15 @@ export function Reader({
   client,
   space,
   place,
+  version,
   onOpen,
   onClose,
 }: {
   client: RepaClient;
   space: string;
   place: ReaderPlace;
+  /** Grows whenever the file may have changed (a run ended): it is read again. */
+  version: number;
   onOpen: (place: ReaderPlace) => void;
   onClose: () => void;
 }) {
@@ -92,7 +95,8 @@ export function Reader({
     void client.request('files.read', { space, path: place.path }).then(
       (read) => {
         if (!current) return;
-        setText(read);
+        // The same bytes again keep the view (and where it was scrolled to).
+        setText((old) => (old?.path === read.path && old.version === read.version ? old : read));
       },
       (failure: unknown) => {
         if (!current) return;
@@ -103,7 +107,7 @@ export function Reader({
     return () => {
       current = false;
     };
-  }, [space, place.path]);
+  }, [space, place.path, version]);
   useEffect(() => setMode(undefined), [place]);
 
   const shown = text?.path === place.path || text?.identity === place.path ? text : undefined;
