@@ -13,6 +13,7 @@ import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
 import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
+import { AttachedDocuments, DocumentsPanel } from './documents-panel.js';
 import { HistoryList, useUnfinishedRuns } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
@@ -61,6 +62,8 @@ export function App() {
   const [history, setHistory] = useState<HistoryItem[]>([]);
   const [input, setInput] = useState('');
   const [notice, setNotice] = useState('');
+  // Documents picked in the documents panel: attached to the next request.
+  const [picked, setPicked] = useState<string[]>([]);
   const live = useLiveRuns(client, { space: space?.root, sessionId }, (error) =>
     setNotice(describeError(error)),
   );
@@ -125,6 +128,7 @@ export function App() {
         restricted: opened.restricted ?? [],
       });
       setOpened((count) => count + 1);
+      setPicked([]);
       setPathInput(opened.root);
       const list = await loadSessions(opened.root);
       const latest = [...list].sort((a, b) =>
@@ -182,11 +186,18 @@ export function App() {
           space: space.root,
           sessionId: id,
           requestId: crypto.randomUUID(),
-          input: { type: 'text', text },
+          input: {
+            type: 'text',
+            text,
+            ...(picked.length > 0 && delivery !== 'steer'
+              ? { attachments: picked.map((path) => ({ path })) }
+              : {}),
+          },
           ...(delivery === 'new' ? {} : { delivery }),
         }),
       );
       const { run } = await follower.accepted;
+      if (delivery !== 'steer') setPicked([]);
       if (delivery === 'steer') void live.followSteer(follower, run, text);
       else void live.follow(follower, runViewOf(run));
       if (delivery === 'queue') live.bump();
@@ -290,6 +301,7 @@ export function App() {
                 </div>
                 <form class="composer" onSubmit=${send}>
                   <label for="message">Message <span class="meta">(Enter sends, Shift+Enter adds a line)</span></label>
+                  <${AttachedDocuments} picked=${picked} onPick=${setPicked} />
                   <textarea id="message" rows="3" value=${input} onInput=${(event: Event) =>
                     setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
                     event: KeyboardEvent,
@@ -320,7 +332,8 @@ export function App() {
       </main>
       ${
         space
-          ? html`<aside class="panels" aria-label="Learning context, materials, settings and runs">
+          ? html`<aside class="panels" aria-label="Documents, learning context, materials, settings and runs">
+              <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
               <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
               <${MaterialsPanel} client=${client} space=${space.root} version=${version} />
               <${RunsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />

@@ -1,5 +1,6 @@
 import type { Citation } from '@repa/protocol';
 import { html } from 'htm/preact';
+import { FileLink } from './file-links.js';
 
 /** Why a citation is not verified, in words. */
 const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
@@ -30,6 +31,7 @@ function CitationChip({ citation }: { citation: Citation }) {
       ${reason ? html`<p class="citation-reason">Not verified: ${reason}.</p>` : ''}
       ${citation.quote ? html`<p class="citation-quote">“${citation.quote}”</p>` : ''}
       ${citation.excerpt ? html`<pre class="citation-excerpt">${citation.excerpt}</pre>` : ''}
+      <${FileLink} place=${{ path: citation.target ?? citation.document, line: citation.startLine, endLine: citation.endLine, page: citation.page }}>Open in the reader<//>
       ${citation.changedSince ? html`<p class="citation-reason">The document changed since the run read it.</p>` : ''}
     </details>
   </li>`;

@@ -10,6 +10,7 @@ import type {
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { CitationChips } from './citation-chips.js';
+import { FileLink } from './file-links.js';
 import { renderMarkdown } from './markdown.js';
 import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
 import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
@@ -187,7 +188,7 @@ function Markdown({ text }: { text: string }) {
 function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {
   const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
   return html`<li class="receipt">
-    Saved <code>${receipt.target}</code> (${receipt.bytes} bytes${
+    Saved <${FileLink} place=${{ path: receipt.target }} /> (${receipt.bytes} bytes${
       receipt.previousVersion === null ? ', new file' : ''
     }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
     ${diff ? html`<${DiffView} diff=${diff} />` : ''}
@@ -200,7 +201,7 @@ function Changes({ changes }: { changes: FileChange[] }) {
     <ul>
       ${changes.map(
         (change) => html`<li>
-          <code>${change.target}</code> ${change.kind}
+          <${FileLink} place=${{ path: change.target }} /> ${change.kind}
           ${change.diff ? html`<details><summary>Diff</summary><pre>${change.diff}</pre></details>` : ''}
           ${change.hint ? html`<span class="hint"> ${change.hint}</span>` : ''}
         </li>`,
@@ -216,6 +217,9 @@ interface Undoing {
   onDone: (result: RewindResult) => void;
 }
 
+/** The tools whose target is a file (a link to the reader); others name a pattern or a folder. */
+const FILE_TOOLS = new Set(['read', 'write', 'edit']);
+
 function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }) {
   switch (block.kind) {
     case 'text':
@@ -223,7 +227,7 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
     case 'tool':
       return html`<div class=${`tool ${block.isError ? 'tool-error' : ''}`}>
         <span class="tool-name">${block.toolName}</span>
-        ${block.target ? html` <code>${block.target}</code>` : ''}
+        ${block.target ? (FILE_TOOLS.has(block.toolName) ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
         <span class="tool-state">${block.done ? (block.isError ? ' failed' : ' done') : ' …'}</span>
         ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
         ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { fileLinksExtension } from './file-links.js';
 
 const escapes: Record<string, string> = {
   '&': '&amp;',
@@ -22,12 +23,14 @@ const marked = new Marked({
     html: (token) => escapeHtml(token.text),
   },
 });
+// Citations and file names in code spans link to the reader (file-links.ts).
+marked.use(fileLinksExtension);
 
 const purify = DOMPurify();
 // Every link opens in a new tab without access to this page; DOMPurify already drops
 // `javascript:` and other unsafe URLs.
 purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.hasAttribute('href')) {
+  if (node.tagName === 'A' && node.hasAttribute('href') && !node.hasAttribute('data-reader-path')) {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }
@@ -35,10 +38,39 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 
 /** Markdown as safe HTML: raw HTML escaped, then sanitized; links open in a new tab. */
 export function renderMarkdown(markdown: string): string {
-  const html = marked.parse(markdown, { async: false });
+  return sanitize(marked.parse(markdown, { async: false }));
+}
+
+function sanitize(html: string): string {
   return purify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
     FORBID_ATTR: ['style'],
   });
+}
+
+/** One top-level block of a Markdown text, rendered, with the lines of the text it came from. */
+export interface MarkdownBlock {
+  /** Its first line in the text (from 1). */
+  line: number;
+  /** Its last line. */
+  endLine: number;
+  /** The block as safe HTML (as {@link renderMarkdown} makes it). */
+  html: string;
+}
+
+/** A Markdown text as its top-level blocks, each with its lines (the reader marks a line's block). */
+export function renderMarkdownBlocks(markdown: string): MarkdownBlock[] {
+  const tokens = marked.lexer(markdown);
+  const blocks: MarkdownBlock[] = [];
+  let line = 1;
+  for (const token of tokens) {
+    if (token.type !== 'space') {
+      const own = token.raw.replace(/\s+$/u, '').split('\n').length;
+      const single = Object.assign([token], { links: tokens.links });
+      blocks.push({ line, endLine: line + own - 1, html: sanitize(marked.parser(single)) });
+    }
+    line += token.raw.split('\n').length - 1;
+  }
+  return blocks;
 }

@@ -48,7 +48,13 @@ export {
   rewindGroup,
 } from './rewind/index.js';
 export type { RecoverableIntent, RecoveredSave, SaveChange } from './save/index.js';
-export type { SearchLimits } from './search/index.js';
+export {
+  FOLDER_LIST_LIMIT,
+  type FolderEntry,
+  type FolderListing,
+  listSpaceFolder,
+  type SearchLimits,
+} from './search/index.js';
 export type { ContentLocation, ContentSnapshot } from './space/index.js';
 export { ContentStore, type ContentStoreOptions, type SaveOptions } from './store/index.js';
 export {

@@ -61,6 +61,7 @@ export {
   type SessionFileCheck,
 } from './session-files.js';
 export { citationsShownNow } from './space-citations.js';
+export { listSpaceFiles, READER_MAX_CHARS, type ReaderText, readSpaceFile } from './space-files.js';
 export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   getLearningContext,

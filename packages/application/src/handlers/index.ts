@@ -1,6 +1,7 @@
 import type { RepaHandledMethod, RepaHandler } from '../server/repa-handlers.js';
 import { contextHandlers } from './context.js';
 import { doctorHandlers } from './doctor.js';
+import { filesHandlers } from './files.js';
 import type { HandlerParts } from './handler-parts.js';
 import { loginHandlers } from './login.js';
 import { materialsHandlers } from './materials.js';
@@ -30,5 +31,6 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...doctorHandlers(parts),
     ...materialsHandlers(parts),
     ...packagesHandlers(parts),
+    ...filesHandlers(parts),
   };
 }

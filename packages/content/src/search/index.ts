@@ -5,6 +5,12 @@ export {
   LONG_LINE_OVERLAP,
   SLICE_CHARS,
 } from './grep-file.js';
+export {
+  FOLDER_LIST_LIMIT,
+  type FolderEntry,
+  type FolderListing,
+  listSpaceFolder,
+} from './list-folder.js';
 export { readDocumentForSearch } from './search-file.js';
 export type {
   FoundEntry,

@@ -61,6 +61,33 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { protocolVersions: ['v1'], client: { name: 'repa-cli', version: '0.0.0' } },
     result: { protocolVersion: 'v1', server: { name: 'repa-daemon', version: '0.0.0' } },
   },
+  'files.list': {
+    params: { space: '/spaces/a', path: 'notes' },
+    result: {
+      folder: 'notes',
+      entries: [
+        { name: 'week-1', path: 'notes/week-1', folder: true },
+        { name: 'tides.md', path: 'notes/tides.md', folder: false, size: 812 },
+        { name: 'moon.pdf', path: 'notes/moon.pdf', folder: false, size: 90210, document: true },
+      ],
+      more: 0,
+      ignored: 1,
+      symlinksLeaving: 0,
+    },
+  },
+  'files.read': {
+    params: { space: '/spaces/a', path: 'notes/moon.pdf' },
+    result: {
+      path: 'notes/moon.pdf',
+      identity: 'repa:document/d1',
+      version: 'a'.repeat(64),
+      bytes: 90210,
+      text: '[Page 1 of 2]\nThe Moon\n\n[Page 2 of 2]\nTides',
+      lines: 5,
+      truncated: false,
+      document: { format: 'pdf', unit: 'page', parts: [{ line: 1 }, { line: 4 }] },
+    },
+  },
   'space.list': {
     params: {},
     result: {
@@ -287,6 +314,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   initialize: { params: { protocolVersions: [] }, path: 'params.protocolVersions' },
   'space.open': { params: { root: 7 }, path: 'params.root' },
   'space.list': { params: [], path: 'params' },
+  'files.list': { params: { space: '/a', limit: 0 }, path: 'params.limit' },
+  'files.read': { params: { space: '/a', path: '' }, path: 'params.path' },
   'session.create': { params: { space: '/a', title: 5 }, path: 'params.title' },
   'session.list': { params: {}, path: 'params.space' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },

@@ -1,6 +1,7 @@
 import { loginProgressSchema } from './login.js';
 import { contextMethods, contextProgressSchema } from './methods/context.js';
 import { daemonMethods } from './methods/daemon.js';
+import { filesMethods } from './methods/files.js';
 import { loginMethods } from './methods/login.js';
 import { materialsMethods } from './methods/materials.js';
 import { modelsMethods } from './methods/models.js';
@@ -33,6 +34,7 @@ export const v1Methods = {
   ...materialsMethods,
   ...packagesMethods,
   'space.list': spaceMethods['space.list'],
+  ...filesMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -2085,6 +2085,100 @@ export interface SpaceListResult {
   [member: string]: unknown;
 }
 
+/** `files.list` params. */
+export interface FilesListParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The folder, relative to the space root; default: the root. */
+  path?: string | undefined;
+  /** The most entries to give (default and most: 1000). */
+  limit?: number | undefined;
+}
+
+/** `files.list` result. */
+export interface FilesListResult {
+  /** The folder listed, relative to the space root (`""`: the root). */
+  folder: string;
+  /** Its entries by name (case-insensitive), folders and files mixed. */
+  entries: {
+    /** Its name. */
+    name: string;
+    /** Its path relative to the space root (`/`-separated; a symlink's own path). */
+    path: string;
+    /** Whether it is a folder (list it with `files.list`). */
+    folder: boolean;
+    /** A file's size in bytes. */
+    size?: number | undefined;
+    /** True for a PDF, DOCX, EPUB or HTML file, read as its text with page markers. */
+    document?: boolean | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  }[];
+  /** How many entries were left out past `limit`. */
+  more: number;
+  /** Entries skipped because `.gitignore`, `node_modules` or `.git` covers them. */
+  ignored: number;
+  /** Symlinks not followed because they leave the space (or point into `.repa`). */
+  symlinksLeaving: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `files.read` params. */
+export interface FilesReadParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /**
+   * A space path (relative to the root) or an identity (`repa:document/<id>`, or
+   * `repa:material/<id>` for a granted outside material).
+   */
+  path: string;
+}
+
+/** `files.read` result. */
+export interface FilesReadResult {
+  /** The file's path relative to the space root, or the material's identity. */
+  path: string;
+  /** The file's identity (`repa:document/…` or `repa:material/…`). */
+  identity: string;
+  /** The version read (sha256 of the bytes). */
+  version: string;
+  /** The file's size in bytes. */
+  bytes: number;
+  /** The text (the first `maxChars` characters at most, whole lines). */
+  text: string;
+  /** How many lines the whole text has. */
+  lines: number;
+  /** True when `text` is only the first lines (the reader bound: 1,000,000 characters). */
+  truncated: boolean;
+  /** For a document read as its text: its format and parts (pages or chapters). */
+  document?:
+    | {
+        /** Its format. */
+        format: 'pdf' | 'docx' | 'epub' | 'html';
+        /** What a part is; absent for a document of one part (DOCX, HTML). */
+        unit?: 'page' | 'chapter' | undefined;
+        /** Where each part begins, in order. */
+        parts: {
+          /** The line (from 1) of the part's marker line. */
+          line: number;
+          /** The chapter's title, when it has one. */
+          title?: string | undefined;
+          /** True when the part has no text (a scanned page). */
+          empty?: boolean | undefined;
+          /** Why the part could not be read, when it could not. */
+          failed?: string | undefined;
+          /** Members a newer server may add. */
+          [member: string]: unknown;
+        }[];
+        /** Members a newer server may add. */
+        [member: string]: unknown;
+      }
+    | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -2235,6 +2329,18 @@ export interface V1MethodTypes {
   'packages.remove': { params: PackagesRemoveParams; result: PackagesRemoveResult };
   /** The spaces the daemon has opened (kept in the app directory), the last opened first. */
   'space.list': { params: SpaceListParams; result: SpaceListResult };
+  /**
+   * One folder of a space, as the `ls` tool sees it: `.repa` never listed, symlinks leaving the
+   * space not followed, `.gitignore`d paths, `node_modules` and `.git` skipped; readable in a space
+   * not trusted yet.
+   */
+  'files.list': { params: FilesListParams; result: FilesListResult };
+  /**
+   * A file's text for the reader, as the `read` tool reads it: text as it is, a PDF, DOCX, EPUB or
+   * HTML file as its text with a marker line before each page or chapter; other binary files are
+   * refused (`unsupported_content`).
+   */
+  'files.read': { params: FilesReadParams; result: FilesReadResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -1,0 +1,206 @@
+/// <reference lib="dom" />
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makePdf } from '@repa/fixtures';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
+import {
+  lastTurnReaches,
+  openPage,
+  STEP_MS,
+  sendMessage,
+  startWebRig,
+  type WebRig,
+} from './web-harness.js';
+
+// The learner's documents in the page, end to end: the tree and the reader through a real daemon,
+// a citation of an answer opened at its line, and a picked document attached to a request. The
+// steps build on each other in order, on one daemon and one browser.
+
+const sandbox = createSandbox();
+/** Where the 1280 px picture goes (`REPA_SHOT_DIR` keeps it; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
+let rig: WebRig;
+let page: Page;
+
+beforeAll(async () => {
+  writeFiles(sandbox.space, {
+    'notes/week-2/moon.md': '# The Moon\n\nIt pulls the sea.\n',
+    'reading/glossary.md':
+      '# Glossary\n\n- Neap tide: the weakest tide, at [half moon](../notes/week-2/moon.md).\n',
+  });
+  writeFileSync(
+    join(sandbox.space, 'reading', 'moon.pdf'),
+    makePdf([{ lines: ['The Moon'] }, { lines: ['Spring tides', 'Neap tides'] }]),
+  );
+  mkdirSync(join(sandbox.root, 'private'));
+  writeFileSync(join(sandbox.root, 'private', 'diary.md'), 'Not in the space.\n');
+  symlinkSync(join(sandbox.root, 'private'), join(sandbox.space, 'private-link'));
+  rig = await startWebRig(sandbox);
+  page = rig.page;
+  await openPage(page, rig.url);
+});
+
+afterAll(async () => {
+  await rig?.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** The names the tree shows now, folders with their `/`. */
+const treeNames = () =>
+  page.$$eval('.document-tree .tree-toggle, .document-tree .tree-file .file-link', (nodes) =>
+    nodes.map((node) => node.textContent?.replace(/^[▸▾]\s*/u, '').trim()),
+  );
+
+/** Waits until the reader shows `path` with a marked line, and gives the marked text. */
+async function markedText(path: string): Promise<string> {
+  await page.waitForFunction(
+    (wanted) =>
+      document.querySelector('#reader-heading')?.textContent === wanted &&
+      document.querySelector('.reader-body .reader-mark') !== null,
+    { timeout: STEP_MS },
+    path,
+  );
+  return page.$$eval('.reader-body .reader-mark .line-text', (nodes) =>
+    nodes.map((node) => node.textContent).join('\n'),
+  );
+}
+
+describe('the documents panel', () => {
+  it('shows the space as a tree (folders first; no .repa, no link out), opens a note rendered (and the note it links to) and a PDF at a page', async () => {
+    await page.waitForSelector('.document-tree .tree-toggle', { timeout: STEP_MS });
+    expect(await treeNames()).toEqual(['notes/', 'reading/']);
+    await page.click('.document-tree .tree-toggle[aria-expanded="false"]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('.document-tree .tree-file').length >= 2,
+      { timeout: STEP_MS },
+    );
+    expect(await treeNames()).toEqual(['notes/', 'week-2/', 'a.md', 'plan.md', 'reading/']);
+    // Every box has its label (a picker says which file it picks).
+    expect(
+      await page.$$eval('.documents input, .documents select', (controls) =>
+        controls.filter((control) => (control as HTMLInputElement).labels?.length !== 1),
+      ),
+    ).toEqual([]);
+    expect(await page.$eval('.document-tree', (node) => node.textContent)).toContain(
+      '1 link to outside the space not shown',
+    );
+    // A note: its Markdown rendered.
+    await page.click('.document-tree a.file-link[data-reader-path="notes/plan.md"]');
+    await page.waitForSelector('.reader-body .reader-block h1', { timeout: STEP_MS });
+    expect(await page.$eval('.reader-body h1', (node) => node.textContent)).toBe('Plan');
+    // A PDF: its text with page markers, opened at a chosen page.
+    await page.click('.tree-folder[data-path="reading"] > .tree-toggle');
+    await page.waitForSelector('a.file-link[data-reader-path="reading/moon.pdf"]', {
+      timeout: STEP_MS,
+    });
+    await page.click('a.file-link[data-reader-path="reading/moon.pdf"]');
+    await page.waitForSelector('#reader-part', { timeout: STEP_MS });
+    await page.select('#reader-part', '2');
+    expect(await markedText('reading/moon.pdf')).toBe('[Page 2 of 2]');
+    expect(
+      await page.$$eval('.reader-lines .page-marker .line-text', (nodes) =>
+        nodes.map((node) => node.textContent),
+      ),
+    ).toEqual(['[Page 1 of 2]', '[Page 2 of 2]']);
+    // A note's link to another note opens that note in the reader.
+    await page.click('a.file-link[data-reader-path="reading/glossary.md"]');
+    await page.waitForSelector('.reader-body a[href="../notes/week-2/moon.md"]', {
+      timeout: STEP_MS,
+    });
+    await page.click('.reader-body a[href="../notes/week-2/moon.md"]');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#reader-heading')?.textContent === 'notes/week-2/moon.md' &&
+        document.querySelector('.reader-body h1')?.textContent === 'The Moon',
+      { timeout: STEP_MS },
+    );
+  });
+
+  it('opens the reader at the line an answer cites, and from the file its tool line names', async () => {
+    await sendMessage(page, 'What does notes/a.md say about the tide?');
+    await lastTurnReaches(page, 'succeeded');
+    // The file the answer names and its citation are links to the reader.
+    expect(
+      await page.$$eval('.live .turn:last-child .markdown a.file-link', (nodes) =>
+        nodes.map((node) => [node.textContent, node.getAttribute('data-reader-line')]),
+      ),
+    ).toEqual([
+      ['notes/a.md', null],
+      ['[notes/a.md:3 "The tide turns every six hours."]', '3'],
+    ]);
+    const citation = '.live .turn:last-child .markdown a.file-link[data-reader-line]';
+    await page.click(citation);
+    expect(await markedText('notes/a.md')).toBe('The tide turns every six hours.');
+    expect(
+      await page.$eval('.reader-body .reader-mark', (node) => node.getAttribute('data-line')),
+    ).toBe('3');
+    // The link's address opens the reader there in a new tab too.
+    const href = await page.$eval(citation, (node) => (node as HTMLAnchorElement).href);
+    const tab = await rig.browser.newPage();
+    try {
+      await tab.goto(href);
+      await tab.waitForSelector('.reader-body .reader-mark[data-line="3"]', { timeout: STEP_MS });
+      expect(await tab.$eval('#reader-heading', (node) => node.textContent)).toBe('notes/a.md');
+    } finally {
+      await tab.close();
+    }
+    // The 1280 px picture: the conversation first, the documents and the reader beside it.
+    await page.screenshot({ path: join(SHOTS, 'web-documents-1280.png') });
+    // The tool line's file opens the reader at its start.
+    await page.click('.reader-close');
+    await page.click('.live .turn:last-child .tool a.file-link');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#reader-heading')?.textContent === 'notes/a.md' &&
+        document.querySelector('.reader-body h1') !== null,
+      { timeout: STEP_MS },
+    );
+  });
+
+  it('builds the learning context from the documents picked in the tree, and attaches them to the next request', async () => {
+    await page.click('input.pick[data-path="notes/plan.md"]');
+    await page.waitForSelector('.composer .attached a[data-reader-path="notes/plan.md"]', {
+      timeout: STEP_MS,
+    });
+    // The picked documents are also the sources of a learning-context build.
+    await page.click('.picked button:not(.link)');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('.documents')
+          ?.textContent?.includes('Learning context built from 1 document'),
+      { timeout: STEP_MS },
+    );
+    expect(
+      (
+        await repaJson<{ learningContext: { sources: string[] } | null }>(sandbox, [
+          'context',
+          'show',
+          '--space',
+          sandbox.space,
+        ])
+      ).json.learningContext?.sources,
+    ).toEqual(['notes/plan.md']);
+    await sendMessage(page, 'Make me a study plan.');
+    await lastTurnReaches(page, 'succeeded');
+    const runId = await page.$eval('.live .turn:last-child', (node) =>
+      node.getAttribute('data-run'),
+    );
+    const shown = await repaJson<{
+      run: { input: { attachments?: { path: string }[] }; attachedSources?: { path: string }[] };
+    }>(sandbox, ['runs', 'show', runId ?? '']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json.run.input.attachments).toEqual([{ path: 'notes/plan.md' }]);
+    expect(shown.json.run.attachedSources?.map((source) => source.path)).toEqual(['notes/plan.md']);
+    // Sent: the next message goes without it.
+    expect(await page.$('.composer .attached')).toBeNull();
+    expect(
+      await page.$eval(
+        'input.pick[data-path="notes/plan.md"]',
+        (node) => (node as HTMLInputElement).checked,
+      ),
+    ).toBe(false);
+  });
+});
