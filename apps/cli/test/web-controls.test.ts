@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
+import {
+  lastTurnReaches,
+  openPage,
+  STEP_MS,
+  sendMessage,
+  startWebRig,
+  type WebRig,
+} from './web-harness.js';
+
+// The page's controls in Chromium on a real daemon started with no model and no credentials, Pi's
+// own `anthropic` provider pointed at a local endpoint speaking the Anthropic Messages protocol:
+// typed settings, signing in from the page, the one-run model picker, the 390 px layout, and the
+// README's picture of a study session. One daemon and one browser; the steps build on each other.
+
+const sandbox = createSandbox();
+// The README's picture is written by `REPA_WRITE_SCREENSHOT=1`; otherwise it stays in the sandbox.
+const SCREENSHOT = process.env.REPA_WRITE_SCREENSHOT
+  ? fileURLToPath(new URL('../../../docs/web-screenshot.png', import.meta.url))
+  : join(sandbox.root, 'web-screenshot.png');
+/** Where the other pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
+const KEY = 'sk-ant-typed-in-the-page';
+const PHOTOSYNTHESIS = [
+  '# Photosynthesis',
+  '',
+  'Plants capture light energy in the chloroplasts, in the green pigment chlorophyll.',
+  'The light-dependent reactions split water and release oxygen.',
+  'The Calvin cycle fixes carbon dioxide into sugars using ATP and NADPH.',
+  '',
+  '## Limiting factors',
+  '',
+  'Light intensity, carbon dioxide concentration and temperature each limit the rate.',
+  '',
+].join('\n');
+let endpoint: AnthropicEndpoint;
+let rig: WebRig;
+const authFile = join(sandbox.agentDir, 'auth.json');
+
+beforeAll(async () => {
+  writeFiles(sandbox.space, {
+    'biology/photosynthesis.md': PHOTOSYNTHESIS,
+    'biology/cells.md':
+      '# Cells\n\nThe mitochondrion releases energy from glucose in respiration.\nRibosomes build proteins.\n',
+    'biology/questions.md': '# Open questions\n\n- Why is chlorophyll green?\n',
+  });
+  endpoint = await startAnthropicEndpoint([
+    { kind: 'message', blocks: [{ type: 'text', text: 'Chloroplasts hold chlorophyll.' }] },
+  ]);
+  endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
+  rig = await startWebRig(sandbox, { model: false });
+  await openPage(rig.page, rig.url);
+});
+
+afterAll(async () => {
+  await rig?.close();
+  await endpoint?.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+const row = (key: string) => `li.setting[data-key="${key}"]`;
+
+describe('the page’s controls', () => {
+  it('sets a setting with its drop-down, and shows a refused value’s error beside its control', async () => {
+    const { page } = rig;
+    await page.click('#tab-settings');
+    await page.waitForSelector(`${row('prompts.fileChanges')} select`, { visible: true });
+    await page.click('#settings-level-space');
+    await page.select(`${row('prompts.fileChanges')} select`, 'diff');
+    await page.waitForSelector(`${row('prompts.fileChanges')} .source[data-source="space"]`, {
+      timeout: STEP_MS,
+    });
+    const stored = await repaJson<{ items: { value: unknown; source: string }[] }>(sandbox, [
+      'settings',
+      'get',
+      'prompts.fileChanges',
+      '--space',
+      sandbox.space,
+    ]);
+    expect(stored.json.items[0]).toMatchObject({ value: 'diff', source: 'space' });
+    expect(await page.$eval(`${row('prompts.fileChanges')} .setting-level`, (node) => node.textContent)).toContain(
+      'Set for this space: diff.',
+    );
+
+    // A value the item refuses: the daemon's error under the control, the control marked invalid.
+    const input = `${row('history.maxDays')} input[type="number"]`;
+    await page.click(input, { count: 3 });
+    await page.type(input, '-5');
+    await page.keyboard.press('Enter');
+    const error = `${row('history.maxDays')} .setting-error`;
+    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent !== '', { timeout: STEP_MS }, error);
+    expect(await page.$eval(error, (node) => node.textContent)).toMatch(/history\.maxDays|invalid|0/i);
+    expect(await page.$eval(input, (node) => node.getAttribute('aria-invalid'))).toBe('true');
+    const gap = await page.evaluate(
+      (field, message) => {
+        const a = document.querySelector(field)?.getBoundingClientRect();
+        const b = document.querySelector(message)?.getBoundingClientRect();
+        return a && b ? b.top - a.bottom : Number.POSITIVE_INFINITY;
+      },
+      input,
+      error,
+    );
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThan(40);
+    await page.screenshot({ path: join(SHOTS, 'web-settings.png') as `${string}.png` });
+  });
+
+  it('signs in with a key typed in the page, never showing it; the next run uses it', async () => {
+    const { page } = rig;
+    await page.click('#tab-models');
+    await page.select('#login-provider', 'anthropic');
+    await page.click('.login button[type="submit"]');
+    const field = '.login-steps input[type="password"]';
+    await page.waitForSelector(field, { timeout: STEP_MS });
+    await page.type(field, KEY);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('.models-view .panel-message')?.textContent?.startsWith('Signed in to anthropic'),
+      { timeout: STEP_MS },
+    );
+    expect(JSON.parse(readFileSync(authFile, 'utf8')).anthropic?.key).toBe(KEY);
+    const shown = () =>
+      page.evaluate(
+        (key) =>
+          document.documentElement.outerHTML.includes(key) ||
+          [...document.querySelectorAll('input, textarea')].some((node) => (node as HTMLInputElement).value.includes(key)),
+        KEY,
+      );
+    expect(await shown()).toBe(false);
+    await page.waitForSelector('.models-view .run-model[data-model^="anthropic/"]', { timeout: STEP_MS });
+
+    await page.click('#tab-study');
+    await sendMessage(page, 'What holds the chlorophyll?');
+    await lastTurnReaches(page, 'succeeded');
+    expect(endpoint.requests).toHaveLength(1);
+    expect(endpoint.requests[0]?.headers['x-api-key']).toBe(KEY);
+    expect(await page.$eval('.live .turn:last-child', (node) => node.textContent)).toContain(
+      'Chloroplasts hold chlorophyll.',
+    );
+    expect(await shown()).toBe(false);
+  });
+
+  it('runs one request on the model picked for it, and the next on the session’s again', async () => {
+    const { page } = rig;
+    await page.click('.run-choice summary');
+    await page.select('#run-model', 'repa-offline');
+    await sendMessage(page, 'What do the notes say about cells?');
+    await lastTurnReaches(page, 'succeeded');
+    expect(
+      await page.$eval('.live .turn:last-child .run-model', (node) => node.getAttribute('data-model')),
+    ).toBe('repa-offline');
+    expect(endpoint.requests).toHaveLength(1);
+    expect(await page.$eval('#run-model', (node) => (node as HTMLSelectElement).value)).toBe('');
+    await sendMessage(page, 'And what holds the chlorophyll?');
+    await lastTurnReaches(page, 'succeeded');
+    expect(endpoint.requests).toHaveLength(2);
+  });
+
+  it('at 390 px: one column, the sessions in a drawer, the message box in view', async () => {
+    const { page } = rig;
+    await page.setViewport({ width: 390, height: 844 });
+    const inView = (selector: string) =>
+      page.evaluate((wanted) => {
+        const box = document.querySelector(wanted)?.getBoundingClientRect();
+        return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+      }, selector);
+    for (const y of [0, 100_000]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      expect(await inView('#message')).toBe(true);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await page.$eval('#sidebar', (node) => getComputedStyle(node).display)).toBe('none');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'web-390-controls.png') as `${string}.png` });
+    await page.click('.drawer-toggle');
+    await page.waitForSelector('#sidebar .sessions', { visible: true });
+    expect(await inView('#sidebar .sessions li:first-child button')).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'web-390-drawer.png') as `${string}.png` });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#sidebar', { hidden: true });
+    expect(await page.$eval('.drawer-toggle', (node) => node.getAttribute('aria-expanded'))).toBe('false');
+    await page.setViewport({ width: 1280, height: 860 });
+  });
+
+  it('takes the README’s picture: a study question answered from the notes, with citations', async () => {
+    const { page } = rig;
+    endpoint.replies = [
+      {
+        kind: 'message',
+        blocks: [{ type: 'tool_use', name: 'read', input: { path: 'biology/photosynthesis.md' } }],
+      },
+      {
+        kind: 'message',
+        blocks: [
+          {
+            type: 'text',
+            text: [
+              'Photosynthesis runs in two stages inside the chloroplast.',
+              '',
+              '1. **Light-dependent reactions** capture light and split water, which is where the oxygen comes from [biology/photosynthesis.md:4 "split water and release oxygen"].',
+              '2. **The Calvin cycle** then uses that ATP and NADPH to turn carbon dioxide into sugar [biology/photosynthesis.md:5 "fixes carbon dioxide into sugars"].',
+              '',
+              'Your notes add that light, CO₂ and temperature each set a ceiling on the rate [biology/photosynthesis.md:9 "each limit the rate"]. A good next question for your list: why does the rate level off in bright light?',
+            ].join('\n'),
+          },
+        ],
+        usage: { input: 1850, output: 142 },
+      },
+    ];
+    await page.click('.session-head .rename-session');
+    await page.click('#session-title', { count: 3 });
+    await page.type('#session-title', 'Photosynthesis revision');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('.session-title')?.textContent === 'Photosynthesis revision',
+      { timeout: STEP_MS },
+    );
+    await sendMessage(page, 'Explain the two stages of photosynthesis using my notes.');
+    await lastTurnReaches(page, 'succeeded');
+    await page.waitForSelector('.live .turn:last-child .citation-chip', { timeout: STEP_MS });
+    expect(
+      await page.$$eval('.live .turn:last-child .citation-chip.unverified', (chips) => chips.length),
+    ).toBe(0);
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT as `${string}.png` });
+    expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
