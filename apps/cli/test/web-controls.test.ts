@@ -20,12 +20,12 @@ import {
 // README's picture of a study session. One daemon and one browser; the steps build on each other.
 
 const sandbox = createSandbox();
-// The README's picture is written by `REPA_WRITE_SCREENSHOT=1`; otherwise it stays in the sandbox.
+/** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
+// The README's picture is written by `REPA_WRITE_SCREENSHOT=1`; otherwise it goes with the others.
 const SCREENSHOT = process.env.REPA_WRITE_SCREENSHOT
   ? fileURLToPath(new URL('../../../docs/web-screenshot.png', import.meta.url))
-  : join(sandbox.root, 'web-screenshot.png');
-/** Where the other pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
+  : join(SHOTS, 'web-screenshot.png');
 const KEY = 'sk-ant-typed-in-the-page';
 const PHOTOSYNTHESIS = [
   '# Photosynthesis',
@@ -39,6 +39,8 @@ const PHOTOSYNTHESIS = [
   'Light intensity, carbon dioxide concentration and temperature each limit the rate.',
   '',
 ].join('\n');
+const CELLS =
+  '# Cells\n\nThe mitochondrion releases energy from glucose in respiration.\nRibosomes build proteins.\n';
 let endpoint: AnthropicEndpoint;
 let rig: WebRig;
 const authFile = join(sandbox.agentDir, 'auth.json');
@@ -46,9 +48,7 @@ const authFile = join(sandbox.agentDir, 'auth.json');
 beforeAll(async () => {
   writeFiles(sandbox.space, {
     'biology/photosynthesis.md': PHOTOSYNTHESIS,
-    'biology/cells.md':
-      '# Cells\n\nThe mitochondrion releases energy from glucose in respiration.\nRibosomes build proteins.\n',
-    'biology/questions.md': '# Open questions\n\n- Why is chlorophyll green?\n',
+    'biology/cells.md': CELLS,
   });
   endpoint = await startAnthropicEndpoint([
     { kind: 'message', blocks: [{ type: 'text', text: 'Chloroplasts hold chlorophyll.' }] },
@@ -160,6 +160,7 @@ describe('the page’s controls', () => {
     await sendMessage(page, 'And what holds the chlorophyll?');
     await lastTurnReaches(page, 'succeeded');
     expect(endpoint.requests).toHaveLength(2);
+    await page.click('.run-choice summary');
   });
 
   it('at 390 px: one column, the sessions in a drawer, the message box in view', async () => {
@@ -190,10 +191,45 @@ describe('the page’s controls', () => {
 
   it('takes the README’s picture: a study question answered from the notes, with citations', async () => {
     const { page } = rig;
+    // A folder of biology notes, opened by its path, its learning context built from two notes.
+    const biology = join(sandbox.home, 'Biology');
+    writeFiles(biology, {
+      'photosynthesis.md': PHOTOSYNTHESIS,
+      'cells.md': CELLS,
+      'questions.md': '# Open questions\n\n- Why is chlorophyll green?\n',
+    });
+    await page.click('#space-path', { count: 3 });
+    await page.type('#space-path', biology);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (root) => document.querySelector('.known-space[aria-current="true"] .meta')?.textContent === root,
+      { timeout: STEP_MS },
+      biology,
+    );
     endpoint.replies = [
       {
         kind: 'message',
-        blocks: [{ type: 'tool_use', name: 'read', input: { path: 'biology/photosynthesis.md' } }],
+        blocks: [
+          {
+            type: 'text',
+            text: '## Working on\nPhotosynthesis: the light-dependent reactions and the Calvin cycle, for Friday’s test.\n\n## Open\n- Why the rate levels off in bright light.\n- How cells use the sugar (respiration in the mitochondrion).',
+          },
+        ],
+      },
+    ];
+    const built = await repaJson(sandbox, [
+      'context',
+      'build',
+      '--space',
+      biology,
+      'photosynthesis.md',
+      'cells.md',
+    ]);
+    expect(built.code, built.stderr).toBe(0);
+    endpoint.replies = [
+      {
+        kind: 'message',
+        blocks: [{ type: 'tool_use', name: 'read', input: { path: 'photosynthesis.md' } }],
       },
       {
         kind: 'message',
@@ -203,16 +239,18 @@ describe('the page’s controls', () => {
             text: [
               'Photosynthesis runs in two stages inside the chloroplast.',
               '',
-              '1. **Light-dependent reactions** capture light and split water, which is where the oxygen comes from [biology/photosynthesis.md:4 "split water and release oxygen"].',
-              '2. **The Calvin cycle** then uses that ATP and NADPH to turn carbon dioxide into sugar [biology/photosynthesis.md:5 "fixes carbon dioxide into sugars"].',
+              '1. **Light-dependent reactions** capture light and split water, which is where the oxygen comes from [photosynthesis.md:4 "split water and release oxygen"].',
+              '2. **The Calvin cycle** then uses that ATP and NADPH to turn carbon dioxide into sugar [photosynthesis.md:5 "fixes carbon dioxide into sugars"].',
               '',
-              'Your notes add that light, CO₂ and temperature each set a ceiling on the rate [biology/photosynthesis.md:9 "each limit the rate"]. A good next question for your list: why does the rate level off in bright light?',
+              'Your notes add that light, CO₂ and temperature each set a ceiling on the rate [photosynthesis.md:9 "each limit the rate"]. A good next question for your list: why does the rate level off in bright light?',
             ].join('\n'),
           },
         ],
         usage: { input: 1850, output: 142 },
       },
     ];
+    await sendMessage(page, 'Explain the two stages of photosynthesis using my notes.');
+    await lastTurnReaches(page, 'succeeded');
     await page.click('.session-head .rename-session');
     await page.click('#session-title', { count: 3 });
     await page.type('#session-title', 'Photosynthesis revision');
@@ -221,14 +259,36 @@ describe('the page’s controls', () => {
       () => document.querySelector('.session-title')?.textContent === 'Photosynthesis revision',
       { timeout: STEP_MS },
     );
-    await sendMessage(page, 'Explain the two stages of photosynthesis using my notes.');
-    await lastTurnReaches(page, 'succeeded');
     await page.waitForSelector('.live .turn:last-child .citation-chip', { timeout: STEP_MS });
     expect(
       await page.$$eval('.live .turn:last-child .citation-chip.unverified', (chips) => chips.length),
     ).toBe(0);
+    await page.waitForSelector('.context-sources li[data-state="unchanged"]', { timeout: STEP_MS });
+    await page.$eval('.thread', (thread) => {
+      // The question and the start of its answer in view.
+      const asked = thread.querySelector('.live .turn:last-child');
+      thread.scrollTop = asked ? (asked as HTMLElement).offsetTop - thread.offsetTop - 8 : 0;
+    });
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT as `${string}.png` });
     expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('marks a source changed since the context was built, and rebuilds it on the space’s model', async () => {
+    const { page } = rig;
+    writeFiles(join(sandbox.home, 'Biology'), { 'cells.md': `${CELLS}Chloroplasts hold chlorophyll.\n` });
+    await page.reload();
+    await page.waitForSelector('.context-sources li[data-state="changed"]', { timeout: STEP_MS });
+    expect(await page.$eval('.context-sources li[data-state="changed"]', (node) => node.textContent)).toMatch(
+      /cells\.md\s+changed since built/,
+    );
+    endpoint.replies = [
+      { kind: 'message', blocks: [{ type: 'text', text: '## Working on\nCells and photosynthesis.' }] },
+    ];
+    const before = endpoint.requests.length;
+    await page.click('.context-body ~ .rebuild');
+    await page.waitForSelector('.context-sources li[data-state="changed"]', { hidden: true, timeout: STEP_MS });
+    expect(endpoint.requests.length).toBe(before + 1);
+    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain('Cells and photosynthesis.');
   });
 });

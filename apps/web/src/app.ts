@@ -129,6 +129,7 @@ export function App() {
     setNotice('');
     try {
       const { space: opened } = await client.request('space.open', { root });
+      setSessionId(undefined); // Not the other space's session, even for a moment.
       setSpace({
         root: opened.root,
         name: opened.name,

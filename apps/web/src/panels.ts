@@ -3,6 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from './markdown.js';
 import { useNextModel } from './models-view.js';
+import { LEVEL_NAMES } from './setting-control.js';
 
 /** An error as one line for people: message, fix and code. */
 export function describeError(error: unknown): string {
@@ -138,8 +139,11 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
     ${
       state?.provided
         ? html`<p class="meta">
-            ${state.provided.value ? 'Given to the next run' : 'Not given to runs'} (set by:
-            <span class="source">${state.provided.source}</span>)
+            ${state.provided.value ? 'Given to the next run' : 'Not given to runs'}${
+              state.provided.source === 'default'
+                ? '.'
+                : html` (the setting for <span class="source" data-source=${state.provided.source}>${LEVEL_NAMES[state.provided.source] ?? state.provided.source}</span>).`
+            }
           </p>`
         : ''
     }
