@@ -310,7 +310,7 @@ describe('repa web in Chromium', () => {
     );
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(runs.join('\n')).toContain('succeeded');
-    expect(runs.join('\n')).toMatch(/base\s+(included, \d+ chars|absent) — /);
+    expect(runs.join('\n')).toMatch(/Base prompt\s+(included, \d+ chars|absent) — /);
   });
 
   it('changes a setting at the session level and shows its source level change, then resets it', async () => {

@@ -29,6 +29,19 @@ export function usageOf(run: RunInfo): string {
   return `${tokens}${cost}`;
 }
 
+/** The system prompt's sections, as the page names them. */
+const SECTIONS: Record<string, string> = {
+  base: 'Base prompt',
+  environment: 'Working environment',
+  materials: 'Materials',
+  skillCatalog: 'Skill catalog',
+  projectInstructions: 'Project instructions',
+  tools: 'Tools',
+  fileChanges: 'Changed files',
+  citations: 'Citations',
+  append: 'Added text',
+};
+
 /** A run's status for people, with its queue place. */
 function statusOf(run: RunInfo): string {
   if (run.queuePosition !== undefined) return `queued (${run.queuePosition})`;
@@ -148,7 +161,7 @@ export function RunsView({
                   <ul class="sections">
                     ${(run.promptSections ?? []).map(
                       (section) => html`<li>
-                        <code>${section.name}</code> ${section.included ? `included, ${section.chars} chars` : 'absent'} — ${section.reason}
+                        <span class="section-name" data-section=${section.name}>${SECTIONS[section.name] ?? section.name}</span> ${section.included ? `included, ${section.chars} chars` : 'absent'} — ${section.reason}
                       </li>`,
                     )}
                   </ul>
