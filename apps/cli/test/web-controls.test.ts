@@ -84,9 +84,9 @@ describe('the page’s controls', () => {
       sandbox.space,
     ]);
     expect(stored.json.items[0]).toMatchObject({ value: 'diff', source: 'space' });
-    expect(await page.$eval(`${row('prompts.fileChanges')} .setting-level`, (node) => node.textContent)).toContain(
-      'Set for this space: diff.',
-    );
+    expect(
+      await page.$eval(`${row('prompts.fileChanges')} .setting-level`, (node) => node.textContent),
+    ).toContain('Set for this space: diff.');
 
     // A value the item refuses: the daemon's error under the control, the control marked invalid.
     const input = `${row('history.maxDays')} input[type="number"]`;
@@ -94,8 +94,14 @@ describe('the page’s controls', () => {
     await page.type(input, '-5');
     await page.keyboard.press('Enter');
     const error = `${row('history.maxDays')} .setting-error`;
-    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent !== '', { timeout: STEP_MS }, error);
-    expect(await page.$eval(error, (node) => node.textContent)).toMatch(/history\.maxDays|invalid|0/i);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent !== '',
+      { timeout: STEP_MS },
+      error,
+    );
+    expect(await page.$eval(error, (node) => node.textContent)).toMatch(
+      /history\.maxDays|invalid|0/i,
+    );
     expect(await page.$eval(input, (node) => node.getAttribute('aria-invalid'))).toBe('true');
     const gap = await page.evaluate(
       (field, message) => {
@@ -121,7 +127,10 @@ describe('the page’s controls', () => {
     await page.type(field, KEY);
     await page.keyboard.press('Enter');
     await page.waitForFunction(
-      () => document.querySelector('.models-view .panel-message')?.textContent?.startsWith('Signed in to anthropic'),
+      () =>
+        document
+          .querySelector('.models-view .panel-message')
+          ?.textContent?.startsWith('Signed in to anthropic'),
       { timeout: STEP_MS },
     );
     expect(JSON.parse(readFileSync(authFile, 'utf8')).anthropic?.key).toBe(KEY);
@@ -129,11 +138,15 @@ describe('the page’s controls', () => {
       page.evaluate(
         (key) =>
           document.documentElement.outerHTML.includes(key) ||
-          [...document.querySelectorAll('input, textarea')].some((node) => (node as HTMLInputElement).value.includes(key)),
+          [...document.querySelectorAll('input, textarea')].some((node) =>
+            (node as HTMLInputElement).value.includes(key),
+          ),
         KEY,
       );
     expect(await shown()).toBe(false);
-    await page.waitForSelector('.models-view .run-model[data-model^="anthropic/"]', { timeout: STEP_MS });
+    await page.waitForSelector('.models-view .run-model[data-model^="anthropic/"]', {
+      timeout: STEP_MS,
+    });
 
     await page.click('#tab-study');
     await sendMessage(page, 'What holds the chlorophyll?');
@@ -153,7 +166,9 @@ describe('the page’s controls', () => {
     await sendMessage(page, 'What do the notes say about cells?');
     await lastTurnReaches(page, 'succeeded');
     expect(
-      await page.$eval('.live .turn:last-child .run-model', (node) => node.getAttribute('data-model')),
+      await page.$eval('.live .turn:last-child .run-model', (node) =>
+        node.getAttribute('data-model'),
+      ),
     ).toBe('repa-offline');
     expect(endpoint.requests).toHaveLength(1);
     expect(await page.$eval('#run-model', (node) => (node as HTMLSelectElement).value)).toBe('');
@@ -169,13 +184,17 @@ describe('the page’s controls', () => {
     const inView = (selector: string) =>
       page.evaluate((wanted) => {
         const box = document.querySelector(wanted)?.getBoundingClientRect();
-        return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+        return (
+          box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight
+        );
       }, selector);
     for (const y of [0, 100_000]) {
       await page.evaluate((top) => window.scrollTo(0, top), y);
       expect(await inView('#message')).toBe(true);
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     expect(await page.$eval('#sidebar', (node) => getComputedStyle(node).display)).toBe('none');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SHOTS, 'web-390-controls.png') as `${string}.png` });
@@ -185,7 +204,9 @@ describe('the page’s controls', () => {
     await page.screenshot({ path: join(SHOTS, 'web-390-drawer.png') as `${string}.png` });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#sidebar', { hidden: true });
-    expect(await page.$eval('.drawer-toggle', (node) => node.getAttribute('aria-expanded'))).toBe('false');
+    expect(await page.$eval('.drawer-toggle', (node) => node.getAttribute('aria-expanded'))).toBe(
+      'false',
+    );
     await page.setViewport({ width: 1280, height: 860 });
   });
 
@@ -202,7 +223,8 @@ describe('the page’s controls', () => {
     await page.type('#space-path', biology);
     await page.keyboard.press('Enter');
     await page.waitForFunction(
-      (root) => document.querySelector('.known-space[aria-current="true"] .meta')?.textContent === root,
+      (root) =>
+        document.querySelector('.known-space[aria-current="true"] .meta')?.textContent === root,
       { timeout: STEP_MS },
       biology,
     );
@@ -261,13 +283,16 @@ describe('the page’s controls', () => {
     );
     await page.waitForSelector('.live .turn:last-child .citation-chip', { timeout: STEP_MS });
     expect(
-      await page.$$eval('.live .turn:last-child .citation-chip.unverified', (chips) => chips.length),
+      await page.$$eval(
+        '.live .turn:last-child .citation-chip.unverified',
+        (chips) => chips.length,
+      ),
     ).toBe(0);
     await page.waitForSelector('.context-sources li[data-state="unchanged"]', { timeout: STEP_MS });
     await page.$eval('.thread', (thread) => {
       // The question and the start of its answer in view.
-      const asked = thread.querySelector('.live .turn:last-child');
-      thread.scrollTop = asked ? (asked as HTMLElement).offsetTop - thread.offsetTop - 8 : 0;
+      const asked = thread.querySelector<HTMLElement>('.live .turn:last-child');
+      thread.scrollTop = asked ? asked.offsetTop - (thread as HTMLElement).offsetTop - 8 : 0;
     });
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT as `${string}.png` });
@@ -276,19 +301,29 @@ describe('the page’s controls', () => {
 
   it('marks a source changed since the context was built, and rebuilds it on the space’s model', async () => {
     const { page } = rig;
-    writeFiles(join(sandbox.home, 'Biology'), { 'cells.md': `${CELLS}Chloroplasts hold chlorophyll.\n` });
+    writeFiles(join(sandbox.home, 'Biology'), {
+      'cells.md': `${CELLS}Chloroplasts hold chlorophyll.\n`,
+    });
     await page.reload();
     await page.waitForSelector('.context-sources li[data-state="changed"]', { timeout: STEP_MS });
-    expect(await page.$eval('.context-sources li[data-state="changed"]', (node) => node.textContent)).toMatch(
-      /cells\.md\s+changed since built/,
-    );
+    expect(
+      await page.$eval('.context-sources li[data-state="changed"]', (node) => node.textContent),
+    ).toMatch(/cells\.md\s+changed since built/);
     endpoint.replies = [
-      { kind: 'message', blocks: [{ type: 'text', text: '## Working on\nCells and photosynthesis.' }] },
+      {
+        kind: 'message',
+        blocks: [{ type: 'text', text: '## Working on\nCells and photosynthesis.' }],
+      },
     ];
     const before = endpoint.requests.length;
     await page.click('.context-body ~ .rebuild');
-    await page.waitForSelector('.context-sources li[data-state="changed"]', { hidden: true, timeout: STEP_MS });
+    await page.waitForSelector('.context-sources li[data-state="changed"]', {
+      hidden: true,
+      timeout: STEP_MS,
+    });
     expect(endpoint.requests.length).toBe(before + 1);
-    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain('Cells and photosynthesis.');
+    expect(await page.$eval('.context-body', (node) => node.textContent)).toContain(
+      'Cells and photosynthesis.',
+    );
   });
 });

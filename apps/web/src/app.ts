@@ -16,9 +16,10 @@ import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js'
 import { HistoryList, useUnfinishedRuns } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
-import { ModelsView, useNextModel } from './models-view.js';
+import { ModelsView } from './models-view.js';
+import { useNextModel } from './next-model.js';
 import { ContextPanel, describeError } from './panels.js';
-import { RunChoice, type RunChoiceValue, overridesOf } from './run-choice.js';
+import { overridesOf, RunChoice, type RunChoiceValue } from './run-choice.js';
 import { RunsView } from './runs-view.js';
 import { SessionActions } from './session-actions.js';
 import { SettingsView } from './settings-view.js';
@@ -241,7 +242,9 @@ export function App() {
       <p class=${`connection connection-${connection}`} role="status">${STATE_TEXT[connection]}</p>
     </header>
     <div class="layout">
-      <nav id="sidebar" class=${`sidebar${drawer ? ' open' : ''}${space ? '' : ' inline'}`} aria-label="Spaces and sessions" onKeyDown=${(event: KeyboardEvent) => {
+      <nav id="sidebar" class=${`sidebar${drawer ? ' open' : ''}${space ? '' : ' inline'}`} aria-label="Spaces and sessions" onKeyDown=${(
+        event: KeyboardEvent,
+      ) => {
         if (event.key !== 'Escape' || !drawer) return;
         setDrawer(false);
         document.querySelector<HTMLElement>('.drawer-toggle')?.focus();
@@ -264,10 +267,13 @@ export function App() {
         }
         ${
           space
-            ? html`<${SpaceTrust} client=${client} space=${space.root} trusted=${space.trusted} restricted=${space.restricted} onChange=${(trusted: boolean, restricted: RestrictedItem[]) => {
-                  setSpace({ ...space, trusted, restricted });
-                  live.bump();
-                }} />
+            ? html`<${SpaceTrust} client=${client} space=${space.root} trusted=${space.trusted} restricted=${space.restricted} onChange=${(
+                trusted: boolean,
+                restricted: RestrictedItem[],
+              ) => {
+                setSpace({ ...space, trusted, restricted });
+                live.bump();
+              }} />
                 <h2>Sessions of ${space.name}</h2>
                 <button type="button" onClick=${newSession}>New session</button>
                 <ul class="sessions">
@@ -286,14 +292,12 @@ export function App() {
       <main class="conversation" aria-label="Conversation">
         ${
           space
-            ? html`${
-                (() => {
-                  const open = sessions.find((item) => item.sessionId === sessionId);
-                  return open
-                    ? html`<${SessionActions} client=${client} space=${space.root} session=${open} onChanged=${() => void loadSessions(space.root)} onDeleted=${() => void openSpace(space.root)} />`
-                    : html`<h2 class="visually-hidden">Conversation</h2>`;
-                })()
-              }
+            ? html`${(() => {
+                const open = sessions.find((item) => item.sessionId === sessionId);
+                return open
+                  ? html`<${SessionActions} client=${client} space=${space.root} session=${open} onChanged=${() => void loadSessions(space.root)} onDeleted=${() => void openSpace(space.root)} />`
+                  : html`<h2 class="visually-hidden">Conversation</h2>`;
+              })()}
                 <div class="thread" ref=${conversation.ref} onScroll=${conversation.onScroll}>
                 ${
                   !space.trusted && space.restricted.length > 0
@@ -357,12 +361,28 @@ export function App() {
         space
           ? html`<aside class="panels" aria-label="Learning context, materials, runs, settings and models">
               <${SideViews} label="Views beside the conversation" views=${[
-                { id: 'study', label: 'Context', content: html`
+                {
+                  id: 'study',
+                  label: 'Context',
+                  content: html`
                   <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} />` },
-                { id: 'runs', label: 'Runs', content: html`<${RunsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />` },
-                { id: 'settings', label: 'Settings', content: html`<${SettingsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />` },
-                { id: 'models', label: 'Models', content: html`<${ModelsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onChanged=${live.bump} />` },
+                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} />`,
+                },
+                {
+                  id: 'runs',
+                  label: 'Runs',
+                  content: html`<${RunsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
+                },
+                {
+                  id: 'settings',
+                  label: 'Settings',
+                  content: html`<${SettingsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />`,
+                },
+                {
+                  id: 'models',
+                  label: 'Models',
+                  content: html`<${ModelsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onChanged=${live.bump} />`,
+                },
               ]} />
             </aside>`
           : ''

@@ -1,37 +1,8 @@
-import type { LoginProgress, ModelDecision, ModelInfo, RepaClient } from '@repa/protocol';
+import type { LoginProgress, ModelInfo, RepaClient } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { NextModel, useNextModel } from './next-model.js';
 import { describeError } from './panels.js';
-import { RunModelLabel } from './run-model.js';
-
-/** The model and thinking level a space's next run uses (`models.next`), read again on `version`. */
-export function useNextModel(
-  client: RepaClient,
-  space: string,
-  sessionId: string | undefined,
-  version: unknown,
-): ModelDecision | undefined {
-  const [next, setNext] = useState<ModelDecision | undefined>();
-  useEffect(() => {
-    let current = true;
-    void client
-      .request('models.next', { space, ...(sessionId ? { sessionId } : {}) })
-      .then(({ choice }) => {
-        if (current) setNext(choice);
-      })
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [space, sessionId, version]);
-  return next;
-}
-
-/** The line naming the model a decision chose, and why. */
-export function NextModel({ next }: { next: ModelDecision | undefined }) {
-  if (!next) return null;
-  return html`<${RunModelLabel} view=${{ model: next.model, modelSource: next.source, thinkingLevel: next.thinkingLevel }} />`;
-}
 
 /** Where a provider's credentials come from, in words. */
 const FROM: Record<string, string> = {
@@ -181,7 +152,9 @@ export function ModelsView({
   const stored = [
     ...new Set(
       models
-        .filter((model) => model.credentialSource === 'auth-file' || model.credentialSource === 'oauth')
+        .filter(
+          (model) => model.credentialSource === 'auth-file' || model.credentialSource === 'oauth',
+        )
         .map((model) => model.provider),
     ),
   ];
@@ -202,7 +175,8 @@ export function ModelsView({
     ${
       stored.length > 0
         ? html`<div class="row">${stored.map(
-            (name) => html`<button type="button" class="sign-out" onClick=${() => void signOut(name)}>Sign out of ${name}</button>`,
+            (name) =>
+              html`<button type="button" class="sign-out" onClick=${() => void signOut(name)}>Sign out of ${name}</button>`,
           )}</div>`
         : ''
     }
@@ -216,8 +190,9 @@ export function ModelsView({
         )}
       </select>
       <label class="check" for="login-oauth">
-        <input type="checkbox" id="login-oauth" checked=${oauth} disabled=${busy} onChange=${(event: Event) =>
-          setOauth((event.target as HTMLInputElement).checked)} />
+        <input type="checkbox" id="login-oauth" checked=${oauth} disabled=${busy} onChange=${(
+          event: Event,
+        ) => setOauth((event.target as HTMLInputElement).checked)} />
         Sign in with the provider's page (OAuth) instead of an API key
       </label>
       <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>

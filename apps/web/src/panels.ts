@@ -2,7 +2,7 @@ import { type ContextGetResult, type RepaClient, RepaError } from '@repa/protoco
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from './markdown.js';
-import { useNextModel } from './models-view.js';
+import { useNextModel } from './next-model.js';
 import { LEVEL_NAMES } from './setting-control.js';
 
 /** An error as one line for people: message, fix and code. */
@@ -84,7 +84,9 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
     if (draft !== undefined) await write(draft, context?.sources ?? [], 'Saved.');
   };
   const clear = async () => {
-    if (!window.confirm("Empty the learning context? Every session's next run is told it is empty.")) {
+    if (
+      !window.confirm("Empty the learning context? Every session's next run is told it is empty.")
+    ) {
       return;
     }
     await write('', [], 'The learning context is empty now.');
@@ -130,9 +132,12 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
     );
   };
   const cancelBuild = async () => {
-    if (building) await client.request('context.cancel', { buildId: building }).catch(() => undefined);
+    if (building)
+      await client.request('context.cancel', { buildId: building }).catch(() => undefined);
   };
-  const stale = (context?.sourceStates ?? []).filter((source) => source.state === 'changed' || source.state === 'vanished');
+  const stale = (context?.sourceStates ?? []).filter(
+    (source) => source.state === 'changed' || source.state === 'vanished',
+  );
 
   return html`<section class="panel" aria-labelledby="context-heading">
     <h2 id="context-heading">Learning context</h2>
@@ -172,7 +177,12 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
                       stale.length > 0
                         ? html`<button type="button" class="rebuild" disabled=${busy} onClick=${() =>
                             void runBuild(
-                              context.sources.filter((path) => !stale.some((source) => source.path === path && source.state === 'vanished')),
+                              context.sources.filter(
+                                (path) =>
+                                  !stale.some(
+                                    (source) => source.path === path && source.state === 'vanished',
+                                  ),
+                              ),
                             )}>Rebuild from its sources</button>`
                         : ''
                     }`

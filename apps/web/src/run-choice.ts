@@ -40,7 +40,9 @@ export function RunChoice({
   const [message, setMessage] = useState('');
   const usable = models.filter((model) => model.credentials);
   const nameOf = (id: string | undefined) =>
-    id === 'repa-offline' ? 'local responder' : (usable.find((model) => model.id === id)?.name ?? id);
+    id === 'repa-offline'
+      ? 'local responder'
+      : (usable.find((model) => model.id === id)?.name ?? id);
   const keep = async () => {
     if (!sessionId) return;
     try {
@@ -49,7 +51,13 @@ export function RunChoice({
         ['model.thinkingLevel', value.thinkingLevel],
       ] as const) {
         if (chosen) {
-          await client.request('settings.set', { space, sessionId, level: 'session', key, value: chosen });
+          await client.request('settings.set', {
+            space,
+            sessionId,
+            level: 'session',
+            key,
+            value: chosen,
+          });
         }
       }
       onChange({});

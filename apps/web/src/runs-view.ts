@@ -131,8 +131,14 @@ export function RunsView({
           </p>
           <p class="meta run-facts">
             ${[
-              run.model ? (run.model === 'repa-offline' ? 'local responder' : run.model) : undefined,
-              run.thinkingLevel && run.thinkingLevel !== 'off' ? `thinking ${run.thinkingLevel}` : undefined,
+              run.model
+                ? run.model === 'repa-offline'
+                  ? 'local responder'
+                  : run.model
+                : undefined,
+              run.thinkingLevel && run.thinkingLevel !== 'off'
+                ? `thinking ${run.thinkingLevel}`
+                : undefined,
               duration,
               new Date(run.acceptedAt).toLocaleString(),
               run.attempt > 1 ? `attempt ${run.attempt}` : undefined,

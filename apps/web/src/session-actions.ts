@@ -29,7 +29,11 @@ export function SessionActions({
       return;
     }
     try {
-      await client.request('session.rename', { space, sessionId: session.sessionId, title: wanted });
+      await client.request('session.rename', {
+        space,
+        sessionId: session.sessionId,
+        title: wanted,
+      });
       setRenaming(false);
       setMessage('');
       onChanged();

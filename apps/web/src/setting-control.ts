@@ -39,7 +39,8 @@ function controlOf(item: SettingItem): Control {
     def = def.innerType._zod.def;
   }
   if (def.type === 'boolean') return { kind: 'switch' };
-  if (def.type === 'enum') return { kind: 'choice', options: Object.values(def.entries ?? {}), nullable };
+  if (def.type === 'enum')
+    return { kind: 'choice', options: Object.values(def.entries ?? {}), nullable };
   if (def.type === 'number') {
     const { minValue, maxValue } = item.schema as unknown as { minValue: number; maxValue: number };
     const bound = (value: number | null | undefined) =>
@@ -112,7 +113,12 @@ export function SettingRow({
     }
   };
   const described = `${id}-about ${id}-error`;
-  const common = { id: `${id}-value`, 'aria-describedby': described, 'aria-invalid': error ? 'true' : undefined, disabled: fixed };
+  const common = {
+    id: `${id}-value`,
+    'aria-describedby': described,
+    'aria-invalid': error ? 'true' : undefined,
+    disabled: fixed,
+  };
 
   let field: unknown;
   if (control.kind === 'switch') {
@@ -131,7 +137,9 @@ export function SettingRow({
               .filter((model) => model.credentials || model.id === shown)
               .map((model): [string, string] => [
                 model.id,
-                model.offline ? 'repa-offline (local responder, no language model)' : `${model.name} (${model.id})`,
+                model.offline
+                  ? 'repa-offline (local responder, no language model)'
+                  : `${model.name} (${model.id})`,
               ]),
           ]
         : [

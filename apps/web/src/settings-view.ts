@@ -59,7 +59,9 @@ export function SettingsView({
   useEffect(() => {
     void load();
   }, [space, sessionId, version]);
-  const levels: Level[] = sessionId ? ['session', 'space', 'application'] : ['space', 'application'];
+  const levels: Level[] = sessionId
+    ? ['session', 'space', 'application']
+    : ['space', 'application'];
   const chosen = levels.includes(level) ? level : 'space';
 
   /** Runs a write; the error for the row, or undefined once the items are read again. */
@@ -76,13 +78,26 @@ export function SettingsView({
   };
   const actionsOf = (item: SettingItemView) => {
     const target = DECLARED.get(item.key)?.appliesAt ?? chosen;
-    const base = { ...where, level: target, key: item.key, expectedRevision: item.revisions[target] };
+    const base = {
+      ...where,
+      level: target,
+      key: item.key,
+      expectedRevision: item.revisions[target],
+    };
     const label = DECLARED.get(item.key)?.label ?? item.key;
     return {
       set: (value: unknown) =>
-        write(item, () => client.request('settings.set', { ...base, value }), `${label}: saved for ${LEVEL_NAMES[target]}.`),
+        write(
+          item,
+          () => client.request('settings.set', { ...base, value }),
+          `${label}: saved for ${LEVEL_NAMES[target]}.`,
+        ),
       reset: () =>
-        write(item, () => client.request('settings.reset', base), `${label}: ${LEVEL_NAMES[target]}’s value removed.`),
+        write(
+          item,
+          () => client.request('settings.reset', base),
+          `${label}: ${LEVEL_NAMES[target]}’s value removed.`,
+        ),
     };
   };
 

@@ -28,14 +28,17 @@ export function SideViews({ views, label }: { views: SideView[]; label: string }
   return html`<div class="side-views">
     <div class="tabs" role="tablist" aria-label=${label} onKeyDown=${onKeyDown}>
       ${views.map(
-        (view) => html`<button type="button" role="tab" id=${`tab-${view.id}`} class="tab" aria-selected=${
-          view.id === selected ? 'true' : 'false'
-        } aria-controls=${`view-${view.id}`} tabIndex=${view.id === selected ? 0 : -1} onClick=${() =>
-          select(view.id, false)}>${view.label}</button>`,
+        (view) =>
+          html`<button type="button" role="tab" id=${`tab-${view.id}`} class="tab" aria-selected=${
+            view.id === selected ? 'true' : 'false'
+          } aria-controls=${`view-${view.id}`} tabIndex=${view.id === selected ? 0 : -1} onClick=${() =>
+            select(view.id, false)}>${view.label}</button>`,
       )}
     </div>
     ${views.map(
-      (view) => html`<div role="tabpanel" id=${`view-${view.id}`} class="side-view" aria-labelledby=${`tab-${view.id}`} hidden=${view.id !== selected}>
+      (
+        view,
+      ) => html`<div role="tabpanel" id=${`view-${view.id}`} class="side-view" aria-labelledby=${`tab-${view.id}`} hidden=${view.id !== selected}>
         ${view.content}
       </div>`,
     )}

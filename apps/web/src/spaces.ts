@@ -97,7 +97,12 @@ export function SpaceTrust({
   const [message, setMessage] = useState('');
   const [listed, setListed] = useState<RestrictedItem[]>([]);
   const change = async (wanted: boolean) => {
-    if (!wanted && !window.confirm('Stop trusting this space? Its own settings, skills and instructions stop taking effect from the next run.')) {
+    if (
+      !wanted &&
+      !window.confirm(
+        'Stop trusting this space? Its own settings, skills and instructions stop taking effect from the next run.',
+      )
+    ) {
       return;
     }
     try {
