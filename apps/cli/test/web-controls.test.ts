@@ -147,6 +147,7 @@ describe('the page’s controls', () => {
     await page.waitForSelector('.models-view .run-model[data-model^="anthropic/"]', {
       timeout: STEP_MS,
     });
+    await page.screenshot({ path: join(SHOTS, 'web-models.png') as `${string}.png` });
 
     await page.click('#tab-study');
     await sendMessage(page, 'What holds the chlorophyll?');
@@ -252,6 +253,7 @@ describe('the page’s controls', () => {
       {
         kind: 'message',
         blocks: [{ type: 'tool_use', name: 'read', input: { path: 'photosynthesis.md' } }],
+        usage: { input: 1200, output: 18 },
       },
       {
         kind: 'message',
@@ -288,6 +290,17 @@ describe('the page’s controls', () => {
         (chips) => chips.length,
       ),
     ).toBe(0);
+    // The Runs view: the run's duration, the provider's tokens and the cost from Pi's price table.
+    await page.click('#tab-runs');
+    await page.waitForSelector('.runs > li .run-usage', { visible: true, timeout: STEP_MS });
+    expect(
+      await page.$eval('.runs > li:first-child .run-usage', (node) => node.textContent),
+    ).toMatch(/^3,210 tokens \(3,050 in, 160 out\), \$\d+\.\d+$/);
+    expect(
+      await page.$eval('.runs > li:first-child .run-facts', (node) => node.textContent),
+    ).toMatch(/anthropic\/\S+ · \d+\.\d s · /);
+    await page.screenshot({ path: join(SHOTS, 'web-runs.png') as `${string}.png` });
+    await page.click('#tab-study');
     await page.waitForSelector('.context-sources li[data-state="unchanged"]', { timeout: STEP_MS });
     await page.$eval('.thread', (thread) => {
       // The question and the start of its answer in view.

@@ -10,7 +10,7 @@ import {
   webSocketTransport,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
 import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { HistoryList, useUnfinishedRuns } from './history-view.js';
@@ -100,9 +100,13 @@ export function App() {
     if (result.conversation && space) void selectSession(space.root, sessionId);
   };
 
+  // Only the latest listing is shown: an older one answered later (a run ended just before a
+  // rename) would bring back the old title.
+  const listing = useRef(0);
   const loadSessions = async (root: string): Promise<SessionInfo[]> => {
+    const ticket = ++listing.current;
     const { sessions: list } = await client.request('session.list', { space: root });
-    setSessions(list);
+    if (ticket === listing.current) setSessions(list);
     return list;
   };
 

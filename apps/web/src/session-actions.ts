@@ -1,6 +1,6 @@
 import type { RepaClient, SessionInfo } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { describeError } from './panels.js';
 
 /** The open session's title with Rename and Delete (after a confirmation). */
@@ -17,13 +17,18 @@ export function SessionActions({
   onChanged: () => void;
   onDeleted: () => void;
 }) {
-  const [renaming, setRenaming] = useState(false);
+  // The title being typed (undefined: not renaming); kept here so a re-render keeps what is typed.
+  const [draft, setDraft] = useState<string | undefined>();
+  const renaming = draft !== undefined;
+  const setRenaming = (on: boolean) => setDraft(on ? (session.title ?? '') : undefined);
   const [message, setMessage] = useState('');
+  useEffect(() => {
+    if (renaming) document.getElementById('session-title')?.focus();
+  }, [renaming]);
   const title = session.title ?? 'Untitled session';
   const rename = async (event: Event) => {
     event.preventDefault();
-    const field = (event.target as HTMLFormElement).elements.namedItem('title') as HTMLInputElement;
-    const wanted = field.value.trim();
+    const wanted = (draft ?? '').trim();
     if (wanted === '') {
       setMessage('Give the session a title, or press Cancel.');
       return;
@@ -62,7 +67,9 @@ export function SessionActions({
       renaming
         ? html`<form class="row rename" onSubmit=${rename}>
             <label for="session-title" class="visually-hidden">Session title</label>
-            <input id="session-title" name="title" value=${session.title ?? ''} maxLength="500" />
+            <input id="session-title" name="title" value=${draft} maxLength="500" onInput=${(
+              event: Event,
+            ) => setDraft((event.target as HTMLInputElement).value)} />
             <button type="submit">Save title</button>
             <button type="button" onClick=${() => setRenaming(false)}>Cancel</button>
           </form>`
