@@ -164,22 +164,32 @@ export function ModelsView({
     <p class="meta">The next run in this ${sessionId ? 'session' : 'space'}:</p>
     <${NextModel} next=${next} />
     <h3>Models you can use</h3>
-    <ul class="model-list">
-      ${models.map(
-        (model) => html`<li data-model=${model.id}>
-          <span>${model.offline ? 'repa-offline (local responder, no language model)' : `${model.name}`}</span>
-          <span class="meta"> ${model.offline ? 'built in' : `${model.id} · ${FROM[model.credentialSource ?? ''] ?? 'credentials'}`}</span>
-        </li>`,
-      )}
+    <ul class="provider-list">
+      ${[...new Set(models.map((model) => model.provider))].map((name) => {
+        const own = models.filter((model) => model.provider === name);
+        const offline = own.every((model) => model.offline);
+        return html`<li data-provider=${name}>
+          <details>
+            <summary>${
+              offline
+                ? 'repa-offline: the local responder (no language model, built in)'
+                : `${name}: ${own.length} ${own.length === 1 ? 'model' : 'models'}, ${FROM[own[0]?.credentialSource ?? ''] ?? 'credentials'}`
+            }</summary>
+            <ul class="model-list">
+              ${own.map(
+                (model) =>
+                  html`<li data-model=${model.id}>${model.name} <span class="meta">${model.id}</span></li>`,
+              )}
+            </ul>
+          </details>
+          ${
+            stored.includes(name)
+              ? html`<button type="button" class="sign-out" onClick=${() => void signOut(name)}>Sign out of ${name}</button>`
+              : ''
+          }
+        </li>`;
+      })}
     </ul>
-    ${
-      stored.length > 0
-        ? html`<div class="row">${stored.map(
-            (name) =>
-              html`<button type="button" class="sign-out" onClick=${() => void signOut(name)}>Sign out of ${name}</button>`,
-          )}</div>`
-        : ''
-    }
     <h3>Sign in to a provider</h3>
     <form class="login" onSubmit=${signIn}>
       <label for="login-provider">Provider</label>
