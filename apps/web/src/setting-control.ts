@@ -98,12 +98,13 @@ export function SettingRow({
 }) {
   const control = controlOf(declared);
   const id = `setting-${item.key.replace(/[^a-zA-Z0-9]/g, '-')}`;
-  const own = item.overrides[level];
+  // An item read at one level only (e.g. `daemon.idleMinutes`) is always written there.
+  const at: Level = declared.appliesAt ?? level;
+  const own = item.overrides[at];
   const shown = own ? own.value : item.value;
   const [error, setError] = useState<string | undefined>();
   const [draft, setDraft] = useState<string | undefined>();
   const [tools, setTools] = useState<string[] | undefined>();
-  const fixed = declared.appliesAt === 'application' && level !== 'application';
   const run = async (action: Promise<string | undefined>) => {
     const failed = await action;
     setError(failed);
@@ -117,7 +118,6 @@ export function SettingRow({
     id: `${id}-value`,
     'aria-describedby': described,
     'aria-invalid': error ? 'true' : undefined,
-    disabled: fixed,
   };
 
   let field: unknown;
@@ -162,7 +162,7 @@ export function SettingRow({
       <input type="number" inputmode="numeric" ...${common} min=${control.min} max=${control.max} value=${draft ?? String(shown)} onInput=${(
         event: Event,
       ) => setDraft((event.target as HTMLInputElement).value)} />
-      <button type="submit" disabled=${fixed}>Save</button>
+      <button type="submit">Save</button>
     </form>`;
   } else if (control.kind === 'text') {
     field = html`<form novalidate onSubmit=${(event: Event) => {
@@ -225,7 +225,6 @@ export function SettingRow({
     </div>
     <p class="setting-about" id=${`${id}-about`}>
       <${Prose} text=${declared.description} />
-      ${fixed ? ' Only the setting for all spaces counts.' : ''}
       ${item.ignored ? html` <strong>${item.ignored.reason}</strong>` : ''}
     </p>
     <div class="setting-control">${field}</div>
@@ -233,9 +232,9 @@ export function SettingRow({
     <p class="meta setting-level" data-set=${own ? 'true' : 'false'}>
       ${
         own
-          ? html`Set for ${LEVEL_NAMES[level]}: ${describeValue(declared, own.value)}.
-              <button type="button" class="link reset" onClick=${() => void run(actions.reset())}>Remove ${LEVEL_NAMES[level]}’s value</button>`
-          : `Not set for ${LEVEL_NAMES[level]}.`
+          ? html`Set for ${LEVEL_NAMES[at]}: ${describeValue(declared, own.value)}.
+              <button type="button" class="link reset" onClick=${() => void run(actions.reset())}>Remove ${LEVEL_NAMES[at]}’s value</button>`
+          : `Not set for ${LEVEL_NAMES[at]}.`
       }
     </p>
   </li>`;

@@ -1,6 +1,7 @@
 import {
   type ModelInfo,
   type RepaClient,
+  RepaError,
   SETTING_ITEMS,
   type SettingItemView,
 } from '@repa/protocol';
@@ -73,6 +74,11 @@ export function SettingsView({
       return undefined;
     } catch (error) {
       setMessage('');
+      // A value the item's schema refuses: what it takes, in a sentence.
+      if (RepaError.isInstance(error) && error.code === 'invalid_request') {
+        const detail = error.message.replace(/^Invalid request: (params\.value: )?/i, '');
+        return `Not saved: it takes ${DECLARED.get(item.key)?.values ?? 'another value'} (${detail}).`;
+      }
       return describeError(error);
     }
   };
