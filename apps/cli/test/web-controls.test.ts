@@ -67,7 +67,7 @@ afterAll(async () => {
 const row = (key: string) => `li.setting[data-key="${key}"]`;
 
 describe('the page’s controls', () => {
-  it('sets a setting with its drop-down, and shows a refused value’s error beside its control', async () => {
+  it('sets a setting with its drop-down, text set empty apart from not set, and a refused value’s error beside its control', async () => {
     const { page } = rig;
     await page.click('#tab-settings');
     await page.waitForSelector(`${row('prompts.fileChanges')} select`, { visible: true });
@@ -87,6 +87,16 @@ describe('the page’s controls', () => {
     expect(
       await page.$eval(`${row('prompts.fileChanges')} .setting-level`, (node) => node.textContent),
     ).toContain('Set for this space: diff.');
+
+    // Text set empty on purpose is not the same as not set.
+    const append = row('prompts.append');
+    const level = () => page.$eval(`${append} .setting-level`, (node) => node.textContent?.trim());
+    expect(await level()).toBe('Not set for this space.');
+    await page.click(`${append} button[type="submit"]`);
+    await page.waitForSelector(`${append} .setting-level[data-set="true"]`, { timeout: STEP_MS });
+    expect(await level()).toMatch(/^Set for this space: empty \(set on purpose\)\./);
+    await page.click(`${append} .setting-level button.reset`);
+    await page.waitForSelector(`${append} .setting-level[data-set="false"]`, { timeout: STEP_MS });
 
     // A value the item refuses: the daemon's error under the control, the control marked invalid.
     const input = `${row('history.maxDays')} input[type="number"]`;
