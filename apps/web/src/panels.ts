@@ -186,7 +186,11 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
                             )}>Rebuild from its sources</button>`
                         : ''
                     }`
-                : html`<p class="meta">This space has no learning context yet.</p>`
+                : html`<p class="meta">${
+                    context
+                      ? 'The learning context is empty.'
+                      : 'This space has no learning context yet.'
+                  }</p>`
             }
             <button type="button" onClick=${() => setDraft(context?.body ?? '')}>Edit</button>
             ${
