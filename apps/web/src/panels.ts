@@ -58,6 +58,10 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
   };
   useEffect(() => {
     void load();
+    // Back from editing a note elsewhere: its state since the build is read again.
+    const again = () => void load();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
   }, [space, sessionId, version]);
 
   const context = state?.context ?? null;
