@@ -23,14 +23,20 @@ export interface WebRig {
   close(): Promise<void>;
 }
 
-/** Starts the sandbox's daemon (`--model repa-offline`), asks `repa web` for the address, opens Chromium. */
-export async function startWebRig(sandbox: CliSandbox): Promise<WebRig> {
+/**
+ * Starts the sandbox's daemon (`--model repa-offline` unless `model` is false: then the model Pi
+ * chooses from its credentials), asks `repa web` for the address, opens Chromium.
+ */
+export async function startWebRig(
+  sandbox: CliSandbox,
+  { model = 'repa-offline' }: { model?: string | false } = {},
+): Promise<WebRig> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM}: install it (apt-get install chromium) or set REPA_CHROMIUM to a Chromium binary.`,
     );
   }
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
+  const start = await repaJson(sandbox, ['daemon', 'start', ...(model ? ['--model', model] : [])]);
   expect(start.code, start.stderr).toBe(0);
   const web = await repaJson<{ url: string }>(sandbox, [
     'web',

@@ -10,15 +10,22 @@ import {
   webSocketTransport,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
 import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { AttachedDocuments, DocumentsPanel } from './documents-panel.js';
 import { HistoryList, useUnfinishedRuns } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
-import { ContextPanel, describeError, RunsPanel, SettingsPanel } from './panels.js';
-import { KnownSpaces, useKnownSpaces, Welcome } from './spaces.js';
+import { ModelsView } from './models-view.js';
+import { useNextModel } from './next-model.js';
+import { ContextPanel, describeError } from './panels.js';
+import { overridesOf, RunChoice, type RunChoiceValue } from './run-choice.js';
+import { RunsView } from './runs-view.js';
+import { SessionActions } from './session-actions.js';
+import { SettingsView } from './settings-view.js';
+import { SideViews } from './side-views.js';
+import { KnownSpaces, SpaceTrust, useKnownSpaces, Welcome } from './spaces.js';
 import { useStickToBottom } from './stick-to-bottom.js';
 
 /** The page's version, set by build.mjs from package.json. */
@@ -70,6 +77,10 @@ export function App() {
   const { runs, steers, version } = live;
   const unfinished = useUnfinishedRuns(client, space?.root, sessionId, history);
   const conversation = useStickToBottom<HTMLElement>(history, runs);
+  // The controls' state: the sessions drawer (narrow screens), the next request's model choice.
+  const [drawer, setDrawer] = useState(false);
+  const [choice, setChoice] = useState<RunChoiceValue>({});
+  const next = useNextModel(client, space?.root ?? '', sessionId, `${space?.root}:${version}`);
 
   useEffect(() => {
     const offConnect = client.on('connect', () => setConnection('open'));
@@ -92,9 +103,13 @@ export function App() {
     if (result.conversation && space) void selectSession(space.root, sessionId);
   };
 
+  // Only the latest listing is shown: an older one answered later (a run ended just before a
+  // rename) would bring back the old title.
+  const listing = useRef(0);
   const loadSessions = async (root: string): Promise<SessionInfo[]> => {
+    const ticket = ++listing.current;
     const { sessions: list } = await client.request('session.list', { space: root });
-    setSessions(list);
+    if (ticket === listing.current) setSessions(list);
     return list;
   };
 
@@ -104,6 +119,7 @@ export function App() {
   }, [version]);
 
   const selectSession = async (root: string, id: string | undefined) => {
+    setDrawer(false);
     setSessionId(id);
     writeAddress({ space: root, session: id });
     live.clear();
@@ -121,6 +137,7 @@ export function App() {
     setNotice('');
     try {
       const { space: opened } = await client.request('space.open', { root });
+      setSessionId(undefined); // Not the other space's session, even for a moment.
       setSpace({
         root: opened.root,
         name: opened.name,
@@ -194,6 +211,7 @@ export function App() {
               : {}),
           },
           ...(delivery === 'new' ? {} : { delivery }),
+          ...(delivery === 'steer' ? {} : overridesOf(choice)),
         }),
       );
       const { run } = await follower.accepted;
@@ -201,6 +219,7 @@ export function App() {
       if (delivery === 'steer') void live.followSteer(follower, run, text);
       else void live.follow(follower, runViewOf(run));
       if (delivery === 'queue') live.bump();
+      if (delivery !== 'steer') setChoice({});
       return true;
     } catch (error) {
       if (RepaError.isInstance(error) && error.code === 'no_active_run') {
@@ -229,11 +248,22 @@ export function App() {
 
   return html`<div class="shell">
     <header class="top">
+      <button type="button" class="drawer-toggle" aria-expanded=${drawer ? 'true' : 'false'} aria-controls="sidebar" onClick=${() => {
+        setDrawer(!drawer);
+        // The drawer takes the focus when it opens (Escape closes it and gives the focus back).
+        if (!drawer) setTimeout(() => document.getElementById('space-path')?.focus());
+      }}>Spaces and sessions</button>
       <h1>Repa</h1>
       <p class=${`connection connection-${connection}`} role="status">${STATE_TEXT[connection]}</p>
     </header>
     <div class="layout">
-      <nav class="sidebar" aria-label="Spaces and sessions">
+      <nav id="sidebar" class=${`sidebar${drawer ? ' open' : ''}${space ? '' : ' inline'}`} aria-label="Spaces and sessions" onKeyDown=${(
+        event: KeyboardEvent,
+      ) => {
+        if (event.key !== 'Escape' || !drawer) return;
+        setDrawer(false);
+        document.querySelector<HTMLElement>('.drawer-toggle')?.focus();
+      }}>
         <form class="open-space" onSubmit=${(event: Event) => {
           event.preventDefault();
           if (pathInput.trim()) void openSpace(pathInput.trim());
@@ -252,7 +282,14 @@ export function App() {
         }
         ${
           space
-            ? html`<h2>Sessions of ${space.name}</h2>
+            ? html`<${SpaceTrust} client=${client} space=${space.root} trusted=${space.trusted} restricted=${space.restricted} onChange=${(
+                trusted: boolean,
+                restricted: RestrictedItem[],
+              ) => {
+                setSpace({ ...space, trusted, restricted });
+                live.bump();
+              }} />
+                <h2>Sessions of ${space.name}</h2>
                 <button type="button" onClick=${newSession}>New session</button>
                 <ul class="sessions">
                   ${sessions.map(
@@ -270,7 +307,12 @@ export function App() {
       <main class="conversation" aria-label="Conversation">
         ${
           space
-            ? html`<h2 class="visually-hidden">Conversation</h2>
+            ? html`${(() => {
+                const open = sessions.find((item) => item.sessionId === sessionId);
+                return open
+                  ? html`<${SessionActions} client=${client} space=${space.root} session=${open} onChanged=${() => void loadSessions(space.root)} onDeleted=${() => void openSpace(space.root)} />`
+                  : html`<h2 class="visually-hidden">Conversation</h2>`;
+              })()}
                 <div class="thread" ref=${conversation.ref} onScroll=${conversation.onScroll}>
                 ${
                   !space.trusted && space.restricted.length > 0
@@ -310,6 +352,7 @@ export function App() {
                     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing)
                       void send(event);
                   }}></textarea>
+                  <${RunChoice} client=${client} space=${space.root} sessionId=${sessionId} next=${next} value=${choice} onChange=${setChoice} onKept=${live.bump} />
                   ${
                     active
                       ? html`<p class="meta" id="composer-help">
@@ -332,12 +375,32 @@ export function App() {
       </main>
       ${
         space
-          ? html`<aside class="panels" aria-label="Documents, learning context, materials, settings and runs">
-              <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
-              <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-              <${MaterialsPanel} client=${client} space=${space.root} version=${version} />
-              <${RunsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-              <${SettingsPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
+          ? html`<aside class="panels" aria-label="Documents, learning context, materials, runs, settings and models">
+              <${SideViews} label="Views beside the conversation" views=${[
+                {
+                  id: 'study',
+                  label: 'Documents',
+                  content: html`
+                  <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
+                  <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
+                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} />`,
+                },
+                {
+                  id: 'runs',
+                  label: 'Runs',
+                  content: html`<${RunsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
+                },
+                {
+                  id: 'settings',
+                  label: 'Settings',
+                  content: html`<${SettingsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />`,
+                },
+                {
+                  id: 'models',
+                  label: 'Models',
+                  content: html`<${ModelsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onChanged=${live.bump} />`,
+                },
+              ]} />
             </aside>`
           : ''
       }

@@ -1,15 +1,9 @@
-import {
-  type ContextGetResult,
-  coerceSettingValue,
-  type RepaClient,
-  RepaError,
-  type RunInfo,
-  SETTING_ITEMS,
-  type SettingItemView,
-} from '@repa/protocol';
+import { type ContextGetResult, type RepaClient, RepaError } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from './markdown.js';
+import { useNextModel } from './next-model.js';
+import { LEVEL_NAMES } from './setting-control.js';
 
 /** An error as one line for people: message, fix and code. */
 export function describeError(error: unknown): string {
@@ -27,7 +21,24 @@ interface PanelProps {
   version: number;
 }
 
-/** The learning context: shown, edited with a revision check, built from chosen documents. */
+/** Each source's state since the build, for people. */
+const SOURCE_STATE: Record<string, string> = {
+  unchanged: 'unchanged since built',
+  changed: 'changed since built',
+  vanished: 'gone since built',
+  unversioned: 'no record to compare',
+};
+
+/** When a context was written, in words (its revision is for the revision check only). */
+function writtenAt(updatedAt: string | null | undefined): string {
+  return updatedAt ? `updated ${new Date(updatedAt).toLocaleString()}` : 'saved';
+}
+
+/**
+ * The learning context: shown with the state of each source (a changed one offers a rebuild),
+ * edited with a revision check, built from chosen documents on the space's model (cancellable),
+ * and cleared after a confirmation.
+ */
 export function ContextPanel({ client, space, sessionId, version }: PanelProps) {
   const [state, setState] = useState<ContextGetResult | undefined>();
   const [draft, setDraft] = useState<string | undefined>();
@@ -35,6 +46,8 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
   const [instructions, setInstructions] = useState('');
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
+  const [building, setBuilding] = useState<string | undefined>();
+  const next = useNextModel(client, space, sessionId, version);
 
   const load = async () => {
     try {
@@ -45,41 +58,51 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
   };
   useEffect(() => {
     void load();
+    // Back from editing a note elsewhere: its state since the build is read again.
+    const again = () => void load();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
   }, [space, sessionId, version]);
 
   const context = state?.context ?? null;
-  const save = async (event: Event) => {
-    event.preventDefault();
-    if (draft === undefined) return;
+  const write = async (body: string, from: string[], done: string) => {
     setBusy(true);
     try {
-      const { revision } = await client.request('context.set', {
+      await client.request('context.set', {
         space,
-        body: draft,
-        sources: context?.sources ?? [],
+        body,
+        sources: from,
         expectedRevision: context?.revision ?? null,
       });
       await load();
       setDraft(undefined);
-      setMessage(`Saved (revision ${revision.slice(0, 12)}).`);
+      setMessage(done);
     } catch (error) {
       setMessage(describeError(error));
     } finally {
       setBusy(false);
     }
   };
-  const build = async (event: Event) => {
+  const save = async (event: Event) => {
     event.preventDefault();
-    const chosen = sources
-      .split(/[,\n]/)
-      .map((source) => source.trim())
-      .filter((source) => source !== '');
+    if (draft !== undefined) await write(draft, context?.sources ?? [], 'Saved.');
+  };
+  const clear = async () => {
+    if (
+      !window.confirm("Empty the learning context? Every session's next run is told it is empty.")
+    ) {
+      return;
+    }
+    await write('', [], 'The learning context is empty now.');
+  };
+  const runBuild = async (chosen: string[]) => {
     if (chosen.length === 0) {
       setMessage('Name at least one document of the space to build from.');
       return;
     }
     setBusy(true);
     const buildId = crypto.randomUUID();
+    setBuilding(buildId);
     const stop = client.on('context.progress', (progress) => {
       if (progress.buildId === buildId) setMessage(progress.message);
     });
@@ -92,37 +115,93 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
         expectedRevision: context?.revision ?? null,
       });
       await load();
-      setMessage(`Built with ${result.model} (revision ${result.revision.slice(0, 12)}).`);
+      setMessage(
+        `Built with ${result.model}${result.extractive ? ' (headings and first sentences, no language model)' : ''}.`,
+      );
     } catch (error) {
       setMessage(describeError(error));
     } finally {
       stop();
+      setBuilding(undefined);
       setBusy(false);
     }
   };
+  const build = (event: Event) => {
+    event.preventDefault();
+    void runBuild(
+      sources
+        .split(/[,\n]/)
+        .map((source) => source.trim())
+        .filter((source) => source !== ''),
+    );
+  };
+  const cancelBuild = async () => {
+    if (building)
+      await client.request('context.cancel', { buildId: building }).catch(() => undefined);
+  };
+  const stale = (context?.sourceStates ?? []).filter(
+    (source) => source.state === 'changed' || source.state === 'vanished',
+  );
 
   return html`<section class="panel" aria-labelledby="context-heading">
     <h2 id="context-heading">Learning context</h2>
     ${
       state?.provided
         ? html`<p class="meta">
-            ${state.provided.value ? 'Given to the next run' : 'Not given to runs'} (source:
-            <span class="source">${state.provided.source}</span>)
+            ${state.provided.value ? 'Given to the next run' : 'Not given to runs'}${
+              state.provided.source === 'default'
+                ? '.'
+                : html` (the setting for <span class="source" data-source=${state.provided.source}>${LEVEL_NAMES[state.provided.source] ?? state.provided.source}</span>).`
+            }
           </p>`
         : ''
     }
+    ${state?.ignored ? html`<p class="notice">${state.ignored}</p>` : ''}
     ${
       draft === undefined
         ? html`
             ${
-              context
+              context && (context.body !== '' || context.sources.length > 0)
                 ? html`<div class="context-body markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(context.body) }}></div>
-                    <p class="meta">Revision <code class="context-revision">${context.revision.slice(0, 12)}</code>${
+                    <p class="meta"><span class="context-revision" title=${`Revision ${context.revision}`}>${writtenAt(context.updatedAt)}</span>${
                       context.sources.length > 0 ? ` · from ${context.sources.join(', ')}` : ''
-                    }</p>`
-                : html`<p class="meta">This space has no learning context yet.</p>`
+                    }</p>
+                    ${
+                      (context.sourceStates ?? []).length > 0
+                        ? html`<ul class="context-sources">
+                            ${(context.sourceStates ?? []).map(
+                              (source) => html`<li data-state=${source.state}>
+                                <code>${source.path}</code> <span class=${source.state === 'unchanged' ? 'meta' : 'stale'}>${SOURCE_STATE[source.state] ?? source.state}</span>
+                              </li>`,
+                            )}
+                          </ul>`
+                        : ''
+                    }
+                    ${
+                      stale.length > 0
+                        ? html`<button type="button" class="rebuild" disabled=${busy} onClick=${() =>
+                            void runBuild(
+                              context.sources.filter(
+                                (path) =>
+                                  !stale.some(
+                                    (source) => source.path === path && source.state === 'vanished',
+                                  ),
+                              ),
+                            )}>Rebuild from its sources</button>`
+                        : ''
+                    }`
+                : html`<p class="meta">${
+                    context
+                      ? 'The learning context is empty.'
+                      : 'This space has no learning context yet.'
+                  }</p>`
             }
-            <button type="button" onClick=${() => setDraft(context?.body ?? '')}>Edit</button>`
+            <button type="button" onClick=${() => setDraft(context?.body ?? '')}>Edit</button>
+            ${
+              context && context.body !== ''
+                ? html`<button type="button" class="clear-context" disabled=${busy} onClick=${() => void clear()}>Clear</button>`
+                : ''
+            }`
         : html`<form onSubmit=${save}>
             <label for="context-draft">Learning context (Markdown)</label>
             <textarea id="context-draft" rows="8" value=${draft} onInput=${(event: Event) =>
@@ -143,218 +222,10 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
         <input id="context-instructions" value=${instructions} onInput=${(event: Event) =>
           setInstructions((event.target as HTMLInputElement).value)} />
         <button type="submit" disabled=${busy}>Build context</button>
+        ${building ? html`<button type="button" class="cancel-build" onClick=${() => void cancelBuild()}>Cancel build</button>` : ''}
+        ${next ? html`<p class="meta">Builds with the space's model: ${next.offline ? 'the local responder (headings and first sentences)' : next.model}.</p>` : ''}
       </form>
     </details>
     <p class="panel-message" role="status">${message}</p>
-  </section>`;
-}
-
-const LEVELS = ['application', 'space', 'session'] as const;
-type Level = (typeof LEVELS)[number];
-
-/**
- * The value typed into the form, as the item's type wants it: the protocol's coercion (the CLI's
- * too); an emptied box of an item whose default is `null` goes back to `null`.
- */
-function parseValue(item: SettingItemView, text: string): unknown {
-  if (text === '' && item.defaultValue === null) return null;
-  return coerceSettingValue(item.key, text);
-}
-
-const DESCRIBED = new Map(SETTING_ITEMS.map((entry) => [entry.key, entry]));
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function SettingRow({
-  item,
-  levels,
-  onSet,
-  onReset,
-}: {
-  item: SettingItemView;
-  levels: Level[];
-  onSet: (item: SettingItemView, level: Level, value: unknown) => Promise<void>;
-  onReset: (item: SettingItemView, level: Level) => Promise<void>;
-}) {
-  const [level, setLevel] = useState<Level>(levels.includes('space') ? 'space' : 'application');
-  const [text, setText] = useState(show(item.value ?? ''));
-  const id = `setting-${item.key.replace(/[^a-zA-Z0-9]/g, '-')}`;
-  const boolean = typeof (item.defaultValue ?? item.value) === 'boolean';
-  return html`<li class="setting" data-key=${item.key}>
-    <div class="setting-head">
-      <code>${item.key}</code> = <span class="setting-value">${show(item.value)}</span>
-      <span class="source" data-source=${item.source}>${item.source}</span>
-    </div>
-    ${
-      DESCRIBED.has(item.key)
-        ? html`<p class="setting-about">${DESCRIBED.get(item.key)?.description}
-            <span class="setting-values">Values: ${DESCRIBED.get(item.key)?.values}</span></p>`
-        : ''
-    }
-    <dl class="overrides">
-      ${LEVELS.map(
-        (name) =>
-          html`<div data-level=${name}><dt>${name}</dt><dd>${
-            item.overrides[name] ? show(item.overrides[name]?.value) : '—'
-          }</dd></div>`,
-      )}
-    </dl>
-    <form class="row" onSubmit=${(event: Event) => {
-      event.preventDefault();
-      void onSet(item, level, parseValue(item, text));
-    }}>
-      <label for=${`${id}-level`} class="visually-hidden">Level for ${item.key}</label>
-      <select id=${`${id}-level`} value=${level} onChange=${(event: Event) =>
-        setLevel((event.target as HTMLSelectElement).value as Level)}>
-        ${levels.map((name) => html`<option value=${name}>${name}</option>`)}
-      </select>
-      <label for=${`${id}-value`} class="visually-hidden">Value for ${item.key}</label>
-      ${
-        boolean
-          ? html`<select id=${`${id}-value`} value=${text} onChange=${(event: Event) =>
-              setText((event.target as HTMLSelectElement).value)}>
-              <option value="true">true</option><option value="false">false</option>
-            </select>`
-          : html`<input id=${`${id}-value`} value=${text} onInput=${(event: Event) =>
-              setText((event.target as HTMLInputElement).value)} />`
-      }
-      <button type="submit">Set</button>
-      <button type="button" onClick=${() => void onReset(item, level)}>Reset</button>
-    </form>
-  </li>`;
-}
-
-/** Every settings item: effective value, its source level and the override at every level. */
-export function SettingsPanel({ client, space, sessionId, version }: PanelProps) {
-  const [items, setItems] = useState<SettingItemView[]>([]);
-  const [message, setMessage] = useState('');
-  const where = { space, ...(sessionId ? { sessionId } : {}) };
-  const load = async () => {
-    try {
-      setItems((await client.request('settings.get', where)).items);
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, [space, sessionId, version]);
-  const levels: Level[] = sessionId ? [...LEVELS] : ['application', 'space'];
-  const onSet = async (item: SettingItemView, level: Level, value: unknown) => {
-    try {
-      await client.request('settings.set', {
-        ...where,
-        level,
-        key: item.key,
-        value,
-        expectedRevision: item.revisions[level],
-      });
-      await load();
-      setMessage(`Set ${item.key} at the ${level} level.`);
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-  };
-  const onReset = async (item: SettingItemView, level: Level) => {
-    try {
-      await client.request('settings.reset', {
-        ...where,
-        level,
-        key: item.key,
-        expectedRevision: item.revisions[level],
-      });
-      await load();
-      setMessage(`Reset ${item.key} at the ${level} level.`);
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-  };
-  return html`<section class="panel" aria-labelledby="settings-heading">
-    <h2 id="settings-heading">Settings</h2>
-    <p class="panel-message" role="status">${message}</p>
-    <ul class="settings">
-      ${items.map(
-        (item) =>
-          html`<${SettingRow} key=${`${item.key}:${show(item.value)}:${item.source}`} item=${item} levels=${levels} onSet=${onSet} onReset=${onReset} />`,
-      )}
-    </ul>
-  </section>`;
-}
-
-/**
- * The session's runs: those waiting in its queue with their place (cancelling one takes it out),
- * then every run newest first, each with its prompt-section report.
- */
-export function RunsPanel({ client, space, sessionId, version }: PanelProps) {
-  const [runs, setRuns] = useState<RunInfo[]>([]);
-  const [message, setMessage] = useState('');
-  const load = async () => {
-    try {
-      setRuns(
-        (
-          await client.request('run.list', {
-            space,
-            ...(sessionId ? { sessionId } : {}),
-            limit: 20,
-          })
-        ).runs,
-      );
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, [space, sessionId, version]);
-  const queued = runs
-    .filter((run) => run.status === 'accepted' && run.queuePosition !== undefined)
-    .sort((a, b) => (a.queuePosition ?? 0) - (b.queuePosition ?? 0));
-  const cancel = async (run: RunInfo) => {
-    try {
-      await client.request('run.cancel', { runId: run.runId });
-      setMessage(`Took “${run.input.text.slice(0, 40)}” out of the queue.`);
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-    await load();
-  };
-  return html`<section class="panel" aria-labelledby="runs-heading">
-    <h2 id="runs-heading">Runs</h2>
-    <p class="panel-message" role="status">${message}</p>
-    ${
-      queued.length > 0
-        ? html`<h3 id="queue-heading">Queued</h3>
-            <ol class="queue-list" aria-labelledby="queue-heading">
-              ${queued.map(
-                (run) => html`<li data-run=${run.runId}>
-                  <span class="queue-position">${run.queuePosition}.</span>
-                  <span class="queue-text">${run.input.text.slice(0, 60)}</span>
-                  <button type="button" class="cancel" aria-label=${`Cancel queued request ${run.queuePosition}: ${run.input.text.slice(0, 40)}`} onClick=${() => void cancel(run)}>Cancel</button>
-                </li>`,
-              )}
-            </ol>`
-        : ''
-    }
-    <ul class="runs">
-      ${runs.map(
-        (run) => html`<li data-run=${run.runId}>
-          <details>
-            <summary><span class=${`status-${run.status}`}>${
-              run.queuePosition !== undefined ? `queued (${run.queuePosition})` : run.status
-            }</span>${run.delivery === 'steer' || run.delivery === 'followUp' ? ` ${run.delivery}` : ''} ${run.input.text.slice(0, 60)}</summary>
-            <p class="meta">${run.model ?? ''} · attempt ${run.attempt} · ${new Date(run.acceptedAt).toLocaleString()}</p>
-            <ul class="sections">
-              ${(run.promptSections ?? []).map(
-                (section) => html`<li>
-                  <code>${section.name}</code> ${section.included ? `included, ${section.chars} chars` : 'absent'} — ${section.reason}
-                </li>`,
-              )}
-            </ul>
-          </details>
-        </li>`,
-      )}
-    </ul>
   </section>`;
 }

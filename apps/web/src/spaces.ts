@@ -1,4 +1,4 @@
-import type { RepaClient, V1Result } from '@repa/protocol';
+import type { RepaClient, RestrictedItem, V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -75,4 +75,68 @@ export function Welcome({
           </p>`
     }
   </section>`;
+}
+
+/**
+ * Whether the open space is trusted, with what trusting it turns on (its restricted items) and a
+ * button to trust it or to withdraw the trust (spec R13).
+ */
+export function SpaceTrust({
+  client,
+  space,
+  trusted,
+  restricted,
+  onChange,
+}: {
+  client: RepaClient;
+  space: string;
+  trusted: boolean;
+  restricted: RestrictedItem[];
+  onChange: (trusted: boolean, restricted: RestrictedItem[]) => void;
+}) {
+  const [message, setMessage] = useState('');
+  const [listed, setListed] = useState<RestrictedItem[]>([]);
+  const change = async (wanted: boolean) => {
+    if (
+      !wanted &&
+      !window.confirm(
+        'Stop trusting this space? Its own settings, skills and instructions stop taking effect from the next run.',
+      )
+    ) {
+      return;
+    }
+    try {
+      const result = await client.request('space.trust', { space, trusted: wanted });
+      setListed(wanted ? [] : (result.restricted ?? []));
+      setMessage(
+        wanted
+          ? 'Trusted: what it holds takes effect from the next run.'
+          : 'No longer trusted: from the next run on, what it holds has no effect.',
+      );
+      onChange(result.trusted, wanted ? [] : (result.restricted ?? []));
+    } catch (error) {
+      setMessage(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const items = trusted ? [] : restricted.length > 0 ? restricted : listed;
+  return html`<div class="space-trust" data-trusted=${trusted ? 'true' : 'false'}>
+    <p class="meta">
+      ${
+        trusted
+          ? 'Trusted: its own settings, skills and instruction files take effect.'
+          : 'Restricted: its own settings, skills, instruction files and Pi packages have no effect and none of its code runs.'
+      }
+    </p>
+    ${
+      items.length > 0
+        ? html`<ul class="restricted-items">
+            ${items.map((item) => html`<li><code>${item.path}</code>: ${item.detail}</li>`)}
+          </ul>`
+        : ''
+    }
+    <button type="button" class=${trusted ? 'untrust' : 'trust'} onClick=${() => void change(!trusted)}>
+      ${trusted ? 'Stop trusting this space' : 'Trust this space'}
+    </button>
+    <p class="meta" role="status">${message}</p>
+  </div>`;
 }

@@ -8,12 +8,12 @@ import {
   type ConfiguredPackage,
   type PackageLevel,
   type PackageResource,
+  REPA_TOOL_NAMES,
   RepaError,
   type ResourceDiagnostic,
 } from '@repa/protocol';
 import {
   packageResources,
-  REPA_TOOL_NAMES,
   resourceDiagnostics,
   withoutRefusedExtensions,
 } from './conversation/package-resources.js';

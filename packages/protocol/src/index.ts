@@ -163,6 +163,7 @@ export {
   MODEL_SETTING_ITEMS,
   PROMPT_SETTING_ITEMS,
   parseSettingValue,
+  REPA_TOOL_NAMES,
   SETTING_ITEMS,
   type SettingItem,
 } from './v1/setting-items.js';

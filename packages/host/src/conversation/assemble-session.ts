@@ -20,12 +20,13 @@ import {
   withModelContext,
 } from '@repa/context';
 import type { AssembledSystemPrompt } from '@repa/prompt';
-import type {
-  PackageResource,
-  PromptSettings,
-  ResourceDiagnostic,
-  RunEvent,
-  SaveReceipt,
+import {
+  type PackageResource,
+  type PromptSettings,
+  REPA_TOOL_NAMES,
+  type ResourceDiagnostic,
+  type RunEvent,
+  type SaveReceipt,
 } from '@repa/protocol';
 import type { HostBashTool } from '../bash-tool.js';
 import { createSessionFile, openSessionFile } from '../session-files.js';
@@ -39,7 +40,6 @@ import type { PiConversationHostOptions } from './host-options.js';
 import {
   extensionTools,
   packageResources,
-  REPA_TOOL_NAMES,
   resourceDiagnostics,
   withoutRefusedExtensions,
 } from './package-resources.js';

@@ -8,18 +8,6 @@ import type {
 } from '@earendil-works/pi-coding-agent';
 import type { PackageResource, ResourceDiagnostic } from '@repa/protocol';
 
-/** The names of Repa's own tools (content, search and `bash`), which no extension may register. */
-export const REPA_TOOL_NAMES: readonly string[] = [
-  'read',
-  'write',
-  'edit',
-  'apply_patch',
-  'ls',
-  'find',
-  'grep',
-  'bash',
-];
-
 /**
  * The space's resource loader without the extensions a session must not load (spec R34, R75):
  * one registering a tool with the name of a Repa tool (`reserved`: the content tools and `bash`)

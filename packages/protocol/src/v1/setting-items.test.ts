@@ -15,7 +15,9 @@ describe('SETTING_ITEMS', () => {
     for (const item of SETTING_ITEMS) {
       expect(item.schema.safeParse(item.defaultValue).success, item.key).toBe(true);
       expect(item.description.length, item.key).toBeGreaterThan(20);
+      expect(item.label, item.key).toMatch(/^[A-Z][^`]{3,60}$/);
     }
+    expect(new Set(SETTING_ITEMS.map((item) => item.label)).size).toBe(keys.length);
   });
 
   it('says the values of every item in a few words, from its schema', () => {

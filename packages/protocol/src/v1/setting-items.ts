@@ -17,6 +17,8 @@ import type { ModelSettings, PromptSettings } from './wire-types.generated.js';
 export interface SettingItem<T = unknown> {
   /** Dotted key, `<namespace>.<name>`, e.g. `prompts.base`. */
   readonly key: string;
+  /** A short name for people, e.g. `Base system prompt`: the label of a settings screen's control. */
+  readonly label: string;
   /** What the item controls, for people: command help and settings screens. */
   readonly description: string;
   /** Every value stored at any level must satisfy this schema (JSON data only). */
@@ -91,6 +93,7 @@ export const PROMPT_SETTING_ITEMS: {
 } = {
   base: item({
     key: 'prompts.base',
+    label: 'Base system prompt',
     requiresTrust: true,
     description:
       "The base system prompt. `null` (default) is Repa's built-in base prompt; a string replaces " +
@@ -101,6 +104,7 @@ export const PROMPT_SETTING_ITEMS: {
   }),
   append: item({
     key: 'prompts.append',
+    label: 'Text added to the system prompt',
     requiresTrust: true,
     description: 'Text appended after everything else in the system prompt. Default `""`.',
     schema: prompt.append,
@@ -108,6 +112,7 @@ export const PROMPT_SETTING_ITEMS: {
   }),
   projectInstructions: item({
     key: 'prompts.projectInstructions',
+    label: 'Project instruction files',
     description:
       "Include the space's project instruction files (only when the host trusts them). Default off.",
     schema: prompt.projectInstructions,
@@ -115,24 +120,28 @@ export const PROMPT_SETTING_ITEMS: {
   }),
   skillCatalog: item({
     key: 'prompts.skillCatalog',
+    label: 'Skill catalog',
     description: 'Include the skill catalog in the system prompt. Default on.',
     schema: prompt.skillCatalog,
     defaultValue: true,
   }),
   environment: item({
     key: 'prompts.environment',
+    label: 'Working environment',
     description: 'Describe the working environment (space root, platform, date). Default on.',
     schema: prompt.environment,
     defaultValue: true,
   }),
   learningContext: item({
     key: 'prompts.learningContext',
+    label: 'Learning context',
     description: "Provide the space's learning context to the model. Default on.",
     schema: prompt.learningContext,
     defaultValue: true,
   }),
   fileChanges: item({
     key: 'prompts.fileChanges',
+    label: 'Changed files told to the model',
     description:
       'How changes to ordinary files are told to the model: `off` never; `on-demand` (default) ' +
       'a short notice naming the changed files, the model re-reads a file when it needs the ' +
@@ -143,6 +152,7 @@ export const PROMPT_SETTING_ITEMS: {
   }),
   citations: item({
     key: 'prompts.citations',
+    label: 'Citations',
     requiresTrust: true,
     description:
       "Ask the model to support claims about the learner's documents with citations in Repa's " +
@@ -164,6 +174,7 @@ export const MODEL_SETTING_ITEMS: {
 } = {
   model: item({
     key: 'model.id',
+    label: 'Model',
     requiresTrust: true,
     description:
       'The model of a run as `provider/id` (see `repa models`). `null` (default) is the ' +
@@ -174,6 +185,7 @@ export const MODEL_SETTING_ITEMS: {
   }),
   thinkingLevel: item({
     key: 'model.thinkingLevel',
+    label: 'Thinking level',
     requiresTrust: true,
     description:
       "Pi's thinking level: off, minimal, low, medium, high or xhigh (clamped to what the model " +
@@ -183,6 +195,7 @@ export const MODEL_SETTING_ITEMS: {
   }),
   tools: item({
     key: 'tools.enabled',
+    label: 'Tools the model may use',
     requiresTrust: true,
     description:
       'The tool names a run may use, e.g. `["read", "grep"]`. `null` (default) is every content ' +
@@ -193,6 +206,7 @@ export const MODEL_SETTING_ITEMS: {
   }),
   bash: item({
     key: 'tools.bash',
+    label: 'Shell commands',
     requiresTrust: true,
     description:
       'Whether the model may run shell commands with the `bash` tool: `off` (default) never; ' +
@@ -204,6 +218,7 @@ export const MODEL_SETTING_ITEMS: {
   }),
   bashTimeoutSeconds: item({
     key: 'tools.bashTimeoutSeconds',
+    label: 'Shell command time limit (seconds)',
     requiresTrust: true,
     description:
       'The wall-clock limit of one `bash` command in seconds (1 to 86400); a command that runs ' +
@@ -224,6 +239,7 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   ...Object.values(MODEL_SETTING_ITEMS),
   item({
     key: 'daemon.idleMinutes',
+    label: 'Daemon stops when idle (minutes)',
     description:
       'Minutes without requests, connections and active or queued runs after which the daemon ' +
       'exits by itself (the next repa command starts it again); 0 never. Read at the application ' +
@@ -234,6 +250,7 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   }),
   item({
     key: 'compaction.instructions',
+    label: 'Compaction instructions',
     requiresTrust: true,
     description:
       "Standing instructions for the summary of every compaction of the session's history that " +
@@ -246,6 +263,7 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   }),
   item({
     key: 'runs.retentionDays',
+    label: 'Keep ended runs (days)',
     description:
       'Days an ended run stays in the run ledger: older runs (and the stored images only they ' +
       'used) are pruned when the daemon starts and once a day; `repa runs prune` does it on ' +
@@ -256,6 +274,7 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   }),
   item({
     key: 'history.maxMegabytes',
+    label: 'Undo history size (MB)',
     description:
       "How many megabytes of replaced bytes a space keeps in `.repa/history/` so a run's saves " +
       'can be shown as diffs and rewound (`repa runs diff`, `repa runs rewind`); past it the ' +
@@ -266,12 +285,28 @@ export const SETTING_ITEMS: readonly SettingItem[] = Object.freeze([
   }),
   item({
     key: 'history.maxDays',
+    label: 'Undo history age (days)',
     description:
       'How many days a space keeps the bytes its saves replaced (and the record of each save) ' +
       'before they are evicted, oldest first. Read per space. Default 30.',
     schema: z.number().min(0).max(36_500),
     defaultValue: 30,
   }),
+]);
+
+/**
+ * The names of Repa's own tools (content, search and `bash`): what `tools.enabled` names besides
+ * the tools of loaded extensions, and names no extension may register.
+ */
+export const REPA_TOOL_NAMES: readonly string[] = Object.freeze([
+  'read',
+  'write',
+  'edit',
+  'apply_patch',
+  'ls',
+  'find',
+  'grep',
+  'bash',
 ]);
 
 /** Every settings item key this protocol version knows. */

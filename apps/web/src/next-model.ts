@@ -1,0 +1,33 @@
+import type { ModelDecision, RepaClient } from '@repa/protocol';
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import { RunModelLabel } from './run-model.js';
+
+/** The model and thinking level a space's next run uses (`models.next`), read again on `version`. */
+export function useNextModel(
+  client: RepaClient,
+  space: string,
+  sessionId: string | undefined,
+  version: unknown,
+): ModelDecision | undefined {
+  const [next, setNext] = useState<ModelDecision | undefined>();
+  useEffect(() => {
+    let current = true;
+    void client
+      .request('models.next', { space, ...(sessionId ? { sessionId } : {}) })
+      .then(({ choice }) => {
+        if (current) setNext(choice);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [space, sessionId, version]);
+  return next;
+}
+
+/** The line naming the model a decision chose, and why. */
+export function NextModel({ next }: { next: ModelDecision | undefined }) {
+  if (!next) return null;
+  return html`<${RunModelLabel} view=${{ model: next.model, modelSource: next.source, thinkingLevel: next.thinkingLevel }} />`;
+}

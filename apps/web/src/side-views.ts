@@ -1,0 +1,46 @@
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+
+/** One view beside the conversation: its tab's name and what it shows. */
+export interface SideView {
+  id: string;
+  label: string;
+  content: unknown;
+}
+
+/**
+ * Views beside the conversation as tabs (the study view, Runs, Settings, Models): one shown at a
+ * time, each kept mounted so a sign-in or a draft survives switching. Arrow keys move between tabs.
+ */
+export function SideViews({ views, label }: { views: SideView[]; label: string }) {
+  const [selected, setSelected] = useState(views[0]?.id ?? '');
+  const select = (id: string, focus: boolean) => {
+    setSelected(id);
+    if (focus) document.getElementById(`tab-${id}`)?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const at = views.findIndex((view) => view.id === selected);
+    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -at, End: views.length - 1 - at }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    select(views[(at + step + views.length) % views.length]?.id ?? selected, true);
+  };
+  return html`<div class="side-views">
+    <div class="tabs" role="tablist" aria-label=${label} onKeyDown=${onKeyDown}>
+      ${views.map(
+        (view) =>
+          html`<button type="button" role="tab" id=${`tab-${view.id}`} class="tab" aria-selected=${
+            view.id === selected ? 'true' : 'false'
+          } aria-controls=${`view-${view.id}`} tabIndex=${view.id === selected ? 0 : -1} onClick=${() =>
+            select(view.id, false)}>${view.label}</button>`,
+      )}
+    </div>
+    ${views.map(
+      (
+        view,
+      ) => html`<div role="tabpanel" id=${`view-${view.id}`} class="side-view" aria-labelledby=${`tab-${view.id}`} hidden=${view.id !== selected}>
+        ${view.content}
+      </div>`,
+    )}
+  </div>`;
+}
