@@ -154,6 +154,7 @@ export {
 } from './v1/runs.js';
 export {
   type HistoryItem,
+  type HistoryToolCall,
   historyItemSchema,
   type SessionInfo,
   sessionInfoSchema,
