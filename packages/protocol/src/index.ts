@@ -190,6 +190,7 @@ export {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';
+export { toolCallTarget } from './v1/tool-target.js';
 export {
   type RestrictedItem,
   type RestrictedKind,

@@ -1167,17 +1167,14 @@ export interface RunEventNotification {
 
 /**
  * The `session.run` notification's params: a run of a session this connection follows
- * (`session.subscribe`) was accepted, started or moved in the queue; its `run.event` notifications
- * follow.
+ * (`session.subscribe`) was accepted or moved in the queue; its `run.event` notifications follow.
  */
 export interface SessionRunNotification {
   /** The space root (an absolute path). */
   space: string;
   /** The session. */
   sessionId: string;
-  /**
-   * The run as the ledger has it now: accepted (with its `queuePosition` when queued), or started.
-   */
+  /** The run as the ledger has it now (a queued one with its `queuePosition`). */
   run: RunInfo;
 }
 
@@ -2200,8 +2197,8 @@ export interface V1MethodTypes {
   'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
   /**
    * Follows a session's runs, whoever submitted them (another client, another tab, the queue): this
-   * connection gets a `session.run` notification when one of its runs is accepted, starts or moves
-   * in the queue, and that run's `run.event` notifications, until the connection closes or
+   * connection gets a `session.run` notification when one of its runs is accepted or moves in the
+   * queue, and that run's `run.event` notifications, until the connection closes or
    * `session.unsubscribe`.
    */
   'session.subscribe': { params: SessionSubscribeParams; result: SessionSubscribeResult };

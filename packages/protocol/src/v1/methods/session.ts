@@ -8,7 +8,7 @@ export const sessionRunNotificationSchema = z.object({
   space: spaceRootSchema.describe('The space root (an absolute path).'),
   sessionId: idSchema.describe('The session.'),
   run: runInfoSchema.describe(
-    'The run as the ledger has it now: accepted (with its `queuePosition` when queued), or started.',
+    'The run as the ledger has it now (a queued one with its `queuePosition`).',
   ),
 });
 
@@ -64,7 +64,7 @@ export const sessionMethods = {
   },
   'session.subscribe': {
     description:
-      "Follows a session's runs, whoever submitted them (another client, another tab, the queue): this connection gets a `session.run` notification when one of its runs is accepted, starts or moves in the queue, and that run's `run.event` notifications, until the connection closes or `session.unsubscribe`.",
+      "Follows a session's runs, whoever submitted them (another client, another tab, the queue): this connection gets a `session.run` notification when one of its runs is accepted or moves in the queue, and that run's `run.event` notifications, until the connection closes or `session.unsubscribe`.",
     params: z.strictObject({
       space: spaceRootSchema.describe('The space root (an absolute path).'),
       sessionId: idSchema.describe('The session.'),

@@ -310,6 +310,6 @@ export const WIRE_TYPES: readonly WireType[] = [
   {
     name: 'SessionRunNotification',
     schema: sessionRunNotificationSchema,
-    doc: "The `session.run` notification's params: a run of a session this connection follows (`session.subscribe`) was accepted, started or moved in the queue; its `run.event` notifications follow.",
+    doc: "The `session.run` notification's params: a run of a session this connection follows (`session.subscribe`) was accepted or moved in the queue; its `run.event` notifications follow.",
   },
 ];
