@@ -1,0 +1,172 @@
+/// <reference lib="dom" />
+import { rmSync } from 'node:fs';
+import type { RunInfo } from '@repa/protocol';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliProcess, createSandbox, repaJson, spawnRepa } from './cli-harness.js';
+import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+import {
+  lastTurnReaches,
+  openPage,
+  STEP_MS,
+  sendMessage,
+  startWebRig,
+  type WebRig,
+} from './web-harness.js';
+
+// The page live across clients, end to end: runs the CLI starts in the page's session appear in
+// the open page as they stream (queued ones with their place); follow-up and resume from the page;
+// an image pasted into the message box; the page after `repa daemon restart`. One daemon on the
+// offline responder (CLI runs pick the held test model with --model), one Chromium; the steps
+// build on each other in order.
+
+const sandbox = createSandbox();
+let slow: SlowModel;
+let rig: WebRig;
+let page: Page;
+/** The session the page opened with its first message. */
+let sessionId: string;
+
+/** `repa run` in the page's session, in the background (it follows its run to the end). */
+const runFromCli = (args: string[]): CliProcess =>
+  spawnRepa(sandbox, ['run', '--session', sessionId, ...args]);
+
+/** The last live turn whose request is `text`, once its `data-status` is `status`. */
+async function turnOf(text: string, status: string) {
+  return page.waitForFunction(
+    (wanted, state) =>
+      [...document.querySelectorAll('.live .turn')].find(
+        (turn) =>
+          turn.querySelector('.message.user p')?.textContent === wanted &&
+          turn.getAttribute('data-status') === state,
+      ),
+    { timeout: STEP_MS },
+    text,
+    status,
+  );
+}
+
+beforeAll(async () => {
+  slow = await startSlowModel();
+  slow.configure(sandbox.agentDir);
+  rig = await startWebRig(sandbox);
+  page = rig.page;
+  await openPage(page, rig.url);
+  await sendMessage(page, 'What does notes/a.md say about the tide?');
+  await lastTurnReaches(page, 'succeeded');
+  sessionId = await page.evaluate(
+    () => new URLSearchParams(location.hash.slice(1)).get('session') ?? '',
+  );
+  expect(sessionId).not.toBe('');
+});
+
+afterAll(async () => {
+  await rig?.close();
+  await slow?.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+describe('repa web, live across clients', () => {
+  it('shows a run the CLI started live with a queued one’s place, and follows up into it', async () => {
+    const held = slow.nextHeld();
+    const first = runFromCli(['--model', SLOW_MODEL, 'Please wait for the moon.']);
+    await held;
+    await turnOf('Please wait for the moon.', 'running');
+    const queued = runFromCli(['--queue', 'Then list the notes.']);
+    const place = await page.waitForSelector('.live .turn[data-queued="true"] .queue-position', {
+      timeout: STEP_MS,
+    });
+    expect(await place?.evaluate((node) => node.textContent)).toBe('position 1');
+
+    // Follow up from the page into the CLI's run: given to the model after its current work.
+    await page.type('#message', 'Also say when spring tides come.');
+    await page.click('.composer button.follow-up');
+    await page.waitForSelector('[data-steer]', { timeout: STEP_MS });
+    expect(await page.$eval('[data-steer] .who', (node) => node.textContent)).toBe(
+      'Follow-up waiting for the reply to finish its work',
+    );
+    slow.holding = false;
+    slow.release();
+    const done = await turnOf('Please wait for the moon.', 'succeeded');
+    expect(
+      await done.evaluate((turn) => (turn as Element).querySelector('.steer .who')?.textContent),
+    ).toBe('You followed up');
+    await turnOf('Then list the notes.', 'succeeded');
+    expect((await first.exited).code).toBe(0);
+    expect((await queued.exited).code).toBe(0);
+    // The model received the follow-up as its own message.
+    expect(JSON.stringify(slow.requests.at(-1))).toContain('Also say when spring tides come.');
+  });
+
+  it('shows a failed run reloaded with its model and Resume, and resumes it in the page', async () => {
+    const failed = runFromCli(['--model', SLOW_MODEL, 'Please refuse this.']);
+    await turnOf('Please refuse this.', 'failed');
+    expect((await failed.exited).code).not.toBe(0);
+    await page.reload();
+    const turn = '.history .turn.unfinished[data-status="failed"]';
+    await page.waitForSelector(`${turn} button.resume`, { timeout: STEP_MS });
+    expect(await page.$eval(`${turn} .run-model`, (node) => node.getAttribute('data-model'))).toBe(
+      SLOW_MODEL,
+    );
+    // History renders like the live view: the first answer's tool line names its file.
+    expect(
+      await page.$eval('.history .turn .tool', (node) => node.textContent?.replace(/\s+/g, ' ')),
+    ).toMatch(/read notes\/a\.md done/);
+    await page.click(`${turn} button.resume`);
+    await page.waitForSelector('.live .turn:last-child[data-status="succeeded"]', {
+      timeout: STEP_MS,
+    });
+    expect(await page.$eval('.live .turn:last-child .message.user .who', (n) => n.textContent)).toBe(
+      'You resumed',
+    );
+    const runId = await page.$eval('.live .turn:last-child', (node) => node.getAttribute('data-run'));
+    const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
+    expect(shown.json.run.resumeOf).toBeTruthy();
+  });
+
+  it('sends an image pasted into the message box with the request', async () => {
+    // A 1×1 PNG, pasted as the clipboard of a screenshot tool would hold it.
+    await page.evaluate(() => {
+      const png = Uint8Array.from(
+        atob(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
+        ),
+        (char) => char.charCodeAt(0),
+      );
+      const data = new DataTransfer();
+      data.items.add(new File([png], 'tide.png', { type: 'image/png' }));
+      const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true });
+      document.querySelector('#message')?.dispatchEvent(paste);
+    });
+    await page.waitForSelector('.image-chip img', { timeout: STEP_MS });
+    await sendMessage(page, 'What does this picture show?');
+    await lastTurnReaches(page, 'succeeded');
+    expect(await page.$('.image-chip')).toBeNull();
+    expect(await page.$eval('.live .turn:last-child .images-sent', (n) => n.textContent)).toBe(
+      '1 image sent with it',
+    );
+    const runId = await page.$eval('.live .turn:last-child', (node) => node.getAttribute('data-run'));
+    const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
+    expect(shown.json.run.input.images).toHaveLength(1);
+  });
+
+  it('reconnects by itself after `repa daemon restart` (same port, same secret) and runs again', async () => {
+    await page.evaluate(() => {
+      const seen = { reconnecting: false };
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('.connection-reconnecting')) seen.reconnecting = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    const restart = await repaJson(sandbox, ['daemon', 'restart', '--model', 'repa-offline']);
+    expect(restart.code, restart.stderr).toBe(0);
+    await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { __seen: { reconnecting: boolean } }).__seen.reconnecting,
+      ),
+    ).toBe(true);
+    await sendMessage(page, 'Read notes/plan.md');
+    await lastTurnReaches(page, 'succeeded');
+  });
+});
