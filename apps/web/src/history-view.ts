@@ -6,7 +6,7 @@ import { historyTurns } from './history-turns.js';
 import type { Rewind } from './rewind-view.js';
 
 /** How many history items one read asks for: a long session comes in parts, the latest first. */
-const HISTORY_PART = 200;
+const HISTORY_PART = 60;
 
 /** A session's saved history as far as it is read, with the run records its turns are shown with. */
 export interface SessionHistory {
