@@ -31,11 +31,11 @@ let sessionId: string;
 const runFromCli = (args: string[]): CliProcess =>
   spawnRepa(sandbox, ['run', '--session', sessionId, ...args]);
 
-/** The last live turn whose request is `text`, once its `data-status` is `status`. */
-async function turnOf(text: string, status: string) {
-  return page.waitForFunction(
+/** Waits until a live turn whose request is `text` has the `data-status` `status`. */
+async function turnOf(text: string, status: string): Promise<void> {
+  await page.waitForFunction(
     (wanted, state) =>
-      [...document.querySelectorAll('.live .turn')].find(
+      [...document.querySelectorAll('.live .turn')].some(
         (turn) =>
           turn.querySelector('.message.user p')?.textContent === wanted &&
           turn.getAttribute('data-status') === state,
@@ -87,10 +87,14 @@ describe('repa web, live across clients', () => {
     );
     slow.holding = false;
     slow.release();
-    const done = await turnOf('Please wait for the moon.', 'succeeded');
-    expect(
-      await done.evaluate((turn) => (turn as Element).querySelector('.steer .who')?.textContent),
-    ).toBe('You followed up');
+    await turnOf('Please wait for the moon.', 'succeeded');
+    const followedUp = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('.live .turn')]
+          .find((turn) => turn.querySelector('.message.user p')?.textContent?.includes('moon'))
+          ?.querySelector('.steer .who')?.textContent,
+    );
+    expect(followedUp).toBe('You followed up');
     await turnOf('Then list the notes.', 'succeeded');
     expect((await first.exited).code).toBe(0);
     expect((await queued.exited).code).toBe(0);
@@ -116,10 +120,12 @@ describe('repa web, live across clients', () => {
     await page.waitForSelector('.live .turn:last-child[data-status="succeeded"]', {
       timeout: STEP_MS,
     });
-    expect(await page.$eval('.live .turn:last-child .message.user .who', (n) => n.textContent)).toBe(
-      'You resumed',
+    expect(
+      await page.$eval('.live .turn:last-child .message.user .who', (n) => n.textContent),
+    ).toBe('You resumed');
+    const runId = await page.$eval('.live .turn:last-child', (node) =>
+      node.getAttribute('data-run'),
     );
-    const runId = await page.$eval('.live .turn:last-child', (node) => node.getAttribute('data-run'));
     const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
     expect(shown.json.run.resumeOf).toBeTruthy();
   });
@@ -145,7 +151,9 @@ describe('repa web, live across clients', () => {
     expect(await page.$eval('.live .turn:last-child .images-sent', (n) => n.textContent)).toBe(
       '1 image sent with it',
     );
-    const runId = await page.$eval('.live .turn:last-child', (node) => node.getAttribute('data-run'));
+    const runId = await page.$eval('.live .turn:last-child', (node) =>
+      node.getAttribute('data-run'),
+    );
     const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
     expect(shown.json.run.input.images).toHaveLength(1);
   });

@@ -11,8 +11,8 @@ import {
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
-import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { ImageTray, useComposerImages } from './composer-images.js';
+import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { HistoryList, useSessionHistory } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
@@ -182,13 +182,18 @@ export function App() {
           space: space.root,
           sessionId: id,
           requestId: live.mine(crypto.randomUUID()),
-          input: { type: 'text', text, ...(images.images.length ? { images: images.input() } : {}) },
+          input: {
+            type: 'text',
+            text,
+            ...(images.images.length ? { images: images.input() } : {}),
+          },
           ...(delivery === 'new' ? {} : { delivery }),
         }),
       );
       const { run } = await follower.accepted;
       images.clear();
-      if (delivery === 'steer' || delivery === 'followUp') void live.followSteer(follower, run, text);
+      if (delivery === 'steer' || delivery === 'followUp')
+        void live.followSteer(follower, run, text);
       else void live.follow(follower, runViewOf(run));
       if (delivery === 'queue') live.bump();
       return true;
@@ -291,8 +296,9 @@ export function App() {
                 </div>
                 <form class="composer" onSubmit=${send} onDragOver=${images.onDragOver} onDrop=${images.onDrop}>
                   <label for="message">Message <span class="meta">(Enter sends, Shift+Enter adds a line)</span></label>
-                  <textarea id="message" rows="3" value=${input} onPaste=${images.onPaste} onInput=${(event: Event) =>
-                    setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
+                  <textarea id="message" rows="3" value=${input} onPaste=${images.onPaste} onInput=${(
+                    event: Event,
+                  ) => setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
                     event: KeyboardEvent,
                   ) => {
                     // Enter sends (queues while a reply streams); Shift+Enter adds a line.

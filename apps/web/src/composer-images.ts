@@ -126,7 +126,9 @@ export function ImageTray({
     }
     <label class="pick-images">
       Add images
-      <input type="file" accept=${RUN_IMAGE_MIME_TYPES.join(',')} multiple onChange=${(event: Event) => {
+      <input type="file" accept=${RUN_IMAGE_MIME_TYPES.join(',')} multiple onChange=${(
+        event: Event,
+      ) => {
         const input = event.target as HTMLInputElement;
         if (input.files) onAdd([...input.files]);
         input.value = '';

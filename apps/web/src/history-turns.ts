@@ -116,7 +116,11 @@ function addItem(
       return;
     }
     case 'context-snapshot':
-      turn.blocks.push({ kind: 'context', revision: item.revision ?? '', sources: item.sources ?? [] });
+      turn.blocks.push({
+        kind: 'context',
+        revision: item.revision ?? '',
+        sources: item.sources ?? [],
+      });
       return;
     case 'file-change-notice':
       turn.blocks.push({ kind: 'changes', changes: item.changes ?? [], text: item.text });

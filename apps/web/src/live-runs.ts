@@ -149,7 +149,9 @@ export function useLiveRuns(
       // Steers and follow-ups show in the run they reach; the page's own requests are followed.
       if (run.targetRunId || own.current.has(run.requestId)) return;
       if (followed.current.has(run.runId) || removed.current.has(run.runId)) return;
-      const follower = client.followRun(() => client.request('run.subscribe', { runId: run.runId }));
+      const follower = client.followRun(() =>
+        client.request('run.subscribe', { runId: run.runId }),
+      );
       void follow(follower, runViewOf(run));
     };
     const subscribe = () =>

@@ -5,7 +5,6 @@ export { type RunDaemonOptions, type RunningDaemon, runDaemon } from './run-daem
 export { RunLedger } from './runs/run-ledger.js';
 export type { Acceptance, AcceptedSettings, RunRequest } from './runs/run-request.js';
 export { type OpenWebAppOptions, openWebApp } from './server/open-web.js';
-export { keepingWebState } from './server/web-state.js';
 export type {
   ConnectionContext,
   RepaHandledMethod,
@@ -18,3 +17,4 @@ export {
   type RepaServerOptions,
   startRepaServer,
 } from './server/start-repa-server.js';
+export { keepingWebState } from './server/web-state.js';
