@@ -305,6 +305,7 @@ export function App() {
                     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing)
                       void send(event);
                   }}></textarea>
+                  <${ImageTray} images=${images.images} onAdd=${images.add} onRemove=${images.remove} />
                   ${
                     active
                       ? html`<p class="meta" id="composer-help">
@@ -324,7 +325,6 @@ export function App() {
                           </div>`
                       : html`<button type="submit">Send</button>`
                   }
-                  <${ImageTray} images=${images.images} onAdd=${images.add} onRemove=${images.remove} />
                 </form>`
             : html`<${Welcome} spaces=${known} onOpen=${(root: string) => void openSpace(root)} />`
         }
