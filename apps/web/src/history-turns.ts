@@ -49,6 +49,9 @@ function emptyTurn(key: string, run: RunInfo | undefined): RunView {
   };
 }
 
+/** The turns whose request was seen. */
+const prompted = new WeakSet<RunView>();
+
 /** Adds one history item to its turn, as the live view would have shown its events. */
 function addItem(
   turn: RunView,
@@ -58,8 +61,12 @@ function addItem(
 ): void {
   switch (item.kind) {
     case 'user': {
-      if (turn.prompt === '' && !turn.resumed) {
+      // The run's first request is its prompt (a resumption sends its original's when it never
+      // entered the history); a later one was a steer or follow-up delivered into it.
+      if (!prompted.has(turn)) {
+        prompted.add(turn);
         turn.prompt = item.text;
+        turn.resumed = false;
         return;
       }
       // A later request in the same run was a steer or follow-up delivered into it.

@@ -7,6 +7,7 @@ import {
   fileChangeSchema,
   type HistoryItem,
   type HistoryToolCall,
+  idSchema,
   RepaError,
   type SessionInfo,
   saveDiffSchema,
@@ -126,7 +127,7 @@ export async function findSessionFile(space: string, sessionId: string): Promise
 }
 
 const toolDetailsSchema = z.looseObject({
-  operationId: z.string().optional(),
+  operationId: idSchema.optional(),
   receipts: z.array(saveReceiptSchema).optional(),
   diffs: z.array(saveDiffSchema).optional(),
 });
@@ -248,7 +249,8 @@ function historyItemsOf(branch: readonly SessionEntry[]): HistoryItem[] {
   return branch.flatMap((entry) => {
     if (entry.type === 'custom' && entry.customType === RUN_MARK) {
       const marked = (entry.data as { runId?: unknown } | undefined)?.runId;
-      runId = typeof marked === 'string' ? marked : undefined;
+      // A mark read back from the file is checked like any id on the wire.
+      runId = idSchema.safeParse(marked).success ? (marked as string) : undefined;
       return [];
     }
     return historyItemOf(entry, runId) ?? [];
