@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('repa web, live across clients', () => {
-  it('shows a run the CLI started live with a queued one’s place, and follows up into it', async () => {
+  it('shows a run the CLI started live (in the open page and a tab opened meanwhile) with a queued one’s place, and follows up into it', async () => {
     const held = slow.nextHeld();
     const first = runFromCli(['--model', SLOW_MODEL, 'Please wait for the moon.']);
     await held;
@@ -77,6 +77,18 @@ describe('repa web, live across clients', () => {
       timeout: STEP_MS,
     });
     expect(await place?.evaluate((node) => node.textContent)).toBe('position 1');
+    // A tab opened now finds both: the running run and the queue (`session.subscribe`'s answer).
+    const tab = await rig.browser.newPage();
+    try {
+      await tab.goto(page.url());
+      await tab.waitForSelector('.live .turn[data-status="running"]', { timeout: STEP_MS });
+      expect(
+        await tab.$eval('.live .turn[data-queued="true"] .queue-position', (n) => n.textContent),
+      ).toBe('position 1');
+    } finally {
+      await tab.close();
+      await page.bringToFront(); // A page in the background gets no animation frames.
+    }
 
     // Follow up from the page into the CLI's run: given to the model after its current work.
     await page.type('#message', 'Also say when spring tides come.');
