@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,9 @@ import {
 // build on each other in order.
 
 const sandbox = createSandbox();
+/** A 1×1 PNG, base64. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
 let slow: SlowModel;
 let rig: WebRig;
 let page: Page;
@@ -142,32 +146,35 @@ describe('repa web, live across clients', () => {
     expect(shown.json.run.resumeOf).toBeTruthy();
   });
 
-  it('sends an image pasted into the message box with the request', async () => {
-    // A 1×1 PNG, pasted as the clipboard of a screenshot tool would hold it.
-    await page.evaluate(() => {
-      const png = Uint8Array.from(
-        atob(
-          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
-        ),
-        (char) => char.charCodeAt(0),
-      );
+  it('sends an image pasted into the message box and one picked with the request', async () => {
+    // A PNG pasted as the clipboard of a screenshot tool would hold it.
+    await page.evaluate((base64) => {
+      const png = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([png], 'tide.png', { type: 'image/png' }));
       const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true });
       document.querySelector('#message')?.dispatchEvent(paste);
-    });
+    }, PNG);
     await page.waitForSelector('.image-chip img', { timeout: STEP_MS });
-    await sendMessage(page, 'What does this picture show?');
+    // And one picked with "Add images".
+    const picked = join(sandbox.root, 'moon.png');
+    writeFileSync(picked, Buffer.from(PNG, 'base64'));
+    const input = await page.$('.pick-images input[type="file"]');
+    await input?.uploadFile(picked);
+    await page.waitForFunction(() => document.querySelectorAll('.image-chip').length === 2, {
+      timeout: STEP_MS,
+    });
+    await sendMessage(page, 'What do these pictures show?');
     await lastTurnReaches(page, 'succeeded');
     expect(await page.$('.image-chip')).toBeNull();
     expect(await page.$eval('.live .turn:last-child .images-sent', (n) => n.textContent)).toBe(
-      '1 image sent with it',
+      '2 images sent with it',
     );
     const runId = await page.$eval('.live .turn:last-child', (node) =>
       node.getAttribute('data-run'),
     );
     const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
-    expect(shown.json.run.input.images).toHaveLength(1);
+    expect(shown.json.run.input.images).toHaveLength(2);
   });
 
   it('reconnects by itself after `repa daemon restart` (same port, same secret) and runs again', async () => {
