@@ -118,6 +118,36 @@ describe('repa web, live across clients', () => {
     expect(JSON.stringify(slow.requests.at(-1))).toContain('Also say when spring tides come.');
   });
 
+  it('shows a tab opened while a run works what it did so far, then the rest as it streams', async () => {
+    slow.holding = true;
+    const held = slow.nextHeld();
+    const run = runFromCli(['--model', SLOW_MODEL, 'Please look first, then answer.']);
+    await held; // It read notes/a.md; its next model call is held.
+    const tab = await rig.browser.newPage();
+    try {
+      await tab.goto(page.url());
+      const tool = await tab.waitForSelector('.live .turn[data-status="running"] .tool', {
+        timeout: STEP_MS,
+      });
+      expect(await tool?.evaluate((node) => node.textContent?.replace(/\s+/g, ' '))).toMatch(
+        /read notes\/a\.md done/,
+      );
+      slow.holding = false;
+      slow.release();
+      await tab.waitForSelector('.live .turn[data-status="succeeded"]', { timeout: STEP_MS });
+      expect(
+        await tab.$eval('.live .turn[data-status="succeeded"]', (turn) => [
+          turn.querySelectorAll('.tool').length,
+          turn.querySelector('.markdown')?.textContent?.trim(),
+        ]),
+      ).toEqual([1, 'Hello from the test model.']);
+    } finally {
+      await tab.close();
+      await page.bringToFront(); // A page in the background gets no animation frames.
+    }
+    expect((await run.exited).code).toBe(0);
+  });
+
   it('shows a failed run reloaded with its model and Resume, and resumes it in the page', async () => {
     const failed = runFromCli(['--model', SLOW_MODEL, 'Please refuse this.']);
     await turnOf('Please refuse this.', 'failed');

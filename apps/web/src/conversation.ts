@@ -128,6 +128,11 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
       else view.blocks.push({ kind: 'text', text: event.delta });
       break;
     case 'tool-start':
+      // A run joined while it ran may show this call already (from its saved history).
+      if (
+        view.blocks.some((block) => block.kind === 'tool' && block.toolCallId === event.toolCallId)
+      )
+        break;
       view.blocks.push({
         kind: 'tool',
         toolCallId: event.toolCallId,

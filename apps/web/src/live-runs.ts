@@ -8,6 +8,7 @@ import {
   runViewOf,
   type SteerView,
 } from './conversation.js';
+import { historyTurns } from './history-turns.js';
 
 /** Where the page is: the open space and session, whose queued runs' places are read again. */
 export interface LiveRunsPlace {
@@ -152,7 +153,27 @@ export function useLiveRuns(
       const follower = client.followRun(() =>
         client.request('run.subscribe', { runId: run.runId }),
       );
-      void follow(follower, runViewOf(run));
+      followed.current.add(run.runId);
+      void joined(run).then((view) => follow(follower, view));
+    };
+    /**
+     * The view of a run joined while it runs: what it did so far (its saved part of the history)
+     * before the events that follow (which the follower keeps meanwhile).
+     */
+    const joined = async (run: RunInfo): Promise<RunView> => {
+      const view = runViewOf(run);
+      if (run.status !== 'running') return view;
+      try {
+        const { items } = await client.request('session.history', { space, sessionId, limit: 200 });
+        const [turn] = historyTurns(
+          items.filter((item) => item.runId === run.runId),
+          [run],
+        );
+        if (turn) view.blocks = turn.blocks;
+      } catch {
+        // Without its history the run shows from now on.
+      }
+      return view;
     };
     const subscribe = () =>
       client
