@@ -149,6 +149,27 @@ describe('repa chat on a terminal', () => {
     expect(await userTexts(space)).toEqual(['What does notes/a.md say\nabout the tide?']);
   });
 
+  it('streams a run another client starts in its session (the page, another terminal)', async () => {
+    const space = newSpace('watched');
+    const chat = new Terminal('watched', ['chat', '--space', space, '--new'], space);
+    await chat.waitFor(EDITOR);
+    const [session] = await sessionsOf(space);
+    const other = await repa(sandbox, [
+      'run',
+      '--space',
+      space,
+      '--session',
+      session?.sessionId ?? '',
+      'What does notes/a.md say?',
+    ]);
+    expect(other.code, other.stderr).toBe(0);
+    const screen = await chat.waitFor(/^\[succeeded\] run \S+/m);
+    expect(screen).toMatch(/^\[another client\] What does notes\/a\.md say\?$/m);
+    expect(screen).toContain('[repa-offline] From notes/a.md: The tide turns every six hours.');
+    chat.keys('C-d');
+    expect(await chat.exited()).toBe(0);
+  });
+
   it('clears a half-typed request on Ctrl-C, refuses unknown slash commands, runs known ones, leaves on Ctrl-C', async () => {
     const space = newSpace('slash');
     const chat = new Terminal('slash', ['chat', '--space', space], space);

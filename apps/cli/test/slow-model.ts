@@ -16,6 +16,7 @@ export const REFUSAL = 'The test model refuses this request.';
  * An OpenAI-compatible chat endpoint on 127.0.0.1, configured in Pi's `models.json` like any local
  * server (Ollama, vLLM): the honest way to have a run that stays active until it is cancelled.
  * A request whose last message contains "wait" is held open (no tokens) while `holding` is true;
+ * a request asking to "look first" reads notes/a.md (a tool call), then is held the same way;
  * one whose last message contains "refuse" is refused as a bad request (HTTP 400, which Pi does
  * not retry); one naming "cite" is answered with a citation of a note that does not exist; every
  * other request is answered "Hello from the test model.".
@@ -56,6 +57,21 @@ export async function startSlowModel(): Promise<SlowModel> {
     response.write(chunk({}, 'stop'));
     response.end('data: [DONE]\n\n');
   };
+  // A tool call reading `path`: the run's first step before the held one ("look first").
+  const lookAt = (response: ServerResponse, path: string) => {
+    const call = {
+      index: 0,
+      id: 'call_look',
+      type: 'function',
+      function: { name: 'read', arguments: JSON.stringify({ path }) },
+    };
+    const delta = { role: 'assistant', tool_calls: [call] };
+    const choice = { index: 0, delta, finish_reason: null };
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'slow' };
+    response.write(`data: ${JSON.stringify({ ...base, choices: [choice] })}\n\n`);
+    response.write(chunk({}, 'tool_calls'));
+    response.end('data: [DONE]\n\n');
+  };
   const handle = (request: IncomingMessage, response: ServerResponse, body: string) => {
     const messages = (JSON.parse(body) as { messages?: unknown[] }).messages ?? [];
     requests.push(messages);
@@ -65,7 +81,14 @@ export async function startSlowModel(): Promise<SlowModel> {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    if (model.holding && JSON.stringify(messages.at(-1)).includes('wait')) {
+    const last = JSON.stringify(messages.at(-1));
+    const asked = messages.findLast((message) => (message as { role?: string }).role === 'user');
+    const looking = JSON.stringify(asked ?? '').includes('look first');
+    if (looking && !last.includes('"role":"tool"')) {
+      lookAt(response, 'notes/a.md');
+      return;
+    }
+    if (model.holding && (last.includes('wait') || looking)) {
       open.add(response);
       response.on('close', () => {
         if (!open.delete(response)) return; // Answered by release().

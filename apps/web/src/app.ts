@@ -1,6 +1,5 @@
 import {
   createRepaClient,
-  type HistoryItem,
   type RepaClient,
   RepaError,
   type RestrictedItem,
@@ -12,9 +11,10 @@ import {
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
+import { ImageTray, useComposerImages } from './composer-images.js';
 import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js';
 import { AttachedDocuments, DocumentsPanel } from './documents-panel.js';
-import { HistoryList, useUnfinishedRuns } from './history-view.js';
+import { HistoryList, useSessionHistory } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { MaterialsPanel } from './materials-panel.js';
 import { ModelsView } from './models-view.js';
@@ -37,7 +37,8 @@ type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 const STATE_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting to the daemon…',
   open: 'Connected',
-  reconnecting: 'The daemon is gone; reconnecting…',
+  reconnecting:
+    'The daemon is gone; reconnecting… If it was stopped (repa daemon stop), run repa web for a new address.',
 };
 
 /**
@@ -66,7 +67,6 @@ export function App() {
   >();
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [sessionId, setSessionId] = useState<string | undefined>();
-  const [history, setHistory] = useState<HistoryItem[]>([]);
   const [input, setInput] = useState('');
   const [notice, setNotice] = useState('');
   // Documents picked in the documents panel: attached to the next request.
@@ -75,8 +75,11 @@ export function App() {
     setNotice(describeError(error)),
   );
   const { runs, steers, version } = live;
-  const unfinished = useUnfinishedRuns(client, space?.root, sessionId, history);
-  const conversation = useStickToBottom<HTMLElement>(history, runs);
+  const saved = useSessionHistory(client, space?.root, sessionId, (error) =>
+    setNotice(describeError(error)),
+  );
+  const images = useComposerImages(setNotice);
+  const conversation = useStickToBottom<HTMLElement>(saved.opened, runs);
   // The controls' state: the sessions drawer (narrow screens), the next request's model choice.
   const [drawer, setDrawer] = useState(false);
   const [choice, setChoice] = useState<RunChoiceValue>({});
@@ -123,13 +126,7 @@ export function App() {
     setSessionId(id);
     writeAddress({ space: root, session: id });
     live.clear();
-    setHistory([]);
-    if (id === undefined) return;
-    try {
-      setHistory((await client.request('session.history', { space: root, sessionId: id })).items);
-    } catch (error) {
-      setNotice(describeError(error));
-    }
+    saved.reload();
   };
 
   /** Opens a space at `session` (when it still has it), else at its latest session. */
@@ -186,7 +183,10 @@ export function App() {
    * Sends the composer's text: `new` when no reply streams; while one does, `queue` (after it) or
    * `steer` (into it, at its next step).
    */
-  const submit = async (delivery: 'new' | 'queue' | 'steer', text: string): Promise<boolean> => {
+  const submit = async (
+    delivery: 'new' | 'queue' | 'steer' | 'followUp',
+    text: string,
+  ): Promise<boolean> => {
     if (!space || text === '') return false;
     setNotice('');
     try {
@@ -202,10 +202,11 @@ export function App() {
         client.request('run.submit', {
           space: space.root,
           sessionId: id,
-          requestId: crypto.randomUUID(),
+          requestId: live.mine(crypto.randomUUID()),
           input: {
             type: 'text',
             text,
+            ...(images.images.length ? { images: images.input() } : {}),
             ...(picked.length > 0 && delivery !== 'steer'
               ? { attachments: picked.map((path) => ({ path })) }
               : {}),
@@ -215,8 +216,10 @@ export function App() {
         }),
       );
       const { run } = await follower.accepted;
+      images.clear();
       if (delivery !== 'steer') setPicked([]);
-      if (delivery === 'steer') void live.followSteer(follower, run, text);
+      if (delivery === 'steer' || delivery === 'followUp')
+        void live.followSteer(follower, run, text);
       else void live.follow(follower, runViewOf(run));
       if (delivery === 'queue') live.bump();
       if (delivery !== 'steer') setChoice({});
@@ -233,7 +236,7 @@ export function App() {
 
   const active = runs.some((view) => isActive(view.status));
 
-  const send = async (event: Event, delivery?: 'queue' | 'steer') => {
+  const send = async (event: Event, delivery?: 'queue' | 'steer' | 'followUp') => {
     event.preventDefault();
     const chosen = delivery ?? (active ? 'queue' : 'new');
     if (await submit(chosen, input.trim())) setInput('');
@@ -331,21 +334,22 @@ export function App() {
                       </section>`
                     : ''
                 }
-                <${HistoryList} items=${history} runs=${unfinished} onRetry=${live.retry} />
+                <${HistoryList} history=${saved} live=${runs.map((view) => view.runId)} onRetry=${live.retry} onResume=${live.resume} onRewind=${rewind} onRewound=${rewound} />
                 <ol class="live">
                   ${runs.map(
                     (view) =>
                       html`<${RunItem} key=${view.runId} view=${view} steers=${steers.filter(
                         (steer) => steer.targetRunId === view.runId,
-                      )} onCancel=${live.cancel} onRetry=${live.retry} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} />`,
+                      )} onCancel=${live.cancel} onRetry=${live.retry} onResume=${live.resume} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} />`,
                   )}
                 </ol>
                 </div>
-                <form class="composer" onSubmit=${send}>
+                <form class="composer" onSubmit=${send} onDragOver=${images.onDragOver} onDrop=${images.onDrop}>
                   <label for="message">Message <span class="meta">(Enter sends, Shift+Enter adds a line)</span></label>
                   <${AttachedDocuments} picked=${picked} onPick=${setPicked} />
-                  <textarea id="message" rows="3" value=${input} onInput=${(event: Event) =>
-                    setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
+                  <textarea id="message" rows="3" value=${input} onPaste=${images.onPaste} onInput=${(
+                    event: Event,
+                  ) => setInput((event.target as HTMLTextAreaElement).value)} onKeyDown=${(
                     event: KeyboardEvent,
                   ) => {
                     // Enter sends (queues while a reply streams); Shift+Enter adds a line.
@@ -353,18 +357,23 @@ export function App() {
                       void send(event);
                   }}></textarea>
                   <${RunChoice} client=${client} space=${space.root} sessionId=${sessionId} next=${next} value=${choice} onChange=${setChoice} onKept=${live.bump} />
+                  <${ImageTray} images=${images.images} onAdd=${images.add} onRemove=${images.remove} />
                   ${
                     active
                       ? html`<p class="meta" id="composer-help">
                             A reply is streaming. <strong>Queue</strong> sends your message after
                             it (Enter); <strong>Steer</strong> gives it to the reply at its
-                            next step.
+                            next step; <strong>Follow up</strong> gives it to the reply once its
+                            current work is done.
                           </p>
                           <div class="row">
                             <button type="submit" class="queue" aria-describedby="composer-help">Queue</button>
                             <button type="button" class="steer" aria-describedby="composer-help" onClick=${(
                               event: Event,
                             ) => void send(event, 'steer')}>Steer</button>
+                            <button type="button" class="follow-up" aria-describedby="composer-help" onClick=${(
+                              event: Event,
+                            ) => void send(event, 'followUp')}>Follow up</button>
                           </div>`
                       : html`<button type="submit">Send</button>`
                   }

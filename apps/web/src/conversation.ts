@@ -1,12 +1,12 @@
-import type {
-  FileChange,
-  HistoryItem,
-  RewindResult,
-  RunEvent,
-  RunEventNotification,
-  RunInfo,
-  SaveDiff,
-  SaveReceipt,
+import {
+  type FileChange,
+  type RewindResult,
+  type RunEvent,
+  type RunEventNotification,
+  type RunInfo,
+  type SaveDiff,
+  type SaveReceipt,
+  toolCallTarget,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { CitationChips } from './citation-chips.js';
@@ -31,9 +31,23 @@ export type Block =
       operationId?: string;
       error?: string;
     }
-  | { kind: 'changes'; changes: FileChange[] }
-  | { kind: 'compaction'; phase: 'start' | 'end'; tokensBefore?: number | undefined }
-  | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string }
+  | { kind: 'changes'; changes: FileChange[]; text?: string }
+  | {
+      kind: 'compaction';
+      phase: 'start' | 'end';
+      tokensBefore?: number | undefined;
+      /** From history: the summary that stands for the older conversation (or a left branch). */
+      summary?: string;
+      branch?: boolean;
+    }
+  | {
+      kind: 'retry';
+      /** Pi's attempt and budget; 0 when read back from history (which keeps neither). */
+      attempt: number;
+      maxAttempts: number;
+      reason: string;
+      entryId?: string;
+    }
   | { kind: 'context'; revision: string; sources: string[] }
   | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string };
 
@@ -54,12 +68,20 @@ export interface RunView {
   model?: RunModelView | undefined;
   /** The answer's checked citations, once the run ended. */
   citations?: RunInfo['citations'];
+  /** A resumption of an interrupted or failed run (it sends no request of its own). */
+  resumed?: boolean;
+  /** How many images the request carried. */
+  images?: number;
+  /** Read back from the session's history (not followed live). */
+  saved?: boolean;
 }
 
 /** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
 export interface SteerView {
   runId: string;
   targetRunId: string;
+  /** A follow-up (given to the run after its current work) rather than a steer. */
+  followUp?: boolean;
   text: string;
   status: string;
   error?: { code: string; message: string; fix?: string | undefined } | undefined;
@@ -79,22 +101,14 @@ export function runViewOf(run: RunInfo): RunView {
     queuePosition: run.queuePosition,
     model: runModelOf(run),
     citations: run.citations,
+    resumed: run.resumeOf !== undefined,
+    images: run.input.images?.length ?? 0,
   };
 }
 
 /** Whether a run is waiting in its session's queue (accepted, not started). */
 export function isQueued(view: RunView): boolean {
   return view.status === 'accepted' && view.delivery === 'queue';
-}
-
-/** The file a tool call works on, as its arguments name it. */
-function targetOf(args: unknown): string {
-  if (typeof args !== 'object' || args === null) return '';
-  const record = args as Record<string, unknown>;
-  for (const key of ['path', 'file', 'target', 'pattern', 'query']) {
-    if (typeof record[key] === 'string') return record[key] as string;
-  }
-  return '';
 }
 
 /** Applies one `run.event` to its view (events already seen are ignored). */
@@ -115,11 +129,16 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
       else view.blocks.push({ kind: 'text', text: event.delta });
       break;
     case 'tool-start':
+      // A run joined while it ran may show this call already (from its saved history).
+      if (
+        view.blocks.some((block) => block.kind === 'tool' && block.toolCallId === event.toolCallId)
+      )
+        break;
       view.blocks.push({
         kind: 'tool',
         toolCallId: event.toolCallId,
         toolName: event.toolName,
-        target: targetOf(event.args),
+        target: toolCallTarget(event.args) ?? '',
         done: false,
         isError: false,
         receipts: [],
@@ -195,9 +214,10 @@ function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | un
   </li>`;
 }
 
-function Changes({ changes }: { changes: FileChange[] }) {
+function Changes({ changes, text }: { changes: FileChange[]; text?: string | undefined }) {
   return html`<div class="notice" role="note">
     <strong>Files changed outside the conversation:</strong>
+    ${changes.length === 0 && text ? html`<details><summary>What the model was told</summary><pre>${text}</pre></details>` : ''}
     <ul>
       ${changes.map(
         (change) => html`<li>
@@ -234,16 +254,21 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
         ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}
       </div>`;
     case 'changes':
-      return html`<${Changes} changes=${block.changes} />`;
+      return html`<${Changes} changes=${block.changes} text=${block.text} />`;
     case 'compaction':
-      return html`<div class="notice" role="note">
-        ${block.phase === 'start' ? 'Compacting the conversation' : 'Conversation compacted'}${
+      return html`<div class="notice compaction" role="note">
+        ${block.branch ? 'Summary of a branch left behind' : block.phase === 'start' ? 'Compacting the conversation' : 'Conversation compacted'}${
           block.tokensBefore ? ` (${block.tokensBefore} tokens before)` : ''
         }
+        ${block.summary ? html`<details><summary>Summary</summary><pre>${block.summary}</pre></details>` : ''}
       </div>`;
     case 'retry':
-      return html`<div class="notice" role="note">
-        Retrying the model call (${block.attempt}/${block.maxAttempts}): ${block.reason}
+      return html`<div class="notice retry" role="note">
+        ${
+          block.attempt > 0
+            ? `Retrying the model call (${block.attempt}/${block.maxAttempts}): ${block.reason}`
+            : 'A model call failed and was retried.'
+        }
       </div>`;
     case 'context':
       return html`<div class="notice" role="note">
@@ -269,7 +294,13 @@ function PendingSteer({
 }) {
   const finished = steer.error?.code === 'run_finished';
   return html`<div class=${`message user steer steer-${steer.status}`} data-steer=${steer.runId}>
-    <span class="who">${finished ? 'Not delivered' : 'Steer waiting for the next step'}</span>
+    <span class="who">${
+      finished
+        ? 'Not delivered'
+        : steer.followUp
+          ? 'Follow-up waiting for the reply to finish its work'
+          : 'Steer waiting for the next step'
+    }</span>
     <p>${steer.text}</p>
     ${
       steer.status === 'running'
@@ -293,6 +324,7 @@ export function RunItem({
   steers,
   onCancel,
   onRetry,
+  onResume,
   onQueueSteer,
   onRewind,
   onRewound,
@@ -301,6 +333,8 @@ export function RunItem({
   steers: SteerView[];
   onCancel: (runId: string) => void;
   onRetry: (runId: string) => void;
+  /** Resumes an interrupted or failed run (absent: no Resume button). */
+  onResume?: (runId: string) => void;
   onQueueSteer: (steer: SteerView) => void;
   /** Undo of the run's saves (absent: no Undo buttons). */
   onRewind?: Rewind;
@@ -314,6 +348,9 @@ export function RunItem({
   const active = isActive(view.status);
   const queued = isQueued(view);
   const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
+  // A run of the ledger (not a reply older than the run records) can be retried and resumed.
+  const known = !view.runId.startsWith('history-');
+  const resumable = known && onResume && ['failed', 'interrupted'].includes(view.status);
   const delivered = new Set(
     view.blocks.flatMap((block) => (block.kind === 'steer' ? [block.requestRunId] : [])),
   );
@@ -321,8 +358,12 @@ export function RunItem({
     (steer) =>
       !delivered.has(steer.runId) && steer.status !== 'succeeded' && steer.status !== 'cancelled',
   );
-  return html`<li class="turn" data-run=${view.runId} data-status=${view.status} data-queued=${queued ? 'true' : undefined}>
-    <div class="message user"><span class="who">You</span><p>${view.prompt}</p></div>
+  return html`<li class=${`turn${view.saved && retryable ? ' unfinished' : ''}`} data-run=${view.runId} data-status=${view.status} data-queued=${queued ? 'true' : undefined}>
+    <div class="message user">
+      <span class="who">${view.resumed ? 'You resumed' : 'You'}</span>
+      <p>${view.resumed ? 'Continue from where the reply stopped.' : view.prompt}</p>
+      ${view.images ? html`<p class="meta images-sent">${view.images === 1 ? '1 image' : `${view.images} images`} sent with it</p>` : ''}
+    </div>
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
       ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
@@ -343,33 +384,9 @@ export function RunItem({
         ${view.error ? html` — ${view.error.message}${view.error.fix ? ` ${view.error.fix}` : ''}` : ''}
       </p>
       ${active ? html`<button type="button" class="cancel" onClick=${() => onCancel(view.runId)}>${queued ? 'Remove from queue' : 'Cancel'}</button>` : ''}
-      ${retryable ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
+      ${retryable && known ? html`<button type="button" class="retry" onClick=${() => onRetry(view.runId)}>Retry</button>` : ''}
+      ${resumable ? html`<button type="button" class="resume" onClick=${() => onResume?.(view.runId)}>Resume</button>` : ''}
       ${undo && saved ? html`<${UndoButton} label="Undo this run" runId=${view.runId} rewind=${undo.rewind} onDone=${undo.onDone} offerConversation=${true} />` : ''}
     </div>
-  </li>`;
-}
-
-const HISTORY_LABELS: Record<HistoryItem['kind'], string> = {
-  user: 'You',
-  assistant: 'Repa',
-  'tool-result': 'Tool',
-  'context-snapshot': 'Learning context',
-  'file-change-notice': 'Files changed',
-  'compaction-summary': 'Compaction',
-  'branch-summary': 'Branch',
-};
-
-/** One item of a session's saved history. */
-export function HistoryEntry({ item }: { item: HistoryItem }) {
-  const kind = item.kind === 'user' || item.kind === 'assistant' ? item.kind : 'note';
-  return html`<li class=${`message ${kind}`}>
-    <span class="who">${HISTORY_LABELS[item.kind]}${item.toolName ? ` · ${item.toolName}` : ''}</span>
-    ${
-      item.kind === 'assistant'
-        ? html`<${Markdown} text=${item.text} /><${CitationChips} citations=${item.citations} />`
-        : item.kind === 'user'
-          ? html`<p>${item.text}</p>`
-          : html`<details><summary>${item.text.split('\n')[0]?.slice(0, 120)}</summary><pre>${item.text}</pre></details>`
-    }
   </li>`;
 }

@@ -1,97 +1,161 @@
-import type { HistoryItem, RepaClient, RunInfo } from '@repa/protocol';
+import type { HistoryItem, RepaClient, RewindResult, RunInfo } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
-import { HistoryEntry } from './conversation.js';
-import { renderMarkdown } from './markdown.js';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { RunItem } from './conversation.js';
+import { historyTurns } from './history-turns.js';
+import type { Rewind } from './rewind-view.js';
 
-/** Statuses of an ended run that Retry applies to. */
-const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
+/** How many history items one read asks for: a long session comes in parts, the latest first. */
+const HISTORY_PART = 60;
+
+/** A session's saved history as far as it is read, with the run records its turns are shown with. */
+export interface SessionHistory {
+  /** The items read, oldest first (the latest part first, earlier parts as the learner scrolls up). */
+  items: HistoryItem[];
+  /** The session's runs (`run.list`): status, error, model and thinking level of each turn. */
+  runs: RunInfo[];
+  /** True while items precede those read. */
+  earlier: boolean;
+  /** Changes when the history is read anew (another session, a rewind), not when a part is added. */
+  opened: object;
+  /** Reads the part before the items read. */
+  loadEarlier(): Promise<void>;
+  /** Reads the history anew from its end. */
+  reload(): void;
+}
 
 /**
- * The session's runs that ended without an answer (`run.list`), read again whenever the history
- * is: a history's reply that did not complete names no run, so its error and Retry come from here.
+ * The open session's saved history, read in parts from its end (`session.history` with `limit`
+ * and `before`), with its runs; `onError` shows a failed read.
  */
-export function useUnfinishedRuns(
+export function useSessionHistory(
   client: RepaClient,
   space: string | undefined,
   sessionId: string | undefined,
-  history: HistoryItem[],
-): RunInfo[] {
-  const [runs, setRuns] = useState<RunInfo[]>([]);
+  onError: (error: unknown) => void,
+): SessionHistory {
+  const [state, setState] = useState({
+    items: [] as HistoryItem[],
+    runs: [] as RunInfo[],
+    earlier: false,
+    opened: {},
+  });
+  const [reads, setReads] = useState(0);
+  const loading = useRef(false);
   useEffect(() => {
-    setRuns([]);
+    setState({ items: [], runs: [], earlier: false, opened: {} });
     if (space === undefined || sessionId === undefined) return;
     let current = true;
-    void client
-      .request('run.list', { space, sessionId, limit: 1000 })
-      .then(({ runs: listed }) => {
-        if (current) setRuns(listed.filter((run) => RETRYABLE.has(run.status) && run.startedAt));
+    void Promise.all([
+      client.request('session.history', { space, sessionId, limit: HISTORY_PART }),
+      client.request('run.list', { space, sessionId, limit: 1000 }).catch(() => ({ runs: [] })),
+    ])
+      .then(([history, listed]) => {
+        if (!current) return;
+        setState({
+          items: history.items,
+          runs: listed.runs,
+          earlier: history.earlier === true,
+          opened: {},
+        });
       })
-      .catch(() => undefined);
+      .catch((error: unknown) => {
+        if (current) onError(error);
+      });
     return () => {
       current = false;
     };
-  }, [space, sessionId, history]);
-  return runs;
+  }, [space, sessionId, reads]);
+
+  const loadEarlier = async () => {
+    const first = state.items[0];
+    if (!state.earlier || loading.current || !first || !space || !sessionId) return;
+    loading.current = true;
+    try {
+      const part = await client.request('session.history', {
+        space,
+        sessionId,
+        limit: HISTORY_PART,
+        before: first.entryId,
+      });
+      setState((now) =>
+        now.items[0] === first
+          ? { ...now, items: [...part.items, ...now.items], earlier: part.earlier === true }
+          : now,
+      );
+    } catch (error) {
+      onError(error);
+    } finally {
+      loading.current = false;
+    }
+  };
+  return { ...state, loadEarlier, reload: () => setReads((count) => count + 1) };
 }
 
 /**
- * The run a reply that did not complete belongs to: a request of its own (not a steer) running
- * when the reply was written, the one asking what the learner's message before it asked first.
+ * The saved conversation, turn by turn exactly as the live view shows a run (RunItem), without the
+ * runs the page follows live. Reaching its top reads the part before (the scroll stays where it was).
  */
-function runOf(item: HistoryItem, asked: string | undefined, runs: RunInfo[]): RunInfo | undefined {
-  const at = Date.parse(item.timestamp);
-  const candidates = runs.filter((run) => {
-    if (run.delivery === 'steer' || run.delivery === 'followUp') return false;
-    const end = run.endedAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(run.endedAt);
-    return Date.parse(run.acceptedAt) <= at && at <= end + 1_000;
-  });
-  return candidates.find((run) => run.input.text === asked) ?? candidates[0];
-}
-
-/** A reply that did not complete: what it said, why it ended and, with its run known, Retry. */
-function UnfinishedReply({
-  item,
-  run,
-  onRetry,
-}: {
-  item: HistoryItem;
-  run: RunInfo | undefined;
-  onRetry: (runId: string) => void;
-}) {
-  const status = run?.status ?? item.outcome ?? 'failed';
-  const error = run?.error;
-  return html`<li class="message assistant unfinished" data-run=${run?.runId} data-status=${status}>
-    <span class="who">Repa</span>
-    ${item.text ? html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(item.text) }}></div>` : ''}
-    <p class=${`run-status status-${status}`}>
-      <span class="status-label">${status === 'failed' ? 'This reply failed' : `This reply was ${status}`}</span>${
-        error ? html` — ${error.message}${error.fix ? ` ${error.fix}` : ''}` : ''
-      }
-    </p>
-    ${run ? html`<button type="button" class="retry" onClick=${() => onRetry(run.runId)}>Retry</button>` : ''}
-  </li>`;
-}
-
-/** A session's saved history, replies that did not complete with their error and Retry. */
 export function HistoryList({
-  items,
-  runs,
+  history,
+  live,
   onRetry,
+  onResume,
+  onRewind,
+  onRewound,
 }: {
-  items: HistoryItem[];
-  runs: RunInfo[];
+  history: SessionHistory;
+  /** The runs shown in the live view (left out here). */
+  live: readonly string[];
   onRetry: (runId: string) => void;
+  onResume: (runId: string) => void;
+  onRewind: Rewind;
+  onRewound: (result: RewindResult) => void;
 }) {
+  const liveKey = live.join(' ');
+  const turns = useMemo(
+    () => historyTurns(history.items, history.runs).filter((turn) => !live.includes(turn.runId)),
+    [history.items, history.runs, liveKey],
+  );
+  // The same elements while the turns are the same: a streaming live reply does not render the
+  // saved conversation again.
+  const rendered = useMemo(
+    () =>
+      turns.map(
+        (view) =>
+          html`<${RunItem} key=${view.runId} view=${view} steers=${[]} onCancel=${() => {}} onRetry=${onRetry} onResume=${onResume} onQueueSteer=${() => {}} onRewind=${onRewind} onRewound=${onRewound} />`,
+      ),
+    [turns],
+  );
+  const top = useRef<HTMLLIElement>(null);
+  // Reaching the top reads the part before; the learner's place is kept by its distance to the end.
+  useEffect(() => {
+    const sentinel = top.current;
+    const thread = sentinel?.closest('.thread');
+    if (!sentinel || !thread || !history.earlier) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        const fromEnd = thread.scrollHeight - thread.scrollTop;
+        void history.loadEarlier().then(() =>
+          requestAnimationFrame(() => {
+            thread.scrollTop = thread.scrollHeight - fromEnd;
+          }),
+        );
+      },
+      { root: thread },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [history.earlier, history.items]);
   return html`<ol class="history">
-    ${items.map((item, index) =>
-      item.kind === 'assistant' && item.outcome
-        ? html`<${UnfinishedReply} key=${item.entryId} item=${item} run=${runOf(
-            item,
-            items.findLast((before, at) => at < index && before.kind === 'user')?.text,
-            runs,
-          )} onRetry=${onRetry} />`
-        : html`<${HistoryEntry} key=${item.entryId} item=${item} />`,
-    )}
+    ${
+      history.earlier
+        ? html`<li class="history-earlier" ref=${top}>
+            <button type="button" class="link" onClick=${() => void history.loadEarlier()}>Show earlier messages</button>
+          </li>`
+        : ''
+    }
+    ${rendered}
   </ol>`;
 }

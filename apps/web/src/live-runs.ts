@@ -8,6 +8,7 @@ import {
   runViewOf,
   type SteerView,
 } from './conversation.js';
+import { historyTurns } from './history-turns.js';
 
 /** Where the page is: the open space and session, whose queued runs' places are read again. */
 export interface LiveRunsPlace {
@@ -17,8 +18,10 @@ export interface LiveRunsPlace {
 
 /**
  * The runs and steer requests the page follows in the open session, each through the protocol's
- * run follower: their views, and the actions on them. `version` grows whenever something a panel
- * shows may have changed (a run ended); `onError` shows a failed action.
+ * run follower: its own, and those other clients (the CLI, another tab) or the queue start, which
+ * `session.subscribe` announces (again after a reconnection). Their views, and the actions on
+ * them. `version` grows whenever something a panel shows may have changed (a run ended);
+ * `onError` shows a failed action.
  */
 export function useLiveRuns(
   client: RepaClient,
@@ -30,6 +33,10 @@ export function useLiveRuns(
   const [version, setVersion] = useState(0);
   /** Queued runs cancelled before they started: taken off the page, their events ignored. */
   const removed = useRef(new Set<string>());
+  /** The request ids of the page's own requests: their runs are followed from the answer. */
+  const own = useRef(new Set<string>());
+  /** The runs followed since the session was opened (a run is followed once). */
+  const followed = useRef(new Set<string>());
   const runsRef = useRef(runs);
   runsRef.current = runs;
   const steersRef = useRef(steers);
@@ -64,6 +71,7 @@ export function useLiveRuns(
   /** Shows a run the daemon accepted, then what its follower yields until the run ends. */
   const follow = async (follower: RunFollower<{ run: RunInfo }>, view: RunView) => {
     const { runId } = view;
+    followed.current.add(runId);
     setRuns((current) => [...current.filter((item) => item.runId !== runId), view]);
     if (!isActive(view.status)) bump();
     let queued = isQueued(view);
@@ -105,6 +113,7 @@ export function useLiveRuns(
     const steer = {
       runId: run.runId,
       targetRunId: run.targetRunId ?? '',
+      followUp: run.delivery === 'followUp',
       text,
       status: run.status,
       error: run.error,
@@ -123,24 +132,71 @@ export function useLiveRuns(
     }
   };
 
-  // A run that ended moves the queue on: the places of the runs still waiting are read again.
+  // The session's runs, whoever started them: announced ones are followed; a queue move updates
+  // the places of those waiting. Subscribed again after a reconnection (the daemon forgot it).
   useEffect(() => {
     const { space, sessionId } = place;
-    if (space === undefined || sessionId === undefined || !runsRef.current.some(isQueued)) return;
-    void client
-      .request('run.list', { space, sessionId })
-      .then(({ runs: listed }) => {
-        const places = new Map(listed.map((run) => [run.runId, run.queuePosition]));
-        setRuns((current) =>
-          current.map((view) =>
-            isQueued(view) && places.has(view.runId)
-              ? { ...view, queuePosition: places.get(view.runId) }
-              : view,
-          ),
+    if (space === undefined || sessionId === undefined) return;
+    let current = true;
+    const adopt = (run: RunInfo) => {
+      if (!current || run.sessionId !== sessionId) return;
+      setRuns((views) =>
+        views.map((view) =>
+          view.runId === run.runId && isQueued(view)
+            ? { ...view, queuePosition: run.queuePosition }
+            : view,
+        ),
+      );
+      // Steers and follow-ups show in the run they reach; the page's own requests are followed.
+      if (run.targetRunId || own.current.has(run.requestId)) return;
+      if (followed.current.has(run.runId) || removed.current.has(run.runId)) return;
+      const follower = client.followRun(() =>
+        client.request('run.subscribe', { runId: run.runId }),
+      );
+      followed.current.add(run.runId);
+      void joined(run).then((view) => follow(follower, view));
+    };
+    /**
+     * The view of a run joined while it runs: what it did so far (its saved part of the history)
+     * before the events that follow (which the follower keeps meanwhile).
+     */
+    const joined = async (run: RunInfo): Promise<RunView> => {
+      const view = runViewOf(run);
+      if (run.status !== 'running') return view;
+      try {
+        const { items } = await client.request('session.history', { space, sessionId, limit: 200 });
+        const [turn] = historyTurns(
+          items.filter((item) => item.runId === run.runId),
+          [run],
         );
-      })
-      .catch(() => undefined);
-  }, [version]);
+        if (turn) view.blocks = turn.blocks;
+      } catch {
+        // Without its history the run shows from now on.
+      }
+      return view;
+    };
+    const subscribe = () =>
+      client
+        .request('session.subscribe', { space, sessionId })
+        .then(({ runs: active }) => active.forEach(adopt))
+        .catch(() => undefined);
+    const offRun = client.on('session.run', ({ run }) => adopt(run));
+    const offConnect = client.on('connect', () => void subscribe());
+    void subscribe();
+    return () => {
+      current = false;
+      offRun();
+      offConnect();
+      followed.current.clear();
+      void client.request('session.unsubscribe', { space, sessionId }).catch(() => undefined);
+    };
+  }, [place.space, place.sessionId]);
+
+  /** Records a request id as the page's own (its run is followed from the answer); returns it. */
+  const mine = (requestId: string): string => {
+    own.current.add(requestId);
+    return requestId;
+  };
 
   const cancel = async (runId: string) => {
     try {
@@ -162,16 +218,18 @@ export function useLiveRuns(
     }
   };
 
-  const retry = async (runId: string) => {
+  /** Retries an ended run, or resumes an interrupted or failed one, as a new run followed here. */
+  const again = async (method: 'run.retry' | 'run.resume', runId: string) => {
     try {
-      const follower = client.followRun(() =>
-        client.request('run.retry', { runId, requestId: crypto.randomUUID() }),
-      );
+      const requestId = mine(crypto.randomUUID());
+      const follower = client.followRun(() => client.request(method, { runId, requestId }));
       void follow(follower, runViewOf((await follower.accepted).run));
     } catch (error) {
       onError(error);
     }
   };
+  const retry = (runId: string) => again('run.retry', runId);
+  const resume = (runId: string) => again('run.resume', runId);
 
   return {
     runs,
@@ -190,7 +248,9 @@ export function useLiveRuns(
     },
     follow,
     followSteer,
+    mine,
     cancel,
     retry,
+    resume,
   };
 }

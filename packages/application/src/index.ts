@@ -17,3 +17,4 @@ export {
   type RepaServerOptions,
   startRepaServer,
 } from './server/start-repa-server.js';
+export { keepingWebState } from './server/web-state.js';

@@ -11,15 +11,18 @@ function toolCallText(name: string | undefined, args: unknown): string {
   return `[${[name, ...shown].join(' ')}]`;
 }
 
-/** The text of a message's content: its text blocks, and each tool call as `[name target]`. */
-export function textOf(content: unknown): string {
+/**
+ * The text of a message's content: its text blocks, and each tool call as `[name target]` (unless
+ * `toolCalls` is false).
+ */
+export function textOf(content: unknown, { toolCalls = true } = {}): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
     .map((block: { type?: string; text?: string; name?: string; arguments?: unknown }) =>
       block.type === 'text'
         ? (block.text ?? '')
-        : block.type === 'toolCall'
+        : block.type === 'toolCall' && toolCalls
           ? toolCallText(block.name, block.arguments)
           : '',
     )

@@ -3,9 +3,20 @@ import { dirname, join } from 'node:path';
 import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
 import { ContentStore } from '@repa/content';
 import { ioError, syncDirectory } from '@repa/durable-fs';
-import { type HistoryItem, RepaError, type SessionInfo } from '@repa/protocol';
+import {
+  fileChangeSchema,
+  type HistoryItem,
+  type HistoryToolCall,
+  idSchema,
+  RepaError,
+  type SessionInfo,
+  saveDiffSchema,
+  saveReceiptSchema,
+  toolCallTarget,
+} from '@repa/protocol';
+import { z } from 'zod';
 import { citationsByAnswer, withCitations } from './conversation/run-citations.js';
-import { type RunInHistory, runsInHistory } from './conversation/run-marks.js';
+import { RUN_MARK, type RunInHistory, runsInHistory } from './conversation/run-marks.js';
 import {
   assertRealFolders,
   createSessionFile,
@@ -115,16 +126,58 @@ export async function findSessionFile(space: string, sessionId: string): Promise
   return file;
 }
 
-function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
-  const base = { entryId: entry.id, timestamp: entry.timestamp };
+const toolDetailsSchema = z.looseObject({
+  operationId: idSchema.optional(),
+  receipts: z.array(saveReceiptSchema).optional(),
+  diffs: z.array(saveDiffSchema).optional(),
+});
+
+const snapshotDetailsSchema = z.looseObject({
+  revision: z.string(),
+  sources: z.array(z.string()),
+});
+
+const noticeDetailsSchema = z.looseObject({ changes: z.array(fileChangeSchema) });
+
+/** The tool calls of an assistant message's content, each with what it works on. */
+function toolCallsOf(content: unknown): HistoryToolCall[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap(
+    (block: { type?: string; id?: string; name?: string; arguments?: unknown }) => {
+      if (block.type !== 'toolCall' || typeof block.id !== 'string') return [];
+      const target = toolCallTarget(block.arguments);
+      return [{ toolCallId: block.id, toolName: block.name ?? '', ...(target ? { target } : {}) }];
+    },
+  );
+}
+
+/** The facts a saving tool's result keeps in its `details` (receipts, diffs, operation id). */
+function saveFactsOf(details: unknown): Partial<HistoryItem> {
+  // Only a saving tool's details carry these fields: the others need no parse.
+  if (typeof details !== 'object' || details === null) return {};
+  if (!('operationId' in details) && !('receipts' in details)) return {};
+  const parsed = toolDetailsSchema.safeParse(details);
+  if (!parsed.success) return {};
+  const { operationId, receipts, diffs } = parsed.data;
+  return {
+    ...(operationId ? { operationId } : {}),
+    ...(receipts?.length ? { receipts } : {}),
+    ...(diffs?.length ? { diffs } : {}),
+  };
+}
+
+function historyItemOf(entry: SessionEntry, runId: string | undefined): HistoryItem | undefined {
+  const base = { entryId: entry.id, timestamp: entry.timestamp, ...(runId ? { runId } : {}) };
   switch (entry.type) {
     case 'message': {
       const message = entry.message as {
         role: string;
         content?: unknown;
         toolName?: string;
+        toolCallId?: string;
         isError?: boolean;
         stopReason?: string;
+        details?: unknown;
       };
       // Pi's system entries (prompt and tool configuration) stay raw (spec R27).
       if (message.role === 'user') return { ...base, kind: 'user', text: textOf(message.content) };
@@ -135,11 +188,15 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
             : message.stopReason === 'error'
               ? 'failed'
               : undefined;
+        const toolCalls = toolCallsOf(message.content);
         return {
           ...base,
           kind: 'assistant',
           text: textOf(message.content),
           ...(outcome ? { outcome } : {}),
+          ...(toolCalls.length > 0
+            ? { toolCalls, answerText: textOf(message.content, { toolCalls: false }) }
+            : {}),
         };
       }
       if (message.role === 'toolResult') {
@@ -148,17 +205,33 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
           kind: 'tool-result',
           text: textOf(message.content),
           ...(message.toolName ? { toolName: message.toolName } : {}),
+          ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
           isError: message.isError === true,
+          ...saveFactsOf(message.details),
         };
       }
       return undefined;
     }
     case 'custom_message':
       if (entry.customType === 'repa.learning-context') {
-        return { ...base, kind: 'context-snapshot', text: textOf(entry.content) };
+        const details = snapshotDetailsSchema.safeParse(entry.details);
+        return {
+          ...base,
+          kind: 'context-snapshot',
+          text: textOf(entry.content),
+          ...(details.success
+            ? { revision: details.data.revision, sources: details.data.sources }
+            : {}),
+        };
       }
       if (entry.customType === 'repa.file-changes') {
-        return { ...base, kind: 'file-change-notice', text: textOf(entry.content) };
+        const details = noticeDetailsSchema.safeParse(entry.details);
+        return {
+          ...base,
+          kind: 'file-change-notice',
+          text: textOf(entry.content),
+          ...(details.success ? { changes: details.data.changes } : {}),
+        };
       }
       return undefined;
     case 'compaction':
@@ -168,6 +241,20 @@ function historyItemOf(entry: SessionEntry): HistoryItem | undefined {
     default:
       return undefined;
   }
+}
+
+/** The public items of a branch, each with the run whose mark precedes it. */
+function historyItemsOf(branch: readonly SessionEntry[]): HistoryItem[] {
+  let runId: string | undefined;
+  return branch.flatMap((entry) => {
+    if (entry.type === 'custom' && entry.customType === RUN_MARK) {
+      const marked = (entry.data as { runId?: unknown } | undefined)?.runId;
+      // A mark read back from the file is checked like any id on the wire.
+      runId = idSchema.safeParse(marked).success ? (marked as string) : undefined;
+      return [];
+    }
+    return historyItemOf(entry, runId) ?? [];
+  });
 }
 
 /**
@@ -185,7 +272,7 @@ export async function readSessionHistory(
   // and a read never writes.
   const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
   const branch = manager.getBranch();
-  const items = branch.flatMap((entry) => historyItemOf(entry) ?? []);
+  const items = historyItemsOf(branch);
   // An answer carries its checked citations, marked when a cited document changed since.
   const store = () => ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
   return withCitations(store, items, citationsByAnswer(branch));

@@ -154,6 +154,7 @@ export {
 } from './v1/runs.js';
 export {
   type HistoryItem,
+  type HistoryToolCall,
   historyItemSchema,
   type SessionInfo,
   sessionInfoSchema,
@@ -190,6 +191,7 @@ export {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';
+export { toolCallTarget } from './v1/tool-target.js';
 export {
   type RestrictedItem,
   type RestrictedKind,

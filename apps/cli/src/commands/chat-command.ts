@@ -21,6 +21,7 @@ import {
   slashCommand,
 } from './chat-slash.js';
 import { chatTemplates, isTemplateLine } from './chat-templates.js';
+import { followOther, watchSession } from './chat-watch.js';
 import {
   announceModel,
   announceSession,
@@ -50,6 +51,7 @@ function sendRequest(
     input: { type: 'text' as const, text },
     ...(delivery ? { delivery } : {}),
   };
+  chat.own?.add(params.requestId);
   const submit = async () => {
     const result = await chat.client.request('run.submit', params);
     accepted?.(result.run);
@@ -160,7 +162,16 @@ async function openChat(
   // The prompt templates of the Pi packages the space's sessions load: `/name` lines go to Pi.
   const templates = await chatTemplates(client, space);
   return {
-    chat: { context, client, printer, space, sessionId: opened.sessionId, shown: 0, templates },
+    chat: {
+      context,
+      client,
+      printer,
+      space,
+      sessionId: opened.sessionId,
+      shown: 0,
+      templates,
+      own: new Set(),
+    },
     opened,
   };
 }
@@ -230,7 +241,9 @@ and the session.
 On a terminal the input is an editor: Enter sends, Shift-Enter or Alt-Enter starts a new line, Tab
 completes a slash command; it stays live while a reply streams: a request sent then goes at once into
 the session's queue (shown as [queued] with its position) and streams when its turn comes, /steer TEXT
-steers the running reply and /follow-up TEXT hands it more once it would stop. Over a pipe (or with
+steers the running reply and /follow-up TEXT hands it more once it would stop. A run another client
+starts in the session (repa web, another terminal) streams there too, in its turn, shown as
+[another client]. Over a pipe (or with
 --json, or TERM=dumb) one request is read per line and waits for the reply before it, so no reply is
 running when /steer is read there (it says so, unless a run of another client is active).
 ${CHAT_HELP}
@@ -274,6 +287,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
       space: chat.space,
       ...(earlier ? { opening: earlier } : {}),
       status: () => chatStatus(chat),
+      watch: (onRun) => watchSession(chat, onRun),
+      follow: (runId, printer) => followOther({ ...chat, printer }, runId),
     });
     context.stdout.write(`${comeBack(chat)}\n`);
     return code;

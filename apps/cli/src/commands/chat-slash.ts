@@ -47,6 +47,8 @@ export interface Chat {
   shown: number;
   /** The prompt templates of Pi packages: `/name` lines go to the model (spec R75). */
   templates?: readonly ChatTemplate[];
+  /** The request ids this chat sent: its own runs, told apart from those of other clients. */
+  own?: Set<string>;
 }
 
 /** The space's most recently changed sessions (at most 10), most recent first. */

@@ -36,6 +36,13 @@ export interface TerminalChatActions {
   opening?: string;
   /** The status line under the editor (model, thinking, context use, session), asked anew after each reply and command. */
   status?: () => Promise<string>;
+  /**
+   * Calls `onRun` with each run of the session another client starts (the page, another
+   * terminal); returns the unsubscribe.
+   */
+  watch?(onRun: (run: RunInfo) => void): () => void;
+  /** Follows a run another client started. */
+  follow?(runId: string, printer: RunPrinter): FollowedRun;
 }
 
 const plain = (text: string) => text;
@@ -167,6 +174,8 @@ const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
 /** A request of the chat: shown, then followed once the replies before it have ended. */
 interface Turn {
   text: string;
+  /** Who sent it, when not this chat (`another client`). */
+  from?: string;
   /** Sends it (now, or already sent into the queue). */
   start(): FollowedRun;
   /** Shows its output held so far (queued requests stream into a hold until their turn). */
@@ -237,7 +246,8 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   const sendNext = async () => {
     while (!active && waiting.length > 0) {
       const turn = waiting.shift() as Turn;
-      say(`you> ${turn.text.replace(/\n/g, '\n     ')}`);
+      const who = turn.from ? `[${turn.from}] ` : 'you> ';
+      say(`${who}${turn.text.replace(/\n/g, `\n${' '.repeat(who.length)}`)}`);
       active = turn.start();
       turn.show();
       try {
@@ -259,8 +269,15 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     }
   };
 
-  /** A request typed while a reply streams: into the session's queue now, shown at its turn. */
-  const queue = (text: string): Turn => {
+  /**
+   * A request followed now whose output waits until the replies before it have ended: one typed
+   * while a reply streams (into the session's queue now), or one another client queued.
+   */
+  const later = (
+    text: string,
+    follow: (printer: RunPrinter) => FollowedRun,
+    from?: string,
+  ): Turn => {
     const held = new Held((chunk) => transcript.append(chunk));
     // The working line is the running reply's until this one's turn comes.
     let shown = false;
@@ -282,19 +299,36 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
       showErrors: true,
       indicator,
     });
-    const run = actions.send(text, queuedPrinter, 'queue', (accepted) => {
-      if (accepted.queuePosition) {
-        say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
-      }
-    });
+    const run = follow(queuedPrinter);
     run.done.catch(() => {}); // Its failure (e.g. queue_full) is shown at its turn.
     const show = () => {
       held.release();
       shown = true;
       if (waitingFor) working.start(...waitingFor);
     };
-    return { text, start: () => run, show };
+    return { text, start: () => run, show, ...(from ? { from } : {}) };
   };
+  const queue = (text: string): Turn =>
+    later(text, (queuedPrinter) =>
+      actions.send(text, queuedPrinter, 'queue', (accepted) => {
+        if (accepted.queuePosition) {
+          say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
+        }
+      }),
+    );
+
+  // A run another client starts in this session streams here too, in its turn.
+  const follow = actions.follow;
+  const stopWatching = actions.watch?.((run) => {
+    if (!follow) return;
+    const from = 'another client';
+    waiting.push(
+      active || waiting.length > 0
+        ? later(run.input.text, (held) => follow(run.runId, held), from)
+        : { text: run.input.text, from, start: () => follow(run.runId, printer), show: () => {} },
+    );
+    void sendNext();
+  });
 
   editor.onSubmit = (text) => {
     if (text === '') return;
@@ -346,6 +380,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   try {
     return await finished;
   } finally {
+    stopWatching?.();
     process.off('SIGINT', interrupt);
     working.stop();
     tui.stop();

@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { type DaemonStatus, daemonStatus, startDaemon, stopDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
+import { loadApplication } from '../load-application.js';
 
 /** The daemon's state as human lines. */
 export function describeDaemon(status: DaemonStatus): string {
@@ -104,7 +105,8 @@ const daemonRestart: Command = {
 finish), then starts it again like repa daemon start, reading its environment anew (a key variable
 exported since). A key stored with repa login or in Pi's auth.json needs no restart. The new daemon
 keeps no model it was not given: without --model, each run's model is decided when it is accepted.
-Starts it when none runs.
+It serves the web app again on the same port with the same secret, so an open page (repa web)
+reconnects by itself. Starts it when none runs.
 
 Options:
   --model ID       provider/id of the model, or repa-offline, for runs no settings level chooses
@@ -114,7 +116,11 @@ Options:
   async run(context, _args, values) {
     // Spec R71: only a model named now; the one the old daemon was started with is not kept.
     const model = typeof values.model === 'string' ? values.model : undefined;
-    const stopped = await stopDaemon(context.appDirectory);
+    // The web app's port and secret are kept: an open page reconnects to the new daemon.
+    const { keepingWebState } = await loadApplication();
+    const stopped = await keepingWebState(context.appDirectory, () =>
+      stopDaemon(context.appDirectory),
+    );
     const { status } = await startDaemon({
       appDirectory: context.appDirectory,
       agentDir: context.agentDir,

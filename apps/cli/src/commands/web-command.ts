@@ -31,9 +31,9 @@ const web: Command = {
   help: `Asks the daemon (started when none runs) to serve the web app on 127.0.0.1 and opens it in
 your browser: spaces, sessions, the conversation, the learning context, settings and runs. The
 printed URL carries a secret: opening it once sets a cookie, and every other request without it is
-refused. The daemon keeps serving the app, after a restart too (same port, same secret, kept in
-<app-dir>/run/web.json), so an open page reconnects by itself. For a new secret, stop the daemon and
-delete that file.
+refused. The daemon keeps serving the app after repa daemon restart and after a crash (same port,
+same secret, kept in <app-dir>/run/web.json), so an open page reconnects by itself. repa daemon stop
+(or the daemon's idle exit) ends the page: run repa web again for a new address and secret.
 
 Options:
   --space DIR      open this space in the page (default: the space the working directory is in,

@@ -1,8 +1,26 @@
-import { RepaError } from '@repa/protocol';
+import { type HistoryItem, RepaError } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
+
+/** The part of a history `session.history` asks for: the last `limit` items before `before`. */
+function partOfHistory(
+  items: HistoryItem[],
+  { limit, before }: { limit?: number | undefined; before?: string | undefined },
+): { items: HistoryItem[]; earlier?: boolean } {
+  let end = items.length;
+  if (before !== undefined) {
+    end = items.findIndex((item) => item.entryId === before);
+    if (end === -1) {
+      throw new RepaError('not_found', `The session's history has no entry ${before}.`, {
+        fix: 'Read the history again from its end (session.history without before).',
+      });
+    }
+  }
+  const start = limit === undefined ? 0 : Math.max(0, end - limit);
+  return { items: items.slice(start, end), ...(start > 0 ? { earlier: true } : {}) };
+}
 
 /** The characters of one part of `session.export`: well inside a frame, however it is escaped. */
 const EXPORT_PART_CHARS = 1_000_000;
@@ -37,9 +55,12 @@ export function sessionHandlers({
     'session.history': async (params) => {
       const root = await space(params.space);
       await trust.checkSession(root, params.sessionId);
-      return {
-        items: await (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory),
-      };
+      const items = await (await loadHost()).readSessionHistory(
+        root,
+        params.sessionId,
+        appDirectory,
+      );
+      return partOfHistory(items, params);
     },
     'session.rename': async (params) => {
       const root = await space(params.space);
@@ -56,6 +77,8 @@ export function sessionHandlers({
       return { session };
     },
     'session.compact': (params) => runs.compact(params),
+    'session.subscribe': (params, connection) => runs.subscribeSession(params, connection),
+    'session.unsubscribe': (params, connection) => runs.unsubscribeSession(params, connection),
     'session.export': async (params) => {
       const root = await space(params.space);
       await trust.checkSession(root, params.sessionId);

@@ -16,13 +16,21 @@ export class RunDeliveries {
   readonly #ledger: RunLedger;
   readonly #hosts: SessionHosts;
   readonly #watches: RunWatches;
+  readonly #announce: (run: RunInfo) => void;
   /** Messages handed to a host, by their record's id, until they settle. */
   readonly #settling = new Map<string, { run: RunInfo; settled: Promise<void> }>();
 
-  constructor(ledger: RunLedger, hosts: SessionHosts, watches: RunWatches) {
+  /** `announce`: tells the session's followers of a new record (`session.run`). */
+  constructor(
+    ledger: RunLedger,
+    hosts: SessionHosts,
+    watches: RunWatches,
+    announce: (run: RunInfo) => void,
+  ) {
     this.#ledger = ledger;
     this.#hosts = hosts;
     this.#watches = watches;
+    this.#announce = announce;
   }
 
   /**
@@ -43,6 +51,7 @@ export class RunDeliveries {
     const record = acceptance.run;
     if (subscriber) this.#watches.subscribe(record.runId, subscriber);
     if (acceptance.resubmitted) return { ...acceptance };
+    this.#announce(record);
     this.#ledger.markRunning(record.runId);
     this.#watches.emit(record, { type: 'status', status: 'running' });
     const { text, images } = request.input;

@@ -19,6 +19,7 @@ import { RunDeliveries } from './run-deliveries.js';
 import type { RunLedger } from './run-ledger.js';
 import type { AcceptedSettings, RunRequest } from './run-request.js';
 import { RunWatches } from './run-watches.js';
+import { SessionWatches } from './session-watches.js';
 
 /** What the run scheduler works with. */
 export interface RunSchedulerParts {
@@ -46,6 +47,7 @@ export class RunScheduler {
   readonly #parts: RunSchedulerParts;
   readonly #ledger: RunLedger;
   readonly #watches = new RunWatches();
+  readonly #sessions = new SessionWatches(this.#watches);
   readonly #deliveries: RunDeliveries;
   /** The runs executing here, with their session key. */
   readonly #active = new Map<string, { sessionKey: string; done: Promise<void> }>();
@@ -56,7 +58,9 @@ export class RunScheduler {
   constructor(parts: RunSchedulerParts) {
     this.#parts = parts;
     this.#ledger = parts.ledger;
-    this.#deliveries = new RunDeliveries(parts.ledger, parts.hosts, this.#watches);
+    this.#deliveries = new RunDeliveries(parts.ledger, parts.hosts, this.#watches, (run) =>
+      this.#sessions.announce(run),
+    );
   }
 
   /** True while no run is accepted or running (the daemon may exit when idle long enough). */
@@ -114,6 +118,34 @@ export class RunScheduler {
   /** Sends the run's next events to `connection` as `run.event` notifications. */
   subscribe(runId: string, connection: ConnectionContext): void {
     this.#watches.subscribe(runId, connection);
+  }
+
+  /**
+   * Follows a session's runs for `connection` (`session.subscribe`): the runs accepted or running
+   * now, oldest first, whose events it gets from now on, and every run accepted later.
+   */
+  async subscribeSession(
+    params: V1Params<'session.subscribe'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'session.subscribe'>> {
+    const space = await this.#parts.space(params.space);
+    await this.#parts.trust.checkSession(space, params.sessionId);
+    this.#sessions.subscribe(space, params.sessionId, connection);
+    const runs = this.#ledger
+      .listRuns({ space, sessionId: params.sessionId, limit: 1000 })
+      .filter((run) => !isTerminalRunStatus(run.status))
+      .reverse();
+    for (const run of runs) this.#watches.subscribe(run.runId, connection);
+    return { runs };
+  }
+
+  /** Stops following a session's new runs for `connection` (`session.unsubscribe`). */
+  async unsubscribeSession(
+    params: V1Params<'session.unsubscribe'>,
+    connection: ConnectionContext,
+  ): Promise<V1Result<'session.unsubscribe'>> {
+    const space = await this.#parts.space(params.space);
+    return { unsubscribed: this.#sessions.unsubscribe(space, params.sessionId, connection) };
   }
 
   /** Starts every session's queue again, in order (queued runs survive a restart, R24). */
@@ -195,6 +227,7 @@ export class RunScheduler {
         status: 'cancelled',
         error: cancelled.error,
       });
+      if (run.delivery === 'queue') this.#queueMoved(run.space, run.sessionId);
       return cancelled;
     }
     // A steer or follow-up not yet delivered is taken back; a delivered one stays delivered.
@@ -305,6 +338,7 @@ export class RunScheduler {
     const acceptance = this.#ledger.accept(request, settings);
     if (subscriber) this.#watches.subscribe(acceptance.run.runId, subscriber);
     if (!acceptance.resubmitted) {
+      this.#sessions.announce(this.#ledger.getRun(acceptance.run.runId));
       if (request.delivery === 'queue') this.#pump(request.space, request.sessionId);
       else this.#start(acceptance.run);
     }
@@ -351,6 +385,15 @@ export class RunScheduler {
       void pruneHistoryAfterRun(this.#parts, run.space);
     });
     this.#active.set(run.runId, { sessionKey: sessionKey(run.space, run.sessionId), done });
+    if (run.delivery === 'queue') this.#queueMoved(run.space, run.sessionId);
+  }
+
+  /** Tells the session's followers the new places of the runs still waiting in its queue. */
+  #queueMoved(space: string, sessionId: string): void {
+    const waiting = this.#ledger
+      .listRuns({ space, sessionId, status: 'accepted', limit: 1000 })
+      .filter((run) => run.delivery === 'queue');
+    for (const run of waiting.reverse()) this.#sessions.announce(run);
   }
 
   /** Starts the first queued run of a session when none of its runs is active here. */

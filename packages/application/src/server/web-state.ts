@@ -50,3 +50,15 @@ export async function writeWebState(appDirectory: string, state: WebState): Prom
 export async function deleteWebState(appDirectory: string): Promise<void> {
   await rm(statePath(appDirectory), { force: true }).catch(() => undefined);
 }
+
+/**
+ * Runs `stop` (a clean stop of the daemon, which deletes the saved state) and saves the state it
+ * found back, so that the next daemon serves the open page again on the same port with the same
+ * secret (`repa daemon restart`).
+ */
+export async function keepingWebState<T>(appDirectory: string, stop: () => Promise<T>): Promise<T> {
+  const saved = await readWebState(appDirectory);
+  const stopped = await stop();
+  if (saved !== undefined) await writeWebState(appDirectory, saved);
+  return stopped;
+}

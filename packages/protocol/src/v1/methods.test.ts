@@ -114,6 +114,14 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
       items: [{ entryId: 'e1', kind: 'user', timestamp: '2026-12-02T10:00:00.000Z', text: 'hi' }],
     },
   },
+  'session.subscribe': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: { runs: [] },
+  },
+  'session.unsubscribe': {
+    params: { space: '/spaces/a', sessionId: 's1' },
+    result: { unsubscribed: true },
+  },
   'session.rename': {
     params: { space: '/spaces/a', sessionId: 's1', title: 'Tides' },
     result: { session: { ...session, title: 'Tides' } },
@@ -320,6 +328,8 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'session.list': { params: {}, path: 'params.space' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },
   'session.rename': { params: { space: '/a', sessionId: 's1', title: '' }, path: 'params.title' },
+  'session.subscribe': { params: { space: '/a' }, path: 'params.sessionId' },
+  'session.unsubscribe': { params: { space: '/a', sessionId: 7 }, path: 'params.sessionId' },
   'session.compact': {
     params: { space: '/a', sessionId: 's', instructions: '' },
     path: 'params.instructions',
@@ -519,6 +529,7 @@ describe('JSON Schema export', () => {
     expect(Object.keys(schemas.methods).sort()).toEqual(Object.keys(v1Methods).sort());
     expect(Object.keys(schemas.notifications)).toEqual([
       'run.event',
+      'session.run',
       'context.progress',
       'login.progress',
     ]);

@@ -7,7 +7,7 @@ import { materialsMethods } from './methods/materials.js';
 import { modelsMethods } from './methods/models.js';
 import { packagesMethods } from './methods/packages.js';
 import { runMethods } from './methods/run.js';
-import { sessionMethods } from './methods/session.js';
+import { sessionMethods, sessionRunNotificationSchema } from './methods/session.js';
 import { settingsMethods } from './methods/settings.js';
 import { spaceMethods } from './methods/space.js';
 import { runEventNotificationSchema } from './runs.js';
@@ -40,6 +40,7 @@ export const v1Methods = {
 /** Every v1 notification (server → client) with its params schema. */
 export const v1Notifications = {
   'run.event': runEventNotificationSchema,
+  'session.run': sessionRunNotificationSchema,
   'context.progress': contextProgressSchema,
   'login.progress': loginProgressSchema.describe(
     'One step of a `login.start`, sent to the connection that started it.',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
+import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { saveDiffSchema } from './rewind.js';
 
 /** A session of a space. */
 export const sessionInfoSchema = z
@@ -20,6 +22,21 @@ export const sessionInfoSchema = z
   .meta({
     id: 'Session',
     description: 'A session of a space.',
+  });
+
+/** A tool call an assistant message of the history made. */
+export const historyToolCallSchema = z
+  .looseObject({
+    toolCallId: z.string().describe("Pi's tool call id."),
+    toolName: z.string().describe("The tool's name."),
+    target: z
+      .string()
+      .optional()
+      .describe('What the call works on, as its arguments name it (a path or a search pattern).'),
+  })
+  .meta({
+    id: 'HistoryToolCall',
+    description: 'A tool call an assistant message of the history made.',
   });
 
 /**
@@ -57,10 +74,49 @@ export const historyItemSchema = z
       .describe(
         'For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call failed).',
       ),
+    runId: idSchema
+      .optional()
+      .describe(
+        "The run the entry belongs to (the run ledger's id; absent for entries written before runs were marked in the history).",
+      ),
+    toolCalls: z
+      .array(historyToolCallSchema)
+      .optional()
+      .describe('For an assistant message: the tool calls it made, in order (absent when none).'),
+    answerText: z
+      .string()
+      .optional()
+      .describe(
+        'For an assistant message with tool calls: its text alone (`text` also names each call as `[name target]`).',
+      ),
+    toolCallId: z.string().optional().describe('For a tool result: the tool call it answers.'),
+    operationId: idSchema
+      .optional()
+      .describe("For a saving tool's result: its content operation id (`run.rewind` takes it)."),
+    receipts: z
+      .array(saveReceiptSchema)
+      .optional()
+      .describe("For a saving tool's result: the receipts of what reached disk."),
+    diffs: z
+      .array(saveDiffSchema)
+      .optional()
+      .describe("For a saving tool's result: what each saved file changed."),
+    revision: z
+      .string()
+      .optional()
+      .describe('For a context snapshot: the learning-context revision it gave the model.'),
+    sources: z
+      .array(z.string())
+      .optional()
+      .describe('For a context snapshot: the sources its body was built from.'),
+    changes: z
+      .array(fileChangeSchema)
+      .optional()
+      .describe('For a file-change notice: the changes the model was told about.'),
   })
   .meta({
     id: 'HistoryItem',
     description: 'One public history item (spec R27).',
   });
 
-export type { HistoryItem, SessionInfo } from './wire-types.generated.js';
+export type { HistoryItem, HistoryToolCall, SessionInfo } from './wire-types.generated.js';

@@ -620,6 +620,18 @@ export interface MaterialInfo {
   [member: string]: unknown;
 }
 
+/** A tool call an assistant message of the history made. */
+export interface HistoryToolCall {
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** What the call works on, as its arguments name it (a path or a search pattern). */
+  target?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** One public history item (spec R27). */
 export interface HistoryItem {
   /** The Pi session entry id. */
@@ -648,6 +660,32 @@ export interface HistoryItem {
    * failed).
    */
   outcome?: 'cancelled' | 'failed' | undefined;
+  /**
+   * The run the entry belongs to (the run ledger's id; absent for entries written before runs were
+   * marked in the history).
+   */
+  runId?: string | undefined;
+  /** For an assistant message: the tool calls it made, in order (absent when none). */
+  toolCalls?: HistoryToolCall[] | undefined;
+  /**
+   * For an assistant message with tool calls: its text alone (`text` also names each call as `[name
+   * target]`).
+   */
+  answerText?: string | undefined;
+  /** For a tool result: the tool call it answers. */
+  toolCallId?: string | undefined;
+  /** For a saving tool's result: its content operation id (`run.rewind` takes it). */
+  operationId?: string | undefined;
+  /** For a saving tool's result: the receipts of what reached disk. */
+  receipts?: SaveReceipt[] | undefined;
+  /** For a saving tool's result: what each saved file changed. */
+  diffs?: SaveDiff[] | undefined;
+  /** For a context snapshot: the learning-context revision it gave the model. */
+  revision?: string | undefined;
+  /** For a context snapshot: the sources its body was built from. */
+  sources?: string[] | undefined;
+  /** For a file-change notice: the changes the model was told about. */
+  changes?: FileChange[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1127,6 +1165,19 @@ export interface RunEventNotification {
   event: RunEvent;
 }
 
+/**
+ * The `session.run` notification's params: a run of a session this connection follows
+ * (`session.subscribe`) was accepted or moved in the queue; its `run.event` notifications follow.
+ */
+export interface SessionRunNotification {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+  /** The run as the ledger has it now (a queued one with its `queuePosition`). */
+  run: RunInfo;
+}
+
 /** `initialize` params. */
 export interface InitializeParams {
   /** Protocol versions the client speaks, most preferred first. */
@@ -1239,12 +1290,56 @@ export interface SessionHistoryParams {
   space: string;
   /** The session. */
   sessionId: string;
+  /** Only the last this many items (default: all). */
+  limit?: number | undefined;
+  /**
+   * Only the items before this entry id (a part read earlier begins with it); `not_found` when the
+   * branch has no such entry.
+   */
+  before?: string | undefined;
 }
 
 /** `session.history` result. */
 export interface SessionHistoryResult {
   /** The session's public history, oldest first. */
   items: HistoryItem[];
+  /** True when items precede the first one returned (ask again with `before`). */
+  earlier?: boolean | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.subscribe` params. */
+export interface SessionSubscribeParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+}
+
+/** `session.subscribe` result. */
+export interface SessionSubscribeResult {
+  /**
+   * The session's runs accepted or running now, oldest first (queued ones with their
+   * `queuePosition`); this connection gets their events from now on.
+   */
+  runs: RunInfo[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.unsubscribe` params. */
+export interface SessionUnsubscribeParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session. */
+  sessionId: string;
+}
+
+/** `session.unsubscribe` result. */
+export interface SessionUnsubscribeResult {
+  /** False when this connection did not follow the session. */
+  unsubscribed: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -2189,8 +2284,23 @@ export interface V1MethodTypes {
   'session.create': { params: SessionCreateParams; result: SessionCreateResult };
   /** Lists the sessions of a space, newest first; damaged ones carry `damaged`. */
   'session.list': { params: SessionListParams; result: SessionListResult };
-  /** The public history of a session (spec R27). */
+  /**
+   * The public history of a session (spec R27), whole or in parts: `limit` takes the last items
+   * (before `before`), and `earlier` says more precede them.
+   */
   'session.history': { params: SessionHistoryParams; result: SessionHistoryResult };
+  /**
+   * Follows a session's runs, whoever submitted them (another client, another tab, the queue): this
+   * connection gets a `session.run` notification when one of its runs is accepted or moves in the
+   * queue, and that run's `run.event` notifications, until the connection closes or
+   * `session.unsubscribe`.
+   */
+  'session.subscribe': { params: SessionSubscribeParams; result: SessionSubscribeResult };
+  /**
+   * Stops following a session's new runs (`session.subscribe`); the runs already followed send
+   * their events to their end.
+   */
+  'session.unsubscribe': { params: SessionUnsubscribeParams; result: SessionUnsubscribeResult };
   /** Gives a session a new title. */
   'session.rename': { params: SessionRenameParams; result: SessionRenameResult };
   /**
@@ -2346,6 +2456,7 @@ export interface V1MethodTypes {
 /** Every v1 notification name with the interface of its params. */
 export interface V1NotificationTypes {
   'run.event': RunEventNotification;
+  'session.run': SessionRunNotification;
   /** Progress of a `context.build`, sent to the connection that asked for it. */
   'context.progress': ContextProgressParams;
   /** One step of a `login.start`, sent to the connection that started it. */

@@ -87,7 +87,9 @@ import {
 } from './runs.js';
 import {
   type HistoryItem,
+  type HistoryToolCall,
   historyItemSchema,
+  historyToolCallSchema,
   type SessionInfo,
   sessionInfoSchema,
 } from './sessions.js';
@@ -170,6 +172,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
   Holds<Same<MaterialInfo, z.infer<typeof materialSchema>>>,
   Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
+  Holds<Same<HistoryToolCall, z.infer<typeof historyToolCallSchema>>>,
   Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
   Holds<Same<RunOverrides, z.infer<typeof runOverridesSchema>>>,
   Holds<Same<RunUsage, z.infer<typeof runUsageSchema>>>,
@@ -229,6 +232,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['ModelDecision', modelDecisionSchema],
   ['SessionInfo', sessionInfoSchema],
   ['HistoryItem', historyItemSchema],
+  ['HistoryToolCall', historyToolCallSchema],
   ['MaterialInfo', materialSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
@@ -378,6 +382,7 @@ const defInterfaces: Record<string, string[]> = {
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
+  HistoryToolCall: ['HistoryToolCall'],
   Material: ['MaterialInfo'],
   PromptSection: ['PromptSectionReport'],
   PromptSettings: ['PromptSettings'],

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { idSchema, spaceRootSchema } from '../common.js';
+import { runInfoSchema } from '../runs.js';
 import { historyItemSchema, sessionInfoSchema } from '../sessions.js';
+
+/** The `session.run` notification's params: a run of a session the connection follows. */
+export const sessionRunNotificationSchema = z.object({
+  space: spaceRootSchema.describe('The space root (an absolute path).'),
+  sessionId: idSchema.describe('The session.'),
+  run: runInfoSchema.describe(
+    'The run as the ledger has it now (a queued one with its `queuePosition`).',
+  ),
+});
 
 /** The `session.*` methods. */
 export const sessionMethods = {
@@ -24,13 +34,58 @@ export const sessionMethods = {
     }),
   },
   'session.history': {
-    description: 'The public history of a session (spec R27).',
+    description:
+      'The public history of a session (spec R27), whole or in parts: `limit` takes the last items (before `before`), and `earlier` says more precede them.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+      limit: z
+        .number()
+        .int()
+        .positive()
+        .max(100_000)
+        .optional()
+        .describe('Only the last this many items (default: all).'),
+      before: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Only the items before this entry id (a part read earlier begins with it); `not_found` when the branch has no such entry.',
+        ),
+    }),
+    result: z.looseObject({
+      items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+      earlier: z
+        .boolean()
+        .optional()
+        .describe('True when items precede the first one returned (ask again with `before`).'),
+    }),
+  },
+  'session.subscribe': {
+    description:
+      "Follows a session's runs, whoever submitted them (another client, another tab, the queue): this connection gets a `session.run` notification when one of its runs is accepted or moves in the queue, and that run's `run.event` notifications, until the connection closes or `session.unsubscribe`.",
     params: z.strictObject({
       space: spaceRootSchema.describe('The space root (an absolute path).'),
       sessionId: idSchema.describe('The session.'),
     }),
     result: z.looseObject({
-      items: z.array(historyItemSchema).describe("The session's public history, oldest first."),
+      runs: z
+        .array(runInfoSchema)
+        .describe(
+          "The session's runs accepted or running now, oldest first (queued ones with their `queuePosition`); this connection gets their events from now on.",
+        ),
+    }),
+  },
+  'session.unsubscribe': {
+    description:
+      "Stops following a session's new runs (`session.subscribe`); the runs already followed send their events to their end.",
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session.'),
+    }),
+    result: z.looseObject({
+      unsubscribed: z.boolean().describe('False when this connection did not follow the session.'),
     }),
   },
   'session.rename': {

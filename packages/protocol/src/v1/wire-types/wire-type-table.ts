@@ -10,6 +10,7 @@ import { learningContextSchema, learningContextSourceStateSchema } from '../lear
 import { loginProgressSchema, loginTypeSchema } from '../login.js';
 import { contextProgressSchema } from '../methods/context.js';
 import { materialSchema } from '../methods/materials.js';
+import { sessionRunNotificationSchema } from '../methods/session.js';
 import {
   settingsResetParamsSchema,
   settingsResetParamsView,
@@ -54,7 +55,7 @@ import {
   runStatusSchema,
   runUsageSchema,
 } from '../runs.js';
-import { historyItemSchema, sessionInfoSchema } from '../sessions.js';
+import { historyItemSchema, historyToolCallSchema, sessionInfoSchema } from '../sessions.js';
 import {
   bashModeSchema,
   fileChangesModeSchema,
@@ -195,6 +196,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'SessionInfo', schema: sessionInfoSchema },
   { name: 'MaterialInfo', schema: materialSchema },
+  { name: 'HistoryToolCall', schema: historyToolCallSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
     name: 'LearningContextSourceState',
@@ -304,5 +306,10 @@ export const WIRE_TYPES: readonly WireType[] = [
     name: 'RunEventNotification',
     schema: runEventNotificationSchema,
     doc: "The `run.event` notification's params.",
+  },
+  {
+    name: 'SessionRunNotification',
+    schema: sessionRunNotificationSchema,
+    doc: "The `session.run` notification's params: a run of a session this connection follows (`session.subscribe`) was accepted or moved in the queue; its `run.event` notifications follow.",
   },
 ];
