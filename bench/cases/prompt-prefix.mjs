@@ -5,6 +5,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryCredentialStore } from '@earendil-works/pi-ai';
+import {
+  createAgentSession,
+  DefaultResourceLoader,
+  ModelRuntime,
+  SessionManager,
+  SettingsManager,
+} from '@earendil-works/pi-coding-agent';
 import { startAnthropicEndpoint } from '@repa/fixtures';
 import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
@@ -166,6 +174,7 @@ async function session(base) {
       labelled.push({ ...endpoint.requests[index], label });
     }
   };
+  let bare;
   try {
     await client.client.request('space.open', { root: space });
     const { session: created } = await client.client.request('session.create', { space });
@@ -198,13 +207,127 @@ async function session(base) {
         mark({ summary: true });
       }
     }
+    if (labelled.length !== endpoint.requests.length) throw new Error('unlabelled requests');
+    bare = await barePiRequest(base, agentDir, endpoint);
   } finally {
     await client.client.close().catch(() => undefined);
     await stopDaemon(daemon);
     await endpoint.close();
   }
-  if (labelled.length !== endpoint.requests.length) throw new Error('unlabelled requests');
-  return labelled;
+  return { requests: labelled, bare };
+}
+
+/** Pi's own tools for what Repa's content tools do (Repa's `apply_patch` has none). */
+const PI_TOOLS = ['read', 'edit', 'write', 'ls', 'find', 'grep'];
+
+/**
+ * The first request of bare Pi (its default system prompt, its six equivalent tools, no extension,
+ * skill or context file) on the same model and endpoint, as the endpoint received it.
+ */
+async function barePiRequest(base, agentDir, endpoint) {
+  const cwd = join(base, 'bare-space');
+  mkdirSync(cwd, { recursive: true });
+  const modelRuntime = await ModelRuntime.create({
+    credentials: new InMemoryCredentialStore(),
+    modelsPath: join(agentDir, 'models.json'),
+    allowModelNetwork: false,
+    refreshOnCreate: false,
+  });
+  await modelRuntime.refresh({ allowNetwork: false });
+  const [provider, id] = MODEL.split('/');
+  const model = modelRuntime.getModel(provider, id);
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+  const resourceLoader = new DefaultResourceLoader({
+    cwd,
+    agentDir,
+    settingsManager,
+    noExtensions: true,
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+  });
+  await resourceLoader.reload();
+  const { session: bare } = await createAgentSession({
+    cwd,
+    agentDir,
+    model,
+    thinkingLevel: 'off',
+    modelRuntime,
+    settingsManager,
+    resourceLoader,
+    sessionManager: SessionManager.inMemory(cwd),
+    tools: PI_TOOLS,
+  });
+  const before = endpoint.requests.length;
+  endpoint.replies = [text('ok')];
+  await bare.prompt('What do my notes on tides say?');
+  bare.dispose();
+  const request = endpoint.requests[before];
+  if (request === undefined) throw new Error('bare Pi sent no request');
+  return request;
+}
+
+/** Characters of the fixed part of a request: system prompt, tool schemas, and descriptions. */
+function fixedPart(body) {
+  const system = [body.system ?? []]
+    .flat()
+    .map((block) => (typeof block === 'string' ? block : block.text))
+    .join('');
+  const tools = withoutCacheMarks(body.tools ?? []);
+  const described = (schema) =>
+    schema === null || typeof schema !== 'object'
+      ? 0
+      : Object.entries(schema).reduce(
+          (sum, [key, value]) =>
+            sum +
+            (key === 'description' && typeof value === 'string' ? value.length : described(value)),
+          0,
+        );
+  return {
+    system: system.length,
+    tools: JSON.stringify(tools).length,
+    descriptions: tools.reduce((sum, entry) => sum + described(entry), 0),
+    names: tools.map((entry) => entry.name),
+  };
+}
+
+/**
+ * The fixed cost of a request: Repa's system prompt and tool schemas against bare Pi's default
+ * prompt with Pi's equivalent tools, in tokens estimated as characters / 4 (no tokenizer in the
+ * workspace; Pi estimates the same way).
+ */
+function fixedCostRows(repaBody, piBody) {
+  const repa = fixedPart(repaBody);
+  const pi = fixedPart(piBody);
+  const tokens = (part) => Math.round((part.system + part.tools) / 4);
+  const row = (name, value, note, target = null) => ({
+    kind: 'metric',
+    bench: 'prompt fixed cost',
+    case: name,
+    value,
+    unit: 'tokens',
+    target,
+    samples: 1,
+    note,
+  });
+  return [
+    row(
+      `Repa: system prompt + tool schemas per request (${repa.names.join(', ')})`,
+      tokens(repa),
+      `system ${repa.system} chars, tools ${repa.tools} chars (descriptions ${repa.descriptions}); characters / 4`,
+    ),
+    row(
+      `bare Pi: default system prompt + its tools (${pi.names.join(', ')})`,
+      tokens(pi),
+      `system ${pi.system} chars, tools ${pi.tools} chars (descriptions ${pi.descriptions}); characters / 4`,
+    ),
+    row(
+      'Repa minus bare Pi, per request',
+      tokens(repa) - tokens(pi),
+      `${(tokens(repa) / tokens(pi)).toFixed(2)}× bare Pi`,
+    ),
+  ];
 }
 
 /** Runs the prompt-prefix benchmark and returns its rows (one per conversation request). */
@@ -212,7 +335,11 @@ export async function promptPrefix() {
   const base = mkdtempSync(join(tmpdir(), 'repa-bench-prefix-'));
   try {
     log('prefix: a scripted 20-run session through the daemon against an Anthropic endpoint');
-    const requests = await session(base);
+    const { requests, bare } = await session(base);
+    if (process.env.REPA_BENCH_DUMP) {
+      const dump = { repa: requests[0].body, pi: bare.body };
+      writeFileSync(process.env.REPA_BENCH_DUMP, JSON.stringify(dump, null, 2));
+    }
     const rows = [];
     let previous;
     let index = 0;
@@ -287,6 +414,7 @@ export async function promptPrefix() {
           ? 'no break outside the compaction'
           : `breaks: ${broken.map((row) => row.case.split(':')[0]).join('; ')}`,
     });
+    rows.push(...fixedCostRows(requests[0].body, bare.body));
     return rows;
   } finally {
     rmSync(base, { recursive: true, force: true });
