@@ -92,6 +92,14 @@ async function showSession(browser, url, marker) {
       const length = Number(response.headers()['content-length'] ?? Number.NaN);
       transferred.set(name, { length, encoding: response.headers()['content-encoding'] ?? '' });
     });
+    // bench/profile.mjs-style look at the page's own CPU time: REPA_BENCH_PAGE_PROFILE=<file>.
+    const profileTo = process.env.REPA_BENCH_PAGE_PROFILE;
+    const cdp = profileTo ? await page.createCDPSession() : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     const shownMs = await page.evaluate(
       (text) =>
@@ -110,6 +118,10 @@ async function showSession(browser, url, marker) {
       nodes: document.getElementsByTagName('*').length,
       chars: document.body.textContent?.length ?? 0,
     }));
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(profileTo, JSON.stringify(profile));
+    }
     const { JSHeapUsedSize } = await page.metrics();
     return { shownMs, ...held, heapMiB: JSHeapUsedSize / 2 ** 20, transferred };
   } finally {
