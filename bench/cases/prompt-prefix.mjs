@@ -68,6 +68,7 @@ const STEPS = [
   { step: 'a read file changed outside the session', touch: 'notes/moon.md' },
   { run: 'Anything new in my notes?' },
   { run: 'Which notes do I have?', replies: [tool('find', { pattern: '**/*.md' })] },
+  { step: 'daemon restarted', restart: true },
   { run: 'Quiz me on tides.' },
   { run: 'The answer is the moon.' },
   { step: 'compaction', compact: true },
@@ -165,8 +166,8 @@ async function session(base) {
     mkdirSync(join(space, path, '..'), { recursive: true });
     writeFileSync(join(space, path), body);
   }
-  const daemon = await startDaemon(join(base, 'app'), agentDir, MODEL);
-  const client = trackingClient(daemon.socketPath);
+  let daemon = await startDaemon(join(base, 'app'), agentDir, MODEL);
+  let client = trackingClient(daemon.socketPath);
   const labelled = [];
   const mark = (label) => {
     const from = labelled.length;
@@ -199,6 +200,13 @@ async function session(base) {
           sources: [],
           expectedRevision: revision,
         }));
+      } else if (step.restart) {
+        // A new daemon (as after its idle exit): a new host resumes the session from its file.
+        await client.client.close();
+        await stopDaemon(daemon);
+        daemon = await startDaemon(join(base, 'app'), agentDir, MODEL);
+        client = trackingClient(daemon.socketPath);
+        await client.client.request('space.open', { root: space });
       } else if (step.touch !== undefined) {
         writeFileSync(join(space, step.touch), `${NOTES[step.touch]}\nNeap tides too.\n`);
       } else if (step.compact) {
