@@ -24,13 +24,19 @@ import { trackingClient } from '../lib/tracking-client.mjs';
  * the same 100%.
  */
 const TARGET = { min: 100 };
-const MODEL = 'local/claude-small';
+/** A reasoning model, run with thinking on: every reply starts with a signed thinking block. */
+const MODEL = 'local/claude-local';
+const THINKING = {
+  type: 'thinking',
+  thinking: 'What does the learner need here?',
+  signature: 'sig',
+};
 
-const text = (value) => ({ kind: 'message', blocks: [{ type: 'text', text: value }] });
+const text = (value) => ({ kind: 'message', blocks: [THINKING, { type: 'text', text: value }] });
 let calls = 0;
 const tool = (name, input) => ({
   kind: 'message',
-  blocks: [{ type: 'tool_use', name, input, id: `toolu_bench_${++calls}` }],
+  blocks: [THINKING, { type: 'tool_use', name, input, id: `toolu_bench_${++calls}` }],
 });
 
 /** The notes the session works on. */
@@ -178,6 +184,11 @@ async function session(base) {
   let bare;
   try {
     await client.client.request('space.open', { root: space });
+    await client.client.request('settings.set', {
+      level: 'application',
+      key: 'model.thinkingLevel',
+      value: 'low',
+    });
     const { session: created } = await client.client.request('session.create', { space });
     const sessionId = created.sessionId;
     let revision = null;
@@ -345,7 +356,7 @@ export async function promptPrefix() {
     log('prefix: a scripted 20-run session through the daemon against an Anthropic endpoint');
     const { requests, bare } = await session(base);
     if (process.env.REPA_BENCH_DUMP) {
-      const dump = { repa: requests[0].body, pi: bare.body };
+      const dump = { repa: requests[0].body, pi: bare.body, last: requests.at(-1).body };
       writeFileSync(process.env.REPA_BENCH_DUMP, JSON.stringify(dump, null, 2));
     }
     const rows = [];
