@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: Repa's cost on top of Pi, measured as ratios in one process run.
-// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents …] [--scale=N] [--update-readme]
+// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents|citations|prefix|page …] [--scale=N] [--update-readme]
 //   cases     run only these (default: all, in this order)
 //   --scale   multiply every sample count (e.g. 0.3 for a quick look; default 1)
 //   --update-readme  replace the table in bench/README.md with this run's
@@ -14,7 +14,9 @@ import { coldStart } from './cases/cold-start.mjs';
 import { daemon } from './cases/daemon.mjs';
 import { documents } from './cases/documents.mjs';
 import { fairness } from './cases/fairness.mjs';
+import { page } from './cases/page.mjs';
 import { projection } from './cases/projection.mjs';
+import { promptPrefix } from './cases/prompt-prefix.mjs';
 import { saves } from './cases/saves.mjs';
 import { search } from './cases/search.mjs';
 import { spaceBounds } from './cases/space-bounds.mjs';
@@ -33,6 +35,8 @@ const CASES = {
   bounds: spaceBounds,
   documents,
   citations,
+  prefix: promptPrefix,
+  page,
 };
 
 const args = process.argv.slice(2);

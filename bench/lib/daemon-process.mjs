@@ -12,10 +12,11 @@ export const DAEMON_MAIN = fileURLToPath(
 );
 
 /**
- * Spawns the daemon for `appDirectory` on the embedded offline model and resolves once it printed
- * its ready line, with the child, its socket path and the time from spawn to ready (ms).
+ * Spawns the daemon for `appDirectory` on `model` (default: the embedded offline model) and
+ * resolves once it printed its ready line, with the child, its socket path and the time from spawn
+ * to ready (ms).
  */
-export function startDaemon(appDirectory, agentDir) {
+export function startDaemon(appDirectory, agentDir, model = 'repa-offline') {
   mkdirSync(appDirectory, { recursive: true });
   mkdirSync(agentDir, { recursive: true });
   const started = performance.now();
@@ -26,7 +27,7 @@ export function startDaemon(appDirectory, agentDir) {
     [
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
       DAEMON_MAIN,
-      ...['--app-dir', appDirectory, '--agent-dir', agentDir, '--model', 'repa-offline'],
+      ...['--app-dir', appDirectory, '--agent-dir', agentDir, '--model', model],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PI_OFFLINE: '1' } },
   );

@@ -98,6 +98,7 @@ describe('PiConversationHost on the real Pi SDK', () => {
         .map((tool) => ({
           name: tool.name,
           description: tool.description,
+          snippet: host.session.getToolDefinition(tool.name)?.promptSnippet,
           promptGuidelines: [...(tool.promptGuidelines ?? [])],
         }));
       const expected = assembleSystemPrompt({

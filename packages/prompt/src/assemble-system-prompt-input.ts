@@ -67,6 +67,11 @@ export interface PromptTool {
   name: string;
   /** The tool's description. */
   description: string;
+  /**
+   * One line saying what the tool is for (Pi's `promptSnippet`). When given, the section shows it
+   * instead of the description, which the model already receives with the tool's schema.
+   */
+  snippet?: string | undefined;
   /** Extra guideline lines the tool contributes to the prompt (Pi's `promptGuidelines`). */
   promptGuidelines?: readonly string[];
 }
@@ -118,6 +123,7 @@ const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({
     z.object({
       name: z.string().min(1),
       description: z.string(),
+      snippet: z.string().optional(),
       promptGuidelines: z.array(z.string()).optional(),
     }),
   ),

@@ -279,6 +279,26 @@ describe('assembleSystemPrompt', () => {
       expect(text).not.toContain('edit"');
     });
 
+    it('shows a tool’s snippet instead of its description, which the schema already carries', () => {
+      const input = withSettings('defaults', (x) => {
+        x.tools = [
+          {
+            name: 'grep',
+            description: 'Search file contents. Regexes are RE2. A hit is not a read.',
+            snippet: 'Search file contents for patterns',
+            promptGuidelines: ['Search before reading many files.'],
+          },
+          { name: 'read', description: 'Read a file.' },
+        ];
+      });
+      const text = assembleSystemPrompt(input).sections.tools ?? '';
+      expect(text).toContain(
+        '<tool name="grep">\nSearch file contents for patterns\nGuidelines:\n- Search before reading many files.\n</tool>',
+      );
+      expect(text).toContain('<tool name="read">\nRead a file.\n</tool>');
+      expect(text).not.toContain('RE2');
+    });
+
     it('leaves the section out, and the skill catalog with it, when no read tool is enabled', () => {
       const none = assembleSystemPrompt(readGoldenInput('no-tools')).report;
       expect(sectionOf(none, 'tools')).toMatchObject({ included: false, reason: 'no tools' });

@@ -2,7 +2,9 @@ import type { PromptTool } from './assemble-system-prompt-input.js';
 import { escapeXml, xmlTag } from './xml-text.js';
 
 /**
- * The `tools` section: only the enabled tools, in the caller's order (R35). Descriptions and
+ * The `tools` section: only the enabled tools, in the caller's order (R35), each with its one-line
+ * snippet (its description when it has none: the full description already reaches the model with
+ * the tool's schema, so repeating it here would only make every request longer). Texts and
  * guideline lines are trimmed; empty guidelines and a tool's repeated guidelines are dropped.
  */
 export function toolsSection(tools: readonly PromptTool[]): string {
@@ -11,7 +13,7 @@ export function toolsSection(tools: readonly PromptTool[]): string {
     const guidelines = [
       ...new Set((tool.promptGuidelines ?? []).map((line) => line.trim()).filter(Boolean)),
     ];
-    const body = [tool.description.trim()];
+    const body = [(tool.snippet?.trim() || tool.description).trim()];
     if (guidelines.length > 0) {
       body.push('Guidelines:', ...guidelines.map((line) => `- ${line}`));
     }

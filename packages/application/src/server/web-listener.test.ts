@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { tempAppDirectory } from '../test/builders.js';
@@ -182,6 +183,33 @@ describe('the web listener', () => {
     }
     expect((await get('/../web/index.html', { host: host(), cookie })).status).toBe(404);
     expect((await get('/', { host: host(), cookie }, 'POST')).status).toBe(405);
+  });
+
+  it('sends text files gzip-compressed to a client that accepts gzip, and plain to one that does not', async () => {
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const call = request({ host: '127.0.0.1', port, path: '/assets/app.js', headers });
+        call.once('error', reject);
+        call.once('response', (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ headers: response.headers, body: Buffer.concat(chunks) }),
+          );
+        });
+        call.end();
+      });
+    const zipped = await raw({ host: host(), cookie, 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+    expect(gunzipSync(zipped.body).toString('utf8')).toBe('console.log(1);');
+    for (const refused of [undefined, 'identity', 'gzip;q=0']) {
+      const headers = { host: host(), cookie, ...(refused ? { 'accept-encoding': refused } : {}) };
+      const plainAnswer = await raw(headers);
+      expect(plainAnswer.headers['content-encoding']).toBeUndefined();
+      expect(plainAnswer.body.toString('utf8')).toBe('console.log(1);');
+      expect(plainAnswer.headers.vary).toBe('accept-encoding');
+    }
   });
 
   it('answers 403 to a foreign Host or Origin, with or without the cookie (DNS rebinding, cross-site use)', async () => {

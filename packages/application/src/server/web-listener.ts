@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { RepaError } from '@repa/protocol';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { FrameStream } from './server-connection.js';
@@ -53,6 +55,19 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Text files sent gzip-compressed to a browser that accepts it (the script is ~400 KB raw). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.map', '.txt']);
+const gzipBytes = promisify(gzip);
+
+/** Whether an `Accept-Encoding` header accepts gzip (named, without `q=0`). */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...parameters] = part.trim().toLowerCase().split(';');
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return coding?.trim() === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
 /**
  * Serves the built web app and its WebSocket bridge on 127.0.0.1. Every request must name the
  * listener in `Host` (127.0.0.1:PORT or localhost:PORT) and, when it sends `Origin`, come from it
@@ -94,6 +109,16 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
     perMessageDeflate: false,
   });
 
+  // Each file's gzip copy, made at its first request and kept while its bytes stay the same.
+  const compressed = new Map<string, { source: Buffer; gzip: Buffer }>();
+  const gzipOf = async (file: string, body: Buffer): Promise<Buffer> => {
+    const kept = compressed.get(file);
+    if (kept?.source.equals(body)) return kept.gzip;
+    const made = await gzipBytes(body);
+    compressed.set(file, { source: body, gzip: made });
+    return made;
+  };
+
   const server = createServer((request, response) => {
     void serve(request, response).catch((error: unknown) => {
       options.onError(error);
@@ -126,11 +151,16 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     const file = files.get(path);
     if (file === undefined) return void plain(response, 404, 'Not Found');
-    const body = await readFile(file);
+    const source = await readFile(file);
+    const compress =
+      COMPRESSIBLE.has(extname(file)) && acceptsGzip(request.headers['accept-encoding']);
+    const body = compress ? await gzipOf(file, source) : source;
     response.writeHead(200, {
       ...securityHeaders(port),
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': body.length,
+      ...(compress ? { 'content-encoding': 'gzip' } : {}),
+      vary: 'accept-encoding',
     });
     response.end(request.method === 'HEAD' ? undefined : body);
   };

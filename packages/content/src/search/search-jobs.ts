@@ -75,8 +75,9 @@ export interface SearchAnswer {
 
 /** The glob test `find` and `grep` apply: below the folder searched, or from the space root. */
 function globTest(glob: PathMatcher, base: string) {
-  return (entry: WalkEntry) =>
-    glob(base === '' ? entry.path : entry.path.slice(base.length + 1)) || glob(entry.path);
+  // From the space root the two are one path: tested once.
+  if (base === '') return (entry: WalkEntry) => glob(entry.path);
+  return (entry: WalkEntry) => glob(entry.path.slice(base.length + 1)) || glob(entry.path);
 }
 
 /** Runs one job synchronously (in the search worker); `aborted` is checked at every entry. */

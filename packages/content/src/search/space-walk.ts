@@ -223,7 +223,7 @@ export class SpaceWalk {
         entry = {
           path,
           target: folder.target === '' ? name : `${folder.target}/${name}`,
-          absolutePath: join(folder.absolutePath, name),
+          absolutePath: childPath(folder.absolutePath, name),
           folder: dirent.isDirectory(),
         };
       } else this.report.special += 1;
@@ -343,6 +343,15 @@ export class SpaceWalk {
       else yield entry;
     }
   }
+}
+
+/**
+ * The absolute path of entry `name` of the folder at `folder` (absolute and normalised already,
+ * `name` a single part from the folder's listing): what `join` returns, without its normalising
+ * pass over the whole path, which a walk of 100,000 files spent ~15% of its time in.
+ */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? folder + name : folder + sep + name;
 }
 
 /** Closes a file descriptor, ignoring a failure (nothing was written through it). */

@@ -6,7 +6,6 @@ import {
   defineSearchTool,
   INCLUDE_IGNORED,
   identityLines,
-  SEARCH_SCOPE,
   searchPathParameter,
   searchResult,
 } from './search-tool.js';
@@ -40,10 +39,10 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
   );
   return defineSearchTool<typeof parameters, ContentFindDetails>(options, {
     ...base,
-    description: `${base.description.replace(
+    description: base.description.replace(
       'relative to the search directory',
-      'relative to the space root, with their repa:document identity where they have one',
-    )}${SEARCH_SCOPE}`,
+      'relative to the space root, with repa:document identities',
+    ),
     parameters,
     fileFix: 'Give the folder to search in as path, or leave it out to search the whole space.',
     async search(params, openWalk) {

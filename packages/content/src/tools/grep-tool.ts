@@ -19,7 +19,6 @@ import {
   defineSearchTool,
   INCLUDE_IGNORED,
   identityLines,
-  SEARCH_SCOPE,
   searchResult,
 } from './search-tool.js';
 import { sharedParameters } from './shared-parameters.js';
@@ -74,7 +73,7 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
       path: Type.Optional(
         Type.String({
           description:
-            'Folder or file to search, relative to the space root (default: the whole space); a granted outside material by its repa:material/<id> identity',
+            'Folder or file to search, relative to the space root (default: the whole space), or a repa:material/<id> identity',
         }),
       ),
       glob: properties.glob,
@@ -87,10 +86,10 @@ export function createContentGrepTool(options: ContentToolsOptions): ToolDefinit
   );
   return defineSearchTool<typeof parameters, ContentGrepDetails>(options, {
     ...base,
-    description: `${base.description.replace(
+    description: base.description.replace(
       'with file paths and line numbers.',
-      "with file paths relative to the space root and line numbers, and the files' repa:document identities where they have one. PDFs, Word documents, EPUBs and web pages are searched in their text as read shows it; a hit in a PDF or EPUB starts with its page (or chapter). Regular expressions use RE2 syntax (as ripgrep). A hit is not a read: read the file before editing it.",
-    )}${SEARCH_SCOPE}`,
+      'with paths relative to the space root, line numbers and repa:document identities. Documents (PDF, DOCX, EPUB, HTML) are searched in their text; a PDF or EPUB hit starts with its page (or chapter). Regexes are RE2 (no look-around or backreferences). A hit is not a read: read a file before editing it.',
+    ),
     parameters,
     async search(params, openWalk) {
       // Checked here so a bad pattern or glob fails before the walk; the worker compiles them again.

@@ -8,7 +8,6 @@ import {
   type ContentSearchDetails,
   defineSearchTool,
   INCLUDE_IGNORED,
-  SEARCH_SCOPE,
   searchPathParameter,
   searchResult,
 } from './search-tool.js';
@@ -41,10 +40,10 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
   );
   return defineSearchTool<typeof parameters, ContentLsDetails>(options, {
     ...base,
-    description: `${base.description.replace(
+    description: base.description.replace(
       "with '/' suffix for directories.",
       "with '/' suffix for directories and each file's size.",
-    )}${SEARCH_SCOPE}`,
+    ),
     parameters,
     fileFix: 'Use read to see a file, or ls its folder.',
     async search(params, openWalk) {

@@ -58,19 +58,20 @@ export interface ContentReadDetails extends ReadToolDetails {
 
 /** The path parameter description shared by the content tools. */
 export const PATH_DESCRIPTION =
-  'Path relative to the space root (e.g. notes/intro.md), or an identity such as repa:document/<id> or repa:material/<id>';
+  'Path relative to the space root, or a repa:document/<id> or repa:material/<id> identity';
 
 type ReadResult = AgentToolResult<ReadToolDetails | undefined>;
 type TextShown = { firstLine: number; lineCount: number };
 
-const ADDRESSING =
-  ' Paths are relative to the space root; repa:document/<id> and repa:material/<id> identities also work. The .repa folder is not accessible. Skill files offered in the skill catalog are read at the location it shows.';
+// What the model needs beyond Pi's description (the path parameter names the identities; the
+// skill catalog names the skill files): the refusals, and how documents are shown.
+const ADDRESSING = ' The .repa folder is not accessible.';
 
 const DOCUMENTS =
-  ' PDFs, Word documents (DOCX), EPUBs and saved web pages (HTML) are read as their text, with a line such as [Page 3 of 12] (or [Chapter 2 of 9]) before each page; use pages to read some of them, and offset/limit for lines of what is shown. They are read-only. Other binary files are refused.';
+  ' PDF, DOCX, EPUB and HTML documents are read-only and read as text, each page (or chapter) after a line such as [Page 3 of 12]. Other binary files are refused.';
 
 const PAGES_DESCRIPTION =
-  'For a PDF (pages) or an EPUB (chapters): which to show, e.g. "7", "3-5" or "12-" (to the end); offset and limit then count lines of those pages';
+  'PDF pages or EPUB chapters to show, e.g. "7", "3-5" or "12-"; offset and limit then count lines within them';
 
 // The image types Pi's read tool sends as attachments, recognised by their first bytes.
 function imageMimeType(bytes: Buffer): string | undefined {

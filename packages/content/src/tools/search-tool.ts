@@ -46,8 +46,7 @@ export interface ContentSearchDetails {
 /** The `includeIgnored` parameter of the search tools. */
 export const INCLUDE_IGNORED = Type.Optional(
   Type.Boolean({
-    description:
-      'Also include .gitignored paths, node_modules and .git (default: false). The .repa folder is never included.',
+    description: 'Include .gitignored paths, node_modules and .git (default: false; .repa never)',
   }),
 );
 
@@ -59,10 +58,6 @@ export function searchPathParameter(what: string) {
     }),
   );
 }
-
-/** The sentence the search tools add to Pi's descriptions. */
-export const SEARCH_SCOPE =
-  ' Covers the space only; the .repa folder is never listed, symlinks leaving the space are not followed, and .gitignored paths, node_modules and .git are skipped unless includeIgnored is true. Paths are relative to the space root, so read and edit take them as they are.';
 
 /** The tool options' search bounds with defaults filled in. */
 function searchLimitsOf(options: ContentToolsOptions): SearchLimits {

@@ -117,6 +117,7 @@ export class PromptCache {
             tools: tools.map((tool) => ({
               name: tool.name,
               description: tool.description,
+              snippet: session.getToolDefinition(tool.name)?.promptSnippet,
               promptGuidelines: tool.promptGuidelines && [...tool.promptGuidelines],
             })),
             materials,

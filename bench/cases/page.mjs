@@ -1,0 +1,248 @@
+// Benchmark — the page: the web app's JavaScript and CSS as a browser transfers them (gzip), and
+// the time to show a 1,000-message session in headless Chromium, against the real daemon serving
+// the page (the session made by real runs on the offline model).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import puppeteer from 'puppeteer-core';
+import { quantile } from '../lib/compare.mjs';
+import { NODE, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
+import { log } from '../lib/progress.mjs';
+import { trackingClient } from '../lib/tracking-client.mjs';
+
+/** Targets (issue: a light page): ≤ 150 KB of JavaScript + CSS gzip; a 1,000-message session shown in ≤ 300 ms. */
+const TARGETS = { transfer: { max: 150 }, render: { max: 300 } };
+const CHROMIUM = process.env.REPA_CHROMIUM ?? '/usr/bin/chromium';
+const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
+const CLI_MAIN = fileURLToPath(new URL('../../apps/cli/dist/main.js', import.meta.url));
+/** Each run reads a note and answers from it: user, tool call, tool result, answer. */
+const MESSAGES_PER_RUN = 4;
+const MESSAGES = 1_000;
+const NOTES = 20;
+
+/** The built page's script and stylesheet, raw and gzip (level 9, as a server would cache them). */
+function builtAssets() {
+  return ['app.js', 'styles.css'].map((name) => {
+    const bytes = readFileSync(join(WEB_DIST, name));
+    return { name, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+}
+
+/** `repa web --no-open --json` against the daemon of `appDirectory`: the page's address. */
+function webAddress(appDirectory, agentDir, space) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      NODE,
+      [CLI_MAIN, '--app-dir', appDirectory, '--agent-dir', agentDir, 'web', '--no-open'],
+      { cwd: space, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 && out.startsWith('http')
+        ? resolve(out.trim())
+        : reject(new Error(`repa web failed (${code}): ${err || out}`)),
+    );
+  });
+}
+
+/** A session of `MESSAGES` messages made by real runs through the daemon. */
+async function longSession(client, space) {
+  const { session } = await client.client.request('session.create', { space });
+  const runs = MESSAGES / MESSAGES_PER_RUN;
+  for (let run = 1; run <= runs; run++) {
+    await client.run(
+      space,
+      session.sessionId,
+      `What does notes/chapter-${run % NOTES}.md say about photosynthesis? Run ${run}.`,
+    );
+    if (run % 50 === 0) log(`page: ${run}/${runs} runs`);
+  }
+  const { items } = await client.client.request('session.history', {
+    space,
+    sessionId: session.sessionId,
+  });
+  return { sessionId: session.sessionId, items: items.length, marker: `Run ${runs}.` };
+}
+
+/**
+ * Opens the page at the session in a fresh browser context (no cache) and returns the time from
+ * navigation start until the newest message's text is in the page and painted, with what the
+ * page then holds.
+ */
+async function showSession(browser, url, marker) {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const transferred = new Map();
+    page.on('response', async (response) => {
+      const name = new URL(response.url()).pathname.slice(1);
+      if (name !== 'app.js' && name !== 'styles.css') return;
+      const length = Number(response.headers()['content-length'] ?? Number.NaN);
+      transferred.set(name, { length, encoding: response.headers()['content-encoding'] ?? '' });
+    });
+    // bench/profile.mjs-style look at the page's own CPU time: REPA_BENCH_PAGE_PROFILE=<file>.
+    const profileTo = process.env.REPA_BENCH_PAGE_PROFILE;
+    const cdp = profileTo ? await page.createCDPSession() : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const shownMs = await page.evaluate(
+      (text) =>
+        new Promise((resolve) => {
+          const check = () => {
+            if (document.body.textContent?.includes(text)) {
+              // Two frames: the one that lays the history out and the one that paints it.
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+            } else requestAnimationFrame(check);
+          };
+          check();
+        }),
+      marker,
+    );
+    const held = await page.evaluate(() => ({
+      nodes: document.getElementsByTagName('*').length,
+      chars: document.body.textContent?.length ?? 0,
+    }));
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(profileTo, JSON.stringify(profile));
+    }
+    const { JSHeapUsedSize } = await page.metrics();
+    return { shownMs, ...held, heapMiB: JSHeapUsedSize / 2 ** 20, transferred };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Runs the page benchmark and returns its rows. */
+export async function page({ scale = 1 } = {}) {
+  const metric = (name, value, unit, target = null, extra = {}) => ({
+    kind: 'metric',
+    bench: 'page',
+    case: name,
+    value,
+    unit,
+    target,
+    ...extra,
+  });
+  if (!existsSync(join(WEB_DIST, 'app.js'))) {
+    return [metric('the page', Number.NaN, 'KB', null, { note: 'skipped: apps/web is not built' })];
+  }
+  const assets = builtAssets();
+  const gzip = assets.reduce((sum, asset) => sum + asset.gzip, 0) / 1000;
+  const rows = [
+    metric('JavaScript + CSS, gzip (apps/web/dist, level 9)', gzip, 'KB', TARGETS.transfer, {
+      samples: 1,
+      note: assets
+        .map(
+          (a) =>
+            `${a.name} ${(a.raw / 1000).toFixed(0)} KB raw, ${(a.gzip / 1000).toFixed(1)} KB gzip`,
+        )
+        .join('; '),
+    }),
+  ];
+  if (!existsSync(CHROMIUM)) {
+    rows.push(
+      metric('1,000-message session shown', Number.NaN, 'ms', null, {
+        note: `skipped: no Chromium at ${CHROMIUM}`,
+      }),
+    );
+    return rows;
+  }
+  const base = mkdtempSync(join(tmpdir(), 'repa-bench-page-'));
+  const space = join(base, 'space');
+  mkdirSync(join(space, 'notes'), { recursive: true });
+  for (let index = 0; index < NOTES; index++) {
+    const lines = [`# Chapter ${index}`, ''];
+    for (let line = 0; line < 12; line++) {
+      lines.push(
+        `Paragraph ${line}: photosynthesis in chapter ${index} turns light into **sugar**.`,
+      );
+    }
+    writeFileSync(join(space, 'notes', `chapter-${index}.md`), `${lines.join('\n')}\n`);
+  }
+  const appDirectory = join(base, 'app');
+  const agentDir = join(base, 'agent');
+  const daemon = await startDaemon(appDirectory, agentDir);
+  const client = trackingClient(daemon.socketPath);
+  let browser;
+  try {
+    await client.client.request('space.open', { root: space });
+    log(
+      `page: making a ${MESSAGES}-message session (${MESSAGES / MESSAGES_PER_RUN} runs on repa-offline)`,
+    );
+    const made = performance.now();
+    const session = await longSession(client, space);
+    const makeSeconds = (performance.now() - made) / 1000;
+    const address = await webAddress(appDirectory, agentDir, space);
+    const url = `${address.split('#')[0]}#space=${encodeURIComponent(space)}&session=${encodeURIComponent(session.sessionId)}`;
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    const samples = [];
+    const count = Math.max(3, Math.round(7 * scale));
+    await showSession(browser, url, session.marker); // warm-up: the daemon's first history read
+    for (let index = 0; index < count; index++) {
+      samples.push(await showSession(browser, url, session.marker));
+    }
+    // The daemon's part: the same history request from a client on its socket.
+    const historyMs = [];
+    for (let index = 0; index < 5; index++) {
+      const started = performance.now();
+      await client.client.request('session.history', { space, sessionId: session.sessionId });
+      historyMs.push(performance.now() - started);
+    }
+    historyMs.sort((a, b) => a - b);
+    const times = samples.map((sample) => sample.shownMs).sort((a, b) => a - b);
+    const last = samples.at(-1);
+    const sent = [...last.transferred.entries()]
+      .map(
+        ([name, t]) =>
+          `${name} ${(t.length / 1000).toFixed(1)} KB${t.encoding ? ` ${t.encoding}` : ' uncompressed'}`,
+      )
+      .join('; ');
+    rows.push(
+      metric(
+        'JavaScript + CSS as the daemon sends them (diagnostic: content-length, and its encoding)',
+        [...last.transferred.values()].reduce((sum, t) => sum + t.length, 0) / 1000,
+        'KB',
+        null,
+        { samples: 1, note: sent },
+      ),
+      metric(
+        `a ${session.items}-item session history (${MESSAGES} messages) shown: navigation start → newest message painted, fresh browser context`,
+        quantile(times, 0.5),
+        'ms',
+        TARGETS.render,
+        {
+          samples: times.length,
+          p95: quantile(times, 0.95),
+          note: `min ${times[0].toFixed(0)} ms; session.history alone over the socket ${quantile(historyMs, 0.5).toFixed(0)} ms (median of 5); then ${last.nodes} elements, ${(last.chars / 1000).toFixed(0)}k characters of text, JS heap ${last.heapMiB.toFixed(1)} MiB; session made by ${MESSAGES / MESSAGES_PER_RUN} runs in ${makeSeconds.toFixed(0)} s`,
+        },
+      ),
+    );
+    return rows;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await client.client.close().catch(() => undefined);
+    await stopDaemon(daemon);
+    rmSync(base, { recursive: true, force: true });
+  }
+}
