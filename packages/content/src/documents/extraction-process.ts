@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type {
   ExtractionFailureReason,
@@ -10,6 +11,11 @@ import type {
 
 /** How long an idle process is kept for the next job before it is stopped. */
 const IDLE_MS = 5_000;
+/**
+ * The niceness of an extraction process (a background job's usual 10): on a core it shares with the
+ * daemon, the daemon's requests go first; on an idle core it runs at full speed.
+ */
+const NICENESS = 10;
 /** How often a busy process's resident size is looked at. */
 const WATCH_MS = 100;
 
@@ -77,6 +83,11 @@ export class ExtractionProcess {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
+    try {
+      if (this.#child.pid !== undefined) setPriority(this.#child.pid, NICENESS);
+    } catch {
+      // A system that will not lower a child's priority runs it at the daemon's.
+    }
     this.#child.stderr?.on('data', (chunk: Buffer) => {
       // V8's report of a heap it could not grow (its GC log, then a FATAL ERROR line).
       if (/Last few GCs|heap limit|heap out of memory/u.test(chunk.toString('utf8'))) {
