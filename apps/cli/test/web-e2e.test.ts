@@ -101,6 +101,8 @@ const lastTurnReaches = (status: string) => lastTurnOf(page, status);
 const send = (text: string) => sendMessage(page, text);
 
 async function settingSource(key: string): Promise<string> {
+  // A view is drawn when its tab is first chosen, its settings once the daemon answered.
+  await page.waitForSelector(`li.setting[data-key="${key}"] .source`, { timeout: STEP_MS });
   return page.$eval(
     `li.setting[data-key="${key}"] .source`,
     (node) => node.getAttribute('data-source') ?? '',

@@ -144,12 +144,15 @@ export function App() {
       setOpened((count) => count + 1);
       setPicked([]);
       setPathInput(opened.root);
-      const list = await loadSessions(opened.root);
+      const listed = loadSessions(opened.root);
+      // The session the address names is read at once, beside the listing that confirms it.
+      if (session !== undefined) await selectSession(opened.root, session);
+      const list = await listed;
+      if (session !== undefined && list.some((item) => item.sessionId === session)) return;
       const latest = [...list].sort((a, b) =>
         (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt),
       )[0];
-      const named = list.some((item) => item.sessionId === session) ? session : undefined;
-      await selectSession(opened.root, named ?? latest?.sessionId);
+      await selectSession(opened.root, latest?.sessionId);
     } catch (error) {
       setNotice(describeError(error));
     }

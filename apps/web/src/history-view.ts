@@ -7,6 +7,13 @@ import type { Rewind } from './rewind-view.js';
 
 /** How many history items one read asks for: a long session comes in parts, the latest first. */
 const HISTORY_PART = 60;
+/**
+ * How many run records come with each part: the newest first, as many as the part can hold turns
+ * of (every run has at least one item), so a long session's records come in parts too.
+ */
+const RUNS_PER_PART = HISTORY_PART;
+/** The most runs one `run.list` returns. */
+const MAX_RUNS = 1000;
 
 /** A session's saved history as far as it is read, with the run records its turns are shown with. */
 export interface SessionHistory {
@@ -48,7 +55,9 @@ export function useSessionHistory(
     let current = true;
     void Promise.all([
       client.request('session.history', { space, sessionId, limit: HISTORY_PART }),
-      client.request('run.list', { space, sessionId, limit: 1000 }).catch(() => ({ runs: [] })),
+      client
+        .request('run.list', { space, sessionId, limit: RUNS_PER_PART, brief: true })
+        .catch(() => ({ runs: [] })),
     ])
       .then(([history, listed]) => {
         if (!current) return;
@@ -72,15 +81,31 @@ export function useSessionHistory(
     if (!state.earlier || loading.current || !first || !space || !sessionId) return;
     loading.current = true;
     try {
-      const part = await client.request('session.history', {
-        space,
-        sessionId,
-        limit: HISTORY_PART,
-        before: first.entryId,
-      });
+      const [part, listed] = await Promise.all([
+        client.request('session.history', {
+          space,
+          sessionId,
+          limit: HISTORY_PART,
+          before: first.entryId,
+        }),
+        // The records of the earlier turns too: the runs listed so far and a part's worth more.
+        client
+          .request('run.list', {
+            space,
+            sessionId,
+            limit: Math.min(MAX_RUNS, state.runs.length + RUNS_PER_PART),
+            brief: true,
+          })
+          .catch(() => undefined),
+      ]);
       setState((now) =>
         now.items[0] === first
-          ? { ...now, items: [...part.items, ...now.items], earlier: part.earlier === true }
+          ? {
+              ...now,
+              items: [...part.items, ...now.items],
+              runs: listed && listed.runs.length > now.runs.length ? listed.runs : now.runs,
+              earlier: part.earlier === true,
+            }
           : now,
       );
     } catch (error) {

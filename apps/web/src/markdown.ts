@@ -27,6 +27,12 @@ const marked = new Marked({
 marked.use(fileLinksExtension);
 
 const purify = DOMPurify();
+// Set once: a config passed to each call is parsed again on every call.
+purify.setConfig({
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
+  FORBID_ATTR: ['style'],
+});
 // Every link opens in a new tab without access to this page; DOMPurify already drops
 // `javascript:` and other unsafe URLs.
 purify.addHook('afterSanitizeAttributes', (node) => {
@@ -42,11 +48,7 @@ export function renderMarkdown(markdown: string): string {
 }
 
 function sanitize(html: string): string {
-  return purify.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
-    FORBID_ATTR: ['style'],
-  });
+  return purify.sanitize(html);
 }
 
 /** One top-level block of a Markdown text, rendered, with the lines of the text it came from. */

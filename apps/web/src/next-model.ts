@@ -12,6 +12,7 @@ export function useNextModel(
 ): ModelDecision | undefined {
   const [next, setNext] = useState<ModelDecision | undefined>();
   useEffect(() => {
+    if (space === '') return; // No space open yet: nothing to ask.
     let current = true;
     void client
       .request('models.next', { space, ...(sessionId ? { sessionId } : {}) })

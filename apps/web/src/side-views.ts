@@ -10,12 +10,15 @@ export interface SideView {
 
 /**
  * Views beside the conversation as tabs (the study view, Runs, Settings, Models): one shown at a
- * time, each kept mounted so a sign-in or a draft survives switching. Arrow keys move between tabs.
+ * time. A view is mounted when it is first shown (so the page asks the daemon only for what is on
+ * screen) and then kept, so a sign-in or a draft survives switching. Arrow keys move between tabs.
  */
 export function SideViews({ views, label }: { views: SideView[]; label: string }) {
   const [selected, setSelected] = useState(views[0]?.id ?? '');
+  const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set([selected]));
   const select = (id: string, focus: boolean) => {
     setSelected(id);
+    if (!shown.has(id)) setShown(new Set([...shown, id]));
     if (focus) document.getElementById(`tab-${id}`)?.focus();
   };
   const onKeyDown = (event: KeyboardEvent) => {
@@ -39,7 +42,7 @@ export function SideViews({ views, label }: { views: SideView[]; label: string }
       (
         view,
       ) => html`<div role="tabpanel" id=${`view-${view.id}`} class="side-view" aria-labelledby=${`tab-${view.id}`} hidden=${view.id !== selected}>
-        ${view.content}
+        ${shown.has(view.id) ? view.content : null}
       </div>`,
     )}
   </div>`;

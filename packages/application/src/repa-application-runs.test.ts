@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSessionHistory } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
+import type { RunInfo } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
 import type { RepaApplicationOptions } from './application-options.js';
 import { RepaApplication } from './repa-application.js';
@@ -170,6 +171,15 @@ describe('RepaApplication runs', () => {
     expect(base?.reason).toBe('built-in base prompt');
     const environment = done.promptSections?.find((section) => section.name === 'environment');
     expect(environment?.reason).toBe('enabled by default; learning context on by default');
+    // A brief listing leaves the report out; a full one and run.get keep it.
+    const list = app.handlers()['run.list'];
+    const full = (await list?.({ space, sessionId }, connection)) as { runs: RunInfo[] };
+    expect(full.runs[0]?.promptSections).toEqual(done.promptSections);
+    const brief = (await list?.({ space, sessionId, brief: true }, connection)) as {
+      runs: RunInfo[];
+    };
+    expect(brief.runs[0]).toEqual({ ...full.runs[0], promptSections: undefined });
+    expect(brief.runs[0]).not.toHaveProperty('promptSections');
     await app.close();
   });
   it('records the model settings and one-run overrides at acceptance, and a retry keeps the overrides', async () => {

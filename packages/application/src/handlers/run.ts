@@ -12,12 +12,13 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.get': async (params) => ({
       run: await withCitationsNow(parts, ledger.getRun(params.runId)),
     }),
-    'run.list': async (params) => ({
-      runs: ledger.listRuns({
+    'run.list': async ({ brief, ...params }) => {
+      const runs = ledger.listRuns({
         ...params,
         space: params.space === undefined ? undefined : await space(params.space),
-      }),
-    }),
+      });
+      return { runs: brief ? runs.map(({ promptSections: _, ...run }) => run) : runs };
+    },
     'run.subscribe': async (params, connection) => {
       const run = ledger.getRun(params.runId);
       runs.subscribe(run.runId, connection);

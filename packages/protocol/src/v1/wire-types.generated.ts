@@ -1506,6 +1506,11 @@ export interface RunListParams {
   status?: RunStatus | undefined;
   /** At most this many, newest first (default 50). */
   limit?: number | undefined;
+  /**
+   * Leaves out each run's `promptSections` (their texts are most of a run's size): for lists of
+   * many runs; `run.get` has them.
+   */
+  brief?: boolean | undefined;
 }
 
 /** `run.list` result. */

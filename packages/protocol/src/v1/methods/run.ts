@@ -56,6 +56,12 @@ export const runMethods = {
         .max(1000)
         .optional()
         .describe('At most this many, newest first (default 50).'),
+      brief: z
+        .boolean()
+        .optional()
+        .describe(
+          "Leaves out each run's `promptSections` (their texts are most of a run's size): for lists of many runs; `run.get` has them.",
+        ),
     }),
     result: z.looseObject({
       runs: z.array(runInfoSchema).describe('The matching runs, newest first.'),
