@@ -200,16 +200,23 @@ export function isActive(status: string): boolean {
   return ACTIVE.has(status);
 }
 
+/** How the offline responder marks its answers (it never passes for a language model). */
+const OFFLINE_MARK = '[repa-offline] ';
+
 function Markdown({ text }: { text: string }) {
-  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
+  // The offline responder's mark as words, not as its raw prefix.
+  const offline = text.startsWith(OFFLINE_MARK);
+  const body = offline ? text.slice(OFFLINE_MARK.length) : text;
+  return html`${offline ? html`<p class="offline-label">Repa's offline responder (no language model) answers from your notes:</p>` : ''}<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(body) }}></div>`;
 }
 
 function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {
-  const short = (version: string | null) => (version === null ? 'none' : version.slice(0, 12));
-  return html`<li class="receipt">
+  // The versions (content hashes) are for the curious: on hover, not in the sentence.
+  const versions = `version ${receipt.previousVersion ?? 'none'} → ${receipt.version}`;
+  return html`<li class="receipt" title=${versions}>
     Saved <${FileLink} place=${{ path: receipt.target }} /> (${receipt.bytes} bytes${
       receipt.previousVersion === null ? ', new file' : ''
-    }), version <code>${short(receipt.previousVersion)}</code> → <code>${short(receipt.version)}</code>
+    })
     ${diff ? html`<${DiffView} diff=${diff} />` : ''}
   </li>`;
 }
@@ -271,8 +278,8 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
         }
       </div>`;
     case 'context':
-      return html`<div class="notice" role="note">
-        Learning context given (revision <code>${block.revision.slice(0, 12)}</code>)
+      return html`<div class="notice" role="note" title=${`revision ${block.revision}`}>
+        Your learning context went with this request.
       </div>`;
     case 'steer':
       return html`<div class="message user steer" data-request-run=${block.requestRunId}>

@@ -135,7 +135,10 @@ const escapes: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+/** `text` with HTML's special characters escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
+}
 
 /** An `<a>` to the reader around `inner` (already safe HTML). */
 function linkHtml(place: ReaderPlace, inner: string): string {

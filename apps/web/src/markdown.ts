@@ -1,19 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
-import { fileLinksExtension } from './file-links.js';
-
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** `text` with HTML's special characters escaped. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
-}
+import { escapeHtml, fileLinksExtension } from './file-links.js';
 
 // Raw HTML in Markdown (from the model or from a file) is shown as text, never parsed as HTML.
 const marked = new Marked({

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { formatDocument, joinPdfSlices } from './document-format.js';
+import { joinFormattedSlices } from './document-format.js';
 import {
   type DocumentFormat,
   type DocumentText,
@@ -65,7 +65,7 @@ class ExtractionPool {
       slices.push(reply.slice);
     }
     try {
-      return formatDocument(joinPdfSlices(slices, limits.maxTextChars));
+      return joinFormattedSlices(slices, limits.maxTextChars);
     } catch (error) {
       if (error instanceof ExtractionFailure)
         return { reason: error.reason, message: error.message };

@@ -4,6 +4,7 @@ import {
   type DocumentText,
   type ExtractedDocument,
   ExtractionFailure,
+  type FormattedSlice,
   type PdfSlice,
 } from './extracted.ts';
 
@@ -32,7 +33,11 @@ function marker(
  * The marked text of an extracted document, with where each part begins and each part's hash
  * (made in the extraction process, so the daemon only receives it).
  */
-export function formatDocument(document: ExtractedDocument): DocumentText {
+export function formatDocument(
+  document: ExtractedDocument,
+  /** For a slice of a longer document: its first part's number and the whole's part count. */
+  within?: { first: number; count: number },
+): DocumentText {
   const { format, unit } = document;
   if (unit === undefined) {
     const text = document.parts.map((part) => part.text).join('\n\n');
@@ -41,8 +46,10 @@ export function formatDocument(document: ExtractedDocument): DocumentText {
   }
   const lines: string[] = [];
   const parts: DocumentPart[] = [];
-  const count = document.parts.length;
-  for (const [index, part] of document.parts.entries()) {
+  const count = within?.count ?? document.parts.length;
+  const offset = (within?.first ?? 1) - 1;
+  for (const [at, part] of document.parts.entries()) {
+    const index = at + offset;
     if (index > 0) lines.push('');
     parts.push({
       line: lines.length + 1,
@@ -62,13 +69,7 @@ export function formatDocument(document: ExtractedDocument): DocumentText {
  * `text_limit` when their text together passes `maxTextChars`.
  */
 export function joinPdfSlices(slices: PdfSlice[], maxTextChars: number): ExtractedDocument {
-  let next = 1;
-  for (const slice of slices) {
-    if (slice.first !== next || slice.pages !== slices[0]?.pages) {
-      throw new ExtractionFailure('damaged', 'its pages were read inconsistently');
-    }
-    next += slice.parts.length;
-  }
+  checkRuns(slices, (slice) => slice.parts.length);
   const parts = slices.flatMap((slice) => slice.parts);
   const chars = parts.reduce((sum, part) => sum + part.text.length, 0);
   if (chars > maxTextChars) {
@@ -79,4 +80,71 @@ export function joinPdfSlices(slices: PdfSlice[], maxTextChars: number): Extract
     throw new ExtractionFailure('damaged', failed.failed as string);
   }
   return { format: 'pdf', unit: 'page', parts };
+}
+
+/** A slice of a PDF formatted in its own process, its pages numbered in the whole. */
+export function formatPdfSlice(slice: PdfSlice): FormattedSlice {
+  const failed = slice.parts.find((part) => part.failed !== undefined)?.failed;
+  const allFailed = slice.parts.every((part) => part.failed !== undefined) ? failed : undefined;
+  return {
+    pages: slice.pages,
+    first: slice.first,
+    document: formatDocument(
+      { format: 'pdf', unit: 'page', parts: slice.parts },
+      { first: slice.first, count: slice.pages },
+    ),
+    chars: slice.parts.reduce((sum, part) => sum + part.text.length, 0),
+    ...(allFailed === undefined ? {} : { allFailed }),
+  };
+}
+
+/**
+ * The marked text of a PDF from its formatted slices, in order: their texts joined, their parts'
+ * lines moved down by the lines before. Throws as {@link joinPdfSlices} does.
+ */
+export function joinFormattedSlices(slices: FormattedSlice[], maxTextChars: number): DocumentText {
+  checkRuns(slices, (slice) => slice.document.hashes.length);
+  const chars = slices.reduce((sum, slice) => sum + slice.chars, 0);
+  if (chars > maxTextChars) {
+    throw new ExtractionFailure('text_limit', `its text passes ${maxTextChars} characters`);
+  }
+  const read = slices.filter((slice) => slice.document.hashes.length > 0);
+  const failed = read.find((slice) => slice.allFailed !== undefined)?.allFailed;
+  if (failed !== undefined && read.every((slice) => slice.allFailed !== undefined)) {
+    throw new ExtractionFailure('damaged', failed);
+  }
+  const parts: DocumentPart[] = [];
+  let lines = 0;
+  for (const { document } of read) {
+    for (const part of document.parts) parts.push({ ...part, line: part.line + lines });
+    lines += lineCount(document.text);
+  }
+  return {
+    format: 'pdf',
+    unit: 'page',
+    parts,
+    text: read.map((slice) => slice.document.text).join('\n'),
+    hashes: read.flatMap((slice) => slice.document.hashes),
+  };
+}
+
+/** How many lines a text has (counted without splitting it). */
+function lineCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
+}
+
+/** Checks that slices are runs of one document's pages, each where the one before ended. */
+function checkRuns<T extends { first: number; pages: number }>(
+  slices: readonly T[],
+  length: (slice: T) => number,
+): void {
+  let next = 1;
+  for (const slice of slices) {
+    if (slice.first !== next || slice.pages !== slices[0]?.pages) {
+      throw new ExtractionFailure('damaged', 'its pages were read inconsistently');
+    }
+    next += length(slice);
+  }
 }

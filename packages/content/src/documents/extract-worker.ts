@@ -6,7 +6,7 @@
  * Contract: this file and the files it imports run under Node's type stripping in tests: `.ts`
  * imports, no enums, no parameter properties.
  */
-import { formatDocument, joinPdfSlices } from './document-format.ts';
+import { formatDocument, formatPdfSlice, joinPdfSlices } from './document-format.ts';
 import { epubText } from './epub-text.ts';
 import {
   type ExtractedDocument,
@@ -42,7 +42,7 @@ async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
       return {
         id: request.id,
         ok: true,
-        slice: await pdfText(request.bytes, request.limits, request.slice),
+        slice: formatPdfSlice(await pdfText(request.bytes, request.limits, request.slice)),
       };
     }
     return { id: request.id, ok: true, document: formatDocument(await extract(request)) };

@@ -29,6 +29,20 @@ export interface PdfSlice {
   parts: ExtractedPart[];
 }
 
+/** A slice of a PDF as its process formats it: its pages' marked text, numbered in the whole. */
+export interface FormattedSlice {
+  /** The PDF's page count. */
+  pages: number;
+  /** The 1-based number of the slice's first page. */
+  first: number;
+  /** The slice's own text (a blank line before it after the first page), parts and hashes. */
+  document: DocumentText;
+  /** The characters of its pages' text. */
+  chars: number;
+  /** Why its first unreadable page could not be read, when every one of its pages could not. */
+  allFailed?: string;
+}
+
 /** Why an extraction failed, as the worker tells it. */
 export type ExtractionFailureReason =
   | 'encrypted'
@@ -76,7 +90,7 @@ export interface ExtractionRequest {
 /** The worker's answer to one job. */
 export type ExtractionReply =
   | { id: number; ok: true; document: DocumentText }
-  | { id: number; ok: true; slice: PdfSlice }
+  | { id: number; ok: true; slice: FormattedSlice }
   | { id: number; ok: false; reason: ExtractionFailureReason; message: string };
 
 /** An extraction refused for a reason the caller turns into an error code. */
