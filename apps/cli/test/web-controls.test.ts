@@ -130,6 +130,8 @@ describe('the page’s controls', () => {
   it('signs in with a key typed in the page, never showing it; the next run uses it', async () => {
     const { page } = rig;
     await page.click('#tab-models');
+    // The view is drawn when its tab is first chosen; its providers come from the daemon.
+    await page.waitForSelector('#login-provider option:nth-child(2)', { timeout: STEP_MS });
     await page.select('#login-provider', 'anthropic');
     await page.click('.login button[type="submit"]');
     const field = '.login-steps input[type="password"]';

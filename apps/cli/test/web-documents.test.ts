@@ -77,6 +77,14 @@ describe('the documents panel', () => {
       { timeout: STEP_MS },
     );
     expect(await treeNames()).toEqual(['notes/', 'week-2/', 'a.md', 'plan.md', 'reading/']);
+    // A file's box sits on its name's line, not above it.
+    const [box, name] = await page.$eval('.document-tree .tree-file', (row) =>
+      ['.pick', '.file-link'].map((part) => {
+        const rect = (row.querySelector(part) as Element).getBoundingClientRect();
+        return rect.top + rect.height / 2;
+      }),
+    );
+    expect(Math.abs((box ?? 0) - (name ?? 0))).toBeLessThan(8);
     // Every box has its label (a picker says which file it picks).
     expect(
       await page.$$eval('.documents input, .documents select', (controls) =>

@@ -10,14 +10,16 @@ const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
   unknown_document: 'the space has no such document',
 };
 
-/** `notes/tides.md 12–18` (with the page for a paged document). */
+/** `notes/tides.md 12–18`, or `book.pdf p. 4, lines 3–9` for a page (its lines counted on it). */
 function placeOf(citation: Citation): string {
   const lines =
     citation.startLine === citation.endLine
       ? `${citation.startLine}`
       : `${citation.startLine}–${citation.endLine}`;
-  const page = citation.page ? ` p${citation.page}` : '';
-  return `${citation.target ?? citation.document}${page} ${lines}`;
+  const document = citation.target ?? citation.document;
+  if (!citation.page) return `${document} ${lines}`;
+  const word = citation.startLine === citation.endLine ? 'line' : 'lines';
+  return `${document} p. ${citation.page}, ${word} ${lines}`;
 }
 
 /** One citation as a chip that opens the cited lines of the version read (spec R60). */

@@ -206,7 +206,12 @@ const OFFLINE_MARK = '[repa-offline] ';
 function Markdown({ text }: { text: string }) {
   // The offline responder's mark as words, not as its raw prefix.
   const offline = text.startsWith(OFFLINE_MARK);
-  const body = offline ? text.slice(OFFLINE_MARK.length) : text;
+  // While the mark itself streams in, nothing of it is shown.
+  const body = offline
+    ? text.slice(OFFLINE_MARK.length)
+    : OFFLINE_MARK.startsWith(text)
+      ? ''
+      : text;
   return html`${offline ? html`<p class="offline-label">Repa's offline responder (no language model) answers from your notes:</p>` : ''}<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(body) }}></div>`;
 }
 
