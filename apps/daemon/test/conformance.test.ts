@@ -420,6 +420,10 @@ describe('protocol v1 conformance against a real daemon', () => {
     };
     const { sessionId } = session;
     await call('session.list', { space });
+    // Following the session: its runs come as `session.run` notifications too (checked by schema).
+    await call('session.subscribe', { space, sessionId });
+    await call('files.list', { space });
+    await call('files.read', { space, path: 'notes/a.md' });
     const submitted = (await call('run.submit', {
       space,
       sessionId,
@@ -472,6 +476,8 @@ describe('protocol v1 conformance against a real daemon', () => {
     });
     expect(steer).toMatchObject({ error: { data: { code: 'no_active_run' } } });
     await call('session.history', { space, sessionId });
+    expect(client.notifications.some((message) => message.method === 'session.run')).toBe(true);
+    expect(await call('session.unsubscribe', { space, sessionId })).toEqual({ unsubscribed: true });
     await call('settings.get', { space, sessionId });
     await call('settings.set', {
       space,
