@@ -3,7 +3,6 @@
 // bundled Node 22 instead, or says what is wrong, before anything that needs Node 22 is loaded.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const MINIMUM = [22, 19] as const;
@@ -34,8 +33,9 @@ function rerun(node: string): void {
 }
 
 if (supported(process.versions.node)) {
-  // Compiled code is kept between runs (in the temp folder): a command starts in less time.
-  enableCompileCache?.();
+  // Compiled code is kept between runs (in the temp folder): a command starts in less time. (Read
+  // here, not imported above: an older Node has no such export and would fail before the check.)
+  (await import('node:module')).enableCompileCache?.();
   await import('./start-cli.js');
 } else {
   // A clone has Node 22 in node_modules (the `node-linux-*` packages `npm run setup` installs).
