@@ -179,7 +179,8 @@ describe('the documents panel', () => {
         document
           .querySelector('.documents')
           ?.textContent?.includes('Learning context built from 1 document'),
-      { timeout: STEP_MS },
+      // A build is a run of its own: on a loaded machine it can take longer than one step.
+      { timeout: 2 * STEP_MS },
     );
     expect(
       (
