@@ -211,5 +211,5 @@ describe('the documents panel', () => {
         (node) => (node as HTMLInputElement).checked,
       ),
     ).toBe(false);
-  });
+  }, 60_000);
 });
