@@ -1,26 +1,11 @@
 import { ContentStore, type FolderListing, listSpaceFolder, readContentText } from '@repa/content';
+import type { V1Result } from '@repa/protocol';
 
 /** The most characters of text {@link readSpaceFile} gives (a reader's page, not a frame's worth). */
 export const READER_MAX_CHARS = 1_000_000;
 
-/** A file's text for the reader, as {@link readSpaceFile} gives it. */
-export type ReaderText = {
-  /** Path relative to the space root, or an outside material's identity. */
-  path: string;
-  identity: string;
-  version: string;
-  bytes: number;
-  /** The text, cut at a line end after {@link READER_MAX_CHARS} characters at most. */
-  text: string;
-  /** The whole text's line count. */
-  lines: number;
-  truncated: boolean;
-  document?: {
-    format: 'pdf' | 'docx' | 'epub' | 'html';
-    unit?: 'page' | 'chapter';
-    parts: { line: number; title?: string; empty?: boolean; failed?: string }[];
-  };
-};
+/** A file's text for the reader, as {@link readSpaceFile} gives it (the `files.read` result). */
+export type ReaderText = V1Result<'files.read'>;
 
 /**
  * One folder of `space` with the space's rules (the `ls` tool's: `.repa` hidden, symlinks out
