@@ -64,24 +64,6 @@ export function formatDocument(
   return { format, unit, parts, text: lines.join('\n'), hashes };
 }
 
-/**
- * The document of a PDF's slices, in order (a file with no readable page is damaged); throws
- * `text_limit` when their text together passes `maxTextChars`.
- */
-export function joinPdfSlices(slices: PdfSlice[], maxTextChars: number): ExtractedDocument {
-  checkRuns(slices, (slice) => slice.parts.length);
-  const parts = slices.flatMap((slice) => slice.parts);
-  const chars = parts.reduce((sum, part) => sum + part.text.length, 0);
-  if (chars > maxTextChars) {
-    throw new ExtractionFailure('text_limit', `its text passes ${maxTextChars} characters`);
-  }
-  const failed = parts.find((part) => part.failed !== undefined);
-  if (failed !== undefined && parts.every((part) => part.failed !== undefined)) {
-    throw new ExtractionFailure('damaged', failed.failed as string);
-  }
-  return { format: 'pdf', unit: 'page', parts };
-}
-
 /** A slice of a PDF formatted in its own process, its pages numbered in the whole. */
 export function formatPdfSlice(slice: PdfSlice): FormattedSlice {
   const failed = slice.parts.find((part) => part.failed !== undefined)?.failed;
@@ -100,10 +82,18 @@ export function formatPdfSlice(slice: PdfSlice): FormattedSlice {
 
 /**
  * The marked text of a PDF from its formatted slices, in order: their texts joined, their parts'
- * lines moved down by the lines before. Throws as {@link joinPdfSlices} does.
+ * lines moved down by the lines before. Throws `damaged` for slices that are not one document's
+ * consecutive pages or a file with no readable page, `text_limit` when their text together passes
+ * `maxTextChars`.
  */
 export function joinFormattedSlices(slices: FormattedSlice[], maxTextChars: number): DocumentText {
-  checkRuns(slices, (slice) => slice.document.hashes.length);
+  let next = 1;
+  for (const slice of slices) {
+    if (slice.first !== next || slice.pages !== slices[0]?.pages) {
+      throw new ExtractionFailure('damaged', 'its pages were read inconsistently');
+    }
+    next += slice.document.hashes.length;
+  }
   const chars = slices.reduce((sum, slice) => sum + slice.chars, 0);
   if (chars > maxTextChars) {
     throw new ExtractionFailure('text_limit', `its text passes ${maxTextChars} characters`);
@@ -133,18 +123,4 @@ function lineCount(text: string): number {
   let count = 1;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
   return count;
-}
-
-/** Checks that slices are runs of one document's pages, each where the one before ended. */
-function checkRuns<T extends { first: number; pages: number }>(
-  slices: readonly T[],
-  length: (slice: T) => number,
-): void {
-  let next = 1;
-  for (const slice of slices) {
-    if (slice.first !== next || slice.pages !== slices[0]?.pages) {
-      throw new ExtractionFailure('damaged', 'its pages were read inconsistently');
-    }
-    next += length(slice);
-  }
 }

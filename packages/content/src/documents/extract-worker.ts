@@ -6,10 +6,10 @@
  * Contract: this file and the files it imports run under Node's type stripping in tests: `.ts`
  * imports, no enums, no parameter properties.
  */
-import { formatDocument, formatPdfSlice, joinPdfSlices } from './document-format.ts';
+import { formatDocument, formatPdfSlice, joinFormattedSlices } from './document-format.ts';
 import { epubText } from './epub-text.ts';
 import {
-  type ExtractedDocument,
+  type DocumentText,
   ExtractionFailure,
   type ExtractionReply,
   type ExtractionRequest,
@@ -17,19 +17,20 @@ import {
 import { docxText, htmlText } from './markup-text.ts';
 import { pdfText } from './pdf-text.ts';
 
-async function extract(request: ExtractionRequest): Promise<ExtractedDocument> {
+async function extract(request: ExtractionRequest): Promise<DocumentText> {
   switch (request.format) {
     case 'pdf':
-      return joinPdfSlices(
-        [await pdfText(request.bytes, request.limits)],
+      // The whole PDF as one run of its pages, formatted and checked as the runs of a split read are.
+      return joinFormattedSlices(
+        [formatPdfSlice(await pdfText(request.bytes, request.limits))],
         request.limits.maxTextChars,
       );
     case 'docx':
-      return docxText(request.bytes, request.limits);
+      return formatDocument(await docxText(request.bytes, request.limits));
     case 'epub':
-      return epubText(request.bytes, request.limits);
+      return formatDocument(await epubText(request.bytes, request.limits));
     case 'html':
-      return htmlText(request.bytes, request.limits);
+      return formatDocument(htmlText(request.bytes, request.limits));
   }
 }
 
@@ -45,7 +46,7 @@ async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
         slice: formatPdfSlice(await pdfText(request.bytes, request.limits, request.slice)),
       };
     }
-    return { id: request.id, ok: true, document: formatDocument(await extract(request)) };
+    return { id: request.id, ok: true, document: await extract(request) };
   } catch (error) {
     if (error instanceof ExtractionFailure) {
       return { id: request.id, ok: false, reason: error.reason, message: error.message };
