@@ -2,7 +2,7 @@ import type { MaterialInfo, RepaClient, V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { FileLink, type ReaderPlace, takePlaceAtLoad, useReaderRequests } from './file-links.js';
-import { describeError } from './panels.js';
+import { buildContext, describeError } from './panels.js';
 import { Reader } from './reader.js';
 
 type Listing = V1Result<'files.list'>;
@@ -92,16 +92,12 @@ export function DocumentsPanel({
 
   const build = async () => {
     setBuilding(true);
-    const buildId = crypto.randomUUID();
-    const stop = client.on('context.progress', (progress) => {
-      if (progress.buildId === buildId) setMessage(progress.message);
-    });
     try {
-      const result = await client.request('context.build', {
-        space,
-        buildId,
-        sources: picked.filter((path) => !path.startsWith('repa:')),
-      });
+      const result = await buildContext(
+        client,
+        { space, sources: picked.filter((path) => !path.startsWith('repa:')) },
+        setMessage,
+      );
       setMessage(
         `Learning context built from ${picked.length} document${picked.length === 1 ? '' : 's'} (${result.model}).`,
       );
@@ -109,7 +105,6 @@ export function DocumentsPanel({
     } catch (error) {
       setMessage(describeError(error));
     } finally {
-      stop();
       setBuilding(false);
     }
   };

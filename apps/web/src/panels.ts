@@ -1,4 +1,10 @@
-import { type ContextGetResult, type RepaClient, RepaError } from '@repa/protocol';
+import {
+  type ContextGetResult,
+  type RepaClient,
+  RepaError,
+  type V1Params,
+  type V1Result,
+} from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from './markdown.js';
@@ -32,6 +38,28 @@ const SOURCE_STATE: Record<string, string> = {
 /** When a context was written, in words (its revision is for the revision check only). */
 function writtenAt(updatedAt: string | null | undefined): string {
   return updatedAt ? `updated ${new Date(updatedAt).toLocaleString()}` : 'saved';
+}
+
+/**
+ * Builds the learning context (`context.build`) under a fresh build id, handed to `onStart` (a
+ * Cancel needs it), with each of its progress messages passed to `onProgress`.
+ */
+export async function buildContext(
+  client: RepaClient,
+  params: Omit<V1Params<'context.build'>, 'buildId'>,
+  onProgress: (message: string) => void,
+  onStart?: (buildId: string) => void,
+): Promise<V1Result<'context.build'>> {
+  const buildId = crypto.randomUUID();
+  onStart?.(buildId);
+  const stop = client.on('context.progress', (progress) => {
+    if (progress.buildId === buildId) onProgress(progress.message);
+  });
+  try {
+    return await client.request('context.build', { ...params, buildId });
+  } finally {
+    stop();
+  }
 }
 
 /**
@@ -101,19 +129,18 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
       return;
     }
     setBusy(true);
-    const buildId = crypto.randomUUID();
-    setBuilding(buildId);
-    const stop = client.on('context.progress', (progress) => {
-      if (progress.buildId === buildId) setMessage(progress.message);
-    });
     try {
-      const result = await client.request('context.build', {
-        space,
-        buildId,
-        sources: chosen,
-        ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
-        expectedRevision: context?.revision ?? null,
-      });
+      const result = await buildContext(
+        client,
+        {
+          space,
+          sources: chosen,
+          ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
+          expectedRevision: context?.revision ?? null,
+        },
+        setMessage,
+        setBuilding,
+      );
       await load();
       setMessage(
         `Built with ${result.model}${result.extractive ? ' (headings and first sentences, no language model)' : ''}.`,
@@ -121,7 +148,6 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
     } catch (error) {
       setMessage(describeError(error));
     } finally {
-      stop();
       setBuilding(undefined);
       setBusy(false);
     }
