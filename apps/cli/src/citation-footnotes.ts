@@ -1,4 +1,4 @@
-import type { Citation } from '@repa/protocol';
+import { type Citation, citationPlace } from '@repa/protocol';
 
 /** Why a citation is not verified, in words. */
 const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
@@ -15,14 +15,7 @@ const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
  */
 export function citationFootnotes(citations: readonly Citation[]): string[] {
   return citations.map((citation) => {
-    const lines =
-      citation.startLine === citation.endLine
-        ? `${citation.startLine}`
-        : `${citation.startLine}–${citation.endLine}`;
-    // A page's lines are counted on that page: `book.pdf p. 4, lines 3–9`.
-    const where = citation.page
-      ? `${citation.target ?? citation.document} p. ${citation.page}, line${citation.startLine === citation.endLine ? '' : 's'} ${lines}`
-      : `${citation.target ?? citation.document} ${lines}`;
+    const where = citationPlace(citation);
     const mark = citation.status === 'verified' ? '✓' : `✗ ${REASONS[citation.status]}`;
     const changed = citation.changedSince ? ' (changed since)' : '';
     return `[${citation.index}] ${where} ${mark}${changed}`;

@@ -1,4 +1,4 @@
-import type { Citation } from '@repa/protocol';
+import { type Citation, citationPlace } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { FileLink } from './file-links.js';
 
@@ -10,18 +10,6 @@ const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
   unknown_document: 'the space has no such document',
 };
 
-/** `notes/tides.md 12–18`, or `book.pdf p. 4, lines 3–9` for a page (its lines counted on it). */
-function placeOf(citation: Citation): string {
-  const lines =
-    citation.startLine === citation.endLine
-      ? `${citation.startLine}`
-      : `${citation.startLine}–${citation.endLine}`;
-  const document = citation.target ?? citation.document;
-  if (!citation.page) return `${document} ${lines}`;
-  const word = citation.startLine === citation.endLine ? 'line' : 'lines';
-  return `${document} p. ${citation.page}, ${word} ${lines}`;
-}
-
 /** One citation as a chip that opens the cited lines of the version read (spec R60). */
 function CitationChip({ citation }: { citation: Citation }) {
   const reason = citation.status === 'verified' ? undefined : REASONS[citation.status];
@@ -29,7 +17,7 @@ function CitationChip({ citation }: { citation: Citation }) {
   const mark = verified ? '✓' : '✗';
   return html`<li>
     <details class=${`citation-chip ${verified ? 'verified' : 'unverified'}`} data-status=${citation.status}>
-      <summary>[${citation.index}] ${placeOf(citation)} ${mark}${citation.changedSince ? ' · changed since' : ''}</summary>
+      <summary>[${citation.index}] ${citationPlace(citation)} ${mark}${citation.changedSince ? ' · changed since' : ''}</summary>
       ${reason ? html`<p class="citation-reason">Not verified: ${reason}.</p>` : ''}
       ${citation.quote ? html`<p class="citation-quote">“${citation.quote}”</p>` : ''}
       ${citation.excerpt ? html`<pre class="citation-excerpt">${citation.excerpt}</pre>` : ''}

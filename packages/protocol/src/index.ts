@@ -24,6 +24,7 @@ export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
 export {
   type Citation,
   type CitationStatus,
+  citationPlace,
   citationSchema,
   citationStatusSchema,
 } from './v1/citations.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Citation } from './wire-types.generated.js';
 
 /**
  * What checking one citation found (spec R60): `verified` (the run read the cited lines of that
@@ -63,3 +64,17 @@ export const citationSchema = z
   });
 
 export type { Citation, CitationStatus } from './wire-types.generated.js';
+
+/**
+ * Where a citation points, in words: `notes/tides.md 12–18`, or `book.pdf p. 4, lines 3–9` for a
+ * page (its lines counted on that page).
+ */
+export function citationPlace(
+  citation: Pick<Citation, 'document' | 'target' | 'page' | 'startLine' | 'endLine'>,
+): string {
+  const one = citation.startLine === citation.endLine;
+  const lines = one ? `${citation.startLine}` : `${citation.startLine}–${citation.endLine}`;
+  const document = citation.target ?? citation.document;
+  if (!citation.page) return `${document} ${lines}`;
+  return `${document} p. ${citation.page}, ${one ? 'line' : 'lines'} ${lines}`;
+}
