@@ -2,18 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixturePath, makeDocx, makeEpub, makePdf } from '@repa/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 import { contentKindOf, readContentText, refuseDocumentSave, selectParts } from './index.js';
 
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 /** A lecture of `count` pages, the 4th a scan, with content streams stored three ways. */
 export const lecture = (count = 10) =>

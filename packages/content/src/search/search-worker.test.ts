@@ -1,17 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 describe('the search worker', () => {
   it('answers a tricky tree with every rule and reason kept', async () => {

@@ -2,12 +2,27 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RepaError } from '@repa/protocol';
+import { afterEach } from 'vitest';
 
 /** A fresh temp folder holding `files` (relative path → text or bytes). */
 export async function tempSpace(files: Record<string, string | Uint8Array> = {}): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'repa-content-'));
   await writeFiles(root, files);
   return root;
+}
+
+/**
+ * A test file's temp spaces: the function it returns makes one holding `files` (as
+ * {@link tempSpace}), and each is removed after the test that made it.
+ */
+export function tempSpaces(): (files?: Record<string, string | Uint8Array>) => Promise<string> {
+  const dirs: string[] = [];
+  afterEach(() => removeAll(dirs));
+  return async (files = {}) => {
+    const root = await tempSpace(files);
+    dirs.push(root);
+    return root;
+  };
 }
 
 /** Writes `files` under `root`, creating folders. */

@@ -1,17 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixturePath, makePdf } from '@repa/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 /** A 12-page lecture; page `changed` (if any) says something else. */
 const lecture = (changed?: number) =>

@@ -3,18 +3,12 @@ import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 /** Reads `path`, edits it, and returns the bytes on disk afterwards. */
 async function readThenEdit(content: string | Uint8Array, oldText: string, newText: string) {

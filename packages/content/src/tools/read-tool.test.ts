@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(

@@ -1,18 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
 import { openTools, textOf } from '../test/content-tools.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 
-const dirs: string[] = [];
-const space = async (files: Record<string, string | Uint8Array> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 const NOTES = {
   'notes/tides.md': '# Tides\nTides are caused by the moon.\nSpring tides are strong.\n',
