@@ -5,6 +5,7 @@ export {
   historyEvicted,
   type KeptChange,
   MAX_SAVE_RECORDS,
+  type PreparedHistory,
   SaveHistory,
 } from './save-history.js';
 export type { SavedChange, SaveRecord } from './save-record.js';

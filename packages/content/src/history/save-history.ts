@@ -1,6 +1,6 @@
 import { type BigIntStats, constants } from 'node:fs';
 import { join } from 'node:path';
-import { errnoCode } from '@repa/durable-fs';
+import { errnoCode, type FsHandle } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import {
   dataCorrupt,
@@ -9,6 +9,7 @@ import {
   openOwnFile,
   readDataFile,
   realDirExists,
+  statKeyOf,
   versionOfYielding,
   writeRepaFile,
 } from '../files/index.js';
@@ -53,6 +54,30 @@ export interface KeptChange {
   target: string;
   absolutePath: string;
   previousVersion: string | null;
+}
+
+/** A kept file made by a new hard link: the target's stat key right before it and right after. */
+interface LinkedKeep {
+  before: string;
+  after: string;
+}
+
+/** A save's history made ready while its temp files reach disk ({@link SaveHistory.prepare}). */
+export interface PreparedHistory {
+  /** Kept files this save created (a rollback removes them). */
+  created: string[];
+  /** The versions whose bytes are kept. */
+  kept: Set<string>;
+  /**
+   * The targets kept by a new hard link, by absolute path: their stat key right before the link and
+   * right after it (the link moves the inode's ctime). A target still at `after` when re-checked is
+   * the linked file, unchanged since the link, which had the key `before`.
+   */
+  linked: Map<string, LinkedKeep>;
+  /** The saves log, opened and checked, for the record written after the renames. */
+  log: { handle: FsHandle; size: number } | undefined;
+  /** Whether `.repa/history/` was found (or made) a real folder. */
+  dirReady: boolean;
 }
 
 /** The saves of one group found in the history, in operation order. */
@@ -108,37 +133,99 @@ export class SaveHistory {
 
   /**
    * Keeps the bytes each change replaces, right before its rename or unlink (spec R68; run under
-   * the space's lock). Returns the kept files it created (a rollback removes them).
+   * the space's lock; recovery's roll-forward). Returns the kept files it created.
    */
   async keep(changes: readonly KeptChange[]): Promise<string[]> {
-    const created: string[] = [];
-    const replacing = changes.filter((change) => change.previousVersion !== null);
-    if (replacing.length === 0) return created;
-    try {
-      await ensureDir(this.space.fs, this.dir);
-      await ensureDir(this.space.fs, this.bytesDir);
-    } catch {
-      return created;
-    }
-    for (const change of replacing) {
-      const path = this.pathOf(change.previousVersion as string);
-      if (await this.keepOne(change, path).catch(() => false)) created.push(path);
-    }
-    return created;
+    return (await this.keepAll(changes, false)).created;
   }
 
-  /** Keeps one file's bytes at `path`; true when it created `path`. */
-  private async keepOne(change: KeptChange, path: string): Promise<boolean> {
+  /**
+   * A save's history work done while its temp files reach disk (run under the space's lock): the
+   * bytes each change replaces kept (a hard link taken now; {@link PreparedHistory.linked} lets the
+   * re-check before the renames confirm it) and the saves log opened and checked. Never throws.
+   */
+  async prepare(changes: readonly KeptChange[]): Promise<PreparedHistory> {
+    const prepared = await this.keepAll(changes, true);
+    try {
+      if (!prepared.dirReady) await ensureDir(this.space.fs, this.dir);
+      prepared.log = await openOwnFile(this.space.fs, this.logPath, APPEND_LOG, this.logPath);
+    } catch {
+      // `record` tries again the usual way.
+    }
+    return prepared;
+  }
+
+  /**
+   * Keeps `changes` again, the way {@link keep} does, where the re-check found a target other than
+   * the file linked by {@link prepare} (changed or replaced since).
+   */
+  async keepAgain(prepared: PreparedHistory, changes: readonly KeptChange[]): Promise<void> {
+    for (const change of changes) {
+      const path = this.pathOf(change.previousVersion as string);
+      prepared.linked.delete(change.absolutePath);
+      prepared.kept.delete(change.previousVersion as string);
+      if (prepared.created.includes(path)) {
+        await this.space.fs.unlink(path).catch(() => undefined);
+        prepared.created.splice(prepared.created.indexOf(path), 1);
+      }
+      const kept = await this.keepOne(change, path, false).catch(() => undefined);
+      if (kept === undefined) continue;
+      prepared.kept.add(change.previousVersion as string);
+      if (kept.created) prepared.created.push(path);
+    }
+  }
+
+  private async keepAll(changes: readonly KeptChange[], early: boolean): Promise<PreparedHistory> {
+    const prepared: PreparedHistory = {
+      created: [],
+      kept: new Set(),
+      linked: new Map(),
+      log: undefined,
+      dirReady: false,
+    };
+    const replacing = changes.filter((change) => change.previousVersion !== null);
+    if (replacing.length === 0) return prepared;
+    try {
+      await ensureDir(this.space.fs, this.dir);
+      prepared.dirReady = true;
+      await ensureDir(this.space.fs, this.bytesDir);
+    } catch {
+      return prepared;
+    }
+    for (const change of replacing) {
+      const version = change.previousVersion as string;
+      const path = this.pathOf(version);
+      const kept = await this.keepOne(change, path, early).catch(() => undefined);
+      if (kept === undefined) continue;
+      prepared.kept.add(version);
+      if (kept.created) prepared.created.push(path);
+      if (kept.linked !== undefined) prepared.linked.set(change.absolutePath, kept.linked);
+    }
+    return prepared;
+  }
+
+  /**
+   * Keeps one file's bytes at `path`: whether it created `path`, and (`early`) the keys of a new
+   * link; `undefined` when they cannot be kept.
+   */
+  private async keepOne(
+    change: KeptChange,
+    path: string,
+    early: boolean,
+  ): Promise<{ created: boolean; linked?: LinkedKeep } | undefined> {
     const { fs } = this.space;
     try {
+      const before = early ? statKeyOf(await fs.lstat(change.absolutePath)) : undefined;
       await fs.link(change.absolutePath, path);
-      return true;
+      // The link moved the inode's ctime: the key it has now is the one the re-check finds.
+      const after = before === undefined ? undefined : statKeyOf(await fs.lstat(path));
+      return { created: true, ...(before && after ? { linked: { before, after } } : {}) };
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'EEXIST') {
-        if (await this.usable(path, change.absolutePath)) return false;
+        if (await this.usable(path, change.absolutePath)) return { created: false };
         await fs.unlink(path);
-        return this.keepOne(change, path);
+        return this.keepOne(change, path, early);
       }
       if (!NO_HARD_LINKS.has(code ?? '')) throw error;
     }
@@ -148,10 +235,10 @@ export class SaveHistory {
       maxBytes: MAX_READ_BYTES,
     });
     if (bytes === undefined || (await versionOfYielding(bytes)) !== change.previousVersion) {
-      return false;
+      return undefined;
     }
     await writeRepaFile(fs, this.space.repaDir, path, bytes, 'file');
-    return true;
+    return { created: true };
   }
 
   /** Whether kept bytes already at `path` can stand for the file at `source` (same file or size). */
@@ -168,34 +255,47 @@ export class SaveHistory {
     return (kept.dev === file.dev && kept.ino === file.ino) || kept.size === file.size;
   }
 
-  /** Removes kept files a save created and then rolled back. */
-  async forget(created: readonly string[]): Promise<void> {
-    for (const path of created) await this.space.fs.unlink(path).catch(() => undefined);
+  /** Undoes {@link prepare} for a save rolled back: the kept files it created go, the log closes. */
+  async forget(prepared: PreparedHistory): Promise<void> {
+    for (const path of prepared.created) await this.space.fs.unlink(path).catch(() => undefined);
+    await this.close(prepared);
+  }
+
+  /** Closes the saves log {@link prepare} opened, when no record is written with it. */
+  async close(prepared: PreparedHistory): Promise<void> {
+    const log = prepared.log;
+    prepared.log = undefined;
+    if (log !== undefined) await this.space.fs.close(log.handle).catch(() => undefined);
   }
 
   /**
    * Records a save that reached disk (or, `kind: 'command'`, what a command changed): one line
    * appended to `saves.log` (one `write` with `O_APPEND`, no name created, not fsynced: the save's
    * own folder fsync commits it with the journal on file systems that order data, ext4's default).
-   * With `once`, a record of `operationId` already there is not written again (recovery). Never
+   * With `once`, a record of `operationId` already there is not written again (recovery); with
+   * `prepared`, what {@link prepare} kept and the log it opened are used (and the log closed). Never
    * throws: a record that cannot be written leaves the save as it is.
    */
   async record(
     operationId: string,
     receipts: readonly SaveReceipt[],
-    kind: SaveRecord['kind'] = 'save',
-    once = false,
+    options: { kind?: SaveRecord['kind']; once?: boolean; prepared?: PreparedHistory } = {},
   ): Promise<void> {
     const { fs } = this.space;
+    const { kind = 'save', once = false, prepared } = options;
+    const log = prepared?.log;
+    if (prepared !== undefined) prepared.log = undefined;
     try {
-      await ensureDir(fs, this.dir);
+      if (log === undefined) await ensureDir(fs, this.dir);
       if (once && (await this.all()).records.some((r) => r.operationId === operationId)) return;
       const changes: SavedChange[] = [];
       for (const receipt of receipts) {
         const kept =
           receipt.previousVersion !== null &&
           kind === 'save' &&
-          (await exists(fs, this.pathOf(receipt.previousVersion)));
+          (prepared !== undefined
+            ? prepared.kept.has(receipt.previousVersion)
+            : await exists(fs, this.pathOf(receipt.previousVersion)));
         changes.push({
           target: receipt.target,
           ...(receipt.identity ? { identity: receipt.identity } : {}),
@@ -206,13 +306,15 @@ export class SaveHistory {
         });
       }
       const line = recordLine({ operationId, savedAt: new Date().toISOString(), kind, changes });
-      const { handle, size } = await openOwnFile(fs, this.logPath, APPEND_LOG, this.logPath);
+      const { handle, size } =
+        log ?? (await openOwnFile(fs, this.logPath, APPEND_LOG, this.logPath));
       try {
         await fs.write(handle, Buffer.from(size === 0 ? SAVES_LOG_HEADER + line : line, 'utf8'));
       } finally {
         await fs.close(handle).catch(() => undefined);
       }
     } catch {
+      if (log !== undefined) await fs.close(log.handle).catch(() => undefined);
       // The save stands; a rewind of it then finds its file at a version it has no record of.
     }
   }

@@ -31,5 +31,5 @@ export async function recordCommandChanges(
     version: change.version,
     bytes: change.bytes ?? 0,
   }));
-  await store.underLock(() => store.history.record(operationId, receipts, 'command'));
+  await store.underLock(() => store.history.record(operationId, receipts, { kind: 'command' }));
 }

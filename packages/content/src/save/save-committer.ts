@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { errnoCode, ioError, syncDirectory } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import { statKeyOf, writeRepaFile } from '../files/index.js';
-import type { SaveHistory } from '../history/index.js';
+import type { PreparedHistory, SaveHistory } from '../history/index.js';
 import type { Identities } from '../identity/index.js';
 import type { SpaceLock, SpaceResolver } from '../space/index.js';
 import type { IntentRecord } from './intent-record.js';
@@ -157,6 +157,9 @@ export class SaveCommitter {
     }
     await this.step('intent-written', operationId);
     const created: string[] = [];
+    // The history's part (the replaced bytes linked, the saves log opened) runs while the temp
+    // files' fsyncs wait in the thread pool; it never fails the save.
+    let history: PreparedHistory | undefined;
     try {
       const writeTemps = async () => {
         for (const change of plan) {
@@ -173,25 +176,33 @@ export class SaveCommitter {
       };
       // Identities assigned by reads since the last save reach disk durably before this save can
       // be reported; for one change alongside its temp file's fsync (one journal commit for both).
-      if (single) {
-        // Both settle before a failure is handled, so the rollback sees every temp file made.
-        const results = await Promise.allSettled([writeTemps(), this.identities.makeDurable()]);
+      const prepare = async () => {
+        history = await this.history.prepare(plan);
+      };
+      // All settle before a failure is handled, so the rollback sees every temp file made.
+      const settle = async (...tasks: Promise<void>[]) => {
+        const results = await Promise.allSettled(tasks);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
-      } else {
+      };
+      if (single) await settle(writeTemps(), this.identities.makeDurable(), prepare());
+      else {
         await this.identities.makeDurable();
-        await writeTemps();
+        await settle(writeTemps(), prepare());
       }
       await this.step('temp-written', operationId);
-      await this.recheck(plan);
+      const relink = await this.recheck(plan, history as PreparedHistory);
       await this.step('checked', operationId);
       // The re-check is atomic against other processes only while the lock is still ours.
       await lock.assertHeld();
+      // The bytes each change replaces are kept (a hard link, no copy) before they are replaced;
+      // again here for a target the re-check found changed since its link.
+      if (relink.length > 0) await this.history.keepAgain(history as PreparedHistory, relink);
     } catch (error) {
+      if (history !== undefined) await this.history.forget(history);
       await this.rollback(plan, created, recordPath, slot);
       throw ioError(error, 'Preparing the save');
     }
-    // The bytes each change replaces are kept (a hard link, no copy) before they are replaced.
-    const kept = await this.history.keep(plan);
+    const kept = history as PreparedHistory;
     await this.step('kept', operationId);
     // Commit point: from the first rename on, recovery rolls the save forward.
     const applied: PlannedChange[] = [];
@@ -208,6 +219,7 @@ export class SaveCommitter {
         await this.rollback(plan, created, recordPath, slot);
         throw ioError(error, 'Saving');
       }
+      await this.history.close(kept);
       for (const change of plan) {
         if (!applied.includes(change) && change.temp !== null)
           await removeTemp(fs, change.temp, change.absolutePath);
@@ -224,7 +236,7 @@ export class SaveCommitter {
     }
     // From here on the save is reported saved whatever fails: every rename is done.
     const receipts = receiptsOf(operationId, plan);
-    await this.history.record(operationId, receipts);
+    await this.history.record(operationId, receipts, { prepared: kept });
     await this.step('recorded', operationId);
     let durable = true;
     try {
@@ -285,8 +297,14 @@ export class SaveCommitter {
   /**
    * Right before the renames: every target is still where it was and still has the version planned
    * (its stat key unchanged since a settled planned read, or its bytes read and hashed again).
+   * Returns the changes whose kept bytes must be taken again: their target is no longer the file
+   * `history` linked.
    */
-  private async recheck(plan: readonly PlannedChange[]): Promise<void> {
+  private async recheck(
+    plan: readonly PlannedChange[],
+    history: PreparedHistory,
+  ): Promise<PlannedChange[]> {
+    const relink: PlannedChange[] = [];
     for (const change of plan) {
       const seen: { stats?: BigIntStats } = {};
       const again = await this.space.canonical(change.target, seen);
@@ -298,17 +316,19 @@ export class SaveCommitter {
       }
       // The same absolute path from a walk that `lstat`s every part: no symlink on the way.
       // Unchanged stat key of a settled read: the same bytes (the observer's rule), no re-read.
-      // (The walk's own `lstat` of the target gives its key.)
-      if (
-        change.settledKey !== null &&
-        seen.stats?.isFile() === true &&
-        statKeyOf(seen.stats) === change.settledKey
-      ) {
-        continue;
-      }
+      // (The walk's own `lstat` of the target gives its key.) A target still at the key its
+      // history link left (the link moved its ctime) is the linked file, unchanged since it had the
+      // key read right before the link.
+      const key = seen.stats?.isFile() === true ? statKeyOf(seen.stats) : undefined;
+      const linked = history.linked.get(change.absolutePath);
+      const sameAsLinked = linked !== undefined && key === linked.after;
+      if (linked !== undefined && !sameAsLinked) relink.push(change);
+      const settled = sameAsLinked ? linked.before : key;
+      if (change.settledKey !== null && settled === change.settledKey) continue;
       const current = await this.space.currentVersion(change.absolutePath, change.target);
       checkExpectation(change.target, change.previousVersion, current);
     }
+    return relink;
   }
 
   private async rollback(

@@ -287,7 +287,7 @@ export class SaveRecovery {
   /** Records the changes of a save that are on disk, unless its record is there already. */
   private async recordHistory(operationId: string, onDisk: PlannedChange[]): Promise<void> {
     if (onDisk.length === 0) return;
-    await this.history.record(operationId, receiptsOf(operationId, onDisk), 'save', true);
+    await this.history.record(operationId, receiptsOf(operationId, onDisk), { once: true });
   }
 
   private async changeState(change: IntentChange): Promise<'applied' | 'base' | 'other'> {
