@@ -49,6 +49,7 @@ import {
   withUsage,
 } from './conversation/run-outcome.js';
 import {
+  appendDateNotice,
   appendFileChangeNotice,
   prepareResume,
   readRunLearningContext,
@@ -83,6 +84,8 @@ export class PiConversationHost {
   #rewinding = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
+  /** The day a date notice last told the model (see `appendDateNotice`). */
+  #notedDate: string | undefined;
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
   readonly #bash = new HostBashTool();
 
@@ -325,6 +328,13 @@ export class PiConversationHost {
       }
       // Files changed since the last request are told before the new user message (R50).
       await appendFileChangeNotice(this.#observer, this.#sessionManager, settings.fileChanges, run);
+      // A session across midnight keeps its prompt (the cached prefix); the new day is told once.
+      const today = this.#prompts.today();
+      const shown = this.#prompts.shownDate;
+      if (shown !== undefined && shown !== today && this.#notedDate !== today) {
+        appendDateNotice(this.#sessionManager, today);
+        this.#notedDate = today;
+      }
       if (run.cancelRequested) return cancelledOutcome(prompt);
       if (attached) {
         emit({ type: 'sources-attached', sources: attached.sources });

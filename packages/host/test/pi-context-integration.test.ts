@@ -49,7 +49,7 @@ describe('PiConversationHost on the real Pi SDK', () => {
       host.dispose();
     });
 
-    it('reuses the assembled prompt while its input is the same, and assembles it again when the settings, the day or the tools change', async () => {
+    it('reuses the assembled prompt while its input is the same, and assembles it again (with the new day) when the settings or the tools change', async () => {
       let day = new Date('2026-03-01T10:00:00Z');
       const { host, faux, requests } = await createFauxHost({ now: () => day });
       const inherit = { model: null, thinkingLevel: null, tools: null };
@@ -72,6 +72,34 @@ describe('PiConversationHost on the real Pi SDK', () => {
       // Every request carried the prompt of its own run.
       const sent = requests.map((request) => getCurrentSystemPrompt(request.messages));
       expect(sent).toEqual([first, second, appended, nextDay, fewer].map((o) => o.prompt?.text));
+      host.dispose();
+    });
+
+    it('keeps the prompt across midnight and tells the model the new day once, in a message before the user’s', async () => {
+      let now = new Date('2026-03-01T23:50:00Z');
+      const { host, faux, requests } = await createFauxHost({ now: () => now });
+      faux.setResponses(Array.from({ length: 3 }, () => reply('ok')));
+      const first = await host.send('one', defaults);
+      now = new Date('2026-03-02T00:10:00Z');
+      const second = await host.send('two', defaults);
+      const third = await host.send('three', defaults);
+      expect(second.prompt).toBe(first.prompt);
+      expect(third.prompt).toBe(first.prompt);
+      expect(first.prompt?.text).toContain('2026-03-01');
+      const [one, two, three] = requests as [
+        TranscriptContext,
+        TranscriptContext,
+        TranscriptContext,
+      ];
+      // Each request repeats the one before it whole (as sent: Pi's timestamps are not), then appends.
+      const sent = (messages: TranscriptContext['messages']) =>
+        JSON.stringify(messages, (key, value) => (key === 'timestamp' ? undefined : value));
+      expect(sent(two.messages.slice(0, one.messages.length))).toBe(sent(one.messages));
+      expect(sent(three.messages.slice(0, two.messages.length))).toBe(sent(two.messages));
+      const notice = "Today's date is now 2026-03-02.";
+      expect(userTexts(two).slice(-2)).toEqual([notice, 'two']);
+      expect(userTexts(three).filter((text) => text === notice)).toHaveLength(1);
+      expect(userTexts(one)).not.toContain(notice);
       host.dispose();
     });
 

@@ -20,7 +20,7 @@ export interface PromptCacheOptions {
   trusted: boolean;
   /** An untrusted space's instruction files, unread: the prompt report names them as withheld. */
   withheldInstructions: readonly string[];
-  /** The date shown in the environment section; default: the clock at assembly. */
+  /** The clock whose day the environment section shows when a prompt is assembled. */
   now?: (() => Date) | undefined;
 }
 
@@ -36,7 +36,7 @@ export class PromptCache {
    * replaces rather than changes.
    */
   #assembled:
-    | { key: string; sources: readonly unknown[]; prompt: AssembledSystemPrompt }
+    | { key: string; sources: readonly unknown[]; prompt: AssembledSystemPrompt; date: string }
     | undefined;
   #last: AssembledSystemPrompt | undefined;
   #offeredSkills: readonly string[] = [];
@@ -52,6 +52,20 @@ export class PromptCache {
     return this.#last;
   }
 
+  /**
+   * The day the last prompt's environment section shows (`undefined` when it has none): the day it
+   * was assembled, kept while the prompt is reused (see {@link assemble}).
+   */
+  get shownDate(): string | undefined {
+    const assembled = this.#assembled;
+    return assembled?.prompt.sections.environment === undefined ? undefined : assembled.date;
+  }
+
+  /** Today as the environment section writes a day (`2026-03-01`, UTC). */
+  today(): string {
+    return (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
+  }
+
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */
   get offeredSkills(): readonly string[] {
     return this.#offeredSkills;
@@ -65,7 +79,12 @@ export class PromptCache {
     this.#materials = await promptMaterials(this.#options.appDirectory, this.#options.space);
   }
 
-  /** The prompt for these settings, assembled again only when its input changed. */
+  /**
+   * The prompt for these settings, assembled again only when its input changed. A new day alone
+   * is not a change: the prompt keeps the day it was assembled on, so every request of a session
+   * repeats the previous one's prefix (the provider's prompt cache) across midnight, and the run
+   * tells the model the new day in a message instead ({@link shownDate}).
+   */
   assemble(
     settings: PromptSettings,
     sources: PromptSettingsSources | undefined,
@@ -81,11 +100,10 @@ export class PromptCache {
       description: skill.description,
       location: skill.filePath,
     }));
-    const date = (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
     // The prompt is a pure function of its input: a run whose input equals the last one's (the
-    // usual case: same settings, files, tools and day) reuses it instead of assembling it again.
+    // usual case: same settings, files and tools) reuses it instead of assembling it again.
     const materials = this.#materials;
-    const key = JSON.stringify({ settings, sources, trusted, date, materials });
+    const key = JSON.stringify({ settings, sources, trusted, materials });
     const inputs = [
       skillList,
       agentsFiles,
@@ -95,6 +113,7 @@ export class PromptCache {
       this.#assembled?.key === key &&
       this.#assembled.sources.length === inputs.length &&
       this.#assembled.sources.every((input, index) => input === inputs[index]);
+    const date = reuse && this.#assembled ? this.#assembled.date : this.today();
     const prompt =
       reuse && this.#assembled
         ? this.#assembled.prompt
@@ -122,7 +141,7 @@ export class PromptCache {
             })),
             materials,
           });
-    this.#assembled = { key, sources: inputs, prompt };
+    this.#assembled = { key, sources: inputs, prompt, date };
     this.#last = prompt;
     // Contract: only the skills the model is shown become readable, at the location shown.
     this.#offeredSkills =

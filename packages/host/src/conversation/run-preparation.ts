@@ -73,6 +73,20 @@ export async function appendFileChangeNotice(
   run.emit({ type: 'file-change-notice', changes: message.details.changes });
 }
 
+/** The `customType` of the message that tells the model the day changed (see {@link appendDateNotice}). */
+export const DATE_NOTICE = 'repa.date';
+
+/**
+ * Tells the model today's date in a message before the user's (hidden from the history views):
+ * for a run whose reused system prompt shows an earlier day, so the prompt that earlier requests
+ * carried, and the provider's cache of it, stays as it is.
+ */
+export function appendDateNotice(sessionManager: SessionManager, today: string): void {
+  sessionManager.appendCustomMessageEntry(DATE_NOTICE, `Today's date is now ${today}.`, false, {
+    date: today,
+  });
+}
+
 /**
  * Makes the history continuable: a failed or aborted last reply is left out of the model's view
  * with a context edit (kept in the raw session, like Pi's own retry does). `invalid_request` when
