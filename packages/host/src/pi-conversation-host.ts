@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AgentSession,
-  AgentSessionEvent,
-  SessionManager,
-} from '@earendil-works/pi-coding-agent';
+import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
 import { ContentObserver, ContentStore } from '@repa/content';
-import {
-  appendLearningContextSnapshot,
-  decideLearningContextSnapshot,
-  type LearningContextView,
-} from '@repa/context';
+import { appendLearningContextSnapshot, decideLearningContextSnapshot } from '@repa/context';
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
   type PackageResource,
   type PromptSettings,
-  type PromptSettingsSources,
   RepaError,
   type ResourceDiagnostic,
-  type RestrictedItem,
   type RewindResult,
-  type RunEvent,
-  type SaveReceipt,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from './bash-tool.js';
@@ -40,12 +28,9 @@ import { checkRunCitations } from './conversation/run-citations.js';
 import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
 import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from './conversation/run-marks.js';
 import {
-  addUsage,
   cancelledOutcome,
-  emptyUsage,
   outcomeOf,
   type RunOutcome,
-  type RunTally,
   withUsage,
 } from './conversation/run-outcome.js';
 import {
@@ -54,7 +39,6 @@ import {
   prepareResume,
   readRunLearningContext,
 } from './conversation/run-preparation.js';
-import { runEventsFromPi } from './run-events.js';
 import { readAttachments, resolveRunImages } from './run-inputs.js';
 
 /**

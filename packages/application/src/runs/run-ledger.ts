@@ -6,23 +6,16 @@ import {
   type AttachedSource,
   type Citation,
   isTerminalRunStatus,
-  type ModelSettings,
-  type ModelSettingsSources,
   type PromptSectionReport,
-  type PromptSettings,
-  type PromptSettingsSources,
   RepaError,
   type RestrictedItem,
-  type RunDelivery,
   type RunInfo,
   type RunInput,
-  type RunOverrides,
   type RunStatus,
   type RunUsage,
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
-import type { RunModel } from '../model-choices.js';
 import { NOT_DELETED, prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
 import { payloadHash, type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
