@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
@@ -127,14 +127,27 @@ describe('the page’s controls', () => {
     await page.screenshot({ path: join(SHOTS, 'web-settings.png') as `${string}.png` });
   });
 
-  it('signs in with a key typed in the page, never showing it; the next run uses it', async () => {
+  it('cancels a sign-in, storing nothing; signs in with a key typed in the page, never showing it; the next run uses it', async () => {
     const { page } = rig;
     await page.click('#tab-models');
     // The view is drawn when its tab is first chosen; its providers come from the daemon.
     await page.waitForSelector('#login-provider option:nth-child(2)', { timeout: STEP_MS });
     await page.select('#login-provider', 'anthropic');
-    await page.click('.login button[type="submit"]');
     const field = '.login-steps input[type="password"]';
+    // A sign-in closed before the key is given ends, and nothing is stored.
+    await page.click('.login button[type="submit"]');
+    await page.waitForSelector(field, { timeout: STEP_MS });
+    await page.click('.login .login-cancel');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.models-view .panel-message')?.textContent?.includes('cancelled'),
+      { timeout: STEP_MS },
+    );
+    expect(await page.$(field)).toBeNull();
+    const stored = () =>
+      existsSync(authFile) ? JSON.parse(readFileSync(authFile, 'utf8')).anthropic : undefined;
+    expect(stored()).toBeUndefined();
+    await page.click('.login button[type="submit"]');
     await page.waitForSelector(field, { timeout: STEP_MS });
     await page.type(field, KEY);
     await page.keyboard.press('Enter');
@@ -145,7 +158,7 @@ describe('the page’s controls', () => {
           ?.textContent?.startsWith('Signed in to anthropic'),
       { timeout: STEP_MS },
     );
-    expect(JSON.parse(readFileSync(authFile, 'utf8')).anthropic?.key).toBe(KEY);
+    expect(stored()?.key).toBe(KEY);
     const shown = () =>
       page.evaluate(
         (key) =>

@@ -411,6 +411,22 @@ describe('protocol v1 conformance against a real daemon', () => {
       connection: 'anthropic:auth-file',
       next: { model: 'repa-offline', source: 'daemon' },
     });
+    // A login the learner closes before answering: cancelled, its start answered with `cancelled`.
+    called.add('login.start');
+    const closing = client.call('login.start', {
+      provider: 'anthropic',
+      type: 'api_key',
+      loginId: 'login-2',
+    });
+    await client.waitFor((n) => {
+      const params = n.params as { loginId?: string; kind?: string };
+      return (
+        n.method === 'login.progress' && params.loginId === 'login-2' && params.kind === 'prompt'
+      );
+    });
+    expect(await call('login.cancel', { loginId: 'login-2' })).toEqual({ cancelled: true });
+    expect(await closing).toMatchObject({ error: { data: { code: 'cancelled' } } });
+    expect(await call('login.cancel', { loginId: 'login-2' })).toEqual({ cancelled: false });
     await call('space.open', { root: space });
     expect(await call('space.list', {})).toMatchObject({
       spaces: [{ root: space, missing: false }],

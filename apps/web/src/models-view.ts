@@ -86,6 +86,8 @@ export function ModelsView({
   const [oauth, setOauth] = useState(false);
   const [steps, setSteps] = useState<LoginProgress[]>([]);
   const [busy, setBusy] = useState(false);
+  /** The running login's id, for its Cancel button. */
+  const [running, setRunning] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState('');
   const next = useNextModel(client, space, sessionId, version);
 
@@ -105,6 +107,7 @@ export function ModelsView({
     setSteps([]);
     setMessage('');
     setBusy(true);
+    setRunning(loginId);
     const stop = client.on('login.progress', (progress) => {
       if (progress.loginId === loginId) setSteps((current) => [...current, progress]);
     });
@@ -129,11 +132,16 @@ export function ModelsView({
       stop();
       setSteps([]);
       setBusy(false);
+      setRunning(undefined);
     }
   };
   const answer = (loginId: string) => (promptId: string, value: string) => {
     setSteps((current) => current.filter((step) => step.promptId !== promptId));
     void client.request('login.answer', { loginId, promptId, value }).catch(() => undefined);
+  };
+  // The login ends with `cancelled` (nothing stored), which the message then says.
+  const cancel = () => {
+    if (running) void client.request('login.cancel', { loginId: running }).catch(() => undefined);
   };
   const signOut = async (name: string) => {
     if (!window.confirm(`Sign out of ${name}? Pi's stored credential for it is removed.`)) return;
@@ -206,6 +214,7 @@ export function ModelsView({
         Sign in with the provider's page (OAuth) instead of an API key
       </label>
       <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
+      ${busy ? html`<button type="button" class="login-cancel" onClick=${cancel}>Cancel sign-in</button>` : ''}
     </form>
     <ol class="login-steps" aria-live="polite">
       ${steps.map((step) => html`<${LoginStep} key=${`${step.kind}:${step.promptId ?? step.message}`} step=${step} onAnswer=${answer(step.loginId)} />`)}

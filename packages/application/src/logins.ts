@@ -9,6 +9,8 @@ export class Logins {
   readonly #models: ModelChoices;
   /** Prompts of running logins waiting for an answer, by `loginId` then `promptId`. */
   readonly #prompts = new Map<string, Map<string, (value: string) => void>>();
+  /** What cancels each running login, by `loginId`. */
+  readonly #controllers = new Map<string, AbortController>();
 
   /** `models`: Pi's models of the daemon; Pi stores the credential through their runtime. */
   constructor(models: ModelChoices) {
@@ -17,7 +19,8 @@ export class Logins {
 
   /**
    * `login.start`: Pi's own login for a provider, its steps sent as `login.progress` to
-   * `connection` and its prompts answered by {@link answer}; cancelled when the connection closes.
+   * `connection` and its prompts answered by {@link answer}; cancelled by {@link cancel} or when
+   * the connection closes.
    */
   async start(
     params: V1Params<'login.start'>,
@@ -31,6 +34,7 @@ export class Logins {
     const waiting = new Map<string, (value: string) => void>();
     this.#prompts.set(params.loginId, waiting);
     const controller = new AbortController();
+    this.#controllers.set(params.loginId, controller);
     const stopWatching = connection.onClose(() => controller.abort());
     try {
       const { loginProvider } = await loadHost();
@@ -55,7 +59,15 @@ export class Logins {
     } finally {
       stopWatching();
       this.#prompts.delete(params.loginId);
+      this.#controllers.delete(params.loginId);
     }
+  }
+
+  /** `login.cancel`: cancels a running login; false when none runs under `loginId`. */
+  cancel(loginId: string): boolean {
+    const controller = this.#controllers.get(loginId);
+    controller?.abort();
+    return controller !== undefined;
   }
 
   /** `login.answer`: answers a waiting prompt; false when no login waits for it. */

@@ -18,6 +18,7 @@ export function loginHandlers({
       return { ...result, next: await next(params.space) };
     },
     'login.answer': async (params) => ({ accepted: logins.answer(params) }),
+    'login.cancel': async (params) => ({ cancelled: logins.cancel(params.loginId) }),
     'login.logout': async (params) => {
       const result = await logins.logout(params.provider);
       return { ...result, next: await next(params.space) };

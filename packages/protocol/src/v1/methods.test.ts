@@ -254,6 +254,7 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     params: { loginId: 'login-1', promptId: 'p1', value: 'sk-example' },
     result: { accepted: true },
   },
+  'login.cancel': { params: { loginId: 'login-1' }, result: { cancelled: true } },
   'packages.list': {
     params: { space: '/spaces/a' },
     result: {
@@ -378,6 +379,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     path: 'params.type',
   },
   'login.answer': { params: { loginId: 'l', promptId: 'p1' }, path: 'params.value' },
+  'login.cancel': { params: { loginId: 7 }, path: 'params.loginId' },
   'login.logout': { params: { provider: '' }, path: 'params.provider' },
   'packages.list': { params: { space: 7 }, path: 'params.space' },
   'packages.add': { params: { source: '', level: 'space' }, path: 'params.source' },

@@ -1979,6 +1979,20 @@ export interface LoginStartResult {
   [member: string]: unknown;
 }
 
+/** `login.cancel` params. */
+export interface LoginCancelParams {
+  /** The login. */
+  loginId: string;
+}
+
+/** `login.cancel` result. */
+export interface LoginCancelResult {
+  /** False when no such login is running (finished, or never started). */
+  cancelled: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `login.logout` params. */
 export interface LoginLogoutParams {
   /** Pi's provider id, e.g. `anthropic`. */
@@ -2405,6 +2419,11 @@ export interface V1MethodTypes {
    * timed-out login stores nothing.
    */
   'login.start': { params: LoginStartParams; result: LoginStartResult };
+  /**
+   * Cancels a running login (a sign-in the learner closed): its waiting prompt ends, `login.start`
+   * fails with `cancelled`, and nothing is stored. Closing the connection cancels its logins too.
+   */
+  'login.cancel': { params: LoginCancelParams; result: LoginCancelResult };
   /**
    * Removes Pi's stored credential of a provider through Pi (its `auth.json` entry); the next run
    * no longer uses it.

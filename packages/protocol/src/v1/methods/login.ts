@@ -37,6 +37,18 @@ export const loginMethods = {
         ),
     }),
   },
+  'login.cancel': {
+    description:
+      'Cancels a running login (a sign-in the learner closed): its waiting prompt ends, `login.start` fails with `cancelled`, and nothing is stored. Closing the connection cancels its logins too.',
+    params: z.strictObject({
+      loginId: idSchema.describe('The login.'),
+    }),
+    result: z.looseObject({
+      cancelled: z
+        .boolean()
+        .describe('False when no such login is running (finished, or never started).'),
+    }),
+  },
   'login.logout': {
     description:
       "Removes Pi's stored credential of a provider through Pi (its `auth.json` entry); the next run no longer uses it.",
