@@ -291,7 +291,7 @@ describe('repa web in Chromium', () => {
     ).toContain('from notes/plan.md');
   });
 
-  it('grants an outside PDF from the materials panel and lists it', async () => {
+  it('grants an outside PDF from the materials panel and lists it there and in the documents tree', async () => {
     const paper = join(sandbox.home, 'paper.pdf');
     writeFileSync(paper, makePdf([{ lines: ['Tides are caused by the moon.'] }]));
     await page.click('#materials-heading ~ details summary');
@@ -302,6 +302,10 @@ describe('repa web in Chromium', () => {
     expect(await page.$eval('.material[data-id="paper"]', (node) => node.textContent)).toMatch(
       /repa:material\/paper\s+PDF · \d+ B/u,
     );
+    // The documents tree lists it under the granted materials at once (no run in between).
+    await page.waitForSelector('.documents .pick[data-path="repa:material/paper"]', {
+      timeout: STEP_MS,
+    });
   });
 
   it('lists the session’s runs with their prompt-section report', async () => {

@@ -395,7 +395,7 @@ export function App() {
                   content: html`
                   <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
                   <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} />`,
+                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} onChanged=${live.bump} />`,
                 },
                 {
                   id: 'runs',

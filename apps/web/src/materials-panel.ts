@@ -8,6 +8,8 @@ interface MaterialsPanelProps {
   space: string;
   /** Grows whenever something the panel shows may have changed (a run ended). */
   version: number;
+  /** A material was granted or withdrawn (the documents tree lists the granted ones). */
+  onChanged?: () => void;
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -38,7 +40,7 @@ function facts(material: MaterialInfo): string {
  * The outside materials this space may read (spec R15, R54): listed with their state, granted by
  * path (to this space or every space) and withdrawn, through `materials.*`.
  */
-export function MaterialsPanel({ client, space, version }: MaterialsPanelProps) {
+export function MaterialsPanel({ client, space, version, onChanged }: MaterialsPanelProps) {
   const [materials, setMaterials] = useState<MaterialInfo[] | undefined>();
   const [path, setPath] = useState('');
   const [id, setId] = useState('');
@@ -77,6 +79,7 @@ export function MaterialsPanel({ client, space, version }: MaterialsPanelProps) 
       setTitle('');
       setMessage(`Granted ${material.identity}.`);
       await load();
+      onChanged?.();
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -89,6 +92,7 @@ export function MaterialsPanel({ client, space, version }: MaterialsPanelProps) 
       await client.request('materials.remove', { id: material.id });
       setMessage(`Withdrew ${material.identity}; the file is untouched.`);
       await load();
+      onChanged?.();
     } catch (error) {
       setMessage(describeError(error));
     } finally {
