@@ -2,11 +2,28 @@
 // first for the version) vs a bare temp + fsync + rename + dir-fsync loop in the same folder;
 // (b) apply_patch of 100 hunks on files of 2.5k–20k lines, against Pi's own edit tool making the
 // same 100 replacements, to show how both grow with the file.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createEditTool } from '@earendil-works/pi-coding-agent';
 import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
 import { measureSides } from '../lib/compare.mjs';
@@ -39,6 +56,75 @@ async function bareSave(dir, name, bytes) {
   }
 }
 
+const fsyncAsync = promisify(fsync);
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The file-system calls of Repa's read and save of one file, with no Repa code around them: the
+ * read (the path's parts `lstat`ed, open, `fstat`, read, `fstat`, close, hash), the plan's checks,
+ * the intent slot's `pwrite`, the temp file (write, fsync) while the replaced bytes are linked
+ * into the history and its log opened, the re-check, the rename, the log line, the folder fsync and
+ * the slot cleared. What a save of Repa's shape costs the file system: the rest is Repa's code.
+ */
+function syscallFloor(root) {
+  const dir = join(root, 'floor');
+  const history = join(root, '.floor-history');
+  const kept = join(history, 'bytes');
+  mkdirSync(kept, { recursive: true });
+  for (let index = 0; index < FILES; index++)
+    writeFileSync(join(dir, `f-${index}.md`), payload(0x61));
+  const slot = openSync(join(history, 'slot'), 'w+');
+  const record = Buffer.alloc(FILE_BYTES + 800, 0x20);
+  let count = 0;
+  return async () => {
+    count += 1;
+    const target = join(dir, `f-${count % FILES}.md`);
+    lstatSync(dir, { bigint: true });
+    lstatSync(target, { bigint: true });
+    const fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fstatSync(fd, { bigint: true });
+    const bytes = Buffer.allocUnsafe(FILE_BYTES + 1);
+    const length = readSync(fd, bytes, 0, bytes.length, 0);
+    fstatSync(fd, { bigint: true });
+    closeSync(fd);
+    const version = sha256(bytes.subarray(0, length));
+    lstatSync(join(root, '.floor-history'), { bigint: true });
+    lstatSync(dir, { bigint: true });
+    lstatSync(target, { bigint: true });
+    const content = payload(0x61 + (count % 20));
+    sha256(content);
+    writeSync(slot, record, 0, record.length, 0);
+    const temp = join(dir, `.f-${count % FILES}.md.${randomUUID()}`);
+    const handle = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    writeSync(handle, content);
+    const synced = fsyncAsync(handle);
+    lstatSync(history, { bigint: true });
+    lstatSync(kept, { bigint: true });
+    try {
+      linkSync(target, join(kept, version));
+    } catch {
+      lstatSync(join(kept, version), { bigint: true });
+    }
+    const log = openSync(
+      join(history, 'saves.log'),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      0o600,
+    );
+    fstatSync(log, { bigint: true });
+    await synced;
+    closeSync(handle);
+    lstatSync(dir, { bigint: true });
+    lstatSync(target, { bigint: true });
+    renameSync(temp, target);
+    writeSync(log, Buffer.alloc(400, 0x41));
+    closeSync(log);
+    const folder = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    await fsyncAsync(folder);
+    closeSync(folder);
+    writeSync(slot, record, 0, 256, 0);
+  };
+}
+
 async function saveThroughput({ scale }) {
   const root = mkdtempSync(join(tmpdir(), 'repa-bench-saves-'));
   const dir = join(root, 'notes');
@@ -49,12 +135,14 @@ async function saveThroughput({ scale }) {
     writeFileSync(join(dir, `bare-${name}`), payload(0x61));
     writeFileSync(join(dir, `again-${name}`), payload(0x61));
   }
+  mkdirSync(join(root, 'floor'));
+  const floor = syscallFloor(root);
   const store = await ContentStore.open({ root });
   let repaCount = 0;
   let bareCount = 0;
   let againCount = 0;
   const rounds = 4;
-  const [bare, again, repa] = await measureSides({
+  const [bare, again, calls, repa] = await measureSides({
     iterations: Math.max(5, Math.round((300 * scale) / rounds)),
     rounds,
     warmup: 5,
@@ -78,6 +166,7 @@ async function saveThroughput({ scale }) {
           await bareSave(dir, name, payload(0x61 + (againCount % 20)));
         },
       },
+      { name: "Repa's file-system calls alone", fn: floor },
       {
         name: 'ContentStore.save',
         fn: async () => {
@@ -114,6 +203,18 @@ async function saveThroughput({ scale }) {
       candidate: again,
       higherIsBetter: true,
       ratio: throughput(again) / throughput(bare),
+      ratioLabel: 'throughput',
+      target: null,
+    },
+    {
+      bench: 'saves',
+      case: "no Repa code: the file-system calls of Repa's read and save alone, in the same order and overlap (diagnostic: how much of the row above is the file system's)",
+      baselineLabel: 'bare fsync loop',
+      baseline: bare,
+      candidateLabel: 'the calls alone',
+      candidate: calls,
+      higherIsBetter: true,
+      ratio: throughput(calls) / throughput(bare),
       ratioLabel: 'throughput',
       target: null,
     },
