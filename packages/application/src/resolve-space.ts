@@ -16,8 +16,10 @@ export async function resolveSpace(root: string, trust: SpaceTrust): Promise<str
   let real: string;
   let folder: boolean;
   try {
-    real = await realpath(root);
-    folder = (await stat(real)).isDirectory();
+    // Both at once (every request naming a space asks): `stat` follows links to the same folder.
+    const [resolved, stats] = await Promise.all([realpath(root), stat(root)]);
+    real = resolved;
+    folder = stats.isDirectory();
   } catch {
     throw new RepaError('not_found', `There is no space folder at ${root}.`, {
       fix: 'Create the folder first, or pass the path of an existing space.',

@@ -1,6 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type AuthOperationOptions,
+  InMemoryCredentialStore,
+  InMemoryModelsStore,
+} from '@earendil-works/pi-ai';
+import { ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PiModels } from './pi-models.js';
 
@@ -108,6 +114,51 @@ describe('PiModels: a named model', () => {
       thinkingLevel: 'medium',
       thinkingSource: 'pi-default',
     });
+  });
+});
+
+/** Pi's in-memory credential store, counting how often Pi reads it. */
+class CountedCredentials extends InMemoryCredentialStore {
+  reads = 0;
+
+  override read(providerId: string, options?: AuthOperationOptions) {
+    this.reads += 1;
+    return super.read(providerId, options);
+  }
+
+  override list(options?: AuthOperationOptions) {
+    this.reads += 1;
+    return super.list(options);
+  }
+}
+
+describe('PiModels: the credentials a decision reads', () => {
+  it('reads none for repa-offline named by the daemon or a level, and reads them for a provider’s model', async () => {
+    const { dir, write } = agentDir();
+    write('models.json', { providers: { alpha: local('a1') } });
+    const credentials = new CountedCredentials();
+    const runtime = await ModelRuntime.create({
+      credentials,
+      modelsStore: new InMemoryModelsStore(),
+      modelsPath: join(dir, 'models.json'),
+      allowModelNetwork: false,
+      refreshOnCreate: false,
+    });
+    const models = await PiModels.open({ agentDir: dir, daemonModel: 'repa-offline', runtime });
+    credentials.reads = 0;
+    expect((await models.decide()).decision).toMatchObject({
+      model: 'repa-offline',
+      source: 'daemon',
+      credentials: true,
+    });
+    expect(
+      (await models.decide({ model: 'repa-offline', modelSource: 'session' })).decision,
+    ).toMatchObject({ model: 'repa-offline', source: 'session', credentials: true });
+    expect(credentials.reads).toBe(0);
+    expect(
+      (await models.decide({ model: 'alpha/a1', modelSource: 'space' })).decision,
+    ).toMatchObject({ model: 'alpha/a1', credentials: true, connection: 'alpha:models-json' });
+    expect(credentials.reads).toBeGreaterThan(0);
   });
 });
 

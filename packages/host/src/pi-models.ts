@@ -222,10 +222,11 @@ export class PiModels {
   /**
    * Decides the model and thinking level of a run (spec R71, R72), as Pi's configuration is now.
    * `not_found` (did-you-mean) for a model Pi does not know; a model without credentials is
-   * decided with `credentials: false` (the caller refuses the run).
+   * decided with `credentials: false` (the caller refuses the run). Pi's credentials are read
+   * again unless the model is named as `repa-offline`, whose decision does not depend on them.
    */
   async decide(request: ModelRequest = {}): Promise<DecidedModel> {
-    await this.refresh();
+    if ((request.model || this.daemonModel) !== OFFLINE_MODEL_ID) await this.refresh();
     const chosen = request.model
       ? {
           model: this.resolve(request.model),

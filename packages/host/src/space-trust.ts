@@ -170,8 +170,21 @@ export async function checkTrustedPiFiles(space: string): Promise<void> {
     }
     return 'file';
   };
-  for (const name of INSTRUCTION_FILES) await checkFile(join(root, name));
-  for (const name of PI_FILES) await checkFile(join(root, '.pi', name));
+  // Every top-level path at once (a few turns of the event loop, not one per path, on every
+  // run's submit); the first problem in this order is the one reported.
+  const folders = PI_FOLDERS.map((folder) => join(root, folder));
+  const settled = await Promise.allSettled(
+    [
+      ...INSTRUCTION_FILES.map((name) => join(root, name)),
+      ...PI_FILES.map((name) => join(root, '.pi', name)),
+      ...folders,
+    ].map(checkFile),
+  );
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  const kinds = settled
+    .slice(-folders.length)
+    .map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   let entries = 0;
   const walk = async (folder: string, depth: number): Promise<void> => {
     for (const name of await readdir(folder).catch(() => [] as string[])) {
@@ -186,8 +199,8 @@ export async function checkTrustedPiFiles(space: string): Promise<void> {
       if ((await checkFile(path)) === 'folder' && depth < 8) await walk(path, depth + 1);
     }
   };
-  for (const folder of PI_FOLDERS) {
-    if ((await checkFile(join(root, folder))) === 'folder') await walk(join(root, folder), 1);
+  for (const [index, folder] of folders.entries()) {
+    if (kinds[index] === 'folder') await walk(folder, 1);
   }
 }
 

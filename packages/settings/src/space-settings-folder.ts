@@ -17,17 +17,17 @@ export const SPACE_FILE = join('.repa', 'settings.json');
 export async function checkRepaFolder(space: string): Promise<void> {
   const folder = join(space, '.repa');
   const file = join(space, SPACE_FILE);
-  for (const [path, wanted] of [
-    [folder, 'folder'],
-    [file, 'file'],
+  // Both looked at once (every run's submit reads the settings), judged in this order.
+  const [folderStats, fileStats] = await Promise.allSettled([lstat(folder), lstat(file)]);
+  for (const [path, wanted, result] of [
+    [folder, 'folder', folderStats],
+    [file, 'file', fileStats],
   ] as const) {
-    let stats: Awaited<ReturnType<typeof lstat>>;
-    try {
-      stats = await lstat(path);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return;
-      throw settingsIoError(error, file, 'Inspecting the folder of');
+    if (result.status === 'rejected') {
+      if (errnoCode(result.reason) === 'ENOENT') return;
+      throw settingsIoError(result.reason, file, 'Inspecting the folder of');
     }
+    const stats = result.value;
     const plain = wanted === 'folder' ? stats.isDirectory() : stats.isFile();
     if (!plain) {
       const found = stats.isSymbolicLink() ? 'a symlink' : `not a ${wanted}`;
