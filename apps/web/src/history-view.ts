@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { RunItem } from './conversation.js';
 import { historyTurns } from './history-turns.js';
 import type { Rewind } from './rewind-view.js';
+import { distanceToEnd, scrollsItself, scrollToDistance } from './stick-to-bottom.js';
 
 /** How many history items one read asks for: a long session comes in parts, the latest first. */
 const HISTORY_PART = 60;
@@ -170,19 +171,18 @@ export function HistoryList({
   // Reaching the top reads the part before; the learner's place is kept by its distance to the end.
   useEffect(() => {
     const sentinel = top.current;
-    const thread = sentinel?.closest('.thread');
+    const thread = sentinel?.closest<HTMLElement>('.thread');
     if (!sentinel || !thread || !history.earlier) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
-        const fromEnd = thread.scrollHeight - thread.scrollTop;
-        void history.loadEarlier().then(() =>
-          requestAnimationFrame(() => {
-            thread.scrollTop = thread.scrollHeight - fromEnd;
-          }),
-        );
+        const fromEnd = distanceToEnd(thread);
+        void history
+          .loadEarlier()
+          .then(() => requestAnimationFrame(() => scrollToDistance(thread, fromEnd)));
       },
-      { root: thread },
+      // The thread scrolls on wide screens, the page on narrow ones.
+      { root: scrollsItself(thread) ? thread : null },
     );
     observer.observe(sentinel);
     return () => observer.disconnect();
