@@ -39,12 +39,15 @@ export function scrollToDistance(element: HTMLElement, distance: number): void {
   }
 }
 
-/** Whether the learner reads the conversation's end: near it, and (when the page scrolls) it is in view. */
+/**
+ * Whether the learner reads the conversation's end. When the page scrolls: the end is near the
+ * message box (not above it because the learner scrolled on to the panels below), or the page is
+ * at its top with a conversation too short to reach the box.
+ */
 function readingEnd(element: HTMLElement): boolean {
-  return (
-    distanceToEnd(element) < NEAR_END &&
-    (scrollsItself(element) || element.getBoundingClientRect().bottom > 0)
-  );
+  const distance = distanceToEnd(element);
+  if (scrollsItself(element)) return distance < NEAR_END;
+  return Math.abs(distance) < NEAR_END || (distance < 0 && window.scrollY === 0);
 }
 
 /**
