@@ -236,6 +236,42 @@ describe('the page’s controls', () => {
     await page.setViewport({ width: 1280, height: 860 });
   });
 
+  it('at 390 px: a session opens at its newest turn just above the message box, and a new answer stays there', async () => {
+    const { page } = rig;
+    await page.setViewport({ width: 390, height: 844 });
+    // The newest turn's end seen from the message box pinned below it: in view, at most 48 px above
+    // (scroll positions are whole pixels).
+    const newestAtEnd = () =>
+      page
+        .waitForFunction(
+          () => {
+            const turns = document.querySelectorAll('.thread .turn');
+            const newest = turns[turns.length - 1]?.getBoundingClientRect();
+            const box = document.querySelector('.composer')?.getBoundingClientRect();
+            if (!newest || !box) return false;
+            const gap = box.top - newest.bottom;
+            return gap >= -1 && gap <= 48 && newest.bottom > 0;
+          },
+          { timeout: STEP_MS },
+        )
+        .then(() => true)
+        .catch(() => false);
+    try {
+      await page.reload();
+      await page.waitForSelector('.history .turn', { timeout: STEP_MS });
+      expect(await page.$$eval('.history .turn', (turns) => turns.length)).toBeGreaterThan(2);
+      expect(await newestAtEnd()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'web-390-opened.png') as `${string}.png` });
+      await page.click('.run-choice summary');
+      await page.select('#run-model', 'repa-offline');
+      await sendMessage(page, 'What do the notes say about chlorophyll?');
+      await lastTurnReaches(page, 'succeeded');
+      expect(await newestAtEnd()).toBe(true);
+    } finally {
+      await page.setViewport({ width: 1280, height: 860 });
+    }
+  });
+
   it('takes the README’s picture: a study question answered from the notes, with citations', async () => {
     const { page } = rig;
     // A folder of biology notes, opened by its path, its learning context built from two notes.

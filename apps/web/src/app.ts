@@ -16,6 +16,7 @@ import { isActive, RunItem, runViewOf, type SteerView } from './conversation.js'
 import { AttachedDocuments, DocumentsPanel } from './documents-panel.js';
 import { HistoryList, useSessionHistory } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
+import { localTime } from './local-time.js';
 import { MaterialsPanel } from './materials-panel.js';
 import { ModelsView } from './models-view.js';
 import { useNextModel } from './next-model.js';
@@ -80,6 +81,9 @@ export function App() {
   );
   const images = useComposerImages(setNotice);
   const conversation = useStickToBottom<HTMLElement>(saved.opened, runs);
+  // The conversation first: the panels (and their requests) come once its first part is read.
+  const panels = useRef(false);
+  if (space && saved.read) panels.current = true;
   // The controls' state: the sessions drawer (narrow screens), the next request's model choice.
   const [drawer, setDrawer] = useState(false);
   const [choice, setChoice] = useState<RunChoiceValue>({});
@@ -303,7 +307,7 @@ export function App() {
                       session.sessionId === sessionId ? 'true' : undefined
                     } onClick=${() => void selectSession(space.root, session.sessionId)}>
                       <span class="title">${session.title ?? 'Untitled session'}</span>
-                      <span class="meta">${new Date(session.updatedAt ?? session.createdAt).toLocaleString()}</span>
+                      <span class="meta">${localTime(session.updatedAt ?? session.createdAt)}</span>
                     </button></li>`,
                   )}
                 </ul>`
@@ -386,7 +390,7 @@ export function App() {
         <p class="notice-line" role="alert">${notice}</p>
       </main>
       ${
-        space
+        space && panels.current
           ? html`<aside class="panels" aria-label="Documents, learning context, materials, runs, settings and models">
               <${SideViews} label="Views beside the conversation" views=${[
                 {

@@ -9,6 +9,7 @@ import {
   toolCallTarget,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
+import { useMemo } from 'preact/hooks';
 import { CitationChips } from './citation-chips.js';
 import { FileLink } from './file-links.js';
 import { renderMarkdown } from './markdown.js';
@@ -212,7 +213,9 @@ function Markdown({ text }: { text: string }) {
     : OFFLINE_MARK.startsWith(text)
       ? ''
       : text;
-  return html`${offline ? html`<p class="offline-label">Repa's offline responder (no language model) answers from your notes:</p>` : ''}<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(body) }}></div>`;
+  // Rendered again only when the text changed (not when the turns around it did).
+  const rendered = useMemo(() => ({ __html: renderMarkdown(body) }), [body]);
+  return html`${offline ? html`<p class="offline-label">Repa's offline responder (no language model) answers from your notes:</p>` : ''}<div class="markdown" dangerouslySetInnerHTML=${rendered}></div>`;
 }
 
 function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {

@@ -4,9 +4,15 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { RunItem } from './conversation.js';
 import { historyTurns } from './history-turns.js';
 import type { Rewind } from './rewind-view.js';
+import { distanceToEnd, scrollsItself, scrollToDistance } from './stick-to-bottom.js';
 
 /** How many history items one read asks for: a long session comes in parts, the latest first. */
 const HISTORY_PART = 60;
+/**
+ * The first part is smaller: what fills the screen at the end of the conversation, read, parsed
+ * and shown sooner (a session opens at its end); reaching its top reads the next part.
+ */
+const FIRST_PART = 24;
 /**
  * How many run records come with each part: the newest first, as many as the part can hold turns
  * of (every run has at least one item), so a long session's records come in parts too.
@@ -25,6 +31,8 @@ export interface SessionHistory {
   earlier: boolean;
   /** Changes when the history is read anew (another session, a rewind), not when a part is added. */
   opened: object;
+  /** False while the open session's first part is on its way. */
+  read: boolean;
   /** Reads the part before the items read. */
   loadEarlier(): Promise<void>;
   /** Reads the history anew from its end. */
@@ -46,17 +54,20 @@ export function useSessionHistory(
     runs: [] as RunInfo[],
     earlier: false,
     opened: {},
+    /** The space and session whose first part came (or failed). */
+    readOf: undefined as string | undefined,
   });
+  const place = `${space}\n${sessionId}`;
   const [reads, setReads] = useState(0);
   const loading = useRef(false);
   useEffect(() => {
-    setState({ items: [], runs: [], earlier: false, opened: {} });
+    setState({ items: [], runs: [], earlier: false, opened: {}, readOf: undefined });
     if (space === undefined || sessionId === undefined) return;
     let current = true;
     void Promise.all([
-      client.request('session.history', { space, sessionId, limit: HISTORY_PART }),
+      client.request('session.history', { space, sessionId, limit: FIRST_PART }),
       client
-        .request('run.list', { space, sessionId, limit: RUNS_PER_PART, brief: true })
+        .request('run.list', { space, sessionId, limit: FIRST_PART, brief: true })
         .catch(() => ({ runs: [] })),
     ])
       .then(([history, listed]) => {
@@ -66,10 +77,13 @@ export function useSessionHistory(
           runs: listed.runs,
           earlier: history.earlier === true,
           opened: {},
+          readOf: place,
         });
       })
       .catch((error: unknown) => {
-        if (current) onError(error);
+        if (!current) return;
+        setState((now) => ({ ...now, readOf: place }));
+        onError(error);
       });
     return () => {
       current = false;
@@ -114,7 +128,8 @@ export function useSessionHistory(
       loading.current = false;
     }
   };
-  return { ...state, loadEarlier, reload: () => setReads((count) => count + 1) };
+  const read = space === undefined || sessionId === undefined || state.readOf === place;
+  return { ...state, read, loadEarlier, reload: () => setReads((count) => count + 1) };
 }
 
 /**
@@ -156,19 +171,18 @@ export function HistoryList({
   // Reaching the top reads the part before; the learner's place is kept by its distance to the end.
   useEffect(() => {
     const sentinel = top.current;
-    const thread = sentinel?.closest('.thread');
+    const thread = sentinel?.closest<HTMLElement>('.thread');
     if (!sentinel || !thread || !history.earlier) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
-        const fromEnd = thread.scrollHeight - thread.scrollTop;
-        void history.loadEarlier().then(() =>
-          requestAnimationFrame(() => {
-            thread.scrollTop = thread.scrollHeight - fromEnd;
-          }),
-        );
+        const fromEnd = distanceToEnd(thread);
+        void history
+          .loadEarlier()
+          .then(() => requestAnimationFrame(() => scrollToDistance(thread, fromEnd)));
       },
-      { root: thread },
+      // The thread scrolls on wide screens, the page on narrow ones.
+      { root: scrollsItself(thread) ? thread : null },
     );
     observer.observe(sentinel);
     return () => observer.disconnect();

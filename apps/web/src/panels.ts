@@ -7,6 +7,7 @@ import {
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { localTime } from './local-time.js';
 import { renderMarkdown } from './markdown.js';
 import { useNextModel } from './next-model.js';
 import { LEVEL_NAMES } from './setting-control.js';
@@ -37,7 +38,7 @@ const SOURCE_STATE: Record<string, string> = {
 
 /** When a context was written, in words (its revision is for the revision check only). */
 function writtenAt(updatedAt: string | null | undefined): string {
-  return updatedAt ? `updated ${new Date(updatedAt).toLocaleString()}` : 'saved';
+  return updatedAt ? `updated ${localTime(updatedAt)}` : 'saved';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RepaClient, RunInfo } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { localTime } from './local-time.js';
 import { describeError } from './panels.js';
 
 const ACTIVE = new Set(['accepted', 'running']);
@@ -140,7 +141,7 @@ export function RunsView({
                 ? `thinking ${run.thinkingLevel}`
                 : undefined,
               duration,
-              new Date(run.acceptedAt).toLocaleString(),
+              localTime(run.acceptedAt),
               run.attempt > 1 ? `attempt ${run.attempt}` : undefined,
             ]
               .filter(Boolean)
