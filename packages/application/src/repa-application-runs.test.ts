@@ -85,7 +85,7 @@ describe('RepaApplication runs', () => {
     expect((await ended(app, run.runId, events, next)).status).toBe('cancelled');
     // No model request: nothing streamed and nothing entered the session's history.
     expect(events.map((event) => event.type)).not.toContain('text-delta');
-    expect(await readSessionHistory(space, sessionId)).toEqual([]);
+    expect(await readSessionHistory(space, sessionId)).toEqual({ items: [] });
     await app.close();
   });
 

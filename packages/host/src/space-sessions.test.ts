@@ -93,7 +93,7 @@ describe('readSessionHistory', () => {
     const { space, session, file } = await spaceWithSession('Torn');
     appendFileSync(file, '{"type":"message","id":"torn","parentId":null,"mess');
     const before = readFileSync(file);
-    expect(await readSessionHistory(space, session.sessionId)).toEqual([]);
+    expect(await readSessionHistory(space, session.sessionId)).toEqual({ items: [] });
     expect(readFileSync(file)).toEqual(before);
   });
 });

@@ -257,25 +257,45 @@ function historyItemsOf(branch: readonly SessionEntry[]): HistoryItem[] {
   });
 }
 
+/** A part of a history: the last `limit` items (default: all) before the entry `before`. */
+export interface HistoryPart {
+  limit?: number | undefined;
+  before?: string | undefined;
+}
+
 /**
- * The public history of a session's current branch (spec R27): the real exchange, tool results,
- * context snapshots, file-change notices and summaries; never Pi's system entries. Never writes
- * the session file; a damaged one is `session_damaged`.
+ * The public history of a session's current branch (spec R27), whole or the part asked for: the
+ * real exchange, tool results, context snapshots, file-change notices and summaries; never Pi's
+ * system entries; `earlier` when items precede the part. `not_found` for a `before` the branch
+ * does not hold. Never writes the session file; a damaged one is `session_damaged`.
  */
 export async function readSessionHistory(
   space: string,
   sessionId: string,
   appDirectory?: string,
-): Promise<HistoryItem[]> {
+  part: HistoryPart = {},
+): Promise<{ items: HistoryItem[]; earlier?: boolean }> {
   const { file } = await findSessionState(space, sessionId);
   // From the checked entries in memory: opening the file with Pi would repair a torn last line,
   // and a read never writes.
   const manager = SessionManager.inMemory(space, undefined, [...(await sessionFileEntries(file))]);
   const branch = manager.getBranch();
-  const items = historyItemsOf(branch);
-  // An answer carries its checked citations, marked when a cited document changed since.
+  const all = historyItemsOf(branch);
+  let end = all.length;
+  if (part.before !== undefined) {
+    end = all.findIndex((item) => item.entryId === part.before);
+    if (end === -1) {
+      throw new RepaError('not_found', `The session's history has no entry ${part.before}.`, {
+        fix: 'Read the history again from its end (session.history without before).',
+      });
+    }
+  }
+  const start = part.limit === undefined ? 0 : Math.max(0, end - part.limit);
+  // An answer of the part carries its checked citations, marked when a cited document changed
+  // since (each document read once for the part; the rest of the history is not looked at).
   const store = () => ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
-  return withCitations(store, items, citationsByAnswer(branch));
+  const items = await withCitations(store, all.slice(start, end), citationsByAnswer(branch));
+  return { items, ...(start > 0 ? { earlier: true } : {}) };
 }
 
 /**

@@ -51,7 +51,7 @@ describe('PiConversationHost citations (spec R60)', () => {
       included: true,
     });
 
-    const history = await readSessionHistory(space, host.sessionId, appDirectory);
+    const { items: history } = await readSessionHistory(space, host.sessionId, appDirectory);
     const shown = history.find((item) => item.kind === 'assistant' && item.text === answer);
     expect(shown?.citations?.map((citation) => citation.status)).toEqual(
       statuses?.map(([, status]) => status),
@@ -59,7 +59,7 @@ describe('PiConversationHost citations (spec R60)', () => {
     expect(shown?.citations?.some((citation) => citation.changedSince)).toBe(false);
 
     writeFileSync(join(space, 'tides.md'), `${TIDES}\nEdited after the run.\n`);
-    const later = await readSessionHistory(space, host.sessionId, appDirectory);
+    const { items: later } = await readSessionHistory(space, host.sessionId, appDirectory);
     const edited = later.find((item) => item.kind === 'assistant' && item.text === answer);
     expect(edited?.citations?.[0]?.changedSince).toBe(true);
     expect(edited?.citations?.[4]?.changedSince).toBeUndefined();

@@ -1,26 +1,8 @@
-import { type HistoryItem, RepaError } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
-
-/** The part of a history `session.history` asks for: the last `limit` items before `before`. */
-function partOfHistory(
-  items: HistoryItem[],
-  { limit, before }: { limit?: number | undefined; before?: string | undefined },
-): { items: HistoryItem[]; earlier?: boolean } {
-  let end = items.length;
-  if (before !== undefined) {
-    end = items.findIndex((item) => item.entryId === before);
-    if (end === -1) {
-      throw new RepaError('not_found', `The session's history has no entry ${before}.`, {
-        fix: 'Read the history again from its end (session.history without before).',
-      });
-    }
-  }
-  const start = limit === undefined ? 0 : Math.max(0, end - limit);
-  return { items: items.slice(start, end), ...(start > 0 ? { earlier: true } : {}) };
-}
 
 /** The characters of one part of `session.export`: well inside a frame, however it is escaped. */
 const EXPORT_PART_CHARS = 1_000_000;
@@ -55,12 +37,10 @@ export function sessionHandlers({
     'session.history': async (params) => {
       const root = await space(params.space);
       await trust.checkSession(root, params.sessionId);
-      const items = await (await loadHost()).readSessionHistory(
-        root,
-        params.sessionId,
-        appDirectory,
-      );
-      return partOfHistory(items, params);
+      return (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory, {
+        limit: params.limit,
+        before: params.before,
+      });
     },
     'session.rename': async (params) => {
       const root = await space(params.space);

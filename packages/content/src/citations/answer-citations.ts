@@ -49,13 +49,14 @@ export async function checkAnswerCitations(
 
 /**
  * `citations` as shown now: each one checked against a version is marked `changedSince` when its
- * document no longer has that version (edited, moved away or deleted). One read per document.
+ * document no longer has that version (edited, moved away or deleted). One read per document;
+ * `current` (document → its version now, `null` when unreadable) shares the reads between calls.
  */
 export async function markChangedSince(
   store: ContentStore,
   citations: readonly Citation[],
+  current = new Map<string, string | null>(),
 ): Promise<Citation[]> {
-  const current = new Map<string, string | null>();
   for (const citation of citations) {
     const { identity, version } = citation;
     if (identity === undefined || version === undefined || current.has(identity)) continue;

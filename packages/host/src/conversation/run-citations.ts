@@ -63,11 +63,13 @@ export async function withCitations(
 ): Promise<HistoryItem[]> {
   if (byAnswer.size === 0) return items;
   const opened = await store();
+  // One read of each cited document for all the answers (a long session cites a few many times).
+  const current = new Map<string, string | null>();
   const shown: HistoryItem[] = [];
   for (const item of items) {
     const citations = item.kind === 'assistant' ? byAnswer.get(item.entryId) : undefined;
     shown.push(
-      citations ? { ...item, citations: await markChangedSince(opened, citations) } : item,
+      citations ? { ...item, citations: await markChangedSince(opened, citations, current) } : item,
     );
   }
   return shown;
