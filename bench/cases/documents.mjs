@@ -63,7 +63,8 @@ function runPdftotext(binary, file, pages) {
       out += chunk.toString('utf8');
     });
     child.once('error', reject);
-    child.once('exit', () =>
+    // 'close', not 'exit': the output may still be arriving when the process has exited.
+    child.once('close', () =>
       out.includes(`Page ${pages}, line 40`) ? resolve() : reject(new Error('pdftotext: no text')),
     );
   });
