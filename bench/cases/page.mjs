@@ -48,7 +48,8 @@ function webAddress(appDirectory, agentDir, space) {
       err += chunk;
     });
     child.once('error', reject);
-    child.once('exit', (code) =>
+    // 'close', not 'exit': the output may still be arriving when the process has exited.
+    child.once('close', (code) =>
       code === 0 && out.startsWith('http')
         ? resolve(out.trim())
         : reject(new Error(`repa web failed (${code}): ${err || out}`)),

@@ -80,7 +80,8 @@ function runRipgrep(rg, args, root) {
       out += chunk.toString('utf8');
     });
     child.once('error', reject);
-    child.once('exit', () => {
+    // 'close', not 'exit': the output may still be arriving when the process has exited.
+    child.once('close', () => {
       const lines = out.split('\n').filter((line) => line !== '');
       resolve(json ? lines.filter((line) => line.includes('"type":"match"')).length : lines.length);
     });
