@@ -71,23 +71,4 @@ describe('SaveHistory while a save runs', () => {
     expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('two\n');
     expect((await store.history.read(a.version)).toString()).toBe('one\n');
   });
-
-  it('removes the early link and writes no record when the re-check refuses the save', async () => {
-    const root = await space({ 'a.md': 'one\n' });
-    await settle(root, 'a.md');
-    let armed = false;
-    const hooks = {
-      step: async (step: SaveStep) => {
-        if (armed && step === 'temp-written') await writeFile(join(root, 'a.md'), 'two\n');
-      },
-    };
-    const store = await ContentStore.open({ root, hooks });
-    const a = await store.read('a.md');
-    armed = true;
-    await expect(
-      store.save([{ target: 'a.md', content: bytes('new\n'), expectedVersion: a.version }]),
-    ).rejects.toMatchObject({ code: 'stale_version' });
-    expect(existsSync(join(root, '.repa/history/bytes', a.version))).toBe(false);
-    expect((await store.history.all()).records).toEqual([]);
-  });
 });

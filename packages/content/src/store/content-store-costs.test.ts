@@ -411,7 +411,7 @@ describe('ContentStore costs', () => {
       expect(opened.filter((path) => path === join(root, 'a.md'))).toHaveLength(2);
     });
 
-    it('refuses with stale_version a same-size change made between planning and the rename', async () => {
+    it('refuses with stale_version a same-size change made between planning and the rename, leaving no kept bytes or record', async () => {
       const root = await space({ 'a.md': 'one\n' });
       await settle(root, 'a.md');
       let armed = false;
@@ -428,6 +428,9 @@ describe('ContentStore costs', () => {
       );
       expect(error.code).toBe('stale_version');
       expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('two\n');
+      // The replaced bytes were linked while the temp file was fsynced: the refusal removed them.
+      expect(existsSync(join(root, '.repa/history/bytes', a.version))).toBe(false);
+      expect((await store.history.all()).records).toEqual([]);
     });
   });
 });
