@@ -52,10 +52,10 @@ describe('project instructions and trust', () => {
 });
 
 describe('the system prompt between runs', () => {
-  it('follows each run’s settings, tools and date, and is the same when nothing changed', async () => {
+  it('follows each run’s settings and tools, keeps its day until one of them changes, and is the same when nothing changed', async () => {
     let today = new Date('2026-12-03T12:00:00Z');
     const { host, faux } = await createFauxHost({ now: () => today });
-    faux.setResponses(['a', 'b', 'c', 'd', 'e'].map((text) => fauxAssistantMessage(text)));
+    faux.setResponses(['a', 'b', 'c', 'd', 'e', 'f'].map((text) => fauxAssistantMessage(text)));
     const section =
       (outcome: { prompt?: { report: { name: string; included: boolean }[] } }) => (name: string) =>
         outcome.prompt?.report.find((s) => s.name === name)?.included;
@@ -65,18 +65,23 @@ describe('the system prompt between runs', () => {
     const noChanges = await host.send('three', { ...DEFAULT_PROMPT_SETTINGS, fileChanges: 'off' });
     expect(section(first)('fileChanges')).toBe(true);
     expect(section(noChanges)('fileChanges')).toBe(false);
-    const fewerTools = await host.send('four', DEFAULT_PROMPT_SETTINGS, {
-      modelSettings: { model: null, thinkingLevel: null, tools: ['read'] },
-    });
+    const readOnly = { modelSettings: { model: null, thinkingLevel: null, tools: ['read'] } };
+    const fewerTools = await host.send('four', DEFAULT_PROMPT_SETTINGS, readOnly);
     expect(first.prompt?.text).toContain('grep');
     expect(fewerTools.prompt?.text).not.toContain('grep');
-    today = new Date('2026-12-04T12:00:00Z');
-    const nextDay = await host.send('five', DEFAULT_PROMPT_SETTINGS, {
-      modelSettings: { model: null, thinkingLevel: null, tools: ['read'] },
-    });
     expect(fewerTools.prompt?.text).toContain('2026-12-03');
-    expect(nextDay.prompt?.text).toContain('2026-12-04');
-    expect(nextDay.prompt?.text).not.toContain('2026-12-03');
+    today = new Date('2026-12-04T12:00:00Z');
+    // A new day alone keeps the prompt (the provider's cached prefix); a message tells the day.
+    const nextDay = await host.send('five', DEFAULT_PROMPT_SETTINGS, readOnly);
+    expect(nextDay.prompt).toEqual(fewerTools.prompt);
+    // A change assembles it again, with the new day.
+    const changed = await host.send(
+      'six',
+      { ...DEFAULT_PROMPT_SETTINGS, fileChanges: 'off' },
+      readOnly,
+    );
+    expect(changed.prompt?.text).toContain('2026-12-04');
+    expect(changed.prompt?.text).not.toContain('2026-12-03');
     host.dispose();
   });
 });
