@@ -21,7 +21,7 @@ describe('citationFootnotes', () => {
         citation({ index: 3, document: 'books/cell.pdf', page: 2, startLine: 1, endLine: 1 }),
       ]),
     ).toEqual([
-      '[1] notes/tides.md 12–18 ✓',
+      '[1] notes/tides.md, lines 12–18 ✓',
       '[2] books/cell.pdf p. 4, lines 3–9 ✓',
       '[3] books/cell.pdf p. 2, line 1 ✓',
     ]);
@@ -34,8 +34,8 @@ describe('citationFootnotes', () => {
         citation({ index: 2, changedSince: true }),
       ]),
     ).toEqual([
-      '[1] notes/tides.md 12–18 ✗ quote not in those lines',
-      '[2] notes/tides.md 12–18 ✓ (changed since)',
+      '[1] notes/tides.md, lines 12–18 ✗ quote not in those lines',
+      '[2] notes/tides.md, lines 12–18 ✓ (changed since)',
     ]);
   });
 });

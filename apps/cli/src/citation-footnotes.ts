@@ -9,7 +9,7 @@ const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
 };
 
 /**
- * An answer's citations as footnotes: `[1] notes/tides.md 12–18 ✓` (`[2] book.pdf p. 4, lines 3–9 ✓`
+ * An answer's citations as footnotes: `[1] notes/tides.md, lines 12–18 ✓` (`[2] book.pdf p. 4, lines 3–9 ✓`
  * for a page), an unverified one marked
  * `✗` with the reason, and `(changed since)` when the document changed from the version read.
  */

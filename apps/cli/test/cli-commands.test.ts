@@ -98,7 +98,7 @@ describe('repa', () => {
       expect(stdout).toMatch(/^\[prompt\] the model saw base \(\d+ chars\)/m);
       expect(stdout).toContain('[tool] read notes/a.md\n');
       expect(stdout).toContain(
-        '[repa-offline] From notes/a.md: The tide turns every six hours. [notes/a.md:3 "The tide turns every six hours."]\n[1] notes/a.md 3 ✓\n',
+        '[repa-offline] From notes/a.md: The tide turns every six hours. [notes/a.md:3 "The tide turns every six hours."]\n[1] notes/a.md, line 3 ✓\n',
       );
       expect(stdout).toMatch(/^\[succeeded\] run \S+$/m);
     });
@@ -284,7 +284,7 @@ describe('repa', () => {
       );
       expect(shown.stdout).toMatch(/^prompt {5}the model saw base/m);
       expect(shown.stdout).toContain('  [repa-offline] From a.md: Salmon swim upstream.');
-      expect(shown.stdout).toContain('\ncitations\n  [1] a.md 1 ✓\n');
+      expect(shown.stdout).toContain('\ncitations\n  [1] a.md, line 1 ✓\n');
       const json = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', run.runId]);
       expect(json.json.run.promptSections?.map((section) => section.name)).toContain('tools');
     });

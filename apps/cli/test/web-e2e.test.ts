@@ -153,7 +153,7 @@ describe('repa web in Chromium', () => {
       node.getAttribute('data-status'),
       node.querySelector('summary')?.textContent,
     ]);
-    expect(chip).toEqual(['verified', '[1] notes/a.md 3 ✓']);
+    expect(chip).toEqual(['verified', '[1] notes/a.md, line 3 ✓']);
     // Once the note changes, the answer shown from history (a second tab at the same address)
     // says its citation is of an older text.
     const note = join(sandbox.space, 'notes', 'a.md');
@@ -167,7 +167,7 @@ describe('repa web in Chromium', () => {
         { timeout: STEP_MS },
       );
       expect(await changed?.$eval('summary', (node) => node.textContent)).toBe(
-        '[1] notes/a.md 3 ✓ · changed since',
+        '[1] notes/a.md, line 3 ✓ · changed since',
       );
     } finally {
       await again.close();

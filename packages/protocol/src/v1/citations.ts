@@ -66,7 +66,7 @@ export const citationSchema = z
 export type { Citation, CitationStatus } from './wire-types.generated.js';
 
 /**
- * Where a citation points, in words: `notes/tides.md 12–18`, or `book.pdf p. 4, lines 3–9` for a
+ * Where a citation points, in words: `notes/tides.md, lines 12–18`, or `book.pdf p. 4, lines 3–9` for a
  * page (its lines counted on that page).
  */
 export function citationPlace(
@@ -75,6 +75,6 @@ export function citationPlace(
   const one = citation.startLine === citation.endLine;
   const lines = one ? `${citation.startLine}` : `${citation.startLine}–${citation.endLine}`;
   const document = citation.target ?? citation.document;
-  if (!citation.page) return `${document} ${lines}`;
-  return `${document} p. ${citation.page}, ${one ? 'line' : 'lines'} ${lines}`;
+  const where = `${one ? 'line' : 'lines'} ${lines}`;
+  return citation.page ? `${document} p. ${citation.page}, ${where}` : `${document}, ${where}`;
 }
