@@ -7,10 +7,11 @@ import type { ConnectionContext } from './server/repa-handlers.js';
 /** The running logins, with their prompts waiting for `login.answer`. */
 export class Logins {
   readonly #models: ModelChoices;
-  /** Prompts of running logins waiting for an answer, by `loginId` then `promptId`. */
-  readonly #prompts = new Map<string, Map<string, (value: string) => void>>();
-  /** What cancels each running login, by `loginId`. */
-  readonly #controllers = new Map<string, AbortController>();
+  /** The running logins by `loginId`: what cancels each, and its prompts waiting by `promptId`. */
+  readonly #running = new Map<
+    string,
+    { controller: AbortController; waiting: Map<string, (value: string) => void> }
+  >();
 
   /** `models`: Pi's models of the daemon; Pi stores the credential through their runtime. */
   constructor(models: ModelChoices) {
@@ -26,15 +27,14 @@ export class Logins {
     params: V1Params<'login.start'>,
     connection: ConnectionContext,
   ): Promise<LoginResult> {
-    if (this.#prompts.has(params.loginId)) {
+    if (this.#running.has(params.loginId)) {
       throw new RepaError('busy', `A login ${params.loginId} is already running.`, {
         fix: 'Use a new login id.',
       });
     }
     const waiting = new Map<string, (value: string) => void>();
-    this.#prompts.set(params.loginId, waiting);
     const controller = new AbortController();
-    this.#controllers.set(params.loginId, controller);
+    this.#running.set(params.loginId, { controller, waiting });
     const stopWatching = connection.onClose(() => controller.abort());
     try {
       const { loginProvider } = await loadHost();
@@ -58,21 +58,20 @@ export class Logins {
       });
     } finally {
       stopWatching();
-      this.#prompts.delete(params.loginId);
-      this.#controllers.delete(params.loginId);
+      this.#running.delete(params.loginId);
     }
   }
 
   /** `login.cancel`: cancels a running login; false when none runs under `loginId`. */
   cancel(loginId: string): boolean {
-    const controller = this.#controllers.get(loginId);
-    controller?.abort();
-    return controller !== undefined;
+    const running = this.#running.get(loginId);
+    running?.controller.abort();
+    return running !== undefined;
   }
 
   /** `login.answer`: answers a waiting prompt; false when no login waits for it. */
   answer(params: V1Params<'login.answer'>): boolean {
-    const waiting = this.#prompts.get(params.loginId);
+    const waiting = this.#running.get(params.loginId)?.waiting;
     const resolve = waiting?.get(params.promptId);
     waiting?.delete(params.promptId);
     resolve?.(params.value);
