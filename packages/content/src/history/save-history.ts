@@ -76,8 +76,6 @@ export interface PreparedHistory {
   linked: Map<string, LinkedKeep>;
   /** The saves log, opened and checked, for the record written after the renames. */
   log: { handle: FsHandle; size: number } | undefined;
-  /** Whether `.repa/history/` was found (or made) a real folder. */
-  dirReady: boolean;
 }
 
 /** The saves of one group found in the history, in operation order. */
@@ -147,7 +145,7 @@ export class SaveHistory {
   async prepare(changes: readonly KeptChange[]): Promise<PreparedHistory> {
     const prepared = await this.keepAll(changes, true);
     try {
-      if (!prepared.dirReady) await ensureDir(this.space.fs, this.dir);
+      await ensureDir(this.space.fs, this.dir);
       prepared.log = await openOwnFile(this.space.fs, this.logPath, APPEND_LOG, this.logPath);
     } catch {
       // `record` tries again the usual way.
@@ -181,13 +179,11 @@ export class SaveHistory {
       kept: new Set(),
       linked: new Map(),
       log: undefined,
-      dirReady: false,
     };
     const replacing = changes.filter((change) => change.previousVersion !== null);
     if (replacing.length === 0) return prepared;
     try {
       await ensureDir(this.space.fs, this.dir);
-      prepared.dirReady = true;
       await ensureDir(this.space.fs, this.bytesDir);
     } catch {
       return prepared;

@@ -202,7 +202,7 @@ export class SaveCommitter {
       await this.rollback(plan, created, recordPath, slot);
       throw ioError(error, 'Preparing the save');
     }
-    const kept = history as PreparedHistory;
+    const prepared = history as PreparedHistory;
     await this.step('kept', operationId);
     // Commit point: from the first rename on, recovery rolls the save forward.
     const applied: PlannedChange[] = [];
@@ -215,11 +215,11 @@ export class SaveCommitter {
       }
     } catch (error) {
       if (applied.length === 0) {
-        await this.history.forget(kept);
+        await this.history.forget(prepared);
         await this.rollback(plan, created, recordPath, slot);
         throw ioError(error, 'Saving');
       }
-      await this.history.close(kept);
+      await this.history.close(prepared);
       for (const change of plan) {
         if (!applied.includes(change) && change.temp !== null)
           await removeTemp(fs, change.temp, change.absolutePath);
@@ -236,7 +236,7 @@ export class SaveCommitter {
     }
     // From here on the save is reported saved whatever fails: every rename is done.
     const receipts = receiptsOf(operationId, plan);
-    await this.history.record(operationId, receipts, { prepared: kept });
+    await this.history.record(operationId, receipts, { prepared });
     await this.step('recorded', operationId);
     let durable = true;
     try {
