@@ -1,26 +1,22 @@
-import { type ModelSource, OFFLINE_MODEL_ID, type ThinkingLevel } from '@repa/protocol';
+import {
+  MODEL_SOURCE_WORDS,
+  type ModelSource,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  type ThinkingLevel,
+} from '@repa/protocol';
 
 /** How a model is named in every output; the offline responder says what it is. */
 export function describeModel(label: string | undefined): string {
   if (label === undefined) return 'unknown (the daemon was not started by repa; see its output)';
-  return label === OFFLINE_MODEL_ID
-    ? `${OFFLINE_MODEL_ID} (local responder, no language model)`
-    : label;
+  return label === OFFLINE_MODEL_ID ? OFFLINE_MODEL_LABEL : label;
 }
-
-const WHY: Record<ModelSource, string> = {
-  run: 'this run only',
-  session: "this session's model.id",
-  space: "this space's model.id",
-  application: 'model.id of the application level',
-  daemon: "the daemon's --model",
-  'pi-default': "Pi's default among the models with credentials",
-  'no-credentials': 'no model has credentials',
-};
 
 /** Why a run uses its model, in a few words. */
 export function describeModelSource(source: ModelSource | undefined): string {
-  return source === undefined ? 'recorded before Repa kept why' : (WHY[source] ?? source);
+  return source === undefined
+    ? 'recorded before Repa kept why'
+    : (MODEL_SOURCE_WORDS[source] ?? source);
 }
 
 /**

@@ -138,11 +138,11 @@ describe('repa doctor and daemon status', () => {
       expect(doctor.stdout).toMatch(/^models {4}1 with credentials now, from:$/m);
       expect(doctor.stdout).toMatch(/^ {12}test: models-json, 1 model$/m);
       expect(doctor.stdout).toMatch(
-        /^default {3}test\/slow \(the daemon's --model\), when no level sets model\.id$/m,
+        /^default {3}test\/slow — the daemon's --model, when no level sets model\.id$/m,
       );
       expect(doctor.stdout).toContain('models.json present');
       const status = await repa(sandbox, ['daemon', 'status']);
-      expect(status.stdout).toContain(`model     ${SLOW_MODEL} (its --model`);
+      expect(status.stdout).toContain(`model     ${SLOW_MODEL} — its --model`);
     });
   });
 });

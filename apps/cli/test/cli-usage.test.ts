@@ -215,7 +215,7 @@ describe('repa', () => {
       expect(stdout).toContain(`pi        ${sandbox.agentDir}`);
       expect(stdout).toContain('models    none with credentials');
       expect(stdout).toContain(
-        'default   repa-offline (local responder, no language model) (no model has credentials)',
+        'default   repa-offline (local responder, no language model) — no model has credentials, when no level sets model.id',
       );
       expect(stdout).toContain('repa login PROVIDER');
       expect(stdout).toContain(`or write it into ${join(sandbox.agentDir, 'auth.json')} by hand`);

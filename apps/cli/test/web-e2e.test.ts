@@ -177,7 +177,7 @@ describe('repa web in Chromium', () => {
     // The reply names the model its run was accepted with, and why.
     const model = await page.$eval('.live .turn:last-child .run-model', (node) => node.textContent);
     expect(model?.replace(/\s+/g, ' ').trim()).toBe(
-      "Model: repa-offline (local responder, no language model) (the daemon's --model), thinking off",
+      "Model: repa-offline (local responder, no language model) — the daemon's --model, thinking off",
     );
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
     const final = await page.$eval('.live .turn:last-child .markdown', (node) => node.textContent);

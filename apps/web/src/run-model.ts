@@ -1,16 +1,11 @@
-import type { RunInfo } from '@repa/protocol';
+import {
+  MODEL_SOURCE_WORDS,
+  type ModelSource,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  type RunInfo,
+} from '@repa/protocol';
 import { html } from 'htm/preact';
-
-/** Why a run uses its model, in a few words (the reasons `ModelSource` names). */
-const WHY: Record<string, string> = {
-  run: 'this run only',
-  session: "this session's setting",
-  space: "this space's setting",
-  application: 'the application setting',
-  daemon: "the daemon's --model",
-  'pi-default': "Pi's default",
-  'no-credentials': 'no model has credentials',
-};
 
 /** The model a run uses, as its record names it (decided when the run was accepted). */
 export interface RunModelView {
@@ -27,12 +22,11 @@ export function runModelOf(run: RunInfo): RunModelView {
 /** The line under a reply naming the model and thinking level its run uses, and why. */
 export function RunModelLabel({ view }: { view: RunModelView }) {
   if (!view.model) return null;
-  const name =
-    view.model === 'repa-offline'
-      ? 'repa-offline (local responder, no language model)'
-      : view.model;
-  const why = view.modelSource ? (WHY[view.modelSource] ?? view.modelSource) : undefined;
+  const name = view.model === OFFLINE_MODEL_ID ? OFFLINE_MODEL_LABEL : view.model;
+  const why = view.modelSource
+    ? (MODEL_SOURCE_WORDS[view.modelSource as ModelSource] ?? view.modelSource)
+    : undefined;
   return html`<p class="meta run-model" data-model=${view.model}>
-    Model: ${name}${why ? ` (${why})` : ''}${view.thinkingLevel ? `, thinking ${view.thinkingLevel}` : ''}
+    Model: ${name}${why ? ` — ${why}` : ''}${view.thinkingLevel ? `, thinking ${view.thinkingLevel}` : ''}
   </p>`;
 }

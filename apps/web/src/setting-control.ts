@@ -1,5 +1,5 @@
 import type { ModelInfo, SettingItem, SettingItemView } from '@repa/protocol';
-import { REPA_TOOL_NAMES } from '@repa/protocol';
+import { OFFLINE_MODEL_LABEL, REPA_TOOL_NAMES } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
@@ -137,9 +137,7 @@ export function SettingRow({
               .filter((model) => model.credentials || model.id === shown)
               .map((model): [string, string] => [
                 model.id,
-                model.offline
-                  ? 'repa-offline (local responder, no language model)'
-                  : `${model.name} (${model.id})`,
+                model.offline ? OFFLINE_MODEL_LABEL : `${model.name} (${model.id})`,
               ]),
           ]
         : [

@@ -9,7 +9,7 @@ export {
 export type { RepaTransport, RepaTransportFactory } from './client/repa-transport.js';
 export type { RunFollower, RunUpdate } from './client/run-follower.js';
 export { webSocketTransport } from './client/web-socket-transport.js';
-export { OFFLINE_MODEL_ID } from './daemon/daemon-output.js';
+export { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from './daemon/daemon-output.js';
 export {
   isRepaErrorCode,
   REPA_ERROR_CODES,
@@ -71,6 +71,7 @@ export {
 export {
   type CredentialSource,
   credentialSourceSchema,
+  MODEL_SOURCE_WORDS,
   type ModelDecision,
   type ModelInfo,
   type ModelSource,

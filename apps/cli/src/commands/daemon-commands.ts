@@ -14,7 +14,7 @@ log       ${status.logPath}
 `;
   }
   const model = status.model
-    ? `${describeModel(status.model)} (its --model: runs no settings level chooses a model for)`
+    ? `${describeModel(status.model)} — its --model, for runs no settings level chooses a model for`
     : "decided per run when it is accepted (repa doctor names this space's next one)";
   return `daemon    running${status.pid === undefined ? '' : ` (pid ${status.pid})`}, ${status.server?.name ?? 'repa-daemon'} ${status.server?.version ?? ''}
 model     ${model}

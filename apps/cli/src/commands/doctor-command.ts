@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { V1Result } from '@repa/protocol';
+import { MODEL_SOURCE_WORDS, type V1Result } from '@repa/protocol';
 import type { Command } from '../command.js';
 import { currentSpace } from '../current-space.js';
 import { daemonStatus } from '../daemon-control.js';
@@ -123,12 +123,11 @@ function describeModels(models: V1Result<'doctor'>['models']): string {
       `            ${entry.provider}: ${entry.credentialSource}${variable}, ${entry.models} model${entry.models === 1 ? '' : 's'}`,
     );
   }
-  const why = models.daemonModel
-    ? "the daemon's --model"
-    : models.offline
-      ? 'no model has credentials'
-      : "Pi's default among the models with credentials";
-  lines.push(`default   ${describeModel(models.default)} (${why}), when no level sets model.id`);
+  const why =
+    MODEL_SOURCE_WORDS[
+      models.daemonModel ? 'daemon' : models.offline ? 'no-credentials' : 'pi-default'
+    ];
+  lines.push(`default   ${describeModel(models.default)} — ${why}, when no level sets model.id`);
   if (models.next) lines.push(`next run  in this space: ${describeRunModel(models.next)}`);
   if (models.configError) {
     lines.push(`config    ${models.configError.message} (${models.configError.code})`);

@@ -3,6 +3,9 @@ import { isRepaErrorCode, type RepaError, type RepaErrorCode } from '../errors/r
 /** The model label of the embedded offline responder (`initialize`'s `server.model`, `--model`). */
 export const OFFLINE_MODEL_ID = 'repa-offline';
 
+/** How every client names the offline responder: its id and what it is. */
+export const OFFLINE_MODEL_LABEL = `${OFFLINE_MODEL_ID} (local responder, no language model)`;
+
 /** What a daemon's ready line says. */
 export interface DaemonReady {
   /** The socket it serves. */

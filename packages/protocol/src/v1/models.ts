@@ -58,6 +58,17 @@ export const modelSourceSchema = z.enum([
   'no-credentials',
 ]);
 
+/** Why a run uses its model, in the few words every client shows beside the model's name. */
+export const MODEL_SOURCE_WORDS: Readonly<Record<z.infer<typeof modelSourceSchema>, string>> = {
+  run: 'this run only',
+  session: "this session's model.id",
+  space: "this space's model.id",
+  application: 'model.id of the application level',
+  daemon: "the daemon's --model",
+  'pi-default': "Pi's default among the models with credentials",
+  'no-credentials': 'no model has credentials',
+};
+
 /**
  * The model and thinking level a run uses and why, decided as `run.submit` decides it (spec R71,
  * R72). Contract: never carries a secret.
