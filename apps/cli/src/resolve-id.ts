@@ -1,4 +1,5 @@
 import { type RepaClient, RepaError, type RunInfo, type SessionInfo } from '@repa/protocol';
+import type { CliContext } from './cli-context.js';
 import { usageError } from './usage-error.js';
 
 /** The one candidate whose id starts with `prefix`; `not_found` or a usage error when ambiguous. */
@@ -52,4 +53,30 @@ export async function resolveRun(client: RepaClient, idOrPrefix: string): Promis
   }
   const { runs } = await client.request('run.list', { limit: 1000 });
   return uniqueByPrefix('run', idOrPrefix, runs, (run) => run.runId, 'repa runs list --all');
+}
+
+/**
+ * The run `idOrPrefix` names; left out (`''`), the most recent run of `space` (a steer or
+ * follow-up message counts as the run it went into), said on stderr.
+ */
+export async function resolveRunOrLatest(
+  context: Pick<CliContext, 'stderr'>,
+  client: RepaClient,
+  idOrPrefix: string,
+  space: string,
+): Promise<RunInfo> {
+  if (idOrPrefix !== '') return resolveRun(client, idOrPrefix);
+  const { runs } = await client.request('run.list', { space, limit: 50 });
+  const latest = runs.find((run) => run.targetRunId === undefined);
+  if (latest === undefined) {
+    throw new RepaError('not_found', `Space ${space} has no runs yet.`, {
+      fix: 'Start one with repa run "…" or repa chat, or name a run of another space by its id.',
+    });
+  }
+  const text = latest.input.type === 'text' ? latest.input.text.replace(/\s+/g, ' ') : '';
+  const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  context.stderr.write(
+    `repa: the most recent run of this space: ${latest.runId}${excerpt ? ` "${excerpt}"` : ''}\n`,
+  );
+  return latest;
 }

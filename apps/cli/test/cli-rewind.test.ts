@@ -92,9 +92,16 @@ describe('diffs and rewinds of runs', () => {
         '',
       ].join('\n'),
     );
-    // Put the note back for the next test, through a rewind of this run.
-    const back = await repaJson<{ rewind: Rewind }>(sandbox, ['runs', 'rewind', runId]);
+    // Without a run id: the space's most recent run, named on stderr.
+    const latest = await repa(sandbox, ['runs', 'diff']);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stdout).toBe(diff.stdout);
+    expect(latest.stderr).toContain(`repa: the most recent run of this space: ${runId} "replace`);
+    // Put the note back for the next test, through a rewind of this run (the most recent one).
+    const back = await repaJson<{ rewind: Rewind }>(sandbox, ['runs', 'rewind']);
+    expect(back.stderr).toContain(`the most recent run of this space: ${runId}`);
     expect(back.json.rewind.files.map((file) => file.status)).toEqual(['restored']);
+    expect(tree()['notes/a.md']).toContain('Spring tides follow the full moon.');
   });
 
   it('rewinds an update, a move and a new file byte for byte, refuses a file edited since with stale_version, and a rewind of the rewind restores the run’s result', async () => {

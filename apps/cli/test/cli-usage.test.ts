@@ -115,7 +115,7 @@ describe('repa', () => {
       const [subcommand, option, missing, extra, global] = await Promise.all([
         repa(sandbox, ['runs', 'explode']),
         repa(sandbox, ['sessions', 'list', '--colour']),
-        repa(sandbox, ['runs', 'show']),
+        repa(sandbox, ['runs', 'cancel']),
         repa(sandbox, ['doctor', 'now']),
         repa(sandbox, ['--frobnicate']),
       ]);
@@ -128,7 +128,7 @@ describe('repa', () => {
         /Unknown option '--colour'.*\(invalid_request\)\nFix: Run 'repa sessions list --help'/,
       );
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/Missing arguments: repa runs show RUN_ID/);
+      expect(missing.stderr).toMatch(/Missing arguments: repa runs cancel RUN_ID/);
       expect(extra.code).toBe(2);
       expect(extra.stderr).toMatch(/Unexpected argument 'now'/);
       expect(global.code).toBe(2);

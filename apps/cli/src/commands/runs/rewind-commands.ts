@@ -1,34 +1,52 @@
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
+import { spaceOf } from '../../cli-context.js';
 import type { Command } from '../../command.js';
 import { writeJson } from '../../format-table.js';
-import { resolveRun } from '../../resolve-id.js';
+import { resolveRunOrLatest } from '../../resolve-id.js';
 import { rewindLines, runDiffLines } from './describe-rewind.js';
+import { str } from './run-input.js';
 
-/** A rewind's id (`<runId>-undo-…`) is passed on as it is; a run id may be given by its start. */
-export async function rewindableId(client: RepaClient, idOrPrefix: string): Promise<string> {
+/**
+ * A rewind's id (`<runId>-undo-…`) is passed on as it is; a run id may be given by its start, or
+ * left out for the most recent run of `space`.
+ */
+async function rewindableId(
+  context: CliContext,
+  client: RepaClient,
+  idOrPrefix: string,
+  space: string | undefined,
+): Promise<string> {
   if (/-undo-[0-9a-f]{8}$/u.test(idOrPrefix)) return idOrPrefix;
-  return (await resolveRun(client, idOrPrefix)).runId;
+  return (await resolveRunOrLatest(context, client, idOrPrefix, spaceOf(context, space))).runId;
 }
+
+const RUN_ID_HELP =
+  "  RUN_ID           the run (or its first characters), or a rewind id; left out, the space's\n                   most recent run";
+const SPACE_HELP =
+  '  --space DIR      the space whose most recent run is meant (default: the space you are in)';
 
 export const runsDiff: Command = {
   words: ['runs', 'diff'],
   summary: 'show what a run changed, as a unified diff',
-  usage: 'runs diff RUN_ID [FILE]',
+  usage: 'runs diff [RUN_ID [FILE]] [--space DIR]',
   help: `Prints what a run's saves changed, file by file, as a unified diff from the bytes they replaced
 to the bytes they wrote (kept in the space's .repa/history/, within history.maxMegabytes and
 history.maxDays), not from the files as they are now. A moved file shows both paths. Files a bash
 command changed are listed: commands leave no receipts, so they have no diff and are not rewound.
 
 Arguments:
-  RUN_ID           the run (or its first characters), or a rewind id
-  FILE             only this file (a path relative to the space root)`,
-  options: {},
-  positionals: [1, 2],
-  async run(context, [idOrPrefix = '', file]) {
+${RUN_ID_HELP}
+  FILE             only this file (a path relative to the space root)
+
+Options:
+${SPACE_HELP}`,
+  options: { space: { type: 'string' } },
+  positionals: [0, 2],
+  async run(context, [idOrPrefix = '', file], values) {
     const client = await context.client();
-    const runId = await rewindableId(client, idOrPrefix);
+    const runId = await rewindableId(context, client, idOrPrefix, str(values.space));
     const result = await client.request('run.diff', { runId, ...(file ? { file } : {}) });
     if (context.json) {
       writeJson(context.stdout, result);
@@ -43,7 +61,8 @@ Arguments:
 export const runsRewind: Command = {
   words: ['runs', 'rewind'],
   summary: "undo a run's saves: each file back to its version before the run",
-  usage: 'runs rewind RUN_ID [--file F]… [--conversation] [--force] [--preview] [--yes]',
+  usage:
+    'runs rewind [RUN_ID] [--file F]… [--conversation] [--force] [--preview] [--yes] [--space DIR]',
   help: `Restores each file a run saved to its version before the run, only where the file is still
 exactly what the run left: a file changed since (by you, another run or a command) is refused with
 stale_version and left as it is. Files the run created are removed, moves moved back, deleted
@@ -53,24 +72,29 @@ itself be rewound (repa runs rewind REWIND_ID, printed at the end). Changes made
 are listed as not rewindable. Bytes evicted by history.maxMegabytes or history.maxDays are
 refused with history_evicted.
 
+Arguments:
+${RUN_ID_HELP}
+
 Options:
   --file F         only this file (repeat for more; either end of a move)
   --conversation   also move the conversation back to before the run: the next request continues
                    from there (the old branch stays in the session file)
   --force          write the old bytes over files changed since the run too (a new save each)
   --preview        only show what would be restored and refused
-  --yes            rewind without asking`,
+  --yes            rewind without asking
+${SPACE_HELP}`,
   options: {
+    space: { type: 'string' },
     file: { type: 'string', multiple: true },
     conversation: { type: 'boolean' },
     force: { type: 'boolean' },
     preview: { type: 'boolean' },
     yes: { type: 'boolean' },
   },
-  positionals: [1, 1],
+  positionals: [0, 1],
   async run(context, [idOrPrefix = ''], values) {
     const client = await context.client();
-    const runId = await rewindableId(client, idOrPrefix);
+    const runId = await rewindableId(context, client, idOrPrefix, str(values.space));
     const files = (values as { file?: string[] }).file;
     const params = {
       runId,

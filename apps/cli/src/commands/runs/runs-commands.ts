@@ -3,7 +3,7 @@ import { spaceOf } from '../../cli-context.js';
 import type { Command } from '../../command.js';
 import { didYouMean } from '../../did-you-mean.js';
 import { formatTable, uniquePrefixes, writeJson } from '../../format-table.js';
-import { resolveRun, resolveSession } from '../../resolve-id.js';
+import { resolveRun, resolveRunOrLatest, resolveSession } from '../../resolve-id.js';
 import { isTerminal, terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 import { describeRun, runRow } from './describe-run.js';
@@ -93,15 +93,27 @@ Options:
 export const runsShow: Command = {
   words: ['runs', 'show'],
   summary: 'show one run: status, settings, prompt sections, output or error',
-  usage: 'runs show RUN_ID',
+  usage: 'runs show [RUN_ID] [--space DIR]',
   help: `Shows the record of one run: status, request, session, the prompt settings decided at
 acceptance with their revisions, the prompt sections the model saw, the token usage and cost as
 the provider reported them (with Pi's context-size estimate, labelled as one), and the output or
-the error.`,
-  options: {},
-  positionals: [1, 1],
-  async run(context, [runId = '']) {
-    const run = await resolveRun(await context.client(), runId);
+the error.
+
+Arguments:
+  RUN_ID           the run (or its first characters); left out, the space's most recent run
+
+Options:
+  --space DIR      the space whose most recent run is meant (default: the space you are in)`,
+  options: { space: { type: 'string' } },
+  positionals: [0, 1],
+  async run(context, [runId = ''], values) {
+    const client = await context.client();
+    const run = await resolveRunOrLatest(
+      context,
+      client,
+      runId,
+      spaceOf(context, str(values.space)),
+    );
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(describeRun(run));
     return 0;
