@@ -1,5 +1,4 @@
 import { type RepaClient, RepaError, type RunInfo, type SessionInfo } from '@repa/protocol';
-import type { CliContext } from './cli-context.js';
 import { usageError } from './usage-error.js';
 
 /** The one candidate whose id starts with `prefix`; `not_found` or a usage error when ambiguous. */
@@ -57,10 +56,10 @@ export async function resolveRun(client: RepaClient, idOrPrefix: string): Promis
 
 /**
  * The run `idOrPrefix` names; left out (`''`), the most recent run of `space` (a steer or
- * follow-up message counts as the run it went into), said on stderr.
+ * follow-up message counts as the run it went into), said on `stderr`.
  */
 export async function resolveRunOrLatest(
-  context: Pick<CliContext, 'stderr'>,
+  stderr: NodeJS.WritableStream,
   client: RepaClient,
   idOrPrefix: string,
   space: string,
@@ -75,7 +74,7 @@ export async function resolveRunOrLatest(
   }
   const text = latest.input.type === 'text' ? latest.input.text.replace(/\s+/g, ' ') : '';
   const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  context.stderr.write(
+  stderr.write(
     `repa: the most recent run of this space: ${latest.runId}${excerpt ? ` "${excerpt}"` : ''}\n`,
   );
   return latest;

@@ -82,6 +82,24 @@ describe('the list of spaces', () => {
   });
 });
 
+describe('a query naming a folder', () => {
+  it('run.list of a plain folder neither lists it among the spaces nor decides its trust; opening it then does', async () => {
+    const { app, base } = await open();
+    const folder = join(base, 'downloads');
+    mkdirSync(folder);
+    expect(await request(app, 'run.list', { space: folder })).toEqual({ runs: [] });
+    expect((await request(app, 'space.list', {})).spaces).toEqual([]);
+    // Something lands in the folder later: it was never trusted as a plain folder.
+    mkdirSync(join(folder, '.pi'));
+    writeFileSync(join(folder, '.pi', 'settings.json'), '{"defaultThinkingLevel":"high"}');
+    const { space: info } = await request(app, 'space.open', { root: folder });
+    expect(info.trusted).toBe(false);
+    expect((await request(app, 'space.list', {})).spaces.map((space) => space.root)).toEqual([
+      folder,
+    ]);
+  });
+});
+
 describe('opening a space', () => {
   it('says what to do with a relative path, a file instead of a folder, and a folder not there', async () => {
     const { app, base } = await open();

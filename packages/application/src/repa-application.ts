@@ -65,6 +65,7 @@ export class RepaApplication {
       models,
       startedAt: new Date().toISOString(),
       space,
+      folder: (root: string) => resolveSpace(root, this.#trust, { admit: false }),
       ledger: this.#ledger,
       runs: this.#runs,
       settings: this.#settings,

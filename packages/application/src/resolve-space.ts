@@ -5,9 +5,14 @@ import type { SpaceTrust } from './space-trust.js';
 
 /**
  * The real root of a space a client named: an absolute path to an existing folder
- * (`invalid_request` for a relative path or a file, `not_found` for nothing there), looked at by {@link SpaceTrust.admit} the first time.
+ * (`invalid_request` for a relative path or a file, `not_found` for nothing there), looked at by
+ * {@link SpaceTrust.admit} the first time unless `admit` is false (a query that opens nothing).
  */
-export async function resolveSpace(root: string, trust: SpaceTrust): Promise<string> {
+export async function resolveSpace(
+  root: string,
+  trust: SpaceTrust,
+  { admit = true }: { admit?: boolean } = {},
+): Promise<string> {
   if (!isAbsolute(root)) {
     throw new RepaError('invalid_request', `The space root must be an absolute path: ${root}`, {
       fix: 'Pass the absolute path of the space folder.',
@@ -30,6 +35,6 @@ export async function resolveSpace(root: string, trust: SpaceTrust): Promise<str
       fix: `Open the folder that holds it: ${dirname(root)}`,
     });
   }
-  await trust.admit(real);
+  if (admit) await trust.admit(real);
   return real;
 }

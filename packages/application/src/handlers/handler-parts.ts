@@ -18,8 +18,13 @@ export interface HandlerParts {
   models: ModelChoices;
   /** When the application opened (the daemon's start, for `doctor`). */
   startedAt: string;
-  /** The real root of a space a client named (`resolveSpace`). */
+  /** The real root of a space a client named (`resolveSpace`), opened (admitted) the first time. */
   space: (root: string) => Promise<string>;
+  /**
+   * The real root of a folder a query names, not opened: it joins no list and gets no trust (a
+   * query such as `run.list` in a plain folder does not make it a space).
+   */
+  folder: (root: string) => Promise<string>;
   ledger: RunLedger;
   runs: RunScheduler;
   settings: SettingsStore;

@@ -6,7 +6,7 @@ import type { HandlerParts } from './handler-parts.js';
 
 /** `run.*`: runs are accepted, scheduled and cancelled by the run scheduler, read from the ledger. */
 export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
-  const { runs, ledger, space } = parts;
+  const { runs, ledger, folder } = parts;
   return {
     'run.submit': (params, connection) => runs.submit(params, connection),
     'run.get': async (params) => ({
@@ -15,7 +15,7 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.list': async ({ brief, ...params }) => {
       const runs = ledger.listRuns({
         ...params,
-        space: params.space === undefined ? undefined : await space(params.space),
+        space: params.space === undefined ? undefined : await folder(params.space),
       });
       return { runs: brief ? runs.map(({ promptSections: _, ...run }) => run) : runs };
     },
@@ -28,7 +28,7 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.retry': (params, connection) => runs.retry(params.runId, params.requestId, connection),
     'run.resume': (params, connection) => runs.resume(params.runId, params.requestId, connection),
     'run.prune': async (params) => {
-      const root = params.space === undefined ? undefined : await space(params.space);
+      const root = params.space === undefined ? undefined : await folder(params.space);
       const removed = ledger.prune(new Date(params.endedBefore).toISOString(), root);
       return { pruned: removed.runs, imagesRemoved: removed.images };
     },

@@ -19,7 +19,8 @@ async function rewindableId(
   space: string | undefined,
 ): Promise<string> {
   if (/-undo-[0-9a-f]{8}$/u.test(idOrPrefix)) return idOrPrefix;
-  return (await resolveRunOrLatest(context, client, idOrPrefix, spaceOf(context, space))).runId;
+  return (await resolveRunOrLatest(context.stderr, client, idOrPrefix, spaceOf(context, space)))
+    .runId;
 }
 
 const RUN_ID_HELP =

@@ -109,7 +109,7 @@ Options:
   async run(context, [runId = ''], values) {
     const client = await context.client();
     const run = await resolveRunOrLatest(
-      context,
+      context.stderr,
       client,
       runId,
       spaceOf(context, str(values.space)),
