@@ -126,6 +126,42 @@ describe('the documents panel', () => {
     );
   });
 
+  it("asks for the materials and the next run's model once when the page opens, for every panel that shows them", async () => {
+    const tab = await rig.browser.newPage();
+    try {
+      await tab.setViewport({ width: 1280, height: 900 });
+      const cdp = await tab.createCDPSession();
+      await cdp.send('Network.enable');
+      const methods: string[] = [];
+      cdp.on('Network.webSocketFrameSent', ({ response }) => {
+        const method = /"method":"([^"]+)"/u.exec(response.payloadData)?.[1];
+        if (method) methods.push(method);
+      });
+      await tab.goto(page.url());
+      // The tree, the materials panel's list and the context panel's model line have all shown.
+      await tab.waitForFunction(
+        () =>
+          document.querySelector('.document-tree .tree-toggle') !== null &&
+          document.querySelector(
+            '.materials, [aria-labelledby="materials-heading"] p.meta + p.meta',
+          ) !== null &&
+          [...document.querySelectorAll('p.meta')].some((node) =>
+            node.textContent?.startsWith("Builds with the space's model"),
+          ),
+        { timeout: STEP_MS },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const count = (method: string) => methods.filter((sent) => sent === method).length;
+      expect({ materials: count('materials.list'), next: count('models.next') }).toEqual({
+        materials: 1,
+        next: 1,
+      });
+    } finally {
+      await tab.close();
+      await page.bringToFront();
+    }
+  });
+
   it('opens the reader at the line an answer cites, and from the file its tool line names', async () => {
     await sendMessage(page, 'What does notes/a.md say about the tide?');
     await lastTurnReaches(page, 'succeeded');

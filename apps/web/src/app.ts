@@ -17,7 +17,7 @@ import { AttachedDocuments, DocumentsPanel } from './documents-panel.js';
 import { HistoryList, useSessionHistory } from './history-view.js';
 import { useLiveRuns } from './live-runs.js';
 import { localTime } from './local-time.js';
-import { MaterialsPanel } from './materials-panel.js';
+import { MaterialsPanel, useMaterials } from './materials-panel.js';
 import { ModelsView } from './models-view.js';
 import { useNextModel } from './next-model.js';
 import { ContextPanel, describeError } from './panels.js';
@@ -88,6 +88,8 @@ export function App() {
   const [drawer, setDrawer] = useState(false);
   const [choice, setChoice] = useState<RunChoiceValue>({});
   const next = useNextModel(client, space?.root ?? '', sessionId, `${space?.root}:${version}`);
+  // Asked once the panels show: the documents tree and the materials panel share it.
+  const materials = useMaterials(client, panels.current ? space?.root : undefined, version);
 
   useEffect(() => {
     const offConnect = client.on('connect', () => setConnection('open'));
@@ -397,9 +399,9 @@ export function App() {
                   id: 'study',
                   label: 'Documents',
                   content: html`
-                  <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} />
-                  <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} />
-                  <${MaterialsPanel} client=${client} space=${space.root} version=${version} onChanged=${live.bump} />`,
+                  <${DocumentsPanel} key=${space.root} client=${client} space=${space.root} version=${version} picked=${picked} onPick=${setPicked} onBuilt=${live.bump} materials=${materials.materials} />
+                  <${ContextPanel} client=${client} space=${space.root} sessionId=${sessionId} version=${version} next=${next} />
+                  <${MaterialsPanel} client=${client} space=${space.root} listed=${materials} onChanged=${live.bump} />`,
                 },
                 {
                   id: 'runs',
@@ -414,7 +416,7 @@ export function App() {
                 {
                   id: 'models',
                   label: 'Models',
-                  content: html`<${ModelsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} onChanged=${live.bump} />`,
+                  content: html`<${ModelsView} client=${client} space=${space.root} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,
                 },
               ]} />
             </aside>`

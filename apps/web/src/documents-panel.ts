@@ -17,6 +17,8 @@ interface DocumentsPanelProps {
   onPick: (picked: string[]) => void;
   /** Called after a learning context was built from the picked documents. */
   onBuilt: () => void;
+  /** The space's granted materials (listed beside its files when readable). */
+  materials: readonly MaterialInfo[] | undefined;
 }
 
 /** What the space's rules left out of a folder, in words (empty when nothing). */
@@ -43,10 +45,11 @@ export function DocumentsPanel({
   picked,
   onPick,
   onBuilt,
+  materials: granted,
 }: DocumentsPanelProps) {
   const [listings, setListings] = useState<Record<string, Listing>>({});
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(['']));
-  const [materials, setMaterials] = useState<MaterialInfo[]>([]);
+  const materials = (granted ?? []).filter((material) => material.state === 'ok');
   const [place, setPlace] = useState<ReaderPlace | undefined>(takePlaceAtLoad);
   const [message, setMessage] = useState('');
   const [building, setBuilding] = useState(false);
@@ -68,10 +71,6 @@ export function DocumentsPanel({
   useEffect(() => {
     setMessage('');
     for (const folder of open) void load(folder);
-    void client.request('materials.list', { space }).then(
-      (result) => setMaterials(result.materials.filter((material) => material.state === 'ok')),
-      () => setMaterials([]),
-    );
   }, [space, version]);
 
   const toggle = (folder: string) => {

@@ -6,10 +6,44 @@ import { describeError } from './panels.js';
 interface MaterialsPanelProps {
   client: RepaClient;
   space: string;
-  /** Grows whenever something the panel shows may have changed (a run ended). */
-  version: number;
-  /** A material was granted or withdrawn (the documents tree lists the granted ones). */
-  onChanged?: () => void;
+  /** The space's materials as {@link useMaterials} read them. */
+  listed: ListedMaterials;
+  /** A material was granted or withdrawn: the page reads the list again. */
+  onChanged: () => void;
+}
+
+/** The materials of a space (`materials.list`); `undefined` until read, the error's words if not. */
+export interface ListedMaterials {
+  materials: MaterialInfo[] | undefined;
+  error: string;
+}
+
+/**
+ * The materials granted to `space` (`materials.list`), read once for the documents tree and the
+ * materials panel, and again whenever `version` changes; nothing is asked without a space.
+ */
+export function useMaterials(
+  client: RepaClient,
+  space: string | undefined,
+  version: unknown,
+): ListedMaterials {
+  const [listed, setListed] = useState<ListedMaterials>({ materials: undefined, error: '' });
+  useEffect(() => {
+    if (space === undefined) return;
+    let current = true;
+    client.request('materials.list', { space }).then(
+      ({ materials }) => {
+        if (current) setListed({ materials, error: '' });
+      },
+      (error) => {
+        if (current) setListed((known) => ({ ...known, error: describeError(error) }));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [space, version]);
+  return listed;
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -40,25 +74,14 @@ function facts(material: MaterialInfo): string {
  * The outside materials this space may read (spec R15, R54): listed with their state, granted by
  * path (to this space or every space) and withdrawn, through `materials.*`.
  */
-export function MaterialsPanel({ client, space, version, onChanged }: MaterialsPanelProps) {
-  const [materials, setMaterials] = useState<MaterialInfo[] | undefined>();
+export function MaterialsPanel({ client, space, listed, onChanged }: MaterialsPanelProps) {
+  const { materials } = listed;
   const [path, setPath] = useState('');
   const [id, setId] = useState('');
   const [title, setTitle] = useState('');
   const [everywhere, setEverywhere] = useState(false);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
-
-  const load = async () => {
-    try {
-      setMaterials((await client.request('materials.list', { space })).materials);
-    } catch (error) {
-      setMessage(describeError(error));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, [space, version]);
 
   const add = async (event: Event) => {
     event.preventDefault();
@@ -78,8 +101,7 @@ export function MaterialsPanel({ client, space, version, onChanged }: MaterialsP
       setId('');
       setTitle('');
       setMessage(`Granted ${material.identity}.`);
-      await load();
-      onChanged?.();
+      onChanged();
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -91,8 +113,7 @@ export function MaterialsPanel({ client, space, version, onChanged }: MaterialsP
     try {
       await client.request('materials.remove', { id: material.id });
       setMessage(`Withdrew ${material.identity}; the file is untouched.`);
-      await load();
-      onChanged?.();
+      onChanged();
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -139,6 +160,6 @@ export function MaterialsPanel({ client, space, version, onChanged }: MaterialsP
         <button type="submit" disabled=${busy}>Grant</button>
       </form>
     </details>
-    <p class="panel-message" role="status">${message}</p>
+    <p class="panel-message" role="status">${message || listed.error}</p>
   </section>`;
 }

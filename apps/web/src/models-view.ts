@@ -1,7 +1,7 @@
-import type { LoginProgress, ModelInfo, RepaClient } from '@repa/protocol';
+import type { LoginProgress, ModelDecision, ModelInfo, RepaClient } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { NextModel, useNextModel } from './next-model.js';
+import { NextModel } from './next-model.js';
 import { describeError } from './panels.js';
 
 /** Where a provider's credentials come from, in words. */
@@ -71,12 +71,15 @@ export function ModelsView({
   space,
   sessionId,
   version,
+  next,
   onChanged,
 }: {
   client: RepaClient;
   space: string;
   sessionId: string | undefined;
   version: number;
+  /** The model and thinking level the next run uses (`models.next`, read by the page). */
+  next: ModelDecision | undefined;
   /** Something the next run uses changed (a sign-in or sign-out). */
   onChanged: () => void;
 }) {
@@ -89,7 +92,6 @@ export function ModelsView({
   /** The running login's id, for its Cancel button. */
   const [running, setRunning] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState('');
-  const next = useNextModel(client, space, sessionId, version);
 
   useEffect(() => {
     void client

@@ -1,5 +1,6 @@
 import {
   type ContextGetResult,
+  type ModelDecision,
   type RepaClient,
   RepaError,
   type V1Params,
@@ -9,7 +10,6 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { localTime } from './local-time.js';
 import { renderMarkdown } from './markdown.js';
-import { useNextModel } from './next-model.js';
 import { LEVEL_NAMES } from './setting-control.js';
 
 /** An error as one line for people: message, fix and code. */
@@ -68,7 +68,13 @@ export async function buildContext(
  * edited with a revision check, built from chosen documents on the space's model (cancellable),
  * and cleared after a confirmation.
  */
-export function ContextPanel({ client, space, sessionId, version }: PanelProps) {
+export function ContextPanel({
+  client,
+  space,
+  sessionId,
+  version,
+  next,
+}: PanelProps & { next: ModelDecision | undefined }) {
   const [state, setState] = useState<ContextGetResult | undefined>();
   const [draft, setDraft] = useState<string | undefined>();
   const [sources, setSources] = useState('');
@@ -76,7 +82,6 @@ export function ContextPanel({ client, space, sessionId, version }: PanelProps) 
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const [building, setBuilding] = useState<string | undefined>();
-  const next = useNextModel(client, space, sessionId, version);
 
   const load = async () => {
     try {
