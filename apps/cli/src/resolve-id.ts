@@ -75,7 +75,7 @@ export async function resolveRunOrLatest(
   const text = latest.input.type === 'text' ? latest.input.text.replace(/\s+/g, ' ') : '';
   const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   stderr.write(
-    `repa: the most recent run of this space: ${latest.runId}${excerpt ? ` "${excerpt}"` : ''}\n`,
+    `repa: the most recent run of this space: ${latest.runId}${excerpt ? ` “${excerpt}”` : ''}\n`,
   );
   return latest;
 }

@@ -96,11 +96,13 @@ describe('diffs and rewinds of runs', () => {
     const latest = await repa(sandbox, ['runs', 'diff']);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stdout).toBe(diff.stdout);
-    expect(latest.stderr).toContain(`repa: the most recent run of this space: ${runId} "replace`);
+    expect(latest.stderr).toContain(`repa: the most recent run of this space: ${runId} “replace`);
     // Put the note back for the next test, through a rewind of this run (the most recent one).
-    const back = await repaJson<{ rewind: Rewind }>(sandbox, ['runs', 'rewind']);
+    const back = await repa(sandbox, ['runs', 'rewind']);
+    expect(back.code, back.stderr).toBe(0);
     expect(back.stderr).toContain(`the most recent run of this space: ${runId}`);
-    expect(back.json.rewind.files.map((file) => file.status)).toEqual(['restored']);
+    expect(back.stdout).toContain(`Rewound ${runId}:\n  [done] restore notes/a.md`);
+    expect(back.stdout).toContain('The model is told at its next request: notes/a.md was rewound.');
     expect(tree()['notes/a.md']).toContain('Spring tides follow the full moon.');
   });
 

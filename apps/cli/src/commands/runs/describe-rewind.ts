@@ -72,7 +72,7 @@ export function rewindLines(out: NodeJS.WritableStream, rewind: RewindResult): s
   if (!rewind.preview) {
     if (rewind.told && rewind.told.length > 0) {
       lines.push(
-        `  The model is told at its next request: ${rewind.told.join(', ')} were rewound.`,
+        `  The model is told at its next request: ${rewind.told.join(', ')} ${rewind.told.length === 1 ? 'was' : 'were'} rewound.`,
       );
     }
     if (rewind.files.some((file) => file.status === 'restored')) {
