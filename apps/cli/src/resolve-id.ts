@@ -1,4 +1,10 @@
-import { type RepaClient, RepaError, type RunInfo, type SessionInfo } from '@repa/protocol';
+import {
+  isTerminalRunStatus,
+  type RepaClient,
+  RepaError,
+  type RunInfo,
+  type SessionInfo,
+} from '@repa/protocol';
 import { usageError } from './usage-error.js';
 
 /** The one candidate whose id starts with `prefix`; `not_found` or a usage error when ambiguous. */
@@ -56,7 +62,8 @@ export async function resolveRun(client: RepaClient, idOrPrefix: string): Promis
 
 /**
  * The run `idOrPrefix` names; left out (`''`), the most recent run of `space` (a steer or
- * follow-up message counts as the run it went into), said on `stderr`.
+ * follow-up message counts as the run it went into), said on `stderr` with its status when it has
+ * not ended.
  */
 export async function resolveRunOrLatest(
   stderr: NodeJS.WritableStream,
@@ -66,7 +73,10 @@ export async function resolveRunOrLatest(
 ): Promise<RunInfo> {
   if (idOrPrefix !== '') return resolveRun(client, idOrPrefix);
   const { runs } = await client.request('run.list', { space, limit: 50 });
-  const latest = runs.find((run) => run.targetRunId === undefined);
+  const target = runs[0]?.targetRunId;
+  const latest =
+    runs.find((run) => run.targetRunId === undefined) ??
+    (target === undefined ? undefined : (await client.request('run.get', { runId: target })).run);
   if (latest === undefined) {
     throw new RepaError('not_found', `Space ${space} has no runs yet.`, {
       fix: 'Start one with repa run "…" or repa chat, or name a run of another space by its id.',
@@ -74,8 +84,9 @@ export async function resolveRunOrLatest(
   }
   const text = latest.input.type === 'text' ? latest.input.text.replace(/\s+/g, ' ') : '';
   const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  const status = isTerminalRunStatus(latest.status) ? '' : ` (${latest.status})`;
   stderr.write(
-    `repa: the most recent run of this space: ${latest.runId}${excerpt ? ` “${excerpt}”` : ''}\n`,
+    `repa: the most recent run in ${space}: ${latest.runId}${excerpt ? ` “${excerpt}”` : ''}${status}\n`,
   );
   return latest;
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
@@ -70,7 +70,7 @@ afterAll(async () => {
 });
 
 describe('diffs and rewinds of runs', () => {
-  it('shows each save’s change under [saved], and the run’s unified diff with runs diff', async () => {
+  it('shows each save’s change under [saved] and the run’s unified diff; without a run id, runs show, diff and rewind (with --yes off a terminal) take the most recent run', async () => {
     const { runId, stdout } = await run(
       'replace "Spring tides follow the full moon." with "Spring tides follow the full and new moon." in notes/a.md',
     );
@@ -96,11 +96,20 @@ describe('diffs and rewinds of runs', () => {
     const latest = await repa(sandbox, ['runs', 'diff']);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stdout).toBe(diff.stdout);
-    expect(latest.stderr).toContain(`repa: the most recent run of this space: ${runId} “replace`);
+    expect(latest.stderr).toContain(
+      `repa: the most recent run in ${sandbox.space}: ${runId} “replace`,
+    );
+    const shown = await repa(sandbox, ['runs', 'show']);
+    expect(shown.stdout).toMatch(new RegExp(`^run +${runId}$`, 'm'));
+    // A rewind nobody can confirm needs --yes when the run is not named.
+    const unasked = await repa(sandbox, ['runs', 'rewind']);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain('a rewind of the most recent run needs --yes');
+    expect(tree()['notes/a.md']).toContain('full and new moon');
     // Put the note back for the next test, through a rewind of this run (the most recent one).
-    const back = await repa(sandbox, ['runs', 'rewind']);
+    const back = await repa(sandbox, ['runs', 'rewind', '--yes']);
     expect(back.code, back.stderr).toBe(0);
-    expect(back.stderr).toContain(`the most recent run of this space: ${runId}`);
+    expect(back.stderr).toContain(`the most recent run in ${sandbox.space}: ${runId}`);
     expect(back.stdout).toContain(`Rewound ${runId}:\n  [done] restore notes/a.md`);
     expect(back.stdout).toContain('The model is told at its next request: notes/a.md was rewound.');
     expect(tree()['notes/a.md']).toContain('Spring tides follow the full moon.');
@@ -179,6 +188,15 @@ describe('diffs and rewinds of runs', () => {
     );
     expect(entries.filter((entry) => entry.parentId === marker?.id)).toHaveLength(2);
     expect(lines.some((line) => line.includes('Read the chapter daily.'))).toBe(true);
+  });
+
+  it('says not_found with a fix when the space named has no runs yet', async () => {
+    const empty = join(sandbox.root, 'no-runs');
+    mkdirSync(empty);
+    const result = await repa(sandbox, ['runs', 'diff', '--space', empty]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Space ${empty} has no runs yet. (not_found)`);
+    expect(result.stderr).toContain('Fix: Start one with repa run');
   });
 
   it('says history_evicted when the limits evicted the bytes a rewind needs, and leaves the file', async () => {

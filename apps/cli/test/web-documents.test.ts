@@ -126,7 +126,7 @@ describe('the documents panel', () => {
     );
   });
 
-  it("asks for the materials and the next run's model once when the page opens, for every panel that shows them", async () => {
+  it("asks for the materials and the next run's model once when the page opens, shared by the documents tree, the materials and the learning-context panels", async () => {
     const tab = await rig.browser.newPage();
     try {
       await tab.setViewport({ width: 1280, height: 900 });

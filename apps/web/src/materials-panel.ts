@@ -20,30 +20,34 @@ export interface ListedMaterials {
 
 /**
  * The materials granted to `space` (`materials.list`), read once for the documents tree and the
- * materials panel, and again whenever `version` changes; nothing is asked without a space.
+ * materials panel, and again whenever `version` changes; nothing is asked without a space. Another
+ * space's list is never shown: it is dropped when the space changes or its read fails.
  */
 export function useMaterials(
   client: RepaClient,
   space: string | undefined,
   version: unknown,
 ): ListedMaterials {
-  const [listed, setListed] = useState<ListedMaterials>({ materials: undefined, error: '' });
+  const [listed, setListed] = useState<ListedMaterials & { space?: string | undefined }>({
+    materials: undefined,
+    error: '',
+  });
   useEffect(() => {
     if (space === undefined) return;
     let current = true;
     client.request('materials.list', { space }).then(
       ({ materials }) => {
-        if (current) setListed({ materials, error: '' });
+        if (current) setListed({ space, materials, error: '' });
       },
       (error) => {
-        if (current) setListed((known) => ({ ...known, error: describeError(error) }));
+        if (current) setListed({ space, materials: undefined, error: describeError(error) });
       },
     );
     return () => {
       current = false;
     };
   }, [space, version]);
-  return listed;
+  return listed.space === space ? listed : { materials: undefined, error: '' };
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -160,6 +164,6 @@ export function MaterialsPanel({ client, space, listed, onChanged }: MaterialsPa
         <button type="submit" disabled=${busy}>Grant</button>
       </form>
     </details>
-    <p class="panel-message" role="status">${message || listed.error}</p>
+    <p class="panel-message" role="status">${[listed.error, message].filter((text) => text !== '').join(' ')}</p>
   </section>`;
 }

@@ -83,11 +83,14 @@ describe('the list of spaces', () => {
 });
 
 describe('a query naming a folder', () => {
-  it('run.list of a plain folder neither lists it among the spaces nor decides its trust; opening it then does', async () => {
+  it('run.list and run.prune of a plain folder neither list it among the spaces nor decide its trust; opening it then does', async () => {
     const { app, base } = await open();
     const folder = join(base, 'downloads');
     mkdirSync(folder);
     expect(await request(app, 'run.list', { space: folder })).toEqual({ runs: [] });
+    expect(
+      await request(app, 'run.prune', { space: folder, endedBefore: new Date().toISOString() }),
+    ).toMatchObject({ pruned: 0 });
     expect((await request(app, 'space.list', {})).spaces).toEqual([]);
     // Something lands in the folder later: it was never trusted as a plain folder.
     mkdirSync(join(folder, '.pi'));

@@ -1,17 +1,20 @@
 import { doctorFacts } from '../doctor-facts.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
-import { folderOf } from './models.js';
 
 /** `doctor`: Pi's configuration as this daemon sees it now, a space's next model, the sandbox. */
 export function doctorHandlers({
   agentDir,
   models,
   startedAt,
-}: Pick<HandlerParts, 'agentDir' | 'models' | 'startedAt'>): NamespaceHandlers<'doctor'> {
+  folder,
+}: Pick<
+  HandlerParts,
+  'agentDir' | 'models' | 'startedAt' | 'folder'
+>): NamespaceHandlers<'doctor'> {
   return {
     doctor: async (params) => {
-      const space = params.space === undefined ? undefined : await folderOf(params.space);
+      const space = params.space === undefined ? undefined : await folder(params.space);
       return doctorFacts({
         agentDir,
         models: await models.models(),

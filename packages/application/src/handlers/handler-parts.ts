@@ -21,8 +21,8 @@ export interface HandlerParts {
   /** The real root of a space a client named (`resolveSpace`), opened (admitted) the first time. */
   space: (root: string) => Promise<string>;
   /**
-   * The real root of a folder a query names, not opened: it joins no list and gets no trust (a
-   * query such as `run.list` in a plain folder does not make it a space).
+   * The real root of a folder a query names (`run.list`, `models.next`, `doctor`, …), checked as
+   * {@link space} checks it but not opened: it joins no list and gets no trust.
    */
   folder: (root: string) => Promise<string>;
   ledger: RunLedger;

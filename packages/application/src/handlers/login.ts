@@ -1,6 +1,5 @@
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
-import { folderOf } from './models.js';
 
 /**
  * `login.*`: Pi's own login and logout through the daemon (its prompts answered by
@@ -9,9 +8,10 @@ import { folderOf } from './models.js';
 export function loginHandlers({
   logins,
   models,
-}: Pick<HandlerParts, 'logins' | 'models'>): NamespaceHandlers<'login'> {
+  folder,
+}: Pick<HandlerParts, 'logins' | 'models' | 'folder'>): NamespaceHandlers<'login'> {
   const next = async (space: string | undefined) =>
-    (await models.next(space === undefined ? undefined : await folderOf(space))).decision;
+    (await models.next(space === undefined ? undefined : await folder(space))).decision;
   return {
     'login.start': async (params, connection) => {
       const result = await logins.start(params, connection);

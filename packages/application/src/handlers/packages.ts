@@ -2,7 +2,6 @@ import { RepaError } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
-import { folderOf } from './models.js';
 
 /**
  * `packages.*`: Pi packages through Pi's package manager (spec R75), at the application level (the
@@ -13,12 +12,16 @@ export function packagesHandlers({
   trust,
   hosts,
   space: admitted,
-}: Pick<HandlerParts, 'models' | 'trust' | 'hosts' | 'space'>): NamespaceHandlers<'packages'> {
+  folder,
+}: Pick<
+  HandlerParts,
+  'models' | 'trust' | 'hosts' | 'space' | 'folder'
+>): NamespaceHandlers<'packages'> {
   // A listing makes nothing a space; a change at the space level does (as a run there would).
   const scopeOf = async (space: string | undefined, admit = false) => {
     const agentDir = (await models.models()).agentDir;
     if (space === undefined) return { agentDir, trusted: false };
-    const root = admit ? await admitted(space) : await folderOf(space);
+    const root = admit ? await admitted(space) : await folder(space);
     return { agentDir, space: root, trusted: await trust.isTrusted(root) };
   };
   const changeOf = async (params: {

@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
-import type { CliContext } from '../../cli-context.js';
-import { spaceOf } from '../../cli-context.js';
+import { type CliContext, spaceOf } from '../../cli-context.js';
 import type { Command } from '../../command.js';
 import { writeJson } from '../../format-table.js';
 import { resolveRunOrLatest } from '../../resolve-id.js';
+import { usageError } from '../../usage-error.js';
 import { rewindLines, runDiffLines } from './describe-rewind.js';
 import { str } from './run-input.js';
 
@@ -24,9 +24,9 @@ async function rewindableId(
 }
 
 const RUN_ID_HELP =
-  "  RUN_ID           the run (or its first characters), or a rewind id; left out, the space's\n                   most recent run";
+  "  RUN_ID           the run (or its first characters), or a rewind id; left out, the space's\n                   most recent run (named on stderr)";
 const SPACE_HELP =
-  '  --space DIR      the space whose most recent run is meant (default: the space you are in)';
+  '  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the\n                   space you are in)';
 
 export const runsDiff: Command = {
   words: ['runs', 'diff'],
@@ -68,7 +68,7 @@ export const runsRewind: Command = {
 exactly what the run left: a file changed since (by you, another run or a command) is refused with
 stale_version and left as it is. Files the run created are removed, moves moved back, deleted
 files put back. The rewind first shows what it will restore and what it will refuse, and on a
-terminal asks before it writes. Each restored file is a save with a receipt: the rewind can
+terminal asks before it writes (without RUN_ID and a terminal, it needs --yes). Each restored file is a save with a receipt: the rewind can
 itself be rewound (repa runs rewind REWIND_ID, printed at the end). Changes made by bash commands
 are listed as not rewindable. Bytes evicted by history.maxMegabytes or history.maxDays are
 refused with history_evicted.
@@ -94,6 +94,12 @@ ${SPACE_HELP}`,
   },
   positionals: [0, 1],
   async run(context, [idOrPrefix = ''], values) {
+    if (idOrPrefix === '' && !values.preview && !values.yes && !onTerminal(context)) {
+      throw usageError(
+        'Without a terminal to ask on, a rewind of the most recent run needs --yes.',
+        'Name the run (repa runs list), or pass --yes (--preview only shows what it would do).',
+      );
+    }
     const client = await context.client();
     const runId = await rewindableId(context, client, idOrPrefix, str(values.space));
     const files = (values as { file?: string[] }).file;
@@ -124,10 +130,14 @@ ${SPACE_HELP}`,
   },
 };
 
+/** Whether the command can ask the learner (stdin and stdout are a terminal). */
+function onTerminal(context: CliContext): boolean {
+  return context.stdin.isTTY === true && context.stdout.isTTY === true;
+}
+
 /** On a terminal, asks before a rewind writes; declining ends with `cancelled`. */
 async function confirmRewind(context: CliContext, yes: boolean): Promise<void> {
-  const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
-  if (!terminal || yes) return;
+  if (!onTerminal(context) || yes) return;
   const prompt = createInterface({ input: context.stdin, output: context.stdout });
   try {
     const answer = await prompt.question('Rewind? [y/N] ');

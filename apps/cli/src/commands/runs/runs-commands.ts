@@ -101,9 +101,11 @@ the error.
 
 Arguments:
   RUN_ID           the run (or its first characters); left out, the space's most recent run
+                   (named on stderr)
 
 Options:
-  --space DIR      the space whose most recent run is meant (default: the space you are in)`,
+  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the
+                   space you are in)`,
   options: { space: { type: 'string' } },
   positionals: [0, 1],
   async run(context, [runId = ''], values) {
