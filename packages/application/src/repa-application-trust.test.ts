@@ -83,7 +83,7 @@ describe('the list of spaces', () => {
 });
 
 describe('a query naming a folder', () => {
-  it('run.list and run.prune of a plain folder neither list it among the spaces nor decide its trust; opening it then does', async () => {
+  it('queries of a plain folder (runs, sessions, context, files, materials, settings) neither list it among the spaces nor decide its trust; opening it then does', async () => {
     const { app, base } = await open();
     const folder = join(base, 'downloads');
     mkdirSync(folder);
@@ -91,6 +91,11 @@ describe('a query naming a folder', () => {
     expect(
       await request(app, 'run.prune', { space: folder, endedBefore: new Date().toISOString() }),
     ).toMatchObject({ pruned: 0 });
+    expect(await request(app, 'session.list', { space: folder })).toEqual({ sessions: [] });
+    expect((await request(app, 'context.get', { space: folder })).context).toBeNull();
+    expect((await request(app, 'files.list', { space: folder })).entries).toEqual([]);
+    expect((await request(app, 'materials.list', { space: folder })).materials).toEqual([]);
+    await request(app, 'settings.get', { space: folder });
     expect((await request(app, 'space.list', {})).spaces).toEqual([]);
     // Something lands in the folder later: it was never trusted as a plain folder.
     mkdirSync(join(folder, '.pi'));

@@ -12,19 +12,20 @@ const SHIPPED_CONTEXT =
  */
 export function contextHandlers({
   space,
+  folder,
   settings,
   trust,
   contextWrites,
   contextBuilds,
 }: Pick<
   HandlerParts,
-  'space' | 'settings' | 'trust' | 'contextWrites' | 'contextBuilds'
+  'space' | 'folder' | 'settings' | 'trust' | 'contextWrites' | 'contextBuilds'
 >): NamespaceHandlers<'context'> {
   return {
     // The context with its sources' states, whether the next run (of `sessionId`, else of a new
     // session) is given it, and the revision that session last got.
     'context.get': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       const host = await loadHost();
       const context = await host.getLearningContext(root);
       const items = await settings.get({ space: root, sessionId: params.sessionId });

@@ -9,11 +9,11 @@ import type { HandlerParts } from './handler-parts.js';
  */
 export function filesHandlers({
   appDirectory,
-  space,
-}: Pick<HandlerParts, 'appDirectory' | 'space'>): NamespaceHandlers<'files'> {
+  folder,
+}: Pick<HandlerParts, 'appDirectory' | 'folder'>): NamespaceHandlers<'files'> {
   return {
     'files.list': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       const { listSpaceFiles } = await loadHost();
       const listing = await listSpaceFiles(root, appDirectory, params.path, params.limit);
       return {
@@ -25,7 +25,7 @@ export function filesHandlers({
       };
     },
     'files.read': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       const { readSpaceFile } = await loadHost();
       return readSpaceFile(root, appDirectory, params.path);
     },

@@ -9,11 +9,12 @@ import type { HandlerParts } from './handler-parts.js';
 export function materialsHandlers({
   appDirectory,
   space,
-}: Pick<HandlerParts, 'appDirectory' | 'space'>): NamespaceHandlers<'materials'> {
+  folder,
+}: Pick<HandlerParts, 'appDirectory' | 'space' | 'folder'>): NamespaceHandlers<'materials'> {
   return {
     'materials.list': async (params) => {
       const { listGrantedMaterials } = await loadHost();
-      const root = params.space === undefined ? undefined : await space(params.space);
+      const root = params.space === undefined ? undefined : await folder(params.space);
       return listGrantedMaterials(appDirectory, root);
     },
     'materials.add': async (params) => {

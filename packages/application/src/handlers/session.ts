@@ -14,13 +14,14 @@ const EXPORT_PART_CHARS = 1_000_000;
 export function sessionHandlers({
   appDirectory,
   space,
+  folder,
   trust,
   hosts,
   ledger,
   runs,
 }: Pick<
   HandlerParts,
-  'appDirectory' | 'space' | 'trust' | 'hosts' | 'ledger' | 'runs'
+  'appDirectory' | 'space' | 'folder' | 'trust' | 'hosts' | 'ledger' | 'runs'
 >): NamespaceHandlers<'session'> {
   return {
     'session.create': async (params) => {
@@ -30,12 +31,12 @@ export function sessionHandlers({
       return { session };
     },
     'session.list': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       const sessions = await (await loadHost()).listSpaceSessions(root);
       return { sessions: await trust.visibleSessions(root, sessions) };
     },
     'session.history': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       await trust.checkSession(root, params.sessionId);
       return (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory, {
         limit: params.limit,
@@ -60,7 +61,7 @@ export function sessionHandlers({
     'session.subscribe': (params, connection) => runs.subscribeSession(params, connection),
     'session.unsubscribe': (params, connection) => runs.unsubscribeSession(params, connection),
     'session.export': async (params) => {
-      const root = await space(params.space);
+      const root = await folder(params.space);
       await trust.checkSession(root, params.sessionId);
       const text = await (await loadHost()).exportSession(root, params.sessionId, params.format, {
         runs: ledger.listRuns({ space: root, sessionId: params.sessionId, limit: 1000 }),
