@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { type FsHandle, type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { describe, expect, it } from 'vitest';
 import type { SaveStep } from '../save/index.js';
 import { ContentStore } from '../store/index.js';
@@ -47,6 +47,35 @@ describe('SaveHistory while a save runs', () => {
     expect(record?.changes).toMatchObject([
       { target: 'a.md', previousVersion: version, kept: true },
     ]);
+  });
+
+  it('closes the saves log it opened early once when writing the record fails, and the save stands', async () => {
+    const root = await space({ 'a.md': 'one\n' });
+    const logPath = join(root, '.repa/history/saves.log');
+    const logHandles = new Set<FsHandle>();
+    const closes: FsHandle[] = [];
+    const fs: FsLayer = {
+      ...nodeFsLayer,
+      open: async (path, flags, mode) => {
+        const handle = await nodeFsLayer.open(path, flags, mode);
+        if (path === logPath) logHandles.add(handle);
+        return handle;
+      },
+      write: async (handle, data, position) => {
+        if (logHandles.has(handle)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+        return nodeFsLayer.write(handle, data, position);
+      },
+      close: async (handle) => {
+        if (logHandles.has(handle)) closes.push(handle);
+        return nodeFsLayer.close(handle);
+      },
+    };
+    const store = await ContentStore.open({ root, fs });
+    const a = await store.read('a.md');
+    await store.save([{ target: 'a.md', content: bytes('two\n'), expectedVersion: a.version }]);
+    expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('two\n');
+    expect(logHandles.size).toBe(1);
+    expect(closes).toEqual([...logHandles]);
   });
 
   it('keeps the bytes of the file the save replaced when the target was swapped after the early link', async () => {

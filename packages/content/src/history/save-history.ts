@@ -279,7 +279,9 @@ export class SaveHistory {
   ): Promise<void> {
     const { fs } = this.space;
     const { kind = 'save', once = false, prepared } = options;
-    const log = prepared?.log;
+    // The prepared log is this call's to close: by the write's own `finally` once it is used, else
+    // here when something fails before.
+    let log = prepared?.log;
     if (prepared !== undefined) prepared.log = undefined;
     try {
       if (log === undefined) await ensureDir(fs, this.dir);
@@ -304,6 +306,7 @@ export class SaveHistory {
       const line = recordLine({ operationId, savedAt: new Date().toISOString(), kind, changes });
       const { handle, size } =
         log ?? (await openOwnFile(fs, this.logPath, APPEND_LOG, this.logPath));
+      log = undefined;
       try {
         await fs.write(handle, Buffer.from(size === 0 ? SAVES_LOG_HEADER + line : line, 'utf8'));
       } finally {
