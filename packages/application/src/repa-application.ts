@@ -9,7 +9,7 @@ import { type ApplicationHandlers, applicationHandlers } from './handlers/index.
 import { loadHost } from './load-host.js';
 import { Logins } from './logins.js';
 import { ModelChoices } from './model-choices.js';
-import { resolveSpace } from './resolve-space.js';
+import { resolveFolder, resolveSpace } from './resolve-space.js';
 import { RunLedger } from './runs/run-ledger.js';
 import { RunScheduler } from './runs/run-scheduler.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
@@ -65,7 +65,7 @@ export class RepaApplication {
       models,
       startedAt: new Date().toISOString(),
       space,
-      folder: (root: string) => resolveSpace(root, this.#trust, { admit: false }),
+      folder: resolveFolder,
       ledger: this.#ledger,
       runs: this.#runs,
       settings: this.#settings,

@@ -4,15 +4,10 @@ import { RepaError } from '@repa/protocol';
 import type { SpaceTrust } from './space-trust.js';
 
 /**
- * The real root of a space a client named: an absolute path to an existing folder
- * (`invalid_request` for a relative path or a file, `not_found` for nothing there), looked at by
- * {@link SpaceTrust.admit} the first time unless `admit` is false (a query that opens nothing).
+ * The real root of a folder a client named: an absolute path to an existing folder
+ * (`invalid_request` for a relative path or a file, `not_found` for nothing there). Opens nothing.
  */
-export async function resolveSpace(
-  root: string,
-  trust: SpaceTrust,
-  { admit = true }: { admit?: boolean } = {},
-): Promise<string> {
+export async function resolveFolder(root: string): Promise<string> {
   if (!isAbsolute(root)) {
     throw new RepaError('invalid_request', `The space root must be an absolute path: ${root}`, {
       fix: 'Pass the absolute path of the space folder.',
@@ -35,6 +30,12 @@ export async function resolveSpace(
       fix: `Open the folder that holds it: ${dirname(root)}`,
     });
   }
-  if (admit) await trust.admit(real);
+  return real;
+}
+
+/** The real root of a space a client named ({@link resolveFolder}), admitted the first time. */
+export async function resolveSpace(root: string, trust: SpaceTrust): Promise<string> {
+  const real = await resolveFolder(root);
+  await trust.admit(real);
   return real;
 }

@@ -21,8 +21,9 @@ export interface HandlerParts {
   /** The real root of a space a client named (`resolveSpace`), opened (admitted) the first time. */
   space: (root: string) => Promise<string>;
   /**
-   * The real root of a folder a query names (`run.list`, `models.next`, `doctor`, …), checked as
-   * {@link space} checks it but not opened: it joins no list and gets no trust.
+   * The real root of a folder a query names (`run.list`, `models.next`, `doctor`, …;
+   * `resolveFolder`), checked as {@link space} checks it but not opened: it joins no list and gets
+   * no trust.
    */
   folder: (root: string) => Promise<string>;
   ledger: RunLedger;
