@@ -55,7 +55,14 @@ export {
   listSpaceFolder,
   type SearchLimits,
 } from './search/index.js';
-export type { ContentLocation, ContentSnapshot } from './space/index.js';
+export {
+  type ContentLocation,
+  type ContentSnapshot,
+  INSTRUCTION_FILES,
+  PROTECTED_NAMES,
+  type ProtectedName,
+  protectedNameOf,
+} from './space/index.js';
 export { ContentStore, type ContentStoreOptions, type SaveOptions } from './store/index.js';
 export {
   type ContentEditDetails,

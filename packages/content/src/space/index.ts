@@ -9,9 +9,10 @@ export {
   materialTypeSchema,
   readGrantsFile,
 } from './outside-grants.js';
+export { INSTRUCTION_FILES, PROTECTED_NAMES, type ProtectedName } from './protected-paths.js';
 export { holdSpace, type SpaceHold } from './space-gate.js';
 export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
-export { isProtectedName, parseSpacePath, toPosix } from './space-path.js';
+export { isProtectedName, parseSpacePath, protectedNameOf, toPosix } from './space-path.js';
 export {
   type ContentLocation,
   type ContentSnapshot,

@@ -1,8 +1,8 @@
 import { sep } from 'node:path';
 import { RepaError } from '@repa/protocol';
+import { PROTECTED_NAMES, type ProtectedName, REPA_FOLDER } from './protected-paths.js';
 
-/** The folder inside every space that belongs to Repa itself. */
-export const REPA_FOLDER = '.repa';
+export { REPA_FOLDER };
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 // Characters that render as nothing and could hide inside a name (format characters and Hangul
@@ -61,16 +61,39 @@ function protectionSkeleton(name: string): string {
   return mapped.replace(/[. ]+$/u, '');
 }
 
-// A Windows 8.3 short name of `.repa` (`REPA~1`, `REPA~2`, …) reaches the same folder.
-const SHORT_NAME_ALIAS = /^repa~[0-9]+$/u;
+/** The 8.3 short-name pattern of `name` (`REPA~1` for `.repa`, `AGENTS~1.MD`), which reaches it on Windows. */
+function shortNameAlias(name: string): RegExp {
+  const bare = name.toLowerCase().replace(/^\./u, '');
+  const dot = bare.lastIndexOf('.');
+  const stem = (dot > 0 ? bare.slice(0, dot) : bare).replace(/\./gu, '').slice(0, 6);
+  const extension = dot > 0 ? `\\.${bare.slice(dot + 1, dot + 4)}` : '';
+  return new RegExp(`^${stem.replace(/[^a-z0-9]/gu, '')}~[0-9]+${extension}$`, 'u');
+}
+
+const PROTECTED_SKELETONS = new Map(
+  PROTECTED_NAMES.map((entry) => [protectionSkeleton(entry.name), entry] as const),
+);
+const PROTECTED_ALIASES = PROTECTED_NAMES.map(
+  (entry) => [shortNameAlias(entry.name), entry] as const,
+);
+
+/**
+ * The protected name (see `PROTECTED_NAMES`) that `name` is, or could be mistaken for (case,
+ * look-alike letters, invisible characters, trailing dots, 8.3 short names), or `undefined`.
+ */
+export function protectedNameOf(name: string): ProtectedName | undefined {
+  const skeleton = protectionSkeleton(name);
+  const entry = PROTECTED_SKELETONS.get(skeleton);
+  if (entry !== undefined || !skeleton.includes('~')) return entry;
+  return PROTECTED_ALIASES.find(([alias]) => alias.test(skeleton))?.[1];
+}
 
 /**
  * True when `name` is, or could be mistaken for, Repa's own `.repa` folder, including its 8.3
- * short-name aliases (`REPA~1`).
+ * short-name aliases (`REPA~1`): hidden from every read and save.
  */
 export function isProtectedName(name: string): boolean {
-  const skeleton = protectionSkeleton(name);
-  return skeleton === REPA_FOLDER || SHORT_NAME_ALIAS.test(skeleton);
+  return protectedNameOf(name)?.access === 'hidden';
 }
 
 const show = (value: string) => JSON.stringify(value);
