@@ -6,7 +6,7 @@ import type { RepaApplicationOptions } from './application-options.js';
 import { ContextBuilds } from './context-builds.js';
 import { ContextWrites } from './context-writes.js';
 import { type ApplicationHandlers, applicationHandlers } from './handlers/index.js';
-import { loadHost } from './load-host.js';
+import { hideMachineFoldersOnLoad, loadHost } from './load-host.js';
 import { Logins } from './logins.js';
 import { ModelChoices } from './model-choices.js';
 import { resolveFolder, resolveSpace } from './resolve-space.js';
@@ -37,6 +37,8 @@ export class RepaApplication {
 
   private constructor(options: RepaApplicationOptions) {
     this.#log = options.log ?? ((line) => process.stderr.write(line));
+    // Design R95: no space this daemon opens reads, lists or saves inside Pi's or Repa's folders.
+    hideMachineFoldersOnLoad({ agentDir: options.agentDir, appDirectory: options.appDirectory });
     const ledger = join(options.appDirectory, 'ledger.sqlite');
     this.#ledger = new RunLedger(ledger);
     this.#trust = new SpaceTrust(options.appDirectory, ledger, options.trustEverySpace);

@@ -58,6 +58,7 @@ export {
 export {
   type ContentLocation,
   type ContentSnapshot,
+  hideFromSpaces,
   INSTRUCTION_FILES,
   PROTECTED_NAMES,
   type ProtectedName,

@@ -24,6 +24,7 @@ export {
   loginProvider,
   logoutProvider,
 } from './login-provider.js';
+export { hideMachineFolders, type MachineFolders } from './machine-folders.js';
 export {
   type GrantMaterialInput,
   grantMaterial,

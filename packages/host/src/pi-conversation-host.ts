@@ -39,6 +39,7 @@ import {
   prepareResume,
   readRunLearningContext,
 } from './conversation/run-preparation.js';
+import { hideMachineFolders } from './machine-folders.js';
 import { readAttachments, resolveRunImages } from './run-inputs.js';
 
 /**
@@ -81,6 +82,7 @@ export class PiConversationHost {
 
   /** Opens (or creates) a session of a space and builds its Pi `AgentSession`. */
   static async open(options: PiConversationHostOptions): Promise<PiConversationHost> {
+    hideMachineFolders({ agentDir: options.agentDir, appDirectory: options.appDirectory });
     const store = await ContentStore.open({
       root: options.space,
       appDirectory: options.appDirectory,

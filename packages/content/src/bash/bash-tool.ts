@@ -164,7 +164,7 @@ async function otherChangedFiles(
   since: number,
   known: ReadonlySet<string>,
 ): Promise<{ files: string[]; stopped?: string }> {
-  const scope = jobScope(store.root, spaceRoot(store.root), false, WALK_LIMITS);
+  const scope = await jobScope(store, spaceRoot(store.root), false, WALK_LIMITS);
   const { entries, report } = await runInWorker({
     ...scope,
     kind: 'changed',
@@ -219,7 +219,7 @@ function gitText(details: ContentBashDetails): string {
   const parts: string[] = [];
   if (lines.length > 0) {
     parts.push(
-      `Git entries the command made were moved out of the space: git, run later outside the sandbox, would run a repository's hooks and config. Commands cannot make git repositories here; ask the learner to.\n${lines.join('\n')}`,
+      `Protected entries the command made were moved out of the space: git, run later outside the sandbox, would run a repository's hooks and config, and Pi would load what is put in .pi, .agents or an instruction file. Commands cannot make them here; ask the learner to.\n${lines.join('\n')}`,
     );
   }
   if (details.gitCheckStoppedEarly !== undefined) {
@@ -240,10 +240,10 @@ function gitChanges(moves: readonly GitMove[]): FileChange[] {
     form: 'location',
     hint:
       move.movedTo !== undefined
-        ? `a git entry a command made, moved to ${move.movedTo} so that git never runs its hooks or config`
+        ? `a protected entry a command made, moved to ${move.movedTo} so that git and Pi never run or read it`
         : move.failed === undefined
-          ? 'a git entry a command made, removed so that git never runs its hooks or config'
-          : `a git entry a command made that could not be moved or removed (${move.failed}): do not run git there`,
+          ? 'a protected entry a command made, removed so that git and Pi never run or read it'
+          : `a protected entry a command made that could not be moved or removed (${move.failed}): do not run git or Pi there`,
   }));
 }
 
@@ -259,7 +259,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
   const base = createBashToolDefinition(store.root, { exposeSessionEnvironment: false });
   const tool: ToolDefinition<typeof base.parameters, ContentBashDetails> = {
     ...base,
-    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa, and not its git folders: a git repository a command makes is moved out of the space), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
+    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa, its git folders, .pi, .agents or instruction files such as AGENTS.md: what a command makes there is moved out of the space), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
     promptSnippet: 'Run shell commands in a sandbox of the space (no network)',
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       const limit = options.timeoutSeconds();
@@ -270,7 +270,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
       // File times come from the kernel's coarse clock, up to one tick (10 ms at HZ=100) behind.
       const since = Date.now() - 10;
-      // Every git folder of the space is bound read-only; what the command adds is moved out after.
+      // Every git folder and protected entry is bound read-only; what the command adds is moved out after.
       const gitBefore = await findGitFolders(store.root);
       if (gitBefore.rootIsGitFolder) throw toolError(rootIsGitFolder());
       let run: SandboxedRun | undefined;

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import { ensureDir } from '../files/index.js';
-import { isProtectedName, toPosix } from '../space/index.js';
+import { isGitFolderShape, isProtectedName, protectedNameOf, toPosix } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
 
 /** Folder entries the git walk visits before it stops (each command walks twice). */
@@ -49,14 +49,18 @@ function inside(folder: string, path: string): boolean {
   return rest !== '' && rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
 }
 
-/** Whether a folder with these entries is a git folder to git: `HEAD` with objects and refs, or `commondir`. */
+/** Whether a folder with these entries is a git folder to git (the one shape rule, design R95). */
 function looksLikeGitFolder(entries: ReadonlyMap<string, Dirent>): boolean {
-  const head = entries.get('HEAD');
-  if (head === undefined || head.isDirectory()) return false;
-  if (entries.get('commondir')?.isFile()) return true;
-  return (
-    entries.get('objects')?.isDirectory() === true && entries.get('refs')?.isDirectory() === true
-  );
+  const kind = (name: string) => {
+    const entry = entries.get(name);
+    return entry === undefined ? undefined : entry.isDirectory() ? 'folder' : 'file';
+  };
+  return isGitFolderShape({
+    HEAD: kind('HEAD'),
+    commondir: kind('commondir'),
+    objects: kind('objects'),
+    refs: kind('refs'),
+  });
 }
 
 /** The path a `.git` file (`gitdir: <path>`) or `commondir` file names, or `undefined`. */
@@ -87,11 +91,12 @@ async function pointer(
 }
 
 /**
- * Every git folder of the space `root` (spec R74), by a bounded walk that follows no link and skips
- * `.repa`: each `.git` (folder, file or link), each folder git takes for a
- * repository (`HEAD` with `objects/` and `refs/`, or `commondir`: a bare repository), and what
+ * Every git folder and protected entry of the space `root` (spec R74, design R95), by a bounded walk
+ * that follows no link and skips `.repa`: each `.git` (folder, file or link), each folder git takes
+ * for a repository (`HEAD` with `objects/` and `refs/`, or `commondir`: a bare repository), what
  * `.git` files (`gitdir:`), `.git` links and `commondir` files name inside the space (never read
- * outside it).
+ * outside it), and each other protected name (`.pi`, `.agents`, instruction files) and where it
+ * leads inside the space.
  */
 export async function findGitFolders(root: string, maxEntries = MAX_ENTRIES): Promise<GitFolders> {
   const found: GitFolders = { protect: [], marks: new Map(), rootIsGitFolder: false };
@@ -158,6 +163,10 @@ export async function findGitFolders(root: string, maxEntries = MAX_ENTRIES): Pr
           await mark(path, [toPosix(relative(root, path))]);
           // A folder, a file naming one (`gitdir:`), or a link to either inside the space.
           await named(path, 0, folder);
+        } else if (protectedNameOf(dirent.name) !== undefined) {
+          // `.pi`, `.agents`, an instruction file: bound read-only where it really is, moved out when new.
+          await mark(path, [toPosix(relative(root, path))]);
+          await named(path, 2);
         } else if (dirent.isDirectory()) stack.push(path);
       }
     }
@@ -178,10 +187,10 @@ export function rootIsGitFolder(): RepaError {
 }
 
 /**
- * Moves each `.git` entry and git folder in `after` that is not in `before` (the root's `HEAD` and
- * `commondir` when the root became one) into `.repa/quarantine/<time>/`, keeping its path (spec
- * R74): git, run later outside the sandbox, would run the hooks and config of a repository a
- * command made. Where `before` stopped early only marks changed since `since` (ms) count as new.
+ * Moves each `.git` entry, git folder and protected entry in `after` that is not in `before` (the
+ * root's `HEAD` and `commondir` when the root became one) into `.repa/quarantine/<time>/`, keeping
+ * its path (spec R74, design R95): git, run later outside the sandbox, would run the hooks and
+ * config of a repository a command made, and Pi would load what a command put in `.pi/`. Where `before` stopped early only marks changed since `since` (ms) count as new.
  * What cannot be moved is removed.
  */
 export async function quarantineNewGit(

@@ -47,16 +47,7 @@ export async function planPatch(
   const overlay = new Map<string, Slot>();
 
   const locate = async (path: string) => {
-    const location = await store.locate(path);
-    if (location.outside) {
-      throw new RepaError(
-        'path_outside_space',
-        `${path} is an outside material; outside materials are read-only.`,
-        {
-          fix: 'Create a copy inside the space instead.',
-        },
-      );
-    }
+    const location = await store.locateForSave(path);
     return location.target;
   };
   const original = async (target: string) => {

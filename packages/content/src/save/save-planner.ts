@@ -83,16 +83,10 @@ export async function planSave(
   }
   const locations: ContentLocation[] = [];
   for (const change of changes) {
-    const location = await space.resolve(change.target, identities);
-    if (location.outside) {
-      throw new RepaError(
-        'path_outside_space',
-        `${change.target} is an outside material; outside materials are read-only.`,
-        {
-          fix: 'Save a copy inside the space instead.',
-        },
-      );
-    }
+    const location = await space.refuseUnsaveable(
+      change.target,
+      await space.resolve(change.target, identities),
+    );
     if (locations.some((other) => other.target === location.target)) {
       throw new RepaError(
         'invalid_request',

@@ -56,7 +56,12 @@ export async function listSpaceFolder(
     );
   }
   const limit = Math.max(1, Math.min(options.limit ?? FOLDER_LIST_LIMIT, FOLDER_LIST_LIMIT));
-  const scope = jobScope(store.root, start, options.includeIgnored ?? false, DEFAULT_SEARCH_LIMITS);
+  const scope = await jobScope(
+    store,
+    start,
+    options.includeIgnored ?? false,
+    DEFAULT_SEARCH_LIMITS,
+  );
   const { entries, report } = await runInWorker({ ...scope, kind: 'ls', limit }, options.signal);
   const name = (entryPath: string) => entryPath.slice(entryPath.lastIndexOf('/') + 1);
   return {

@@ -17,6 +17,8 @@ import {
 export interface JobScope {
   /** The space root (absolute, real). */
   root: string;
+  /** Real folders inside the space never entered (Pi's agent dir, Repa's app dir). */
+  hidden: string[];
   start: WalkStart;
   includeIgnored: boolean;
   limits: SearchLimits;
@@ -83,6 +85,7 @@ function globTest(glob: PathMatcher, base: string) {
 /** Runs one job synchronously (in the search worker); `aborted` is checked at every entry. */
 export function runSearchJob(job: SearchJob, aborted: () => boolean): SearchAnswer {
   const walk = new SpaceWalk(job.root, {
+    hidden: job.hidden,
     includeIgnored: job.includeIgnored,
     limits: job.limits,
     reasons: job.reasons,

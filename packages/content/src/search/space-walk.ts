@@ -117,6 +117,8 @@ export class WalkFailure extends Error {
 
 /** How a walk is bounded and told to stop. */
 export interface WalkOptions {
+  /** Real folders inside the space never entered or listed (Pi's agent dir, Repa's app dir). */
+  hidden: readonly string[];
   includeIgnored: boolean;
   limits: SearchLimits;
   /** Why a walk stops at each bound, as the result names it. */
@@ -227,7 +229,7 @@ export class SpaceWalk {
           folder: dirent.isDirectory(),
         };
       } else this.report.special += 1;
-      if (entry === undefined) continue;
+      if (entry === undefined || this.isHidden(entry.absolutePath)) continue;
       if (!this.options.includeIgnored && this.ignored(entry, name, rules)) {
         this.report.ignored += 1;
         continue;
@@ -235,6 +237,12 @@ export class SpaceWalk {
       entries.push(entry);
     }
     return entries;
+  }
+
+  private isHidden(absolutePath: string): boolean {
+    return this.options.hidden.some(
+      (folder) => absolutePath === folder || absolutePath.startsWith(folder + sep),
+    );
   }
 
   private ignored(entry: WalkEntry, name: string, rules: readonly IgnoreRules[]): boolean {

@@ -59,14 +59,16 @@ function formatMillis(millis: number): string {
 }
 
 /** What a search job needs besides its query: where it walks, its bounds and their reasons. */
-export function jobScope(
-  root: string,
+export async function jobScope(
+  store: ContentStore,
   start: WalkStart,
   includeIgnored: boolean,
   limits: SearchLimits,
-): JobScope {
+): Promise<JobScope> {
   return {
-    root,
+    root: store.root,
+    // Pi's agent dir and Repa's app dir inside the space are never listed or searched (design R95).
+    hidden: await store.space.places.hiddenInside(),
     start,
     includeIgnored,
     limits,

@@ -10,6 +10,12 @@ export {
   readGrantsFile,
 } from './outside-grants.js';
 export { INSTRUCTION_FILES, PROTECTED_NAMES, type ProtectedName } from './protected-paths.js';
+export {
+  type GitFolderEntries,
+  hideFromSpaces,
+  isGitFolderShape,
+  ProtectedPlaces,
+} from './protected-places.js';
 export { holdSpace, type SpaceHold } from './space-gate.js';
 export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 export { isProtectedName, parseSpacePath, protectedNameOf, toPosix } from './space-path.js';

@@ -11,6 +11,7 @@ import {
 } from '../files/index.js';
 import { parseIdentity } from './content-address.js';
 import { grantedMaterialPath } from './outside-grants.js';
+import { ProtectedPlaces } from './protected-places.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER, toPosix } from './space-path.js';
 
 /**
@@ -93,6 +94,8 @@ export class SpaceResolver {
    * @internal
    */
   readonly fs: FsLayer;
+  /** What no save may touch, and the machine's folders no read reaches (design R95). */
+  readonly places: ProtectedPlaces;
 
   /** @internal */
   constructor(
@@ -104,6 +107,7 @@ export class SpaceResolver {
     fs: FsLayer,
   ) {
     this.fs = fs;
+    this.places = new ProtectedPlaces(root, fs, appDirectory === undefined ? [] : [appDirectory]);
     this.repaDir = join(root, REPA_FOLDER);
     this.intentsDir = join(this.repaDir, 'intents');
   }
@@ -167,6 +171,24 @@ export class SpaceResolver {
         fix: 'Check the identity, or address the file by its path relative to the space root.',
       },
     );
+  }
+
+  /**
+   * `location` (where `address` points) when a save may change it: throws `path_outside_space` for
+   * an outside material and `protected_path` for a protected place, by its spelling or where it
+   * leads (design R95).
+   */
+  async refuseUnsaveable(address: string, location: ContentLocation): Promise<ContentLocation> {
+    if (location.outside) {
+      throw new RepaError(
+        'path_outside_space',
+        `${address} is an outside material; outside materials are read-only.`,
+        { fix: 'Save a copy inside the space instead.' },
+      );
+    }
+    const given = parseIdentity(address) === undefined ? parseSpacePath(address) : location.target;
+    await this.places.refuseWrite(given, location.target);
+    return location;
   }
 
   /**
@@ -239,6 +261,7 @@ export class SpaceResolver {
         `${JSON.stringify(path)} leads into Repa's own ${REPA_FOLDER} folder.`,
       );
     }
+    await this.places.refuseHidden(current, path);
     return { target, absolutePath: current, outside: false };
   }
 

@@ -228,6 +228,15 @@ export class ContentStore {
     return this.space.resolve(address, this.identities);
   }
 
+  /**
+   * Where `address` points when a save may change it; `protected_path` for a protected place
+   * (design R95) and `path_outside_space` for an outside material. Every tool that saves asks this
+   * before it plans, and every save again under the lock.
+   */
+  async locateForSave(address: string): Promise<ContentLocation> {
+    return this.space.refuseUnsaveable(address, await this.locate(address));
+  }
+
   /** Reads the whole object at `address` once (holding the space shared) with its version. */
   read(address: string): Promise<ContentSnapshot> {
     return holdSpace(this.root, 'shared', async () => {

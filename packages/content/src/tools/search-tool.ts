@@ -174,7 +174,7 @@ export function defineSearchTool<TParams extends TSchema, TDetails extends Conte
             });
           }
           const limits = searchLimitsOf(options);
-          const scope = jobScope(store.root, start, includeIgnored ?? false, limits);
+          const scope = await jobScope(store, start, includeIgnored ?? false, limits);
           const run = (query: SearchQuery) => runInWorker({ ...scope, ...query }, signal);
           return { start, limits, reasons: scope.reasons, signal, run };
         });
