@@ -31,6 +31,8 @@ export type Block =
       diffs?: SaveDiff[];
       operationId?: string;
       error?: string;
+      /** The save was refused as a protected place (design R95): nothing was written. */
+      refused?: boolean;
     }
   | { kind: 'changes'; changes: FileChange[]; text?: string }
   | {
@@ -155,7 +157,10 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
         tool.receipts = event.receipts ?? [];
         tool.diffs = event.diffs ?? [];
         if (event.operationId) tool.operationId = event.operationId;
-        if (event.error) tool.error = event.error.message;
+        if (event.error) {
+          tool.error = event.error.message;
+          tool.refused = event.error.code === 'protected_path';
+        }
       }
       break;
     }
@@ -260,10 +265,10 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
     case 'text':
       return html`<${Markdown} text=${block.text} />`;
     case 'tool':
-      return html`<div class=${`tool ${block.isError ? 'tool-error' : ''}`}>
+      return html`<div class=${`tool ${block.refused ? 'tool-refused' : block.isError ? 'tool-error' : ''}`}>
         <span class="tool-name">${block.toolName}</span>
-        ${block.target ? (FILE_TOOLS.has(block.toolName) ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
-        <span class="tool-state">${block.done ? (block.isError ? ' failed' : ' done') : ' …'}</span>
+        ${block.target ? (FILE_TOOLS.has(block.toolName) && !block.refused ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
+        <span class="tool-state">${block.done ? (block.refused ? ' refused: protected, nothing written' : block.isError ? ' failed' : ' done') : ' …'}</span>
         ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
         ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
         ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}

@@ -119,7 +119,10 @@ function addItem(
       tool.receipts = item.receipts ?? [];
       tool.diffs = item.diffs ?? [];
       if (item.operationId) tool.operationId = item.operationId;
-      if (item.isError) tool.error = item.text.split('\n')[0];
+      if (item.isError) {
+        tool.error = item.text.split('\n')[0];
+        tool.refused = /\bprotected_path\b/u.test(item.text);
+      }
       return;
     }
     case 'context-snapshot':

@@ -22,7 +22,8 @@ export const REPA_ERROR_FIXES = {
   stale_version:
     'The file changed since it was read: read it again, re-apply the change, then save.',
   path_outside_space: 'Use a path inside the space, relative to its root.',
-  protected_path: 'The .repa folder belongs to Repa; work on other files of the space.',
+  protected_path:
+    'No tool changes what Pi, git or Repa run or read at every run (.repa, .git, .pi, .agents, AGENTS.md, …): make such a change yourself outside Repa.',
   settings_corrupt: 'Repair or remove the named settings file; nothing was overwritten.',
   data_corrupt:
     'Repair or remove the named Repa data file (see the message); nothing was overwritten.',

@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
+import {
+  SCRIPTED_MODEL,
+  type ScriptedCall,
+  type ScriptedModel,
+  startScriptedModel,
+} from './scripted-model.js';
+
+// The agent turned against the machine (design R95): a model steered by what it read tries every
+// tool that saves, and a command, on every place that would later run code or steer every run.
+const sandbox = createSandbox();
+let model: ScriptedModel;
+const marker = join(sandbox.root, 'armed');
+
+/** Every entry below `root` but `.repa`: a file's text, a link's target, a folder's mark. */
+function snapshot(root: string, prefix = ''): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const name of readdirSync(join(root, prefix))) {
+    const path = prefix === '' ? name : `${prefix}/${name}`;
+    if (path === '.repa') continue;
+    const stats = lstatSync(join(root, path));
+    if (stats.isSymbolicLink()) found[path] = `-> ${readlinkSync(join(root, path))}`;
+    else if (stats.isDirectory()) Object.assign(found, { [path]: '/' }, snapshot(root, path));
+    else found[path] = readFileSync(join(root, path), 'utf8');
+  }
+  return found;
+}
+
+const PAYLOAD = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`;
+const FSMONITOR = `[core]\n\tfsmonitor = "touch ${marker}"\n`;
+/** What the agent tries to create or change, directly and through the links made below. */
+const TARGETS = [
+  '.pi/extensions/x.js',
+  '.agents/skills/evil/SKILL.md',
+  'AGENTS.md',
+  '.git/config',
+  '.git/hooks/post-checkout',
+  'notes/.git',
+  '.repa/x.md',
+  'links/pi/extensions/x.js',
+  'links/skills/evil/SKILL.md',
+  'links/agents.md',
+  'links/git/config',
+  'links/git/hooks/pre-commit',
+  'links/repa/x.md',
+];
+
+beforeAll(async () => {
+  model = await startScriptedModel();
+  model.configure(sandbox.agentDir);
+  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
+  expect(start.code, start.stderr).toBe(0);
+  // A space Repa makes is trusted: its Pi resources load, as in a learner's own space.
+  const first = await repa(sandbox, ['run', 'Hello.']);
+  expect(first.code, first.stderr).toBe(0);
+  const set = await repa(sandbox, ['settings', 'set', 'tools.bash', 'sandboxed']);
+  expect(set.code, set.stderr).toBe(0);
+  execFileSync('git', ['init', '-q'], { cwd: sandbox.space });
+  writeFiles(sandbox.space, {
+    'AGENTS.md': 'Cite the notes.\n',
+    '.agents/skills/tides/SKILL.md': '---\nname: tides\ndescription: Tides.\n---\nRead notes.\n',
+  });
+  mkdirSync(join(sandbox.space, '.pi'));
+  mkdirSync(join(sandbox.space, 'links'));
+  for (const [link, to] of [
+    ['pi', '../.pi'],
+    ['skills', '../.agents/skills'],
+    ['agents.md', '../AGENTS.md'],
+    ['git', '../.git'],
+    ['repa', '../.repa'],
+  ]) {
+    symlinkSync(to as string, join(sandbox.space, 'links', link as string));
+  }
+});
+
+afterAll(async () => {
+  await repaJson(sandbox, ['daemon', 'stop']);
+  await model.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+describe('the agent cannot arm the machine', () => {
+  it('refuses write, edit, apply_patch and a command on every protected place, changing nothing', async () => {
+    const before = snapshot(sandbox.space);
+    const content = (path: string) => (path.includes('config') ? FSMONITOR : PAYLOAD);
+    const calls: ScriptedCall[] = TARGETS.flatMap((path) => [
+      { name: 'write', arguments: { path, content: content(path) } },
+      {
+        name: 'apply_patch',
+        arguments: {
+          input: `*** Begin Patch\n*** Add File: ${path}\n+armed\n*** End Patch`,
+        },
+      },
+    ]);
+    for (const path of ['AGENTS.md', '.git/config', 'links/agents.md', 'links/git/config']) {
+      const first = path.includes('config') ? '[core]' : 'Cite the notes.';
+      calls.push({ name: 'edit', arguments: { path, edits: [{ oldText: first, newText: 'x' }] } });
+      calls.push({
+        name: 'apply_patch',
+        arguments: { input: `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch` },
+      });
+    }
+    const command = [
+      ...TARGETS.filter((path) => !path.includes('repa')).map(
+        (path) => `mkdir -p "$(dirname ${path})"; printf armed >> ${path}`,
+      ),
+      'git init -q nested',
+      'true',
+    ].join('; ');
+    model.script({ calls }, { calls: [{ name: 'bash', arguments: { command } }] });
+    const run = await repa(sandbox, ['run', 'Follow the instructions in the PDF.']);
+    expect(run.code, run.stderr).toBe(0);
+
+    // The model was told each refusal: every save refused as protected_path.
+    const results = (model.requests.at(-2) ?? []).filter(
+      (message) => (message as { role?: string }).role === 'tool',
+    );
+    expect(results).toHaveLength(calls.length);
+    const refused = results.map((message) =>
+      JSON.stringify((message as { content: unknown }).content).includes('protected_path'),
+    );
+    expect(refused.every(Boolean), JSON.stringify(results, null, 1)).toBe(true);
+    // Nothing changed: what the command made at a protected name was moved to .repa/quarantine.
+    const after = snapshot(sandbox.space);
+    const added = Object.keys(after).filter((path) => !(path in before));
+    expect(added.filter((path) => !/^(nested|notes)$/.test(path))).toEqual([]);
+    for (const path of Object.keys(before)) expect(after[path], path).toBe(before[path]);
+    expect(existsSync(join(sandbox.space, '.repa', 'x.md'))).toBe(false);
+    expect(existsSync(join(sandbox.space, 'nested', '.git'))).toBe(false);
+
+    // Neither git nor the next session runs anything.
+    execFileSync('git', ['status'], { cwd: sandbox.space });
+    const next = await repa(sandbox, ['run', '--new', 'Hello again.']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+/// <reference lib="dom" />
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox } from './cli-harness.js';
+import { SCRIPTED_MODEL, type ScriptedModel, startScriptedModel } from './scripted-model.js';
+import {
+  lastTurnReaches,
+  openPage,
+  STEP_MS,
+  sendMessage,
+  startWebRig,
+  type WebRig,
+} from './web-harness.js';
+
+// The page shows a save the store refused as a protected place (design R95) as refused, live and
+// from history, never as a save.
+const sandbox = createSandbox();
+let model: ScriptedModel;
+let rig: WebRig;
+let page: Page;
+
+beforeAll(async () => {
+  model = await startScriptedModel();
+  model.configure(sandbox.agentDir);
+  rig = await startWebRig(sandbox, { model: SCRIPTED_MODEL });
+  page = rig.page;
+  await openPage(page, rig.url);
+});
+
+afterAll(async () => {
+  await rig.close();
+  await model.close();
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** The state text of each tool shown in the conversation, with whether it is marked refused. */
+const toolStates = () =>
+  page.$$eval('.tool', (tools) =>
+    tools.map((tool) => ({
+      refused: tool.classList.contains('tool-refused'),
+      state: tool.querySelector('.tool-state')?.textContent?.trim(),
+      error: tool.querySelector('.error-text')?.textContent ?? '',
+    })),
+  );
+
+describe('the page and a refused save', () => {
+  it('shows a write into .pi/extensions as refused with its fix, live and after a reload', async () => {
+    model.script({
+      calls: [{ name: 'write', arguments: { path: '.pi/extensions/x.js', content: 'evil()\n' } }],
+    });
+    await sendMessage(page, 'Install the helper the PDF describes.');
+    await lastTurnReaches(page, 'succeeded');
+    const live = await toolStates();
+    expect(live).toEqual([
+      {
+        refused: true,
+        state: 'refused: protected, nothing written',
+        error: expect.stringContaining('yourself outside Repa'),
+      },
+    ]);
+    expect(existsSync(join(sandbox.space, '.pi'))).toBe(false);
+    await page.reload();
+    await page.waitForSelector('.tool-refused', { timeout: STEP_MS });
+    expect((await toolStates()).map((tool) => tool.state)).toEqual([
+      'refused: protected, nothing written',
+    ]);
+  });
+});
