@@ -50,6 +50,17 @@ describe('repa trust off a terminal', () => {
     expect(named.code).toBe(2);
     expect(named.stderr).toContain(`repa trust --space ${folder} --yes`);
     expect(trustOf(folder)).toBe('restricted');
+    // A run there says so, naming each restricted place once (the package and settings share one).
+    const run = await repa(sandbox, ['run', 'Hello?'], { cwd: folder });
+    expect(run.code, run.stderr).toBe(0);
+    const note = run.stdout.match(/^\[trust\] this space is restricted: (.*) have no effect/m)?.[1];
+    expect(note?.split(', ')).toEqual([
+      '.pi/extensions/x.js',
+      '.pi/settings.json',
+      '.pi/prompts/p.md',
+      '.agents/skills/s/SKILL.md',
+      '1 more',
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -8,6 +8,11 @@ import { paint } from '../style.js';
 
 const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
+/** The places restricted items are at, each once, in the items' order (what runs as code first). */
+export function restrictedPaths(items: readonly RestrictedItem[]): string[] {
+  return [...new Set(items.map((item) => item.path))];
+}
+
 /** How a restricted item is named: its path, and the name its settings give it. */
 const label = (item: RestrictedItem) => (item.name ? `${item.path} (${item.name})` : item.path);
 
