@@ -115,7 +115,7 @@ describe('a shared course folder on the built daemon', () => {
       ).json.sessions.map((session) => session.sessionId);
     expect(await listed()).not.toContain(authorSession);
 
-    const trusting = await repa(learner, ['trust'], { cwd: course });
+    const trusting = await repa(learner, ['trust', '--yes'], { cwd: course });
     expect(trusting.code, trusting.stderr).toBe(0);
     expect(trusting.stdout).toContain('.pi/settings.json — ');
     expect(trusting.stdout).toContain('.repa/learning-context.json — ');

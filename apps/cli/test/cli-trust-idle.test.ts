@@ -30,7 +30,7 @@ describe('repa trust and untrust', () => {
     const shown = await repa(sandbox, ['runs', 'show', runId]);
     expect(shown.stdout).toContain(`Trust it with: repa trust --space ${space}`);
 
-    const trust = await repa(sandbox, ['trust', '--space', space]);
+    const trust = await repa(sandbox, ['trust', '--space', space, '--yes']);
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toMatch(new RegExp(`^trusted: ${space}$`, 'm'));
     expect(readFileSync(join(sandbox.appDir, 'trusted-spaces.json'), 'utf8')).toContain(space);

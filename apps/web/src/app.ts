@@ -26,7 +26,7 @@ import { RunsView } from './runs-view.js';
 import { SessionActions } from './session-actions.js';
 import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
-import { KnownSpaces, SpaceTrust, useKnownSpaces, Welcome } from './spaces.js';
+import { KnownSpaces, RestrictedList, SpaceTrust, useKnownSpaces, Welcome } from './spaces.js';
 import { useStickToBottom } from './stick-to-bottom.js';
 
 /** The page's version, set by build.mjs from package.json. */
@@ -334,11 +334,7 @@ export function App() {
                           It holds things that would change what runs or what the model is told.
                           Until you trust it, they have no effect:
                         </p>
-                        <ul>
-                          ${space.restricted.map(
-                            (item) => html`<li><code>${item.path}</code>: ${item.detail}</li>`,
-                          )}
-                        </ul>
+                        <${RestrictedList} items=${space.restricted} />
                         <button type="button" onClick=${trustSpace}>Trust this space</button>
                       </section>`
                     : ''

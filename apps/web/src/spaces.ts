@@ -78,6 +78,31 @@ export function Welcome({
 }
 
 /**
+ * What trusting a space turns on (spec R13): what would run as code on the learner's machine
+ * first, under its own marked heading, then the rest, an instruction file with its first lines.
+ */
+export function RestrictedList({ items }: { items: readonly RestrictedItem[] }) {
+  const code = items.filter((item) => item.runsCode === true);
+  const other = items.filter((item) => item.runsCode !== true);
+  const row = (item: RestrictedItem) =>
+    html`<li><code>${item.path}</code>${item.name ? html` (<code>${item.name}</code>)` : ''}: ${item.detail}${
+      item.lines && item.lines.length > 0
+        ? html`<pre class="instruction-lines">${item.lines.join('\n')}</pre>`
+        : ''
+    }</li>`;
+  return html`${
+    code.length > 0
+      ? html`<p class="runs-code"><strong>⚠ Runs as code on your machine with your rights:</strong></p>
+          <ul class="restricted-items runs-code">${code.map(row)}</ul>`
+      : ''
+  }${
+    other.length > 0
+      ? html`${code.length > 0 ? html`<p>Also takes effect:</p>` : ''}<ul class="restricted-items">${other.map(row)}</ul>`
+      : ''
+  }`;
+}
+
+/**
  * Whether the open space is trusted, with what trusting it turns on (its restricted items) and a
  * button to trust it or to withdraw the trust (spec R13).
  */
@@ -127,13 +152,7 @@ export function SpaceTrust({
           : 'Restricted: its own settings, skills, instruction files and Pi packages have no effect and none of its code runs.'
       }
     </p>
-    ${
-      items.length > 0
-        ? html`<ul class="restricted-items">
-            ${items.map((item) => html`<li><code>${item.path}</code>: ${item.detail}</li>`)}
-          </ul>`
-        : ''
-    }
+    <${RestrictedList} items=${items} />
     <button type="button" class=${trusted ? 'untrust' : 'trust'} onClick=${() => void change(!trusted)}>
       ${trusted ? 'Stop trusting this space' : 'Trust this space'}
     </button>

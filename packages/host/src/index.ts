@@ -79,9 +79,5 @@ export {
   sessionDirectoryOf,
   sessionRunMarks,
 } from './space-sessions.js';
-export {
-  checkTrustedPiFiles,
-  inspectSpaceForTrust,
-  type KnownToRepa,
-  learningContextDigest,
-} from './space-trust.js';
+export { checkTrustedPiFiles, type KnownToRepa, learningContextDigest } from './space-trust.js';
+export { inspectSpaceForTrust } from './trust-preview.js';

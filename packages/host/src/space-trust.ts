@@ -3,19 +3,9 @@ import { realpathSync, type Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { ResourceLoader, Skill } from '@earendil-works/pi-coding-agent';
-import { readLearningContext } from '@repa/context';
-import { RepaError, type RestrictedItem } from '@repa/protocol';
-import { listSessionFiles, sessionIdOfFileName } from './session-files.js';
-import { sessionDirectoryOf } from './space-sessions.js';
+import { INSTRUCTION_FILES } from '@repa/content';
+import { RepaError } from '@repa/protocol';
 
-/** The instruction files Pi reads from a folder (the first that exists wins), in Pi's order. */
-const INSTRUCTION_FILES = [
-  'AGENTS.override.md',
-  'AGENTS.md',
-  'AGENTS.MD',
-  'CLAUDE.md',
-  'CLAUDE.MD',
-];
 /** Files Pi reads whole from a trusted space's `.pi/` folder. */
 const PI_FILES = ['settings.json', 'SYSTEM.md', 'APPEND_SYSTEM.md'];
 /** Folders of a trusted space whose files Pi reads synchronously while it loads resources. */
@@ -26,7 +16,7 @@ const PI_FOLDERS = [
   join('.agents', 'skills'),
 ];
 /** The largest file of a space that Pi may read whole while a session is built. */
-const PI_FILE_LIMIT = 1024 * 1024;
+export const PI_FILE_LIMIT = 1024 * 1024;
 /** The most entries of the folders above checked before Pi reads them. */
 const PI_ENTRY_LIMIT = 2_000;
 
@@ -61,74 +51,6 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * What an untrusted space holds that Repa leaves without effect until the learner trusts it:
- * Pi's project settings and resources, instruction files, agent skills, a learning context Repa
- * did not write, and sessions Repa did not start. Reads names and metadata only (a learning
- * context is read through its bounded reader): nothing of the space runs or is parsed as settings.
- */
-export async function inspectSpaceForTrust(
-  space: string,
-  known: KnownToRepa,
-): Promise<RestrictedItem[]> {
-  const items: RestrictedItem[] = [];
-  const pi = join(space, '.pi');
-  if ((await lstatOrUndefined(pi))?.isDirectory()) {
-    const names = (await readdir(pi).catch(() => [] as string[])).sort().slice(0, 50);
-    for (const name of names) {
-      items.push(
-        name === 'settings.json'
-          ? {
-              kind: 'pi-settings',
-              path: '.pi/settings.json',
-              detail:
-                "Pi's settings for this folder: packages to install, the npm command and shell Pi runs, the thinking level and other Pi options.",
-            }
-          : {
-              kind: 'pi-resources',
-              path: `.pi/${name}`,
-              detail:
-                "Pi's resources for this folder (skills, prompt templates, extensions, prompt files); Repa loads skills and prompt files from it once trusted.",
-            },
-      );
-    }
-  }
-  if (await lstatOrUndefined(join(space, '.agents', 'skills'))) {
-    items.push({
-      kind: 'agent-skills',
-      path: '.agents/skills',
-      detail: "Skills offered to the model in the prompt's skill catalog.",
-    });
-  }
-  for (const name of INSTRUCTION_FILES) {
-    if (!(await lstatOrUndefined(join(space, name)))) continue;
-    items.push({
-      kind: 'instructions',
-      path: name,
-      detail: 'Project instructions, given to the model when prompts.projectInstructions is on.',
-    });
-  }
-  const context = await readLearningContext(space).catch(() => null);
-  if (context && !known.contexts.includes(learningContextDigest(context.body))) {
-    items.push({
-      kind: 'learning-context',
-      path: '.repa/learning-context.json',
-      detail: `A learning context Repa did not write here (${context.body.length} characters), given to the model at every run.`,
-    });
-  }
-  const foreign = (await listSessionFiles(sessionDirectoryOf(space)).catch(() => [] as string[]))
-    .map((file) => sessionIdOfFileName(file).sessionId)
-    .filter((sessionId) => !known.session(sessionId));
-  if (foreign.length > 0) {
-    items.push({
-      kind: 'sessions',
-      path: '.repa/sessions',
-      detail: `${foreign.length} session${foreign.length === 1 ? '' : 's'} Repa did not start here, hidden from lists and never continued (their history would be sent to the model as yours).`,
-    });
-  }
-  return items;
 }
 
 const insideOf = (root: string, path: string) => path === root || path.startsWith(root + sep);

@@ -9,6 +9,7 @@ import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
 import { describeDaemon } from './daemon-commands.js';
 import { diagnosticLines } from './packages-commands.js';
+import { restrictedPaths } from './trust-commands.js';
 
 const MINIMUM_NODE = [22, 19] as const;
 
@@ -202,7 +203,7 @@ function describeTrust(space: V1Result<'space.open'>['space']): string {
     return `space     ${space.root}: trusted (${why})\n`;
   }
   const items = space.restricted ?? [];
-  return `space     ${space.root}: restricted${items.length > 0 ? `; ${items.map((item) => item.path).join(', ')} have no effect` : ''} (repa trust shows what it would turn on)\n`;
+  return `space     ${space.root}: restricted${items.length > 0 ? `; ${restrictedPaths(items).join(', ')} have no effect` : ''} (repa trust shows what it would turn on)\n`;
 }
 
 /** `repa doctor`. */

@@ -1,48 +1,80 @@
-import { createInterface } from 'node:readline/promises';
-import { RepaError, type RestrictedItem } from '@repa/protocol';
+import type { RestrictedItem } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
 import { spaceOf } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
+import { askConsent } from '../consent.js';
 import { writeJson } from '../format-table.js';
+import { paint } from '../style.js';
 
 const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
-/** One line per restricted item: its path and what it does once the space is trusted. */
-export function restrictedLines(items: readonly RestrictedItem[]): string {
-  return items.map((item) => `  ${item.path} — ${item.detail}\n`).join('');
+/** The places restricted items are at, each once, in the items' order (what runs as code first). */
+export function restrictedPaths(items: readonly RestrictedItem[]): string[] {
+  return [...new Set(items.map((item) => item.path))];
 }
 
-async function confirmTrust(context: CliContext, values: OptionValues): Promise<void> {
-  const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;
-  if (!terminal || context.json || values.yes === true) return;
-  const prompt = createInterface({ input: context.stdin, output: context.stdout });
-  try {
-    const answer = await prompt.question('Trust this space? [y/N] ');
-    if (/^\s*(y|yes)\s*$/i.test(answer)) return;
-  } finally {
-    prompt.close();
+/** How a restricted item is named: its path, and the name its settings give it. */
+const label = (item: RestrictedItem) => (item.name ? `${item.path} (${item.name})` : item.path);
+
+/**
+ * The restricted items, what runs as code first under its own marked heading, each with what it
+ * does once the space is trusted and an instruction file's first lines quoted below it.
+ */
+export function restrictedLines(
+  out: CliContext['stdout'],
+  items: readonly RestrictedItem[],
+): string {
+  const code = items.filter((item) => item.runsCode === true);
+  const other = items.filter((item) => item.runsCode !== true);
+  const lines: string[] = [];
+  if (code.length > 0) {
+    lines.push(paint(out, ['bold', 'red'], '  Runs as code on your machine with your rights:'));
+    for (const item of code)
+      lines.push(`  ${paint(out, 'red', '!')} ${label(item)} — ${item.detail}`);
+    if (other.length > 0) lines.push('  Also takes effect:');
   }
-  throw new RepaError('cancelled', 'The space was not trusted; nothing changed.', {
-    fix: 'Look at the files listed, then run repa trust again when you want them to take effect.',
-  });
+  for (const item of other) {
+    lines.push(`  ${label(item)} — ${item.detail}`);
+    for (const line of item.lines ?? []) lines.push(`      | ${line}`);
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 async function setTrust(context: CliContext, values: OptionValues, trusted: boolean) {
-  const space = spaceOf(context, typeof values.space === 'string' ? values.space : undefined);
+  const named = typeof values.space === 'string' ? values.space : undefined;
+  const space = spaceOf(context, named);
   const client = await context.client();
-  if (trusted && !context.json) {
+  if (trusted) {
     const { space: info } = await client.request('space.open', { root: space });
     const items = info.restricted ?? [];
-    if (info.trusted) {
+    if (info.trusted && !context.json) {
       context.stdout.write(`already trusted: ${info.root}\n`);
       return 0;
     }
-    context.stdout.write(
-      items.length === 0
-        ? `${info.root} holds nothing that trusting it would turn on.\n`
-        : `Trusting ${info.root} lets what it holds take effect:\n${restrictedLines(items)}`,
-    );
-    await confirmTrust(context, values);
+    if (!info.trusted) {
+      const code = items.some((item) => item.runsCode === true);
+      if (!context.json) {
+        context.stdout.write(
+          items.length === 0
+            ? `${info.root} holds nothing that trusting it would turn on now.\n`
+            : `Trusting ${info.root} lets what it holds take effect:\n${restrictedLines(context.stdout, items)}`,
+        );
+      }
+      const again = `repa trust${named === undefined ? '' : ` --space ${named}`} --yes`;
+      await askConsent(context, {
+        question: code ? 'Trust this space and let its code run?' : 'Trust this space?',
+        defaultYes: !code,
+        yes: values.yes === true,
+        unasked: {
+          message: 'Without a terminal to ask on, trusting a space needs --yes.',
+          fix: `Look at what it holds (listed above, or repa trust on a terminal), then run ${again}.`,
+        },
+        declined: {
+          message: 'The space was not trusted; nothing changed.',
+          fix: `Look at the files listed, then run repa trust again (or ${again}) when you want them to take effect.`,
+        },
+      });
+    }
   }
   const result = await client.request('space.trust', { space, trusted });
   if (context.json) {
@@ -57,7 +89,7 @@ async function setTrust(context: CliContext, values: OptionValues, trusted: bool
       : `${already ? 'was not trusted' : 'no longer trusted'}: ${result.space}\n${
           items.length === 0
             ? ''
-            : `From the next run on, these have no effect:\n${restrictedLines(items)}`
+            : `From the next run on, these have no effect:\n${restrictedLines(context.stdout, items)}`
         }`,
   );
   return 0;
@@ -76,15 +108,21 @@ const trustCommand: Command = {
   words: ['trust'],
   summary: 'trust a space: let its own settings, skills and instructions take effect',
   usage: 'trust [--space DIR] [--yes]',
-  help: `Shows what the space holds that trusting it would turn on, asks on a terminal, then records the
-trust from the next run on. Project instruction files reach the model when
-prompts.projectInstructions is true as well (default false).
+  help: `Shows what the space holds that trusting it would turn on, then records the trust from the next
+run on. First, marked with !, what would run as code on your machine with your rights: each
+extension Pi loads from .pi/extensions and each package, extension or npm command named in
+.pi/settings.json. Then Pi's settings, each skill and prompt template by name, and the first lines
+of the instruction file Pi reads (AGENTS.md, CLAUDE.md). Nothing of the space is run to list it.
+
+On a terminal it asks (Enter is no when the space holds code); without a terminal, or with
+--json, it trusts nothing unless you pass --yes (exit 2 otherwise). Project instruction files
+reach the model when prompts.projectInstructions is true as well (default false).
 
 ${RESTRICTED_HELP}
 
 Options:
 ${SPACE_HELP}
-  --yes            trust without asking`,
+  --yes            trust without asking (needed without a terminal)`,
   options: { space: { type: 'string' }, yes: { type: 'boolean' } },
   positionals: [0, 0],
   run: (context, _args, values) => setTrust(context, values, true),

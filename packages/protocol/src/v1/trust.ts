@@ -21,6 +21,24 @@ export const restrictedItemSchema = z
       .string()
       .describe('Where it is, relative to the space root (e.g. `.pi/settings.json`).'),
     detail: z.string().describe('What trusting the space would let it do, in a sentence.'),
+    runsCode: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when trusting the space lets it run as code on the learner's machine with the learner's rights (a Pi extension, a Pi package, a command in Pi's settings, or a link Pi would follow to them).",
+      ),
+    name: z
+      .string()
+      .optional()
+      .describe(
+        "Its name: a skill's folder, a prompt template's name, or an extension or package as `.pi/settings.json` names it.",
+      ),
+    lines: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "An instruction file's first lines (at most 5, bounded in length), control characters shown as `\\u{…}` escapes.",
+      ),
   })
   .meta({
     id: 'RestrictedItem',

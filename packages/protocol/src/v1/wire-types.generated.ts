@@ -340,6 +340,22 @@ export interface RestrictedItem {
   path: string;
   /** What trusting the space would let it do, in a sentence. */
   detail: string;
+  /**
+   * True when trusting the space lets it run as code on the learner's machine with the learner's
+   * rights (a Pi extension, a Pi package, a command in Pi's settings, or a link Pi would follow to
+   * them).
+   */
+  runsCode?: boolean | undefined;
+  /**
+   * Its name: a skill's folder, a prompt template's name, or an extension or package as
+   * `.pi/settings.json` names it.
+   */
+  name?: string | undefined;
+  /**
+   * An instruction file's first lines (at most 5, bounded in length), control characters shown as
+   * `\u{…}` escapes.
+   */
+  lines?: string[] | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

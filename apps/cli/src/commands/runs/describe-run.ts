@@ -8,6 +8,7 @@ import {
   UNTRUSTED_HINT,
   withheldUntrusted,
 } from '../../run-printer.js';
+import { restrictedPaths } from '../trust-commands.js';
 
 /**
  * A run as a table row; on a terminal with short ids (`short`: the unique prefix of each run and
@@ -86,7 +87,7 @@ export function describeRun(run: RunInfo): string {
       : []),
     ...(run.restricted?.length
       ? [
-          `restricted ${run.restricted.map((item) => item.path).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
+          `restricted ${restrictedPaths(run.restricted).join(', ')} (left out: the space is not trusted; repa trust --space ${run.space})`,
         ]
       : []),
     ...(run.usage

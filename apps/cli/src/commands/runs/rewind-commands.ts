@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import { type CliContext, spaceOf } from '../../cli-context.js';
 import type { Command } from '../../command.js';
+import { onTerminal } from '../../consent.js';
 import { writeJson } from '../../format-table.js';
 import { resolveRunOrLatest } from '../../resolve-id.js';
 import { usageError } from '../../usage-error.js';
@@ -129,11 +130,6 @@ ${SPACE_HELP}`,
     return rewind.files.some((file) => file.status === 'refused') ? 1 : 0;
   },
 };
-
-/** Whether the command can ask the learner (stdin and stdout are a terminal). */
-function onTerminal(context: CliContext): boolean {
-  return context.stdin.isTTY === true && context.stdout.isTTY === true;
-}
 
 /** On a terminal, asks before a rewind writes; declining ends with `cancelled`. */
 async function confirmRewind(context: CliContext, yes: boolean): Promise<void> {

@@ -13,6 +13,7 @@ import { exitCodeOf, type FollowedRun, followRun } from '../../follow-run.js';
 import { RunPrinter } from '../../run-printer.js';
 import { usageError } from '../../usage-error.js';
 import { writeError } from '../../write-error.js';
+import { restrictedPaths } from '../trust-commands.js';
 import { deliveryOf, requestText, runInputOf, runOverridesOf, str } from './run-input.js';
 
 /** Opens the space and session of a run command and prints where the run goes. */
@@ -99,7 +100,7 @@ export async function restrictedOf(client: RepaClient, space: string): Promise<R
 
 /** The header line of a restricted space: what it leaves out and the command that trusts it. */
 export function restrictedNote(restricted: readonly RestrictedItem[]): string {
-  const paths = restricted.map((item) => item.path);
+  const paths = restrictedPaths(restricted);
   const shown = paths.length > 4 ? [...paths.slice(0, 4), `${paths.length - 4} more`] : paths;
   return `[trust] this space is restricted: ${shown.join(', ')} have no effect until you trust it (repa trust shows what it would turn on)`;
 }
