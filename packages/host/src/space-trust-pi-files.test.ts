@@ -34,4 +34,21 @@ describe('checkTrustedPiFiles', () => {
     symlinkSync(join(space, 'notes-gone.md'), join(space, 'AGENTS.md')); // Dangling: Pi skips it.
     await expect(checkTrustedPiFiles(space)).resolves.toBeUndefined();
   });
+
+  it('refuses a .pi or .agents that is a link leading out of the space (code loaded from there)', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'repa-pi-files-'));
+    onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+    const space = join(base, 'course');
+    mkdirSync(join(base, 'elsewhere', 'extensions'), { recursive: true });
+    writeFileSync(join(base, 'elsewhere', 'extensions', 'x.js'), 'run()\n');
+    mkdirSync(space);
+    for (const name of ['.pi', '.agents']) {
+      symlinkSync(join(base, 'elsewhere'), join(space, name));
+      await expect(checkTrustedPiFiles(space)).rejects.toMatchObject({
+        code: 'space_unsafe',
+        message: expect.stringContaining(`${name} is a link leading out of the space`),
+      });
+      rmSync(join(space, name));
+    }
+  });
 });

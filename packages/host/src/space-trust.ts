@@ -97,6 +97,9 @@ export async function checkTrustedPiFiles(space: string): Promise<void> {
   const folders = PI_FOLDERS.map((folder) => join(root, folder));
   const settled = await Promise.allSettled(
     [
+      // `.pi` and `.agents` themselves first: a link of either leading out would load code from there.
+      join(root, '.pi'),
+      join(root, '.agents'),
       ...INSTRUCTION_FILES.map((name) => join(root, name)),
       ...PI_FILES.map((name) => join(root, '.pi', name)),
       ...folders,
