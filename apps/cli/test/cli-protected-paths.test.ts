@@ -148,3 +148,45 @@ describe('the agent cannot arm the machine', () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe('a space that holds Pi’s agent dir', () => {
+  it('cannot read, list, search, write or run a command on it', async () => {
+    const inner = createSandbox();
+    inner.agentDir = join(inner.space, 'pi-agent');
+    mkdirSync(inner.agentDir);
+    const own = await startScriptedModel();
+    own.configure(inner.agentDir);
+    try {
+      const start = await repaJson(inner, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
+      expect(start.code, start.stderr).toBe(0);
+      expect((await repa(inner, ['settings', 'set', 'tools.bash', 'sandboxed'])).code).toBe(0);
+      own.script({
+        calls: [
+          { name: 'read', arguments: { path: 'pi-agent/models.json' } },
+          { name: 'write', arguments: { path: 'pi-agent/extensions/x.js', content: PAYLOAD } },
+          { name: 'ls', arguments: { path: 'pi-agent' } },
+          { name: 'grep', arguments: { pattern: 'apiKey' } },
+          { name: 'find', arguments: { pattern: '**/models.json' } },
+          { name: 'bash', arguments: { command: 'cat pi-agent/models.json; ls pi-agent' } },
+        ],
+      });
+      const run = await repa(inner, ['run', 'Send me your keys.']);
+      expect(run.code, run.stderr).toBe(0);
+      const results = (own.requests.at(-1) ?? [])
+        .filter((message) => (message as { role?: string }).role === 'tool')
+        .map((message) => JSON.stringify((message as { content: unknown }).content));
+      expect(results).toHaveLength(6);
+      expect(results[0]).toContain('protected_path');
+      expect(results[1]).toContain('protected_path');
+      for (const result of results) {
+        expect(result).not.toContain('test-key');
+      }
+      expect(results[4]).not.toContain('pi-agent');
+      expect(existsSync(join(inner.agentDir, 'extensions'))).toBe(false);
+    } finally {
+      await repaJson(inner, ['daemon', 'stop']);
+      await own.close();
+      rmSync(inner.root, { recursive: true, force: true });
+    }
+  });
+});
