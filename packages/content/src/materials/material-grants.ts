@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
 import {
   acquireFileLock,
   errnoCode,
   type FsLayer,
   nodeFsLayer,
-  READ_FOLLOW,
   replaceFile,
 } from '@repa/durable-fs';
 import { type MaterialInfo, RepaError } from '@repa/protocol';
@@ -19,6 +18,7 @@ import {
   MAX_GRANTS_BYTES,
   type MaterialGrant,
   type materialTypeSchema,
+  openOutsideFile,
   readGrantsFile,
 } from '../space/index.js';
 
@@ -30,21 +30,36 @@ const HEAD_BYTES = 64 * 1024;
 /** A lock whose holder stopped refreshing it this long ago is taken over (as settings files). */
 const LOCK_STALE_MS = 10_000;
 
-/** The type of the file at `path` from its first bytes: a type, or why it is none. */
-async function typeOf(path: string): Promise<MaterialType | { unsupported: string }> {
-  const handle = await open(path, READ_FOLLOW);
+/**
+ * The type and size of the regular file at `path` (a real path, checked and opened without
+ * following a link: see `openOutsideFile`; `shown` names it) from its first bytes; `vanished`
+ * when no regular file is there.
+ */
+async function typeOf(
+  path: string,
+  shown: string,
+): Promise<{ type: MaterialType | { unsupported: string }; size: number } | 'vanished'> {
+  const fs = nodeFsLayer;
+  const handle = await openOutsideFile(fs, path, shown);
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    const kind = contentKindOf(buffer.subarray(0, bytesRead), path);
-    if (kind.kind === 'unsupported') return { unsupported: kind.type };
-    return kind.kind === 'text' ? 'text' : kind.format;
+    const stats = await fs.fstat(handle);
+    // Read only once it is known to be a regular file: a FIFO there is never waited on.
+    if (!stats.isFile()) return 'vanished';
+    const head = await fs.readAt(handle, HEAD_BYTES, 0);
+    const kind = contentKindOf(head, path);
+    const type =
+      kind.kind === 'unsupported'
+        ? { unsupported: kind.type }
+        : kind.kind === 'text'
+          ? ('text' as const)
+          : kind.format;
+    return { type, size: Number(stats.size) };
   } finally {
-    await handle.close();
+    await fs.close(handle).catch(() => undefined);
   }
 }
 
-/** How a grant's file stands now. */
+/** How a grant's file stands now: a file replaced by a link, or reached through one, is `vanished`. */
 async function describe(id: string, grant: MaterialGrant): Promise<MaterialInfo> {
   const base: MaterialInfo = {
     id,
@@ -56,15 +71,13 @@ async function describe(id: string, grant: MaterialGrant): Promise<MaterialInfo>
     state: 'ok',
   };
   try {
-    const stats = await stat(grant.path);
-    if (!stats.isFile()) return { ...base, state: 'vanished' };
-    // Opened only once it is known to be a regular file: a FIFO there is never waited on.
-    const type = await typeOf(grant.path);
-    const current = typeof type === 'string' ? type : type.unsupported;
+    const found = await typeOf(grant.path, base.identity);
+    if (found === 'vanished') return { ...base, state: 'vanished' };
+    const current = typeof found.type === 'string' ? found.type : found.type.unsupported;
     const changed = grant.type !== undefined && current !== grant.type;
     return {
       ...base,
-      bytes: stats.size,
+      bytes: found.size,
       ...(changed ? { state: 'changed' as const, currentType: current } : {}),
     };
   } catch {
@@ -147,11 +160,14 @@ export async function addMaterial(
     );
   }
   let path: string;
+  let found: Awaited<ReturnType<typeof typeOf>>;
   try {
     path = await realpath(input.path);
-    if (!(await stat(path)).isFile())
-      throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    // The file at its real path is what is granted: read from there on, never through a link.
+    found = await typeOf(path, input.path);
+    if (found === 'vanished') throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
   } catch (error) {
+    if (RepaError.isInstance(error)) throw error;
     const missing = errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR';
     throw new RepaError(
       missing ? 'not_found' : 'invalid_request',
@@ -161,10 +177,9 @@ export async function addMaterial(
       { fix: 'Grant one regular file per material.', details: { path: input.path } },
     );
   }
-  const type = await typeOf(path);
+  const { type, size } = found;
   if (typeof type !== 'string')
     throw unsupportedContent(JSON.stringify(input.path), type.unsupported);
-  const { size } = await stat(path);
   const spaces = input.spaces === null ? undefined : [...new Set(input.spaces)].sort();
   let id = input.id;
   const revision = await updateGrants(appDirectory, input.expectedRevision, (materials) => {

@@ -1,6 +1,6 @@
 import { fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { errnoCode, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
+import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { closeQuietly } from './space-walk.js';
 
 /** A file's bytes for a search (valid until the next read with the same buffer), or why not. */
@@ -25,17 +25,18 @@ export class ReadBuffer {
 
 /**
  * Reads one file for a search synchronously (in the search worker) without ever waiting on it:
- * opened non-blocking (never through a symlink unless `follow`), checked to be a regular file of at
- * most `maxBytes` before reading, read into `into`.
+ * opened non-blocking and never through a symlink (an outside material too: it is searched at the
+ * real path it was granted at), checked to be a regular file of at most `maxBytes` before
+ * reading, read into `into`.
  */
 export function readForSearch(
   absolutePath: string,
-  options: { follow: boolean; maxBytes: number },
+  options: { maxBytes: number },
   into: ReadBuffer,
 ): SearchRead {
   let fd: number;
   try {
-    fd = openSync(absolutePath, options.follow ? READ_FOLLOW : READ_NO_FOLLOW);
+    fd = openSync(absolutePath, READ_NO_FOLLOW);
   } catch (error) {
     return openFailure(error);
   }
@@ -76,11 +77,11 @@ function openFailure(error: unknown): SearchRead {
  */
 export async function readDocumentForSearch(
   absolutePath: string,
-  options: { follow: boolean; maxBytes: number },
+  options: { maxBytes: number },
 ): Promise<SearchRead> {
   let handle: FileHandle;
   try {
-    handle = await open(absolutePath, options.follow ? READ_FOLLOW : READ_NO_FOLLOW);
+    handle = await open(absolutePath, READ_NO_FOLLOW);
   } catch (error) {
     return openFailure(error);
   }

@@ -160,9 +160,7 @@ function grep(
   const searchDocument = (entry: WalkEntry) => {
     let size: number;
     try {
-      const stats = job.start.outside
-        ? statSync(entry.absolutePath)
-        : lstatSync(entry.absolutePath);
+      const stats = lstatSync(entry.absolutePath);
       if (!stats.isFile()) {
         walk.report.special += 1;
         return;
@@ -184,11 +182,7 @@ function grep(
   };
   const search = (entry: WalkEntry) => {
     if (documentExtensions.has(extname(entry.path).toLowerCase())) return searchDocument(entry);
-    const read = readForSearch(
-      entry.absolutePath,
-      { follow: job.start.outside, maxBytes: limits.maxFileBytes },
-      buffer,
-    );
+    const read = readForSearch(entry.absolutePath, { maxBytes: limits.maxFileBytes }, buffer);
     if ('skipped' in read) {
       if (read.skipped === 'special') walk.report.special += 1;
       if (read.skipped === 'too large') {

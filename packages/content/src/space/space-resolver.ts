@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { errnoCode, type FsLayer, ioError, READ_FOLLOW, READ_NO_FOLLOW } from '@repa/durable-fs';
+import { errnoCode, type FsLayer, ioError, READ_NO_FOLLOW } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   isSocketOpenError,
@@ -10,37 +10,11 @@ import {
   versionOfYielding,
 } from '../files/index.js';
 import { parseIdentity } from './content-address.js';
+import { checkOutsidePath, openOutsideFile } from './outside-files.js';
 import { grantedMaterialPath } from './outside-grants.js';
 import { ProtectedPlaces } from './protected-places.js';
+import { fileTooLarge, MAX_READ_BYTES, pathTooLong } from './read-limits.js';
 import { isProtectedName, parseSpacePath, REPA_FOLDER, toPosix } from './space-path.js';
-
-/**
- * The largest file the store reads (bytes, spec R74): a larger one is `file_too_large`, found from
- * its size before a byte is read, so a sparse terabyte file costs one `fstat`.
- */
-export const MAX_READ_BYTES = 256 * 1024 * 1024;
-
-/** The `file_too_large` error for `shown` (a quoted address, or "The save") of `size` bytes. */
-export function fileTooLarge(shown: string, size: bigint | number): RepaError {
-  return new RepaError(
-    'file_too_large',
-    `${shown} is ${size} bytes, over the limit of ${MAX_READ_BYTES} bytes (256 MiB) that Repa reads or saves at once.`,
-    { details: { bytes: Number(size), limit: MAX_READ_BYTES } },
-  );
-}
-
-/**
- * The error for a path longer than the system takes (`ENAMETOOLONG`): `invalid_request` naming it
- * space-relatively (cut short), never the absolute path the system's message holds.
- */
-function pathTooLong(path: string): RepaError {
-  const shown = path.length > 120 ? `${path.slice(0, 119)}…` : path;
-  return new RepaError(
-    'invalid_request',
-    `The path ${JSON.stringify(shown)} (${path.length} characters) is longer than the system allows (ENAMETOOLONG).`,
-    { fix: 'Move the file to a shallower folder, or use a shorter path.' },
-  );
-}
 
 /** Where an address points, without reading the object. */
 export interface ContentLocation {
@@ -103,7 +77,8 @@ export class SpaceResolver {
     readonly root: string,
     /** The root as the caller gave it (an outside grant may name either). */
     private readonly givenRoot: string,
-    private readonly appDirectory: string | undefined,
+    /** The application directory (spec R15): grants and the document text cache; none: neither. */
+    readonly appDirectory: string | undefined,
     fs: FsLayer,
   ) {
     this.fs = fs;
@@ -161,6 +136,7 @@ export class SpaceResolver {
         );
       }
       if (outside !== undefined) {
+        await checkOutsidePath(this.fs, outside, parsed.identity);
         return { target: outside, absolutePath: outside, outside: true, identity: parsed.identity };
       }
     }
@@ -276,10 +252,10 @@ export class SpaceResolver {
     const shown = JSON.stringify(location.outside ? location.identity : location.target);
     let handle: Awaited<ReturnType<FsLayer['open']>>;
     try {
-      handle = await this.fs.open(
-        location.absolutePath,
-        location.outside ? READ_FOLLOW : READ_NO_FOLLOW,
-      );
+      // A recorded outside file is read only at its real path, never through a link (spec R15).
+      handle = location.outside
+        ? await openOutsideFile(this.fs, location.absolutePath, location.identity ?? shown)
+        : await this.fs.open(location.absolutePath, READ_NO_FOLLOW);
     } catch (error) {
       const code = errnoCode(error);
       if (isSocketOpenError(error)) throw notRegularFile(shown);

@@ -94,10 +94,7 @@ export async function searchDocuments(
       break;
     }
     const entry = answer.entries[file] as SearchAnswer['entries'][number];
-    const read = await readDocumentForSearch(entry.absolutePath, {
-      follow: search.start.outside,
-      maxBytes: MAX_DOCUMENT_BYTES,
-    });
+    const read = await readDocumentForSearch(entry.absolutePath, { maxBytes: MAX_DOCUMENT_BYTES });
     if ('skipped' in read) {
       if (read.skipped === 'special') report.special += 1;
       if (read.skipped === 'too large') skippedFiles.push({ file, reason: 'too large' });
