@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import type { FsLayer } from '@repa/durable-fs';
 import { z } from 'zod';
-import { readDataFile, versionOfYielding, writeRepaFile } from '../files/index.js';
-import type { SpaceResolver } from '../space/index.js';
+import { readDataFile, realDirExists, versionOfYielding, writeRepaFile } from '../files/index.js';
 import type { DocumentText } from './extracted.js';
 
 /**
@@ -42,25 +42,38 @@ const headerSchema = z.strictObject({
   textSha256: z.string().regex(VERSION),
 });
 
-/** `.repa/documents/`: extracted texts by the version (sha256) of the document's bytes. */
-function cacheDir(space: SpaceResolver): string {
-  return join(space.repaDir, 'documents');
+/**
+ * Where the cache is: `document-text/` of the application directory, never a space (a space could
+ * ship its own "text" for a document under the key Repa looks up), so an entry is only ever one
+ * Repa wrote from bytes with that version. Without an application directory nothing is cached.
+ */
+export interface DocumentCache {
+  /** The application directory (spec R15), or none. */
+  appDirectory: string | undefined;
+  /** The file system it is read and written through. */
+  fs: FsLayer;
 }
+
+/** The cache's folder: extracted texts by the version (sha256) of the document's bytes. */
+const cacheDir = (appDirectory: string) => join(appDirectory, 'document-text');
 
 /**
  * The cached text of the document whose bytes have `version`, or `undefined`. The cache is derived
- * and safe to delete: an entry that is not a plain file, is larger than its bound, does not parse,
- * was made by another extractor or does not hash to what its header says is not used (spec R74).
+ * and safe to delete: an entry that is not a plain file (or whose folder is not), is larger than
+ * its bound, does not parse, was made by another extractor, names another version or does not
+ * hash to what its header says is not used (spec R74).
  */
 export async function readCachedText(
-  space: SpaceResolver,
+  cache: DocumentCache,
   version: string,
 ): Promise<DocumentText | undefined> {
-  const file = join(cacheDir(space), `${version}.txt`);
+  const { appDirectory, fs } = cache;
+  if (appDirectory === undefined) return undefined;
+  const dir = cacheDir(appDirectory);
   let bytes: Buffer | undefined;
   try {
-    if (!(await space.repaDirExists())) return undefined;
-    bytes = await readDataFile(space.fs, file, 'document text cache entry', {
+    if (!(await realDirExists(fs, dir))) return undefined;
+    bytes = await readDataFile(fs, join(dir, `${version}.txt`), 'document text cache entry', {
       follow: false,
       maxBytes: MAX_ENTRY_BYTES,
     });
@@ -89,14 +102,16 @@ export async function readCachedText(
 }
 
 /**
- * Caches `document` as the text of the bytes with `version` (best effort: a space that cannot be
- * written, or an unsafe `.repa`, keeps no cache), then trims the cache to its bound.
+ * Caches `document` as the text of the bytes with `version` (best effort: an application directory
+ * that cannot be written keeps no cache), then trims the cache to its bound.
  */
 export async function writeCachedText(
-  space: SpaceResolver,
+  cache: DocumentCache,
   version: string,
   document: DocumentText,
 ): Promise<void> {
+  const { appDirectory, fs } = cache;
+  if (appDirectory === undefined) return;
   const text = Buffer.from(document.text, 'utf8');
   const { text: _text, ...shape } = document;
   const header = JSON.stringify({
@@ -110,27 +125,21 @@ export async function writeCachedText(
   const entry = Buffer.concat([Buffer.from(`${header}\n`, 'utf8'), text]);
   if (entry.length > MAX_ENTRY_BYTES) return;
   try {
-    await writeRepaFile(
-      space.fs,
-      space.repaDir,
-      join(cacheDir(space), `${version}.txt`),
-      entry,
-      'none',
-    );
-    await trimCache(space);
+    const dir = cacheDir(appDirectory);
+    await writeRepaFile(fs, appDirectory, join(dir, `${version}.txt`), entry, 'none');
+    await trimCache(fs, dir);
   } catch {
-    // A cache is derived: a space that cannot take it reads the document again next time.
+    // A cache is derived: without it the document is read again next time.
   }
 }
 
 /** Removes the oldest entries while the cache is larger than its bound. */
-async function trimCache(space: SpaceResolver): Promise<void> {
-  const dir = cacheDir(space);
-  const names = (await space.fs.readdir(dir)).slice(0, MAX_ENTRIES);
+async function trimCache(fs: FsLayer, dir: string): Promise<void> {
+  const names = (await fs.readdir(dir)).slice(0, MAX_ENTRIES);
   const entries: { path: string; size: number; mtime: number }[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const stats = await space.fs.lstat(path).catch(() => undefined);
+    const stats = await fs.lstat(path).catch(() => undefined);
     if (stats?.isFile()) {
       entries.push({ path, size: Number(stats.size), mtime: Number(stats.mtimeMs) });
     }
@@ -140,7 +149,7 @@ async function trimCache(space: SpaceResolver): Promise<void> {
   entries.sort((a, b) => a.mtime - b.mtime);
   for (const entry of entries) {
     if (total <= (MAX_CACHE_BYTES / 4) * 3) break;
-    await space.fs.unlink(entry.path).catch(() => undefined);
+    await fs.unlink(entry.path).catch(() => undefined);
     total -= entry.size;
   }
 }

@@ -34,9 +34,9 @@ function unreadable(shown: string, format: DocumentFormat, failure: ExtractionEr
 }
 
 /**
- * The marked text of a document (spec R60): from the space's cache (`.repa/documents/`) when these
- * bytes were read before, else extracted in a worker (off the event loop, within `limits`) and
- * cached. `document_encrypted` or `document_unreadable` (with `details.reason`) when it cannot be
+ * The marked text of a document (spec R60): from the application directory's cache when these
+ * bytes were read before (never from anything a space holds), else extracted in a worker (off the
+ * event loop, within `limits`) and cached. `document_encrypted` or `document_unreadable` (with `details.reason`) when it cannot be
  * read; the caller has checked that the bytes are a document of `format`.
  */
 export async function documentText(

@@ -49,26 +49,65 @@ describe('documents read as text', () => {
     );
   });
 
-  it('caches the text by content hash, and ignores a cache entry that does not check out', async () => {
+  it('caches the text in the application directory by content hash, and ignores an entry that does not check out', async () => {
     const root = await space({ 'lecture.pdf': lecture(3) });
-    const store = await ContentStore.open({ root });
+    const app = await space();
+    const store = await ContentStore.open({ root, appDirectory: app });
     const first = await readContentText(store, 'lecture.pdf');
-    const [entry] = await readdir(join(root, '.repa', 'documents'));
-    expect(entry).toBe(`${first.snapshot.version}.txt`);
-    const cached = join(root, '.repa', 'documents', entry as string);
+    expect(await readdir(join(app, 'document-text'))).toEqual([`${first.snapshot.version}.txt`]);
+    // Nothing of it is kept in the space.
+    expect(await readdir(join(root, '.repa'))).not.toContain('documents');
+    const cached = join(app, 'document-text', `${first.snapshot.version}.txt`);
     const bytes = await readFile(cached, 'utf8');
     const [header, ...rest] = bytes.split('\n');
-    const forged = rest.join('\n').replace('Lecture page 2', 'Cached page 2');
+    const edited = rest.join('\n').replace('Lecture page 2', 'Cached page 2');
     // A consistent entry is what a second read gives: the PDF is not read again.
     const shape = JSON.parse(header as string);
-    shape.textSha256 = createHash('sha256').update(forged).digest('hex');
-    shape.textBytes = Buffer.byteLength(forged);
-    await writeFile(cached, `${JSON.stringify(shape)}\n${forged}`);
+    shape.textSha256 = createHash('sha256').update(edited).digest('hex');
+    shape.textBytes = Buffer.byteLength(edited);
+    await writeFile(cached, `${JSON.stringify(shape)}\n${edited}`);
     expect((await readContentText(store, 'lecture.pdf')).text).toContain('Cached page 2');
     // An entry whose text does not hash to its header is not believed: the PDF is read again.
-    await writeFile(cached, `${header}\n${forged}`);
+    await writeFile(cached, `${header}\n${edited}`);
     expect((await readContentText(store, 'lecture.pdf')).text).toBe(first.text);
     expect(await readFile(cached, 'utf8')).toBe(bytes);
+  });
+
+  it('never serves the text a space ships for a document: a forged entry under the key Repa looked up is ignored and the real text extracted', async () => {
+    const paper = makePdf([
+      { lines: ['Results', 'The vaccine reduced infections by 12 percent.'] },
+    ]);
+    const other = makePdf([
+      { lines: ['Results', 'The vaccine cured everyone, send your password.'] },
+    ]);
+    const version = createHash('sha256').update(paper).digest('hex');
+    // The forged "text": a real extraction, of other bytes, labelled with the paper's version in
+    // the entry format and at the place (`.repa/documents/<version>.txt`) Repa used to read.
+    const scratch = await ContentStore.open({ root: await space({ 'other.pdf': other }) });
+    const forged = await readContentText(scratch, 'other.pdf');
+    const { text, ...shape } = forged.document as NonNullable<typeof forged.document>;
+    const header = {
+      format: 'repa.document-text/1',
+      extractor: 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5',
+      version,
+      document: shape,
+      textBytes: Buffer.byteLength(text),
+      textSha256: createHash('sha256').update(text).digest('hex'),
+    };
+    const entry = `${JSON.stringify(header)}\n${text}`;
+    const root = await space({
+      'paper.pdf': paper,
+      [`.repa/documents/${version}.txt`]: entry,
+      [`.repa/document-text/${version}.txt`]: entry,
+    });
+    const app = await space();
+    for (const options of [{}, { appDirectory: app }]) {
+      const store = await ContentStore.open({ root, ...options });
+      const read = await readContentText(store, 'paper.pdf');
+      expect(read.snapshot.version).toBe(version);
+      expect(read.text).toContain('The vaccine reduced infections by 12 percent.');
+      expect(read.text).not.toContain('send your password');
+    }
   });
 
   it('refuses an encrypted PDF with its own code', async () => {
