@@ -64,7 +64,13 @@ export {
   type ProtectedName,
   protectedNameOf,
 } from './space/index.js';
-export { ContentStore, type ContentStoreOptions, type SaveOptions } from './store/index.js';
+export {
+  ContentStore,
+  type ContentStoreOptions,
+  type InspectedFile,
+  inspectSpaceFile,
+  type SaveOptions,
+} from './store/index.js';
 export {
   type ContentEditDetails,
   type ContentFindDetails,
