@@ -17,6 +17,7 @@ export {
   LEARNING_CONTEXT_BODY_LIMIT,
   LEARNING_CONTEXT_FILE_LIMIT,
   type LearningContextRecord,
+  type LearningContextSourceVersion,
   type LearningContextView,
 } from './learning-context-file.js';
 export {
@@ -26,15 +27,6 @@ export {
   type LearningContextSnapshotInfo,
   renderLearningContext,
 } from './learning-context-snapshot.js';
-export {
-  checkLearningContextSources,
-  type LearningContextSourceState,
-  type LearningContextSourceStatus,
-  type LearningContextSourceText,
-  type LearningContextSourceVersion,
-  readLearningContextSources,
-  SOURCE_TEXT_LIMIT,
-} from './learning-context-sources.js';
 export { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
 export { readLearningContext, readLearningContextRecord } from './read-learning-context.js';
 export { type ModelContextOptionsSource, withModelContext } from './with-model-context.js';

@@ -1,6 +1,17 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { LearningContextSourceVersion } from './learning-context-sources.js';
+
+/** The version of one source a learning context was built from. */
+export interface LearningContextSourceVersion {
+  /** Space-relative path (`/`-separated), or a `repa:` identity (never hashed). */
+  path: string;
+  /** sha256 (hex) of the bytes the context was built from; null for a `repa:` identity. */
+  sha256: string | null;
+  /** Byte size and modification time seen with the hash: an unchanged stat skips re-hashing. */
+  size?: number | undefined;
+  /** Modification time (ms) seen with the hash. */
+  mtimeMs?: number | undefined;
+}
 
 /** The space's current learning context: what the host gives the model at the start of a run. */
 export interface LearningContextView {

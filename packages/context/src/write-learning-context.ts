@@ -12,10 +12,10 @@ import {
   LEARNING_CONTEXT_BODY_LIMIT,
   LEARNING_CONTEXT_FILE_LIMIT,
   type LearningContextRecord,
+  type LearningContextSourceVersion,
   type LearningContextView,
   learningContextPath,
 } from './learning-context-file.js';
-import type { LearningContextSourceVersion } from './learning-context-sources.js';
 import { readLearningContext } from './read-learning-context.js';
 
 /** Options of {@link writeLearningContext}. */

@@ -1,12 +1,13 @@
 import { retryAssistantCall, type UserMessage } from '@earendil-works/pi-ai';
 import { SettingsManager } from '@earendil-works/pi-coding-agent';
 import { ContentStore, readContentText } from '@repa/content';
+import type { LearningContextSourceVersion } from '@repa/context';
+import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import {
-  type LearningContextSourceVersion,
+  type LearningContextSourceText,
   readLearningContextSources,
   SOURCE_TEXT_LIMIT,
-} from '@repa/context';
-import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
+} from './learning-context-sources.js';
 import type { ModelChoice } from './model-choice.js';
 import { modelErrorOf } from './model-errors.js';
 
@@ -202,8 +203,6 @@ export async function buildLearningContext(
 
 const isIdentity = (path: string) => path.startsWith('repa:');
 
-type SourceText = Awaited<ReturnType<typeof readLearningContextSources>>[number];
-
 /** A page or chapter marker line of a document's text (`[Page 3 of 12]`). */
 const PART_MARKER = /^\[(Page|Chapter) \d+ of \d+[^\]\n]*\]$/gmu;
 
@@ -216,10 +215,10 @@ const PART_MARKER = /^\[(Page|Chapter) \d+ of \d+[^\]\n]*\]$/gmu;
 async function readDocumentSources(
   space: string,
   appDirectory: string | undefined,
-  sources: SourceText[],
-): Promise<SourceText[]> {
+  sources: LearningContextSourceText[],
+): Promise<LearningContextSourceText[]> {
   let store: ContentStore | undefined;
-  const out: SourceText[] = [];
+  const out: LearningContextSourceText[] = [];
   for (const source of sources) {
     const { path } = source.version;
     const head = source.text.slice(0, 1024);

@@ -1,15 +1,17 @@
 import { SessionManager } from '@earendil-works/pi-coding-agent';
 import {
-  checkLearningContextSources,
   inspectLearningContextSnapshot,
   type LearningContextRecord,
   type LearningContextSourceVersion,
   type LearningContextView,
   readLearningContextRecord,
-  readLearningContextSources,
   writeLearningContext,
 } from '@repa/context';
 import { type LearningContext, RepaError } from '@repa/protocol';
+import {
+  checkLearningContextSources,
+  readLearningContextSources,
+} from './learning-context-sources.js';
 import { sessionFileEntries } from './session-files.js';
 import { findSessionState } from './space-sessions.js';
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,14 +25,21 @@ async function code(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 describe('learning-context sources', () => {
-  it('hashes each source and normalizes its path; a missing one has no hash', async () => {
+  it('hashes each source and normalizes its path; a missing one or a FIFO has no hash', async () => {
     const root = space({ 'a.md': 'A' });
-    const read = await readLearningContextSources(root, ['./a.md', 'gone.md', 'repa:note/1']);
+    execFileSync('mkfifo', [join(root, 'pipe.md')]);
+    const read = await readLearningContextSources(root, [
+      './a.md',
+      'gone.md',
+      'pipe.md',
+      'repa:note/1',
+    ]);
     expect(
       read.map((source) => [source.version.path, source.version.sha256, source.exists]),
     ).toEqual([
       ['a.md', '559aead08264d5795d3909718cdd05abd49572e84fe55590eef31a88a08fdffd', true],
       ['gone.md', null, false],
+      ['pipe.md', null, false],
       ['repa:note/1', null, true],
     ]);
   });
@@ -59,6 +67,9 @@ describe('learning-context sources', () => {
       'path_outside_space',
     );
     expect(await code(readLearningContextSources(root, ['.repa/learning-context.json']))).toBe(
+      'protected_path',
+    );
+    expect(await code(readLearningContextSources(root, ['.REPA./learning-context.json']))).toBe(
       'protected_path',
     );
   });

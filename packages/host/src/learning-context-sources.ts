@@ -1,0 +1,98 @@
+import { ContentStore, inspectSpaceFile } from '@repa/content';
+import type { LearningContextSourceVersion } from '@repa/context';
+import { type LearningContextSourceState, RepaError } from '@repa/protocol';
+
+/** The most bytes of a source's text kept for a build (the hash always covers the whole file). */
+export const SOURCE_TEXT_LIMIT = 4 * 1024 * 1024;
+
+/** One source read for a build: its version and its text. */
+export interface LearningContextSourceText {
+  /** Its version (the hash of all its bytes, read in one pass with `text`). */
+  version: LearningContextSourceVersion;
+  /** The file's text (UTF-8, at most {@link SOURCE_TEXT_LIMIT} bytes); empty for a `repa:` identity or a missing file. */
+  text: string;
+  /** True when the file has more bytes than `text` holds. */
+  truncated: boolean;
+  /** False when the file does not exist (then `version.sha256` is null). */
+  exists: boolean;
+}
+
+/**
+ * Reads each source of a learning context (space paths; `repa:` identities are kept unhashed) and
+ * records its sha256, size and mtime, each path checked exactly as a tool call's through the
+ * content store (`inspectSpaceFile`): a path outside the space (absolute, `..`, through a link
+ * leaving it) is `path_outside_space`, one in `.repa` or through a link into it is
+ * `protected_path`; a missing or non-regular file is returned with `exists: false` and no hash.
+ */
+export async function readLearningContextSources(
+  space: string,
+  paths: readonly string[],
+): Promise<LearningContextSourceText[]> {
+  const store = await ContentStore.open({ root: space });
+  const out: LearningContextSourceText[] = [];
+  for (const path of paths) {
+    if (path.startsWith('repa:')) {
+      out.push({ version: { path, sha256: null }, text: '', truncated: false, exists: true });
+      continue;
+    }
+    const { path: checked, file } = await inspectSpaceFile(store, path, {
+      headBytes: SOURCE_TEXT_LIMIT,
+    });
+    if (file === null || file === 'unchanged') {
+      const version = { path: checked, sha256: null };
+      out.push({ version, text: '', truncated: false, exists: false });
+      continue;
+    }
+    out.push({
+      version: { path: checked, sha256: file.version, size: file.size, mtimeMs: file.mtimeMs },
+      text: file.head.toString('utf8'),
+      truncated: file.head.length < file.size,
+      exists: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Compares each recorded source with the space now, its path checked again exactly as a tool
+ * call's (a source since replaced by a link leaving the space or into `.repa` is never read: it
+ * is `vanished`): stat first, re-hashing only when size or mtime differ (as the content observer
+ * does); a source past the store's bound is `changed` (too large to compare). Never throws for a
+ * missing or unsafe file.
+ */
+export async function checkLearningContextSources(
+  space: string,
+  sources: readonly string[],
+  versions: readonly LearningContextSourceVersion[],
+): Promise<LearningContextSourceState[]> {
+  const byPath = new Map(versions.map((version) => [version.path, version]));
+  const store = await ContentStore.open({ root: space }).catch(() => undefined);
+  const out: LearningContextSourceState[] = [];
+  for (const path of sources) {
+    const version = byPath.get(path);
+    if (!version || version.sha256 === null) {
+      out.push({ path, sha256: null, state: 'unversioned' });
+      continue;
+    }
+    const found =
+      store === undefined
+        ? undefined
+        : await inspectSpaceFile(store, path, { headBytes: 0, known: version }).catch(
+            (error: unknown) =>
+              RepaError.isInstance(error) && error.code === 'file_too_large'
+                ? 'too-large'
+                : undefined,
+          );
+    const file = typeof found === 'object' ? found.file : found;
+    const state: LearningContextSourceState['state'] =
+      file === undefined || file === null
+        ? 'vanished'
+        : file === 'too-large'
+          ? 'changed'
+          : file === 'unchanged' || file.version === version.sha256
+            ? 'unchanged'
+            : 'changed';
+    out.push({ path, sha256: version.sha256, state });
+  }
+  return out;
+}
