@@ -130,7 +130,7 @@ async function quarantine(path: string, bytes: Buffer, mtime: Date): Promise<str
   const stamp = mtime.toISOString().replace(/[:.]/g, '-');
   const target = join(dirname(path), 'quarantine', `${basename(path)}.${stamp}`);
   // The quarantine folder is part of the space too: never written through a symlink.
-  await assertRealFolders(dirname(path), dirname(target));
+  assertRealFolders(dirname(path), dirname(target));
   const existing = await lstat(target).catch(() => undefined);
   if (existing?.size !== bytes.length) {
     await mkdir(dirname(target), { recursive: true });
@@ -356,11 +356,11 @@ export async function createSessionFile(
   sessionDir: string,
   options: CreateSessionFileOptions = {},
 ): Promise<string> {
-  await assertRealFolders(cwd, sessionDir);
+  assertRealFolders(cwd, sessionDir);
   const made = await mkdir(sessionDir, { recursive: true });
   // A space's own `.repa/` made here is never committed or shared by accident.
   if (made === join(cwd, '.repa')) await ignoreFolderContents(made);
-  await assertRealFolders(cwd, sessionDir);
+  assertRealFolders(cwd, sessionDir);
   const manager = SessionManager.create(cwd, sessionDir);
   const file = manager.getSessionFile();
   const header = manager.getHeader();
@@ -380,9 +380,11 @@ const APPEND_NO_FOLLOW =
  * Checks and opens a Pi session file to continue it; see {@link checkSessionFile}. Only here is a
  * torn last line repaired (spec R92): a newline is appended and synced, so the original bytes stay
  * a prefix. `cwd` (the space root) replaces the working directory recorded in the header for this
- * process only; the file is not rewritten.
+ * process only; the file is not rewritten. A path found earlier is checked again first: a folder
+ * between `cwd` and the file that became a link since is `space_unsafe`, never followed.
  */
 export async function openSessionFile(path: string, cwd?: string): Promise<SessionManager> {
+  if (cwd !== undefined) assertRealFolders(cwd, dirname(path));
   const check = await checkSessionFile(path);
   if (check.tornLastLine) {
     const handle = await open(path, APPEND_NO_FOLLOW);
@@ -394,7 +396,8 @@ export async function openSessionFile(path: string, cwd?: string): Promise<Sessi
     }
   }
   // Pi reads the file synchronously: checked again on this thread right before, so nothing can
-  // run in between (a FIFO there would hold the whole process).
+  // run in between (a FIFO there would hold the whole process, a folder turned link a file elsewhere).
+  if (cwd !== undefined) assertRealFolders(cwd, dirname(path));
   const stats = lstatSync(path);
   if (!stats.isFile()) throw notRegular(path, stats.mtime).damage;
   if (stats.size > SESSION_FILE_LIMIT) throw tooLarge(path, stats.size, stats.mtime).damage;
@@ -407,17 +410,21 @@ export async function openSessionFile(path: string, cwd?: string): Promise<Sessi
  * (a session folder the embedding application chose) is not checked.
  * @internal
  */
-export async function assertRealFolders(root: string, dir: string): Promise<void> {
+export function assertRealFolders(root: string, dir: string): void {
   const path = relative(root, dir);
   if (path === '' || path.startsWith('..')) return;
   let current = root;
   for (const part of path.split(sep)) {
     current = join(current, part);
-    const stats = await lstat(current).catch((error: unknown) => {
-      if (errnoCode(error) === 'ENOENT') return undefined;
+    let stats: ReturnType<typeof lstatSync>;
+    try {
+      // Synchronous: a caller about to hand the path to Pi (which reads it synchronously) checks
+      // it with nothing in between.
+      stats = lstatSync(current);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return;
       throw unreadable(current, error);
-    });
-    if (stats === undefined) return;
+    }
     if (!stats.isDirectory()) {
       throw new RepaError(
         'space_unsafe',

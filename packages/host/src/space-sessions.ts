@@ -65,7 +65,7 @@ async function stateOf(file: string): Promise<SessionFileState | undefined> {
  */
 export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
   const dir = sessionDirectoryOf(space);
-  await assertRealFolders(space, dir);
+  assertRealFolders(space, dir);
   const sessions: SessionInfo[] = [];
   for (const file of await listSessionFiles(dir)) {
     const state = await stateOf(file);
@@ -93,7 +93,7 @@ export async function findSessionState(
   space: string,
   sessionId: string,
 ): Promise<{ file: string; state: SessionFileState }> {
-  await assertRealFolders(space, sessionDirectoryOf(space));
+  assertRealFolders(space, sessionDirectoryOf(space));
   const files = await listSessionFiles(sessionDirectoryOf(space));
   const named = (file: string) => sessionIdOfFileName(file).sessionId === sessionId;
   for (const file of [...files.filter(named), ...files.filter((file) => !named(file))]) {
