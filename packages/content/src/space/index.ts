@@ -1,5 +1,6 @@
 export { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
 export { newIdentity, parseIdentity } from './content-address.js';
+export type { ContentLocation, ContentSnapshot } from './content-location.js';
 export { openOutsideFile } from './outside-files.js';
 export {
   CONTENT_ACCESS_FILE,
@@ -21,4 +22,4 @@ export { fileTooLarge, MAX_READ_BYTES } from './read-limits.js';
 export { holdSpace, type SpaceHold } from './space-gate.js';
 export { acquireSpaceLock, type SpaceLock } from './space-lock.js';
 export { isProtectedName, parseSpacePath, protectedNameOf, toPosix } from './space-path.js';
-export { type ContentLocation, type ContentSnapshot, SpaceResolver } from './space-resolver.js';
+export { SpaceResolver } from './space-resolver.js';
