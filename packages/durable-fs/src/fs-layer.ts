@@ -68,7 +68,7 @@ export interface FsLayer {
  */
 export const READ_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** Flags for reading a file through symlinks (outside materials, Repa's data files); see {@link READ_NO_FOLLOW}. */
+/** Flags for reading a file through symlinks (Repa's own data files in the application directory); see {@link READ_NO_FOLLOW}. */
 export const READ_FOLLOW = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** Flags for creating a new file that must not exist yet (never follows a symlink). */
