@@ -7,7 +7,7 @@ import { fileTooLarge, holdSpace, MAX_READ_BYTES, parseSpacePath } from '../spac
 import type { ContentStore } from './content-store.js';
 
 /** How much of a file is read and hashed between two turns of the event loop. */
-const SLICE_BYTES = 1024 * 1024;
+const SLICE_BYTES = 512 * 1024;
 
 /** What {@link inspectSpaceFile} found at a path of the space. */
 export interface InspectedFile {
