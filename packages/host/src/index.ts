@@ -56,11 +56,11 @@ export { exportSession, type SessionExportFormat, sessionMarkdown } from './sess
 export {
   checkSessionFile,
   createSessionFile,
-  listSessionFiles,
   openSessionFile,
   SESSION_FILE_LIMIT,
   type SessionFileCheck,
 } from './session-files.js';
+export { listSessionFiles } from './session-folders.js';
 export { citationsShownNow } from './space-citations.js';
 export { listSpaceFiles, READER_MAX_CHARS, type ReaderText, readSpaceFile } from './space-files.js';
 export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';

@@ -18,14 +18,12 @@ import { z } from 'zod';
 import { citationsByAnswer, withCitations } from './conversation/run-citations.js';
 import { RUN_MARK, type RunInHistory, runsInHistory } from './conversation/run-marks.js';
 import {
-  assertRealFolders,
   createSessionFile,
-  listSessionFiles,
   type SessionFileState,
   sessionFileEntries,
   sessionFileState,
-  sessionIdOfFileName,
 } from './session-files.js';
+import { assertRealFolders, listSessionFiles, sessionIdOfFileName } from './session-folders.js';
 import { textOf } from './session-text.js';
 
 /** Where a space keeps its Pi session files. */

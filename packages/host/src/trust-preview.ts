@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { INSTRUCTION_FILES } from '@repa/content';
 import { readLearningContext } from '@repa/context';
 import type { RestrictedItem } from '@repa/protocol';
-import { listSessionFiles, sessionIdOfFileName } from './session-files.js';
+import { listSessionFiles, sessionIdOfFileName } from './session-folders.js';
 import { sessionDirectoryOf } from './space-sessions.js';
 import { type KnownToRepa, learningContextDigest } from './space-trust.js';
 import { addPi, addSkills } from './trust-preview-pi.js';
