@@ -38,7 +38,7 @@ export async function readLearningContextSources(
     const { path: checked, file } = await inspectSpaceFile(store, path, {
       headBytes: SOURCE_TEXT_LIMIT,
     });
-    if (file === null || file === 'unchanged') {
+    if (file === null || typeof file === 'string') {
       const version = { path: checked, sha256: null };
       out.push({ version, text: '', truncated: false, exists: false });
       continue;
@@ -56,9 +56,9 @@ export async function readLearningContextSources(
 /**
  * Compares each recorded source with the space now, its path checked again exactly as a tool
  * call's (a source since replaced by a link leaving the space or into `.repa` is never read: it
- * is `vanished`): stat first, re-hashing only when size or mtime differ (as the content observer
- * does); a source past the store's bound is `changed` (too large to compare). Never throws for a
- * missing or unsafe file.
+ * is `vanished`): stat first, `changed` without reading when its size differs (or passes the
+ * store's bound), re-hashing only when just its mtime differs (as the content observer does).
+ * Never throws for a missing or unsafe file.
  */
 export async function checkLearningContextSources(
   space: string,
@@ -87,9 +87,11 @@ export async function checkLearningContextSources(
     const state: LearningContextSourceState['state'] =
       file === undefined || file === null
         ? 'vanished'
-        : file === 'too-large'
-          ? 'changed'
-          : file === 'unchanged' || file.version === version.sha256
+        : typeof file === 'string'
+          ? file === 'unchanged'
+            ? 'unchanged'
+            : 'changed'
+          : file.version === version.sha256
             ? 'unchanged'
             : 'changed';
     out.push({ path, sha256: version.sha256, state });

@@ -16,9 +16,14 @@ export interface InspectedFile {
   /**
    * The regular file there: the sha256 (hex) of all its bytes, its size, its modification time
    * (ms, with the fraction the file system gives) and its first bytes; `null` when there is none;
-   * `'unchanged'` when nothing was read (the size and mtime known).
+   * `'unchanged'` (the size and mtime known) or `'changed'` (another size than known) when
+   * nothing was read.
    */
-  file: { version: string; size: number; mtimeMs: number; head: Buffer } | 'unchanged' | null;
+  file:
+    | { version: string; size: number; mtimeMs: number; head: Buffer }
+    | 'unchanged'
+    | 'changed'
+    | null;
 }
 
 /**
@@ -26,8 +31,9 @@ export interface InspectedFile {
  * now or recorded earlier (a learning context's source), checked exactly as a tool call's:
  * `parseSpacePath`, the canonical walk (`path_outside_space` for a link leaving the space,
  * `protected_path` into `.repa`), then opened without following a link or waiting on a FIFO.
- * No regular file there is `file: null`; `known` with its size and mtime still is
- * `file: 'unchanged'` (nothing read); past 256 MiB it is `file_too_large`. Hashed in slices that let the event loop run;
+ * No regular file there is `file: null`; with `known`, its size and mtime still is
+ * `file: 'unchanged'` and another size `file: 'changed'` (nothing read either way); past 256 MiB
+ * it is `file_too_large`. Hashed in slices that let the event loop run;
  * assigns no identity and writes nothing.
  */
 export async function inspectSpaceFile(
@@ -59,9 +65,13 @@ export async function inspectSpaceFile(
       if (!stats.isFile()) return { path: checked, file: null };
       const size = Number(stats.size);
       const mtimeMs = Number(stats.mtimeMs) + Number(stats.mtimeNs % 1_000_000n) / 1e6;
-      if (options.known?.size === size && options.known.mtimeMs === mtimeMs) {
+      const { known } = options;
+      if (known?.size === size && known.mtimeMs === mtimeMs) {
         return { path: checked, file: 'unchanged' };
       }
+      // Bytes of another length have another hash: none is computed.
+      if (known?.size !== undefined && known.size !== size)
+        return { path: checked, file: 'changed' };
       if (stats.size > BigInt(MAX_READ_BYTES)) throw fileTooLarge(shown, stats.size);
       const hash = createHash('sha256');
       const head: Buffer[] = [];
