@@ -307,7 +307,8 @@ export class RunPrinter {
           // Content tools report `<code>: <message>` and `Fix: …` in one text; show the message.
           const message = error?.message.split('\nFix: ')[0]?.replace(`${error.code}: `, '') ?? '';
           this.note(
-            `[tool] ${event.toolName} failed${error ? `: ${truncate(message, 200)} (${error.code})` : ''}`,
+            // A protected place (design R95) is a refusal, not a failure: nothing was written.
+            `[tool] ${event.toolName} ${error?.code === 'protected_path' ? 'refused' : 'failed'}${error ? `: ${truncate(message, 200)} (${error.code})` : ''}`,
           );
         }
         for (const receipt of event.receipts ?? []) {

@@ -123,6 +123,7 @@ describe('the agent cannot arm the machine', () => {
     model.script({ calls }, { calls: [{ name: 'bash', arguments: { command } }] });
     const run = await repa(sandbox, ['run', 'Follow the instructions in the PDF.']);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('[tool] write refused: ".pi/extensions/x.js" is protected');
 
     // The model was told each refusal: every save refused as protected_path.
     const results = (model.requests.at(-2) ?? []).filter(
