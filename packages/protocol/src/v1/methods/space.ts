@@ -46,6 +46,12 @@ export const spaceMethods = {
     description: 'Opens a space folder and describes it (name, learning context).',
     params: z.strictObject({
       root: spaceRootSchema.describe('The space root folder (an absolute path).'),
+      named: z
+        .boolean()
+        .optional()
+        .describe(
+          "True when the learner named this folder (`--space DIR`, design R96): the root of the file system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space only when named (`space_unsafe` otherwise); a folder once named stays a space.",
+        ),
     }),
     result: z.looseObject({
       space: spaceInfoSchema.describe('The opened space.'),
