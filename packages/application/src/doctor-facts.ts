@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PiModels } from '@repa/host';
 import { type ModelDecision, OFFLINE_MODEL_ID, RepaError, type V1Result } from '@repa/protocol';
-import { loadHost } from './load-host.js';
+import { loadHost, piAgentDir } from './load-host.js';
 
 /** Environment variables Pi reads keys from, for the most used providers (names only). */
 const KEY_VARIABLES = [
@@ -52,8 +52,8 @@ function changedAt(path: string): string | undefined {
  * tool's sandbox starts here. When Pi's configuration cannot be read, `models.error` says why.
  */
 export async function doctorFacts(options: DoctorFactsOptions): Promise<V1Result<'doctor'>> {
-  const { PiModels, commandSandboxStatus, defaultAgentDir } = await loadHost();
-  const agentDir = options.agentDir ?? defaultAgentDir();
+  const { PiModels, commandSandboxStatus } = await loadHost();
+  const agentDir = await piAgentDir(options.agentDir);
   const env = options.env ?? process.env;
   let models: V1Result<'doctor'>['models'];
   try {

@@ -21,3 +21,8 @@ export function loadHost(): Promise<typeof Host> {
 export function hideMachineFoldersOnLoad(folders: Host.MachineFolders): void {
   machine.push(folders);
 }
+
+/** Pi's agent dir: the one given, else Pi's own (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`). */
+export async function piAgentDir(agentDir: string | undefined): Promise<string> {
+  return agentDir ?? (await loadHost()).defaultAgentDir();
+}

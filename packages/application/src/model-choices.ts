@@ -2,7 +2,7 @@ import type { DecidedModel, PiModels } from '@repa/host';
 import type { ModelDecision, ModelSettings, ModelSettingsSources } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
 import type { RepaApplicationOptions } from './application-options.js';
-import { loadHost } from './load-host.js';
+import { loadHost, piAgentDir } from './load-host.js';
 import type { SpaceTrust } from './space-trust.js';
 
 /** The model a run was accepted with: what the ledger records and the host applies. */
@@ -46,10 +46,10 @@ export class ModelChoices {
   /** Pi's models of this daemon, opened once (a failed open is tried again next time). */
   models(): Promise<PiModels> {
     this.#models ??= (async () => {
-      const { PiModels, defaultAgentDir } = await loadHost();
+      const { PiModels } = await loadHost();
       const fixed = this.#options.model;
       return PiModels.open({
-        agentDir: this.#options.agentDir ?? defaultAgentDir(),
+        agentDir: await piAgentDir(this.#options.agentDir),
         daemonModel: this.daemonModel,
         ...(fixed ? { runtime: fixed.modelRuntime } : {}),
       });

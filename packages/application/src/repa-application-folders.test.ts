@@ -1,10 +1,17 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createSpaceSession } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
 import { RepaError, type V1Method, v1Methods } from '@repa/protocol';
-import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { METHOD_FOLDERS } from './handlers/method-folders.js';
 import { RepaApplication } from './repa-application.js';
 import { MethodTable } from './server/method-table.js';
@@ -113,7 +120,7 @@ describe('what a method does to the folder it names (method-folders.ts)', () => 
     const seen: string[] = [];
     for (const method of queries) {
       const session = fieldsOf(method).sessionId;
-      const ids = session === undefined ? [undefined] : [SESSION_ID];
+      const ids: (string | undefined)[] = session === undefined ? [undefined] : [SESSION_ID];
       if (session?.safeParse(undefined).success) ids.unshift(undefined);
       for (const sessionId of ids) {
         const folder = plainFolder(`plain-${seen.length}`);
@@ -172,12 +179,29 @@ describe('the one check of a session id', () => {
     const answers: string[] = [];
     for (const method of takers) {
       for (const id of [SESSION_ID, '../x', shipped]) {
-        answers.push(`${method} ${id}: ${await outcome(call(method, paramsOf(method, space, id)))}`);
+        answers.push(
+          `${method} ${id}: ${await outcome(call(method, paramsOf(method, space, id)))}`,
+        );
       }
     }
     expect(answers).toEqual(answers.map((line) => line.replace(/: .*$/, ': not_found')));
     expect(readdirSync(sessions)).toEqual(before);
     expect(existsSync(join(space, '.repa', 'x.jsonl'))).toBe(true);
+  });
+
+  it('in a trusted space too, a made-up or ../ id is not_found (a delete answers no success)', async () => {
+    const space = plainFolder('trusted-own');
+    await call('session.create', { space });
+    expect(trusted(space)).toBe(true);
+    for (const id of [SESSION_ID, '../x']) {
+      for (const method of ['session.delete', 'session.unsubscribe', 'settings.set'] as const) {
+        expect([method, id, await outcome(call(method, paramsOf(method, space, id)))]).toEqual([
+          method,
+          id,
+          'not_found',
+        ]);
+      }
+    }
   });
 
   it('names the sessions command in its fix, and says where a shipped session came from', async () => {

@@ -5,11 +5,13 @@ import { SettingsStore } from '@repa/settings';
 import type { RepaApplicationOptions } from './application-options.js';
 import { ContextBuilds } from './context-builds.js';
 import { ContextWrites } from './context-writes.js';
+import { FolderGate } from './folder-gate.js';
 import { type ApplicationHandlers, applicationHandlers } from './handlers/index.js';
-import { hideMachineFoldersOnLoad, loadHost } from './load-host.js';
+import { reachParams } from './handlers/method-folders.js';
+import { HomeRule } from './home-rule.js';
+import { hideMachineFoldersOnLoad, loadHost, piAgentDir } from './load-host.js';
 import { Logins } from './logins.js';
 import { ModelChoices } from './model-choices.js';
-import { resolveFolder, resolveSpace } from './resolve-space.js';
 import { RunLedger } from './runs/run-ledger.js';
 import { RunScheduler } from './runs/run-scheduler.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
@@ -33,6 +35,7 @@ export class RepaApplication {
   readonly #handlers: ApplicationHandlers;
   readonly #log: (line: string) => void;
   readonly #models: ModelChoices;
+  readonly #gate: FolderGate;
   #retention: NodeJS.Timeout | undefined;
 
   private constructor(options: RepaApplicationOptions) {
@@ -48,7 +51,10 @@ export class RepaApplication {
     });
     const models = new ModelChoices(options, this.#settings, this.#trust);
     this.#models = models;
-    const space = (root: string) => resolveSpace(root, this.#trust);
+    this.#gate = new FolderGate(
+      this.#trust,
+      new HomeRule(options.appDirectory, () => piAgentDir(options.agentDir)),
+    );
     this.#hosts = new SessionHosts(options, this.#trust, () => models.models());
     this.#runs = new RunScheduler({
       appDirectory: options.appDirectory,
@@ -56,7 +62,6 @@ export class RepaApplication {
       settings: this.#settings,
       trust: this.#trust,
       hosts: this.#hosts,
-      space,
       log: this.#log,
       models,
     });
@@ -66,8 +71,7 @@ export class RepaApplication {
       agentDir: options.agentDir,
       models,
       startedAt: new Date().toISOString(),
-      space,
-      folder: resolveFolder,
+      gate: this.#gate,
       ledger: this.#ledger,
       runs: this.#runs,
       settings: this.#settings,
@@ -163,11 +167,11 @@ export class RepaApplication {
   }
 
   /** Accepts a run request (spec R20–R22) and starts it in the background (`run.submit`). */
-  submit(
+  async submit(
     params: V1Params<'run.submit'>,
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.submit'>> {
-    return this.#runs.submit(params, subscriber);
+    return this.#runs.submit(await reachParams(this.#gate, 'run.submit', params), subscriber);
   }
 
   /** Starts a new attempt of an ended run, linked to it (`run.retry`, spec R73). */

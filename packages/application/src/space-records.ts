@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS opened_spaces (
   space TEXT PRIMARY KEY,
   opened_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS named_spaces (
+  space TEXT PRIMARY KEY,
+  named_at TEXT NOT NULL
+);
 `;
 
 /** A space the daemon opened, and when it last did. */
@@ -26,9 +30,11 @@ export interface OpenedSpace {
 }
 
 /**
- * The spaces the daemon opened (the learner's list of spaces), and what Repa itself made in each space, which an untrusted space may still use (spec R13): the
- * sessions it started and the learning contexts it wrote (by digest). Kept beside the run ledger
- * in its SQLite file; a session with a run in the ledger counts as Repa's own too.
+ * The spaces the daemon opened (the learner's list of spaces), the folders under the home rule the
+ * learner named as spaces (design R96), and what Repa itself made in each space, which an
+ * untrusted space may still use (spec R13): the sessions it started and the learning contexts it
+ * wrote (by digest). Kept beside the run ledger in its SQLite file; a session with a run in the
+ * ledger counts as Repa's own too.
  */
 export class SpaceRecords {
   readonly #db: DatabaseSync;
@@ -82,6 +88,18 @@ export class SpaceRecords {
         'INSERT INTO opened_spaces VALUES (?, ?) ON CONFLICT (space) DO UPDATE SET opened_at = excluded.opened_at',
       )
       .run(space, new Date().toISOString());
+  }
+
+  /** Records that the learner named `space` as a space (`space.open` with `named`). */
+  addNamed(space: string): void {
+    this.#db
+      .prepare('INSERT OR IGNORE INTO named_spaces VALUES (?, ?)')
+      .run(space, new Date().toISOString());
+  }
+
+  /** Whether the learner named `space` as a space. */
+  isNamed(space: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM named_spaces WHERE space = ?').get(space) !== undefined;
   }
 
   /** The spaces the daemon opened, the last opened first. */

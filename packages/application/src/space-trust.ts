@@ -7,6 +7,9 @@ import { loadHost } from './load-host.js';
 import { type OpenedSpace, SpaceRecords } from './space-records.js';
 import { TrustedSpaces } from './trusted-spaces.js';
 
+/** Pi's rule for a session id (its `assertValidSessionId`): no separator, no leading dot. */
+const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
 /**
  * The one trust decision of the application (spec R13). A space is untrusted until the learner
  * trusts it (`space.trust`), except a folder Repa itself makes a space: one with no `.repa/` and
@@ -28,14 +31,15 @@ export class SpaceTrust {
   }
 
   /**
-   * Looks at a space the first time it is named: a plain folder becomes a trusted space. The space
-   * joins the list of opened spaces.
+   * Looks at a space the first time it is named: a plain folder becomes a trusted space, unless
+   * `plain` is false (a folder under the home rule, design R96, is never trusted by itself). The
+   * space joins the list of opened spaces.
    */
-  admit(space: string): Promise<void> {
+  admit(space: string, plain = true): Promise<void> {
     let admitted = this.#admitted.get(space);
     if (!admitted) {
       this.#records.addOpened(space);
-      admitted = this.#admit(space);
+      admitted = plain ? this.#admit(space) : Promise.resolve();
       admitted.catch(() => this.#admitted.delete(space));
       this.#admitted.set(space, admitted);
     }
@@ -52,6 +56,16 @@ export class SpaceTrust {
     const { inspectSpaceForTrust } = await loadHost();
     if ((await inspectSpaceForTrust(space, this.known(space))).length > 0) return;
     await this.#trusted.set(space, 'created');
+  }
+
+  /** Records that the learner named a folder under the home rule as a space (design R96). */
+  name(space: string): void {
+    this.#records.addNamed(space);
+  }
+
+  /** Whether the learner named the folder as a space. */
+  isNamed(space: string): boolean {
+    return this.#records.isNamed(space);
   }
 
   /** Why the space is trusted, or undefined when it is not. */
@@ -99,16 +113,32 @@ export class SpaceTrust {
   }
 
   /**
-   * Refuses (`space_untrusted`) a session of an untrusted space that Repa did not start: its
-   * history would reach the model as the learner's own.
+   * The one check of a session id a method names: `not_found` unless the id is well formed (Pi's
+   * rule for a session id) and names a session the space shows — one Repa started or ran there,
+   * or any session of a trusted space. A session that came with an untrusted space, a made-up id
+   * and a path are all answered alike, whatever the method.
    */
   async checkSession(space: string, sessionId: string): Promise<void> {
-    if (this.#records.hasSession(space, sessionId) || (await this.isTrusted(space))) return;
+    const formed = SESSION_ID.test(sessionId);
+    if (formed && this.#records.hasSession(space, sessionId)) return;
+    const trusted = await this.isTrusted(space);
+    const present =
+      formed &&
+      (await (await loadHost()).listSpaceSessions(space).then(
+        (sessions) => sessions.some((session) => session.sessionId === sessionId),
+        () => false,
+      ));
+    if (present && trusted) return;
+    const list = `See the sessions of this space: repa sessions list --space ${space}`;
     throw new RepaError(
-      'space_untrusted',
-      `Session ${sessionId} came with this space; Repa did not start it, so it is not used until you trust the space.`,
+      'not_found',
+      present
+        ? `Session ${sessionId} came with this space; Repa did not start it, so it is not used until you trust the space.`
+        : `This space has no session ${JSON.stringify(sessionId)}.`,
       {
-        fix: `Look at ${join(space, '.repa', 'sessions')} first; trust the space with repa trust --space ${space}, or start a new session.`,
+        fix: present
+          ? `${list}. Look at ${join(space, '.repa', 'sessions')} first; trust the space with repa trust --space ${space}, or start a new session.`
+          : `${list}.`,
         details: { space, sessionId },
       },
     );

@@ -11,21 +11,19 @@ const SHIPPED_CONTEXT =
  * `context.cancel` or by its connection closing.
  */
 export function contextHandlers({
-  space,
-  folder,
   settings,
   trust,
   contextWrites,
   contextBuilds,
 }: Pick<
   HandlerParts,
-  'space' | 'folder' | 'settings' | 'trust' | 'contextWrites' | 'contextBuilds'
+  'settings' | 'trust' | 'contextWrites' | 'contextBuilds'
 >): NamespaceHandlers<'context'> {
   return {
     // The context with its sources' states, whether the next run (of `sessionId`, else of a new
     // session) is given it, and the revision that session last got.
     'context.get': async (params) => {
-      const root = await folder(params.space);
+      const root = params.space;
       const host = await loadHost();
       const context = await host.getLearningContext(root);
       const items = await settings.get({ space: root, sessionId: params.sessionId });
@@ -37,13 +35,12 @@ export function contextHandlers({
         !trust.known(root).contexts.includes(host.learningContextDigest(context.body));
       const ignored = shipped ? SHIPPED_CONTEXT : undefined;
       if (params.sessionId === undefined) return { context, provided, ignored };
-      await trust.checkSession(root, params.sessionId);
       const lastProvidedRevision = await host.lastProvidedRevision(root, params.sessionId);
       return { context, provided, lastProvidedRevision, ignored };
     },
     // Replaces the context when its revision is still the expected one (`stale_version` otherwise).
     'context.set': async (params) => {
-      const root = await space(params.space);
+      const root = params.space;
       const { setLearningContext } = await loadHost();
       const written = await contextWrites.write(root, params.body, () =>
         setLearningContext(root, params),
@@ -51,7 +48,7 @@ export function contextHandlers({
       return { revision: written.revision, damagedFileKept: written.damagedFileKept };
     },
     'context.build': async (params, connection) =>
-      contextBuilds.build(await space(params.space), params, connection),
+      contextBuilds.build(params.space, params, connection),
     'context.cancel': async (params) => ({ cancelled: contextBuilds.cancel(params.buildId) }),
   };
 }

@@ -7,14 +7,10 @@ export function doctorHandlers({
   agentDir,
   models,
   startedAt,
-  folder,
-}: Pick<
-  HandlerParts,
-  'agentDir' | 'models' | 'startedAt' | 'folder'
->): NamespaceHandlers<'doctor'> {
+}: Pick<HandlerParts, 'agentDir' | 'models' | 'startedAt'>): NamespaceHandlers<'doctor'> {
   return {
     doctor: async (params) => {
-      const space = params.space === undefined ? undefined : await folder(params.space);
+      const space = params.space;
       return doctorFacts({
         agentDir,
         models: await models.models(),

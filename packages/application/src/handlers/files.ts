@@ -9,11 +9,10 @@ import type { HandlerParts } from './handler-parts.js';
  */
 export function filesHandlers({
   appDirectory,
-  folder,
-}: Pick<HandlerParts, 'appDirectory' | 'folder'>): NamespaceHandlers<'files'> {
+}: Pick<HandlerParts, 'appDirectory'>): NamespaceHandlers<'files'> {
   return {
     'files.list': async (params) => {
-      const root = await folder(params.space);
+      const root = params.space;
       const { listSpaceFiles } = await loadHost();
       const listing = await listSpaceFiles(root, appDirectory, params.path, params.limit);
       return {
@@ -25,7 +24,7 @@ export function filesHandlers({
       };
     },
     'files.read': async (params) => {
-      const root = await folder(params.space);
+      const root = params.space;
       const { readSpaceFile } = await loadHost();
       return readSpaceFile(root, appDirectory, params.path);
     },

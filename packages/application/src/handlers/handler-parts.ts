@@ -1,6 +1,7 @@
 import type { SettingsStore } from '@repa/settings';
 import type { ContextBuilds } from '../context-builds.js';
 import type { ContextWrites } from '../context-writes.js';
+import type { FolderGate } from '../folder-gate.js';
 import type { Logins } from '../logins.js';
 import type { ModelChoices } from '../model-choices.js';
 import type { RunLedger } from '../runs/run-ledger.js';
@@ -18,14 +19,12 @@ export interface HandlerParts {
   models: ModelChoices;
   /** When the application opened (the daemon's start, for `doctor`). */
   startedAt: string;
-  /** The real root of a space a client named (`resolveSpace`), opened (admitted) the first time. */
-  space: (root: string) => Promise<string>;
   /**
-   * The real root of a folder a query names (`run.list`, `models.next`, `doctor`, …;
-   * `resolveFolder`), checked as {@link space} checks it but not opened: it joins no list and gets
-   * no trust.
+   * Where the folders params name are reached: every handler gets its params with the folder
+   * already resolved (and opened, or not) as `method-folders.ts` says; the gate itself only
+   * answers whether the home rule hides a listed space.
    */
-  folder: (root: string) => Promise<string>;
+  gate: FolderGate;
   ledger: RunLedger;
   runs: RunScheduler;
   settings: SettingsStore;

@@ -5,6 +5,7 @@ import { filesHandlers } from './files.js';
 import type { HandlerParts } from './handler-parts.js';
 import { loginHandlers } from './login.js';
 import { materialsHandlers } from './materials.js';
+import { reachParams } from './method-folders.js';
 import { modelsHandlers } from './models.js';
 import { packagesHandlers } from './packages.js';
 import { runHandlers } from './run.js';
@@ -17,10 +18,12 @@ export type ApplicationHandlers = { [M in RepaHandledMethod]: RepaHandler<M> };
 
 /**
  * The application's v1 handlers, one namespace per module: a method of the protocol without its
- * handler, or a handler of no such method, does not compile.
+ * handler, or a handler of no such method, does not compile. Each is called with its params
+ * reached through the folder gate first (`reachParams`: the folder they name resolved, opened or
+ * not, and the session id they name checked), so no handler decides that on its own.
  */
 export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
-  return {
+  const handlers: ApplicationHandlers = {
     ...spaceHandlers(parts),
     ...sessionHandlers(parts),
     ...runHandlers(parts),
@@ -33,4 +36,14 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...packagesHandlers(parts),
     ...filesHandlers(parts),
   };
+  const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [
+    method,
+    async (params: never, connection: never) =>
+      handler(await reachParams(parts.gate, method, params), connection),
+  ];
+  return Object.fromEntries(
+    Object.entries(handlers).map(([method, handler]) =>
+      gated(method as RepaHandledMethod, handler as RepaHandler<RepaHandledMethod>),
+    ),
+  ) as ApplicationHandlers;
 }

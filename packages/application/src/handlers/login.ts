@@ -8,10 +8,8 @@ import type { HandlerParts } from './handler-parts.js';
 export function loginHandlers({
   logins,
   models,
-  folder,
-}: Pick<HandlerParts, 'logins' | 'models' | 'folder'>): NamespaceHandlers<'login'> {
-  const next = async (space: string | undefined) =>
-    (await models.next(space === undefined ? undefined : await folder(space))).decision;
+}: Pick<HandlerParts, 'logins' | 'models'>): NamespaceHandlers<'login'> {
+  const next = async (space: string | undefined) => (await models.next(space)).decision;
   return {
     'login.start': async (params, connection) => {
       const result = await logins.start(params, connection);

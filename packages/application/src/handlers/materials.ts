@@ -8,19 +8,15 @@ import type { HandlerParts } from './handler-parts.js';
  */
 export function materialsHandlers({
   appDirectory,
-  space,
-  folder,
-}: Pick<HandlerParts, 'appDirectory' | 'space' | 'folder'>): NamespaceHandlers<'materials'> {
+}: Pick<HandlerParts, 'appDirectory'>): NamespaceHandlers<'materials'> {
   return {
     'materials.list': async (params) => {
       const { listGrantedMaterials } = await loadHost();
-      const root = params.space === undefined ? undefined : await folder(params.space);
-      return listGrantedMaterials(appDirectory, root);
+      return listGrantedMaterials(appDirectory, params.space);
     },
     'materials.add': async (params) => {
       const { grantMaterial } = await loadHost();
-      const root = params.space === undefined ? undefined : await space(params.space);
-      return grantMaterial(appDirectory, { ...params, space: root });
+      return grantMaterial(appDirectory, params);
     },
     'materials.remove': async (params) => {
       const { withdrawMaterial } = await loadHost();

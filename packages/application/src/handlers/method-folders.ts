@@ -73,7 +73,12 @@ export async function reachParams<M extends RepaHandledMethod>(
   params: V1Params<M>,
 ): Promise<V1Params<M>> {
   const use = METHOD_FOLDERS[method];
-  const fields = params as { root?: unknown; space?: unknown; sessionId?: unknown; named?: unknown };
+  const fields = params as {
+    root?: unknown;
+    space?: unknown;
+    sessionId?: unknown;
+    named?: unknown;
+  };
   const key = method === 'space.open' ? 'root' : 'space';
   const named = fields[key];
   if (use === 'none' || typeof named !== 'string') return params;

@@ -4,8 +4,7 @@ import type { HandlerParts } from './handler-parts.js';
 /** `models.*`: the models Pi knows, and the model a space's next run uses (spec R71). */
 export function modelsHandlers({
   models,
-  folder,
-}: Pick<HandlerParts, 'models' | 'folder'>): NamespaceHandlers<'models'> {
+}: Pick<HandlerParts, 'models'>): NamespaceHandlers<'models'> {
   return {
     'models.list': async (params) => {
       const pi = await models.models();
@@ -13,7 +12,7 @@ export function modelsHandlers({
       const next =
         params.space === undefined
           ? undefined
-          : (await models.next(await folder(params.space), params.sessionId)).decision;
+          : (await models.next(params.space, params.sessionId)).decision;
       const error = pi.configError()?.toWire();
       return {
         models: listed,
@@ -23,7 +22,7 @@ export function modelsHandlers({
       };
     },
     'models.next': async (params) => ({
-      choice: (await models.next(await folder(params.space), params.sessionId)).decision,
+      choice: (await models.next(params.space, params.sessionId)).decision,
     }),
   };
 }

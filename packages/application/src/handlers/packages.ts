@@ -11,18 +11,12 @@ export function packagesHandlers({
   models,
   trust,
   hosts,
-  space: admitted,
-  folder,
-}: Pick<
-  HandlerParts,
-  'models' | 'trust' | 'hosts' | 'space' | 'folder'
->): NamespaceHandlers<'packages'> {
-  // A listing makes nothing a space; a change at the space level does (as a run there would).
-  const scopeOf = async (space: string | undefined, admit = false) => {
+}: Pick<HandlerParts, 'models' | 'trust' | 'hosts'>): NamespaceHandlers<'packages'> {
+  // A listing makes nothing a space; a change naming a space opens it (method-folders.ts).
+  const scopeOf = async (space: string | undefined) => {
     const agentDir = (await models.models()).agentDir;
     if (space === undefined) return { agentDir, trusted: false };
-    const root = admit ? await admitted(space) : await folder(space);
-    return { agentDir, space: root, trusted: await trust.isTrusted(root) };
+    return { agentDir, space, trusted: await trust.isTrusted(space) };
   };
   const changeOf = async (params: {
     source: string;
@@ -36,7 +30,7 @@ export function packagesHandlers({
       });
     }
     return {
-      ...(await scopeOf(level === 'space' ? params.space : undefined, true)),
+      ...(await scopeOf(level === 'space' ? params.space : undefined)),
       source: params.source,
       level,
     };

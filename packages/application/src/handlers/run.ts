@@ -6,17 +6,14 @@ import type { HandlerParts } from './handler-parts.js';
 
 /** `run.*`: runs are accepted, scheduled and cancelled by the run scheduler, read from the ledger. */
 export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
-  const { runs, ledger, folder } = parts;
+  const { runs, ledger } = parts;
   return {
     'run.submit': (params, connection) => runs.submit(params, connection),
     'run.get': async (params) => ({
       run: await withCitationsNow(parts, ledger.getRun(params.runId)),
     }),
     'run.list': async ({ brief, ...params }) => {
-      const runs = ledger.listRuns({
-        ...params,
-        space: params.space === undefined ? undefined : await folder(params.space),
-      });
+      const runs = ledger.listRuns(params);
       return { runs: brief ? runs.map(({ promptSections: _, ...run }) => run) : runs };
     },
     'run.subscribe': async (params, connection) => {
@@ -28,8 +25,7 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.retry': (params, connection) => runs.retry(params.runId, params.requestId, connection),
     'run.resume': (params, connection) => runs.resume(params.runId, params.requestId, connection),
     'run.prune': async (params) => {
-      const root = params.space === undefined ? undefined : await folder(params.space);
-      const removed = ledger.prune(new Date(params.endedBefore).toISOString(), root);
+      const removed = ledger.prune(new Date(params.endedBefore).toISOString(), params.space);
       return { pruned: removed.runs, imagesRemoved: removed.images };
     },
     // What a run changed and its undoing: kept bytes in the space (runs/rewind-run.ts).

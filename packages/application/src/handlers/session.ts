@@ -13,43 +13,39 @@ const EXPORT_PART_CHARS = 1_000_000;
  */
 export function sessionHandlers({
   appDirectory,
-  space,
-  folder,
   trust,
   hosts,
   ledger,
   runs,
 }: Pick<
   HandlerParts,
-  'appDirectory' | 'space' | 'folder' | 'trust' | 'hosts' | 'ledger' | 'runs'
+  'appDirectory' | 'trust' | 'hosts' | 'ledger' | 'runs'
 >): NamespaceHandlers<'session'> {
   return {
     'session.create': async (params) => {
-      const root = await space(params.space);
+      const root = params.space;
       const session = await (await loadHost()).createSpaceSession(root, params.title);
       trust.addSession(root, session.sessionId);
       return { session };
     },
     'session.list': async (params) => {
-      const root = await folder(params.space);
+      const root = params.space;
       const sessions = await (await loadHost()).listSpaceSessions(root);
       return { sessions: await trust.visibleSessions(root, sessions) };
     },
     'session.history': async (params) => {
-      const root = await folder(params.space);
-      await trust.checkSession(root, params.sessionId);
+      const root = params.space;
       return (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory, {
         limit: params.limit,
         before: params.before,
       });
     },
     'session.rename': async (params) => {
-      const root = await space(params.space);
+      const root = params.space;
       const title = params.title.replace(/\s+/g, ' ').trim();
       if (title === '') {
         throw new RepaError('invalid_request', 'The title is blank.', { fix: 'Pass a title.' });
       }
-      await trust.checkSession(root, params.sessionId);
       const host = await hosts.host(root, params.sessionId);
       host.setTitle(title);
       const sessions = await (await loadHost()).listSpaceSessions(root);
@@ -61,8 +57,7 @@ export function sessionHandlers({
     'session.subscribe': (params, connection) => runs.subscribeSession(params, connection),
     'session.unsubscribe': (params, connection) => runs.unsubscribeSession(params, connection),
     'session.export': async (params) => {
-      const root = await folder(params.space);
-      await trust.checkSession(root, params.sessionId);
+      const root = params.space;
       const text = await (await loadHost()).exportSession(root, params.sessionId, params.format, {
         runs: ledger.listRuns({ space: root, sessionId: params.sessionId, limit: 1000 }),
         host: () => hosts.host(root, params.sessionId),
@@ -77,7 +72,7 @@ export function sessionHandlers({
     },
     // `busy` while one of the session's runs is accepted or running.
     'session.delete': async (params) => {
-      const root = await space(params.space);
+      const root = params.space;
       const active = ledger
         .activeRuns()
         .find((run) => run.space === root && run.sessionId === params.sessionId);

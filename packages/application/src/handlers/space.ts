@@ -6,13 +6,13 @@ import type { HandlerParts } from './handler-parts.js';
 
 /** `space.*`: the spaces opened, a space's root, learning context and trust (spec R13). */
 export function spaceHandlers({
-  space,
+  gate,
   trust,
   settings,
-}: Pick<HandlerParts, 'space' | 'trust' | 'settings'>): NamespaceHandlers<'space'> {
+}: Pick<HandlerParts, 'gate' | 'trust' | 'settings'>): NamespaceHandlers<'space'> {
   return {
     'space.open': async (params) => {
-      const root = await space(params.root);
+      const root = params.root;
       trust.addOpened(root);
       const view = await (await loadHost()).getLearningContext(root);
       const learningContext = view
@@ -31,22 +31,24 @@ export function spaceHandlers({
         },
       };
     },
-    'space.list': async () => ({
-      spaces: await Promise.all(
-        trust.opened().map(async ({ space: root, openedAt }) => ({
-          root,
-          name: basename(root),
-          openedAt,
-          missing: !(await stat(root).then(
+    // A space the home rule keeps out (opened before it, design R96) is not listed.
+    'space.list': async () => {
+      const spaces = await Promise.all(
+        trust.opened().map(async ({ space: root, openedAt }) => {
+          if (await gate.refuses(root)) return [];
+          const missing = !(await stat(root).then(
             (found) => found.isDirectory(),
             () => false,
-          )),
-          trusted: await trust.isTrusted(root),
-        })),
-      ),
-    }),
+          ));
+          return [
+            { root, name: basename(root), openedAt, missing, trusted: await trust.isTrusted(root) },
+          ];
+        }),
+      );
+      return { spaces: spaces.flat() };
+    },
     'space.trust': async (params) => {
-      const root = await space(params.space);
+      const root = params.space;
       // What trusting enables is what is restricted before; what distrust restricts, after.
       const before = await trust.restricted(root, settings);
       const wasTrusted = await trust.set(root, params.trusted);

@@ -29,8 +29,6 @@ export interface RunSchedulerParts {
   settings: SettingsStore;
   trust: SpaceTrust;
   hosts: SessionHosts;
-  /** The real root of a space a client named. */
-  space: (root: string) => Promise<string>;
   /** Receives one line per failed run (the daemon log). */
   log: (line: string) => void;
   /** Decides a run's model from its settings (`auth_failed` without credentials, R71). */
@@ -80,12 +78,11 @@ export class RunScheduler {
    * Compacts a session's history now through its host (spec R73) with the standing
    * `compaction.instructions` and then `instructions`, the session's prompt settings saying which
    * sources the summary leaves out (R46). `busy` while one of its runs is accepted or running; a
-   * run submitted meanwhile is `busy` too, a queued one starts after it.
+   * run submitted meanwhile is `busy` too, a queued one starts after it. `params` name a real
+   * space root and a session checked there (`reachParams`).
    */
   async compact(params: V1Params<'session.compact'>): Promise<V1Result<'session.compact'>> {
-    const space = await this.#parts.space(params.space);
-    const { sessionId } = params;
-    await this.#parts.trust.checkSession(space, sessionId);
+    const { space, sessionId } = params;
     const active = this.#ledger
       .activeRuns()
       .find((run) => run.space === space && run.sessionId === sessionId);
@@ -122,14 +119,14 @@ export class RunScheduler {
 
   /**
    * Follows a session's runs for `connection` (`session.subscribe`): the runs accepted or running
-   * now, oldest first, whose events it gets from now on, and every run accepted later.
+   * now, oldest first, whose events it gets from now on, and every run accepted later (`params`
+   * reached as for {@link compact}).
    */
   async subscribeSession(
     params: V1Params<'session.subscribe'>,
     connection: ConnectionContext,
   ): Promise<V1Result<'session.subscribe'>> {
-    const space = await this.#parts.space(params.space);
-    await this.#parts.trust.checkSession(space, params.sessionId);
+    const { space } = params;
     this.#sessions.subscribe(space, params.sessionId, connection);
     const runs = this.#ledger
       .listRuns({ space, sessionId: params.sessionId, limit: 1000 })
@@ -144,7 +141,7 @@ export class RunScheduler {
     params: V1Params<'session.unsubscribe'>,
     connection: ConnectionContext,
   ): Promise<V1Result<'session.unsubscribe'>> {
-    const space = await this.#parts.space(params.space);
+    const { space } = params;
     return { unsubscribed: this.#sessions.unsubscribe(space, params.sessionId, connection) };
   }
 
@@ -153,13 +150,15 @@ export class RunScheduler {
     for (const { space, sessionId } of this.#ledger.queuedSessions()) this.#pump(space, sessionId);
   }
 
-  /** Accepts a run request (spec R20–R22) and starts it in the background. */
+  /**
+   * Accepts a run request (spec R20–R22) and starts it in the background; `params` name a real
+   * space root, opened (`reachParams`).
+   */
   async submit(
     params: V1Params<'run.submit'>,
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.submit'>> {
-    const space = await this.#parts.space(params.space);
-    return this.#accept({ ...params, space }, subscriber);
+    return this.#accept(params, subscriber);
   }
 
   /** Starts a new attempt of an ended run, linked to it (no automatic retry, spec R73). */
