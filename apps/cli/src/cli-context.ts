@@ -1,5 +1,6 @@
-import { lstatSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, parse, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
@@ -86,8 +87,21 @@ function isSpace(folder: string): boolean {
   }
 }
 
-/** The nearest folder from `folder` up that is a space (holds `.repa/`), as git finds its repository. */
-export function enclosingSpace(folder: string): string | undefined {
+/**
+ * Whether `folder` is the root of the file system or the home folder: never the space of a folder
+ * below it by itself (design R96; the daemon makes neither a space unless it is named).
+ */
+export function isHomeFolder(folder: string): boolean {
+  if (parse(folder).root === folder) return true;
+  try {
+    return folder === realpathSync(homedir());
+  } catch {
+    return folder === homedir();
+  }
+}
+
+/** The nearest folder from `folder` up that holds `.repa/`, as git finds its repository. */
+function nearestSpace(folder: string): string | undefined {
   for (let current = resolve(folder); ; current = dirname(current)) {
     if (isSpace(current)) return current;
     if (dirname(current) === current) return undefined;
@@ -95,15 +109,37 @@ export function enclosingSpace(folder: string): string | undefined {
 }
 
 /**
+ * The space `folder` is in: the nearest folder from it up that is a space (holds `.repa/`), but
+ * never the home folder or the root of the file system above it ({@link isHomeFolder}).
+ */
+export function enclosingSpace(folder: string): string | undefined {
+  const nearest = nearestSpace(folder);
+  return nearest !== undefined && nearest !== resolve(folder) && isHomeFolder(nearest)
+    ? undefined
+    : nearest;
+}
+
+/**
  * The space root a command works in: `--space` (made absolute against the directory the command
- * was typed in), else the space the working directory is in (the nearest folder up with a
- * `.repa/`), else the working directory. A file is refused.
+ * was typed in), else the space the working directory is in ({@link enclosingSpace}), else the
+ * working directory. A file is refused, and so is a working directory whose nearest space is the
+ * home folder above it (`space_unsafe`: the learner names the space they mean).
  */
 export function spaceOf(context: CliContext, space: string | undefined): string {
-  const root =
-    space === undefined
-      ? (enclosingSpace(context.cwd) ?? resolve(context.cwd))
-      : resolve(context.cwd, space);
+  const cwd = resolve(context.cwd);
+  if (space === undefined && enclosingSpace(cwd) !== nearestSpace(cwd)) {
+    const home = nearestSpace(cwd) ?? '/';
+    const what = parse(home).root === home ? 'the root of the file system' : 'your home folder';
+    throw new RepaError(
+      'space_unsafe',
+      `${cwd} has no .repa/ of its own, and the space above it is ${what} (${home}), which Repa never takes for a folder below it.`,
+      {
+        fix: `Name the space you mean: --space ${cwd} (this folder, a space of its own) or --space ${home}.`,
+        details: { space: cwd, above: home },
+      },
+    );
+  }
+  const root = space === undefined ? (enclosingSpace(cwd) ?? cwd) : resolve(context.cwd, space);
   let isFile = false;
   try {
     isFile = !statSync(root).isDirectory();
@@ -120,14 +156,49 @@ export function spaceOf(context: CliContext, space: string | undefined): string 
 }
 
 /**
+ * The space a command that writes there works in ({@link spaceOf}); with `--space`, the daemon is
+ * told first that the learner named it (design R96: the home folder, the root of the file system
+ * and a folder holding Pi's or Repa's configuration become a space only so).
+ */
+export async function writableSpace(
+  context: CliContext,
+  client: RepaClient,
+  space: string | undefined,
+): Promise<string> {
+  const root = spaceOf(context, space);
+  if (space !== undefined) await client.request('space.open', { root, named: true });
+  return root;
+}
+
+/**
+ * Before a conversation in `space` (`explicit`: named with --space; `making`: a new session may
+ * make it a space). Named, the question of a space inside a space comes first, then the daemon is
+ * told the learner named it; else, when the folder is no space yet, the daemon's answer to a query
+ * comes first (a folder it never makes a space by itself is refused there, design R96), then the
+ * question.
+ */
+export async function claimSpace(
+  context: CliContext,
+  client: RepaClient,
+  space: string,
+  explicit: boolean,
+  making: boolean,
+): Promise<void> {
+  if (explicit) {
+    if (making) await confirmSpace(context, space, true);
+    await client.request('space.open', { root: space, named: true });
+    return;
+  }
+  if (!making || isSpace(space)) return;
+  await client.request('session.list', { space });
+  await confirmSpace(context, space, false);
+}
+
+/**
  * Before a run makes `space` a space (its `.repa/` folder): asks on a terminal when the space is
  * the working directory, else says so on stderr. Declining ends the command with `cancelled`.
  */
-export async function confirmSpace(
-  context: CliContext,
-  space: string,
-  explicit: boolean,
-): Promise<void> {
+async function confirmSpace(context: CliContext, space: string, explicit: boolean): Promise<void> {
   if (isSpace(space)) return;
   const what = `${space} is not a Repa space yet`;
   const how = `Repa keeps its sessions and settings in ${join(space, '.repa')}`;

@@ -107,8 +107,10 @@ ${GLOBAL_OPTIONS_HELP}
 
 Commands that need the daemon start it in the background for the app directory. Each command has
 --help. A command works in the space you are in: the nearest folder up from the current directory
-that holds a .repa/ folder (as git finds its repository), else the current directory; --space DIR
-names another. Start with: repa demo, then repa chat in a folder of your notes.
+that holds a .repa/ folder (as git finds its repository, but never your home folder or / above
+it), else the current directory; --space DIR names another. Your home folder, / and a folder
+holding Pi's or Repa's configuration become a space only when named with --space. Start with:
+repa demo, then repa chat in a folder of your notes.
 On a terminal output is coloured (NO_COLOR turns it off, FORCE_COLOR on for a pipe); with --json an
 error is one {"kind":"error","code",…} line on stdout. Exit codes: 0 done, 1 failed, 2 usage error,
 130 cancelled.

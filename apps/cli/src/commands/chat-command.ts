@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
-import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../cli-context.js';
+import { type CliContext, claimSpace, sessionOf, spaceOf } from '../cli-context.js';
 import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
 import { statusLine } from '../describe-model.js';
@@ -144,11 +144,10 @@ async function openChat(
     );
   }
   const space = spaceOf(context, str(values.space));
-  // As in repa run: a named session must exist already; only a new one makes the folder a space.
-  if (str(values.session) === undefined) {
-    await confirmSpace(context, space, str(values.space) !== undefined);
-  }
   const client = await context.client();
+  // As in repa run: a named session must exist already; only a new one makes the folder a space.
+  const making = str(values.session) === undefined;
+  await claimSpace(context, client, space, str(values.space) !== undefined, making);
   let opened: { sessionId: string; created: boolean };
   if (values.resume) {
     const picked = await pickSession(context, client, space);

@@ -4,7 +4,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import { type CliContext, confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
+import {
+  type CliContext,
+  confirmDestructive,
+  sessionOrLatest,
+  spaceOf,
+  writableSpace,
+} from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -200,7 +206,7 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
   },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = spaceOf(context, str(values.space));
+    const space = await writableSpace(context, await context.client(), str(values.space));
     const file = str(values.file);
     const text = str(values.body);
     if ((file === undefined) === (text === undefined)) {
@@ -240,7 +246,7 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
   options: { space: { type: 'string' }, force: { type: 'boolean' }, yes: { type: 'boolean' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = spaceOf(context, str(values.space));
+    const space = await writableSpace(context, await context.client(), str(values.space));
     const force = values.force === true;
     const current = await currentRevision(context, space, force);
     await confirmDestructive(
@@ -273,7 +279,7 @@ With --json: {"space", "saved", "revision"}.`,
   options: { space: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = spaceOf(context, str(values.space));
+    const space = await writableSpace(context, await context.client(), str(values.space));
     const current = (await readContext(context, space)).context;
     const folder = await mkdtemp(join(tmpdir(), 'repa-context-'));
     const file = join(folder, 'learning-context.md');
@@ -378,7 +384,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
   },
   positionals: [1, 100],
   async run(context, args, values) {
-    const space = spaceOf(context, str(values.space));
+    const space = await writableSpace(context, await context.client(), str(values.space));
     const client = await context.client();
     const buildId = randomUUID();
     // The revision read now: a write made by someone else during the build makes it stale_version.

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { MaterialInfo } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
-import { spaceOf } from '../cli-context.js';
+import { spaceOf, writableSpace } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, writeJson } from '../format-table.js';
 import { terminalWidth } from '../style.js';
@@ -91,7 +91,9 @@ With --json: {"material": {"id", "identity", "path", "type", "bytes", "spaces", 
       path: resolve(context.cwd, args[0] as string),
       ...(id === undefined ? {} : { id }),
       ...(title === undefined ? {} : { title }),
-      ...(allSpaces ? { allSpaces: true } : { space: spaceOf(context, str(values.space)) }),
+      ...(allSpaces
+        ? { allSpaces: true }
+        : { space: await writableSpace(context, client, str(values.space)) }),
     });
     if (context.json) {
       writeJson(context.stdout, result);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { PackageLevel, PackageResource, ResourceDiagnostic } from '@repa/protocol';
+import type { PackageLevel, PackageResource, RepaClient, ResourceDiagnostic } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
-import { spaceOf } from '../cli-context.js';
+import { spaceOf, writableSpace } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -39,14 +39,18 @@ function sourceOf(context: CliContext, source: string): string {
   return existsSync(path) ? path : source;
 }
 
-function changeOf(context: CliContext, args: string[], values: OptionValues) {
+async function changeOf(
+  context: CliContext,
+  client: RepaClient,
+  args: string[],
+  values: OptionValues,
+) {
   const level = levelOf(values);
+  const space = typeof values.space === 'string' ? values.space : undefined;
   return {
     source: sourceOf(context, args[0] ?? ''),
     level,
-    ...(level === 'space'
-      ? { space: spaceOf(context, typeof values.space === 'string' ? values.space : undefined) }
-      : {}),
+    ...(level === 'space' ? { space: await writableSpace(context, client, space) } : {}),
   };
 }
 
@@ -110,7 +114,10 @@ ${LEVEL_HELP}`,
   positionals: [1, 1],
   async run(context, args, values) {
     const client = await context.client();
-    const result = await client.request('packages.add', changeOf(context, args, values));
+    const result = await client.request(
+      'packages.add',
+      await changeOf(context, client, args, values),
+    );
     if (context.json) {
       writeJson(context.stdout, result);
       return 0;
@@ -135,7 +142,7 @@ ${LEVEL_HELP}`,
   positionals: [1, 1],
   async run(context, args, values) {
     const client = await context.client();
-    const change = changeOf(context, args, values);
+    const change = await changeOf(context, client, args, values);
     const result = await client.request('packages.remove', change);
     if (context.json) {
       writeJson(context.stdout, result);

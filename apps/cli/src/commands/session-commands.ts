@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type RepaClient, RepaError } from '@repa/protocol';
-import { confirmDestructive, sessionOrLatest, spaceOf } from '../cli-context.js';
+import { confirmDestructive, sessionOrLatest, spaceOf, writableSpace } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
 import { historyText } from '../history-lines.js';
@@ -146,9 +146,10 @@ ${SPACE_HELP}`,
   options: { space: { type: 'string' }, title: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = spaceOf(context, str(values.space));
+    const client = await context.client();
+    const space = await writableSpace(context, client, str(values.space));
     const title = str(values.title);
-    const { session } = await (await context.client()).request('session.create', {
+    const { session } = await client.request('session.create', {
       space,
       ...(title ? { title } : {}),
     });

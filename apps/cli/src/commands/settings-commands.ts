@@ -8,7 +8,13 @@ import {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from '@repa/protocol';
-import { type CliContext, sessionOf, sessionOrLatest, spaceOf } from '../cli-context.js';
+import {
+  type CliContext,
+  sessionOf,
+  sessionOrLatest,
+  spaceOf,
+  writableSpace,
+} from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { didYouMean } from '../did-you-mean.js';
 import { formatTable, writeJson } from '../format-table.js';
@@ -105,7 +111,7 @@ async function writeScope(
   level: WritableSettingsLevel,
 ): Promise<{ space?: string; sessionId?: string }> {
   if (level === 'application') return {};
-  const space = spaceOf(context, str(values.space));
+  const space = await writableSpace(context, client, str(values.space));
   if (level === 'space') return { space };
   const { sessionId } = await sessionOf(client, space, str(values.session));
   return { space, sessionId };

@@ -1,6 +1,6 @@
 import type { RestrictedItem } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
-import { spaceOf } from '../cli-context.js';
+import { writableSpace } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { askConsent } from '../consent.js';
 import { writeJson } from '../format-table.js';
@@ -41,9 +41,9 @@ export function restrictedLines(
 }
 
 async function setTrust(context: CliContext, values: OptionValues, trusted: boolean) {
-  const named = typeof values.space === 'string' ? values.space : undefined;
-  const space = spaceOf(context, named);
   const client = await context.client();
+  const named = typeof values.space === 'string' ? values.space : undefined;
+  const space = await writableSpace(context, client, named);
   if (trusted) {
     const { space: info } = await client.request('space.open', { root: space });
     const items = info.restricted ?? [];

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { daemonPaths } from '@repa/protocol/node';
-import { enclosingSpace, spaceOf } from '../cli-context.js';
+import { enclosingSpace, writableSpace } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
@@ -54,16 +54,17 @@ Options:
         throw usageError(`Not a port: ${values.port}.`, 'Pass a port from 1 to 65535.');
       }
     }
-    await context.client(); // Starts the daemon when none runs.
+    const client = await context.client(); // Starts the daemon when none runs.
     const { openWebApp } = await loadApplication();
     const opened = await openWebApp({
       socketPath: daemonPaths(context.appDirectory).socketPath,
       port,
       client: { name: 'repa', version: context.version },
     });
+    // A space named here may be one the daemon makes a space only when named (design R96).
     const space =
       typeof values.space === 'string'
-        ? spaceOf(context, values.space)
+        ? await writableSpace(context, client, values.space)
         : enclosingSpace(context.cwd);
     const url =
       space === undefined ? opened.url : `${opened.url}#space=${encodeURIComponent(space)}`;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
 import { type RepaClient, RepaError, type RestrictedItem, type RunInfo } from '@repa/protocol';
-import { type CliContext, confirmSpace, sessionOf, spaceOf } from '../../cli-context.js';
+import { type CliContext, claimSpace, sessionOf, spaceOf } from '../../cli-context.js';
 import {
   type Command,
   type OptionValues,
@@ -19,11 +19,10 @@ import { deliveryOf, requestText, runInputOf, runOverridesOf, str } from './run-
 /** Opens the space and session of a run command and prints where the run goes. */
 async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
   const space = spaceOf(context, str(values.space));
-  // A named session must exist already; only a new one makes the folder a space.
-  if (str(values.session) === undefined) {
-    await confirmSpace(context, space, str(values.space) !== undefined);
-  }
   const client = await context.client();
+  // A named session must exist already; only a new one makes the folder a space.
+  const making = str(values.session) === undefined;
+  await claimSpace(context, client, space, str(values.space) !== undefined, making);
   const opened = await sessionOf(client, space, str(values.session), values.new !== true);
   const restricted = await restrictedOf(client, space);
   const start = { space, ...opened, restricted };
