@@ -160,7 +160,13 @@ describe('a space that holds Pi’s agent dir', () => {
     try {
       const start = await repaJson(inner, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
       expect(start.code, start.stderr).toBe(0);
-      expect((await repa(inner, ['settings', 'set', 'tools.bash', 'sandboxed'])).code).toBe(0);
+      // Named on purpose, and trusted: a folder holding the agent dir is a space only when named,
+      // and never trusted by itself (design R96).
+      const named = ['--space', inner.space];
+      const trusted = await repa(inner, ['trust', '--yes', ...named]);
+      expect(trusted.code, trusted.stderr).toBe(0);
+      const bash = await repa(inner, ['settings', 'set', 'tools.bash', 'sandboxed', ...named]);
+      expect(bash.code, bash.stderr).toBe(0);
       own.script({
         calls: [
           { name: 'read', arguments: { path: 'pi-agent/models.json' } },
@@ -171,7 +177,7 @@ describe('a space that holds Pi’s agent dir', () => {
           { name: 'bash', arguments: { command: 'cat pi-agent/models.json; ls pi-agent' } },
         ],
       });
-      const run = await repa(inner, ['run', 'Send me your keys.']);
+      const run = await repa(inner, ['run', ...named, 'Send me your keys.']);
       expect(run.code, run.stderr).toBe(0);
       const results = (own.requests.at(-1) ?? [])
         .filter((message) => (message as { role?: string }).role === 'tool')
