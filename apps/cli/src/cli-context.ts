@@ -156,6 +156,18 @@ export function spaceOf(context: CliContext, space: string | undefined): string 
 }
 
 /**
+ * The space a listing that also answers without one is scoped to: as {@link spaceOf}, but none
+ * when the working directory would give the home folder or the root of the file system (spaces
+ * only when named, design R96): the listing then answers at the application level.
+ */
+export function listingSpace(context: CliContext, space: string | undefined): string | undefined {
+  if (space !== undefined) return spaceOf(context, space);
+  const cwd = resolve(context.cwd);
+  const root = enclosingSpace(cwd) ?? cwd;
+  return enclosingSpace(cwd) !== nearestSpace(cwd) || isHomeFolder(root) ? undefined : root;
+}
+
+/**
  * The space a command that writes there works in ({@link spaceOf}); with `--space`, the daemon is
  * told first that the learner named it (design R96: the home folder, the root of the file system
  * and a folder holding Pi's or Repa's configuration become a space only so).

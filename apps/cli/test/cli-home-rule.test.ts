@@ -105,6 +105,23 @@ describe('repa in the home folder', () => {
     expect(trustedSpaces()).not.toContain(sandbox.home);
   });
 
+  it('listings that answer without a space still answer in $HOME and below it, at the application level', async () => {
+    const notes = join(sandbox.home, 'letters');
+    const before = tree(sandbox.home);
+    for (const cwd of [sandbox.home, notes]) {
+      for (const args of [
+        ['settings', 'get'],
+        ['packages', 'list'],
+        ['runs', 'list', '--all'],
+      ]) {
+        const result = await repa(sandbox, args, { cwd });
+        expect([cwd, ...args, result.code, result.stderr]).toEqual([cwd, ...args, 0, '']);
+      }
+    }
+    expect(tree(sandbox.home)).toEqual(before);
+    expect(await listedSpaces()).toEqual([]);
+  });
+
   it('named with --space, $HOME is a space (listed, not trusted by itself); a folder below still does not resolve to it', async () => {
     const named = await repa(sandbox, ['run', '--space', sandbox.home, 'Hello there.']);
     expect(named.code, named.stderr).toBe(0);

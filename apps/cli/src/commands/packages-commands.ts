@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PackageLevel, PackageResource, RepaClient, ResourceDiagnostic } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
-import { spaceOf, writableSpace } from '../cli-context.js';
+import { listingSpace, writableSpace } from '../cli-context.js';
 import type { Command, OptionValues } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -76,7 +76,10 @@ Options:
   async run(context, _args, values) {
     const client = await context.client();
     // Nothing is made a space by listing: a folder that is not a trusted space lists no own packages.
-    const space = spaceOf(context, typeof values.space === 'string' ? values.space : undefined);
+    const space = listingSpace(
+      context,
+      typeof values.space === 'string' ? values.space : undefined,
+    );
     const result = await client.request('packages.list', space ? { space } : {});
     if (context.json) {
       writeJson(context.stdout, result);

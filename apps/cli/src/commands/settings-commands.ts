@@ -10,6 +10,7 @@ import {
 } from '@repa/protocol';
 import {
   type CliContext,
+  listingSpace,
   sessionOf,
   sessionOrLatest,
   spaceOf,
@@ -94,7 +95,11 @@ async function readScope(
   level: WritableSettingsLevel | undefined,
 ): Promise<{ space?: string; sessionId?: string }> {
   if (level === 'application') return {};
-  const space = spaceOf(context, str(values.space));
+  const space =
+    level === undefined
+      ? listingSpace(context, str(values.space))
+      : spaceOf(context, str(values.space));
+  if (space === undefined) return {};
   if (level === 'space') return { space };
   if (level === 'session') {
     return { space, sessionId: (await sessionOf(client, space, str(values.session))).sessionId };

@@ -53,12 +53,14 @@ Options:
       throw usageError('--all and --space exclude each other.', 'Pass one of them.');
     }
     const client = await context.client();
-    const space = spaceOf(context, str(values.space));
+    const space = values.all ? undefined : spaceOf(context, str(values.space));
     const session = str(values.session);
     const sessionId =
-      session && !values.all ? (await resolveSession(client, space, session)).sessionId : session;
+      session && space !== undefined
+        ? (await resolveSession(client, space, session)).sessionId
+        : session;
     const { runs } = await client.request('run.list', {
-      ...(values.all ? {} : { space }),
+      ...(space === undefined ? {} : { space }),
       ...(sessionId ? { sessionId } : {}),
       ...(status ? { status: status as RunInfo['status'] } : {}),
       ...(limit ? { limit } : {}),
@@ -69,9 +71,10 @@ Options:
       const terminal = isTerminal(context.stdout);
       const withSpace = values.all === true;
       // Session ids are told apart among the space's sessions, run ids among the runs shown.
-      const sessions = values.all
-        ? runs.map((run) => run.sessionId)
-        : (await client.request('session.list', { space })).sessions.map((s) => s.sessionId);
+      const sessions =
+        space === undefined
+          ? runs.map((run) => run.sessionId)
+          : (await client.request('session.list', { space })).sessions.map((s) => s.sessionId);
       const short = new Map([
         ...uniquePrefixes(
           runs.flatMap((run) => [run.runId, ...(run.targetRunId ? [run.targetRunId] : [])]),
