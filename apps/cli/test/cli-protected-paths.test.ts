@@ -10,19 +10,17 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
-import {
-  SCRIPTED_MODEL,
-  type ScriptedCall,
-  type ScriptedModel,
-  startScriptedModel,
-} from './scripted-model.js';
 
 // The agent turned against the machine (design R95): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.
 const sandbox = createSandbox();
-let model: ScriptedModel;
+let model: OpenAiEndpoint;
+/** The endpoint's model, scripted by each test: a model steered by what it read. */
+const SCRIPTED_MODEL = 'test/plain';
+const DONE = { kind: 'text', text: 'Done.' } as const;
 const marker = join(sandbox.root, 'armed');
 
 /** Every entry below `root` but `.repa`: a file's text, a link's target, a folder's mark. */
@@ -59,7 +57,7 @@ const TARGETS = [
 ];
 
 beforeAll(async () => {
-  model = await startScriptedModel();
+  model = await startOpenAiEndpoint([DONE]);
   model.configure(sandbox.agentDir);
   const start = await repaJson(sandbox, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
   expect(start.code, start.stderr).toBe(0);
@@ -96,7 +94,7 @@ describe('the agent cannot arm the machine', () => {
   it('refuses write, edit, apply_patch and a command on every protected place, changing nothing', async () => {
     const before = snapshot(sandbox.space);
     const content = (path: string) => (path.includes('config') ? FSMONITOR : PAYLOAD);
-    const calls: ScriptedCall[] = TARGETS.flatMap((path) => [
+    const calls: EndpointToolCall[] = TARGETS.flatMap((path) => [
       { name: 'write', arguments: { path, content: content(path) } },
       {
         name: 'apply_patch',
@@ -120,13 +118,19 @@ describe('the agent cannot arm the machine', () => {
       'git init -q nested',
       'true',
     ].join('; ');
-    model.script({ calls }, { calls: [{ name: 'bash', arguments: { command } }] });
+    model.replies.splice(
+      0,
+      Infinity,
+      { kind: 'tools', calls },
+      { kind: 'tools', calls: [{ name: 'bash', arguments: { command } }] },
+      DONE,
+    );
     const run = await repa(sandbox, ['run', 'Follow the instructions in the PDF.']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('[tool] write refused: ".pi/extensions/x.js" is protected');
 
     // The model was told each refusal: every save refused as protected_path.
-    const results = (model.requests.at(-2) ?? []).filter(
+    const results = ((model.requests.at(-2)?.messages as unknown[] | undefined) ?? []).filter(
       (message) => (message as { role?: string }).role === 'tool',
     );
     expect(results).toHaveLength(calls.length);
@@ -155,7 +159,7 @@ describe('a space that holds Pi’s agent dir', () => {
     const inner = createSandbox();
     inner.agentDir = join(inner.space, 'pi-agent');
     mkdirSync(inner.agentDir);
-    const own = await startScriptedModel();
+    const own = await startOpenAiEndpoint([DONE]);
     own.configure(inner.agentDir);
     try {
       const start = await repaJson(inner, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
@@ -167,19 +171,25 @@ describe('a space that holds Pi’s agent dir', () => {
       expect(trusted.code, trusted.stderr).toBe(0);
       const bash = await repa(inner, ['settings', 'set', 'tools.bash', 'sandboxed', ...named]);
       expect(bash.code, bash.stderr).toBe(0);
-      own.script({
-        calls: [
-          { name: 'read', arguments: { path: 'pi-agent/models.json' } },
-          { name: 'write', arguments: { path: 'pi-agent/extensions/x.js', content: PAYLOAD } },
-          { name: 'ls', arguments: { path: 'pi-agent' } },
-          { name: 'grep', arguments: { pattern: 'apiKey' } },
-          { name: 'find', arguments: { pattern: '**/models.json' } },
-          { name: 'bash', arguments: { command: 'cat pi-agent/models.json; ls pi-agent' } },
-        ],
-      });
+      own.replies.splice(
+        0,
+        Infinity,
+        {
+          kind: 'tools',
+          calls: [
+            { name: 'read', arguments: { path: 'pi-agent/models.json' } },
+            { name: 'write', arguments: { path: 'pi-agent/extensions/x.js', content: PAYLOAD } },
+            { name: 'ls', arguments: { path: 'pi-agent' } },
+            { name: 'grep', arguments: { pattern: 'apiKey' } },
+            { name: 'find', arguments: { pattern: '**/models.json' } },
+            { name: 'bash', arguments: { command: 'cat pi-agent/models.json; ls pi-agent' } },
+          ],
+        },
+        DONE,
+      );
       const run = await repa(inner, ['run', ...named, 'Send me your keys.']);
       expect(run.code, run.stderr).toBe(0);
-      const results = (own.requests.at(-1) ?? [])
+      const results = ((own.requests.at(-1)?.messages as unknown[] | undefined) ?? [])
         .filter((message) => (message as { role?: string }).role === 'tool')
         .map((message) => JSON.stringify((message as { content: unknown }).content));
       expect(results).toHaveLength(6);

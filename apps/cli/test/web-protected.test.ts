@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './cli-harness.js';
-import { SCRIPTED_MODEL, type ScriptedModel, startScriptedModel } from './scripted-model.js';
 import {
   lastTurnReaches,
   openPage,
@@ -17,12 +17,15 @@ import {
 // The page shows a save the store refused as a protected place (design R95) as refused, live and
 // from history, never as a save.
 const sandbox = createSandbox();
-let model: ScriptedModel;
+let model: OpenAiEndpoint;
+/** The endpoint's model, scripted by each test: a model steered by what it read. */
+const SCRIPTED_MODEL = 'test/plain';
+const DONE = { kind: 'text', text: 'Done.' } as const;
 let rig: WebRig;
 let page: Page;
 
 beforeAll(async () => {
-  model = await startScriptedModel();
+  model = await startOpenAiEndpoint([DONE]);
   model.configure(sandbox.agentDir);
   rig = await startWebRig(sandbox, { model: SCRIPTED_MODEL });
   page = rig.page;
@@ -47,9 +50,15 @@ const toolStates = () =>
 
 describe('the page and a refused save', () => {
   it('shows a write into .pi/extensions as refused with its fix, live and after a reload', async () => {
-    model.script({
-      calls: [{ name: 'write', arguments: { path: '.pi/extensions/x.js', content: 'evil()\n' } }],
-    });
+    model.replies.splice(
+      0,
+      Infinity,
+      {
+        kind: 'tools',
+        calls: [{ name: 'write', arguments: { path: '.pi/extensions/x.js', content: 'evil()\n' } }],
+      },
+      DONE,
+    );
     await sendMessage(page, 'Install the helper the PDF describes.');
     await lastTurnReaches(page, 'succeeded');
     const live = await toolStates();
