@@ -10,9 +10,9 @@ import {
 import type { ModelSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLearningContext } from '../src/build-learning-context.js';
-import { PiConversationHost } from '../src/pi-conversation-host.js';
-import { PiModels } from '../src/pi-models.js';
+import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
+import { buildLearningContext } from '../src/learning-context/build-learning-context.js';
+import { PiModels } from '../src/models/pi-models.js';
 
 // Pi's real Anthropic Messages client (not a faux provider) against a local endpoint speaking the
 // protocol, declared in Pi's models.json as provider `local` with `api: "anthropic-messages"`.

@@ -7,10 +7,10 @@ import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { buildLearningContext } from '../src/build-learning-context.js';
+import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
+import { buildLearningContext } from '../src/learning-context/build-learning-context.js';
 import { grantMaterial } from '../src/materials.js';
-import { offlineModel } from '../src/models.js';
-import { PiConversationHost } from '../src/pi-conversation-host.js';
+import { offlineModel } from '../src/models/choose-model.js';
 import { checkRunInput, readAttachments } from '../src/run-inputs.js';
 import { createFauxHost } from '../src/testing/index.js';
 

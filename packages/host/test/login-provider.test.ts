@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { RepaError } from '@repa/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type LoginStep, loginProvider, logoutProvider } from '../src/login-provider.js';
-import { PiModels } from '../src/pi-models.js';
+import { type LoginStep, loginProvider, logoutProvider } from '../src/models/login-provider.js';
+import { PiModels } from '../src/models/pi-models.js';
 
 const run = promisify(execFile);
 

@@ -6,8 +6,8 @@ import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { ModelSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseModel } from '../src/models.js';
-import { PiConversationHost } from '../src/pi-conversation-host.js';
+import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
+import { chooseModel } from '../src/models/choose-model.js';
 
 let endpoint: OpenAiEndpoint | undefined;
 afterEach(async () => {

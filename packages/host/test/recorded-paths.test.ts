@@ -20,12 +20,15 @@ import { ContentStore, readContentText, rewindGroup } from '@repa/content';
 import { RepaError, type RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildLearningContext } from '../src/build-learning-context.js';
+import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
+import { buildLearningContext } from '../src/learning-context/build-learning-context.js';
+import {
+  getLearningContext,
+  setLearningContext,
+} from '../src/learning-context/space-learning-context.js';
 import { grantMaterial, listGrantedMaterials } from '../src/materials.js';
-import { offlineModel } from '../src/models.js';
-import { PiConversationHost } from '../src/pi-conversation-host.js';
-import { getLearningContext, setLearningContext } from '../src/space-learning-context.js';
-import { createSpaceSession, findSessionFile } from '../src/space-sessions.js';
+import { offlineModel } from '../src/models/choose-model.js';
+import { createSpaceSession, findSessionFile } from '../src/sessions/space-sessions.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const SECRET = 'SECRET-3c9e: the deploy key is hunter2';

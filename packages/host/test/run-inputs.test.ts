@@ -10,8 +10,8 @@ import {
 import { type PromptSettings, RepaError, type RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { RESUME_NOTE } from '../src/conversation/run-marks.js';
 import { checkRunInput } from '../src/run-inputs.js';
+import { RESUME_NOTE } from '../src/sessions/run-marks.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const settings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };

@@ -5,7 +5,7 @@ import { fauxAssistantMessage } from '@earendil-works/pi-ai';
 import type { PromptSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { deleteSpaceSession, listSpaceSessions } from '../src/space-sessions.js';
+import { deleteSpaceSession, listSpaceSessions } from '../src/sessions/space-sessions.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const instructionsOn: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, projectInstructions: true };

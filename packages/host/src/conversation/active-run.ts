@@ -10,7 +10,7 @@ import type {
 } from '@repa/protocol';
 import { runEventsFromPi } from '../run-events.js';
 import type { SendOptions } from './host-options.js';
-import type { RunDeliveries } from './run-deliveries.js';
+import type { RunDeliveries } from './pi-queues.js';
 import { addUsage, emptyUsage, type RunTally } from './run-outcome.js';
 
 /** What the host knows of the run it is running. */

@@ -28,21 +28,20 @@ import {
   type RunEvent,
   type SaveReceipt,
 } from '@repa/protocol';
-import type { HostBashTool } from '../bash-tool.js';
-import { createSessionFile, openSessionFile } from '../session-files.js';
-import { sessionDirectoryOf } from '../space-sessions.js';
-import {
-  checkTrustedPiFiles,
-  withheldInstructionFiles,
-  withSkillsWithinSpace,
-} from '../space-trust.js';
-import type { PiConversationHostOptions } from './host-options.js';
+import type { HostBashTool } from '../bash-settings.js';
 import {
   extensionTools,
   packageResources,
   resourceDiagnostics,
   withoutRefusedExtensions,
-} from './package-resources.js';
+} from '../packages/index.js';
+import { createSessionFile, openSessionFile, sessionDirectoryOf } from '../sessions/index.js';
+import {
+  checkTrustedPiFiles,
+  withheldInstructionFiles,
+  withSkillsWithinSpace,
+} from '../trust/index.js';
+import type { PiConversationHostOptions } from './host-options.js';
 
 /**
  * What the session reads from its host while Pi runs: the active run, else what the last run

@@ -1,8 +1,7 @@
 import type { Model } from '@earendil-works/pi-ai';
 import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
-import { connectionOf } from '../credential-source.js';
-import { modelErrorOf } from '../model-errors.js';
+import { connectionOf, modelErrorOf } from '../models/index.js';
 
 /** What one compaction on request did (spec R73; the token counts are Pi's estimates, R47). */
 export interface CompactionOutcome {

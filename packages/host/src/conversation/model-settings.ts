@@ -1,9 +1,8 @@
 import type { Model, ModelThinkingLevel } from '@earendil-works/pi-ai';
 import type { AgentSession, ModelRuntime } from '@earendil-works/pi-coding-agent';
 import { type ModelSettings, RepaError } from '@repa/protocol';
-import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-tool.js';
-import { findModel } from '../find-model.js';
-import { noCredentialsError } from '../model-errors.js';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-settings.js';
+import { findModel, noCredentialsError } from '../models/index.js';
 
 /** What a session's model settings fall back to and choose from. */
 export interface ModelSettingsContext {

@@ -10,8 +10,7 @@ import {
   type RunUsage,
   type WireError,
 } from '@repa/protocol';
-import { connectionOf } from '../credential-source.js';
-import { modelErrorOf } from '../model-errors.js';
+import { connectionOf, modelErrorOf } from '../models/index.js';
 
 /** How a run ended. */
 export interface RunOutcome {

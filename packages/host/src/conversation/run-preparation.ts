@@ -12,7 +12,7 @@ import {
   type RunEvent,
   type SaveReceipt,
 } from '@repa/protocol';
-import { learningContextDigest } from '../space-trust.js';
+import { learningContextDigest } from '../trust/index.js';
 
 /** Where a run's learning context is read from and whether it may be given. */
 export interface RunLearningContextSource {

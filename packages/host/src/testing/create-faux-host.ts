@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FauxResponseStep, fauxProvider, type TranscriptContext } from '@earendil-works/pi-ai';
 import { SettingsManager } from '@earendil-works/pi-coding-agent';
-import type { PiConversationHostOptions } from '../conversation/host-options.js';
-import { fauxModelChoice } from '../faux-model-choice.js';
-import { PiConversationHost } from '../pi-conversation-host.js';
+import type { PiConversationHostOptions } from '../conversation/index.js';
+import { PiConversationHost } from '../conversation/index.js';
+import { fauxModelChoice } from '../models/index.js';
 
 /** Options of {@link createFauxHost}. */
 export interface FauxHostOptions

@@ -1,6 +1,6 @@
 import { type FauxResponseFactory, fauxProvider } from '@earendil-works/pi-ai';
-import { answerEveryRequest, fauxModelChoice } from '../faux-model-choice.js';
-import type { ModelChoice } from '../model-choice.js';
+import type { ModelChoice } from '../models/index.js';
+import { answerEveryRequest, fauxModelChoice } from '../models/index.js';
 
 /**
  * A {@link ModelChoice} on Pi's faux provider whose every request is answered by `respond`

@@ -5,8 +5,8 @@ import {
   fauxToolCall,
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
-import { RESUME_NOTE } from '../conversation/run-marks.js';
-import type { ModelChoice } from '../model-choice.js';
+import type { ModelChoice } from '../models/index.js';
+import { RESUME_NOTE } from '../sessions/index.js';
 import { createFauxModel } from './create-faux-model.js';
 
 function lastRequest(messages: TranscriptContext['messages']) {

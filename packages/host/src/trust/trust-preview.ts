@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import { INSTRUCTION_FILES } from '@repa/content';
 import { readLearningContext } from '@repa/context';
 import type { RestrictedItem } from '@repa/protocol';
-import { listSessionFiles, sessionIdOfFileName } from './session-folders.js';
-import { sessionDirectoryOf } from './space-sessions.js';
-import { type KnownToRepa, learningContextDigest } from './space-trust.js';
+import { listSessionFiles, sessionDirectoryOf, sessionIdOfFileName } from '../sessions/index.js';
 import { addPi, addSkills } from './trust-preview-pi.js';
 import { ENTRY_BUDGET, headOf, lstatOr, Preview, shown } from './trust-preview-read.js';
+import { type KnownToRepa, learningContextDigest } from './trusted-pi-files.js';
 
 /** The bytes read from the start of an instruction file to quote its first lines. */
 const HEAD_BYTES = 4096;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { checkTrustedPiFiles } from './space-trust.js';
+import { checkTrustedPiFiles } from './trusted-pi-files.js';
 
 describe('checkTrustedPiFiles', () => {
   it('refuses the first unsafe file in Pi’s order (instructions, .pi files, resource folders)', async () => {

@@ -12,12 +12,12 @@ import {
   RepaError,
   type ResourceDiagnostic,
 } from '@repa/protocol';
+import { checkTrustedPiFiles, withSkillsWithinSpace } from '../trust/index.js';
 import {
   packageResources,
   resourceDiagnostics,
   withoutRefusedExtensions,
-} from './conversation/package-resources.js';
-import { checkTrustedPiFiles, withSkillsWithinSpace } from './space-trust.js';
+} from './package-resources.js';
 
 /** Whose Pi packages: the learner's own Pi settings, and a space's when it is given and trusted. */
 export interface PackagesScope {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { offlineModel } from './models.js';
-import { PiConversationHost } from './pi-conversation-host.js';
-import { createFauxHost } from './testing/index.js';
+import { PiConversationHost } from '../conversation/pi-conversation-host.js';
+import { createFauxHost } from '../testing/index.js';
+import { offlineModel } from './choose-model.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const toolNames = (events: RunEvent[]) =>

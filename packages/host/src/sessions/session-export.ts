@@ -1,11 +1,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FileEntry, type SessionEntry, SessionManager } from '@earendil-works/pi-coding-agent';
+import {
+  type AgentSession,
+  type FileEntry,
+  type SessionEntry,
+  SessionManager,
+} from '@earendil-works/pi-coding-agent';
 import { type RunInfo, saveReceiptSchema } from '@repa/protocol';
 import { z } from 'zod';
-import { RUN_MARK } from './conversation/run-marks.js';
-import type { PiConversationHost } from './pi-conversation-host.js';
+import { RUN_MARK } from './run-marks.js';
 import { sessionFileEntries } from './session-files.js';
 import { findSessionState } from './space-sessions.js';
 
@@ -146,7 +150,10 @@ export async function exportSession(
   space: string,
   sessionId: string,
   format: SessionExportFormat,
-  options: { runs?: readonly RunInfo[]; host?: () => Promise<PiConversationHost> } = {},
+  options: {
+    runs?: readonly RunInfo[];
+    host?: () => Promise<{ session: Pick<AgentSession, 'exportToHtml'> }>;
+  } = {},
 ): Promise<string> {
   if (format === 'html') {
     if (!options.host) throw new Error('An HTML export needs the session host.');

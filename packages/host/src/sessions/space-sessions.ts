@@ -15,8 +15,8 @@ import {
   toolCallTarget,
 } from '@repa/protocol';
 import { z } from 'zod';
-import { citationsByAnswer, withCitations } from './conversation/run-citations.js';
-import { RUN_MARK, type RunInHistory, runsInHistory } from './conversation/run-marks.js';
+import { citationsByAnswer, withCitations } from './run-citations.js';
+import { RUN_MARK, type RunInHistory, runsInHistory } from './run-marks.js';
 import {
   createSessionFile,
   type SessionFileState,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fauxAssistantMessage, fauxProvider } from '@earendil-works/pi-ai';
 import { RepaError } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
+import { offlineModel } from '../models/choose-model.js';
+import { answerEveryRequest, fauxModelChoice } from '../models/faux-model-choice.js';
 import { buildLearningContext } from './build-learning-context.js';
-import { answerEveryRequest, fauxModelChoice } from './faux-model-choice.js';
-import { offlineModel } from './models.js';
 
 function space(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'repa-build-'));

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseModel } from './models.js';
+import { chooseModel } from './choose-model.js';
 
 /** A Pi config dir with two credentialed local providers, `alpha/a1` and `zeta/z1`. */
 function agentDirWith(settings?: Record<string, unknown>): string {

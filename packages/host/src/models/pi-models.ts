@@ -10,11 +10,11 @@ import {
   RepaError,
   type ThinkingLevel,
 } from '@repa/protocol';
+import { checkTrustedPiFiles } from '../trust/index.js';
 import { connectionOf, credentialSourceOf } from './credential-source.js';
 import { findModel } from './find-model.js';
 import { createOfflineProvider } from './offline-model.js';
 import { piDefaultModel, readOnlyCredentials } from './pi-default-model.js';
-import { checkTrustedPiFiles } from './space-trust.js';
 
 /** Options of {@link PiModels.open}. */
 export interface PiModelsOptions {

@@ -3,13 +3,13 @@ import { SettingsManager } from '@earendil-works/pi-coding-agent';
 import { ContentStore, readContentText } from '@repa/content';
 import type { LearningContextSourceVersion } from '@repa/context';
 import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
+import type { ModelChoice } from '../models/index.js';
+import { modelErrorOf } from '../models/index.js';
 import {
   type LearningContextSourceText,
   readLearningContextSources,
   SOURCE_TEXT_LIMIT,
 } from './learning-context-sources.js';
-import type { ModelChoice } from './model-choice.js';
-import { modelErrorOf } from './model-errors.js';
 
 /** One step of a learning-context build, for progress events. */
 export interface BuildProgress {

@@ -11,41 +11,37 @@ import {
   type RewindResult,
 } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
-import { HostBashTool } from './bash-tool.js';
-import { type ActiveRun, onPiEvent, startActiveRun } from './conversation/active-run.js';
-import { type AssembledSession, assembleSession } from './conversation/assemble-session.js';
-import { type CompactionOutcome, compactSession } from './conversation/compact-session.js';
-import type {
-  PiConversationHostOptions,
-  ResumeTarget,
-  SendOptions,
-} from './conversation/host-options.js';
-import { applyModelSettings } from './conversation/model-settings.js';
-import { packageReport } from './conversation/package-resources.js';
-import { PromptCache } from './conversation/prompt-cache.js';
-import { type RewindRequest, rewindRun } from './conversation/rewind-run.js';
-import { checkRunCitations } from './conversation/run-citations.js';
-import { type DeliverOptions, RunDeliveries } from './conversation/run-deliveries.js';
-import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from './conversation/run-marks.js';
+import { HostBashTool } from '../bash-settings.js';
+import { hideMachineFolders } from '../machine-folders.js';
+import { packageReport } from '../packages/index.js';
+import { readAttachments, resolveRunImages } from '../run-inputs.js';
 import {
-  cancelledOutcome,
-  outcomeOf,
-  type RunOutcome,
-  withUsage,
-} from './conversation/run-outcome.js';
+  checkRunCitations,
+  markRun,
+  RESUME_MESSAGE,
+  RESUME_NOTE,
+  resumeModeOf,
+} from '../sessions/index.js';
+import { type ActiveRun, onPiEvent, startActiveRun } from './active-run.js';
+import { type AssembledSession, assembleSession } from './assemble-session.js';
+import { type CompactionOutcome, compactSession } from './compact-session.js';
+import type { PiConversationHostOptions, ResumeTarget, SendOptions } from './host-options.js';
+import { applyModelSettings } from './model-settings.js';
+import { type DeliverOptions, RunDeliveries } from './pi-queues.js';
+import { PromptCache } from './prompt-cache.js';
+import { type RewindRequest, rewindRun } from './rewind-conversation.js';
+import { cancelledOutcome, outcomeOf, type RunOutcome, withUsage } from './run-outcome.js';
 import {
   appendDateNotice,
   appendFileChangeNotice,
   prepareResume,
   readRunLearningContext,
-} from './conversation/run-preparation.js';
-import { hideMachineFolders } from './machine-folders.js';
-import { readAttachments, resolveRunImages } from './run-inputs.js';
+} from './run-preparation.js';
 
 /**
  * One Repa session on the real Pi SDK: Pi runs the model, history, tool loop, retries and
  * compaction; this host decides what the model is shown and saves files through the content store.
- * Its parts: the session's assembly (`conversation/assemble-session.ts`), its prompts
+ * Its parts: the session's assembly (`assemble-session.ts`), its prompts
  * (`prompt-cache.ts`), a run's model settings, deliveries and outcome; the class runs a run.
  */
 export class PiConversationHost {

@@ -8,7 +8,7 @@ import {
   type RewindFile,
   type RewindResult,
 } from '@repa/protocol';
-import { RUN_MARK } from './run-marks.js';
+import { RUN_MARK } from '../sessions/index.js';
 
 /** The custom entry that records a rewind (and keeps a moved conversation's new leaf on disk). */
 const REWIND_MARKER = 'repa.rewind';

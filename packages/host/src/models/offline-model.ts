@@ -7,7 +7,7 @@ import {
   type TranscriptContext,
 } from '@earendil-works/pi-ai';
 import { OFFLINE_MODEL_ID } from '@repa/protocol';
-import { RESUME_NOTE } from './conversation/run-marks.js';
+import { RESUME_NOTE } from '../sessions/index.js';
 import { answerEveryRequest } from './faux-model-choice.js';
 
 type Message = TranscriptContext['messages'][number];

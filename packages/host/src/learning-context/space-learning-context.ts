@@ -8,12 +8,11 @@ import {
   writeLearningContext,
 } from '@repa/context';
 import { type LearningContext, RepaError } from '@repa/protocol';
+import { findSessionState, sessionFileEntries } from '../sessions/index.js';
 import {
   checkLearningContextSources,
   readLearningContextSources,
 } from './learning-context-sources.js';
-import { sessionFileEntries } from './session-files.js';
-import { findSessionState } from './space-sessions.js';
 
 /**
  * A space's learning context, or null when it has none; `context_unavailable` when it is damaged.

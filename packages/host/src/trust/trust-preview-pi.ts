@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { RestrictedItem } from '@repa/protocol';
-import { PI_FILE_LIMIT } from './space-trust.js';
 import {
   headOf,
   linkTarget,
@@ -10,6 +9,7 @@ import {
   RUNS_AS_CODE,
   shown,
 } from './trust-preview-read.js';
+import { PI_FILE_LIMIT } from './trusted-pi-files.js';
 
 /** How deep a skills folder is walked for skills, as far as Pi's own checks go. */
 const SKILL_DEPTH = 8;

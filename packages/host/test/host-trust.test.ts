@@ -7,8 +7,8 @@ import { writeLearningContext } from '@repa/context';
 import type { PromptSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { learningContextDigest } from '../src/space-trust.js';
 import { createFauxHost } from '../src/testing/index.js';
+import { learningContextDigest } from '../src/trust/trusted-pi-files.js';
 
 const instructionsOn: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, projectInstructions: true };
 
