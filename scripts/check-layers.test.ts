@@ -214,4 +214,61 @@ describe('checkLayers', () => {
     }
     expect(violations[0]).not.toContain('index.ts');
   });
+
+  it('fails on a folder cycle: a folder and a loose file beside it importing each other', () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/conversation/assemble.ts':
+        "import { dir } from '../sessions.js';\nexport const a = dir;\n",
+      'packages/host/src/conversation/marks.ts': "export const MARK = 'm';\n",
+      'packages/host/src/sessions.ts':
+        "import { MARK } from './conversation/marks.js';\nexport const dir = MARK;\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining(
+        'packages/host/src: folder import cycle among conversation/, sessions.ts (packages/host/src/conversation/assemble.ts imports packages/host/src/sessions.ts; packages/host/src/sessions.ts imports packages/host/src/conversation/marks.ts)',
+      ),
+    ]);
+  });
+
+  it('fails on a cycle between two folders through their faces, though no file cycle exists', () => {
+    const files = {
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/models/index.ts': "export { pick } from './pick.js';\n",
+      'packages/host/src/models/pick.ts':
+        "import { dir } from '../sessions/index.js';\nexport const pick = dir;\n",
+      'packages/host/src/models/note.ts': "export const NOTE = 'n';\n",
+      'packages/host/src/sessions/index.ts': "export { dir } from './dir.js';\n",
+      'packages/host/src/sessions/dir.ts': "export const dir = 'd';\n",
+    };
+    expect(checkLayers(workspace(files))).toEqual([]);
+    const root = workspace({
+      ...files,
+      'packages/host/src/models/index.ts':
+        "export { pick } from './pick.js';\nexport { NOTE } from './note.js';\n",
+      'packages/host/src/sessions/read.ts':
+        "import { NOTE } from '../models/index.js';\nexport const read = NOTE;\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining('packages/host/src: folder import cycle among models/, sessions/'),
+    ]);
+  });
+
+  it("fails on an import past a folder's index.ts, but not from inside the folder or a test", () => {
+    const root = workspace({
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/index.ts': "export { pick } from './models/index.js';\n",
+      'packages/host/src/models/index.ts': "export { pick } from './pick.js';\n",
+      'packages/host/src/models/pick.ts': "import { x } from './x.js';\nexport const pick = x;\n",
+      'packages/host/src/models/x.ts': 'export const x = 1;\n',
+      'packages/host/src/models/x.test.ts': "import { x } from './x.js';\n",
+      'packages/host/test/x.test.ts': "import { x } from '../src/models/x.js';\n",
+      'packages/host/src/host.ts': "import { x } from './models/x.js';\nexport const y = x;\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining(
+        "packages/host/src/host.ts: imports packages/host/src/models/x.ts past its folder's face; import it from packages/host/src/models/index.ts",
+      ),
+    ]);
+  });
 });
