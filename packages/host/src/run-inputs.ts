@@ -1,5 +1,5 @@
 import type { ImageContent } from '@earendil-works/pi-ai';
-import { truncateHead } from '@earendil-works/pi-coding-agent';
+import { DEFAULT_MAX_BYTES, truncateHead } from '@earendil-works/pi-coding-agent';
 import {
   type ContentObserver,
   ContentStore,
@@ -118,8 +118,18 @@ export async function readAttachments(
   const parts: string[] = [];
   const sources: AttachedSource[] = [];
   for (const attachment of attachments) {
-    const { snapshot, text, document } = await readContentText(store, attachment.path);
+    // One character past Pi's byte bound decides the same cut as the whole text would.
+    const { snapshot, text, truncated, lines, document } = await readContentText(
+      store,
+      attachment.path,
+      { maxChars: DEFAULT_MAX_BYTES + 1 },
+    );
     const cut = truncateHead(text);
+    if (truncated) {
+      // Pi counts no line after a final newline.
+      const ended = document ? document.text.endsWith('\n') : snapshot.bytes.at(-1) === 0x0a;
+      cut.totalLines = lines - (ended ? 1 : 0);
+    }
     observer.recordRead(snapshot, { partial: cut.truncated, ...(document ? { document } : {}) });
     const path = snapshot.outside ? snapshot.identity : snapshot.target;
     sources.push({ path, version: snapshot.version });

@@ -23,7 +23,8 @@ export async function listSpaceFiles(
 
 /**
  * The text of `address` (a space path or `repa:` identity) as the `read` tool reads it (spec
- * R60): text as it is, documents as their marked text; within the store's bounded reads (R74).
+ * R60): text as it is, documents as their marked text; within the store's bounded reads, and only
+ * the first {@link READER_MAX_CHARS} characters decoded (R74).
  */
 export async function readSpaceFile(
   space: string,
@@ -31,7 +32,10 @@ export async function readSpaceFile(
   address: string,
 ): Promise<ReaderText> {
   const store = await ContentStore.open({ root: space, appDirectory });
-  const { text, document, snapshot } = await readContentText(store, address);
+  // One character more than is shown tells whether the cut falls on a line's end.
+  const { text, truncated, lines, document, snapshot } = await readContentText(store, address, {
+    maxChars: READER_MAX_CHARS + 1,
+  });
   let shown = text;
   if (text.length > READER_MAX_CHARS) {
     const end = text.lastIndexOf('\n', READER_MAX_CHARS);
@@ -43,8 +47,8 @@ export async function readSpaceFile(
     version: snapshot.version,
     bytes: snapshot.bytes.byteLength,
     text: shown,
-    lines: text === '' ? 0 : text.split('\n').length,
-    truncated: shown.length < text.length,
+    lines,
+    truncated: truncated || shown.length < text.length,
     ...(document === undefined
       ? {}
       : {

@@ -169,7 +169,7 @@ const KINDS: RecordedKind[] = [
     use: async (box) => {
       const store = await ContentStore.open({ root: box.space });
       const identity = readFileSync(join(box.parent, 'identity'), 'utf8');
-      const read = await readContentText(store, identity);
+      const read = await readContentText(store, identity, { maxChars: 1000 });
       return { outcome: 'read', shown: read.text };
     },
     expected: refusedBy,

@@ -8,6 +8,8 @@ import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
 import { contentKindOf, readContentText, refuseDocumentSave, selectParts } from './index.js';
 
 const space = tempSpaces();
+/** The whole text, however long. */
+const WHOLE = { maxChars: Number.POSITIVE_INFINITY };
 
 /** A lecture of `count` pages, the 4th a scan, with content streams stored three ways. */
 export const lecture = (count = 10) =>
@@ -26,7 +28,7 @@ describe('documents read as text', () => {
   it('gives a PDF page by page with markers, and says which page is a scan', async () => {
     const root = await space({ 'lecture.pdf': lecture() });
     const store = await ContentStore.open({ root });
-    const { text, document } = await readContentText(store, 'lecture.pdf');
+    const { text, document } = await readContentText(store, 'lecture.pdf', WHOLE);
     expect(text.split('\n').slice(0, 4)).toEqual([
       '[Page 1 of 10]',
       'Lecture page 1',
@@ -53,7 +55,7 @@ describe('documents read as text', () => {
     const root = await space({ 'lecture.pdf': lecture(3) });
     const app = await space();
     const store = await ContentStore.open({ root, appDirectory: app });
-    const first = await readContentText(store, 'lecture.pdf');
+    const first = await readContentText(store, 'lecture.pdf', WHOLE);
     expect(await readdir(join(app, 'document-text'))).toEqual([`${first.snapshot.version}.txt`]);
     // Nothing of it is kept in the space.
     expect(await readdir(join(root, '.repa'))).not.toContain('documents');
@@ -66,10 +68,10 @@ describe('documents read as text', () => {
     shape.textSha256 = createHash('sha256').update(edited).digest('hex');
     shape.textBytes = Buffer.byteLength(edited);
     await writeFile(cached, `${JSON.stringify(shape)}\n${edited}`);
-    expect((await readContentText(store, 'lecture.pdf')).text).toContain('Cached page 2');
+    expect((await readContentText(store, 'lecture.pdf', WHOLE)).text).toContain('Cached page 2');
     // An entry whose text does not hash to its header is not believed: the PDF is read again.
     await writeFile(cached, `${header}\n${edited}`);
-    expect((await readContentText(store, 'lecture.pdf')).text).toBe(first.text);
+    expect((await readContentText(store, 'lecture.pdf', WHOLE)).text).toBe(first.text);
     expect(await readFile(cached, 'utf8')).toBe(bytes);
   });
 
@@ -84,7 +86,7 @@ describe('documents read as text', () => {
     // The forged "text": a real extraction, of other bytes, labelled with the paper's version in
     // the entry format and at the place (`.repa/documents/<version>.txt`) Repa used to read.
     const scratch = await ContentStore.open({ root: await space({ 'other.pdf': other }) });
-    const forged = await readContentText(scratch, 'other.pdf');
+    const forged = await readContentText(scratch, 'other.pdf', WHOLE);
     const { text, ...shape } = forged.document as NonNullable<typeof forged.document>;
     const header = {
       format: 'repa.document-text/1',
@@ -103,7 +105,7 @@ describe('documents read as text', () => {
     const app = await space();
     for (const options of [{}, { appDirectory: app }]) {
       const store = await ContentStore.open({ root, ...options });
-      const read = await readContentText(store, 'paper.pdf');
+      const read = await readContentText(store, 'paper.pdf', WHOLE);
       expect(read.snapshot.version).toBe(version);
       expect(read.text).toContain('The vaccine reduced infections by 12 percent.');
       expect(read.text).not.toContain('send your password');
@@ -115,7 +117,7 @@ describe('documents read as text', () => {
       'handout.pdf': await readFile(fixturePath('documents', 'encrypted.pdf')),
     });
     const store = await ContentStore.open({ root });
-    const error = await repaErrorOf(readContentText(store, 'handout.pdf'));
+    const error = await repaErrorOf(readContentText(store, 'handout.pdf', WHOLE));
     expect(error.code).toBe('document_encrypted');
     expect(error.message).toContain('password');
   });
@@ -123,7 +125,7 @@ describe('documents read as text', () => {
   it('refuses a damaged PDF with a code and a fix, never its bytes', async () => {
     const root = await space({ 'broken.pdf': '%PDF-1.7\n1 0 obj << /Type /Catalog >>\nnot a pdf' });
     const store = await ContentStore.open({ root });
-    const error = await repaErrorOf(readContentText(store, 'broken.pdf'));
+    const error = await repaErrorOf(readContentText(store, 'broken.pdf', WHOLE));
     expect(error.code).toBe('document_unreadable');
     expect(error.details).toMatchObject({ reason: 'damaged', format: 'pdf' });
     expect(error.fix).toContain('damaged');
@@ -139,7 +141,7 @@ describe('documents read as text', () => {
       ]),
     });
     const store = await ContentStore.open({ root });
-    const { text, document } = await readContentText(store, 'essay.docx');
+    const { text, document } = await readContentText(store, 'essay.docx', WHOLE);
     expect(text).toBe(
       '# Photosynthesis\n\nLight reactions happen in the thylakoid.\n\n## Calvin cycle\n\nCarbon is fixed by RuBisCO.',
     );
@@ -154,7 +156,7 @@ describe('documents read as text', () => {
       ]),
     });
     const store = await ContentStore.open({ root });
-    const { text } = await readContentText(store, 'book.epub');
+    const { text } = await readContentText(store, 'book.epub', WHOLE);
     expect(text).toBe(
       '[Chapter 1 of 2: The Cell]\n# The Cell\n\nCells are the unit of life.\n\n[Chapter 2 of 2: Division]\n# Division\n\nMitosis makes two cells.',
     );
@@ -167,7 +169,7 @@ describe('documents read as text', () => {
       <img src="data:image/png;base64,AAAA" alt="tide chart"></main><footer>© site</footer></body></html>`;
     const root = await space({ 'saved/tides.html': html });
     const store = await ContentStore.open({ root });
-    const { text } = await readContentText(store, 'saved/tides.html');
+    const { text } = await readContentText(store, 'saved/tides.html', WHOLE);
     expect(text).toBe(
       '# Tides explained\n\nThe **moon** pulls the oceans. [More](https://example.org/t)\n\n[image: tide chart]',
     );
@@ -180,13 +182,13 @@ describe('documents read as text', () => {
       'notes.md': 'MZ is the name of a band\n',
     });
     const store = await ContentStore.open({ root });
-    const pptx = await repaErrorOf(readContentText(store, 'slides.pptx'));
+    const pptx = await repaErrorOf(readContentText(store, 'slides.pptx', WHOLE));
     expect(pptx.code).toBe('unsupported_content');
     expect(pptx.message).toContain('a PowerPoint presentation (PPTX)');
-    expect((await repaErrorOf(readContentText(store, 'data.bin'))).details).toMatchObject({
+    expect((await repaErrorOf(readContentText(store, 'data.bin', WHOLE))).details).toMatchObject({
       type: 'binary data',
     });
-    expect((await readContentText(store, 'notes.md')).text).toBe('MZ is the name of a band\n');
+    expect((await readContentText(store, 'notes.md', WHOLE)).text).toBe('MZ is the name of a band\n');
   });
 });
 

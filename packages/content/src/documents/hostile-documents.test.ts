@@ -6,6 +6,8 @@ import { ContentStore } from '../store/index.js';
 import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
 import { contentText, type ExtractionLimits } from './index.js';
 
+/** Every character of a document's text. */
+const WHOLE = Number.POSITIVE_INFINITY;
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
@@ -24,7 +26,9 @@ const pages = (count: number) =>
 
 /** The error a document's extraction ends with, by code and reason. */
 async function failure(bytes: Uint8Array, name: string, limits?: Partial<ExtractionLimits>) {
-  const error = await repaErrorOf(contentText(await openStore(), bytes, name, { limits }));
+  const error = await repaErrorOf(
+    contentText(await openStore(), bytes, name, { limits, maxChars: WHOLE }),
+  );
   return { code: error.code, reason: error.details?.reason, message: error.message };
 }
 
@@ -69,10 +73,10 @@ describe('hostile documents fail their own call with a code', () => {
   it('a document that takes longer than its time, and the next one is read', async () => {
     const store = await openStore();
     const slow = await repaErrorOf(
-      contentText(store, pages(50), 'slow.pdf', { limits: { timeoutMs: 1 } }),
+      contentText(store, pages(50), 'slow.pdf', { limits: { timeoutMs: 1 }, maxChars: WHOLE }),
     );
     expect(slow.details).toMatchObject({ reason: 'time_limit' });
-    const { text } = await contentText(store, pages(2), 'next.pdf');
+    const { text } = await contentText(store, pages(2), 'next.pdf', { maxChars: WHOLE });
     expect(text).toContain('[Page 2 of 2]\nPage 2 line 1 of notes');
   });
 
@@ -94,9 +98,11 @@ describe('extraction runs off the event loop, in its own process', () => {
     const store = await openStore();
     let turns = 0;
     let done = false;
-    const extraction = contentText(store, pages(150), 'long.pdf').finally(() => {
-      done = true;
-    });
+    const extraction = contentText(store, pages(150), 'long.pdf', { maxChars: WHOLE }).finally(
+      () => {
+        done = true;
+      },
+    );
     while (!done) {
       turns += 1;
       await nextTurn();

@@ -23,6 +23,44 @@ export async function versionOfYielding(bytes: Uint8Array): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * How many lines `text` has, as `text.split('\n').length` counts them (0 for no text), found
+ * without splitting it: its newlines are counted {@link YIELD_EVERY} bytes or characters at a time,
+ * the event loop running between them, so a huge text never holds other clients up.
+ */
+export async function countLines(text: Uint8Array | string): Promise<number> {
+  if (text.length === 0) return 0;
+  const isNewline =
+    typeof text === 'string'
+      ? (index: number) => text.charCodeAt(index) === 0x0a
+      : (index: number) => text[index] === 0x0a;
+  let lines = 1;
+  for (let start = 0; start < text.length; start += YIELD_EVERY) {
+    if (start > 0) await nextTurn();
+    const end = Math.min(text.length, start + YIELD_EVERY);
+    for (let index = start; index < end; index++) if (isNewline(index)) lines++;
+  }
+  return lines;
+}
+
+/**
+ * The first `maxChars` characters (UTF-16 units) of the UTF-8 text in `bytes` (invalid bytes as
+ * U+FFFD), decoded from no more bytes than they can take (3 a character, and one more character's
+ * worth), and whether the whole text is longer: a huge text is never decoded whole.
+ */
+export function textHead(
+  bytes: Uint8Array,
+  maxChars: number,
+): { text: string; truncated: boolean } {
+  const end = Math.min(bytes.length, maxChars * 3 + 3);
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+    'utf8',
+    0,
+    end,
+  );
+  return { text: head.slice(0, maxChars), truncated: end < bytes.length || head.length > maxChars };
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes as text when they are valid UTF-8 without NUL characters; otherwise `undefined`. */

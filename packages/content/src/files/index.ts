@@ -1,6 +1,8 @@
 export {
+  countLines,
   decodeText,
   excerptOf,
+  textHead,
   versionOf,
   versionOfYielding,
   YIELD_EVERY,

@@ -2,6 +2,7 @@ import { RepaError } from '@repa/protocol';
 import {
   type ContentText,
   contentText,
+  DEFAULT_EXTRACTION_LIMITS,
   DOCUMENT_EXTENSIONS,
   partOfLine,
 } from '../documents/index.js';
@@ -102,8 +103,10 @@ export async function searchDocuments(
     }
     let text: ContentText;
     try {
+      // A text file named like a document is searched within a document's text bound.
       text = await contentText(search.store, read.bytes, entry.target, {
         shown: JSON.stringify(entry.path),
+        maxChars: DEFAULT_EXTRACTION_LIMITS.maxTextChars,
       });
     } catch (error) {
       if (!RepaError.isInstance(error)) throw error;
@@ -120,6 +123,8 @@ export async function searchDocuments(
       matchMillisPerFile: search.limits.matchMillisPerFile,
       longLines: 0,
     };
+    // Only its first characters were searched.
+    if (text.truncated) skippedFiles.push({ file, reason: 'too large' });
     const slow = grepText(state, file, text.text, search.pattern);
     longLines += state.longLines;
     const { document } = text;

@@ -232,9 +232,10 @@ async function readDocumentSources(
       continue;
     }
     store ??= await ContentStore.open({ root: space, ...(appDirectory ? { appDirectory } : {}) });
-    const { text } = await readContentText(store, path);
-    const truncated = text.length > SOURCE_TEXT_LIMIT;
-    out.push({ ...source, text: truncated ? text.slice(0, SOURCE_TEXT_LIMIT) : text, truncated });
+    const { text, truncated } = await readContentText(store, path, {
+      maxChars: SOURCE_TEXT_LIMIT,
+    });
+    out.push({ ...source, text, truncated });
   }
   return out;
 }
