@@ -31,6 +31,12 @@ describe('applyUpdateChunks', () => {
       ).toBe('a\nB\nc\nd\nE\nf\ng\n');
     });
 
+    it('changes one line of a file of 500,000 lines, keeping the others', () => {
+      const original = 'the tide turns\n'.repeat(500_000);
+      const updated = apply(`HEAD\n${original}`, '@@', '-HEAD', '+TOP');
+      expect(updated).toBe(`TOP\n${original}`);
+    });
+
     it('puts a pure addition at the end of the file', () => {
       expect(
         apply(

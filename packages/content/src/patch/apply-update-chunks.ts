@@ -120,10 +120,15 @@ export function applyUpdateChunks(
   const newline = crlf > lf ? '\r\n' : '\n';
 
   const output: Line[] = [];
+  // Kept runs are copied line by line: spreading a long file's lines into one call passes the
+  // engine's argument limit (RangeError: Maximum call stack size exceeded).
+  const keep = (from: number, to: number) => {
+    for (let index = from; index < to; index++) output.push(lines[index] as Line);
+  };
   let next = 0;
   for (const { start, length, steps } of findReplacements(lines, chunks, path)) {
     if (start < next) throw conflict(`Two chunks of the patch for ${path} overlap.`);
-    output.push(...lines.slice(next, start));
+    keep(next, start);
     let offset = 0;
     for (const step of steps) {
       if (step.old && step.new) output.push(lines[start + offset] as Line);
@@ -132,7 +137,7 @@ export function applyUpdateChunks(
     }
     next = start + length;
   }
-  output.push(...lines.slice(next));
+  keep(next, lines.length);
 
   return (
     bom +
