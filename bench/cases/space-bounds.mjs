@@ -1,12 +1,16 @@
-// Benchmark 9 — a space someone else made (spec R74): each hostile case as one content operation,
-// its wall time and the longest the event loop waited meanwhile (what another session's
-// run.submit would wait). The tests only check that these finish; the times live here.
+// Benchmark 9 — a space someone else made (spec R74): each hostile case as one content operation
+// (or the reader's files.read, or a learning context's sources), its wall time and the longest the
+// event loop waited meanwhile (what another session's run.submit would wait). The tests only check
+// that these finish, or that another request is answered meanwhile; the times live here.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
+import { readLearningContextSources } from '@repa/context';
+import { createRepaClient } from '@repa/protocol/node';
+import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
 
 /** Targets: each case within 5 s, the event loop never waiting longer than 250 ms. */
@@ -73,6 +77,19 @@ const CASES = {
     const { call } = await toolsOf(root);
     return () => call('find', { pattern: '*.md' });
   },
+  "a learning context's sources, one a sparse 1 TiB file (refused from its size)": async (root) => {
+    writeFileSync(join(root, 'huge.md'), '');
+    truncateSync(join(root, 'huge.md'), 2 ** 40);
+    return () =>
+      readLearningContextSources(root, ['huge.md']).then(
+        () => {
+          throw new Error('the 1 TiB source was read');
+        },
+        (error) => {
+          if (error.code !== 'file_too_large') throw error;
+        },
+      );
+  },
   'checkChanges after a read file became a sparse 1 TiB file': async (root) => {
     writeFileSync(join(root, 'a.md'), 'a\n');
     const { store, observer } = await toolsOf(root);
@@ -82,9 +99,78 @@ const CASES = {
   },
 };
 
+/**
+ * Through the real daemon: the longest another client waits for `files.list` (asked again as soon
+ * as it is answered) while a first client's `files.read` of a 200 MiB one-line note is served, and
+ * the same with no such read (the machine's noise).
+ */
+async function readerRows(root) {
+  writeFileSync(join(root, 'huge.md'), Buffer.alloc(200 * 1024 * 1024, 'word '));
+  writeFileSync(join(root, 'a.md'), 'a\n');
+  const daemon = await startDaemon(join(root, '.bench-app'), join(root, '.bench-agent'));
+  const clients = [0, 1].map(() => createRepaClient({ socketPath: daemon.socketPath }));
+  const [reader, other] = clients;
+  try {
+    for (const client of clients) await client.connect();
+    // Both methods loaded (the first call imports the host) before anything is measured.
+    await other.request('files.read', { space: root, path: 'a.md' });
+    await other.request('files.list', { space: root });
+    const longestWait = async (during) => {
+      let done = false;
+      const served = during().finally(() => {
+        done = true;
+      });
+      let longest = 0;
+      let asked = 0;
+      while (!done || asked === 0) {
+        const started = performance.now();
+        await other.request('files.list', { space: root });
+        longest = Math.max(longest, performance.now() - started);
+        asked += 1;
+      }
+      await served;
+      return { longest, asked };
+    };
+    log("space bounds: another client's wait while the daemon reads a 200 MiB one-line note");
+    const quiet = await longestWait(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+    const huge = await longestWait(() =>
+      reader.request('files.read', { space: root, path: 'huge.md' }),
+    );
+    const row = (what, { longest, asked }, target) => ({
+      kind: 'metric',
+      bench: 'space bounds',
+      case: what,
+      value: longest,
+      unit: 'ms',
+      target,
+      samples: asked,
+    });
+    return [
+      row(
+        "another client's longest files.list while the daemon serves files.read of a 200 MiB one-line note",
+        huge,
+        TARGETS.longestWaitMs,
+      ),
+      row(
+        "another client's longest files.list with no such read (diagnostic: the machine's noise)",
+        quiet,
+      ),
+    ];
+  } finally {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await stopDaemon(daemon);
+  }
+}
+
 /** Runs benchmark 9 and returns its table rows. */
 export async function spaceBounds() {
   const rows = [];
+  const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
+  try {
+    rows.push(...(await readerRows(root)));
+  } finally {
+    execFileSync('rm', ['-rf', root]);
+  }
   for (const [name, prepare] of Object.entries(CASES)) {
     const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
     mkdirSync(root, { recursive: true });
