@@ -2,12 +2,18 @@ import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { escapeHtml, fileLinksExtension } from './file-links.js';
 
-// Raw HTML in Markdown (from the model or from a file) is shown as text, never parsed as HTML.
+// Raw HTML in Markdown (from the model or from a file) is shown as text, never parsed as HTML. An
+// image is never loaded (the page loads nothing from elsewhere, and a note's or an answer's image
+// address could tell someone what is read): it is a link to its address, named by its text.
 const marked = new Marked({
   gfm: true,
   async: false,
   renderer: {
     html: (token) => escapeHtml(token.text),
+    image: ({ href, title, text }) =>
+      `<a class="image-link" href="${escapeHtml(href)}" title="${escapeHtml(
+        title ?? `Image not loaded: ${href}`,
+      )}">${escapeHtml(`Image: ${text || href}`)}</a>`,
   },
 });
 // Citations and file names in code spans link to the reader (file-links.ts).
@@ -17,8 +23,22 @@ const purify = DOMPurify();
 // Set once: a config passed to each call is parsed again on every call.
 purify.setConfig({
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
-  FORBID_ATTR: ['style'],
+  // Nothing that loads from an address is kept, should a renderer ever make it.
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'img',
+    'picture',
+    'source',
+    'video',
+    'audio',
+    'track',
+  ],
+  FORBID_ATTR: ['style', 'srcset', 'poster', 'background', 'ping'],
 });
 // Every link opens in a new tab without access to this page; DOMPurify already drops
 // `javascript:` and other unsafe URLs.

@@ -275,12 +275,16 @@ function withoutNewline(line: string): string {
   return line.endsWith('\n') ? line.slice(0, -1) : line;
 }
 
-/** Headers of every file served: no framing, no sniffing, no referrer; scripts only from here. */
+/**
+ * Headers of every file served: no framing, no sniffing, no referrer; scripts only from here, and
+ * nothing loaded from elsewhere (images only from here or `data:`, no DNS prefetch of a link's host).
+ */
 function securityHeaders(port: number): Record<string, string> {
   const self = [`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`].join(' ');
   return {
     'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${self}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',

@@ -1,0 +1,114 @@
+/// <reference lib="dom" />
+
+import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, writeFiles } from './cli-harness.js';
+import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
+
+// Notes a space someone else made can hold, opened in the page's reader through a real daemon and
+// headless Chromium: nothing is loaded from elsewhere.
+
+const sandbox = createSandbox();
+let rig: WebRig;
+let page: Page;
+/** A second HTTP server on the loopback, standing in for "elsewhere": every path it was asked. */
+const asked: string[] = [];
+let elsewhere: Server;
+let remote = '';
+/** The headers the page was served with. */
+let headers: Record<string, string> = {};
+
+beforeAll(async () => {
+  elsewhere = createServer((request, response) => {
+    asked.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'image/png' }).end();
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  remote = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  rig = await startWebRig(sandbox);
+  page = rig.page;
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'document') {
+      headers = response.headers();
+    }
+  });
+  await openPage(page, rig.url);
+});
+
+afterAll(async () => {
+  await rig?.close();
+  await new Promise((resolve) => elsewhere?.close(resolve));
+  rmSync(sandbox.root, { recursive: true, force: true });
+});
+
+/** Opens `path` (in a folder of the space's root) from the documents tree, rendered. */
+async function openRendered(path: string): Promise<void> {
+  const folder = path.split('/')[0] ?? '';
+  const link = `.document-tree a.file-link[data-reader-path="${path}"]`;
+  const toggle = `.tree-folder[data-path="${folder}"] > .tree-toggle`;
+  await page.waitForSelector(toggle, { timeout: STEP_MS });
+  if ((await page.$(link)) === null) {
+    await page.click(toggle);
+    await page.waitForSelector(link, { timeout: STEP_MS });
+  }
+  await page.click(link);
+  await page.waitForFunction(
+    (wanted) =>
+      document.querySelector('#reader-heading')?.textContent === wanted &&
+      document.querySelector('.reader-body .reader-block') !== null,
+    { timeout: STEP_MS },
+    path,
+  );
+}
+
+describe('a note that names things elsewhere, opened in the reader', () => {
+  it('loads nothing from elsewhere even past the page policy: images become links named by their text; the policy forbids remote loads', async () => {
+    writeFiles(sandbox.space, {
+      'notes/remote.md': [
+        '# Remote',
+        '',
+        `Inline: ![the tide chart](${remote}/markdown-image.png "Tides")`,
+        '',
+        `Reference: ![moon][moon]`,
+        '',
+        `Raw: <img src="${remote}/raw-image.png"> <link rel="prefetch" href="${remote}/prefetch">`,
+        '',
+        `<style>body { background: url(${remote}/css-url.png) }</style>`,
+        '',
+        `A link: [the source](${remote}/link) and ${remote}/autolink`,
+        '',
+        `[moon]: ${remote}/reference-image.png`,
+        '',
+      ].join('\n'),
+    });
+    // The renderer alone must load nothing: the page's own policy is checked on its own below.
+    await page.setBypassCSP(true);
+    await page.reload();
+    await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await openRendered('notes/remote.md');
+    // Time for anything the page might fetch after it rendered.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(asked).toEqual([]);
+    expect(await page.$$('.reader-body img')).toEqual([]);
+    // Each image is shown as a link to its address, named by its text.
+    expect(
+      await page.$$eval('.reader-body a.image-link', (links) =>
+        links.map((link) => [link.textContent, link.getAttribute('href')]),
+      ),
+    ).toEqual([
+      ['Image: the tide chart', `${remote}/markdown-image.png`],
+      ['Image: moon', `${remote}/reference-image.png`],
+    ]);
+    const policy = headers['content-security-policy'] ?? '';
+    expect(policy).toMatch(/(^|;)\s*default-src 'none'/u);
+    expect(policy).toMatch(/(^|;)\s*img-src 'self' data:(;|$)/u);
+    expect(policy).toMatch(
+      /(^|;)\s*connect-src ws:\/\/127\.0\.0\.1:\d+ ws:\/\/localhost:\d+(;|$)/u,
+    );
+    // A link's host is not looked up before it is followed.
+    expect(headers['x-dns-prefetch-control']).toBe('off');
+  });
+});
