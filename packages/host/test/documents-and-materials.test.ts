@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { truncateHead } from '@earendil-works/pi-coding-agent';
 import { ContentObserver, ContentStore } from '@repa/content';
 import { makePdf } from '@repa/fixtures';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
@@ -106,6 +107,21 @@ describe('documents and materials in a run', () => {
     expect(text).not.toContain('%PDF');
     expect(sources.map((source) => source.path)).toEqual(['lab5.pdf', 'repa:material/ch3']);
     expect(observer.list().map((seen) => seen.target)).toEqual(['lab5.pdf']);
+  });
+
+  it('attaches a long note cut as Pi cuts it, its note counting the lines of the whole file', async () => {
+    const { space, appDirectory } = await createFauxHost();
+    const whole = `${Array.from({ length: 400_000 }, (_, index) => `line ${index + 1}`).join('\n')}\n`;
+    writeFileSync(join(space, 'long.md'), whole);
+    const store = await ContentStore.open({ root: space, appDirectory });
+    const { text } = await readAttachments(store, new ContentObserver(store), [
+      { path: 'long.md' },
+    ]);
+    const cut = truncateHead(whole);
+    expect(cut.totalLines).toBe(400_000);
+    expect(text).toContain(
+      `">\n${cut.content}\n[Truncated: ${cut.outputLines} of 400000 lines shown. Use read for the rest.]\n</attached-document>`,
+    );
   });
 
   it('refuses to attach a material granted to another space, or a file no layer reads', async () => {
