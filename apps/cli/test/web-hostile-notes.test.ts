@@ -1,15 +1,18 @@
 /// <reference lib="dom" />
 
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, writeFiles } from './cli-harness.js';
 import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
 
-// Notes a space someone else made can hold, opened in the page's reader through a real daemon and
-// headless Chromium: nothing is loaded from elsewhere.
+// What a space someone else made can hold, in the page through a real daemon and headless
+// Chromium: a note naming things elsewhere loads nothing from there, and names no path can give are
+// shown as they are, with why they cannot be opened.
 
 const sandbox = createSandbox();
 let rig: WebRig;
@@ -110,5 +113,49 @@ describe('a note that names things elsewhere, opened in the reader', () => {
     );
     // A link's host is not looked up before it is followed.
     expect(headers['x-dns-prefetch-control']).toBe('off');
+  });
+});
+
+describe('a folder holding names no path can give, in the documents tree', () => {
+  it('shows each name escaped with why it cannot be opened, offers no link to it, and opening its lossy name says why', async () => {
+    const odd = join(sandbox.space, 'odd');
+    writeFiles(odd, { 'ok.md': 'ok\n' });
+    writeFileSync(join(odd, 'a\nb.md'), 'x');
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${odd}/bad`), Buffer.from([0xff]), Buffer.from('.md')]),
+      'x',
+    );
+    await page.reload();
+    await page.waitForSelector('.tree-folder[data-path="odd"] > .tree-toggle', {
+      timeout: STEP_MS,
+    });
+    await page.click('.tree-folder[data-path="odd"] > .tree-toggle');
+    await page.waitForSelector('a.file-link[data-reader-path="odd/ok.md"]', { timeout: STEP_MS });
+    expect(
+      await page.$$eval('.tree-unnamed', (items) =>
+        items.map((item) => item.textContent?.replace(/\s+/gu, ' ').trim()),
+      ),
+    ).toEqual([
+      'a\\nb.md cannot be opened: The path "a\\nb.md" contains a control character.',
+      'bad\\xFF.md cannot be opened: The name "bad\\xFF.md" is not valid UTF-8, so Repa cannot name the file to open or change it.',
+    ]);
+    expect(await page.$$('.tree-unnamed a, .tree-unnamed input')).toEqual([]);
+    // What a listing that decoded the name lossily offered: the file is said to be unnamed, not gone.
+    const client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
+    await client.connect();
+    try {
+      const error = await client
+        .request('files.read', { space: sandbox.space, path: 'odd/bad\uFFFD.md' })
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+      expect(error).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('"bad\\xFF.md" is not valid UTF-8'),
+      });
+    } finally {
+      await client.close();
+    }
   });
 });

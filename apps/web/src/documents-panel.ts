@@ -114,12 +114,21 @@ export function DocumentsPanel({
     name,
     folder,
     size,
+    problem,
   }: {
     path: string;
     name: string;
     folder: boolean;
     size?: number | undefined;
+    problem?: string | undefined;
   }): unknown => {
+    // A name no path can give (shown escaped): said, with why, never offered to open or pick.
+    if (problem !== undefined) {
+      return html`<li class="tree-unnamed" key=${path} data-path=${path}>
+        <code>${name}${folder ? '/' : ''}</code>
+        <span class="meta"> cannot be opened: ${problem}</span>
+      </li>`;
+    }
     if (folder) {
       const expanded = open.has(path);
       return html`<li class="tree-folder" key=${path} data-path=${path}>

@@ -17,6 +17,12 @@ export interface FolderEntry {
   size?: number;
   /** True for a PDF, DOCX, EPUB or HTML file (read as its text, spec R60). */
   document?: true;
+  /**
+   * Why no path of the space names it, as opening it says (its name's bytes are not UTF-8, or hold
+   * a control character or a `\`): then `name` and `path` show the name escaped (`a\nb.md`,
+   * `bad\xFF.md`), and it cannot be opened or listed.
+   */
+  problem?: string;
 }
 
 /** One folder of the space, as {@link listSpaceFolder} gives it. */
@@ -72,6 +78,7 @@ export async function listSpaceFolder(
       folder: entry.folder,
       ...(entry.size === undefined ? {} : { size: entry.size }),
       ...(!entry.folder && isDocumentName(entry.path) ? { document: true as const } : {}),
+      ...(entry.problem === undefined ? {} : { problem: entry.problem }),
     })),
     more: Math.max(0, entries.length - limit),
     report: {

@@ -100,7 +100,7 @@ export function runSearchJob(job: SearchJob, aborted: () => boolean): SearchAnsw
     listed.sort((a, b) => name(a.path).localeCompare(name(b.path)));
     for (const [index, entry] of listed.entries()) {
       let size: number | undefined;
-      if (!entry.folder && index < job.limit) {
+      if (!entry.folder && entry.problem === undefined && index < job.limit) {
         try {
           size = statSync(entry.absolutePath).size;
         } catch {

@@ -10,13 +10,14 @@ import {
 } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { errnoCode, READ_NO_FOLLOW } from '@repa/durable-fs';
-import { isProtectedName, toPosix } from '../space/index.js';
+import { isProtectedName, listedName, toPosix } from '../space/index.js';
 import {
   compileIgnoreRules,
   type IgnoreRules,
   ignoredBy,
   MAX_IGNORE_FILE_BYTES,
 } from './ignore-rules.js';
+import { RawNames } from './raw-names.js';
 
 /** Per-call bounds of the search tools. */
 export interface SearchLimits {
@@ -75,6 +76,12 @@ export interface WalkEntry {
   absolutePath: string;
   /** Whether it is a folder. */
   folder: boolean;
+  /**
+   * Why no path of the space names it (its name's bytes are not UTF-8, or hold a control character
+   * or a `\`): then `path` shows the name escaped (`a\nb.md`, `bad\xFF.md`), `absolutePath` is empty,
+   * and it is listed but never opened, entered or searched.
+   */
+  problem?: string;
 }
 
 /** What a walk left out, for the notices of a result. */
@@ -96,6 +103,10 @@ export interface WalkReport {
   tooDeep: number;
   /** The first folder counted in `tooDeep` (space-relative, at most 120 characters). */
   firstTooDeep?: string;
+  /** Files and folders not searched because no path of the space names them (see `WalkEntry.problem`). */
+  unnamed: number;
+  /** The first of them, its name shown escaped (space-relative, at most 120 characters). */
+  firstUnnamed?: string;
   /** `.gitignore` files not applied, space-relative, with why (too large, too many rules, not a file). */
   ignoreFilesNotApplied: { path: string; reason: string }[];
   /** How many `.gitignore` files were not applied in all (only the first few are named). */
@@ -141,6 +152,7 @@ export class SpaceWalk {
     symlinksLeaving: 0,
     special: 0,
     tooDeep: 0,
+    unnamed: 0,
     ignoreFilesNotApplied: [],
     ignoreFilesNotAppliedCount: 0,
   };
@@ -207,6 +219,7 @@ export class SpaceWalk {
     const dirents = this.readFolder(folder, Math.max(1, room));
     if (dirents === undefined) return [];
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const raw = new RawNames(folder.absolutePath, dirents.length, FOLDER_BATCH);
     const entries: WalkEntry[] = [];
     for (const dirent of dirents) {
       this.check();
@@ -215,13 +228,19 @@ export class SpaceWalk {
         this.stop(this.options.reasons.entries);
         break;
       }
-      const { name } = dirent;
+      const { name, problem } = listedName(raw.of(dirent.name));
       // Contract: Repa's own folder is never listed or searched, in any spelling.
       if (isProtectedName(name)) continue;
       const path = folder.path === '' ? name : `${folder.path}/${name}`;
       let entry: WalkEntry | undefined;
-      if (dirent.isSymbolicLink()) entry = this.followLink(path, join(folder.absolutePath, name));
-      else if (dirent.isDirectory() || dirent.isFile()) {
+      const kept = dirent.isDirectory() || dirent.isFile();
+      if (problem !== undefined && (kept || dirent.isSymbolicLink())) {
+        // Listed with why, never opened or followed (a link so named is listed as a file).
+        const folder = dirent.isDirectory();
+        entry = { path, target: path, absolutePath: '', folder, problem: problem.message };
+      } else if (dirent.isSymbolicLink()) {
+        entry = this.followLink(path, join(folder.absolutePath, name));
+      } else if (kept) {
         entry = {
           path,
           target: folder.target === '' ? name : `${folder.target}/${name}`,
@@ -347,7 +366,11 @@ export class SpaceWalk {
     const entries = this.list(folder, rules);
     for (const entry of entries) {
       if (this.report.stopped !== undefined) return;
-      if (entry.folder) yield* this.files(entry, rules, depth + 1);
+      if (entry.problem !== undefined) {
+        this.report.unnamed += 1;
+        this.report.firstUnnamed ??=
+          entry.path.length > 120 ? `${entry.path.slice(0, 119)}…` : entry.path;
+      } else if (entry.folder) yield* this.files(entry, rules, depth + 1);
       else yield entry;
     }
   }

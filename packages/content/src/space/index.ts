@@ -1,6 +1,7 @@
 export { isCaseInsensitive, refuseCaseClash, refuseCaseTwins } from './case-names.js';
 export { newIdentity, parseIdentity } from './content-address.js';
 export type { ContentLocation, ContentSnapshot } from './content-location.js';
+export { listedName, shownName } from './listed-name.js';
 export { openOutsideFile } from './outside-files.js';
 export {
   CONTENT_ACCESS_FILE,

@@ -176,5 +176,36 @@ export function parseSpacePath(input: string): string {
   return parts.join('/');
 }
 
+// What {@link parseSpacePath} can refuse in one name of a folder (beside `.repa` look-alikes),
+// tested at once: most names have none of it, and a walk meets every name. Control characters, `\`
+// and `:`; a trailing dot or space; `~`; a Windows-reserved stem (before the first dot, trailing
+// white space left out).
+const SUSPECT_NAME = new RegExp(
+  `[\\u0000-\\u001F\\u007F\\\\:]|[. ]$|^~$|${WINDOWS_RESERVED.source.slice(0, -1)}\\s*(\\.|$)`,
+  'iu',
+);
+
+/**
+ * Why `name`, one entry of a folder, cannot be part of a path of the space, as the error opening it
+ * gives: what {@link parseSpacePath} refuses in it, or a `\`, which it reads as a separator (the
+ * path would name another file). `undefined` for a name it takes as it is.
+ */
+export function nameProblem(name: string): RepaError | undefined {
+  if (!SUSPECT_NAME.test(name)) return undefined;
+  let parsed: string;
+  try {
+    parsed = parseSpacePath(name);
+  } catch (error) {
+    if (RepaError.isInstance(error)) return error;
+    throw error;
+  }
+  if (parsed === name) return undefined;
+  return new RepaError(
+    'invalid_request',
+    `The name ${show(name)} holds a backslash, which Repa reads as a folder separator.`,
+    { fix: 'Rename the file without the backslash to work on it with Repa.' },
+  );
+}
+
 /** A native path as a `/`-separated one. */
 export const toPosix = (path: string) => path.split(sep).join('/');

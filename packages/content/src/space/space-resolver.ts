@@ -11,6 +11,7 @@ import {
 } from '../files/index.js';
 import { parseIdentity } from './content-address.js';
 import type { ContentLocation } from './content-location.js';
+import { unnamedFileError } from './listed-name.js';
 import { checkOutsidePath, openOutsideFile } from './outside-files.js';
 import { grantedMaterialPath } from './outside-grants.js';
 import { ProtectedPlaces } from './protected-places.js';
@@ -240,7 +241,11 @@ export class SpaceResolver {
             },
           );
         }
-        throw new RepaError('not_found', `There is no file at ${shown}.`);
+        // A name whose bytes are not UTF-8, as a lossy listing showed it, is there: say why.
+        throw (
+          (await unnamedFileError(this.root, location.target)) ??
+          new RepaError('not_found', `There is no file at ${shown}.`)
+        );
       }
       if (code === 'ELOOP') {
         throw new RepaError('path_outside_space', `${shown} changed into a symlink while reading.`);

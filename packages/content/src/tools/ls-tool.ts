@@ -55,9 +55,9 @@ export function createContentLsTool(options: ContentToolsOptions): ToolDefinitio
       const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
       const shown = entries.slice(0, limit);
       const lines = shown.map((entry) => {
-        if (entry.folder) return `${name(entry.path)}/`;
-        const size = entry.size === undefined ? '' : ` (${formatSize(entry.size)})`;
-        return `${name(entry.path)}${size}`;
+        const shownName = `${name(entry.path)}${entry.folder ? '/' : ''}`;
+        if (entry.problem !== undefined) return `${shownName} (cannot be opened: ${entry.problem})`;
+        return entry.size === undefined ? shownName : `${shownName} (${formatSize(entry.size)})`;
       });
       const details: ContentLsDetails = { folder: start.target };
       const notices: string[] = [];

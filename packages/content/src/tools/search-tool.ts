@@ -39,6 +39,11 @@ export interface ContentSearchDetails {
   special?: number;
   /** Folders not entered: nested too deep, or a path longer than the system takes. */
   tooDeep?: { count: number; first: string };
+  /**
+   * Files and folders not searched because no path of the space names them (a name that is not
+   * UTF-8, or holds a control character or a `\`); the first shown escaped. `ls` lists them, with why.
+   */
+  unnamed?: { count: number; first: string };
   /** `.gitignore` files not applied (the first few, space-relative) and why; `count` in all. */
   ignoreFilesNotApplied?: { count: number; files: { path: string; reason: string }[] };
 }
@@ -103,6 +108,13 @@ export function searchResult<T extends ContentSearchDetails>(
       `${report.tooDeep} folder(s) nested too deep skipped (more than ${MAX_DEPTH} levels, or a path longer than the system allows), the first: ${first}`,
     );
     details.tooDeep = { count: report.tooDeep, first };
+  }
+  if (report.unnamed > 0) {
+    const first = report.firstUnnamed ?? '';
+    notices.push(
+      `${report.unnamed} file(s) or folder(s) not searched because their names cannot be used in a path (not UTF-8, or a control character or backslash), the first: ${first}; ls lists them with why`,
+    );
+    details.unnamed = { count: report.unnamed, first };
   }
   const notApplied = report.ignoreFilesNotApplied;
   if (notApplied.length > 0) {

@@ -2247,6 +2247,12 @@ export interface FilesListResult {
     size?: number | undefined;
     /** True for a PDF, DOCX, EPUB or HTML file, read as its text with page markers. */
     document?: boolean | undefined;
+    /**
+     * Why no path of the space names it, as opening it says (its name is not UTF-8, or holds a
+     * control character or a backslash); then `name` and `path` show the name escaped (`a\nb.md`,
+     * `bad\xFF.md`) and it cannot be opened or listed.
+     */
+    problem?: string | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   }[];

@@ -15,6 +15,12 @@ const folderEntrySchema = z.looseObject({
     .boolean()
     .optional()
     .describe('True for a PDF, DOCX, EPUB or HTML file, read as its text with page markers.'),
+  problem: z
+    .string()
+    .optional()
+    .describe(
+      'Why no path of the space names it, as opening it says (its name is not UTF-8, or holds a control character or a backslash); then `name` and `path` show the name escaped (`a\\nb.md`, `bad\\xFF.md`) and it cannot be opened or listed.',
+    ),
 });
 
 const documentPartSchema = z.looseObject({
