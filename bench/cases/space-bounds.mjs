@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ContentObserver, ContentStore, createContentTools } from '@repa/content';
-import { readLearningContextSources } from '@repa/context';
+import { setLearningContext } from '@repa/host';
 import { createRepaClient } from '@repa/protocol/node';
 import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
@@ -77,11 +77,11 @@ const CASES = {
     const { call } = await toolsOf(root);
     return () => call('find', { pattern: '*.md' });
   },
-  "a learning context's sources, one a sparse 1 TiB file (refused from its size)": async (root) => {
+  'a learning context set with a sparse 1 TiB source (refused from its size)': async (root) => {
     writeFileSync(join(root, 'huge.md'), '');
     truncateSync(join(root, 'huge.md'), 2 ** 40);
     return () =>
-      readLearningContextSources(root, ['huge.md']).then(
+      setLearningContext(root, { body: 'x', sources: ['huge.md'], expectedRevision: null }).then(
         () => {
           throw new Error('the 1 TiB source was read');
         },
@@ -104,10 +104,11 @@ const CASES = {
  * as it is answered) while a first client's `files.read` of a 200 MiB one-line note is served, and
  * the same with no such read (the machine's noise).
  */
-async function readerRows(root) {
+async function readerRows(root, dirs) {
   writeFileSync(join(root, 'huge.md'), Buffer.alloc(200 * 1024 * 1024, 'word '));
   writeFileSync(join(root, 'a.md'), 'a\n');
-  const daemon = await startDaemon(join(root, '.bench-app'), join(root, '.bench-agent'));
+  // Repa's and Pi's folders outside the space: a space never holds them.
+  const daemon = await startDaemon(join(dirs, 'app'), join(dirs, 'agent'));
   const clients = [0, 1].map(() => createRepaClient({ socketPath: daemon.socketPath }));
   const [reader, other] = clients;
   try {
@@ -166,10 +167,11 @@ async function readerRows(root) {
 export async function spaceBounds() {
   const rows = [];
   const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
+  const dirs = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-dirs-'));
   try {
-    rows.push(...(await readerRows(root)));
+    rows.push(...(await readerRows(root, dirs)));
   } finally {
-    execFileSync('rm', ['-rf', root]);
+    execFileSync('rm', ['-rf', root, dirs]);
   }
   for (const [name, prepare] of Object.entries(CASES)) {
     const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
