@@ -93,7 +93,7 @@ describe('a learning context whose source is a sparse 1 TiB file', () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'The source "huge.md" is 1099511627776 bytes, over the limit of 268435456 bytes',
+      '"huge.md" is 1099511627776 bytes, over the limit of 268435456 bytes',
     );
     expect(refused.stderr).toContain('(file_too_large)');
     const set = await repa(
