@@ -15,6 +15,8 @@ import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
 // shown as they are, with why they cannot be opened.
 
 const sandbox = createSandbox();
+/** Where the 1280 px pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
+const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
 let rig: WebRig;
 let page: Page;
 /** A second HTTP server on the loopback, standing in for "elsewhere": every path it was asked. */
@@ -96,6 +98,7 @@ describe('a note that names things elsewhere, opened in the reader', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(asked).toEqual([]);
     expect(await page.$$('.reader-body img')).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'web-remote-images-1280.png') });
     // Each image is shown as a link to its address, named by its text.
     expect(
       await page.$$eval('.reader-body a.image-link', (links) =>
@@ -140,6 +143,7 @@ describe('a folder holding names no path can give, in the documents tree', () =>
       'bad\\xFF.md cannot be opened: The name "bad\\xFF.md" is not valid UTF-8, so Repa cannot name the file to open or change it.',
     ]);
     expect(await page.$$('.tree-unnamed a, .tree-unnamed input')).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'web-unnamed-files-1280.png') });
     // What a listing that decoded the name lossily offered: the file is said to be unnamed, not gone.
     const client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
     await client.connect();
