@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
@@ -23,7 +22,6 @@ async function oddSpace(): Promise<string> {
     'needle\n',
   );
   writeFileSync(join(odd, 'back\\slash.md'), 'needle\n');
-  await mkdir(join(root, 'plain'));
   return root;
 }
 
