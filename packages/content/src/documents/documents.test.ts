@@ -188,7 +188,9 @@ describe('documents read as text', () => {
     expect((await repaErrorOf(readContentText(store, 'data.bin', WHOLE))).details).toMatchObject({
       type: 'binary data',
     });
-    expect((await readContentText(store, 'notes.md', WHOLE)).text).toBe('MZ is the name of a band\n');
+    expect((await readContentText(store, 'notes.md', WHOLE)).text).toBe(
+      'MZ is the name of a band\n',
+    );
   });
 });
 

@@ -76,11 +76,7 @@ export interface WalkEntry {
   absolutePath: string;
   /** Whether it is a folder. */
   folder: boolean;
-  /**
-   * Why no path of the space names it (its name's bytes are not UTF-8, or hold a control character
-   * or a `\`): then `path` shows the name escaped (`a\nb.md`, `bad\xFF.md`), `absolutePath` is empty,
-   * and it is listed but never opened, entered or searched.
-   */
+  /** Why no path names it (see `listedName`): `path` then escaped, `absolutePath` empty; never opened. */
   problem?: string;
 }
 
@@ -103,9 +99,8 @@ export interface WalkReport {
   tooDeep: number;
   /** The first folder counted in `tooDeep` (space-relative, at most 120 characters). */
   firstTooDeep?: string;
-  /** Files and folders not searched because no path of the space names them (see `WalkEntry.problem`). */
+  /** Files and folders not searched because no path names them, and the first (as `firstTooDeep`). */
   unnamed: number;
-  /** The first of them, its name shown escaped (space-relative, at most 120 characters). */
   firstUnnamed?: string;
   /** `.gitignore` files not applied, space-relative, with why (too large, too many rules, not a file). */
   ignoreFilesNotApplied: { path: string; reason: string }[];
@@ -236,8 +231,8 @@ export class SpaceWalk {
       const kept = dirent.isDirectory() || dirent.isFile();
       if (problem !== undefined && (kept || dirent.isSymbolicLink())) {
         // Listed with why, never opened or followed (a link so named is listed as a file).
-        const folder = dirent.isDirectory();
-        entry = { path, target: path, absolutePath: '', folder, problem: problem.message };
+        entry = { path, target: path, absolutePath: '', folder: dirent.isDirectory() };
+        entry.problem = problem.message;
       } else if (dirent.isSymbolicLink()) {
         entry = this.followLink(path, join(folder.absolutePath, name));
       } else if (kept) {
