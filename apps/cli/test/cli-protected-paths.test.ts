@@ -11,8 +11,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
 
 // The agent turned against the machine (design R95): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.

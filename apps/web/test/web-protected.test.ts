@@ -2,9 +2,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { createSandbox } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox } from './cli-harness.js';
 import {
   lastTurnReaches,
   openPage,

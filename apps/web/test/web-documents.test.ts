@@ -2,9 +2,9 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
+import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
 import {
   lastTurnReaches,
   openPage,
