@@ -40,28 +40,6 @@ export function readerHref(place: ReaderPlace): string {
   return `#${params.toString()}`;
 }
 
-/** The place a deep link names (`#…&doc=notes/a.md&line=3`), if any. */
-function readerPlaceFromAddress(): ReaderPlace | undefined {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const path = params.get('doc');
-  if (!path) return undefined;
-  const number = (name: string) => {
-    const value = Number(params.get(name));
-    return Number.isInteger(value) && value > 0 ? value : undefined;
-  };
-  return { path, line: number('line'), page: number('page') };
-}
-
-// Read when the page loads, before the address is rewritten for the space and session.
-let placeAtLoad = readerPlaceFromAddress();
-
-/** The place the page's address named when it loaded, once (the reader opens there). */
-export function takePlaceAtLoad(): ReaderPlace | undefined {
-  const place = placeAtLoad;
-  placeAtLoad = undefined;
-  return place;
-}
-
 const numberOf = (value: string | null) => (value === null ? undefined : Number(value));
 
 /**
