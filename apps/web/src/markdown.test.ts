@@ -21,7 +21,7 @@ function readerLinks(markdown: string): { raw: string; place: ReaderPlace }[] {
   const walk = (tokens: readonly unknown[] | undefined) => {
     for (const token of tokens ?? []) {
       const { type, raw, place, tokens: inner } = token as Record<string, unknown>;
-      if (type === 'readerCitation' || type === 'readerPath') {
+      if (type === 'readerCitation' || type === 'readerPath' || type === 'readerCode') {
         found.push({ raw: raw as string, place: place as ReaderPlace });
       }
       walk(inner as unknown[] | undefined);
@@ -87,21 +87,43 @@ describe('markdownSources: citations and file names as reader links', () => {
     ]);
   });
 
-  it('links a file name in the text, but not one in an address, a longer name or a link', () => {
+  it('links a file name in the text or a code span, but not one in an address, a longer name or a link', () => {
     const text = [
-      'Read notes/a.md and moon.pdf first.',
+      'Read notes/a.md and moon.pdf first, then `notes/b.md:12` and `` c.md ``, not `x.md y`.',
       'Not https://example.org/notes/a.md, me@notes.md, notes/a.md.bak, a.mdx,',
       'nor [the note](notes/b.md).',
     ].join('\n');
     expect(readerLinks(text)).toEqual([
       { raw: 'notes/a.md', place: { path: 'notes/a.md' } },
       { raw: 'moon.pdf', place: { path: 'moon.pdf' } },
+      { raw: '`notes/b.md:12`', place: { path: 'notes/b.md', line: 12 } },
+      { raw: '`` c.md ``', place: { path: 'c.md', line: undefined } },
     ]);
   });
 
   it('leaves a bracket that is no citation as text', () => {
     expect(readerLinks('A list [1], a note [notes:3] and [notes/a.md] alone.')).toEqual([
       { raw: 'notes/a.md', place: { path: 'notes/a.md' } },
+    ]);
+  });
+
+  it("makes no reader link of a Markdown link's text (a citation, a file name, a code span): it stays the link", () => {
+    const text = [
+      'See [notes/c.md:3](https://example.org/c), [notes/a.md:2][t], [`notes/b.md`](https://example.org/b)',
+      'and [moon.pdf](https://example.org/m).',
+      '',
+      '[t]: notes/a.md',
+    ].join('\n');
+    expect(readerLinks(text)).toEqual([]);
+    const [paragraph] = markdownSources(text)[0]?.tokens ?? [];
+    const links = ((paragraph as { tokens?: { type: string; href?: string }[] }).tokens ?? [])
+      .filter((token) => token.type === 'link')
+      .map((token) => token.href);
+    expect(links).toEqual([
+      'https://example.org/c',
+      'notes/a.md',
+      'https://example.org/b',
+      'https://example.org/m',
     ]);
   });
 });
