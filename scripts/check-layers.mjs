@@ -5,7 +5,8 @@
 // host and application, above protocol; it imports no other workspace package.
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
-// are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
+// are Pi-free. Tests may also import the test kits: any package's `@repa/fixtures`, the apps'
+// `@repa/test-kit`. Both source imports (parsed by TypeScript's own pre-processor) and package.json
 // dependencies are checked. A package never re-exports another workspace package's symbols
 // (`export … from '@repa/…'`, or an imported binding exported again; test helpers may), the files of
 // a package never import each other in a cycle, nor do its folders (a folder with an `index.ts` is
@@ -65,7 +66,7 @@ export const LAYERS = {
   // Its browser tests drive the built CLI through the test kit (Node, never in the page's bundle).
   '@repa/web': { allow: ['@repa/protocol'], tests: ['@repa/test-kit'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
-  // The apps' test kit: the built CLI in a sandbox, local model endpoints. It finds the CLI by its
+  // The apps' test kit: the built CLI in a sandbox, a held model endpoint. It finds the CLI by its
   // place in the workspace and imports no workspace package; only the apps' tests import it.
   '@repa/test-kit': { allow: [], pi: false },
   // The benchmarks measure every layer against bare Pi (npm run bench), on the test data.
