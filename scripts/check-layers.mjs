@@ -5,7 +5,8 @@
 // host and application, above protocol; it imports no other workspace package.
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
-// are Pi-free. Both source imports (parsed by TypeScript's own pre-processor) and package.json
+// are Pi-free. Tests may also import the test kits: any package's `@repa/fixtures`, the apps'
+// `@repa/test-kit`. Both source imports (parsed by TypeScript's own pre-processor) and package.json
 // dependencies are checked. A package never re-exports another workspace package's symbols
 // (`export … from '@repa/…'`, or an imported binding exported again; test helpers may), the files of
 // a package never import each other in a cycle, nor do its folders (a folder with an `index.ts` is
@@ -24,8 +25,9 @@ const PI = [
 ];
 
 /**
- * Which workspace packages each package may import, whether it may import Pi, and which it may
- * depend on for their built files (`assets`) without importing them.
+ * Which workspace packages each package may import, whether it may import Pi, which it may
+ * depend on for their built files (`assets`) without importing them, and which only its tests may
+ * import (`tests`; every package's tests may import `@repa/fixtures`).
  */
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
@@ -49,7 +51,11 @@ export const LAYERS = {
     allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/host'],
     pi: false,
   },
-  '@repa/cli': { allow: ['@repa/protocol', '@repa/application', '@repa/daemon'], pi: false },
+  '@repa/cli': {
+    allow: ['@repa/protocol', '@repa/application', '@repa/daemon'],
+    tests: ['@repa/test-kit'],
+    pi: false,
+  },
   // The daemon depends on the web app only to find its built files (assets): it never imports it.
   '@repa/daemon': {
     allow: ['@repa/protocol', '@repa/application'],
@@ -57,8 +63,12 @@ export const LAYERS = {
     pi: false,
   },
   // The browser app: the protocol's browser-safe main entry, over the daemon's WebSocket bridge.
-  '@repa/web': { allow: ['@repa/protocol'], pi: false },
+  // Its browser tests drive the built CLI through the test kit (Node, never in the page's bundle).
+  '@repa/web': { allow: ['@repa/protocol'], tests: ['@repa/test-kit'], pi: false },
   '@repa/fixtures': { allow: [], pi: false },
+  // The apps' test kit: the built CLI in a sandbox, a held model endpoint. It finds the CLI by its
+  // place in the workspace and imports no workspace package; only the apps' tests import it.
+  '@repa/test-kit': { allow: [], pi: false },
   // The benchmarks measure every layer against bare Pi (npm run bench), on the test data.
   '@repa/bench': {
     allow: [
@@ -120,7 +130,7 @@ function workspacePackages(root) {
     }
     for (const name of names) dirs.push(join(base, name));
   }
-  dirs.push(join(root, 'fixtures'), join(root, 'bench'));
+  dirs.push(join(root, 'fixtures'), join(root, 'test-kit'), join(root, 'bench'));
   return dirs.filter((dir) => {
     try {
       return statSync(join(dir, 'package.json')).isFile();
@@ -202,7 +212,7 @@ export function checkLayers(root) {
       pkg === name ||
       !pkg.startsWith('@repa/') ||
       rule.allow.includes(pkg) ||
-      (isTest && pkg === '@repa/fixtures');
+      (isTest && (pkg === '@repa/fixtures' || rule.tests?.includes(pkg)));
     for (const dep of Object.keys(manifest.dependencies ?? {})) {
       if (!allowed(dep, false) && !rule.assets?.includes(dep))
         violations.push(`${where}/package.json: ${name} must not depend on ${dep}`);

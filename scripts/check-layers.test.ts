@@ -148,6 +148,26 @@ describe('checkLayers', () => {
     expect(violations[0]).toContain('src/b.ts');
   });
 
+  it("lets the apps' tests use the test kit, but not the page's code nor another package's tests", () => {
+    const kit = "import { createSandbox } from '@repa/test-kit';\n";
+    const root = workspace({
+      'test-kit/package.json': manifest('@repa/test-kit'),
+      'test-kit/src/index.ts': 'export const createSandbox = () => undefined;\n',
+      'apps/web/package.json': manifest('@repa/web'),
+      'apps/web/test/web-e2e.test.ts': kit,
+      'apps/web/test/web-harness.ts': kit,
+      'apps/web/src/app.ts': kit,
+      'apps/cli/package.json': manifest('@repa/cli'),
+      'apps/cli/test/cli-usage.test.ts': kit,
+      'packages/host/package.json': manifest('@repa/host'),
+      'packages/host/src/a.test.ts': kit,
+    });
+    expect(checkLayers(root)).toEqual([
+      expect.stringContaining("packages/host/src/a.test.ts: imports '@repa/test-kit'"),
+      expect.stringContaining("apps/web/src/app.ts: imports '@repa/test-kit'"),
+    ]);
+  });
+
   it("fails when a package re-exports another package's symbols", () => {
     const root = workspace({
       'packages/application/package.json': manifest('@repa/application'),

@@ -29,7 +29,7 @@ const TOOLS = [
     name: chromiumVariable ? `${chromium} ($REPA_CHROMIUM)` : chromium,
     found: () => isExecutable(chromium),
     pkg: 'chromium',
-    neededBy: "the web app's end-to-end test (apps/cli/test/web-e2e.test.ts)",
+    neededBy: "the web app's browser tests (apps/web/test)",
   },
   {
     name: 'tmux',

@@ -72,10 +72,7 @@ describe('check-system-tools', () => {
           'bwrap',
           "(package bubblewrap) the bash tool's sandbox tests (packages/host, apps/cli)",
         ),
-        row(
-          named,
-          "(package chromium) the web app's end-to-end test (apps/cli/test/web-e2e.test.ts)",
-        ),
+        row(named, "(package chromium) the web app's browser tests (apps/web/test)"),
         row('tmux', "(package tmux) the CLI's terminal tests (apps/cli)"),
         row('ps', '(package procps) the installed-CLI test (apps/cli)'),
         'Install them, then run npm test again:',

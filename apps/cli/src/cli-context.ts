@@ -89,7 +89,7 @@ function isSpace(folder: string): boolean {
 
 /**
  * Whether `folder` is the root of the file system or the home folder: never the space of a folder
- * below it by itself (design R96; the daemon makes neither a space unless it is named).
+ * below it by itself (design R17; the daemon makes neither a space unless it is named).
  */
 export function isHomeFolder(folder: string): boolean {
   if (parse(folder).root === folder) return true;
@@ -158,7 +158,7 @@ export function spaceOf(context: CliContext, space: string | undefined): string 
 /**
  * The space a listing that also answers without one is scoped to: as {@link spaceOf}, but none
  * when the working directory would give the home folder or the root of the file system (spaces
- * only when named, design R96): the listing then answers at the application level.
+ * only when named, design R17): the listing then answers at the application level.
  */
 export function listingSpace(context: CliContext, space: string | undefined): string | undefined {
   if (space !== undefined) return spaceOf(context, space);
@@ -169,7 +169,7 @@ export function listingSpace(context: CliContext, space: string | undefined): st
 
 /**
  * The space a command that writes there works in ({@link spaceOf}); with `--space`, the daemon is
- * told first that the learner named it (design R96: the home folder, the root of the file system
+ * told first that the learner named it (design R17: the home folder, the root of the file system
  * and a folder holding Pi's or Repa's configuration become a space only so).
  */
 export async function writableSpace(
@@ -186,7 +186,7 @@ export async function writableSpace(
  * Before a conversation in `space` (`explicit`: named with --space; `making`: a new session may
  * make it a space). Named, the question of a space inside a space comes first, then the daemon is
  * told the learner named it; else, when the folder is no space yet, the daemon's answer to a query
- * comes first (a folder it never makes a space by itself is refused there, design R96), then the
+ * comes first (a folder it never makes a space by itself is refused there, design R17), then the
  * question.
  */
 export async function claimSpace(

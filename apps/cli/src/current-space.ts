@@ -4,7 +4,7 @@ import { type CliContext, isHomeFolder } from './cli-context.js';
 
 /**
  * The working directory when it is a space already (it has `.repa/`) and not the home folder or
- * the root of the file system (spaces only when named, design R96), for commands that tell the
+ * the root of the file system (spaces only when named, design R17), for commands that tell the
  * model its next run uses; undefined otherwise (nothing is made a space by asking).
  */
 export function currentSpace(context: Pick<CliContext, 'cwd'>): string | undefined {

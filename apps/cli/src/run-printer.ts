@@ -307,7 +307,7 @@ export class RunPrinter {
           // Content tools report `<code>: <message>` and `Fix: …` in one text; show the message.
           const message = error?.message.split('\nFix: ')[0]?.replace(`${error.code}: `, '') ?? '';
           this.note(
-            // A protected place (design R95) is a refusal, not a failure: nothing was written.
+            // A protected place (design R69) is a refusal, not a failure: nothing was written.
             `[tool] ${event.toolName} ${error?.code === 'protected_path' ? 'refused' : 'failed'}${error ? `: ${truncate(message, 200)} (${error.code})` : ''}`,
           );
         }

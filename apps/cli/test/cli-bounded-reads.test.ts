@@ -9,8 +9,8 @@ import {
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
+import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
 
 // Spec R74 through the built daemon: a read whose size the space controls is refused from its size
 // before a byte is read, and one within the limit never holds the daemon's event loop, so other

@@ -1,9 +1,18 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
+import {
+  createSandbox,
+  jsonLines,
+  repa,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  spawnRepa,
+  startSlowModel,
+  writeFiles,
+} from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson, spawnRepa, writeFiles } from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until it is cancelled. No timing is involved.

@@ -3,7 +3,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SessionInfo } from '@repa/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CliSandbox,
   cliMain,
@@ -11,10 +10,13 @@ import {
   nodeBinary,
   repa,
   repaJson,
+  SLOW_MODEL,
+  type SlowModel,
   sandboxArgs,
+  startSlowModel,
   writeFiles,
-} from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+} from '@repa/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `repa chat` on a real pseudo-terminal: tmux runs it in a detached session of its own server,
 // the test types keys into it and reads the screen back.

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
+import { createSandbox, repa, spawnRepa } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, spawnRepa } from './cli-harness.js';
 
 const sandbox = createSandbox();
 

@@ -2,7 +2,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepaError, type RunInfo, type SessionInfo, type SettingItemView } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cliMain,
   createSandbox,
@@ -11,7 +10,8 @@ import {
   repaJson,
   sandboxArgs,
   writeFiles,
-} from './cli-harness.js';
+} from '@repa/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const sandbox = createSandbox();
 const OFFLINE = 'repa-offline (local responder, no language model)';

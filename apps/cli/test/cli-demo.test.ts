@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
+import { createSandbox, repa } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa } from './cli-harness.js';
 
 const sandbox = createSandbox();
 

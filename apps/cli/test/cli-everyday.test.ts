@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliMain, createSandbox, nodeBinary, repa, repaJson, sandboxArgs } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliMain, createSandbox, nodeBinary, repa, repaJson, sandboxArgs } from './cli-harness.js';
 
 // Mistakes and how `repa` answers them, the space argument, sessions show, doctor and shell
 // completion; one daemon on the offline model.

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
+import { type CliResult, createSandbox, repa, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliResult, createSandbox, repa, writeFiles } from './cli-harness.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
-// The home rule (design R96): `repa` in the sandbox's $HOME, below it, and in a folder holding the
+// The home rule (design R17): `repa` in the sandbox's $HOME, below it, and in a folder holding the
 // agent dir, on the built CLI and daemon.
 const sandbox = createSandbox();
 const terminals: Terminal[] = [];

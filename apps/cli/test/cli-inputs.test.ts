@@ -1,8 +1,16 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  createSandbox,
+  jsonLines,
+  repa,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  spawnRepa,
+  startSlowModel,
+} from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson, spawnRepa } from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until the test releases it. No timing is involved.

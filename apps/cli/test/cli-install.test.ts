@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliMain, createSandbox, nodeBinary } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliMain, createSandbox, nodeBinary } from './cli-harness.js';
 
 // `npm run install-cli` and the bin's Node check, with the machine's own `node` where it is older
 // than 22 (this machine's /usr/bin/node is 20; the bundled Node 22 is in node_modules).

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CliSandbox, createSandbox, nodeBinary, sandboxArgs } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliSandbox, createSandbox, nodeBinary, sandboxArgs } from './cli-harness.js';
 
 const apps = fileURLToPath(new URL('../..', import.meta.url));
 const packages = fileURLToPath(new URL('../../../packages', import.meta.url));

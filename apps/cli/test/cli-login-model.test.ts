@@ -2,8 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
 import type { ModelDecision, RunInfo } from '@repa/protocol';
+import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
 
 // A daemon started with no model and no credentials (so on repa-offline), and Pi's own
 // `anthropic` provider pointed by models.json at a local endpoint speaking the Anthropic Messages

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
+import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
 
 // Outside materials and documents end to end, on one daemon with the offline model: a learner
 // grants a book chapter with one command, asks about it, and a hostile PDF in the space fails its

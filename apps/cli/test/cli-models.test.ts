@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
+import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
 
 // A daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.

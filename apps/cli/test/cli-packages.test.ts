@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { fixturePath, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { createSandbox, repa } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa } from './cli-harness.js';
 
 // One daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json),
 // so the tools of every request are read from the provider's wire format.

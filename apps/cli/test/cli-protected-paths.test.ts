@@ -11,10 +11,10 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
 
-// The agent turned against the machine (design R95): a model steered by what it read tries every
+// The agent turned against the machine (design R69): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.
 const sandbox = createSandbox();
 let model: OpenAiEndpoint;
@@ -165,7 +165,7 @@ describe('a space that holds Pi’s agent dir', () => {
       const start = await repaJson(inner, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
       expect(start.code, start.stderr).toBe(0);
       // Named on purpose, and trusted: a folder holding the agent dir is a space only when named,
-      // and never trusted by itself (design R96).
+      // and never trusted by itself (design R17).
       const named = ['--space', inner.space];
       const trusted = await repa(inner, ['trust', '--yes', ...named]);
       expect(trusted.code, trusted.stderr).toBe(0);

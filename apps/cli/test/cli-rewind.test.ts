@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
 
 // Diffs of saves and rewinds of runs through the built CLI and a real daemon on the offline
 // model: real files, Pi's real session file.

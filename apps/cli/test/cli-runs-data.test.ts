@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
+import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, jsonLines, repa, repaJson } from './cli-harness.js';
 
 // One daemon on a model the test serves (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's retries quick (1 ms backoff) and its compaction keeping little, in Pi's settings.json.

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import {
   type CliSandbox,
   createSandbox,
@@ -9,7 +8,8 @@ import {
   repa,
   repaJson,
   writeFiles,
-} from './cli-harness.js';
+} from '@repa/test-kit';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const author = createSandbox();
 const learner = createSandbox();

@@ -1,8 +1,15 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  createSandbox,
+  repa,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  startSlowModel,
+  writeFiles,
+} from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa` in a real pseudo-terminal (tmux), against a model served by the test (slow-model.ts): a

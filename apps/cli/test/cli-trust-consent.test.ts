@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSandbox, repa, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, writeFiles } from './cli-harness.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa trust` is informed consent: it names what would run as code, and trusts nothing unasked.

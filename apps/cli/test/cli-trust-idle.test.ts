@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson, writeFiles } from './cli-harness.js';
 
 const sandbox = createSandbox();
 

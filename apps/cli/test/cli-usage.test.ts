@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTING_ITEMS } from '@repa/protocol';
+import { createSandbox, repa, repaJson } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, repa, repaJson } from './cli-harness.js';
 
 // Nothing here needs a daemon: usage errors, help, doctor and status never start one.
 const sandbox = createSandbox();

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type CliSandbox, cliMain, nodeBinary, sandboxArgs } from './cli-harness.js';
+import { type CliSandbox, cliMain, nodeBinary, sandboxArgs } from '@repa/test-kit';
 
 /** A `repa` running in a real pseudo-terminal: a detached tmux session of its own server. */
 export interface Terminal {

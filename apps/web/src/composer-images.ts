@@ -100,6 +100,9 @@ export function useComposerImages(onRefuse: (message: string) => void) {
   };
 }
 
+/** The composer's images and what changes them. */
+export type ComposerImages = ReturnType<typeof useComposerImages>;
+
 /** The composer's images with their Remove buttons, and the picker that adds more. */
 export function ImageTray({
   images,

@@ -1,210 +1,13 @@
-import {
-  type FileChange,
-  type RewindResult,
-  type RunEvent,
-  type RunEventNotification,
-  type RunInfo,
-  type SaveDiff,
-  type SaveReceipt,
-  toolCallTarget,
-} from '@repa/protocol';
+import type { FileChange, RewindResult, SaveDiff, SaveReceipt } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
 import { CitationChips } from './citation-chips.js';
 import { FileLink } from './file-links.js';
 import { renderMarkdown } from './markdown.js';
 import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
-import { RunModelLabel, type RunModelView, runModelOf } from './run-model.js';
-
-/** One thing a run showed, in the order it happened. */
-export type Block =
-  | { kind: 'text'; text: string }
-  | {
-      kind: 'tool';
-      toolCallId: string;
-      toolName: string;
-      target: string;
-      done: boolean;
-      isError: boolean;
-      receipts: SaveReceipt[];
-      /** What each save changed (by target), and the save's operation id (for its Undo). */
-      diffs?: SaveDiff[];
-      operationId?: string;
-      error?: string;
-      /** The save was refused as a protected place (design R95): nothing was written. */
-      refused?: boolean;
-    }
-  | { kind: 'changes'; changes: FileChange[]; text?: string }
-  | {
-      kind: 'compaction';
-      phase: 'start' | 'end';
-      tokensBefore?: number | undefined;
-      /** From history: the summary that stands for the older conversation (or a left branch). */
-      summary?: string;
-      branch?: boolean;
-    }
-  | {
-      kind: 'retry';
-      /** Pi's attempt and budget; 0 when read back from history (which keeps neither). */
-      attempt: number;
-      maxAttempts: number;
-      reason: string;
-      entryId?: string;
-    }
-  | { kind: 'context'; revision: string; sources: string[] }
-  | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string };
-
-/** What the page knows of one run it follows. */
-export interface RunView {
-  runId: string;
-  sessionId: string;
-  prompt: string;
-  status: string;
-  error?: { code: string; message: string; fix?: string | undefined } | undefined;
-  blocks: Block[];
-  lastSeq: number;
-  /** How the request was delivered (`queue` waits behind the session's runs). */
-  delivery: string;
-  /** For a queued run not started yet: its place in the session's queue, from 1. */
-  queuePosition?: number | undefined;
-  /** The model and thinking level the run uses, decided when it was accepted. */
-  model?: RunModelView | undefined;
-  /** The answer's checked citations, once the run ended. */
-  citations?: RunInfo['citations'];
-  /** A resumption of an interrupted or failed run (it sends no request of its own). */
-  resumed?: boolean;
-  /** How many images the request carried. */
-  images?: number;
-  /** Read back from the session's history (not followed live). */
-  saved?: boolean;
-}
-
-/** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
-export interface SteerView {
-  runId: string;
-  targetRunId: string;
-  /** A follow-up (given to the run after its current work) rather than a steer. */
-  followUp?: boolean;
-  text: string;
-  status: string;
-  error?: { code: string; message: string; fix?: string | undefined } | undefined;
-}
-
-/** A new view of a run the daemon reported. */
-export function runViewOf(run: RunInfo): RunView {
-  return {
-    runId: run.runId,
-    sessionId: run.sessionId,
-    prompt: run.input.text,
-    status: run.status,
-    error: run.error,
-    blocks: [],
-    lastSeq: 0,
-    delivery: run.delivery ?? 'new',
-    queuePosition: run.queuePosition,
-    model: runModelOf(run),
-    citations: run.citations,
-    resumed: run.resumeOf !== undefined,
-    images: run.input.images?.length ?? 0,
-  };
-}
-
-/** Whether a run is waiting in its session's queue (accepted, not started). */
-export function isQueued(view: RunView): boolean {
-  return view.status === 'accepted' && view.delivery === 'queue';
-}
-
-/** Applies one `run.event` to its view (events already seen are ignored). */
-export function applyRunEvent(view: RunView, notification: RunEventNotification): void {
-  if (notification.seq <= view.lastSeq) return;
-  view.lastSeq = notification.seq;
-  const event: RunEvent = notification.event;
-  const last = view.blocks.at(-1);
-  switch (event.type) {
-    case 'status':
-      view.status = event.status;
-      if (event.status !== 'accepted') view.queuePosition = undefined;
-      if (event.error) view.error = event.error;
-      if (event.citations) view.citations = event.citations;
-      break;
-    case 'text-delta':
-      if (last?.kind === 'text') last.text += event.delta;
-      else view.blocks.push({ kind: 'text', text: event.delta });
-      break;
-    case 'tool-start':
-      // A run joined while it ran may show this call already (from its saved history).
-      if (
-        view.blocks.some((block) => block.kind === 'tool' && block.toolCallId === event.toolCallId)
-      )
-        break;
-      view.blocks.push({
-        kind: 'tool',
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        target: toolCallTarget(event.args) ?? '',
-        done: false,
-        isError: false,
-        receipts: [],
-      });
-      break;
-    case 'tool-end': {
-      const tool = view.blocks.find(
-        (block) => block.kind === 'tool' && block.toolCallId === event.toolCallId,
-      );
-      if (tool?.kind === 'tool') {
-        tool.done = true;
-        tool.isError = event.isError;
-        tool.receipts = event.receipts ?? [];
-        tool.diffs = event.diffs ?? [];
-        if (event.operationId) tool.operationId = event.operationId;
-        if (event.error) {
-          tool.error = event.error.message;
-          tool.refused = event.error.code === 'protected_path';
-        }
-      }
-      break;
-    }
-    case 'file-change-notice':
-      view.blocks.push({ kind: 'changes', changes: event.changes });
-      break;
-    case 'compaction':
-      view.blocks.push({
-        kind: 'compaction',
-        phase: event.phase,
-        tokensBefore: event.tokensBefore,
-      });
-      break;
-    case 'retry':
-      view.blocks.push({
-        kind: 'retry',
-        attempt: event.attempt,
-        maxAttempts: event.maxAttempts,
-        reason: event.reason,
-      });
-      break;
-    case 'context-snapshot':
-      view.blocks.push({ kind: 'context', revision: event.revision, sources: event.sources });
-      break;
-    case 'steer-delivered':
-    case 'follow-up-delivered':
-      view.blocks.push({
-        kind: 'steer',
-        followUp: event.type === 'follow-up-delivered',
-        text: event.text,
-        requestRunId: event.requestRunId,
-      });
-      break;
-    default:
-      break; // prompt-sections (shown in the run list) and event types this page does not know.
-  }
-}
-
-const ACTIVE = new Set(['accepted', 'running']);
-
-/** Whether a run is still accepted or running. */
-export function isActive(status: string): boolean {
-  return ACTIVE.has(status);
-}
+import { RunModelLabel } from './run-model.js';
+import { isActive, isResumable, isRetryable } from './run-status.js';
+import { type Block, isQueued, type RunView, type SteerView } from './run-views.js';
 
 /** How the offline responder marks its answers (it never passes for a language model). */
 const OFFLINE_MARK = '[repa-offline] ';
@@ -367,10 +170,10 @@ export function RunItem({
   const saved = view.blocks.some((block) => block.kind === 'tool' && block.receipts.length > 0);
   const active = isActive(view.status);
   const queued = isQueued(view);
-  const retryable = ['failed', 'cancelled', 'interrupted'].includes(view.status);
+  const retryable = isRetryable(view.status);
   // A run of the ledger (not a reply older than the run records) can be retried and resumed.
   const known = !view.runId.startsWith('history-');
-  const resumable = known && onResume && ['failed', 'interrupted'].includes(view.status);
+  const resumable = known && onResume && isResumable(view.status);
   const delivered = new Set(
     view.blocks.flatMap((block) => (block.kind === 'steer' ? [block.requestRunId] : [])),
   );

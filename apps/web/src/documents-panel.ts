@@ -1,7 +1,8 @@
 import type { MaterialInfo, RepaClient, V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { FileLink, type ReaderPlace, takePlaceAtLoad, useReaderRequests } from './file-links.js';
+import { takePlaceAtLoad } from './address.js';
+import { FileLink, type ReaderPlace, useReaderRequests } from './file-links.js';
 import { buildContext, describeError } from './panels.js';
 import { Reader } from './reader.js';
 

@@ -40,28 +40,6 @@ export function readerHref(place: ReaderPlace): string {
   return `#${params.toString()}`;
 }
 
-/** The place a deep link names (`#…&doc=notes/a.md&line=3`), if any. */
-function readerPlaceFromAddress(): ReaderPlace | undefined {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const path = params.get('doc');
-  if (!path) return undefined;
-  const number = (name: string) => {
-    const value = Number(params.get(name));
-    return Number.isInteger(value) && value > 0 ? value : undefined;
-  };
-  return { path, line: number('line'), page: number('page') };
-}
-
-// Read when the page loads, before the address is rewritten for the space and session.
-let placeAtLoad = readerPlaceFromAddress();
-
-/** The place the page's address named when it loaded, once (the reader opens there). */
-export function takePlaceAtLoad(): ReaderPlace | undefined {
-  const place = placeAtLoad;
-  placeAtLoad = undefined;
-  return place;
-}
-
 const numberOf = (value: string | null) => (value === null ? undefined : Number(value));
 
 /**
@@ -112,9 +90,10 @@ export function FileLink({
 // The citation form of the protocol's README: `[path#p4:3-9 "quote"]`, `[<a path>:2]`, identities.
 const CITATION =
   /^\[(<[^<>\]\n]+>|repa:(?:document|material)\/[A-Za-z0-9_-]+|[^\s"<>[\]\u201C\u201D]*[./][^\s"<>[\]\u201C\u201D]*?)(?:#p(\d{1,6}))?:(\d{1,9})(?:\s*[-\u2013]\s*(\d{1,9}))?(?:\s+["\u201C][^"\u201C\u201D\n\]]*["\u201D])?\]/u;
-// A code span that names a file of the space: `notes/a.md`, `notes/a.md:12`.
+// A code span that names a file of the space: `notes/a.md`, `notes/a.md:12` (also with more
+// backticks, or a space inside each end, which marked leaves out as CommonMark says).
 const CODE_PATH =
-  /^((?:[\w.-]+\/)*[\w.-]+\.(?:md|markdown|txt|rst|org|csv|json|pdf|docx|epub|html?))(?::(\d{1,9}))?$/iu;
+  /^(`+)( ?)(((?:[\w.-]+\/)*[\w.-]+\.(?:md|markdown|txt|rst|org|csv|json|pdf|docx|epub|html?))(?::(\d{1,9}))?)\2\1(?!`)/iu;
 
 // A file name in an answer's text: `notes/a.md`, `week 1`'s `moon.pdf` (a known extension, not part
 // of a longer word, path or address).
@@ -149,23 +128,26 @@ function linkHtml(place: ReaderPlace, inner: string): string {
 }
 
 interface ReaderToken {
-  type: 'readerCitation' | 'readerPath';
+  type: 'readerCitation' | 'readerPath' | 'readerCode';
   raw: string;
   place: ReaderPlace;
+  /** What the link shows: the code span's text (else what was written). */
+  code?: string;
 }
 
 /** What marked gives an extension's tokenizer as `this`: no link inside a link. */
 type InLink = { lexer: { state: { inLink: boolean } } };
 
 const renderReaderToken = (token: unknown): string => {
-  const { raw, place } = token as ReaderToken;
-  return linkHtml(place, escapeHtml(raw));
+  const { raw, place, code } = token as ReaderToken;
+  return linkHtml(place, code === undefined ? escapeHtml(raw) : `<code>${escapeHtml(code)}</code>`);
 };
 
 /**
  * A `marked` extension: citations in an answer (`[notes/a.md:3 "…"]`), file names in its text
- * (`notes/a.md`) and code spans naming a file (`notes/a.md:12`) become links to the reader; never
- * inside a link. Everything else renders as before.
+ * (`notes/a.md`) and code spans naming a file (`notes/a.md:12`) become links to the reader. Each is
+ * made by a tokenizer that steps aside inside a link and for a link's text (a link in a link would
+ * break both). Everything else renders as before.
  */
 export const fileLinksExtension = {
   extensions: [
@@ -176,7 +158,8 @@ export const fileLinksExtension = {
       tokenizer(this: InLink, source: string): ReaderToken | undefined {
         if (this.lexer.state.inLink) return undefined;
         const match = CITATION.exec(source);
-        if (!match) return undefined;
+        // `[notes/a.md:3](…)` and `[notes/a.md:3][ref]` are a Markdown link's text: left to marked.
+        if (!match || /^[[(]/.test(source.slice(match[0].length))) return undefined;
         const [raw, written = '', page, start = '', end] = match;
         const path = written.startsWith('<') ? written.slice(1, -1).trim() : written;
         return {
@@ -203,13 +186,19 @@ export const fileLinksExtension = {
       },
       renderer: renderReaderToken,
     },
-  ],
-  renderer: {
-    codespan(token: { text: string }): string | false {
-      const match = CODE_PATH.exec(token.text);
-      if (!match) return false;
-      const line = match[2] === undefined ? undefined : Number(match[2]);
-      return linkHtml({ path: match[1] as string, line }, `<code>${escapeHtml(token.text)}</code>`);
+    {
+      name: 'readerCode',
+      level: 'inline' as const,
+      start: (source: string) => source.indexOf('`'),
+      tokenizer(this: InLink, source: string): ReaderToken | undefined {
+        if (this.lexer.state.inLink) return undefined;
+        const match = CODE_PATH.exec(source);
+        if (!match) return undefined; // Any other code span is marked's.
+        const [raw, , , code = '', path = '', line] = match;
+        const place = { path, line: line === undefined ? undefined : Number(line) };
+        return { type: 'readerCode', raw, place, code };
+      },
+      renderer: renderReaderToken,
     },
-  },
+  ],
 };

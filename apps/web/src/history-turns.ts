@@ -1,6 +1,6 @@
 import type { HistoryItem, RunInfo } from '@repa/protocol';
-import type { Block, RunView } from './conversation.js';
 import { runModelOf } from './run-model.js';
+import type { Block, RunView } from './run-views.js';
 
 /**
  * A session's saved history as the turns the live view shows (spec R27 items, grouped by the run

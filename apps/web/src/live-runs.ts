@@ -1,14 +1,20 @@
 import type { RepaClient, RunFollower, RunInfo } from '@repa/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { historyTurns } from './history-turns.js';
+import { isActive } from './run-status.js';
 import {
-  applyRunEvent,
-  isActive,
+  applyRunUpdate,
+  changeRun,
   isQueued,
+  putLast,
   type RunView,
   runViewOf,
   type SteerView,
-} from './conversation.js';
-import { historyTurns } from './history-turns.js';
+  statusOfUpdate,
+  steerViewOf,
+  withQueuePosition,
+  withSteerStatus,
+} from './run-views.js';
 
 /** Where the page is: the open space and session, whose queued runs' places are read again. */
 export interface LiveRunsPlace {
@@ -44,21 +50,12 @@ export function useLiveRuns(
   const bump = () => setVersion((value) => value + 1);
 
   const update = (runId: string, change: (view: RunView) => void) => {
-    setRuns((current) =>
-      current.map((view) => {
-        if (view.runId !== runId) return view;
-        const copy = { ...view, blocks: view.blocks.map((block) => ({ ...block })) };
-        change(copy);
-        return copy;
-      }),
-    );
+    setRuns((current) => changeRun(current, runId, change));
   };
 
   /** Applies a status to the page's view of a steer request. */
   const steerStatus = (runId: string, status: string, error?: SteerView['error']) => {
-    setSteers((current) =>
-      current.map((steer) => (steer.runId === runId ? { ...steer, status, error } : steer)),
-    );
+    setSteers((current) => withSteerStatus(current, runId, status, error));
   };
 
   /** Takes a queued run that was cancelled before it started off the page. */
@@ -72,32 +69,22 @@ export function useLiveRuns(
   const follow = async (follower: RunFollower<{ run: RunInfo }>, view: RunView) => {
     const { runId } = view;
     followed.current.add(runId);
-    setRuns((current) => [...current.filter((item) => item.runId !== runId), view]);
+    setRuns((current) => putLast(current, view));
     if (!isActive(view.status)) bump();
     let queued = isQueued(view);
     try {
       for await (const item of follower) {
         if (removed.current.has(runId)) return;
-        if (item.kind === 'resumed') {
-          // Reconnected: the run as the daemon has it now (e.g. interrupted by a restart).
-          update(runId, (known) => {
-            known.status = item.run.status;
-            known.error = item.run.error;
-          });
-          queued = queued && item.run.status === 'accepted';
-          if (!isActive(item.run.status)) bump();
-          continue;
+        // After a reconnection (`resumed`): the run as the daemon has it now (e.g. interrupted by a
+        // restart); a queued run cancelled before it started leaves the page.
+        const status = statusOfUpdate(item);
+        if (queued && status === 'cancelled' && item.kind === 'event') {
+          removeQueued(runId);
+          return;
         }
-        const { event } = item.notification;
-        if (event.type === 'status') {
-          if (queued && event.status === 'cancelled') {
-            removeQueued(runId);
-            return;
-          }
-          queued = queued && event.status === 'accepted';
-        }
-        update(runId, (known) => applyRunEvent(known, item.notification));
-        if (event.type === 'status' && !isActive(event.status)) bump();
+        if (status !== undefined) queued = queued && status === 'accepted';
+        update(runId, (known) => applyRunUpdate(known, item));
+        if (status !== undefined && !isActive(status)) bump();
       }
     } catch {
       // The daemon no longer follows the run (it forgot it): the view keeps what was seen.
@@ -110,15 +97,7 @@ export function useLiveRuns(
     run: RunInfo,
     text: string,
   ) => {
-    const steer = {
-      runId: run.runId,
-      targetRunId: run.targetRunId ?? '',
-      followUp: run.delivery === 'followUp',
-      text,
-      status: run.status,
-      error: run.error,
-    };
-    setSteers((current) => [...current.filter((item) => item.runId !== run.runId), steer]);
+    setSteers((current) => putLast(current, steerViewOf(run, text)));
     try {
       for await (const item of follower) {
         if (item.kind === 'resumed') steerStatus(run.runId, item.run.status, item.run.error);
@@ -140,13 +119,7 @@ export function useLiveRuns(
     let current = true;
     const adopt = (run: RunInfo) => {
       if (!current || run.sessionId !== sessionId) return;
-      setRuns((views) =>
-        views.map((view) =>
-          view.runId === run.runId && isQueued(view)
-            ? { ...view, queuePosition: run.queuePosition }
-            : view,
-        ),
-      );
+      setRuns((views) => withQueuePosition(views, run));
       // Steers and follow-ups show in the run they reach; the page's own requests are followed.
       if (run.targetRunId || own.current.has(run.requestId)) return;
       if (followed.current.has(run.runId) || removed.current.has(run.runId)) return;
@@ -254,3 +227,6 @@ export function useLiveRuns(
     resume,
   };
 }
+
+/** The runs the page follows and the actions on them. */
+export type LiveRuns = ReturnType<typeof useLiveRuns>;

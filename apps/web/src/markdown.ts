@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
+import { Marked, type TokensList } from 'marked';
 import { escapeHtml, fileLinksExtension } from './file-links.js';
 
 // Raw HTML in Markdown (from the model or from a file) is shown as text, never parsed as HTML. An
@@ -19,35 +19,45 @@ const marked = new Marked({
 // Citations and file names in code spans link to the reader (file-links.ts).
 marked.use(fileLinksExtension);
 
-const purify = DOMPurify();
-// Set once: a config passed to each call is parsed again on every call.
-purify.setConfig({
-  USE_PROFILES: { html: true },
-  // Nothing that loads from an address is kept, should a renderer ever make it.
-  FORBID_TAGS: [
-    'style',
-    'form',
-    'input',
-    'button',
-    'textarea',
-    'select',
-    'img',
-    'picture',
-    'source',
-    'video',
-    'audio',
-    'track',
-  ],
-  FORBID_ATTR: ['style', 'srcset', 'poster', 'background', 'ping'],
-});
-// Every link opens in a new tab without access to this page; DOMPurify already drops
-// `javascript:` and other unsafe URLs.
-purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.hasAttribute('href') && !node.hasAttribute('data-reader-path')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
+/** The sanitizer, made on first use: DOMPurify needs the page's window (not there in Node tests). */
+let purify: ReturnType<typeof DOMPurify> | undefined;
+
+function makePurify(): ReturnType<typeof DOMPurify> {
+  const made = DOMPurify();
+  // Set once: a config passed to each call is parsed again on every call.
+  made.setConfig({
+    USE_PROFILES: { html: true },
+    // Nothing that loads from an address is kept, should a renderer ever make it.
+    FORBID_TAGS: [
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'img',
+      'picture',
+      'source',
+      'video',
+      'audio',
+      'track',
+    ],
+    FORBID_ATTR: ['style', 'srcset', 'poster', 'background', 'ping'],
+  });
+  // Every link opens in a new tab without access to this page; DOMPurify already drops
+  // `javascript:` and other unsafe URLs.
+  made.addHook('afterSanitizeAttributes', (node) => {
+    if (
+      node.tagName === 'A' &&
+      node.hasAttribute('href') &&
+      !node.hasAttribute('data-reader-path')
+    ) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+  });
+  return made;
+}
 
 /** Markdown as safe HTML: raw HTML escaped, then sanitized; links open in a new tab. */
 export function renderMarkdown(markdown: string): string {
@@ -55,6 +65,7 @@ export function renderMarkdown(markdown: string): string {
 }
 
 function sanitize(html: string): string {
+  purify ??= makePurify();
   return purify.sanitize(html);
 }
 
@@ -68,18 +79,37 @@ export interface MarkdownBlock {
   html: string;
 }
 
-/** A Markdown text as its top-level blocks, each with its lines (the reader marks a line's block). */
-export function renderMarkdownBlocks(markdown: string): MarkdownBlock[] {
+/** One top-level block of a Markdown text as `marked` reads it, with the lines it came from. */
+export interface MarkdownSource {
+  /** Its first line in the text (from 1). */
+  line: number;
+  /** Its last line. */
+  endLine: number;
+  /** Its token, with the text's link definitions (a reference link renders in any block). */
+  tokens: TokensList;
+}
+
+/** A Markdown text's top-level blocks (blank lines between them left out), each with its lines. */
+export function markdownSources(markdown: string): MarkdownSource[] {
   const tokens = marked.lexer(markdown);
-  const blocks: MarkdownBlock[] = [];
+  const sources: MarkdownSource[] = [];
   let line = 1;
   for (const token of tokens) {
     if (token.type !== 'space') {
       const own = token.raw.replace(/\s+$/u, '').split('\n').length;
       const single = Object.assign([token], { links: tokens.links });
-      blocks.push({ line, endLine: line + own - 1, html: sanitize(marked.parser(single)) });
+      sources.push({ line, endLine: line + own - 1, tokens: single });
     }
     line += token.raw.split('\n').length - 1;
   }
-  return blocks;
+  return sources;
+}
+
+/** A Markdown text as its top-level blocks, each with its lines (the reader marks a line's block). */
+export function renderMarkdownBlocks(markdown: string): MarkdownBlock[] {
+  return markdownSources(markdown).map(({ line, endLine, tokens }) => ({
+    line,
+    endLine,
+    html: sanitize(marked.parser(tokens)),
+  }));
 }

@@ -1,7 +1,7 @@
 import type { ModelDecision, RepaClient } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { RunModelLabel } from './run-model.js';
+import { RunModelLabel, type RunModelView } from './run-model.js';
 
 /** The model and thinking level a space's next run uses (`models.next`), read again on `version`. */
 export function useNextModel(
@@ -27,8 +27,13 @@ export function useNextModel(
   return next;
 }
 
+/** A decision as the model line shows it: the model, why it was chosen, the thinking level. */
+export function nextModelView(next: ModelDecision): RunModelView {
+  return { model: next.model, modelSource: next.source, thinkingLevel: next.thinkingLevel };
+}
+
 /** The line naming the model a decision chose, and why. */
 export function NextModel({ next }: { next: ModelDecision | undefined }) {
   if (!next) return null;
-  return html`<${RunModelLabel} view=${{ model: next.model, modelSource: next.source, thinkingLevel: next.thinkingLevel }} />`;
+  return html`<${RunModelLabel} view=${nextModelView(next)} />`;
 }

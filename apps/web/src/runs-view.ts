@@ -3,9 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { localTime } from './local-time.js';
 import { describeError } from './panels.js';
-
-const ACTIVE = new Set(['accepted', 'running']);
-const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
+import { isActive, isRetryable } from './run-status.js';
 
 /** How long a run took (or has taken so far), e.g. `4.2 s`, `3 min 5 s`. */
 export function durationOf(run: RunInfo, now = Date.now()): string | undefined {
@@ -151,12 +149,12 @@ export function RunsView({
           ${run.error ? html`<p class="error-text run-error">${run.error.message}${run.error.fix ? ` ${run.error.fix}` : ''}</p>` : ''}
           <div class="row">
             ${
-              ACTIVE.has(run.status) && run.queuePosition === undefined
+              isActive(run.status) && run.queuePosition === undefined
                 ? html`<button type="button" class="cancel" aria-label=${`Cancel the run “${short}”`} onClick=${() => void act(run, 'cancel')}>Cancel</button>`
                 : ''
             }
             ${
-              RETRYABLE.has(run.status)
+              isRetryable(run.status)
                 ? html`<button type="button" class="retry" aria-label=${`Retry “${short}”`} onClick=${() => void act(run, 'retry')}>Retry</button>`
                 : ''
             }

@@ -36,7 +36,7 @@ async function resolveFolder(root: string): Promise<string> {
 
 /**
  * Where every method reaches the folder its params name (see `handlers/method-folders.ts`): the
- * folder is checked, the home rule applied (design R96), a session id checked, and the folder
+ * folder is checked, the home rule applied (design R17), a session id checked, and the folder
  * opened only for a method that writes or runs there (design R13).
  */
 export class FolderGate {

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, parse, relative } from 'node:path';
 import { RepaError } from '@repa/protocol';
 
-/** Why a folder is never made a space unless the learner names it (design R96). */
+/** Why a folder is never made a space unless the learner names it (design R17). */
 type HomeReason = 'root' | 'home' | 'agent-dir' | 'app-dir';
 
 /** The real paths the home rule keeps out of reach. */
@@ -14,7 +14,7 @@ interface HomePlaces {
 }
 
 /**
- * The home rule (design R96): the root of the file system, the learner's home folder and any
+ * The home rule (design R17): the root of the file system, the learner's home folder and any
  * folder that holds Pi's agent dir or Repa's app dir are folders one lives in, not folders of
  * study. A space there would hand the agent Pi's keys and extensions, Repa's own trust and every
  * other folder, so such a folder is a space only when the learner names it.

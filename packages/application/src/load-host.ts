@@ -7,7 +7,7 @@ const machine: Host.MachineFolders[] = [];
 /**
  * `@repa/host`, and with it Pi, loaded at its first use: the daemon accepts connections (and
  * answers what needs no session) without compiling Pi's modules first. Before any use, the folders
- * given to {@link hideMachineFoldersOnLoad} are hidden from every space (design R95).
+ * given to {@link hideMachineFoldersOnLoad} are hidden from every space (design R69).
  */
 export function loadHost(): Promise<typeof Host> {
   host ??= import('@repa/host');

@@ -217,7 +217,7 @@ describe('the one check of a session id', () => {
   });
 });
 
-describe('the home rule (design R96)', () => {
+describe('the home rule (design R17)', () => {
   it('a folder holding the agent dir is refused unless named; named, it is a space, listed but never trusted by itself', async () => {
     const refusal = await call('space.open', { root: base }).catch((error: RepaError) => error);
     expect(refusal).toMatchObject({ code: 'space_unsafe', details: { reason: 'agent-dir' } });

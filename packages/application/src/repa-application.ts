@@ -40,7 +40,7 @@ export class RepaApplication {
 
   private constructor(options: RepaApplicationOptions) {
     this.#log = options.log ?? ((line) => process.stderr.write(line));
-    // Design R95: no space this daemon opens reads, lists or saves inside Pi's or Repa's folders.
+    // Design R69: no space this daemon opens reads, lists or saves inside Pi's or Repa's folders.
     hideMachineFoldersOnLoad({ agentDir: options.agentDir, appDirectory: options.appDirectory });
     const ledger = join(options.appDirectory, 'ledger.sqlite');
     this.#ledger = new RunLedger(ledger);

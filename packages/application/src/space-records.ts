@@ -31,7 +31,7 @@ export interface OpenedSpace {
 
 /**
  * The spaces the daemon opened (the learner's list of spaces), the folders under the home rule the
- * learner named as spaces (design R96), and what Repa itself made in each space, which an
+ * learner named as spaces (design R17), and what Repa itself made in each space, which an
  * untrusted space may still use (spec R13): the sessions it started and the learning contexts it
  * wrote (by digest). Kept beside the run ledger in its SQLite file; a session with a run in the
  * ledger counts as Repa's own too.

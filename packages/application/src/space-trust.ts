@@ -32,7 +32,7 @@ export class SpaceTrust {
 
   /**
    * Looks at a space the first time it is named: a plain folder becomes a trusted space, unless
-   * `plain` is false (a folder under the home rule, design R96, is never trusted by itself). The
+   * `plain` is false (a folder under the home rule, design R17, is never trusted by itself). The
    * space joins the list of opened spaces.
    */
   admit(space: string, plain = true): Promise<void> {
@@ -58,7 +58,7 @@ export class SpaceTrust {
     await this.#trusted.set(space, 'created');
   }
 
-  /** Records that the learner named a folder under the home rule as a space (design R96). */
+  /** Records that the learner named a folder under the home rule as a space (design R17). */
   name(space: string): void {
     this.#records.addNamed(space);
   }

@@ -10,7 +10,7 @@ export interface MachineFolders {
 }
 
 /**
- * Hides Pi's agent dir and Repa's app dir from every space this process opens (design R95): a
+ * Hides Pi's agent dir and Repa's app dir from every space this process opens (design R69): a
  * space that holds them (one made in the home folder) never reads, lists or saves inside them.
  */
 export function hideMachineFolders(folders: MachineFolders): void {

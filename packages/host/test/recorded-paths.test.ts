@@ -1,4 +1,4 @@
-// Design R74, R95: a path Repa recorded earlier (a material's grant, an identity, an intent or
+// Design R74, R69: a path Repa recorded earlier (a material's grant, an identity, an intent or
 // history record, a learning context's source, a session file) is checked again when it is used,
 // exactly as a tool call's path: replaced by a link to a file outside the space, or to a file in
 // `.repa`, it is refused and nothing of what the link leads to is read or written.

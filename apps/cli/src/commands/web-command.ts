@@ -61,7 +61,7 @@ Options:
       port,
       client: { name: 'repa', version: context.version },
     });
-    // A space named here may be one the daemon makes a space only when named (design R96).
+    // A space named here may be one the daemon makes a space only when named (design R17).
     const space =
       typeof values.space === 'string'
         ? await writableSpace(context, client, values.space)

@@ -64,7 +64,7 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
 
 /**
  * The params of a call with the folder they name reached as {@link METHOD_FOLDERS} says: its real
- * root in place of the path given, after the home rule (design R96) and the one check of a session
+ * root in place of the path given, after the home rule (design R17) and the one check of a session
  * id they name. Every handler's params come through here.
  */
 export async function reachParams<M extends RepaHandledMethod>(

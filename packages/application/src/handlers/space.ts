@@ -31,7 +31,7 @@ export function spaceHandlers({
         },
       };
     },
-    // A space the home rule keeps out (opened before it, design R96) is not listed.
+    // A space the home rule keeps out (opened before it, design R17) is not listed.
     'space.list': async () => {
       const spaces = await Promise.all(
         trust.opened().map(async ({ space: root, openedAt }) => {

@@ -49,7 +49,7 @@ function inside(folder: string, path: string): boolean {
   return rest !== '' && rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
 }
 
-/** Whether a folder with these entries is a git folder to git (the one shape rule, design R95). */
+/** Whether a folder with these entries is a git folder to git (the one shape rule, design R69). */
 function looksLikeGitFolder(entries: ReadonlyMap<string, Dirent>): boolean {
   const kind = (name: string) => {
     const entry = entries.get(name);
@@ -91,7 +91,7 @@ async function pointer(
 }
 
 /**
- * Every git folder and protected entry of the space `root` (spec R74, design R95), by a bounded walk
+ * Every git folder and protected entry of the space `root` (spec R74, design R69), by a bounded walk
  * that follows no link and skips `.repa`: each `.git` (folder, file or link), each folder git takes
  * for a repository (`HEAD` with `objects/` and `refs/`, or `commondir`: a bare repository), what
  * `.git` files (`gitdir:`), `.git` links and `commondir` files name inside the space (never read
@@ -189,7 +189,7 @@ export function rootIsGitFolder(): RepaError {
 /**
  * Moves each `.git` entry, git folder and protected entry in `after` that is not in `before` (the
  * root's `HEAD` and `commondir` when the root became one) into `.repa/quarantine/<time>/`, keeping
- * its path (spec R74, design R95): git, run later outside the sandbox, would run the hooks and
+ * its path (spec R74, design R69): git, run later outside the sandbox, would run the hooks and
  * config of a repository a command made, and Pi would load what a command put in `.pi/`. Where `before` stopped early only marks changed since `since` (ms) count as new.
  * What cannot be moved is removed.
  */

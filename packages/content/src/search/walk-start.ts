@@ -67,7 +67,7 @@ export async function jobScope(
 ): Promise<JobScope> {
   return {
     root: store.root,
-    // Pi's agent dir and Repa's app dir inside the space are never listed or searched (design R95).
+    // Pi's agent dir and Repa's app dir inside the space are never listed or searched (design R69).
     hidden: await store.space.places.hiddenInside(),
     start,
     includeIgnored,

@@ -24,7 +24,7 @@ export interface ProtectedName {
 }
 
 /**
- * Every protected name, one line each (design R95): a new kind of file that Pi, git or Repa runs
+ * Every protected name, one line each (design R69): a new kind of file that Pi, git or Repa runs
  * or tells every later run is one more line here. Compared case-insensitively, under the same
  * folding as `.repa` look-alikes, at any depth of a path and of where its links lead.
  */

@@ -26,7 +26,7 @@ async function snapshot(root: string, prefix = ''): Promise<Record<string, strin
 }
 
 /**
- * A space with every kind of protected place (design R95): Pi's folders, an instruction file, a git
+ * A space with every kind of protected place (design R69): Pi's folders, an instruction file, a git
  * repository at the root and a bare one inside, a `.git` file, and links leading to each.
  */
 async function armedSpace(): Promise<string> {

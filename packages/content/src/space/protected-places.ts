@@ -37,7 +37,7 @@ let machineGeneration = 0;
 
 /**
  * Hides `folder` (Pi's agent dir, Repa's app dir) from every space this process opens: when a
- * space holds it, no read, listing or save of any store reaches inside it (design R95).
+ * space holds it, no read, listing or save of any store reaches inside it (design R69).
  */
 export function hideFromSpaces(folder: string): void {
   const absolute = resolve(folder);
@@ -56,7 +56,7 @@ interface LinkedPlace {
 }
 
 /**
- * The protected places of one space (design R95): what no save may create, change, move, delete or
+ * The protected places of one space (design R69): what no save may create, change, move, delete or
  * rewind into (a protected name at any depth of the path or of where it leads, a folder git takes
  * for a repository, where a protected link at the root leads), and the machine's folders no read or
  * save reaches even inside the space (Pi's agent dir, Repa's app dir).

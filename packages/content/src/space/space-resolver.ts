@@ -38,7 +38,7 @@ export class SpaceResolver {
    * @internal
    */
   readonly fs: FsLayer;
-  /** What no save may touch, and the machine's folders no read reaches (design R95). */
+  /** What no save may touch, and the machine's folders no read reaches (design R69). */
   readonly places: ProtectedPlaces;
 
   /** @internal */
@@ -122,7 +122,7 @@ export class SpaceResolver {
   /**
    * `location` (where `address` points) when a save may change it: throws `path_outside_space` for
    * an outside material and `protected_path` for a protected place, by its spelling or where it
-   * leads (design R95).
+   * leads (design R69).
    */
   async refuseUnsaveable(address: string, location: ContentLocation): Promise<ContentLocation> {
     if (location.outside) {

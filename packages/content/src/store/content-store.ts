@@ -230,7 +230,7 @@ export class ContentStore {
 
   /**
    * Where `address` points when a save may change it; `protected_path` for a protected place
-   * (design R95) and `path_outside_space` for an outside material. Every tool that saves asks this
+   * (design R69) and `path_outside_space` for an outside material. Every tool that saves asks this
    * before it plans, and every save again under the lock.
    */
   async locateForSave(address: string): Promise<ContentLocation> {

@@ -14,7 +14,7 @@ export async function observedSnapshot(
   address: string,
 ): Promise<ContentSnapshot> {
   await refuseSkillFile(options, address);
-  // A protected place is refused before its text is compared (design R95).
+  // A protected place is refused before its text is compared (design R69).
   await options.store.locateForSave(address);
   const snapshot = (await knownSnapshot(options, address)) ?? (await options.store.read(address));
   if (snapshot.outside) {

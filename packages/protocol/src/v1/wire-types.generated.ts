@@ -1234,7 +1234,7 @@ export interface SpaceOpenParams {
   /** The space root folder (an absolute path). */
   root: string;
   /**
-   * True when the learner named this folder (`--space DIR`, design R96): the root of the file
+   * True when the learner named this folder (`--space DIR`, design R17): the root of the file
    * system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space
    * only when named (`space_unsafe` otherwise); a folder once named stays a space.
    */

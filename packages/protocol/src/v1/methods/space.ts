@@ -50,7 +50,7 @@ export const spaceMethods = {
         .boolean()
         .optional()
         .describe(
-          "True when the learner named this folder (`--space DIR`, design R96): the root of the file system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space only when named (`space_unsafe` otherwise); a folder once named stays a space.",
+          "True when the learner named this folder (`--space DIR`, design R17): the root of the file system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space only when named (`space_unsafe` otherwise); a folder once named stays a space.",
         ),
     }),
     result: z.looseObject({

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
+import { type CliSandbox, repaJson } from '@repa/test-kit';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
-import { type CliSandbox, repaJson } from './cli-harness.js';
 
 // What the browser test files share: one daemon on the offline responder, `repa web --no-open`, and
 // one headless Chromium per file.

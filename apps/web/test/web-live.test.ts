@@ -2,10 +2,17 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
+import {
+  type CliProcess,
+  createSandbox,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  spawnRepa,
+  startSlowModel,
+} from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, createSandbox, repaJson, spawnRepa } from './cli-harness.js';
-import { SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 import {
   lastTurnReaches,
   openPage,

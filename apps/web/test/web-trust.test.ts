@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSandbox, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, writeFiles } from './cli-harness.js';
 import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
 
 // The page asks for informed consent too: before its Trust button it lists what would run as code.

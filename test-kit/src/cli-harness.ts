@@ -4,12 +4,25 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The workspace's root (the folder of `pnpm-workspace.yaml`), found from this file whether it runs
+ * from `src/` or as built in `dist/`. The kit finds the CLI by its place in the workspace: depending
+ * on `@repa/cli` would make a package circle (the CLI needs the daemon, which needs the web app).
+ */
+function workspaceRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('@repa/test-kit runs inside the Repa workspace only.');
+    dir = parent;
+  }
+  return dir;
+}
+
 /** Node 22 of the workspace (the machine's `node` may be older). */
-export const nodeBinary = fileURLToPath(
-  new URL('../../../node_modules/.bin/node', import.meta.url),
-);
+export const nodeBinary = join(workspaceRoot(), 'node_modules', '.bin', 'node');
 /** The built CLI: the tests run what users run. */
-export const cliMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+export const cliMain = join(workspaceRoot(), 'apps', 'cli', 'dist', 'main.js');
 
 /** Temporary directories of one test file: app dir, agent dir, home and a space. */
 export interface CliSandbox {

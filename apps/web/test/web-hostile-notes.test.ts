@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
+import { createSandbox, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, writeFiles } from './cli-harness.js';
 import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
 
 // What a space someone else made can hold, in the page through a real daemon and headless

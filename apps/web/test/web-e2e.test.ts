@@ -9,10 +9,17 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
+import {
+  createSandbox,
+  REFUSAL,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  startSlowModel,
+  writeFiles,
+} from '@repa/test-kit';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
-import { REFUSAL, SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
 import { CHROMIUM, lastTurnReaches as lastTurnOf, STEP_MS, sendMessage } from './web-harness.js';
 
 // `repa web` end to end: the built web app in a real headless Chromium, served by a real daemon on

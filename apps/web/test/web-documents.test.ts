@@ -2,9 +2,9 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
+import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
 import {
   lastTurnReaches,
   openPage,
@@ -27,8 +27,11 @@ let page: Page;
 beforeAll(async () => {
   writeFiles(sandbox.space, {
     'notes/week-2/moon.md': '# The Moon\n\nIt pulls the sea.\n',
-    'reading/glossary.md':
-      '# Glossary\n\n- Neap tide: the weakest tide, at [half moon](../notes/week-2/moon.md).\n',
+    'reading/glossary.md': [
+      '# Glossary\n',
+      '- Neap tide: the weakest tide, at [half moon](../notes/week-2/moon.md).',
+      '- Spring tide: see [notes/a.md:3](https://example.org/tides), [`notes/a.md`](https://example.org/a).\n',
+    ].join('\n'),
   });
   writeFileSync(
     join(sandbox.space, 'reading', 'moon.pdf'),
@@ -117,6 +120,16 @@ describe('the documents panel', () => {
     await page.waitForSelector('.reader-body a[href="../notes/week-2/moon.md"]', {
       timeout: STEP_MS,
     });
+    // A link whose text is written like a citation or names a file stays that link (no reader
+    // link inside it).
+    expect(
+      await page.$$eval('.reader-body a[href^="https://example.org/"]', (links) =>
+        links.map((link) => [link.getAttribute('href'), link.innerHTML]),
+      ),
+    ).toEqual([
+      ['https://example.org/tides', 'notes/a.md:3'],
+      ['https://example.org/a', '<code>notes/a.md</code>'],
+    ]);
     await page.click('.reader-body a[href="../notes/week-2/moon.md"]');
     await page.waitForFunction(
       () =>

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
+import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, repaJson, writeFiles } from './cli-harness.js';
 import {
   lastTurnReaches,
   openPage,

@@ -2,9 +2,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { createSandbox } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox } from './cli-harness.js';
 import {
   lastTurnReaches,
   openPage,
@@ -14,7 +14,7 @@ import {
   type WebRig,
 } from './web-harness.js';
 
-// The page shows a save the store refused as a protected place (design R95) as refused, live and
+// The page shows a save the store refused as a protected place (design R69) as refused, live and
 // from history, never as a save.
 const sandbox = createSandbox();
 let model: OpenAiEndpoint;

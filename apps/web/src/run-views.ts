@@ -1,0 +1,267 @@
+import {
+  type FileChange,
+  type RunEvent,
+  type RunEventNotification,
+  type RunInfo,
+  type RunUpdate,
+  type SaveDiff,
+  type SaveReceipt,
+  toolCallTarget,
+} from '@repa/protocol';
+import { type RunModelView, runModelOf } from './run-model.js';
+
+// The page's views of the runs it shows, and the pure steps that change them: the conversation's
+// turns show them, live-runs.ts keeps them up to date, history-turns.ts builds them from history.
+
+/** One thing a run showed, in the order it happened. */
+export type Block =
+  | { kind: 'text'; text: string }
+  | {
+      kind: 'tool';
+      toolCallId: string;
+      toolName: string;
+      target: string;
+      done: boolean;
+      isError: boolean;
+      receipts: SaveReceipt[];
+      /** What each save changed (by target), and the save's operation id (for its Undo). */
+      diffs?: SaveDiff[];
+      operationId?: string;
+      error?: string;
+      /** The save was refused as a protected place (design R69): nothing was written. */
+      refused?: boolean;
+    }
+  | { kind: 'changes'; changes: FileChange[]; text?: string }
+  | {
+      kind: 'compaction';
+      phase: 'start' | 'end';
+      tokensBefore?: number | undefined;
+      /** From history: the summary that stands for the older conversation (or a left branch). */
+      summary?: string;
+      branch?: boolean;
+    }
+  | {
+      kind: 'retry';
+      /** Pi's attempt and budget; 0 when read back from history (which keeps neither). */
+      attempt: number;
+      maxAttempts: number;
+      reason: string;
+      entryId?: string;
+    }
+  | { kind: 'context'; revision: string; sources: string[] }
+  | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string };
+
+/** What the page knows of one run it follows. */
+export interface RunView {
+  runId: string;
+  sessionId: string;
+  prompt: string;
+  status: string;
+  error?: { code: string; message: string; fix?: string | undefined } | undefined;
+  blocks: Block[];
+  lastSeq: number;
+  /** How the request was delivered (`queue` waits behind the session's runs). */
+  delivery: string;
+  /** For a queued run not started yet: its place in the session's queue, from 1. */
+  queuePosition?: number | undefined;
+  /** The model and thinking level the run uses, decided when it was accepted. */
+  model?: RunModelView | undefined;
+  /** The answer's checked citations, once the run ended. */
+  citations?: RunInfo['citations'];
+  /** A resumption of an interrupted or failed run (it sends no request of its own). */
+  resumed?: boolean;
+  /** How many images the request carried. */
+  images?: number;
+  /** Read back from the session's history (not followed live). */
+  saved?: boolean;
+}
+
+/** A `steer` (or `followUp`) request the page sent into a running run, until it is delivered. */
+export interface SteerView {
+  runId: string;
+  targetRunId: string;
+  /** A follow-up (given to the run after its current work) rather than a steer. */
+  followUp?: boolean;
+  text: string;
+  status: string;
+  error?: { code: string; message: string; fix?: string | undefined } | undefined;
+}
+
+/** A new view of a run the daemon reported. */
+export function runViewOf(run: RunInfo): RunView {
+  return {
+    runId: run.runId,
+    sessionId: run.sessionId,
+    prompt: run.input.text,
+    status: run.status,
+    error: run.error,
+    blocks: [],
+    lastSeq: 0,
+    delivery: run.delivery ?? 'new',
+    queuePosition: run.queuePosition,
+    model: runModelOf(run),
+    citations: run.citations,
+    resumed: run.resumeOf !== undefined,
+    images: run.input.images?.length ?? 0,
+  };
+}
+
+/** A new view of a steer (or follow-up) request the daemon accepted, sent with `text`. */
+export function steerViewOf(run: RunInfo, text: string): SteerView {
+  return {
+    runId: run.runId,
+    targetRunId: run.targetRunId ?? '',
+    followUp: run.delivery === 'followUp',
+    text,
+    status: run.status,
+    error: run.error,
+  };
+}
+
+/** Whether a run is waiting in its session's queue (accepted, not started). */
+export function isQueued(view: RunView): boolean {
+  return view.status === 'accepted' && view.delivery === 'queue';
+}
+
+/** Applies one `run.event` to its view (events already seen are ignored). */
+export function applyRunEvent(view: RunView, notification: RunEventNotification): void {
+  if (notification.seq <= view.lastSeq) return;
+  view.lastSeq = notification.seq;
+  const event: RunEvent = notification.event;
+  const last = view.blocks.at(-1);
+  switch (event.type) {
+    case 'status':
+      view.status = event.status;
+      if (event.status !== 'accepted') view.queuePosition = undefined;
+      if (event.error) view.error = event.error;
+      if (event.citations) view.citations = event.citations;
+      break;
+    case 'text-delta':
+      if (last?.kind === 'text') last.text += event.delta;
+      else view.blocks.push({ kind: 'text', text: event.delta });
+      break;
+    case 'tool-start':
+      // A run joined while it ran may show this call already (from its saved history).
+      if (
+        view.blocks.some((block) => block.kind === 'tool' && block.toolCallId === event.toolCallId)
+      )
+        break;
+      view.blocks.push({
+        kind: 'tool',
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        target: toolCallTarget(event.args) ?? '',
+        done: false,
+        isError: false,
+        receipts: [],
+      });
+      break;
+    case 'tool-end': {
+      const tool = view.blocks.find(
+        (block) => block.kind === 'tool' && block.toolCallId === event.toolCallId,
+      );
+      if (tool?.kind === 'tool') {
+        tool.done = true;
+        tool.isError = event.isError;
+        tool.receipts = event.receipts ?? [];
+        tool.diffs = event.diffs ?? [];
+        if (event.operationId) tool.operationId = event.operationId;
+        if (event.error) {
+          tool.error = event.error.message;
+          tool.refused = event.error.code === 'protected_path';
+        }
+      }
+      break;
+    }
+    case 'file-change-notice':
+      view.blocks.push({ kind: 'changes', changes: event.changes });
+      break;
+    case 'compaction':
+      view.blocks.push({
+        kind: 'compaction',
+        phase: event.phase,
+        tokensBefore: event.tokensBefore,
+      });
+      break;
+    case 'retry':
+      view.blocks.push({
+        kind: 'retry',
+        attempt: event.attempt,
+        maxAttempts: event.maxAttempts,
+        reason: event.reason,
+      });
+      break;
+    case 'context-snapshot':
+      view.blocks.push({ kind: 'context', revision: event.revision, sources: event.sources });
+      break;
+    case 'steer-delivered':
+    case 'follow-up-delivered':
+      view.blocks.push({
+        kind: 'steer',
+        followUp: event.type === 'follow-up-delivered',
+        text: event.text,
+        requestRunId: event.requestRunId,
+      });
+      break;
+    default:
+      break; // prompt-sections (shown in the run list) and event types this page does not know.
+  }
+}
+
+/** Applies what a run's follower yielded: an event, or the run as the daemon has it after a reconnection. */
+export function applyRunUpdate(view: RunView, update: RunUpdate): void {
+  if (update.kind === 'event') {
+    applyRunEvent(view, update.notification);
+    return;
+  }
+  view.status = update.run.status;
+  view.error = update.run.error;
+}
+
+/** The status an update brings: a `status` event's, or the run's after a reconnection; else none. */
+export function statusOfUpdate(update: RunUpdate): string | undefined {
+  if (update.kind === 'resumed') return update.run.status;
+  const { event } = update.notification;
+  return event.type === 'status' ? event.status : undefined;
+}
+
+/**
+ * `views` (Preact state, never changed in place) with the view of `runId` replaced by a copy, its
+ * blocks copied too, that `change` changed.
+ */
+export function changeRun(
+  views: readonly RunView[],
+  runId: string,
+  change: (view: RunView) => void,
+): RunView[] {
+  return views.map((view) => {
+    if (view.runId !== runId) return view;
+    const copy = { ...view, blocks: view.blocks.map((block) => ({ ...block })) };
+    change(copy);
+    return copy;
+  });
+}
+
+/** `items` with `item` last, in place of an earlier item of the same run. */
+export function putLast<T extends { runId: string }>(items: readonly T[], item: T): T[] {
+  return [...items.filter((known) => known.runId !== item.runId), item];
+}
+
+/** `views` with the place `run` has now in its session's queue, on its view if it is still queued. */
+export function withQueuePosition(views: readonly RunView[], run: RunInfo): RunView[] {
+  return views.map((view) =>
+    view.runId === run.runId && isQueued(view)
+      ? { ...view, queuePosition: run.queuePosition }
+      : view,
+  );
+}
+
+/** `steers` with the status (and error) of the steer request `runId`. */
+export function withSteerStatus(
+  steers: readonly SteerView[],
+  runId: string,
+  status: string,
+  error?: SteerView['error'],
+): SteerView[] {
+  return steers.map((steer) => (steer.runId === runId ? { ...steer, status, error } : steer));
+}

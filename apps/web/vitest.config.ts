@@ -1,0 +1,15 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    // `src/*.test.ts`: the page's logic in Node, no browser. `test/*.test.ts`: the built page in a
+    // headless Chromium against real daemons started with the built CLI (apps/cli must be built).
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // As in apps/cli: a browser test mostly waits on its daemon and Chromium, so two files at once
+    // use the second core.
+    maxWorkers: 2,
+  },
+});
