@@ -204,4 +204,30 @@ describe('protected places: a command cannot change or create them', () => {
     expect(after).toEqual({ ...before, deep: '/' });
     expect(textOf(result as never)).toContain('deep/.pi');
   });
+
+  it('moves out a git repository a command makes at the space root', async () => {
+    const root = await space({ 'notes/a.md': 'tides\n' });
+    const { store } = await openTools(root);
+    const tool = createSandboxedBashTool({
+      store,
+      observer: new ContentObserver(store),
+      timeoutSeconds: () => 60,
+    });
+    const command = 'git init -q . && git config core.fsmonitor "touch armed" && echo ok';
+    const result = await tool.execute('call-1', { command }, undefined, undefined, {
+      cwd: root,
+    } as ExtensionContext);
+    expect(textOf(result as never)).toContain('.git');
+    expect(await snapshot(root)).toEqual({ notes: '/', 'notes/a.md': 'tides\n' });
+  });
+
+  it('refuses a new .git file or folder at the root by any saving tool', async () => {
+    const root = await space({ 'notes/a.md': 'tides\n' });
+    const { call } = await openTools(root);
+    for (const path of ['.git', '.git/config', '.GIT/hooks/pre-commit']) {
+      const error = await repaErrorOf(call('write', { path, content: 'gitdir: elsewhere\n' }));
+      expect(error.code).toBe('protected_path');
+    }
+    expect(await snapshot(root)).toEqual({ notes: '/', 'notes/a.md': 'tides\n' });
+  });
 });
