@@ -1,6 +1,7 @@
 /**
- * Imports `@repa/application` (and with it Pi) on first use: only `doctor` needs it, when no daemon
- * runs, and it takes about a second to load.
+ * Imports `@repa/application` on first use: only `doctor` needs it, when no daemon runs, to read
+ * Pi's configuration as a daemon would (which loads Pi too). What talks to a running daemon
+ * (`daemon restart`, `web`) takes its helpers from `@repa/protocol/node` instead.
  */
 export async function loadApplication(): Promise<typeof import('@repa/application')> {
   // node:sqlite (the run ledger) warns that it is experimental; the warning would only confuse users.

@@ -4,7 +4,6 @@ export { RepaApplication } from './repa-application.js';
 export { type RunDaemonOptions, type RunningDaemon, runDaemon } from './run-daemon.js';
 export { RunLedger } from './runs/run-ledger.js';
 export type { Acceptance, AcceptedSettings, RunRequest } from './runs/run-request.js';
-export { type OpenWebAppOptions, openWebApp } from './server/open-web.js';
 export type {
   ConnectionContext,
   RepaHandledMethod,
@@ -17,4 +16,3 @@ export {
   type RepaServerOptions,
   startRepaServer,
 } from './server/start-repa-server.js';
-export { keepingWebState } from './server/web-state.js';

@@ -1,9 +1,9 @@
+import { keepingWebState } from '@repa/protocol/node';
 import type { CliContext } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { type DaemonStatus, daemonStatus, startDaemon, stopDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
-import { loadApplication } from '../load-application.js';
 
 /** The daemon's state as human lines. */
 export function describeDaemon(status: DaemonStatus): string {
@@ -117,7 +117,6 @@ Options:
     // Spec R71: only a model named now; the one the old daemon was started with is not kept.
     const model = typeof values.model === 'string' ? values.model : undefined;
     // The web app's port and secret are kept: an open page reconnects to the new daemon.
-    const { keepingWebState } = await loadApplication();
     const stopped = await keepingWebState(context.appDirectory, () =>
       stopDaemon(context.appDirectory),
     );

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { daemonPaths } from '@repa/protocol/node';
+import { daemonPaths, openWebApp } from '@repa/protocol/node';
 import { enclosingSpace, writableSpace } from '../cli-context.js';
 import type { Command } from '../command.js';
 import { writeJson } from '../format-table.js';
-import { loadApplication } from '../load-application.js';
 import { usageError } from '../usage-error.js';
 
 /** Opens `url` in the user's browser with the platform's opener; false when none could start. */
@@ -55,7 +54,6 @@ Options:
       }
     }
     const client = await context.client(); // Starts the daemon when none runs.
-    const { openWebApp } = await loadApplication();
     const opened = await openWebApp({
       socketPath: daemonPaths(context.appDirectory).socketPath,
       port,

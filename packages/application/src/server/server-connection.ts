@@ -14,17 +14,14 @@ import {
   type JsonRpcResponse,
   jsonRpcRequestSchema,
   MAX_MESSAGE_DEPTH,
+  WEB_OPEN_METHOD,
+  webOpenParamsSchema,
 } from '@repa/protocol/internal';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { checkAuthFrame, idOf, initializeResult } from './connection-handshake.js';
 import type { MethodTable } from './method-table.js';
 import type { PendingBytes } from './pending-bytes.js';
 import type { ConnectionContext, RepaTransport } from './repa-handlers.js';
-
-/** The internal method, on the unix socket only, that opens the web listener and answers its URL. */
-export const WEB_OPEN_METHOD = 'repa.web.open';
-
-const webOpenParamsSchema = z.strictObject({ port: z.number().int().min(0).max(65535) });
 
 /**
  * The byte stream a connection reads frames from and writes lines to: a socket, or the adapter of

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { openWebApp } from '@repa/protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';
 import { type DaemonChild, spawnDaemon } from '../test/spawn-daemon.js';
-import { openWebApp } from './open-web.js';
 
 // A daemon in its own process (the built dist) serving a small static app: every check is made over
 // real HTTP and WebSocket connections, as a browser (or a hostile page) would make them.

@@ -1,5 +1,4 @@
 import { open, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { READ_NO_FOLLOW, replaceFile } from '@repa/durable-fs';
 import { daemonPaths } from '@repa/protocol/node';
 import { z } from 'zod';
@@ -18,7 +17,7 @@ const webStateSchema = z.strictObject({
 const MAX_STATE_BYTES = 1024;
 
 function statePath(appDirectory: string): string {
-  return join(daemonPaths(appDirectory).runDirectory, 'web.json');
+  return daemonPaths(appDirectory).webStatePath;
 }
 
 /**
@@ -49,16 +48,4 @@ export async function writeWebState(appDirectory: string, state: WebState): Prom
 /** Deletes the saved state (on a clean close), so that the next daemon makes a new secret. */
 export async function deleteWebState(appDirectory: string): Promise<void> {
   await rm(statePath(appDirectory), { force: true }).catch(() => undefined);
-}
-
-/**
- * Runs `stop` (a clean stop of the daemon, which deletes the saved state) and saves the state it
- * found back, so that the next daemon serves the open page again on the same port with the same
- * secret (`repa daemon restart`).
- */
-export async function keepingWebState<T>(appDirectory: string, stop: () => Promise<T>): Promise<T> {
-  const saved = await readWebState(appDirectory);
-  const stopped = await stop();
-  if (saved !== undefined) await writeWebState(appDirectory, saved);
-  return stopped;
 }

@@ -30,7 +30,7 @@ export function resolveAppDirectory(options: ResolveAppDirectoryOptions = {}): s
   return join(options.homedir ?? osHomedir(), '.config', 'repa');
 }
 
-/** Where the daemon of an app directory keeps its socket, pid and log. */
+/** Where the daemon of an app directory keeps its socket, pid, log and web state. */
 export interface DaemonPaths {
   /** `<appDirectory>/run`. */
   runDirectory: string;
@@ -40,6 +40,8 @@ export interface DaemonPaths {
   pidPath: string;
   /** `<appDirectory>/run/daemon.log`: stdout and stderr of daemons started by `repa`. */
   logPath: string;
+  /** `<appDirectory>/run/web.json`: the web listener's port and secret, while the page is served. */
+  webStatePath: string;
 }
 
 /** The daemon files of an (absolute) app directory; daemon and clients both use this. */
@@ -50,5 +52,6 @@ export function daemonPaths(appDirectory: string): DaemonPaths {
     socketPath: join(runDirectory, 'daemon.sock'),
     pidPath: join(runDirectory, 'daemon.pid'),
     logPath: join(runDirectory, 'daemon.log'),
+    webStatePath: join(runDirectory, 'web.json'),
   };
 }

@@ -2,6 +2,7 @@
 // Not part of the public API: it may change in any release.
 
 export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from '../client/tcp-auth.js';
+export { WEB_OPEN_METHOD, webOpenParamsSchema } from '../client/web-open.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,

@@ -17,6 +17,8 @@ export {
   parseDaemonReady,
 } from '../daemon/daemon-output.js';
 export { isProcessAlive, readPidFile } from '../daemon/daemon-pid.js';
+export { keepingWebState } from '../daemon/web-state.js';
+export { type OpenWebAppOptions, openWebApp } from './open-web-app.js';
 export {
   createRepaClient,
   type RepaClientTarget,

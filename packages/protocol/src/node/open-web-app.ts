@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
-import { PROTOCOL_VERSION, RepaError } from '@repa/protocol';
-import { encodeFrame, FrameDecoder, jsonRpcResponseSchema } from '@repa/protocol/internal';
-import { WEB_OPEN_METHOD } from './server-connection.js';
+import { WEB_OPEN_METHOD } from '../client/web-open.js';
+import { RepaError } from '../errors/repa-error.js';
+import { PROTOCOL_VERSION } from '../v1/common.js';
+import { encodeFrame, FrameDecoder } from '../v1/framing.js';
+import { jsonRpcResponseSchema } from '../v1/json-rpc.js';
 
 /** Options of {@link openWebApp}. */
 export interface OpenWebAppOptions {
