@@ -61,6 +61,8 @@ const SAMPLES: Record<string, unknown> = {
   level: 'session',
   key: 'prompts.append',
   value: 'Be brief.',
+  session: 'latest',
+  run: 'latest',
 };
 
 /** Params for `method` naming `folder` (and `sessionId`, when given and the method takes one). */

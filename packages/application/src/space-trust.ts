@@ -1,14 +1,28 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KnownToRepa } from '@repa/host';
-import { RepaError, type RestrictedItem, type TrustReason } from '@repa/protocol';
+import { RepaError, type RestrictedItem, type SessionInfo, type TrustReason } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
 import { loadHost } from './load-host.js';
+import { LATEST, uniqueByPrefix } from './named-ids.js';
 import { type OpenedSpace, SpaceRecords } from './space-records.js';
 import { TrustedSpaces } from './trusted-spaces.js';
 
 /** Pi's rule for a session id (its `assertValidSessionId`): no separator, no leading dot. */
 const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** Where the learner sees the sessions of a space. */
+const listHint = (space: string) =>
+  `See the sessions of this space: repa sessions list --space ${space}`;
+
+/** `not_found` for a session id (or its first characters) the space does not show. */
+function noSession(space: string, typed: string): RepaError {
+  const shown = SESSION_ID.test(typed) ? typed : JSON.stringify(typed);
+  return new RepaError('not_found', `Space ${space} has no session ${shown}.`, {
+    fix: `${listHint(space)}.`,
+    details: { space, sessionId: typed },
+  });
+}
 
 /**
  * The one trust decision of the application (spec R13). A space is untrusted until the learner
@@ -129,18 +143,44 @@ export class SpaceTrust {
         () => false,
       ));
     if (present && trusted) return;
-    const list = `See the sessions of this space: repa sessions list --space ${space}`;
+    if (!present) throw noSession(space, sessionId);
     throw new RepaError(
       'not_found',
-      present
-        ? `Session ${sessionId} came with this space; Repa did not start it, so it is not used until you trust the space.`
-        : `This space has no session ${JSON.stringify(sessionId)}.`,
+      `Session ${sessionId} came with this space; Repa did not start it, so it is not used until you trust the space.`,
       {
-        fix: present
-          ? `${list}. Look at ${join(space, '.repa', 'sessions')} first; trust the space with repa trust --space ${space}, or start a new session.`
-          : `${list}.`,
+        fix: `${listHint(space)}. Look at ${join(space, '.repa', 'sessions')} first; trust the space with repa trust --space ${space}, or start a new session.`,
         details: { space, sessionId },
       },
+    );
+  }
+
+  /**
+   * The session `typed` names in the space, by the one rule of every client (`session.resolve`):
+   * `latest`, the most recently changed session the space shows; else a session id, or the first
+   * characters of one among the sessions it shows. The id of a session it does not show is
+   * refused as {@link checkSession} refuses it.
+   */
+  async findSession(space: string, typed: string): Promise<SessionInfo> {
+    const all = await (await loadHost()).listSpaceSessions(space);
+    const shown = await this.visibleSessions(space, all);
+    if (typed === LATEST) {
+      // The host lists the most recently changed first.
+      if (shown[0] !== undefined) return shown[0];
+      throw new RepaError('not_found', `Space ${space} has no sessions.`, {
+        fix: 'Start one with repa chat or repa run (or New session on the page), or name another space.',
+        details: { space, session: typed },
+      });
+    }
+    const hidden = !shown.some((session) => session.sessionId === typed);
+    if (hidden && all.some((session) => session.sessionId === typed)) {
+      await this.checkSession(space, typed);
+    }
+    return uniqueByPrefix(
+      'session',
+      typed,
+      shown,
+      (session) => session.sessionId,
+      () => noSession(space, typed),
     );
   }
 

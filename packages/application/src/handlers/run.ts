@@ -1,6 +1,7 @@
 import type { RunInfo } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import { diffRun, rewindRun } from '../runs/rewind-run.js';
+import { findRun } from '../runs/run-names.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import type { HandlerParts } from './handler-parts.js';
 
@@ -11,6 +12,9 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
     'run.submit': (params, connection) => runs.submit(params, connection),
     'run.get': async (params) => ({
       run: await withCitationsNow(parts, ledger.getRun(params.runId)),
+    }),
+    'run.resolve': async (params) => ({
+      run: await withCitationsNow(parts, findRun(ledger, params.run, params.space)),
     }),
     'run.list': async ({ brief, ...params }) => {
       const runs = ledger.listRuns(params);

@@ -33,6 +33,9 @@ export function sessionHandlers({
       const sessions = await (await loadHost()).listSpaceSessions(root);
       return { sessions: await trust.visibleSessions(root, sessions) };
     },
+    'session.resolve': async (params) => ({
+      session: await trust.findSession(params.space, params.session),
+    }),
     'session.history': async (params) => {
       const root = params.space;
       return (await loadHost()).readSessionHistory(root, params.sessionId, appDirectory, {

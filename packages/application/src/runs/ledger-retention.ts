@@ -64,7 +64,3 @@ export function usedImages(db: DatabaseSync): Set<string> {
   const rows = db.prepare('SELECT DISTINCT sha256 FROM run_images').all() as Row[];
   return new Set(rows.map((row) => String(row.sha256)));
 }
-
-/** SQL that leaves out the runs of sessions being deleted (a `WHERE` condition on `runs`). */
-export const NOT_DELETED = `NOT EXISTS (SELECT 1 FROM deleted_sessions d
-  WHERE d.space = runs.space AND d.session_id = runs.session_id)`;

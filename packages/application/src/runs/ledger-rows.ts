@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
 import type { RunInfo, RunStatus } from '@repa/protocol';
 import type { StoredInput } from './run-images.js';
 
@@ -10,6 +11,42 @@ export const SELECT_RUNS = `SELECT runs.*, CASE WHEN runs.status = 'accepted' AN
   THEN (SELECT COUNT(*) FROM runs q WHERE q.session_id = runs.session_id AND q.space = runs.space
     AND q.status = 'accepted' AND q.delivery = 'queue' AND q.rowid <= runs.rowid)
   END AS queue_position FROM runs`;
+
+/** SQL that leaves out the runs of sessions being deleted (a `WHERE` condition on `runs`). */
+const NOT_DELETED = `NOT EXISTS (SELECT 1 FROM deleted_sessions d
+  WHERE d.space = runs.space AND d.session_id = runs.session_id)`;
+
+/** Which runs {@link selectRuns} answers; `limit` from 1 to 1000 (default 50). */
+export interface RunFilter {
+  space?: string | undefined;
+  sessionId?: string | undefined;
+  status?: RunStatus | undefined;
+  limit?: number | undefined;
+  /** Only runs whose id starts with this. */
+  idPrefix?: string | undefined;
+  /** False: no steer or follow-up message (a run of its own only). */
+  deliveries?: boolean | undefined;
+}
+
+/** The runs of the ledger that match `filter`, newest first (none of a session being deleted). */
+export function selectRuns(db: DatabaseSync, filter: RunFilter): RunInfo[] {
+  const where: string[] = [NOT_DELETED];
+  const values: (string | number)[] = [];
+  const equal = { space: filter.space, session_id: filter.sessionId, status: filter.status };
+  for (const [column, value] of Object.entries(equal)) {
+    if (!value) continue;
+    where.push(`${column} = ?`);
+    values.push(value);
+  }
+  if (filter.idPrefix !== undefined) {
+    where.push('substr(run_id, 1, ?) = ?');
+    values.push(filter.idPrefix.length, filter.idPrefix);
+  }
+  if (filter.deliveries === false) where.push('target_run_id IS NULL');
+  const sql = `${SELECT_RUNS} WHERE ${where.join(' AND ')}
+    ORDER BY accepted_at DESC, rowid DESC LIMIT ${Math.max(1, Math.min(filter.limit ?? 50, 1000))}`;
+  return (db.prepare(sql).all(...values) as Row[]).map(rowToRun);
+}
 
 /** A `runs` row (selected with {@link SELECT_RUNS}) as the protocol's `RunInfo`. */
 export function rowToRun(row: Row): RunInfo {

@@ -16,8 +16,15 @@ import {
   runStatusSchema,
   type WireError,
 } from '@repa/protocol';
-import { NOT_DELETED, prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
-import { payloadHash, type Row, rowToRun, SELECT_RUNS } from './ledger-rows.js';
+import { prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
+import {
+  payloadHash,
+  type Row,
+  type RunFilter,
+  rowToRun,
+  SELECT_RUNS,
+  selectRuns,
+} from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
 import { RunImages } from './run-images.js';
 import {
@@ -186,26 +193,8 @@ export class RunLedger {
   }
 
   /** Runs matching the filter, newest first. */
-  listRuns(
-    filter: { space?: string; sessionId?: string; status?: RunStatus; limit?: number } = {},
-  ): RunInfo[] {
-    const where: string[] = [NOT_DELETED];
-    const values: string[] = [];
-    if (filter.space) {
-      where.push('space = ?');
-      values.push(filter.space);
-    }
-    if (filter.sessionId) {
-      where.push('session_id = ?');
-      values.push(filter.sessionId);
-    }
-    if (filter.status) {
-      where.push('status = ?');
-      values.push(filter.status);
-    }
-    const sql = `${SELECT_RUNS} WHERE ${where.join(' AND ')}
-      ORDER BY accepted_at DESC, rowid DESC LIMIT ${Math.max(1, Math.min(filter.limit ?? 50, 1000))}`;
-    return (this.#db.prepare(sql).all(...values) as Row[]).map(rowToRun);
+  listRuns(filter: RunFilter = {}): RunInfo[] {
+    return selectRuns(this.#db, filter);
   }
 
   /**

@@ -108,6 +108,10 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
   },
   'session.create': { params: { space: '/spaces/a', title: 'Biology' }, result: { session } },
   'session.list': { params: { space: '/spaces/a' }, result: { sessions: [session] } },
+  'session.resolve': {
+    params: { space: '/spaces/a', session: 'latest' },
+    result: { session },
+  },
   'session.history': {
     params: { space: '/spaces/a', sessionId: 's1' },
     result: {
@@ -151,6 +155,7 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { run, resubmitted: false },
   },
   'run.get': { params: { runId: 'r1' }, result: { run } },
+  'run.resolve': { params: { run: 'latest', space: '/spaces/a' }, result: { run } },
   'run.list': {
     params: { sessionId: 's1', status: 'running', limit: 10 },
     result: { runs: [run] },
@@ -327,6 +332,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   'files.read': { params: { space: '/a', path: '' }, path: 'params.path' },
   'session.create': { params: { space: '/a', title: 5 }, path: 'params.title' },
   'session.list': { params: {}, path: 'params.space' },
+  'session.resolve': { params: { space: '/spaces/a', session: '' }, path: 'params.session' },
   'session.history': { params: { space: '/a', sessionId: '' }, path: 'params.sessionId' },
   'session.rename': { params: { space: '/a', sessionId: 's1', title: '' }, path: 'params.title' },
   'session.subscribe': { params: { space: '/a' }, path: 'params.sessionId' },
@@ -342,6 +348,7 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
     path: 'params.input.text',
   },
   'run.get': { params: { runId: null }, path: 'params.runId' },
+  'run.resolve': { params: { space: '/spaces/a' }, path: 'params.run' },
   'run.prune': { params: { endedBefore: 'yesterday' }, path: 'params.endedBefore' },
   'session.export': {
     params: { space: '/a', sessionId: 's', format: 'pdf' },

@@ -1300,8 +1300,24 @@ export interface SessionListParams {
 
 /** `session.list` result. */
 export interface SessionListResult {
-  /** The sessions of the space, newest first. */
+  /** The sessions of the space, the most recently changed first. */
   sessions: SessionInfo[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `session.resolve` params. */
+export interface SessionResolveParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** `latest`, a session id, or the first characters of one, as the learner typed it. */
+  session: string;
+}
+
+/** `session.resolve` result. */
+export interface SessionResolveResult {
+  /** The session it names. */
+  session: SessionInfo;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1513,6 +1529,22 @@ export interface RunGetParams {
 /** `run.get` result. */
 export interface RunGetResult {
   /** The run. */
+  run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.resolve` params. */
+export interface RunResolveParams {
+  /** `latest`, a run id, or the first characters of one, as the learner typed it. */
+  run: string;
+  /** The space whose most recent run `latest` means (required with `latest`). */
+  space?: string | undefined;
+}
+
+/** `run.resolve` result. */
+export interface RunResolveResult {
+  /** The run it names, as `run.get` answers it. */
   run: RunInfo;
   /** Members a newer server may add. */
   [member: string]: unknown;
@@ -2329,8 +2361,17 @@ export interface V1MethodTypes {
   'space.open': { params: SpaceOpenParams; result: SpaceOpenResult };
   /** Creates a session in a space. */
   'session.create': { params: SessionCreateParams; result: SessionCreateResult };
-  /** Lists the sessions of a space, newest first; damaged ones carry `damaged`. */
+  /**
+   * Lists the sessions of a space, the most recently changed first; damaged ones carry `damaged`.
+   */
   'session.list': { params: SessionListParams; result: SessionListResult };
+  /**
+   * The session a learner named, by the one rule every client uses: `latest` (the most recently
+   * changed of the sessions the space shows), a session id, or the first characters of one.
+   * `not_found` when none fits (or the space has no sessions, for `latest`); `invalid_request` with
+   * `details.candidates` (at most 5 ids) when several sessions start with it.
+   */
+  'session.resolve': { params: SessionResolveParams; result: SessionResolveResult };
   /**
    * The public history of a session (spec R27), whole or in parts: `limit` takes the last items
    * (before `before`), and `earlier` says more precede them.
@@ -2374,6 +2415,13 @@ export interface V1MethodTypes {
   'run.submit': { params: RunSubmitParams; result: RunSubmitResult };
   /** One run as the ledger keeps it. */
   'run.get': { params: RunGetParams; result: RunGetResult };
+  /**
+   * The run a learner named, by the one rule every client uses: a run id, the first characters of
+   * one (among every run of the ledger), or `latest`: the most recent run of `space`, where a steer
+   * or follow-up message counts as the run it went into. `not_found` when none fits;
+   * `invalid_request` with `details.candidates` (at most 5 ids) when several runs start with it.
+   */
+  'run.resolve': { params: RunResolveParams; result: RunResolveResult };
   /** Runs, newest first, filtered by space, session and status. */
   'run.list': { params: RunListParams; result: RunListResult };
   /** Subscribes this connection to `run.event` notifications of a run. */

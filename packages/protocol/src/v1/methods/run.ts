@@ -43,6 +43,21 @@ export const runMethods = {
       run: runInfoSchema.describe('The run.'),
     }),
   },
+  'run.resolve': {
+    description:
+      'The run a learner named, by the one rule every client uses: a run id, the first characters of one (among every run of the ledger), or `latest`: the most recent run of `space`, where a steer or follow-up message counts as the run it went into. `not_found` when none fits; `invalid_request` with `details.candidates` (at most 5 ids) when several runs start with it.',
+    params: z.strictObject({
+      run: idSchema.describe(
+        '`latest`, a run id, or the first characters of one, as the learner typed it.',
+      ),
+      space: spaceRootSchema
+        .optional()
+        .describe('The space whose most recent run `latest` means (required with `latest`).'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The run it names, as `run.get` answers it.'),
+    }),
+  },
   'run.list': {
     description: 'Runs, newest first, filtered by space, session and status.',
     params: z.strictObject({

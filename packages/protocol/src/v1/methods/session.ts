@@ -25,12 +25,28 @@ export const sessionMethods = {
     }),
   },
   'session.list': {
-    description: 'Lists the sessions of a space, newest first; damaged ones carry `damaged`.',
+    description:
+      'Lists the sessions of a space, the most recently changed first; damaged ones carry `damaged`.',
     params: z.strictObject({
       space: spaceRootSchema.describe('The space root (an absolute path).'),
     }),
     result: z.looseObject({
-      sessions: z.array(sessionInfoSchema).describe('The sessions of the space, newest first.'),
+      sessions: z
+        .array(sessionInfoSchema)
+        .describe('The sessions of the space, the most recently changed first.'),
+    }),
+  },
+  'session.resolve': {
+    description:
+      'The session a learner named, by the one rule every client uses: `latest` (the most recently changed of the sessions the space shows), a session id, or the first characters of one. `not_found` when none fits (or the space has no sessions, for `latest`); `invalid_request` with `details.candidates` (at most 5 ids) when several sessions start with it.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      session: idSchema.describe(
+        '`latest`, a session id, or the first characters of one, as the learner typed it.',
+      ),
+    }),
+    result: z.looseObject({
+      session: sessionInfoSchema.describe('The session it names.'),
     }),
   },
   'session.history': {
