@@ -2,10 +2,9 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import { type RepaClient, RepaError } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import { startDaemon } from './daemon-control.js';
-import { resolveSession } from './resolve-id.js';
 import { usageError } from './usage-error.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
@@ -260,49 +259,6 @@ async function askOrCancel(
     prompt.close();
   }
   throw new RepaError('cancelled', message, { fix });
-}
-
-/** The most recently changed session of a space, or undefined when it has none. */
-export async function latestSession(
-  client: RepaClient,
-  space: string,
-): Promise<SessionInfo | undefined> {
-  const { sessions } = await client.request('session.list', { space });
-  return [...sessions].sort((a, b) =>
-    (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt),
-  )[0];
-}
-
-/** The session `--session` names (an id or a unique prefix), else the most recent one, if any. */
-export async function sessionOrLatest(
-  client: RepaClient,
-  space: string,
-  sessionId: string | undefined,
-): Promise<string | undefined> {
-  if (sessionId) return (await resolveSession(client, space, sessionId)).sessionId;
-  return (await latestSession(client, space))?.sessionId;
-}
-
-/**
- * The session a command works in: `--session` (an id or a unique prefix of one), else with
- * `latest` the space's most recent session, else a new one. Returns whether it was created.
- */
-export async function sessionOf(
-  client: RepaClient,
-  space: string,
-  sessionId: string | undefined,
-  latest = true,
-): Promise<{ sessionId: string; created: boolean }> {
-  if (sessionId) {
-    return {
-      sessionId: (await resolveSession(client, space, sessionId)).sessionId,
-      created: false,
-    };
-  }
-  const recent = latest ? await latestSession(client, space) : undefined;
-  if (recent) return { sessionId: recent.sessionId, created: false };
-  const { session } = await client.request('session.create', { space });
-  return { sessionId: session.sessionId, created: true };
 }
 
 /**

@@ -1,11 +1,16 @@
-import type { ParseArgsOptionsConfig } from 'node:util';
+import type { ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { CliContext } from './cli-context.js';
 
-/** The parsed options of a command: strings and booleans by long name. */
-export type OptionValues = Record<string, string | boolean | undefined>;
+/**
+ * The values of the options `O` as `parseArgs` gives them, strictly: a string option's text, a
+ * flag's `true`, a `multiple` option's list; absent when not given.
+ */
+export type OptionValues<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>
+>['values'];
 
-/** One runnable command, e.g. `repa settings get`. */
-export interface Command {
+/** What a command declares: its words and help, its own options, and how it runs. */
+export interface CommandSpec<O extends ParseArgsOptionsConfig> {
   /** The words that name it, e.g. `['settings', 'get']`. */
   words: readonly string[];
   /** One line for the command list. */
@@ -15,11 +20,28 @@ export interface Command {
   /** The rest of its `--help`: what it does, arguments, options, output. */
   help: string;
   /** Its own options (the global ones are added). */
-  options: ParseArgsOptionsConfig;
+  options: O;
   /** Smallest and largest number of positional arguments. */
   positionals: [min: number, max: number];
-  /** Runs it; resolves with the exit code. */
-  run(context: CliContext, args: string[], values: OptionValues): Promise<number>;
+  /** Runs it with the values of its own options; resolves with the exit code. */
+  run(context: CliContext, args: string[], values: OptionValues<O>): Promise<number>;
+}
+
+/** One runnable command of the table, e.g. `repa settings get` ({@link defineCommand}). */
+export interface Command extends Omit<CommandSpec<ParseArgsOptionsConfig>, 'run'> {
+  /** Runs it with the values parsed against the global options and its own. */
+  run(context: CliContext, args: string[], values: Record<string, unknown>): Promise<number>;
+}
+
+/** A command whose `run` gets the values of its own option table, typed by that table. */
+export function defineCommand<const O extends ParseArgsOptionsConfig>(
+  spec: CommandSpec<O>,
+): Command {
+  return {
+    ...spec,
+    // `runCli` parses the arguments against these very options (and the global ones).
+    run: (context, args, values) => spec.run(context, args, values as OptionValues<O>),
+  };
 }
 
 /** A word that groups commands (`repa settings …`), with the subcommand used when none is given. */
@@ -41,18 +63,18 @@ export const GLOBAL_OPTIONS_HELP = `Global options:
   -h, --help       show help for the command`;
 
 /** The global options, parsed with every command. */
-export const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
+export const GLOBAL_OPTIONS = {
   'app-dir': { type: 'string' },
   'agent-dir': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
-};
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `--space` and `--session`, shared by the commands that work in a space. */
-export const SPACE_OPTIONS: ParseArgsOptionsConfig = {
+export const SPACE_OPTIONS = {
   space: { type: 'string' },
   session: { type: 'string' },
-};
+} as const satisfies ParseArgsOptionsConfig;
 
 /** The help lines of `--space` and `--session`. */
 export const SPACE_OPTIONS_HELP = `  --space DIR      the space folder (default: the space you are in)

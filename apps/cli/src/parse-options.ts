@@ -8,11 +8,11 @@ import { usageError } from './usage-error.js';
  * unknown option (with the closest known one), an option without its value, a flag given a value.
  * `help` is the fix's command, e.g. `repa sessions list --help`.
  */
-export function parseOptions(
+export function parseOptions<const O extends ParseArgsOptionsConfig>(
   args: readonly string[],
-  options: ParseArgsOptionsConfig,
+  options: O,
   help: string,
-): { values: OptionValues; positionals: string[] } {
+): { values: OptionValues<O>; positionals: string[] } {
   const fix = `Run '${help}' to see its options.`;
   const { tokens } = parseArgs({
     args: [...args],
@@ -46,12 +46,22 @@ export function parseOptions(
     }
   }
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true }) as {
-      values: OptionValues;
-      positionals: string[];
-    };
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
     // Anything the checks above did not name: keep Node's first sentence only.
     throw usageError(`${(error as Error).message.split('\n')[0]}`, fix);
   }
+}
+
+/** `--limit N`: a whole number from 1 to 1000, or undefined when not given. */
+export function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const limit = Number(text);
+  if (!(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
+    throw usageError(
+      `--limit must be a whole number from 1 to 1000, not '${text}'.`,
+      'Pass e.g. --limit 20.',
+    );
+  }
+  return limit;
 }

@@ -7,86 +7,90 @@ import {
 } from '@repa/protocol';
 import { usageError } from './usage-error.js';
 
-/** The one candidate whose id starts with `prefix`; `not_found` or a usage error when ambiguous. */
-function uniqueByPrefix<T>(
-  kind: 'run' | 'session',
-  prefix: string,
-  candidates: readonly T[],
-  idOf: (candidate: T) => string,
-  list: string,
-  missing = `No ${kind} id starts with '${prefix}'.`,
-): T {
-  const exact = candidates.find((candidate) => idOf(candidate) === prefix);
-  if (exact) return exact;
-  const matches = candidates.filter((candidate) => idOf(candidate).startsWith(prefix));
-  if (matches.length === 1) return matches[0] as T;
-  if (matches.length === 0) {
-    throw new RepaError('not_found', missing, {
-      fix: `List them with ${list}.`,
-    });
-  }
-  const shown = matches.slice(0, 5).map(idOf).join(', ');
-  throw usageError(
-    `'${prefix}' matches ${matches.length} ${kind}s: ${shown}${matches.length > 5 ? ', …' : ''}.`,
-    `Type more of the ${kind} id.`,
-  );
-}
-
-/** The session of a space whose id is `idOrPrefix` or the only one starting with it. */
-export async function resolveSession(
-  client: RepaClient,
-  space: string,
-  idOrPrefix: string,
-): Promise<SessionInfo> {
-  const { sessions } = await client.request('session.list', { space });
-  return uniqueByPrefix(
-    'session',
-    idOrPrefix,
-    sessions,
-    (session) => session.sessionId,
-    `repa sessions list --space ${space}, or leave out --session`,
-    `Space ${space} has no session ${idOrPrefix}.`,
-  );
-}
-
-/** The run whose id is `idOrPrefix` or the only one (among the newest 1000) starting with it. */
-export async function resolveRun(client: RepaClient, idOrPrefix: string): Promise<RunInfo> {
+/**
+ * What the daemon answers for an id the learner typed; a start that several ids share is a
+ * mistake on the command line (a usage error, exit code 2), told as the daemon tells it.
+ */
+async function named<T>(answer: Promise<T>): Promise<T> {
   try {
-    return (await client.request('run.get', { runId: idOrPrefix })).run;
+    return await answer;
   } catch (error) {
-    if (!(RepaError.isInstance(error) && error.code === 'not_found')) throw error;
+    if (
+      RepaError.isInstance(error) &&
+      error.code === 'invalid_request' &&
+      error.details?.candidates
+    ) {
+      throw usageError(error.message, error.fix);
+    }
+    throw error;
   }
-  const { runs } = await client.request('run.list', { limit: 1000 });
-  return uniqueByPrefix('run', idOrPrefix, runs, (run) => run.runId, 'repa runs list --all');
 }
 
 /**
- * The run `idOrPrefix` names; left out (`''`), the most recent run of `space` (a steer or
- * follow-up message counts as the run it went into), said on `stderr` with its status when it has
- * not ended.
+ * The session of a space that `typed` names, by the daemon's one rule (`session.resolve`): an id,
+ * the first characters of one, or `latest` (`not_found` when the space has none).
+ */
+export async function resolveSession(
+  client: RepaClient,
+  space: string,
+  typed: string,
+): Promise<SessionInfo> {
+  return (await named(client.request('session.resolve', { space, session: typed }))).session;
+}
+
+/** The session `typed` names (an id or its start), else the space's most recent one, if any. */
+export async function sessionOrLatest(
+  client: RepaClient,
+  space: string,
+  typed: string | undefined,
+): Promise<SessionInfo | undefined> {
+  if (typed) return resolveSession(client, space, typed);
+  try {
+    return await resolveSession(client, space, 'latest');
+  } catch (error) {
+    if (RepaError.isInstance(error) && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The session a command works in: `typed` (an id or its start), else with `latest` the space's
+ * most recent session, else a new one. Returns whether it was created.
+ */
+export async function sessionOf(
+  client: RepaClient,
+  space: string,
+  typed: string | undefined,
+  latest = true,
+): Promise<{ sessionId: string; created: boolean }> {
+  const existing = typed || latest ? await sessionOrLatest(client, space, typed) : undefined;
+  if (existing) return { sessionId: existing.sessionId, created: false };
+  const { session } = await client.request('session.create', { space });
+  return { sessionId: session.sessionId, created: true };
+}
+
+/** The run `typed` names (an id or its start, among every run), by the daemon's `run.resolve`. */
+export async function resolveRun(client: RepaClient, typed: string): Promise<RunInfo> {
+  return (await named(client.request('run.resolve', { run: typed }))).run;
+}
+
+/**
+ * The run `typed` names; left out (`''`), the most recent run of `space` (a steer or follow-up
+ * message counts as the run it went into), said on `stderr` with its status when it has not ended.
  */
 export async function resolveRunOrLatest(
   stderr: NodeJS.WritableStream,
   client: RepaClient,
-  idOrPrefix: string,
+  typed: string,
   space: string,
 ): Promise<RunInfo> {
-  if (idOrPrefix !== '') return resolveRun(client, idOrPrefix);
-  const { runs } = await client.request('run.list', { space, limit: 50 });
-  const target = runs[0]?.targetRunId;
-  const latest =
-    runs.find((run) => run.targetRunId === undefined) ??
-    (target === undefined ? undefined : (await client.request('run.get', { runId: target })).run);
-  if (latest === undefined) {
-    throw new RepaError('not_found', `Space ${space} has no runs yet.`, {
-      fix: 'Start one with repa run "…" or repa chat, or name a run of another space by its id.',
-    });
-  }
-  const text = latest.input.type === 'text' ? latest.input.text.replace(/\s+/g, ' ') : '';
+  if (typed !== '') return resolveRun(client, typed);
+  const { run } = await named(client.request('run.resolve', { run: 'latest', space }));
+  const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
   const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  const status = isTerminalRunStatus(latest.status) ? '' : ` (${latest.status})`;
+  const status = isTerminalRunStatus(run.status) ? '' : ` (${run.status})`;
   stderr.write(
-    `repa: the most recent run in ${space}: ${latest.runId}${excerpt ? ` “${excerpt}”` : ''}${status}\n`,
+    `repa: the most recent run in ${space}: ${run.runId}${excerpt ? ` “${excerpt}”` : ''}${status}\n`,
   );
-  return latest;
+  return run;
 }

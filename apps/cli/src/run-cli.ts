@@ -247,12 +247,14 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         );
       }
     }
-    const { values, positionals }: { values: OptionValues; positionals: string[] } = parseOptions(
+    const { values, positionals } = parseOptions(
       rest,
-      { ...GLOBAL_OPTIONS, ...command.options },
+      { ...command.options, ...GLOBAL_OPTIONS },
       `repa ${command.words.join(' ')} --help`,
     );
-    if (values.help) {
+    // The global options come last in the table parsed, so they are what GLOBAL_OPTIONS says.
+    const global = values as OptionValues<typeof GLOBAL_OPTIONS>;
+    if (global.help) {
       io.stdout.write(commandHelp(command));
       return 0;
     }
@@ -265,13 +267,12 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         `Run 'repa ${command.words.join(' ')} --help'.`,
       );
     }
-    const appDir = typeof values['app-dir'] === 'string' ? values['app-dir'] : undefined;
-    const agentDir = typeof values['agent-dir'] === 'string' ? values['agent-dir'] : undefined;
+    const agentDir = global['agent-dir'];
     context = createCliContext({
       version: io.version,
-      appDirectory: resolveAppDirectory({ appDirectory: appDir, agentDir }),
+      appDirectory: resolveAppDirectory({ appDirectory: global['app-dir'], agentDir }),
       agentDir,
-      json: values.json === true,
+      json: global.json === true,
       cwd: io.cwd,
       stdin: io.stdin,
       stdout: io.stdout,

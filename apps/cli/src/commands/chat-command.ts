@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
-import { type CliContext, claimSpace, sessionOf, spaceOf } from '../cli-context.js';
-import { type Command, type OptionValues, SPACE_OPTIONS } from '../command.js';
+import { type CliContext, claimSpace, spaceOf } from '../cli-context.js';
+import { defineCommand, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import { startDaemon } from '../daemon-control.js';
 import { statusLine } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
+import { sessionOf } from '../resolve-id.js';
 import { RunPrinter } from '../run-printer.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
@@ -30,8 +31,13 @@ import {
   restrictedOf,
 } from './runs/run-command.js';
 
-const str = (value: string | boolean | undefined): string | undefined =>
-  typeof value === 'string' ? value : undefined;
+/** The options of `repa chat`. */
+const CHAT_OPTIONS = {
+  ...SPACE_OPTIONS,
+  ...CONTINUE_OPTION,
+  ...NEW_OPTION,
+  resume: { type: 'boolean' },
+} as const;
 
 /**
  * Sends one request to the chat's session and follows it; `delivery` 'queue' puts it in the
@@ -125,10 +131,10 @@ async function pickSession(context: CliContext, client: RepaClient, space: strin
  */
 async function openChat(
   context: CliContext,
-  values: OptionValues,
+  values: OptionValues<typeof CHAT_OPTIONS>,
   printer: RunPrinter,
 ): Promise<{ chat: Chat; opened: { sessionId: string; created: boolean } }> {
-  const exclusive = ['session', 'continue', 'resume', 'new'].filter(
+  const exclusive = (['session', 'continue', 'resume', 'new'] as const).filter(
     (name) => values[name] !== undefined,
   );
   if (exclusive.length > 1) {
@@ -143,16 +149,16 @@ async function openChat(
       'Pass the session: repa chat --session ID (see repa sessions list), or -c for the most recent.',
     );
   }
-  const space = spaceOf(context, str(values.space));
+  const space = spaceOf(context, values.space);
   const client = await context.client();
   // As in repa run: a named session must exist already; only a new one makes the folder a space.
-  const making = str(values.session) === undefined;
-  await claimSpace(context, client, space, str(values.space) !== undefined, making);
+  const making = values.session === undefined;
+  await claimSpace(context, client, space, values.space !== undefined, making);
   let opened: { sessionId: string; created: boolean };
   if (values.resume) {
     const picked = await pickSession(context, client, space);
     opened = await sessionOf(client, space, picked, false);
-  } else opened = await sessionOf(client, space, str(values.session), values.new !== true);
+  } else opened = await sessionOf(client, space, values.session, values.new !== true);
   const start = { space, ...opened, restricted: await restrictedOf(client, space) };
   announceSession(context, printer, start);
   // The model the next run uses now (each run's own is decided when it is accepted, spec R71).
@@ -226,7 +232,7 @@ async function lineChat(chat: Chat, terminal: boolean): Promise<number> {
 }
 
 /** `repa chat`. */
-export const chatCommand: Command = {
+export const chatCommand = defineCommand({
   words: ['chat'],
   summary: 'talk with the agent in a space (interactive)',
   usage: 'chat [--space DIR] [--session ID | --new | --resume]',
@@ -255,12 +261,7 @@ Options:
   --resume         pick one of the recent sessions (on a terminal)
 
 With --json, no prompt is shown and every run prints the same JSON lines as repa run --json.`,
-  options: {
-    ...SPACE_OPTIONS,
-    ...CONTINUE_OPTION,
-    ...NEW_OPTION,
-    resume: { type: 'boolean' },
-  },
+  options: CHAT_OPTIONS,
   positionals: [0, 0],
   async run(context, _args, values) {
     const printer = new RunPrinter({ out: context.stdout, json: context.json, showErrors: true });
@@ -292,4 +293,4 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
     context.stdout.write(`${comeBack(chat)}\n`);
     return code;
   },
-};
+});

@@ -4,6 +4,7 @@ import type { CliContext } from '../cli-context.js';
 import { describeRunModel } from '../describe-model.js';
 import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
+import { resolveSession } from '../resolve-id.js';
 import type { RunPrinter } from '../run-printer.js';
 import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
 import { undoLastRun } from './chat-undo.js';
@@ -53,12 +54,10 @@ export interface Chat {
 
 /** The space's most recently changed sessions (at most 10), most recent first. */
 export async function recentSessions(chat: Pick<Chat, 'client' | 'space'>) {
+  // The daemon lists the most recently changed first.
   const { sessions } = await chat.client.request('session.list', { space: chat.space });
   const prefixes = uniquePrefixes(sessions.map((session) => session.sessionId));
-  const recent = [...sessions]
-    .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt))
-    .slice(0, HOW_MANY_RECENT);
-  return { recent, prefixes };
+  return { recent: sessions.slice(0, HOW_MANY_RECENT), prefixes };
 }
 
 /** Numbered lines of sessions: short id, last change, title; the current one marked. */
@@ -98,13 +97,23 @@ async function switchTo(chat: Chat, session: SessionInfo, say: (text: string) =>
   say(turns ?? '(no history yet)');
 }
 
+/** The session `typed` names (the daemon's rule), or undefined when none or several do. */
+async function sessionNamed(chat: Chat, typed: string): Promise<SessionInfo | undefined> {
+  try {
+    return await resolveSession(chat.client, chat.space, typed);
+  } catch (error) {
+    if (RepaError.isInstance(error) && ['not_found', 'invalid_request'].includes(error.code)) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
 /** `/resume N|ID`: the session it names, or says how to name one. */
 async function resume(chat: Chat, arg: string, say: (text: string) => void) {
   const listed = await recentSessions(chat);
   const byNumber = /^\d+$/.test(arg) ? listed.recent[Number(arg) - 1] : undefined;
-  const { sessions } = await chat.client.request('session.list', { space: chat.space });
-  const byId = sessions.filter((session) => arg !== '' && session.sessionId.startsWith(arg));
-  const picked = byNumber ?? (byId.length === 1 ? byId[0] : undefined);
+  const picked = byNumber ?? (arg === '' ? undefined : await sessionNamed(chat, arg));
   if (!picked) {
     const lines = sessionLines(listed, chat.sessionId);
     say(

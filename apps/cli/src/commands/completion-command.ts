@@ -1,6 +1,6 @@
 import { runStatusSchema, thinkingLevelSchema, writableSettingsLevelSchema } from '@repa/protocol';
 import type { Command, CommandGroup } from '../command.js';
-import { GLOBAL_OPTIONS } from '../command.js';
+import { defineCommand, GLOBAL_OPTIONS } from '../command.js';
 import { usageError } from '../usage-error.js';
 
 /** The command table the completion is generated from. */
@@ -239,7 +239,7 @@ function fishScript(table: CommandTable): string {
 /** `repa completion bash|zsh|fish`, generated from the command table so it stays true. */
 export function completionCommands(table: () => CommandTable): Command[] {
   return [
-    {
+    defineCommand({
       words: ['completion'],
       summary: 'print the shell completion script for bash, zsh or fish',
       usage: 'completion bash|zsh|fish',
@@ -259,6 +259,6 @@ the same command table as --help.
         context.stdout.write(make(table()));
         return 0;
       },
-    },
+    }),
   ];
 }

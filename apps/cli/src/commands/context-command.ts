@@ -4,53 +4,20 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import {
-  type CliContext,
-  confirmDestructive,
-  sessionOrLatest,
-  spaceOf,
-  writableSpace,
-} from '../cli-context.js';
-import type { Command, OptionValues } from '../command.js';
-import { writeJson } from '../format-table.js';
+import { confirmDestructive, spaceOf, writableSpace } from '../cli-context.js';
+import { type Command, defineCommand } from '../command.js';
+import { relativeTime, writeJson } from '../format-table.js';
+import { sessionOrLatest } from '../resolve-id.js';
 import { usageError } from '../usage-error.js';
 import { writeError } from '../write-error.js';
-
-const str = (value: string | boolean | undefined): string | undefined =>
-  typeof value === 'string' ? value : undefined;
-
-/** Every `--source` given (parseArgs collects a repeated option into an array). */
-function sourcesOf(values: OptionValues): string[] | undefined {
-  const raw = (values as Record<string, unknown>).source;
-  if (raw === undefined) return undefined;
-  return (Array.isArray(raw) ? raw : [raw]).filter(
-    (item): item is string => typeof item === 'string',
-  );
-}
-
-/** "2 hours ago", "just now": how long before `now` an ISO time was. */
-function ago(iso: string | null | undefined, now = Date.now()): string {
-  const then = iso ? Date.parse(iso) : Number.NaN;
-  if (Number.isNaN(then)) return 'at an unknown time';
-  const seconds = Math.max(0, Math.round((now - then) / 1000));
-  const units: [number, string][] = [
-    [86_400, 'day'],
-    [3_600, 'hour'],
-    [60, 'minute'],
-  ];
-  for (const [size, name] of units) {
-    const count = Math.floor(seconds / size);
-    if (count >= 1) return `${count} ${name}${count === 1 ? '' : 's'} ago`;
-  }
-  return 'just now';
-}
+import { currentRevision, readContext, writeContext } from './context-io.js';
 
 /** The warning lines for sources that changed or vanished since the context was written. */
 function staleLines(
   states: readonly LearningContextSourceState[],
   updatedAt: string | null | undefined,
 ): string[] {
-  const when = ago(updatedAt);
+  const when = updatedAt ? relativeTime(updatedAt) : 'at an unknown time';
   return states
     .filter((source) => source.state === 'changed' || source.state === 'vanished')
     .map(
@@ -59,59 +26,7 @@ function staleLines(
     );
 }
 
-async function readContext(
-  context: CliContext,
-  space: string,
-  sessionId?: string,
-): Promise<V1Result<'context.get'>> {
-  const client = await context.client();
-  return client.request('context.get', { space, ...(sessionId ? { sessionId } : {}) });
-}
-
-/** Writes through `context.set` and prints the new revision. */
-async function writeContext(
-  context: CliContext,
-  params: {
-    space: string;
-    body: string;
-    sources: string[];
-    expectedRevision: string | null;
-    force: boolean;
-  },
-): Promise<number> {
-  const client = await context.client();
-  const result = await client.request('context.set', {
-    space: params.space,
-    body: params.body,
-    sources: params.sources,
-    expectedRevision: params.expectedRevision,
-    ...(params.force ? { force: true } : {}),
-  });
-  if (context.json) {
-    writeJson(context.stdout, { space: params.space, ...result });
-    return 0;
-  }
-  if (result.damagedFileKept) {
-    context.stdout.write(`kept the damaged file as ${result.damagedFileKept}\n`);
-  }
-  context.stdout.write(`revision  ${result.revision}\n`);
-  return 0;
-}
-
-/** The expected revision of a write: the current one, or null; a damaged file counts as none. */
-async function currentRevision(context: CliContext, space: string, force: boolean) {
-  try {
-    return (await readContext(context, space)).context;
-  } catch (error) {
-    const damaged = ['context_unavailable', 'data_too_large'].includes(
-      RepaError.isInstance(error) ? error.code : '',
-    );
-    if (force && damaged) return null;
-    throw error;
-  }
-}
-
-const contextShow: Command = {
+const contextShow = defineCommand({
   words: ['context', 'show'],
   summary: 'show the learning context the next run would see',
   usage: 'context show [--space DIR] [--session ID]',
@@ -130,9 +45,9 @@ With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedR
   options: { space: { type: 'string' }, session: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = spaceOf(context, str(values.space));
+    const space = spaceOf(context, values.space);
     const client = await context.client();
-    const sessionId = await sessionOrLatest(client, space, str(values.session));
+    const sessionId = (await sessionOrLatest(client, space, values.session))?.sessionId;
     const got = await readContext(context, space, sessionId);
     const provided = got.provided?.value ?? true;
     const providedSource = got.provided?.source ?? 'default';
@@ -177,9 +92,9 @@ With --json: {"space", "sessionId", "provided", "providedSource", "lastProvidedR
     out.write(`\n${learningContext.body}${learningContext.body.endsWith('\n') ? '' : '\n'}`);
     return 0;
   },
-};
+});
 
-const contextSet: Command = {
+const contextSet = defineCommand({
   words: ['context', 'set'],
   summary: "replace the space's learning context",
   usage: 'context set (--file F | --body TEXT) [--source P …] [--force] [--space DIR]',
@@ -206,9 +121,9 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
   },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = await writableSpace(context, await context.client(), str(values.space));
-    const file = str(values.file);
-    const text = str(values.body);
+    const space = await writableSpace(context, await context.client(), values.space);
+    const file = values.file;
+    const text = values.body;
     if ((file === undefined) === (text === undefined)) {
       throw usageError(
         'Give the body with exactly one of --file or --body.',
@@ -222,14 +137,14 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
     return writeContext(context, {
       space,
       body,
-      sources: sourcesOf(values) ?? [],
+      sources: values.source ?? [],
       expectedRevision: current?.revision ?? null,
       force,
     });
   },
-};
+});
 
-const contextClear: Command = {
+const contextClear = defineCommand({
   words: ['context', 'clear'],
   summary: "empty the space's learning context",
   usage: 'context clear [--yes] [--force] [--space DIR]',
@@ -246,7 +161,7 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
   options: { space: { type: 'string' }, force: { type: 'boolean' }, yes: { type: 'boolean' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = await writableSpace(context, await context.client(), str(values.space));
+    const space = await writableSpace(context, await context.client(), values.space);
     const force = values.force === true;
     const current = await currentRevision(context, space, force);
     await confirmDestructive(
@@ -262,9 +177,9 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
       force,
     });
   },
-};
+});
 
-const contextEdit: Command = {
+const contextEdit = defineCommand({
   words: ['context', 'edit'],
   summary: 'edit the learning context body in $VISUAL or $EDITOR',
   usage: 'context edit [--space DIR]',
@@ -279,7 +194,7 @@ With --json: {"space", "saved", "revision"}.`,
   options: { space: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const space = await writableSpace(context, await context.client(), str(values.space));
+    const space = await writableSpace(context, await context.client(), values.space);
     const current = (await readContext(context, space)).context;
     const folder = await mkdtemp(join(tmpdir(), 'repa-context-'));
     const file = join(folder, 'learning-context.md');
@@ -324,7 +239,7 @@ With --json: {"space", "saved", "revision"}.`,
     else context.stdout.write(`revision  ${result.revision}\n`);
     return 0;
   },
-};
+});
 
 /** Runs `$VISUAL`/`$EDITOR` (a shell command line, e.g. `code --wait`) on `file`, inheriting the terminal. */
 function runEditor(file: string): Promise<void> {
@@ -352,7 +267,7 @@ function runEditor(file: string): Promise<void> {
   });
 }
 
-const contextBuild: Command = {
+const contextBuild = defineCommand({
   words: ['context', 'build'],
   summary: 'build the learning context from documents of the space',
   usage: 'context build SOURCE… [--instructions TEXT] [--model ID] [--force] [--space DIR]',
@@ -384,7 +299,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
   },
   positionals: [1, 100],
   async run(context, args, values) {
-    const space = await writableSpace(context, await context.client(), str(values.space));
+    const space = await writableSpace(context, await context.client(), values.space);
     const client = await context.client();
     const buildId = randomUUID();
     // The revision read now: a write made by someone else during the build makes it stale_version.
@@ -396,7 +311,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
         );
       }
     });
-    const instructions = str(values.instructions);
+    const instructions = values.instructions;
     // Ctrl-C asks the daemon to cancel the build (nothing is written); a second one leaves at once.
     let interrupted = false;
     const onInterrupt = () => {
@@ -413,7 +328,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
         sources: args,
         expectedRevision: current?.revision ?? null,
         ...(instructions ? { instructions } : {}),
-        ...(str(values.model) ? { model: str(values.model) } : {}),
+        ...(values.model ? { model: values.model } : {}),
         ...(values.force === true ? { force: true } : {}),
       });
     } catch (error) {
@@ -443,7 +358,7 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
     );
     return 0;
   },
-};
+});
 
 /** `repa context show|set|edit|build|clear`. */
 export const contextCommands: Command[] = [

@@ -1,6 +1,6 @@
 import { keepingWebState } from '@repa/protocol/node';
 import type { CliContext } from '../cli-context.js';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { type DaemonStatus, daemonStatus, startDaemon, stopDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
@@ -28,7 +28,7 @@ function writeStatus(context: CliContext, status: DaemonStatus, extra: Record<st
   else context.stdout.write(describeDaemon(status));
 }
 
-const daemonStart: Command = {
+const daemonStart = defineCommand({
   words: ['daemon', 'start'],
   summary: 'start the daemon in the background',
   usage: 'daemon start [--model ID]',
@@ -44,7 +44,7 @@ Options:
   options: { model: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const model = typeof values.model === 'string' ? values.model : undefined;
+    const model = values.model;
     const { started, status } = await startDaemon({
       appDirectory: context.appDirectory,
       agentDir: context.agentDir,
@@ -60,9 +60,9 @@ Options:
     writeStatus(context, status, { started });
     return 0;
   },
-};
+});
 
-const daemonStop: Command = {
+const daemonStop = defineCommand({
   words: ['daemon', 'stop'],
   summary: 'stop the daemon (active runs get 5 seconds to finish)',
   usage: 'daemon stop',
@@ -81,9 +81,9 @@ when no daemon runs.`,
     }
     return 0;
   },
-};
+});
 
-const daemonStatusCommand: Command = {
+const daemonStatusCommand = defineCommand({
   words: ['daemon', 'status'],
   summary: 'show whether the daemon runs, its pid, model, socket and log',
   usage: 'daemon status',
@@ -95,9 +95,9 @@ log. Never starts it.`,
     writeStatus(context, await daemonStatus(context.appDirectory), {});
     return 0;
   },
-};
+});
 
-const daemonRestart: Command = {
+const daemonRestart = defineCommand({
   words: ['daemon', 'restart'],
   summary: 'stop the daemon and start it again (e.g. after exporting a key variable)',
   usage: 'daemon restart [--model ID]',
@@ -115,7 +115,7 @@ Options:
   positionals: [0, 0],
   async run(context, _args, values) {
     // Spec R71: only a model named now; the one the old daemon was started with is not kept.
-    const model = typeof values.model === 'string' ? values.model : undefined;
+    const model = values.model;
     // The web app's port and secret are kept: an open page reconnects to the new daemon.
     const stopped = await keepingWebState(context.appDirectory, () =>
       stopDaemon(context.appDirectory),
@@ -133,7 +133,7 @@ Options:
     writeStatus(context, status, { restarted: stopped.stopped });
     return 0;
   },
-};
+});
 
 /** `repa daemon start|stop|restart|status`. */
 export const daemonCommands: Command[] = [

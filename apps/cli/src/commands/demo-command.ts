@@ -10,7 +10,7 @@ import {
 } from '@repa/protocol';
 import { createRepaClient } from '@repa/protocol/node';
 import type { CliContext } from '../cli-context.js';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { startDaemon, stopDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
@@ -76,7 +76,7 @@ interface DemoRun {
   events: RunEventNotification[];
 }
 
-const demo: Command = {
+const demo = defineCommand({
   words: ['demo'],
   summary: 'watch Repa work in a sample space: three runs, then clean up',
   usage: 'demo [--model ID] [--keep]',
@@ -97,7 +97,7 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
   options: { model: { type: 'string' }, keep: { type: 'boolean' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const model = typeof values.model === 'string' ? values.model : OFFLINE_MODEL_ID;
+    const model = values.model ?? OFFLINE_MODEL_ID;
     const strictOffline = model === OFFLINE_MODEL_ID;
     const steps = new Steps(context);
     steps.line(`Repa demo: three runs in a sample space, on ${describeModel(model)}.`);
@@ -288,7 +288,7 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
       }
     }
   },
-};
+});
 
 /** `repa demo`. */
 export const demoCommands: Command[] = [demo];

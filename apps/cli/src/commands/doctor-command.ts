@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODEL_SOURCE_WORDS, type V1Result } from '@repa/protocol';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { currentSpace } from '../current-space.js';
 import { daemonStatus } from '../daemon-control.js';
 import { describeModel, describeRunModel } from '../describe-model.js';
@@ -21,7 +21,7 @@ function nodeOk(version: string): boolean {
 const BASH_SETTING =
   "tools.bash 'off' (default) never runs commands; 'sandboxed' runs them only inside bubblewrap, refused with sandbox_unavailable without it";
 
-const doctor: Command = {
+const doctor = defineCommand({
   words: ['doctor'],
   summary: 'check Node, the app directory, the daemon, Pi and the models',
   usage: 'doctor',
@@ -96,7 +96,7 @@ why not, and the fix), and how to add a key.`,
     );
     return 0;
   },
-};
+});
 
 /** The `packages` lines: how many are configured, and Pi's diagnostics of them (spec R75). */
 function describePackages(packages: NonNullable<V1Result<'doctor'>['packages']>): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { LoginProgress, ModelDecision } from '@repa/protocol';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { currentSpace } from '../current-space.js';
 import { describeRunModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
@@ -20,7 +20,7 @@ function lineOf(progress: LoginProgress): string {
   return progress.message;
 }
 
-const login: Command = {
+const login = defineCommand({
   words: ['login'],
   summary: "sign in to a model provider through Pi's own login (API key or OAuth)",
   usage: 'login PROVIDER [--oauth]',
@@ -101,14 +101,14 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
       reader.close();
     }
   },
-};
+});
 
 /** The line naming the model the next run uses now (no restart needed). */
 function nextLine(next: ModelDecision, space: string | undefined): string {
   return `The next run${space ? ' in this space' : ''} uses ${describeRunModel(next)}; no restart needed.\n`;
 }
 
-const logout: Command = {
+const logout = defineCommand({
   words: ['logout'],
   summary: "remove a provider's stored credential through Pi",
   usage: 'logout PROVIDER',
@@ -145,7 +145,7 @@ is one). With --json: {"removed", "connection"?, "next"}.`,
     if (result.next) context.stdout.write(nextLine(result.next, space));
     return 0;
   },
-};
+});
 
 /** `repa login`, `repa logout`. */
 export const loginCommands: Command[] = [login, logout];

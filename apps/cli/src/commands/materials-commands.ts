@@ -2,13 +2,10 @@ import { resolve } from 'node:path';
 import type { MaterialInfo } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
 import { spaceOf, writableSpace } from '../cli-context.js';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { formatTable, writeJson } from '../format-table.js';
 import { terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
-
-const str = (value: string | boolean | undefined) =>
-  typeof value === 'string' ? value : undefined;
 
 /** A size for people: `812 B`, `14 KB`, `1.2 MB`. */
 function size(bytes: number | undefined): string {
@@ -52,7 +49,7 @@ read (id, title, type, size) and reads them as repa:material/<id>: PDFs, Word do
 EPUBs and web pages (HTML) as their text, text files as they are. It never writes them and Repa
 does not track their changes. Grants are kept in the app directory (repa-content-access.json).`;
 
-const materialsAdd: Command = {
+const materialsAdd = defineCommand({
   words: ['materials', 'add'],
   summary: 'grant an outside file (PDF, DOCX, EPUB, HTML, text) to a space',
   usage: 'materials add PATH [--id ID] [--title T] [--space DIR | --all-spaces]',
@@ -84,8 +81,8 @@ With --json: {"material": {"id", "identity", "path", "type", "bytes", "spaces", 
     if (allSpaces && values.space !== undefined) {
       throw usageError('--space and --all-spaces exclude each other.', 'Give one of them.');
     }
-    const id = str(values.id);
-    const title = str(values.title);
+    const id = values.id;
+    const title = values.title;
     const client = await context.client();
     const result = await client.request('materials.add', {
       path: resolve(context.cwd, args[0] as string),
@@ -93,7 +90,7 @@ With --json: {"material": {"id", "identity", "path", "type", "bytes", "spaces", 
       ...(title === undefined ? {} : { title }),
       ...(allSpaces
         ? { allSpaces: true }
-        : { space: await writableSpace(context, client, str(values.space)) }),
+        : { space: await writableSpace(context, client, values.space) }),
     });
     if (context.json) {
       writeJson(context.stdout, result);
@@ -106,9 +103,9 @@ With --json: {"material": {"id", "identity", "path", "type", "bytes", "spaces", 
     );
     return 0;
   },
-};
+});
 
-const materialsList: Command = {
+const materialsList = defineCommand({
   words: ['materials', 'list'],
   summary: 'list the outside materials a space may read',
   usage: 'materials list [--space DIR | --all]',
@@ -127,15 +124,15 @@ With --json: {"materials": [{"id", "identity", "path", "type", "bytes", "spaces"
     const client = await context.client();
     const result = await client.request(
       'materials.list',
-      values.all === true ? {} : { space: spaceOf(context, str(values.space)) },
+      values.all === true ? {} : { space: spaceOf(context, values.space) },
     );
     if (context.json) writeJson(context.stdout, result);
     else writeMaterials(context, result.materials);
     return 0;
   },
-};
+});
 
-const materialsRemove: Command = {
+const materialsRemove = defineCommand({
   words: ['materials', 'remove'],
   summary: 'withdraw the grant of an outside material (the file is untouched)',
   usage: 'materials remove ID',
@@ -159,7 +156,7 @@ With --json: {"removed", "revision"}.`,
       );
     return result.removed ? 0 : 1;
   },
-};
+});
 
 /** `repa materials add|list|remove`: outside materials granted to spaces (spec R15, R54). */
 export const materialsCommands: Command[] = [materialsList, materialsAdd, materialsRemove];

@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@repa/protocol';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { currentSpace } from '../current-space.js';
 import { describeRunModel } from '../describe-model.js';
 import { formatTable, writeJson } from '../format-table.js';
@@ -18,7 +18,7 @@ function contextOf(tokens: number): string {
   return tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
 }
 
-const models: Command = {
+const models = defineCommand({
   words: ['models'],
   summary: 'list the models Pi knows, with where their credentials come from',
   usage: 'models [--all]',
@@ -75,7 +75,7 @@ Use an id with repa run --model ID, or set it: repa settings set model.id ID.`,
     }
     return 0;
   },
-};
+});
 
 /** `repa models`. */
 export const modelsCommands: Command[] = [models];

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { PackageLevel, PackageResource, RepaClient, ResourceDiagnostic } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
 import { listingSpace, writableSpace } from '../cli-context.js';
-import type { Command, OptionValues } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
 
@@ -21,8 +21,8 @@ export function diagnosticLines(diagnostics: readonly ResourceDiagnostic[]): str
     .join('');
 }
 
-function levelOf(values: OptionValues): PackageLevel {
-  const level = values.level ?? 'application';
+/** `--level`, checked (default: application). */
+function levelOf(level = 'application'): PackageLevel {
   if (level !== 'application' && level !== 'space') {
     throw usageError(
       `--level must be application or space, not ${String(level)}.`,
@@ -39,14 +39,15 @@ function sourceOf(context: CliContext, source: string): string {
   return existsSync(path) ? path : source;
 }
 
+/** What `packages add` and `remove` change: the source, at `--level` (in `--space`). */
 async function changeOf(
   context: CliContext,
   client: RepaClient,
   args: string[],
-  values: OptionValues,
+  values: { level?: string | undefined; space?: string | undefined },
 ) {
-  const level = levelOf(values);
-  const space = typeof values.space === 'string' ? values.space : undefined;
+  const level = levelOf(values.level);
+  const space = values.space;
   return {
     source: sourceOf(context, args[0] ?? ''),
     level,
@@ -58,7 +59,7 @@ function resourceLine(item: PackageResource): string {
   return `  ${item.kind.padEnd(9)} ${item.name}  (${item.level}: ${item.source})\n`;
 }
 
-const list: Command = {
+const list = defineCommand({
   words: ['packages', 'list'],
   summary: 'list the Pi packages Repa loads, with what they bring',
   usage: 'packages list [--space DIR]',
@@ -76,10 +77,7 @@ Options:
   async run(context, _args, values) {
     const client = await context.client();
     // Nothing is made a space by listing: a folder that is not a trusted space lists no own packages.
-    const space = listingSpace(
-      context,
-      typeof values.space === 'string' ? values.space : undefined,
-    );
+    const space = listingSpace(context, values.space);
     const result = await client.request('packages.list', space ? { space } : {});
     if (context.json) {
       writeJson(context.stdout, result);
@@ -100,9 +98,9 @@ Options:
     }
     return 0;
   },
-};
+});
 
-const add: Command = {
+const add = defineCommand({
   words: ['packages', 'add'],
   summary: "install a Pi package through Pi's package manager",
   usage: 'packages add SOURCE [--level application|space] [--space DIR]',
@@ -130,9 +128,9 @@ ${LEVEL_HELP}`,
     );
     return 0;
   },
-};
+});
 
-const remove: Command = {
+const remove = defineCommand({
   words: ['packages', 'remove'],
   summary: "remove a Pi package through Pi's package manager",
   usage: 'packages remove SOURCE [--level application|space] [--space DIR]',
@@ -162,7 +160,7 @@ ${LEVEL_HELP}`,
     );
     return 0;
   },
-};
+});
 
 /** `repa packages list|add|remove`. */
 export const packagesCommands: Command[] = [list, add, remove];

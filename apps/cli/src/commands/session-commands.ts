@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type RepaClient, RepaError } from '@repa/protocol';
-import { confirmDestructive, sessionOrLatest, spaceOf, writableSpace } from '../cli-context.js';
-import type { Command } from '../command.js';
+import type { RepaClient } from '@repa/protocol';
+import { confirmDestructive, spaceOf, writableSpace } from '../cli-context.js';
+import { type Command, defineCommand } from '../command.js';
 import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
 import { historyText } from '../history-lines.js';
+import { limitOf } from '../parse-options.js';
 import { resolveSession } from '../resolve-id.js';
 import { isTerminal, terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
@@ -15,35 +16,12 @@ async function existingSession(
   space: string,
   id: string | undefined,
 ): Promise<string> {
-  const sessionId = await sessionOrLatest(client, space, id);
-  if (sessionId === undefined) {
-    throw new RepaError('not_found', `Space ${space} has no sessions.`, {
-      fix: 'Start one with repa chat or repa run, or pass --space.',
-    });
-  }
-  return sessionId;
+  return (await resolveSession(client, space, id || 'latest')).sessionId;
 }
-
-const str = (value: string | boolean | undefined): string | undefined =>
-  typeof value === 'string' ? value : undefined;
 
 const SPACE_HELP = '  --space DIR      the space (default: the space you are in)';
 
-/** `--limit N`: a whole number from 1 to 1000, or undefined. */
-function limitOf(values: Record<string, string | boolean | undefined>): number | undefined {
-  const text = str(values.limit);
-  if (text === undefined) return undefined;
-  const limit = Number(text);
-  if (!(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
-    throw usageError(
-      `--limit must be a whole number from 1 to 1000, not '${text}'.`,
-      'Pass e.g. --limit 20.',
-    );
-  }
-  return limit;
-}
-
-const sessionsList: Command = {
+const sessionsList = defineCommand({
   words: ['sessions', 'list'],
   summary: 'list the sessions of a space, most recent first',
   usage: 'sessions list [--space DIR] [--limit N]',
@@ -58,10 +36,10 @@ ${SPACE_HELP}
   options: { space: { type: 'string' }, limit: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const limit = limitOf(values);
-    const space = spaceOf(context, str(values.space));
+    const limit = limitOf(values.limit);
+    const space = spaceOf(context, values.space);
     const listed = (await (await context.client()).request('session.list', { space })).sessions;
-    listed.sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+    // The daemon lists the most recently changed first.
     const sessions = listed.slice(0, limit);
     const terminal = isTerminal(context.stdout);
     const time = (iso: string) => (terminal ? relativeTime(iso) : iso);
@@ -84,9 +62,9 @@ ${SPACE_HELP}
     }
     return 0;
   },
-};
+});
 
-const sessionsShow: Command = {
+const sessionsShow = defineCommand({
   words: ['sessions', 'show'],
   summary: 'show the public history of a session',
   usage: 'sessions show [ID] [--full] [--space DIR] [--limit N]',
@@ -105,8 +83,8 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
   options: { space: { type: 'string' }, limit: { type: 'string' }, full: { type: 'boolean' } },
   positionals: [0, 1],
   async run(context, [id], values) {
-    const limit = limitOf(values);
-    const space = spaceOf(context, str(values.space));
+    const limit = limitOf(values.limit);
+    const space = spaceOf(context, values.space);
     const client = await context.client();
     const sessionId = await existingSession(client, space, id);
     const history = (await client.request('session.history', { space, sessionId })).items;
@@ -131,9 +109,9 @@ With --json: {"space", "sessionId", "items": [HistoryItem…]}.`,
     }
     return 0;
   },
-};
+});
 
-const sessionsNew: Command = {
+const sessionsNew = defineCommand({
   words: ['sessions', 'new'],
   summary: 'start a new session in a space',
   usage: 'sessions new [--title TITLE] [--space DIR]',
@@ -147,8 +125,8 @@ ${SPACE_HELP}`,
   positionals: [0, 0],
   async run(context, _args, values) {
     const client = await context.client();
-    const space = await writableSpace(context, client, str(values.space));
-    const title = str(values.title);
+    const space = await writableSpace(context, client, values.space);
+    const title = values.title;
     const { session } = await client.request('session.create', {
       space,
       ...(title ? { title } : {}),
@@ -157,9 +135,9 @@ ${SPACE_HELP}`,
     else context.stdout.write(`session ${session.sessionId} created in ${space}\n`);
     return 0;
   },
-};
+});
 
-const sessionsRename: Command = {
+const sessionsRename = defineCommand({
   words: ['sessions', 'rename'],
   summary: 'give a session a new title',
   usage: 'sessions rename ID TITLE… [--space DIR]',
@@ -171,7 +149,7 @@ ${SPACE_HELP}`,
   options: { space: { type: 'string' } },
   positionals: [2, Number.POSITIVE_INFINITY],
   async run(context, [id = '', ...words], values) {
-    const space = spaceOf(context, str(values.space));
+    const space = spaceOf(context, values.space);
     const title = words.join(' ').trim();
     if (title === '')
       throw usageError('The title is empty.', 'Pass a title: repa sessions rename ID TITLE.');
@@ -185,9 +163,9 @@ ${SPACE_HELP}`,
       );
     return 0;
   },
-};
+});
 
-const sessionsCompact: Command = {
+const sessionsCompact = defineCommand({
   words: ['sessions', 'compact'],
   summary: "summarise a session's older history now, so the model sees less",
   usage: 'sessions compact [ID] [--instructions TEXT] [--space DIR]',
@@ -205,10 +183,10 @@ With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "i
   options: { space: { type: 'string' }, instructions: { type: 'string' } },
   positionals: [0, 1],
   async run(context, [id], values) {
-    const space = spaceOf(context, str(values.space));
+    const space = spaceOf(context, values.space);
     const client = await context.client();
     const sessionId = await existingSession(client, space, id);
-    const instructions = str(values.instructions)?.trim();
+    const instructions = values.instructions?.trim();
     const result = await client.request('session.compact', {
       space,
       sessionId,
@@ -218,7 +196,7 @@ With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "i
     else context.stdout.write(describeCompaction(sessionId, result));
     return 0;
   },
-};
+});
 
 /** What a compaction did, in two lines and the summary. */
 export function describeCompaction(
@@ -234,7 +212,7 @@ ${result.summary.replace(/^/gm, '  ')}
 
 const FORMATS = { md: 'markdown', markdown: 'markdown', html: 'html', jsonl: 'jsonl' } as const;
 
-const sessionsExport: Command = {
+const sessionsExport = defineCommand({
   words: ['sessions', 'export'],
   summary: 'write a session out as Markdown, HTML or JSONL',
   usage: 'sessions export [ID] [--format md|html|jsonl] [-o FILE] [--space DIR]',
@@ -255,10 +233,10 @@ ${SPACE_HELP}`,
   },
   positionals: [0, 1],
   async run(context, [id], values) {
-    const name = str(values.format) ?? 'md';
+    const name = values.format ?? 'md';
     const format = FORMATS[name as keyof typeof FORMATS];
     if (!format) throw usageError(`Unknown export format '${name}'.`, 'Pass md, html or jsonl.');
-    const space = spaceOf(context, str(values.space));
+    const space = spaceOf(context, values.space);
     const client = await context.client();
     const sessionId = await existingSession(client, space, id);
     const parts: string[] = [];
@@ -270,7 +248,7 @@ ${SPACE_HELP}`,
       parts.push(part.content);
       offset = part.nextOffset;
     }
-    const output = str(values.output);
+    const output = values.output;
     if (output === undefined) context.stdout.write(parts.join(''));
     else {
       const path = resolve(context.cwd, output);
@@ -280,9 +258,9 @@ ${SPACE_HELP}`,
     }
     return 0;
   },
-};
+});
 
-const sessionsDelete: Command = {
+const sessionsDelete = defineCommand({
   words: ['sessions', 'delete'],
   summary: 'delete a session, its history and its runs',
   usage: 'sessions delete ID [--yes] [--space DIR]',
@@ -297,7 +275,7 @@ ${SPACE_HELP}`,
   options: { space: { type: 'string' }, yes: { type: 'boolean' } },
   positionals: [1, 1],
   async run(context, [id = ''], values) {
-    const space = spaceOf(context, str(values.space));
+    const space = spaceOf(context, values.space);
     const client = await context.client();
     const session = await resolveSession(client, space, id);
     await confirmDestructive(
@@ -317,7 +295,7 @@ ${SPACE_HELP}`,
     }
     return 0;
   },
-};
+});
 
 /** `repa sessions list|show|new|rename|compact|export|delete`. */
 export const sessionCommands: Command[] = [

@@ -8,27 +8,18 @@ import {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from '@repa/protocol';
-import {
-  type CliContext,
-  listingSpace,
-  sessionOf,
-  sessionOrLatest,
-  spaceOf,
-  writableSpace,
-} from '../cli-context.js';
-import type { Command, OptionValues } from '../command.js';
+import { type CliContext, listingSpace, spaceOf, writableSpace } from '../cli-context.js';
+import { type Command, defineCommand } from '../command.js';
 import { didYouMean } from '../did-you-mean.js';
 import { formatTable, writeJson } from '../format-table.js';
+import { sessionOf, sessionOrLatest } from '../resolve-id.js';
 import { terminalWidth } from '../style.js';
 import { usageError } from '../usage-error.js';
 
-const str = (value: string | boolean | undefined): string | undefined =>
-  typeof value === 'string' ? value : undefined;
-
 const LEVELS = writableSettingsLevelSchema.options;
 
-function levelOf(values: OptionValues): WritableSettingsLevel | undefined {
-  const level = str(values.level);
+/** `--level`, checked. */
+function levelOf(level: string | undefined): WritableSettingsLevel | undefined {
   if (level === undefined) return undefined;
   if (!(LEVELS as readonly string[]).includes(level)) {
     throw usageError(
@@ -87,43 +78,47 @@ function itemOf(items: readonly SettingItemView[], key: string): SettingItemView
   });
 }
 
+/** `--space` and `--session`: where a setting is read or written. */
+interface Scope {
+  space?: string | undefined;
+  session?: string | undefined;
+}
+
 /** The scope of a read: the level's view, or the space with its latest session when one exists. */
 async function readScope(
   context: CliContext,
   client: RepaClient,
-  values: OptionValues,
+  values: Scope,
   level: WritableSettingsLevel | undefined,
 ): Promise<{ space?: string; sessionId?: string }> {
   if (level === 'application') return {};
   const space =
-    level === undefined
-      ? listingSpace(context, str(values.space))
-      : spaceOf(context, str(values.space));
+    level === undefined ? listingSpace(context, values.space) : spaceOf(context, values.space);
   if (space === undefined) return {};
   if (level === 'space') return { space };
   if (level === 'session') {
-    return { space, sessionId: (await sessionOf(client, space, str(values.session))).sessionId };
+    return { space, sessionId: (await sessionOf(client, space, values.session)).sessionId };
   }
-  const sessionId = await sessionOrLatest(client, space, str(values.session));
-  return { space, ...(sessionId ? { sessionId } : {}) };
+  const session = await sessionOrLatest(client, space, values.session);
+  return { space, ...(session ? { sessionId: session.sessionId } : {}) };
 }
 
 /** The scope of a write at `level`. */
 async function writeScope(
   context: CliContext,
   client: RepaClient,
-  values: OptionValues,
+  values: Scope,
   level: WritableSettingsLevel,
 ): Promise<{ space?: string; sessionId?: string }> {
   if (level === 'application') return {};
-  const space = await writableSpace(context, client, str(values.space));
+  const space = await writableSpace(context, client, values.space);
   if (level === 'space') return { space };
-  const { sessionId } = await sessionOf(client, space, str(values.session));
+  const { sessionId } = await sessionOf(client, space, values.session);
   return { space, sessionId };
 }
 
-function expectedRevisionOf(values: OptionValues): { expectedRevision?: number } {
-  const text = str(values['expected-revision']);
+/** `--expected-revision N`, checked. */
+function expectedRevisionOf(text: string | undefined): { expectedRevision?: number } {
   if (text === undefined) return {};
   const revision = Number(text);
   if (!Number.isInteger(revision) || revision < 0) {
@@ -191,7 +186,7 @@ const WRITE_HELP = `${SCOPE_HELP}; for --level session it is created
   --expected-revision N
                    refuse with stale_version unless the level's revision is N`;
 
-const settingsGet: Command = {
+const settingsGet = defineCommand({
   words: ['settings', 'get'],
   summary: 'show the settings: value, source level and revisions',
   usage: 'settings get [KEY] [--describe] [--level LEVEL] [--space DIR] [--session ID]',
@@ -216,7 +211,7 @@ revisions.`,
   },
   positionals: [0, 1],
   async run(context, [key], values) {
-    const level = levelOf(values);
+    const level = levelOf(values.level);
     const client = await context.client();
     const scope = await readScope(context, client, values, level);
     const { items } = await client.request('settings.get', scope);
@@ -240,9 +235,9 @@ revisions.`,
     }
     return 0;
   },
-};
+});
 
-const settingsSet: Command = {
+const settingsSet = defineCommand({
   words: ['settings', 'set'],
   summary: 'set one setting at a level',
   usage: 'settings set KEY VALUE [--level LEVEL] [--space DIR] [--session ID]',
@@ -260,7 +255,7 @@ ${SETTINGS_HELP}`,
   options: WRITE_OPTIONS,
   positionals: [2, 2],
   async run(context, [key = '', valueText = ''], values) {
-    const level = levelOf(values) ?? 'space';
+    const level = levelOf(values.level) ?? 'space';
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
     itemOf((await client.request('settings.get', scope)).items, key);
@@ -269,14 +264,14 @@ ${SETTINGS_HELP}`,
       level,
       key,
       value: coerceSettingValue(key, valueText),
-      ...expectedRevisionOf(values),
+      ...expectedRevisionOf(values['expected-revision']),
     });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
     else writeItems(context, [item]);
     if (key === 'model.id') await warnWithoutCredentials(context, client, item.value);
     return 0;
   },
-};
+});
 
 /** Says on stderr when the model just set has no credentials yet (spec R72: runs are refused). */
 async function warnWithoutCredentials(
@@ -293,7 +288,7 @@ async function warnWithoutCredentials(
   );
 }
 
-const settingsReset: Command = {
+const settingsReset = defineCommand({
   words: ['settings', 'reset'],
   summary: "remove one setting's value at a level",
   usage: 'settings reset KEY [--level LEVEL] [--space DIR] [--session ID]',
@@ -306,7 +301,7 @@ Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
   options: WRITE_OPTIONS,
   positionals: [1, 1],
   async run(context, [key = ''], values) {
-    const level = levelOf(values) ?? 'space';
+    const level = levelOf(values.level) ?? 'space';
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
     const before = itemOf((await client.request('settings.get', scope)).items, key);
@@ -317,13 +312,13 @@ Shows the setting afterwards; with --json: {"item": SettingItemView}.`,
       ...scope,
       level,
       key,
-      ...expectedRevisionOf(values),
+      ...expectedRevisionOf(values['expected-revision']),
     });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
     else writeItems(context, [item]);
     return 0;
   },
-};
+});
 
 /** `repa settings get|set|reset`. */
 export const settingsCommands: Command[] = [settingsGet, settingsSet, settingsReset];

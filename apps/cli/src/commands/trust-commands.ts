@@ -1,7 +1,7 @@
 import type { RestrictedItem } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
 import { writableSpace } from '../cli-context.js';
-import type { Command, OptionValues } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { askConsent } from '../consent.js';
 import { writeJson } from '../format-table.js';
 import { paint } from '../style.js';
@@ -40,9 +40,14 @@ export function restrictedLines(
   return lines.map((line) => `${line}\n`).join('');
 }
 
-async function setTrust(context: CliContext, values: OptionValues, trusted: boolean) {
+/** `repa trust` (`trusted`) and `repa untrust` with their `--space` and `--yes`. */
+async function setTrust(
+  context: CliContext,
+  values: { space?: string | undefined; yes?: boolean | undefined },
+  trusted: boolean,
+) {
   const client = await context.client();
-  const named = typeof values.space === 'string' ? values.space : undefined;
+  const named = values.space;
   const space = await writableSpace(context, client, named);
   if (trusted) {
     const { space: info } = await client.request('space.open', { root: space });
@@ -104,7 +109,7 @@ files above when Repa first opened it. Any other folder (a course folder someone
 classmate's notes, a downloaded archive) starts restricted. Trust is kept in the app directory
 (trusted-spaces.json).`;
 
-const trustCommand: Command = {
+const trustCommand = defineCommand({
   words: ['trust'],
   summary: 'trust a space: let its own settings, skills and instructions take effect',
   usage: 'trust [--space DIR] [--yes]',
@@ -126,9 +131,9 @@ ${SPACE_HELP}
   options: { space: { type: 'string' }, yes: { type: 'boolean' } },
   positionals: [0, 0],
   run: (context, _args, values) => setTrust(context, values, true),
-};
+});
 
-const untrustCommand: Command = {
+const untrustCommand = defineCommand({
   words: ['untrust'],
   summary: 'withdraw the trust of a space (restrict it)',
   usage: 'untrust [--space DIR]',
@@ -141,7 +146,7 @@ ${SPACE_HELP}`,
   options: { space: { type: 'string' } },
   positionals: [0, 0],
   run: (context, _args, values) => setTrust(context, values, false),
-};
+});
 
 /** `repa trust` and `repa untrust`. */
 export const trustCommands: Command[] = [trustCommand, untrustCommand];

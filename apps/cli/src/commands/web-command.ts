@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { daemonPaths, openWebApp } from '@repa/protocol/node';
 import { enclosingSpace, writableSpace } from '../cli-context.js';
-import type { Command } from '../command.js';
+import { type Command, defineCommand } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
 
@@ -23,7 +23,7 @@ function openInBrowser(url: string): Promise<boolean> {
   });
 }
 
-const web: Command = {
+const web = defineCommand({
   words: ['web'],
   summary: "open Repa's learner interface in the browser",
   usage: 'web [--space DIR] [--port N] [--no-open]',
@@ -47,7 +47,7 @@ Options:
   positionals: [0, 0],
   async run(context, _args, values) {
     let port = 0;
-    if (typeof values.port === 'string') {
+    if (values.port !== undefined) {
       port = Number(values.port);
       if (!/^\d+$/.test(values.port) || port < 1 || port > 65535) {
         throw usageError(`Not a port: ${values.port}.`, 'Pass a port from 1 to 65535.');
@@ -61,7 +61,7 @@ Options:
     });
     // A space named here may be one the daemon makes a space only when named (design R17).
     const space =
-      typeof values.space === 'string'
+      values.space !== undefined
         ? await writableSpace(context, client, values.space)
         : enclosingSpace(context.cwd);
     const url =
@@ -78,7 +78,7 @@ Options:
     }
     return 0;
   },
-};
+});
 
 /** `repa web`. */
 export const webCommands: Command[] = [web];

@@ -1,24 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { CliContext } from '../../cli-context.js';
-import type { Command, OptionValues } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { describeRunModel } from '../../describe-model.js';
 import { followRun } from '../../follow-run.js';
 import { resolveRun } from '../../resolve-id.js';
 import { RunPrinter } from '../../run-printer.js';
 import { followWithInterrupt } from './run-command.js';
-import { str } from './run-input.js';
 
 /** `runs retry` and `runs resume`: a new attempt of the run a prefix names, streamed like repa run. */
 async function streamNewAttempt(
   context: CliContext,
   method: 'run.retry' | 'run.resume',
   prefix: string,
-  values: OptionValues,
+  requestId: string = randomUUID(),
 ): Promise<number> {
   const client = await context.client();
   const runId = (await resolveRun(client, prefix)).runId;
   const printer = new RunPrinter({ out: context.stdout, json: context.json });
-  const requestId = str(values['request-id']) ?? randomUUID();
   const verb = method === 'run.retry' ? 'retries' : 'resumes';
   const follow = followRun(client, printer, async () => {
     const result = await client.request(method, { runId, requestId });
@@ -30,7 +28,7 @@ async function streamNewAttempt(
   return (await followWithInterrupt(context, follow)).code;
 }
 
-export const runsRetry: Command = {
+export const runsRetry = defineCommand({
   words: ['runs', 'retry'],
   summary: 'run an ended run again as a new attempt, and stream it',
   usage: 'runs retry RUN_ID [--request-id ID]',
@@ -43,10 +41,11 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.retry', prefix, values),
-};
+  run: (context, [prefix = ''], values) =>
+    streamNewAttempt(context, 'run.retry', prefix, values['request-id']),
+});
 
-export const runsResume: Command = {
+export const runsResume = defineCommand({
   words: ['runs', 'resume'],
   summary: 'continue an interrupted or failed run where its history ends, and stream it',
   usage: 'runs resume RUN_ID [--request-id ID]',
@@ -63,10 +62,11 @@ Options:
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
   options: { 'request-id': { type: 'string' } },
   positionals: [1, 1],
-  run: (context, [prefix = ''], values) => streamNewAttempt(context, 'run.resume', prefix, values),
-};
+  run: (context, [prefix = ''], values) =>
+    streamNewAttempt(context, 'run.resume', prefix, values['request-id']),
+});
 
-export const runsFollow: Command = {
+export const runsFollow = defineCommand({
   words: ['runs', 'follow'],
   summary: 'follow a run from another terminal until it ends',
   usage: 'runs follow RUN_ID',
@@ -87,4 +87,4 @@ Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled.`,
     }));
     return (await followWithInterrupt(context, follow)).code;
   },
-};
+});

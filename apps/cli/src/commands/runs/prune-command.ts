@@ -1,8 +1,7 @@
 import { spaceOf } from '../../cli-context.js';
-import type { Command } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { writeJson } from '../../format-table.js';
 import { usageError } from '../../usage-error.js';
-import { str } from './run-input.js';
 
 const UNITS = { h: 1 / 24, d: 1, w: 7 } as const;
 
@@ -18,7 +17,7 @@ export function olderThanDays(text: string): number {
   return Number(match[1]) * UNITS[(match[2] || 'd') as keyof typeof UNITS];
 }
 
-export const runsPrune: Command = {
+export const runsPrune = defineCommand({
   words: ['runs', 'prune'],
   summary: 'remove old ended runs from the run ledger',
   usage: 'runs prune --older-than AGE [--space DIR | --all]',
@@ -38,7 +37,7 @@ Options:
   },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const age = str(values['older-than']);
+    const age = values['older-than'];
     if (age === undefined) {
       throw usageError('runs prune needs --older-than AGE.', 'Pass e.g. --older-than 30d.');
     }
@@ -47,7 +46,7 @@ Options:
     }
     const days = olderThanDays(age);
     const endedBefore = new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
-    const space = values.all ? undefined : spaceOf(context, str(values.space));
+    const space = values.all ? undefined : spaceOf(context, values.space);
     const result = await (await context.client()).request('run.prune', {
       endedBefore,
       ...(space ? { space } : {}),
@@ -61,4 +60,4 @@ Options:
     }
     return 0;
   },
-};
+});

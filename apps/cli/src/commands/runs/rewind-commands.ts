@@ -1,13 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import { type CliContext, spaceOf } from '../../cli-context.js';
-import type { Command } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { writeJson } from '../../format-table.js';
 import { resolveRunOrLatest } from '../../resolve-id.js';
 import { usageError } from '../../usage-error.js';
 import { rewindLines, runDiffLines } from './describe-rewind.js';
-import { str } from './run-input.js';
 
 /**
  * A rewind's id (`<runId>-undo-…`) is passed on as it is; a run id may be given by its start, or
@@ -29,7 +28,7 @@ const RUN_ID_HELP =
 const SPACE_HELP =
   '  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the\n                   space you are in)';
 
-export const runsDiff: Command = {
+export const runsDiff = defineCommand({
   words: ['runs', 'diff'],
   summary: 'show what a run changed, as a unified diff',
   usage: 'runs diff [RUN_ID [FILE]] [--space DIR]',
@@ -48,7 +47,7 @@ ${SPACE_HELP}`,
   positionals: [0, 2],
   async run(context, [idOrPrefix = '', file], values) {
     const client = await context.client();
-    const runId = await rewindableId(context, client, idOrPrefix, str(values.space));
+    const runId = await rewindableId(context, client, idOrPrefix, values.space);
     const result = await client.request('run.diff', { runId, ...(file ? { file } : {}) });
     if (context.json) {
       writeJson(context.stdout, result);
@@ -58,9 +57,9 @@ ${SPACE_HELP}`,
     context.stdout.write(lines.length === 0 ? 'The run saved no file.\n' : `${lines.join('\n')}\n`);
     return 0;
   },
-};
+});
 
-export const runsRewind: Command = {
+export const runsRewind = defineCommand({
   words: ['runs', 'rewind'],
   summary: "undo a run's saves: each file back to its version before the run",
   usage:
@@ -102,8 +101,8 @@ ${SPACE_HELP}`,
       );
     }
     const client = await context.client();
-    const runId = await rewindableId(context, client, idOrPrefix, str(values.space));
-    const files = (values as { file?: string[] }).file;
+    const runId = await rewindableId(context, client, idOrPrefix, values.space);
+    const files = values.file;
     const params = {
       runId,
       ...(files && files.length > 0 ? { files } : {}),
@@ -129,7 +128,7 @@ ${SPACE_HELP}`,
     else context.stdout.write(`${rewindLines(context.stdout, rewind).join('\n')}\n`);
     return rewind.files.some((file) => file.status === 'refused') ? 1 : 0;
   },
-};
+});
 
 /** On a terminal, asks before a rewind writes; declining ends with `cancelled`. */
 async function confirmRewind(context: CliContext, yes: boolean): Promise<void> {

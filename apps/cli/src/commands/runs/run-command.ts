@@ -1,29 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
 import { type RepaClient, RepaError, type RestrictedItem, type RunInfo } from '@repa/protocol';
-import { type CliContext, claimSpace, sessionOf, spaceOf } from '../../cli-context.js';
-import {
-  type Command,
-  type OptionValues,
-  SPACE_OPTIONS,
-  SPACE_OPTIONS_HELP,
-} from '../../command.js';
+import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
+import { defineCommand, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../../command.js';
 import { describeRunModel } from '../../describe-model.js';
 import { exitCodeOf, type FollowedRun, followRun } from '../../follow-run.js';
+import { sessionOf } from '../../resolve-id.js';
 import { RunPrinter } from '../../run-printer.js';
 import { usageError } from '../../usage-error.js';
 import { writeError } from '../../write-error.js';
 import { restrictedPaths } from '../trust-commands.js';
-import { deliveryOf, requestText, runInputOf, runOverridesOf, str } from './run-input.js';
+import { deliveryOf, requestText, runInputOf, runOverridesOf } from './run-input.js';
 
 /** Opens the space and session of a run command and prints where the run goes. */
-async function openConversation(context: CliContext, values: OptionValues, printer: RunPrinter) {
-  const space = spaceOf(context, str(values.space));
+async function openConversation(
+  context: CliContext,
+  values: { space?: string | undefined; session?: string | undefined; new?: boolean | undefined },
+  printer: RunPrinter,
+) {
+  const space = spaceOf(context, values.space);
   const client = await context.client();
   // A named session must exist already; only a new one makes the folder a space.
-  const making = str(values.session) === undefined;
-  await claimSpace(context, client, space, str(values.space) !== undefined, making);
-  const opened = await sessionOf(client, space, str(values.session), values.new !== true);
+  const making = values.session === undefined;
+  await claimSpace(context, client, space, values.space !== undefined, making);
+  const opened = await sessionOf(client, space, values.session, values.new !== true);
   const restricted = await restrictedOf(client, space);
   const start = { space, ...opened, restricted };
   announceSession(context, printer, start);
@@ -131,7 +131,7 @@ export const CONTINUE_OPTION = { continue: { type: 'boolean', short: 'c' } } as 
 export const NEW_OPTION = { new: { type: 'boolean' } } as const;
 
 /** `repa run`. */
-export const runCommand: Command = {
+export const runCommand = defineCommand({
   words: ['run'],
   summary: 'perform one request in a space and stream the reply',
   usage:
@@ -186,7 +186,9 @@ final run record.`,
   },
   positionals: [0, Number.POSITIVE_INFINITY],
   async run(context, args, values) {
-    const exclusive = ['session', 'continue', 'new'].filter((name) => values[name] !== undefined);
+    const exclusive = (['session', 'continue', 'new'] as const).filter(
+      (name) => values[name] !== undefined,
+    );
     if (exclusive.length > 1) {
       throw usageError(
         `${exclusive.map((name) => `--${name}`).join(' and ')} exclude each other.`,
@@ -204,7 +206,7 @@ final run record.`,
     });
     const { client, space, sessionId, start } = await openConversation(context, values, printer);
     const input = runInputOf(context, text, values, space);
-    const requestId = str(values['request-id']) ?? randomUUID();
+    const requestId = values['request-id'] ?? randomUUID();
     const follow = followRun(client, printer, async () => {
       const result = await client.request('run.submit', {
         space,
@@ -227,4 +229,4 @@ final run record.`,
     });
     return (await followWithInterrupt(context, follow)).code;
   },
-};
+});

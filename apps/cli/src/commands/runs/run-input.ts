@@ -9,17 +9,16 @@ import {
   thinkingLevelSchema,
 } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
-import type { OptionValues } from '../../command.js';
 import { usageError } from '../../usage-error.js';
 
-/** The value of a string option, or undefined when it is absent (or a flag). */
-export const str = (value: string | boolean | undefined): string | undefined =>
-  typeof value === 'string' ? value : undefined;
-
 /** `--model` and `--thinking` as one-run overrides, or undefined when neither is given. */
-export function runOverridesOf(values: OptionValues): RunOverrides | undefined {
-  const model = str(values.model);
-  const thinking = str(values.thinking);
+export function runOverridesOf({
+  model,
+  thinking,
+}: {
+  model?: string | undefined;
+  thinking?: string | undefined;
+}): RunOverrides | undefined {
   if (model !== undefined && model.trim() === '')
     throw usageError('--model is empty.', 'Pass provider/id, as listed by repa models.');
   let thinkingLevel: RunOverrides['thinkingLevel'];
@@ -45,9 +44,8 @@ const IMAGE_TYPES: Record<string, (RunImage & { kind: 'data' })['mimeType']> = {
   '.webp': 'image/webp',
 };
 
-/** The comma-separated file list of an option, or none. */
-function filesOf(values: OptionValues, name: string): string[] {
-  const text = str(values[name]);
+/** The comma-separated file list of option `--name`, or none. */
+function filesOf(name: 'image' | 'attach', text: string | undefined): string[] {
   if (text === undefined) return [];
   const files = text.split(',').map((file) => file.trim());
   if (files.some((file) => file === '')) {
@@ -62,10 +60,15 @@ function filesOf(values: OptionValues, name: string): string[] {
  * they are images) and `--attach` documents named relative to the space root (the daemon refuses
  * one outside it).
  */
-export function runInputOf(context: CliContext, text: string, values: OptionValues, space: string) {
+export function runInputOf(
+  context: CliContext,
+  text: string,
+  values: { image?: string | undefined; attach?: string | undefined },
+  space: string,
+) {
   const input: RunInput = { type: 'text', text };
   let inlineBytes = 0;
-  const images = filesOf(values, 'image').map((file): RunImage => {
+  const images = filesOf('image', values.image).map((file): RunImage => {
     const mimeType = IMAGE_TYPES[extname(file).toLowerCase()];
     if (!mimeType) {
       throw usageError(
@@ -93,7 +96,7 @@ export function runInputOf(context: CliContext, text: string, values: OptionValu
     }
     return { kind: 'data', data: bytes.toString('base64'), mimeType };
   });
-  const attachments = filesOf(values, 'attach').map((file) => ({
+  const attachments = filesOf('attach', values.attach).map((file) => ({
     path: relative(space, resolve(context.cwd, file)).split('\\').join('/'),
   }));
   if (images.length > 0) input.images = images;
@@ -102,7 +105,9 @@ export function runInputOf(context: CliContext, text: string, values: OptionValu
 }
 
 /** `--queue`, `--steer` or `--follow-up` as the run's delivery (at most one of them). */
-export function deliveryOf(values: OptionValues): RunDelivery | undefined {
+export function deliveryOf(
+  values: Partial<Record<'queue' | 'steer' | 'follow-up', boolean>>,
+): RunDelivery | undefined {
   const chosen = (
     [
       ['queue', 'queue'],

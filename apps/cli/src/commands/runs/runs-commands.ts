@@ -1,15 +1,15 @@
 import { type RunInfo, runStatusSchema } from '@repa/protocol';
 import { spaceOf } from '../../cli-context.js';
-import type { Command } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { didYouMean } from '../../did-you-mean.js';
 import { formatTable, uniquePrefixes, writeJson } from '../../format-table.js';
+import { limitOf } from '../../parse-options.js';
 import { resolveRun, resolveRunOrLatest, resolveSession } from '../../resolve-id.js';
 import { isTerminal, terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 import { describeRun, runRow } from './describe-run.js';
-import { str } from './run-input.js';
 
-export const runsList: Command = {
+export const runsList = defineCommand({
   words: ['runs', 'list'],
   summary: 'list the runs of a space, newest first',
   usage: 'runs list [--space DIR] [--session ID] [--status STATUS] [--limit N] [--all]',
@@ -34,27 +34,20 @@ Options:
   },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const status = str(values.status);
+    const status = values.status;
     if (status !== undefined && !runStatusSchema.safeParse(status).success) {
       throw usageError(
         `Unknown run status '${status}'.${didYouMean(status, runStatusSchema.options)}`,
         `Use one of: ${runStatusSchema.options.join(', ')}.`,
       );
     }
-    const limitText = str(values.limit);
-    const limit = limitText === undefined ? undefined : Number(limitText);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
-      throw usageError(
-        `--limit must be a whole number from 1 to 1000, not '${limitText}'.`,
-        'Pass e.g. --limit 20.',
-      );
-    }
+    const limit = limitOf(values.limit);
     if (values.all && values.space) {
       throw usageError('--all and --space exclude each other.', 'Pass one of them.');
     }
     const client = await context.client();
-    const space = values.all ? undefined : spaceOf(context, str(values.space));
-    const session = str(values.session);
+    const space = values.all ? undefined : spaceOf(context, values.space);
+    const session = values.session;
     const sessionId =
       session && space !== undefined
         ? (await resolveSession(client, space, session)).sessionId
@@ -91,9 +84,9 @@ Options:
     }
     return 0;
   },
-};
+});
 
-export const runsShow: Command = {
+export const runsShow = defineCommand({
   words: ['runs', 'show'],
   summary: 'show one run: status, settings, prompt sections, output or error',
   usage: 'runs show [RUN_ID] [--space DIR]',
@@ -117,15 +110,15 @@ Options:
       context.stderr,
       client,
       runId,
-      spaceOf(context, str(values.space)),
+      spaceOf(context, values.space),
     );
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(describeRun(run));
     return 0;
   },
-};
+});
 
-export const runsCancel: Command = {
+export const runsCancel = defineCommand({
   words: ['runs', 'cancel'],
   summary: 'cancel a run that is accepted or running',
   usage: 'runs cancel RUN_ID',
@@ -143,4 +136,4 @@ as it is.`,
     else context.stdout.write(`run ${run.runId} is ${run.status}\n`);
     return 0;
   },
-};
+});
