@@ -1,4 +1,4 @@
-import type { RepaClient, RestrictedItem, SessionInfo } from '@repa/protocol';
+import { type RepaClient, RepaError, type RestrictedItem, type SessionInfo } from '@repa/protocol';
 import { useRef, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
 import { describeError } from './panels.js';
@@ -22,6 +22,22 @@ export interface SpaceSessionsEvents {
   onTrustChanged(): void;
   /** A line for the learner (empty: the last one goes). */
   onNotice(text: string): void;
+}
+
+/** The session the daemon names for `typed` (an id or its start), else the space's latest; none. */
+async function sessionNamed(
+  client: RepaClient,
+  space: string,
+  typed: string | undefined,
+): Promise<string | undefined> {
+  for (const session of typed === undefined ? ['latest'] : [typed, 'latest']) {
+    try {
+      return (await client.request('session.resolve', { space, session })).session.sessionId;
+    } catch (error) {
+      if (!(RepaError.isInstance(error) && error.code === 'not_found')) throw error;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -68,14 +84,11 @@ export function useSpaceSessions(client: RepaClient, events: SpaceSessionsEvents
       events.onOpen();
       setPathInput(info.root);
       const listed = load(info.root);
-      // The session the address names is read at once, beside the listing that confirms it.
+      // The session the address names is read at once, beside the daemon's answer that confirms it.
       if (session !== undefined) await select(info.root, session);
-      const list = await listed;
-      if (session !== undefined && list.some((item) => item.sessionId === session)) return;
-      const latest = [...list].sort((a, b) =>
-        (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt),
-      )[0];
-      await select(info.root, latest?.sessionId);
+      const named = await sessionNamed(client, info.root, session);
+      await listed;
+      if (session === undefined || named !== session) await select(info.root, named);
     } catch (error) {
       events.onNotice(describeError(error));
     }
