@@ -1,4 +1,5 @@
 import { resolveAppDirectory } from '@repa/protocol/node';
+import { chatCommand } from './chat/chat-command.js';
 import { createCliContext } from './cli-context.js';
 import {
   type Command,
@@ -7,7 +8,6 @@ import {
   GLOBAL_OPTIONS_HELP,
   type OptionValues,
 } from './command.js';
-import { chatCommand } from './commands/chat-command.js';
 import { completionCommands } from './commands/completion-command.js';
 import { contextCommands } from './commands/context-command.js';
 import { daemonCommands } from './commands/daemon-commands.js';

@@ -3,6 +3,13 @@ import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import { type CliContext, claimSpace, spaceOf } from '../cli-context.js';
 import { defineCommand, type OptionValues, SPACE_OPTIONS } from '../command.js';
+import {
+  announceModel,
+  announceSession,
+  CONTINUE_OPTION,
+  NEW_OPTION,
+  restrictedOf,
+} from '../commands/runs/run-command.js';
 import { startDaemon } from '../daemon-control.js';
 import { statusLine } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
@@ -23,13 +30,6 @@ import {
 } from './chat-slash.js';
 import { chatTemplates, isTemplateLine } from './chat-templates.js';
 import { followOther, watchSession } from './chat-watch.js';
-import {
-  announceModel,
-  announceSession,
-  CONTINUE_OPTION,
-  NEW_OPTION,
-  restrictedOf,
-} from './runs/run-command.js';
 
 /** The options of `repa chat`. */
 const CHAT_OPTIONS = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
+import { describeCompaction } from '../commands/session-commands.js';
 import { describeRunModel } from '../describe-model.js';
 import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
@@ -8,7 +9,6 @@ import { resolveSession } from '../resolve-id.js';
 import type { RunPrinter } from '../run-printer.js';
 import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
 import { undoLastRun } from './chat-undo.js';
-import { describeCompaction } from './session-commands.js';
 
 /** The slash commands of the chat prompt, with what each does. */
 export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
