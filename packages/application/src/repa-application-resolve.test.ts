@@ -189,6 +189,23 @@ describe('which run a learner names (run.resolve)', () => {
     expect(unknown).toMatchObject({ code: 'not_found', message: "No run id starts with 'zzzz'." });
   });
 
+  it("latest of a session: that session's most recent run, not_found while it has none", async () => {
+    const space = folder('latest-of-session');
+    const one = (await request(app, 'session.create', { space })).session.sessionId;
+    const two = (await request(app, 'session.create', { space })).session.sessionId;
+    const ofOne = await runTo(space, one, 'of-one');
+    const latestOf = (sessionId: string) =>
+      request(app, 'run.resolve', { run: 'latest', space, sessionId });
+    expect((await latestOf(one)).run.runId).toBe(ofOne);
+    expect(await refusal(latestOf(two))).toMatchObject({
+      code: 'not_found',
+      message: `Session ${two} of ${space} has no runs yet.`,
+    });
+    const ofTwo = await runTo(space, two, 'of-two');
+    expect((await latestOf(one)).run.runId).toBe(ofOne);
+    expect((await latestOf(two)).run.runId).toBe(ofTwo);
+  });
+
   it('latest without a space is invalid_request', async () => {
     expect(await refusal(request(app, 'run.resolve', { run: 'latest' }))).toMatchObject({
       code: 'invalid_request',

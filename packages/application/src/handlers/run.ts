@@ -14,7 +14,7 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
       run: await withCitationsNow(parts, ledger.getRun(params.runId)),
     }),
     'run.resolve': async (params) => ({
-      run: await withCitationsNow(parts, findRun(ledger, params.run, params.space)),
+      run: await withCitationsNow(parts, findRun(ledger, params.run, params)),
     }),
     'run.list': async ({ brief, ...params }) => {
       const runs = ledger.listRuns(params);

@@ -4,10 +4,15 @@ import type { RunLedger } from './run-ledger.js';
 
 /**
  * The run `typed` names, by the one rule of every client (`run.resolve`): `latest`, the most recent
- * run of `space` (a steer or follow-up message is no run of its own: it counts as the run it went
- * into); else a run id, or the first characters of one among every run of the ledger.
+ * run of `where.space` (of its session `where.sessionId`, when given; a steer or follow-up message
+ * is no run of its own: it counts as the run it went into); else a run id, or the first characters
+ * of one among every run of the ledger.
  */
-export function findRun(ledger: RunLedger, typed: string, space: string | undefined): RunInfo {
+export function findRun(
+  ledger: RunLedger,
+  typed: string,
+  where: { space?: string | undefined; sessionId?: string | undefined },
+): RunInfo {
   if (typed !== LATEST) {
     return uniqueByPrefix(
       'run',
@@ -21,15 +26,22 @@ export function findRun(ledger: RunLedger, typed: string, space: string | undefi
         }),
     );
   }
+  const { space, sessionId } = where;
   if (space === undefined) {
     throw new RepaError('invalid_request', '`latest` means the most recent run of a space.', {
       fix: 'Pass the space whose most recent run you mean, or name the run by its id.',
     });
   }
-  const [latest] = ledger.listRuns({ space, deliveries: false, limit: 1 });
+  const [latest] = ledger.listRuns({ space, sessionId, deliveries: false, limit: 1 });
   if (latest !== undefined) return latest;
-  throw new RepaError('not_found', `Space ${space} has no runs yet.`, {
-    fix: 'Start one with repa run "…" or repa chat, or name a run of another space by its id.',
-    details: { space, run: typed },
-  });
+  throw new RepaError(
+    'not_found',
+    sessionId === undefined
+      ? `Space ${space} has no runs yet.`
+      : `Session ${sessionId} of ${space} has no runs yet.`,
+    {
+      fix: 'Start one with repa run "…" or repa chat, or name a run of another space by its id.',
+      details: { space, ...(sessionId === undefined ? {} : { sessionId }), run: typed },
+    },
+  );
 }

@@ -1540,6 +1540,8 @@ export interface RunResolveParams {
   run: string;
   /** The space whose most recent run `latest` means (required with `latest`). */
   space?: string | undefined;
+  /** With `latest`: the session's most recent run instead of the space's. */
+  sessionId?: string | undefined;
 }
 
 /** `run.resolve` result. */
@@ -2417,9 +2419,10 @@ export interface V1MethodTypes {
   'run.get': { params: RunGetParams; result: RunGetResult };
   /**
    * The run a learner named, by the one rule every client uses: a run id, the first characters of
-   * one (among every run of the ledger), or `latest`: the most recent run of `space`, where a steer
-   * or follow-up message counts as the run it went into. `not_found` when none fits;
-   * `invalid_request` with `details.candidates` (at most 5 ids) when several runs start with it.
+   * one (among every run of the ledger), or `latest`: the most recent run of `space` (or of its
+   * session `sessionId`), where a steer or follow-up message counts as the run it went into.
+   * `not_found` when none fits; `invalid_request` with `details.candidates` (at most 5 ids) when
+   * several runs start with it.
    */
   'run.resolve': { params: RunResolveParams; result: RunResolveResult };
   /** Runs, newest first, filtered by space, session and status. */

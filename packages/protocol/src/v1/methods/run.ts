@@ -45,7 +45,7 @@ export const runMethods = {
   },
   'run.resolve': {
     description:
-      'The run a learner named, by the one rule every client uses: a run id, the first characters of one (among every run of the ledger), or `latest`: the most recent run of `space`, where a steer or follow-up message counts as the run it went into. `not_found` when none fits; `invalid_request` with `details.candidates` (at most 5 ids) when several runs start with it.',
+      'The run a learner named, by the one rule every client uses: a run id, the first characters of one (among every run of the ledger), or `latest`: the most recent run of `space` (or of its session `sessionId`), where a steer or follow-up message counts as the run it went into. `not_found` when none fits; `invalid_request` with `details.candidates` (at most 5 ids) when several runs start with it.',
     params: z.strictObject({
       run: idSchema.describe(
         '`latest`, a run id, or the first characters of one, as the learner typed it.',
@@ -53,6 +53,9 @@ export const runMethods = {
       space: spaceRootSchema
         .optional()
         .describe('The space whose most recent run `latest` means (required with `latest`).'),
+      sessionId: idSchema
+        .optional()
+        .describe("With `latest`: the session's most recent run instead of the space's."),
     }),
     result: z.looseObject({
       run: runInfoSchema.describe('The run it names, as `run.get` answers it.'),
