@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
-import { createSandbox, repa, spawnRepa } from '@repa/test-kit';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSandbox, repa, spawnRepa, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const sandbox = createSandbox();
@@ -65,6 +66,21 @@ describe('repa chat', () => {
       expect(stdout).not.toContain('never sent\n[');
       const history = await repa(sandbox, ['sessions', 'show', '--json']);
       expect(JSON.parse(history.stdout).items).toEqual([]);
+    });
+
+    it("/undo: none in a new session; then a preview of undoing the session's last run, and /undo yes undoes it", async () => {
+      const space = join(sandbox.root, 'undo');
+      writeFiles(space, { 'notes/plan.md': '# Plan\n\n- Read the chapter weekly.\n' });
+      const { code, stdout, stderr } = await repa(sandbox, ['chat', '--space', space], {
+        input: '/undo\nreplace "weekly" with "daily" in notes/plan.md\n/undo\n/undo yes\n',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('you> /undo\nThis session has no run to undo.\n');
+      const runId = /^\[succeeded\] run (\S+)$/m.exec(stdout)?.[1];
+      expect(stdout).toContain(`you> /undo\nRewinding ${runId}:\n  [will] `);
+      expect(stdout).toContain('Type /undo yes to rewind these files and the conversation.');
+      expect(stdout).toContain(`you> /undo yes\nRewound ${runId}:\n  [done] `);
+      expect(readFileSync(join(space, 'notes', 'plan.md'), 'utf8')).toContain('weekly');
     });
 
     it('answers /steer and /follow-up over a pipe, where no reply runs, without sending anything', async () => {

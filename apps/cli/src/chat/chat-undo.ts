@@ -19,12 +19,15 @@ export async function undoLastRun(
   say: (text: string) => void,
 ): Promise<void> {
   try {
-    const { runs } = await chat.client.request('run.list', {
-      space: chat.space,
-      sessionId: chat.sessionId,
-      limit: 50,
-    });
-    const last = runs.find((run) => run.targetRunId === undefined);
+    const last = await chat.client
+      .request('run.resolve', { run: 'latest', space: chat.space, sessionId: chat.sessionId })
+      .then(
+        ({ run }) => run,
+        (error: unknown) => {
+          if (RepaError.isInstance(error) && error.code === 'not_found') return undefined;
+          throw error;
+        },
+      );
     if (last === undefined) {
       say('This session has no run to undo.');
       return;
