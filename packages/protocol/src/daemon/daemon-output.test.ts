@@ -38,12 +38,13 @@ describe('daemon output lines', () => {
 });
 
 describe('daemonPaths', () => {
-  it('puts socket, pid and log under <appDirectory>/run', () => {
+  it('puts socket, pid, log and web state under <appDirectory>/run', () => {
     expect(daemonPaths('/app')).toEqual({
       runDirectory: '/app/run',
       socketPath: '/app/run/daemon.sock',
       pidPath: '/app/run/daemon.pid',
       logPath: '/app/run/daemon.log',
+      webStatePath: '/app/run/web.json',
     });
   });
 });
