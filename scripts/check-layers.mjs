@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Layering check: packages may only import along the graph
 //   apps → application → host → {settings, prompt, context, content} → protocol
-// with durable-fs (crash-safe file writes, errno and io_error helpers) below settings, context, content,
-// host and application, above protocol; it imports no other workspace package.
+// with documents (PDF, DOCX, EPUB and HTML read as text) below content and host, and durable-fs
+// (crash-safe file writes, errno and io_error helpers) below settings, context, content, host and
+// application; both sit above protocol and import no other workspace package.
 // (application may also read settings directly, to resolve a run's settings before acceptance).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Tests may also import the test kits: any package's `@repa/fixtures`, the apps'
@@ -32,10 +33,14 @@ const PI = [
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
   '@repa/durable-fs': { allow: ['@repa/protocol'], pi: false },
+  '@repa/documents': { allow: ['@repa/protocol'], pi: false },
   '@repa/settings': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: false },
   '@repa/prompt': { allow: ['@repa/protocol'], pi: false },
   '@repa/context': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: true },
-  '@repa/content': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: true },
+  '@repa/content': {
+    allow: ['@repa/protocol', '@repa/durable-fs', '@repa/documents'],
+    pi: true,
+  },
   '@repa/host': {
     allow: [
       '@repa/protocol',
@@ -43,6 +48,7 @@ export const LAYERS = {
       '@repa/settings',
       '@repa/prompt',
       '@repa/context',
+      '@repa/documents',
       '@repa/content',
     ],
     pi: true,

@@ -1,14 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The workers are their own entries, loaded by file: the search worker (search/search-pool.ts)
-  // and the extraction process (documents/extraction-process.ts).
+  // The search worker is its own entry, loaded by file (search/search-pool.ts).
   entry: {
     index: 'src/index.ts',
     // Not exported by package.json: loaded by file by the crash tests' children.
     store: 'src/store-entry.ts',
     'search-worker': 'src/search/search-worker.ts',
-    'extract-worker': 'src/documents/extract-worker.ts',
   },
   format: ['esm'],
   target: 'node22',

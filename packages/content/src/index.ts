@@ -13,13 +13,7 @@ export {
   type ParsedCitation,
   parseCitations,
 } from './citations/index.js';
-export {
-  type ContentText,
-  type DocumentFormat,
-  type DocumentText,
-  readContentText,
-  refuseUnsupportedContent,
-} from './documents/index.js';
+export { type ContentText, readContentText } from './documents/index.js';
 export {
   diffOfSave,
   EVENT_DIFF_LIMITS,

@@ -1,11 +1,7 @@
 import type { ImageContent } from '@earendil-works/pi-ai';
 import { DEFAULT_MAX_BYTES, truncateHead } from '@earendil-works/pi-coding-agent';
-import {
-  type ContentObserver,
-  ContentStore,
-  readContentText,
-  refuseUnsupportedContent,
-} from '@repa/content';
+import { type ContentObserver, ContentStore, readContentText } from '@repa/content';
+import { refuseUnsupportedContent } from '@repa/documents';
 import {
   type AttachedSource,
   RepaError,

@@ -1,14 +1,9 @@
 import { join } from 'node:path';
+import { DOCUMENT_EXTRACTOR, type DocumentText, type DocumentTextCache } from '@repa/documents';
 import type { FsLayer } from '@repa/durable-fs';
 import { z } from 'zod';
 import { readDataFile, realDirExists, versionOfYielding, writeRepaFile } from '../files/index.js';
-import type { DocumentText } from './extracted.js';
-
-/**
- * What made a cached text: an entry made by another extractor is not used (bump it when the text
- * a document gives changes).
- */
-const EXTRACTOR = 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+import type { ContentStore } from '../store/index.js';
 
 /** The largest cache entry read or written (bytes); a larger text is not cached. */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -47,7 +42,7 @@ const headerSchema = z.strictObject({
  * ship its own "text" for a document under the key Repa looks up), so an entry is only ever one
  * Repa wrote from bytes with that version. Without an application directory nothing is cached.
  */
-export interface DocumentCache {
+interface CacheLocation {
   /** The application directory (spec R15), or none. */
   appDirectory: string | undefined;
   /** The file system it is read and written through. */
@@ -63,8 +58,8 @@ const cacheDir = (appDirectory: string) => join(appDirectory, 'document-text');
  * its bound, does not parse, was made by another extractor, names another version or does not
  * hash to what its header says is not used (spec R74).
  */
-export async function readCachedText(
-  cache: DocumentCache,
+async function readCachedText(
+  cache: CacheLocation,
   version: string,
 ): Promise<DocumentText | undefined> {
   const { appDirectory, fs } = cache;
@@ -91,7 +86,7 @@ export async function readCachedText(
   }
   const text = bytes.subarray(end + 1);
   if (
-    header.extractor !== EXTRACTOR ||
+    header.extractor !== DOCUMENT_EXTRACTOR ||
     header.version !== version ||
     header.textBytes !== text.length ||
     (await versionOfYielding(text)) !== header.textSha256
@@ -105,8 +100,8 @@ export async function readCachedText(
  * Caches `document` as the text of the bytes with `version` (best effort: an application directory
  * that cannot be written keeps no cache), then trims the cache to its bound.
  */
-export async function writeCachedText(
-  cache: DocumentCache,
+async function writeCachedText(
+  cache: CacheLocation,
   version: string,
   document: DocumentText,
 ): Promise<void> {
@@ -116,7 +111,7 @@ export async function writeCachedText(
   const { text: _text, ...shape } = document;
   const header = JSON.stringify({
     format: 'repa.document-text/1',
-    extractor: EXTRACTOR,
+    extractor: DOCUMENT_EXTRACTOR,
     version,
     document: shape,
     textBytes: text.length,
@@ -152,4 +147,20 @@ async function trimCache(fs: FsLayer, dir: string): Promise<void> {
     await fs.unlink(entry.path).catch(() => undefined);
     total -= entry.size;
   }
+}
+
+/** The document cache of each store (one object per store, so its reads share extractions). */
+const caches = new WeakMap<ContentStore, DocumentTextCache>();
+
+/** The cache of documents read through `store`: its application directory's (spec R74). */
+export function spaceDocumentCache(store: ContentStore): DocumentTextCache {
+  let cache = caches.get(store);
+  if (cache === undefined) {
+    cache = {
+      read: (version) => readCachedText(store.space, version),
+      write: (version, document) => writeCachedText(store.space, version, document),
+    };
+    caches.set(store, cache);
+  }
+  return cache;
 }

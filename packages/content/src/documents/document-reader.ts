@@ -1,67 +1,35 @@
-import { RepaError } from '@repa/protocol';
+import {
+  contentKindOf,
+  type DocumentFormat,
+  type DocumentText,
+  type ExtractionLimits,
+  readDocument,
+  unsupportedContent,
+} from '@repa/documents';
 import { countLines, textHead, versionOfYielding } from '../files/index.js';
 import type { ContentSnapshot } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
-import { contentKindOf, formatName, unsupportedContent } from './content-kind.js';
-import { readCachedText, writeCachedText } from './document-cache.js';
-import { type ExtractionError, extractDocument } from './document-extractor.js';
-import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted.js';
-
-/** The extractions running now, by space and version: a second read of the same bytes waits for the first. */
-const running = new Map<string, Promise<DocumentText | ExtractionError>>();
-
-/** The error for a document that could not be read (`shown`: its quoted address). */
-function unreadable(shown: string, format: DocumentFormat, failure: ExtractionError): RepaError {
-  const details = { reason: failure.reason, format };
-  if (failure.reason === 'encrypted') {
-    return new RepaError(
-      'document_encrypted',
-      `${shown} is ${formatName(format)} encrypted with a password; Repa cannot read it.`,
-      { details },
-    );
-  }
-  const limit = failure.reason !== 'damaged';
-  return new RepaError(
-    'document_unreadable',
-    `${shown} could not be read as ${formatName(format)}: ${failure.message}.`,
-    {
-      fix: limit
-        ? 'The file passes the bounds Repa reads documents within: ask the learner for a smaller part (e.g. the chapter needed), or for its text.'
-        : 'The file is damaged or not what its name says: open it in a reader; if it opens, save or print it to a new file and read that.',
-      details,
-    },
-  );
-}
+import { spaceDocumentCache } from './document-cache.js';
 
 /**
  * The marked text of a document (spec R60): from the application directory's cache when these
- * bytes were read before (never from anything a space holds), else extracted in a worker (off the
- * event loop, within `limits`) and cached. `document_encrypted` or `document_unreadable` (with `details.reason`) when it cannot be
- * read; the caller has checked that the bytes are a document of `format`.
+ * bytes were read before (never from anything a space holds), else extracted in a separate process
+ * (off the event loop, within `limits`) and cached; reads of the same bytes at once share one
+ * extraction. `document_encrypted` or `document_unreadable` (with `details.reason`) when it cannot
+ * be read; the caller has checked that the bytes are a document of `format`.
  */
-export async function documentText(
+export function documentText(
   store: ContentStore,
   source: { bytes: Uint8Array; version: string; format: DocumentFormat },
   shown: string,
   limits?: Partial<ExtractionLimits>,
 ): Promise<DocumentText> {
-  const key = `${store.root}\0${source.version}`;
-  let pending = running.get(key);
-  if (pending === undefined) {
-    pending = (async () => {
-      const cached = await readCachedText(store.space, source.version);
-      if (cached !== undefined) return cached;
-      const extracted = await extractDocument(source.format, source.bytes, limits);
-      if ('reason' in extracted) return extracted;
-      await writeCachedText(store.space, source.version, extracted);
-      return extracted;
-    })();
-    running.set(key, pending);
-    void pending.finally(() => running.delete(key)).catch(() => undefined);
-  }
-  const outcome = await pending;
-  if ('reason' in outcome) throw unreadable(shown, source.format, outcome);
-  return outcome;
+  return readDocument(source.format, source.bytes, {
+    shown,
+    version: source.version,
+    cache: spaceDocumentCache(store),
+    ...(limits === undefined ? {} : { limits }),
+  });
 }
 
 /** What a file's bytes give the model: text, or a document's marked text, bounded. */

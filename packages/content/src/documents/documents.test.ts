@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { selectParts } from '@repa/documents';
 import { fixturePath, makeDocx, makeEpub, makePdf } from '@repa/fixtures';
 import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
 import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
-import { contentKindOf, readContentText, refuseDocumentSave, selectParts } from './index.js';
+import { readContentText } from './index.js';
 
 const space = tempSpaces();
 /** The whole text, however long. */
@@ -191,22 +192,5 @@ describe('documents read as text', () => {
     expect((await readContentText(store, 'notes.md', WHOLE)).text).toBe(
       'MZ is the name of a band\n',
     );
-  });
-});
-
-describe('refuseDocumentSave', () => {
-  it('refuses saving over a document, or a new file named as a binary document', () => {
-    expect(() => refuseDocumentSave('a.pdf', lecture(1))).toThrow(/a PDF/u);
-    expect(() => refuseDocumentSave('new.docx', null)).toThrow(/Word document/u);
-    expect(() => refuseDocumentSave('notes.md', Buffer.from('text'))).not.toThrow();
-    expect(() => refuseDocumentSave('page.html', null)).not.toThrow();
-  });
-
-  it('names HTML a document only by its extension', () => {
-    expect(contentKindOf(Buffer.from('<html></html>'), 'a.html')).toEqual({
-      kind: 'document',
-      format: 'html',
-    });
-    expect(contentKindOf(Buffer.from('<html></html>'), 'a.md')).toEqual({ kind: 'text' });
   });
 });

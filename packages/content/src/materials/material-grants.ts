@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
+import { contentKindOf, unsupportedContent } from '@repa/documents';
 import {
   acquireFileLock,
   errnoCode,
@@ -10,7 +11,6 @@ import {
 } from '@repa/durable-fs';
 import { type MaterialInfo, RepaError } from '@repa/protocol';
 import type { z } from 'zod';
-import { contentKindOf, unsupportedContent } from '../documents/index.js';
 import {
   CONTENT_ACCESS_FILE,
   grantedTo,

@@ -1,7 +1,8 @@
+import { contentKindOf, type DocumentText, formatName } from '@repa/documents';
 import type { FileChange, FileChangeReport, FileChangesMode, SaveReceipt } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { contentKindOf, type DocumentText, documentText, formatName } from '../documents/index.js';
+import { documentText } from '../documents/index.js';
 import { decodeText } from '../files/index.js';
 import { type ContentSnapshot, holdSpace, MAX_READ_BYTES } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';

@@ -1,6 +1,6 @@
+import { refuseDocumentSave } from '@repa/documents';
 import { RepaError } from '@repa/protocol';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { refuseDocumentSave } from '../documents/index.js';
 import { decodeText } from '../files/index.js';
 import { type ContentObserver, checkObserved } from '../observer/index.js';
 import type { SaveChange } from '../save/index.js';

@@ -1,5 +1,5 @@
+import { isDocumentName } from '@repa/documents';
 import { RepaError } from '@repa/protocol';
-import { isDocumentName } from '../documents/index.js';
 import type { ContentStore } from '../store/index.js';
 import { runInWorker } from './search-pool.js';
 import { DEFAULT_SEARCH_LIMITS, type WalkReport } from './space-walk.js';

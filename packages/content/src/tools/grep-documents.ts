@@ -1,11 +1,6 @@
+import { DEFAULT_EXTRACTION_LIMITS, DOCUMENT_EXTENSIONS, partOfLine } from '@repa/documents';
 import { RepaError } from '@repa/protocol';
-import {
-  type ContentText,
-  contentText,
-  DEFAULT_EXTRACTION_LIMITS,
-  DOCUMENT_EXTENSIONS,
-  partOfLine,
-} from '../documents/index.js';
+import { type ContentText, contentText } from '../documents/index.js';
 import {
   type GrepHit,
   type GrepState,

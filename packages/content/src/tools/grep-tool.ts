@@ -4,8 +4,8 @@ import {
   type ToolDefinition,
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
+import { isDocumentName } from '@repa/documents';
 import { Type } from 'typebox';
-import { isDocumentName } from '../documents/index.js';
 import {
   compileGlob,
   compileLinePattern,

@@ -1,5 +1,5 @@
+import { refuseDocumentSave } from '@repa/documents';
 import { RepaError } from '@repa/protocol';
-import { refuseDocumentSave } from '../documents/index.js';
 import { checkObserved } from '../observer/index.js';
 import type { ContentSnapshot } from '../space/index.js';
 import { refuseSkillFile } from './skill-files.js';

@@ -6,15 +6,10 @@ import {
   type ReadToolDetails,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
+import { contentKindOf, type DocumentText, selectParts, unsupportedContent } from '@repa/documents';
 import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
-import {
-  contentKindOf,
-  type DocumentText,
-  documentText,
-  selectParts,
-  unsupportedContent,
-} from '../documents/index.js';
+import { documentText } from '../documents/index.js';
 import type { ContentSnapshot } from '../space/index.js';
 import { sharedParameters } from './shared-parameters.js';
 import { readSkillFile } from './skill-files.js';

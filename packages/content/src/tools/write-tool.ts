@@ -4,9 +4,9 @@ import {
   type ToolDefinition,
   type WriteOperations,
 } from '@earendil-works/pi-coding-agent';
+import { documentReadOnly, refuseDocumentSave } from '@repa/documents';
 import type { SaveDiff, SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
-import { documentReadOnly, refuseDocumentSave } from '../documents/index.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';

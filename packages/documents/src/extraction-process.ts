@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -20,15 +21,12 @@ const NICENESS = 10;
 const WATCH_MS = 100;
 
 /**
- * The worker's file beside this module: the built `extract-worker.js` in `dist/`, or the source
- * `.ts` under the tests (Node strips its types).
+ * The worker's file: under the tests the source `extract-worker.ts` beside this module (Node strips
+ * its types), else the built worker found through the package's own `./worker` export.
  */
-const WORKER_FILE = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith('.ts') ? './extract-worker.ts' : './extract-worker.js',
-    import.meta.url,
-  ),
-);
+const WORKER_FILE = import.meta.url.endsWith('.ts')
+  ? fileURLToPath(new URL('./extract-worker.ts', import.meta.url))
+  : createRequire(import.meta.url).resolve('@repa/documents/worker');
 
 /** One job for a process: the request, its bounds, and where its answer goes. */
 export interface ExtractionJob {

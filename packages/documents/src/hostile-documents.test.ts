@@ -1,21 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { makePdf } from '@repa/fixtures';
 import { zipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ContentStore } from '../store/index.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
-import { contentText, type ExtractionLimits } from './index.js';
-
-/** Every character of a document's text. */
-const WHOLE = Number.POSITIVE_INFINITY;
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
-
-async function openStore(): Promise<ContentStore> {
-  const root = await tempSpace();
-  dirs.push(root);
-  return ContentStore.open({ root });
-}
+import { describe, expect, it } from 'vitest';
+import { type DocumentFormat, type ExtractionLimits, readDocument } from './index.js';
+import { repaErrorOf } from './test/repa-error-of.js';
 
 const pages = (count: number) =>
   makePdf(
@@ -25,10 +13,12 @@ const pages = (count: number) =>
   );
 
 /** The error a document's extraction ends with, by code and reason. */
-async function failure(bytes: Uint8Array, name: string, limits?: Partial<ExtractionLimits>) {
-  const error = await repaErrorOf(
-    contentText(await openStore(), bytes, name, { limits, maxChars: WHOLE }),
-  );
+async function failure(
+  bytes: Uint8Array,
+  format: DocumentFormat,
+  limits?: Partial<ExtractionLimits>,
+) {
+  const error = await repaErrorOf(readDocument(format, bytes, { limits }));
   return { code: error.code, reason: error.details?.reason, message: error.message };
 }
 
@@ -38,7 +28,7 @@ describe('hostile documents fail their own call with a code', () => {
       claimedPages: 1_000_000,
     });
     expect(bomb.length).toBeLessThan(4096);
-    expect(await failure(bomb, 'million.pdf')).toMatchObject({
+    expect(await failure(bomb, 'pdf')).toMatchObject({
       code: 'document_unreadable',
       reason: 'page_limit',
       message: expect.stringContaining('1000000 pages'),
@@ -47,7 +37,7 @@ describe('hostile documents fail their own call with a code', () => {
 
   it('a PDF nested deeper than the extraction stack', async () => {
     const deep = makePdf([{ lines: ['deep'] }], { nesting: 200_000 });
-    expect(await failure(deep, 'deep.pdf')).toMatchObject({
+    expect(await failure(deep, 'pdf')).toMatchObject({
       code: 'document_unreadable',
       reason: 'damaged',
     });
@@ -56,7 +46,7 @@ describe('hostile documents fail their own call with a code', () => {
   it('a PDF whose content stream inflates past the bound (a decompression bomb)', async () => {
     const bomb = makePdf([{ lines: ['x'] }], { inflatedBytes: 80 * 1024 * 1024 });
     expect(bomb.length).toBeLessThan(200 * 1024);
-    expect(await failure(bomb, 'bomb.pdf')).toMatchObject({
+    expect(await failure(bomb, 'pdf')).toMatchObject({
       code: 'document_unreadable',
       reason: 'decompression_bomb',
     });
@@ -64,29 +54,26 @@ describe('hostile documents fail their own call with a code', () => {
 
   it('a Word document whose archive inflates past the bound', async () => {
     const bomb = zipSync({ 'word/document.xml': new Uint8Array(4 * 1024 * 1024) });
-    expect(await failure(bomb, 'bomb.docx', { maxStreamBytes: 1024 * 1024 })).toMatchObject({
+    expect(await failure(bomb, 'docx', { maxStreamBytes: 1024 * 1024 })).toMatchObject({
       code: 'document_unreadable',
       reason: 'decompression_bomb',
     });
   });
 
   it('a document that takes longer than its time, and the next one is read', async () => {
-    const store = await openStore();
-    const slow = await repaErrorOf(
-      contentText(store, pages(50), 'slow.pdf', { limits: { timeoutMs: 1 }, maxChars: WHOLE }),
-    );
+    const slow = await repaErrorOf(readDocument('pdf', pages(50), { limits: { timeoutMs: 1 } }));
     expect(slow.details).toMatchObject({ reason: 'time_limit' });
-    const { text } = await contentText(store, pages(2), 'next.pdf', { maxChars: WHOLE });
+    const { text } = await readDocument('pdf', pages(2));
     expect(text).toContain('[Page 2 of 2]\nPage 2 line 1 of notes');
   });
 
   it('a document that needs more memory than the extraction process has', async () => {
     // Past the JavaScript heap, and past the resident size (buffers outside the heap count).
-    expect(await failure(pages(200), 'big.pdf', { maxHeapMb: 8 })).toMatchObject({
+    expect(await failure(pages(200), 'pdf', { maxHeapMb: 8 })).toMatchObject({
       code: 'document_unreadable',
       reason: 'memory_limit',
     });
-    expect(await failure(pages(200), 'big.pdf', { maxResidentMb: 16 })).toMatchObject({
+    expect(await failure(pages(200), 'pdf', { maxResidentMb: 16 })).toMatchObject({
       code: 'document_unreadable',
       reason: 'memory_limit',
     });
@@ -95,24 +82,21 @@ describe('hostile documents fail their own call with a code', () => {
 
 describe('extraction runs off the event loop, in its own process', () => {
   it('lets the event loop turn while a long PDF is extracted', async () => {
-    const store = await openStore();
     let turns = 0;
     let done = false;
-    const extraction = contentText(store, pages(150), 'long.pdf', { maxChars: WHOLE }).finally(
-      () => {
-        done = true;
-      },
-    );
+    const extraction = readDocument('pdf', pages(150)).finally(() => {
+      done = true;
+    });
     while (!done) {
       turns += 1;
       await nextTurn();
     }
     expect(turns).toBeGreaterThan(100);
     // Read as runs of pages by the pool's processes at once, and joined in page order.
-    const document = (await extraction).document;
-    expect(document?.parts).toHaveLength(150);
-    const lines = document?.text.split('\n') ?? [];
-    for (const [index, part] of document?.parts.entries() ?? []) {
+    const document = await extraction;
+    expect(document.parts).toHaveLength(150);
+    const lines = document.text.split('\n');
+    for (const [index, part] of document.parts.entries()) {
       expect(lines.slice(part.line - 1, part.line + 1)).toEqual([
         `[Page ${index + 1} of 150]`,
         `Page ${index + 1} line 1 of notes`,
@@ -121,7 +105,7 @@ describe('extraction runs off the event loop, in its own process', () => {
   });
 
   it('a PDF whose pages together pass the text bound, though each run of them does not', async () => {
-    expect(await failure(pages(150), 'long.pdf', { maxTextChars: 120_000 })).toMatchObject({
+    expect(await failure(pages(150), 'pdf', { maxTextChars: 120_000 })).toMatchObject({
       code: 'document_unreadable',
       reason: 'text_limit',
     });
