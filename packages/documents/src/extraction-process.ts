@@ -119,9 +119,10 @@ export class ExtractionProcess {
   run(job: ExtractionJob): void {
     clearTimeout(this.#idle);
     this.#job = job;
-    // A busy process keeps its parent alive; an idle one never does.
+    // A busy process keeps its parent alive; an idle one never does (nor its channel and pipe).
     this.#child.ref();
     (this.#child.channel as { ref?: () => void } | undefined)?.ref?.();
+    (this.#child.stderr as { ref?: () => void } | null)?.ref?.();
     this.#timer = setTimeout(() => {
       this.#stop('time_limit', `extracting it took longer than ${job.limits.timeoutMs / 1000} s`);
     }, job.limits.timeoutMs);
@@ -145,6 +146,7 @@ export class ExtractionProcess {
   #release(): void {
     this.#child.unref();
     (this.#child.channel as { unref?: () => void } | undefined)?.unref?.();
+    (this.#child.stderr as { unref?: () => void } | null)?.unref?.();
   }
 
   #finish(reply: ExtractionReply): void {
