@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The search worker is its own entry, loaded by file (search/search-pool.ts).
+  // The store (`.`, no Pi), the Pi tools (`./tools`) and the search worker, loaded by file
+  // (search/search-pool.ts). The entries share their modules' chunks: one ContentStore class.
   entry: {
     index: 'src/index.ts',
-    // Not exported by package.json: loaded by file by the crash tests' children.
-    store: 'src/store-entry.ts',
+    'tools-entry': 'src/tools-entry.ts',
     'search-worker': 'src/search/search-worker.ts',
   },
   format: ['esm'],

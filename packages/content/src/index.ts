@@ -1,9 +1,5 @@
-export {
-  type ContentBashDetails,
-  checkSandbox,
-  createSandboxedBashTool,
-  type SandboxedBashToolOptions,
-} from './bash/index.js';
+// The store's entry: everything of the package but the Pi tools (`@repa/content/tools`). It imports
+// no Pi, directly or through any file it reaches (scripts/check-layers.mjs walks it).
 export {
   type CitationReading,
   checkAnswerCitations,
@@ -65,15 +61,3 @@ export {
   inspectSpaceFile,
   type SaveOptions,
 } from './store/index.js';
-export {
-  type ContentEditDetails,
-  type ContentFindDetails,
-  type ContentGrepDetails,
-  type ContentLsDetails,
-  type ContentPatchDetails,
-  type ContentReadDetails,
-  type ContentSaveDetails,
-  type ContentSearchDetails,
-  type ContentToolsOptions,
-  createContentTools,
-} from './tools/index.js';

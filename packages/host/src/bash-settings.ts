@@ -3,7 +3,7 @@ import {
   checkSandbox,
   createSandboxedBashTool,
   type SandboxedBashToolOptions,
-} from '@repa/content';
+} from '@repa/content/tools';
 import { RepaError, type V1Result } from '@repa/protocol';
 
 /** `tools.bashTimeoutSeconds` when a run carries none (runs recorded before the item existed). */

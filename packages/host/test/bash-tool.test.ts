@@ -16,7 +16,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
-import { checkSandbox } from '@repa/content';
+import { checkSandbox } from '@repa/content/tools';
 import type { ModelSettings, PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -7,6 +7,7 @@ export {
   versionOfYielding,
   YIELD_EVERY,
 } from './content-bytes.js';
+export { formatSize } from './format-size.js';
 export {
   dataCorrupt,
   ensureDir,

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
-import { formatSize } from '@earendil-works/pi-coding-agent';
 import { errnoCode } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
+import { formatSize } from '../files/index.js';
 import { parseSpacePath } from '../space/index.js';
 import type { ContentStore } from '../store/index.js';
 import { MAX_IGNORE_FILE_BYTES } from './ignore-rules.js';

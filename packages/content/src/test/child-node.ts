@@ -35,15 +35,15 @@ export function runNode(node: string, script: string, args: string[]) {
 export type NodeRun = Awaited<ReturnType<typeof runNode>>;
 
 /**
- * Writes a child script, `source` given the URL of the package's built store entry
- * (`dist/store.js`: the store and its rewinds without Pi), to `path`; returns the Node to run it.
+ * Writes a child script, `source` given the URL of the package's built root entry
+ * (`dist/index.js`: the store without Pi), to `path`; returns the Node to run it.
  */
 export async function writeStoreChild(
   path: string,
   source: (storeUrl: string) => string,
 ): Promise<string> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const built = join(here, '../../dist/store.js');
+  const built = join(here, '../../dist/index.js');
   expect(existsSync(built), 'build the package first (turbo run build)').toBe(true);
   await writeFile(path, source(pathToFileURL(built).href));
   return nodeBinary(here);

@@ -1,11 +1,11 @@
 import {
   createGrepToolDefinition,
-  formatSize,
   type ToolDefinition,
   truncateLine,
 } from '@earendil-works/pi-coding-agent';
 import { isDocumentName } from '@repa/documents';
 import { Type } from 'typebox';
+import { formatSize } from '../files/index.js';
 import {
   compileGlob,
   compileLinePattern,

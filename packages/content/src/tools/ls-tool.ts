@@ -1,9 +1,6 @@
-import {
-  createLsToolDefinition,
-  formatSize,
-  type ToolDefinition,
-} from '@earendil-works/pi-coding-agent';
+import { createLsToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { Type } from 'typebox';
+import { formatSize } from '../files/index.js';
 import {
   type ContentSearchDetails,
   defineSearchTool,

@@ -2,13 +2,13 @@ import {
   type AgentToolResult,
   DEFAULT_MAX_BYTES,
   defineTool,
-  formatSize,
   type ToolDefinition,
   type TruncationResult,
   truncateHead,
 } from '@earendil-works/pi-coding-agent';
 import { RepaError } from '@repa/protocol';
 import { type Static, type TSchema, Type } from 'typebox';
+import { formatSize } from '../files/index.js';
 import {
   DEFAULT_SEARCH_LIMITS,
   type JobScope,

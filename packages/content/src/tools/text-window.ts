@@ -1,11 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   DEFAULT_MAX_BYTES,
-  formatSize,
   type ReadToolDetails,
   truncateHead,
 } from '@earendil-works/pi-coding-agent';
-import { YIELD_EVERY } from '../files/index.js';
+import { formatSize, YIELD_EVERY } from '../files/index.js';
 
 const NEWLINE = 0x0a;
 

@@ -7,12 +7,8 @@ import {
   type SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
-import {
-  type ContentObserver,
-  type ContentStore,
-  createContentTools,
-  recordCommandChanges,
-} from '@repa/content';
+import { type ContentObserver, type ContentStore, recordCommandChanges } from '@repa/content';
+import { createContentTools } from '@repa/content/tools';
 import {
   buildFileChangeMessage,
   filterCompactionPreparation,
