@@ -4,7 +4,8 @@
 // with documents (PDF, DOCX, EPUB and HTML read as text) below content and host, and durable-fs
 // (crash-safe file writes, errno and io_error helpers) below settings, context, content, host and
 // application; both sit above protocol and import no other workspace package.
-// (application may also read settings directly, to resolve a run's settings before acceptance).
+// (application may also read settings directly, to resolve a run's settings before acceptance, and
+// open a space's content store).
 // Siblings never import each other; only host, context and content may import Pi; settings and prompt
 // are Pi-free. Tests may also import the test kits: any package's `@repa/fixtures`, the apps'
 // `@repa/test-kit`. Both source imports (parsed by TypeScript's own pre-processor) and package.json
@@ -54,7 +55,7 @@ export const LAYERS = {
     pi: true,
   },
   '@repa/application': {
-    allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/host'],
+    allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/content', '@repa/host'],
     pi: false,
   },
   '@repa/cli': {

@@ -150,4 +150,36 @@ describe('the files of a space (files.list, files.read)', () => {
     expect(info.trusted).toBe(false);
     expect(info.restricted?.map((item) => item.kind)).toEqual(['instructions']);
   });
+
+  it("hides the agent dir and app dir a space holds from a fresh application's first listing and read (design R69)", async () => {
+    const folder = join(base, 'home-like');
+    mkdirSync(join(folder, 'pi-agent'), { recursive: true });
+    writeFileSync(join(folder, 'pi-agent', 'models.json'), '{ "apiKey": "test-key" }\n');
+    writeFileSync(join(folder, 'notes.md'), 'Notes.\n');
+    // The learner named the folder, which holds Repa's app dir, a space earlier (design R17).
+    const appDirectory = join(folder, 'repa-app');
+    const earlier = await RepaApplication.open({
+      appDirectory,
+      agentDir: join(base, 'agent-elsewhere'),
+      model: await createScriptedModel(),
+    });
+    await request(earlier, 'space.open', { root: folder, named: true });
+    await earlier.close();
+    // Today's daemon uses the agent dir inside it; listing and reading are its first requests.
+    const today = await RepaApplication.open({
+      appDirectory,
+      agentDir: join(folder, 'pi-agent'),
+      model: await createScriptedModel(),
+    });
+    try {
+      const listing = await request(today, 'files.list', { space: folder });
+      expect(listing.entries.map((entry) => entry.name)).toEqual(['notes.md']);
+      for (const path of ['pi-agent/models.json', 'repa-app/ledger.sqlite']) {
+        const read = request(today, 'files.read', { space: folder, path });
+        expect(await refusal(read), path).toBe('protected_path');
+      }
+    } finally {
+      await today.close();
+    }
+  });
 });

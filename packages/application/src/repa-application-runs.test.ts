@@ -273,4 +273,31 @@ describe('RepaApplication runs', () => {
     expect(items.find((item) => item.kind === 'assistant')?.citations).toMatchObject(expected);
     await app.close();
   });
+
+  it('shows the citations of a run as they stand now: a cited note edited since is changedSince (R60)', async () => {
+    const { app, space, sessionId } = await openApplication();
+    writeFileSync(join(space, 'notes.md'), 'Tides follow the Moon.\n');
+    writeFileSync(join(space, 'other.md'), 'Never read.\n');
+    const { connection, events, next } = listener();
+    const { run } = await app.submit(
+      {
+        space,
+        sessionId,
+        requestId: 'cite-now',
+        input: { type: 'text', text: 'read notes.md then see [notes.md:1] [other.md:1]' },
+      },
+      connection,
+    );
+    await ended(app, run.runId, events, next);
+    const before = (await request(app, 'run.get', { runId: run.runId })).run.citations;
+    expect(before).toMatchObject([
+      { document: 'notes.md', status: 'verified' },
+      { document: 'other.md', status: 'not_read' },
+    ]);
+    expect(before?.map((citation) => citation.changedSince)).toEqual([undefined, undefined]);
+    writeFileSync(join(space, 'notes.md'), 'Edited since.\n');
+    const after = (await request(app, 'run.get', { runId: run.runId })).run.citations;
+    expect(after?.map((citation) => citation.changedSince)).toEqual([true, undefined]);
+    await app.close();
+  });
 });

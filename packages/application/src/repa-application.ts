@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { SpaceRecovery } from '@repa/host';
+import type { RecoveredSave } from '@repa/content';
 import { RepaError, type RunInfo, type V1Params, type V1Result } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
 import type { RepaApplicationOptions } from './application-options.js';
@@ -9,7 +9,7 @@ import { FolderGate } from './folder-gate.js';
 import { type ApplicationHandlers, applicationHandlers } from './handlers/index.js';
 import { reachParams } from './handlers/method-folders.js';
 import { HomeRule } from './home-rule.js';
-import { hideMachineFoldersOnLoad, loadHost, piAgentDir } from './load-host.js';
+import { hideMachineFoldersOnLoad, piAgentDir } from './load-host.js';
 import { Logins } from './logins.js';
 import { ModelChoices } from './model-choices.js';
 import { RunLedger } from './runs/run-ledger.js';
@@ -17,6 +17,7 @@ import { RunScheduler } from './runs/run-scheduler.js';
 import type { ConnectionContext, RepaHandlers } from './server/repa-handlers.js';
 import { finishSessionDeletes } from './session-deletes.js';
 import { SessionHosts } from './session-hosts.js';
+import { openSpaceStore } from './space-store.js';
 import { SpaceTrust } from './space-trust.js';
 
 /**
@@ -92,11 +93,11 @@ export class RepaApplication {
   static async open(options: RepaApplicationOptions): Promise<RepaApplication> {
     const app = new RepaApplication(options);
     const active = app.#ledger.activeRuns();
-    const recovered = new Map<string, SpaceRecovery['recovered']>();
+    const recovered = new Map<string, readonly RecoveredSave[]>();
     for (const space of new Set(active.map((run) => run.space))) {
-      const { recoverSpace } = await loadHost();
-      const report = await recoverSpace(space, options.appDirectory).catch(() => undefined);
-      if (report) recovered.set(space, report.recovered);
+      // Opening a space's store resolves its pending save intents (rolled forward or kept).
+      const store = await openSpaceStore(space, options.appDirectory).catch(() => undefined);
+      if (store) recovered.set(space, store.recovered);
     }
     app.#ledger.interruptActive((run) => {
       const saves = (recovered.get(run.space) ?? []).filter(

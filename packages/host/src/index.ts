@@ -23,12 +23,6 @@ export {
 } from './learning-context/index.js';
 export { hideMachineFolders, type MachineFolders } from './machine-folders.js';
 export {
-  type GrantMaterialInput,
-  grantMaterial,
-  listGrantedMaterials,
-  withdrawMaterial,
-} from './materials.js';
-export {
   type ChooseModelOptions,
   chooseModel,
   type DecidedModel,
@@ -52,7 +46,6 @@ export {
   type PackagesScope,
   removePiPackage,
 } from './packages/index.js';
-export { recoverSpace, type SpaceRecovery } from './recover-space.js';
 export { checkRunInput } from './run-inputs.js';
 export {
   checkSessionFile,
@@ -74,9 +67,6 @@ export {
   sessionMarkdown,
   sessionRunMarks,
 } from './sessions/index.js';
-export { citationsShownNow } from './space-citations.js';
-export { listSpaceFiles, READER_MAX_CHARS, type ReaderText, readSpaceFile } from './space-files.js';
-export { diffSpaceRun, pruneSpaceHistoryOf } from './space-history.js';
 export {
   checkTrustedPiFiles,
   inspectSpaceForTrust,

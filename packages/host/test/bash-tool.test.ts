@@ -16,11 +16,11 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
+import { ContentStore, diffGroup } from '@repa/content';
 import { checkSandbox } from '@repa/content/tools';
 import type { ModelSettings, PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { diffSpaceRun } from '../src/space-history.js';
 import { createFauxHost, type FauxHostOptions } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
@@ -116,7 +116,7 @@ describe('the sandboxed bash tool', () => {
   it('runs a command in the space and reports the files it created and changed', async () => {
     const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
     writeFileSync(join(space, 'notes.md'), 'old notes\n');
-    const { outcome, events, results, appDirectory } = await run(
+    const { outcome, events, results } = await run(
       [
         toolCall('read', { path: 'notes.md' }),
         bash('mkdir -p out && printf "made\\n" > out/made.txt && printf "new notes\\n" > notes.md'),
@@ -151,7 +151,7 @@ describe('the sandboxed bash tool', () => {
     expect(editEnd?.error?.code).toBe('read_required');
     expect(readFileSync(join(space, 'notes.md'), 'utf8')).toBe('new notes\n');
     // A diff or rewind of the run lists what the command changed as not rewindable (spec R68).
-    const diff = await diffSpaceRun(space, appDirectory, 'bash-run');
+    const diff = await diffGroup(await ContentStore.open({ root: space }), 'bash-run');
     expect(diff.commands.map((change) => change.target)).toEqual(['notes.md', 'out/made.txt']);
   });
 

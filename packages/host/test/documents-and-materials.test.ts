@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { truncateHead } from '@earendil-works/pi-coding-agent';
-import { ContentObserver, ContentStore } from '@repa/content';
+import { addMaterial, ContentObserver, ContentStore } from '@repa/content';
 import { makePdf } from '@repa/fixtures';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
@@ -10,7 +10,6 @@ import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
 import { buildLearningContext } from '../src/learning-context/build-learning-context.js';
-import { grantMaterial } from '../src/materials.js';
 import { offlineModel } from '../src/models/choose-model.js';
 import { checkRunInput, readAttachments } from '../src/run-inputs.js';
 import { createFauxHost } from '../src/testing/index.js';
@@ -61,7 +60,12 @@ describe('documents and materials in a run', () => {
 
   it('tells the model the granted materials, and repa-offline reads one by identity or title', async () => {
     const { host, space, appDirectory } = await offlineHost();
-    await grantMaterial(appDirectory, { path: books(), id: 'ch3', title: 'Catalysis lab', space });
+    await addMaterial(appDirectory, {
+      path: books(),
+      id: 'ch3',
+      title: 'Catalysis lab',
+      spaces: [realpathSync(space)],
+    });
     const events: RunEvent[] = [];
     const byId = await host.send('What does repa:material/ch3 say about enzymes?', defaults, {
       onEvent: (event) => events.push(event),
@@ -91,7 +95,7 @@ describe('documents and materials in a run', () => {
   it('attaches a PDF and a material as their text; the material is not tracked', async () => {
     const { space, appDirectory } = await createFauxHost();
     writeFileSync(join(space, 'lab5.pdf'), lecture);
-    await grantMaterial(appDirectory, { path: books(), id: 'ch3', space });
+    await addMaterial(appDirectory, { path: books(), id: 'ch3', spaces: [realpathSync(space)] });
     const input = {
       type: 'text' as const,
       text: 'Compare these',
@@ -127,7 +131,7 @@ describe('documents and materials in a run', () => {
   it('refuses to attach a material granted to another space, or a file no layer reads', async () => {
     const { space, appDirectory } = await createFauxHost();
     const other = mkdtempSync(join(tmpdir(), 'repa-other-'));
-    await grantMaterial(appDirectory, { path: books(), id: 'ch3', space: other });
+    await addMaterial(appDirectory, { path: books(), id: 'ch3', spaces: [realpathSync(other)] });
     writeFileSync(join(space, 'clip.mp4'), Buffer.from('\0\0\0\x18ftypmp42\0\0\0\0', 'latin1'));
     const codeOf = (path: string) =>
       checkRunInput(space, appDirectory, { type: 'text', text: 'x', attachments: [{ path }] }).then(

@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fauxAssistantMessage, fauxToolCall, getCurrentSystemPrompt } from '@earendil-works/pi-ai';
+import { ContentStore, markChangedSince } from '@repa/content';
 import type { PromptSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { citationsShownNow, readSessionHistory } from '../src/index.js';
+import { readSessionHistory } from '../src/index.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
@@ -63,7 +64,8 @@ describe('PiConversationHost citations (spec R60)', () => {
     const edited = later.find((item) => item.kind === 'assistant' && item.text === answer);
     expect(edited?.citations?.[0]?.changedSince).toBe(true);
     expect(edited?.citations?.[4]?.changedSince).toBeUndefined();
-    const fromRecord = await citationsShownNow(space, appDirectory, outcome.citations ?? []);
+    const store = await ContentStore.open({ root: space, appDirectory });
+    const fromRecord = await markChangedSince(store, outcome.citations ?? []);
     expect(fromRecord.map((citation) => citation.changedSince === true)).toEqual([
       true,
       true,

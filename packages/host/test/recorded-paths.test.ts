@@ -16,7 +16,13 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
-import { ContentStore, readContentText, rewindGroup } from '@repa/content';
+import {
+  addMaterial,
+  ContentStore,
+  listMaterials,
+  readContentText,
+  rewindGroup,
+} from '@repa/content';
 import { RepaError, type RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +32,6 @@ import {
   getLearningContext,
   setLearningContext,
 } from '../src/learning-context/space-learning-context.js';
-import { grantMaterial, listGrantedMaterials } from '../src/materials.js';
 import { offlineModel } from '../src/models/choose-model.js';
 import { createSpaceSession, findSessionFile } from '../src/sessions/space-sessions.js';
 import { createFauxHost } from '../src/testing/index.js';
@@ -90,7 +95,7 @@ async function grantChapter(box: Sandbox): Promise<string> {
   const file = join(box.parent, 'books', 'ch3.md');
   mkdirSync(join(box.parent, 'books'));
   writeFileSync(file, 'Enzymes lower activation energy.\n');
-  await grantMaterial(box.app, { path: file, id: 'ch3', space: box.space });
+  await addMaterial(box.app, { path: file, id: 'ch3', spaces: [realpathSync(box.space)] });
   return file;
 }
 
@@ -153,7 +158,7 @@ const KINDS: RecordedKind[] = [
     name: "a material's grant, listed with its state (and told to the model)",
     record: grantChapter,
     use: async (box) => {
-      const { materials } = await listGrantedMaterials(box.app, box.space);
+      const { materials } = await listMaterials(box.app, { space: box.space });
       return { outcome: `state:${materials[0]?.state}`, shown: materials };
     },
     expected: { outside: 'state:vanished', repa: 'state:vanished' },

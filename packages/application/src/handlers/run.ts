@@ -1,8 +1,9 @@
+import { markChangedSince } from '@repa/content';
 import type { RunInfo } from '@repa/protocol';
-import { loadHost } from '../load-host.js';
 import { diffRun, rewindRun } from '../runs/rewind-run.js';
 import { findRun } from '../runs/run-names.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import { openSpaceStore } from '../space-store.js';
 import type { HandlerParts } from './handler-parts.js';
 
 /** `run.*`: runs are accepted, scheduled and cancelled by the run scheduler, read from the ledger. */
@@ -38,12 +39,12 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
   };
 }
 
-/** A run with its citations as shown now: `changedSince` on those whose document changed (R60). */
+/**
+ * A run with its citations as shown now: `changedSince` on those whose document no longer has the
+ * version the run read (spec R60); one read per cited document, none without citations.
+ */
 async function withCitationsNow(parts: HandlerParts, run: RunInfo): Promise<RunInfo> {
   if (!run.citations?.length) return run;
-  const host = await loadHost();
-  return {
-    ...run,
-    citations: await host.citationsShownNow(run.space, parts.appDirectory, run.citations),
-  };
+  const store = await openSpaceStore(run.space, parts.appDirectory);
+  return { ...run, citations: await markChangedSince(store, run.citations) };
 }

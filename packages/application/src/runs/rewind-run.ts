@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { diffGroup, pruneSpaceHistory } from '@repa/content';
 import { isTerminalRunStatus, RepaError, type V1Params, type V1Result } from '@repa/protocol';
 import type { SettingsStore } from '@repa/settings';
-import { loadHost } from '../load-host.js';
 import type { SessionHosts } from '../session-hosts.js';
+import { openSpaceStore } from '../space-store.js';
 import type { SpaceTrust } from '../space-trust.js';
 import type { RunLedger } from './run-ledger.js';
 
@@ -34,8 +35,8 @@ export async function diffRun(
   params: V1Params<'run.diff'>,
 ): Promise<V1Result<'run.diff'>> {
   const run = baseRun(parts.ledger, params.runId);
-  const host = await loadHost();
-  return host.diffSpaceRun(run.space, parts.appDirectory, params.runId, params.file);
+  const store = await openSpaceStore(run.space, parts.appDirectory);
+  return { runId: params.runId, ...(await diffGroup(store, params.runId, params.file)) };
 }
 
 /**
@@ -115,8 +116,7 @@ export async function pruneHistoryAfterRun(
     const key = JSON.stringify(limits);
     if (!now && last && last.limits === key && Date.now() - last.at < PRUNE_EVERY_MS) return;
     pruned.set(space, { at: Date.now(), limits: key });
-    const host = await loadHost();
-    await host.pruneSpaceHistoryOf(space, parts.appDirectory, limits);
+    await pruneSpaceHistory(await openSpaceStore(space, parts.appDirectory), limits);
   } catch {
     // Pruning bounds the history; a failure leaves it as it was until the next run.
   }

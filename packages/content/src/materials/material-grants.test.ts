@@ -1,4 +1,4 @@
-import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,16 +39,30 @@ describe('materials granted in the grants file', () => {
       spaces: [biology],
       state: 'ok',
     });
-    expect(await listMaterials(app, { space: [biology] })).toEqual({
+    expect(await listMaterials(app, { space: biology })).toEqual({
       revision,
       materials: [material],
     });
-    expect((await listMaterials(app, { space: [history] })).materials).toEqual([]);
+    expect((await listMaterials(app, { space: history })).materials).toEqual([]);
     const inBiology = await ContentStore.open({ root: biology, appDirectory: app });
     expect((await inBiology.read('repa:material/chapter-3-draft')).bytes).toEqual(chapter);
     const inHistory = await ContentStore.open({ root: history, appDirectory: app });
     const refused = await repaErrorOf(inHistory.read('repa:material/chapter-3-draft'));
     expect(refused.code).toBe('material_not_granted');
+  });
+
+  it('lists for a space named through a link what was granted to its real path', async () => {
+    const [books, app, biology, links] = await Promise.all([
+      folder({ 'a.pdf': chapter }),
+      folder(),
+      folder(),
+      folder(),
+    ]);
+    const { material } = await addMaterial(app, { path: join(books, 'a.pdf'), spaces: [biology] });
+    await symlink(biology, join(links, 'biology'));
+    expect(await listMaterials(app, { space: join(links, 'biology') })).toMatchObject({
+      materials: [material],
+    });
   });
 
   it('grants to every space, joins the spaces of a second add, and refuses an id taken by another file', async () => {

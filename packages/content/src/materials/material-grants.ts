@@ -85,19 +85,25 @@ async function describe(id: string, grant: MaterialGrant): Promise<MaterialInfo>
   }
 }
 
+/** The roots a space is known by: the path given and its real path (a grant may name either). */
+async function rootsOf(space: string): Promise<string[]> {
+  const real = await realpath(space).catch(() => space);
+  return real === space ? [space] : [space, real];
+}
+
 /**
  * The materials of `appDirectory`'s grants file with their state now, in id order; with `space`
- * (a space's roots: its real path and the path it was given as), only those granted to it.
+ * (a space's folder as given), only those granted to it by that path or by its real path.
  * `revision` is the file's (null: none yet).
  */
 export async function listMaterials(
   appDirectory: string,
-  options: { space?: readonly string[] } = {},
+  options: { space?: string } = {},
 ): Promise<{ revision: string | null; materials: MaterialInfo[] }> {
   const { revision, document } = await readGrantsFile(appDirectory);
-  const { space } = options;
+  const roots = options.space === undefined ? undefined : await rootsOf(options.space);
   const entries = Object.entries(document.materials)
-    .filter(([, grant]) => space === undefined || grantedTo(grant, space))
+    .filter(([, grant]) => roots === undefined || grantedTo(grant, roots))
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return {
     revision,

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
 import type { AgentSession } from '@earendil-works/pi-coding-agent';
+import { listMaterials } from '@repa/content';
 import {
   type AssembledSystemPrompt,
   assembleSystemPrompt,
   type PromptMaterial,
 } from '@repa/prompt';
 import type { PromptSettings, PromptSettingsSources } from '@repa/protocol';
-import { promptMaterials } from '../materials.js';
 
 /** What a session's prompts are assembled from besides the run's settings. */
 export interface PromptCacheOptions {
@@ -147,5 +147,26 @@ export class PromptCache {
     this.#offeredSkills =
       prompt.sections.skillCatalog === undefined ? [] : skills.map((skill) => skill.location);
     return prompt;
+  }
+}
+
+/**
+ * What the prompt tells the model of the materials `space` may read (identity, title, type, size,
+ * state; never their paths). A grants file that cannot be read tells nothing: the reads of its
+ * materials then fail with its error.
+ */
+async function promptMaterials(appDirectory: string, space: string): Promise<PromptMaterial[]> {
+  try {
+    const { materials } = await listMaterials(appDirectory, { space });
+    return materials.map((material) => ({
+      identity: material.identity,
+      title: material.title,
+      type: material.type,
+      bytes: material.bytes,
+      state: material.state,
+      currentType: material.currentType,
+    }));
+  } catch {
+    return [];
   }
 }

@@ -42,8 +42,9 @@ function hold(signal: AbortSignal | undefined): Promise<AssistantMessage> {
  * A faux model with a tiny script, for applications and daemons under test: `hold …` keeps the
  * run streaming until it is cancelled; `save NAME then hold` writes NAME through the `write` tool,
  * then holds; `wait for PATH` holds until the file PATH exists, then calls `ls` and answers
- * `ok: <the last user message>` (a steered one, say); `fail …` fails at the provider; anything
- * else is answered `ok: <text>` at once.
+ * `ok: <the last user message>` (a steered one, say); `read PATH then …` reads PATH with the
+ * `read` tool, then answers `ok: <text>` (citations of it checked against that reading); `fail …`
+ * fails at the provider; anything else is answered `ok: <text>` at once.
  * `onRequest` is called for every model request; `holds: false` answers `hold …` requests at once
  * too (a restarted daemon that lets a resumed run finish).
  */
@@ -74,6 +75,12 @@ export function createScriptedModel(
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return fauxAssistantMessage([fauxToolCall('ls', { path: '.' })], { stopReason: 'toolUse' });
+    }
+    const read = /^read (\S+) then /.exec(text);
+    if (read?.[1] && !after.some((message) => message.role === 'toolResult')) {
+      return fauxAssistantMessage([fauxToolCall('read', { path: read[1] })], {
+        stopReason: 'toolUse',
+      });
     }
     if (text.startsWith('fail')) {
       return fauxAssistantMessage('', { stopReason: 'error', errorMessage: `scripted: ${text}` });
