@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Layering check: packages may only import along the graph
-//   apps → application → host → {settings, prompt, context, content} → protocol
-// with documents (PDF, DOCX, EPUB and HTML read as text) below content and host, and durable-fs
-// (crash-safe file writes, errno and io_error helpers) below settings, context, content, host and
-// application; both sit above protocol and import no other workspace package.
-// (application may also read settings directly, to resolve a run's settings before acceptance, and
-// open a space's content store).
-// Siblings never import each other; only host, context and content may import Pi; settings and prompt
-// are Pi-free. Tests may also import the test kits: any package's `@repa/fixtures`, the apps'
-// `@repa/test-kit`. Both source imports (parsed by TypeScript's own pre-processor) and package.json
-// dependencies are checked. A package never re-exports another workspace package's symbols
+//   apps → application → host → {settings, prompt, context, content} → documents, durable-fs → protocol
+// (documents reads PDF, DOCX, EPUB and HTML as text; durable-fs holds crash-safe writes and the errno
+// helpers; application may also read settings and open a space's content store directly).
+// Siblings never import each other; only host, context and content may import Pi, and only host
+// (and the benchmarks) builds Pi sessions. A package that imports Pi declares the entries that do
+// not (`piFree`: content's root is the store, its `./tools` the Pi tools): every file such an entry
+// reaches is walked, and none may import Pi or an entry that loads it (scripts/pi-reach.mjs). A
+// Pi-free package imports no entry that loads Pi but those it loads lazily (`lazy`: `import type`
+// and `import()`; application loads host at first use). Tests may also import the test kits: any
+// package's `@repa/fixtures`, the apps' `@repa/test-kit`. Both source imports (parsed by TypeScript's
+// own pre-processor) and package.json dependencies are checked. A package never re-exports another workspace package's symbols
 // (`export … from '@repa/…'`, or an imported binding exported again; test helpers may), the files of
 // a package never import each other in a cycle, nor do its folders (a folder with an `index.ts` is
 // imported only through it; scripts/import-graph.mjs), and library code (packages/*, tests aside)
@@ -19,6 +20,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { folderViolations, importCycles } from './import-graph.mjs';
+import { piFreeViolations, reachesPi, SESSION_BUILDERS, valueImports } from './pi-reach.mjs';
 
 const PI = [
   '@earendil-works/pi-ai',
@@ -27,9 +29,11 @@ const PI = [
 ];
 
 /**
- * Which workspace packages each package may import, whether it may import Pi, which it may
- * depend on for their built files (`assets`) without importing them, and which only its tests may
- * import (`tests`; every package's tests may import `@repa/fixtures`).
+ * Which workspace packages each package may import, whether it may import Pi (`pi`), which of its
+ * entries reach no Pi (`piFree`: package subpath → source file), which Pi-reaching packages it loads
+ * only lazily (`lazy`), whether it may build Pi sessions (`sessions`), which it may depend on for
+ * their built files (`assets`) without importing them, and which only its tests may import
+ * (`tests`; every package's tests may import `@repa/fixtures`).
  */
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
@@ -38,9 +42,11 @@ export const LAYERS = {
   '@repa/settings': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: false },
   '@repa/prompt': { allow: ['@repa/protocol'], pi: false },
   '@repa/context': { allow: ['@repa/protocol', '@repa/durable-fs'], pi: true },
+  // The store is the root entry (no Pi); the Pi tools over it are `@repa/content/tools`.
   '@repa/content': {
     allow: ['@repa/protocol', '@repa/durable-fs', '@repa/documents'],
     pi: true,
+    piFree: { '.': 'src/index.ts' },
   },
   '@repa/host': {
     allow: [
@@ -53,10 +59,12 @@ export const LAYERS = {
       '@repa/content',
     ],
     pi: true,
+    sessions: true,
   },
   '@repa/application': {
     allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/content', '@repa/host'],
     pi: false,
+    lazy: ['@repa/host'],
   },
   '@repa/cli': {
     allow: ['@repa/protocol', '@repa/application', '@repa/daemon'],
@@ -89,6 +97,7 @@ export const LAYERS = {
       '@repa/application',
     ],
     pi: true,
+    sessions: true,
   },
 };
 
@@ -148,8 +157,7 @@ function workspacePackages(root) {
 }
 
 /** Names a file imports from another workspace package, and what it exports from one (by AST). */
-function reExports(file, text, ownName) {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+function reExports(source, ownName) {
   const foreign = (node) =>
     node.moduleSpecifier &&
     ts.isStringLiteral(node.moduleSpecifier) &&
@@ -232,18 +240,21 @@ export function checkLayers(root) {
     }
     const files = new Set([...sourceFiles(dir)].filter((file) => !file.endsWith('.config.ts')));
     const graph = new Map();
+    const imports = new Map();
     for (const file of files) {
       const isTest = TEST_FILE.test(relative(dir, file));
       const text = readFileSync(file, 'utf8');
       const { importedFiles } = ts.preProcessFile(text, true, true);
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
       const edges = new Set();
       graph.set(file, edges);
+      imports.set(file, []);
       if (!isTest && where.startsWith(`packages${sep}`) && SETS_ENV.test(text)) {
         violations.push(
           `${relative(root, file)}: sets process.env; library code only reads it (the apps and tests decide)`,
         );
       }
-      for (const from of isTest ? [] : reExports(file, text, name)) {
+      for (const from of isTest ? [] : reExports(source, name)) {
         violations.push(
           `${relative(root, file)}: re-exports '${from}'; ${name} must not pass another package's symbols on (import them where they are used)`,
         );
@@ -261,13 +272,34 @@ export function checkLayers(root) {
         }
         const pkg = packageOf(specifier);
         if (!pkg) continue;
+        imports.get(file).push(specifier);
         if (!allowed(pkg, isTest))
           violations.push(
             `${at}; ${name} may import only ${rule.allow.join(', ') || 'no workspace package'}`,
           );
-        if (PI.includes(pkg) && !rule.pi) violations.push(`${at}; ${name} must stay Pi-free`);
+        else if (PI.includes(pkg) && !rule.pi) violations.push(`${at}; ${name} must stay Pi-free`);
+        else if (
+          !isTest &&
+          !rule.pi &&
+          !rule.lazy?.includes(pkg) &&
+          reachesPi(specifier, LAYERS, PI)
+        )
+          violations.push(`${at}, which loads Pi; ${name} must stay Pi-free`);
+      }
+      for (const { specifier, names } of isTest ? [] : valueImports(source)) {
+        const at = `${relative(root, file)}: imports '${specifier}'`;
+        if (rule.lazy?.includes(packageOf(specifier)))
+          violations.push(
+            `${at} when it loads; ${name} loads it lazily (\`import type\`, and \`import()\` at first use)`,
+          );
+        const builds = names.filter((imported) => SESSION_BUILDERS.includes(imported));
+        if (PI.includes(packageOf(specifier)) && builds.length > 0 && !rule.sessions)
+          violations.push(`${at} ${builds.join(', ')}; only host builds Pi sessions`);
       }
     }
+    violations.push(
+      ...piFreeViolations({ root, dir, manifest, rule, graph, imports, layers: LAYERS, pi: PI }),
+    );
     for (const cycle of importCycles(graph)) {
       const names = cycle.map((file) => relative(root, file));
       violations.push(
@@ -289,7 +321,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layering check failed (${violations.length}):`);
     for (const line of violations) console.error(`  ${line}`);
     console.error(
-      'Fix: import only along apps → application → host → {settings, prompt, context, content} → durable-fs → protocol, import symbols from the package that defines them, and break cycles.',
+      'Fix: import only along apps → application → host → {settings, prompt, context, content} → documents, durable-fs → protocol, keep Pi behind the entries that may load it, import symbols from the package that defines them, and break cycles.',
     );
     process.exit(1);
   }

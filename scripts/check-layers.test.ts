@@ -1,24 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { checkLayers } from './check-layers.mjs';
+import { manifest, workspace } from './test/layers-workspace.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function workspace(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'repa-layers-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
-const manifest = (name: string, dependencies: Record<string, string> = {}) =>
-  JSON.stringify({ name, dependencies });
 
 describe('checkLayers', () => {
   it('passes on this repository', () => {
