@@ -449,6 +449,13 @@ describe('protocol v1 conformance against a real daemon', () => {
     const runId = submitted.run.runId;
     await client.waitFor(finished(runId));
     await call('run.get', { runId });
+    // The one naming rule, on the daemon's side: `latest` and a prefix name this run and session.
+    expect(await call('run.resolve', { run: 'latest', space, sessionId })).toMatchObject({
+      run: { runId },
+    });
+    expect(await call('session.resolve', { space, session: sessionId.slice(0, 8) })).toMatchObject({
+      session: { sessionId },
+    });
     await call('run.list', { space, sessionId, status: 'succeeded', limit: 10 });
     await call('run.subscribe', { runId });
     const cancelled = await client.call('run.cancel', { runId });
