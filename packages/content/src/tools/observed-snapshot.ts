@@ -1,7 +1,6 @@
 import { refuseDocumentSave } from '@repa/documents';
-import { RepaError } from '@repa/protocol';
 import { checkObserved } from '../observer/index.js';
-import type { ContentSnapshot } from '../space/index.js';
+import type { ContentLocation, ContentSnapshot } from '../space/index.js';
 import { refuseSkillFile } from './skill-files.js';
 import type { ContentToolsOptions } from './tool-options.js';
 
@@ -14,18 +13,9 @@ export async function observedSnapshot(
   address: string,
 ): Promise<ContentSnapshot> {
   await refuseSkillFile(options, address);
-  // A protected place is refused before its text is compared (design R69).
-  await options.store.locateForSave(address);
-  const snapshot = (await knownSnapshot(options, address)) ?? (await options.store.read(address));
-  if (snapshot.outside) {
-    throw new RepaError(
-      'path_outside_space',
-      `${address} is an outside material; outside materials are read-only.`,
-      {
-        fix: 'Save a copy inside the space instead.',
-      },
-    );
-  }
+  // An outside material or a protected place is refused before its text is compared (design R69).
+  const location = await options.store.locateForSave(address);
+  const snapshot = (await knownSnapshot(options, location)) ?? (await options.store.read(address));
   // A document is read as its text: the model never saw bytes it could edit (spec R60).
   refuseDocumentSave(snapshot.target, snapshot.bytes);
   checkObserved(options.observer, snapshot);
@@ -33,16 +23,15 @@ export async function observedSnapshot(
 }
 
 /**
- * The snapshot this host already holds for `address`, without reading the file: when the observer
+ * The snapshot this host already holds for `location`, without reading the file: when the observer
  * kept the whole text it saw and the file still has the settled stat key it was seen with (the rule
  * change checks use: then it has those bytes). Otherwise `undefined`.
  */
 async function knownSnapshot(
   { store, observer }: ContentToolsOptions,
-  address: string,
+  location: ContentLocation,
 ): Promise<ContentSnapshot | undefined> {
-  const location = await store.locate(address);
-  const seen = location.outside ? undefined : observer.get(location.target);
+  const seen = observer.get(location.target);
   if (seen?.text === undefined || seen.statKey === undefined || seen.partial) return undefined;
   const { identity } = location;
   if (identity === undefined || seen.identity !== identity) return undefined;
