@@ -61,3 +61,10 @@ export {
   inspectSpaceFile,
   type SaveOptions,
 } from './store/index.js';
+export {
+  type CardSource,
+  formatCardComment,
+  isCardId,
+  newCardId,
+  parseCardComment,
+} from './study/index.js';

@@ -1,0 +1,7 @@
+export {
+  type CardSource,
+  formatCardComment,
+  isCardId,
+  newCardId,
+  parseCardComment,
+} from './card-comment.js';
