@@ -45,7 +45,9 @@ export function App() {
   const saved = useSessionHistory(client, space?.root, sessionId, (error) =>
     setNotice(describeError(error)),
   );
-  const thread = useStickToBottom<HTMLElement>(saved.opened, runs);
+  // Another session's history, or a request sent from here: the conversation goes to its end.
+  const toEnd = useMemo(() => ({}), [saved.opened, live.sent]);
+  const thread = useStickToBottom<HTMLElement>(toEnd, runs);
   // The conversation first: the panels (and their requests) come once its first part is read.
   const panels = useRef(false);
   if (space && saved.read) panels.current = true;

@@ -72,6 +72,8 @@ export interface RunView {
   resumed?: boolean;
   /** How many images the request carried. */
   images?: number;
+  /** The documents attached to the request (space paths or material identities). */
+  attachments?: string[];
   /** Read back from the session's history (not followed live). */
   saved?: boolean;
 }
@@ -103,6 +105,7 @@ export function runViewOf(run: RunInfo): RunView {
     citations: run.citations,
     resumed: run.resumeOf !== undefined,
     images: run.input.images?.length ?? 0,
+    attachments: run.input.attachments?.map((attachment) => attachment.path) ?? [],
   };
 }
 

@@ -13,9 +13,10 @@ import {
   type WebRig,
 } from './web-harness.js';
 
-// The page on a phone (390 px): the views beside the conversation are reached by tabs at the top,
-// not after the whole conversation, and a citation opens the reader over the conversation, which
-// closes back to the same place. One daemon and one browser; the steps build on each other.
+// Where the page puts things. On a phone (390 px): the views beside the conversation are reached by
+// tabs at the top, not after the whole conversation, and a citation opens the reader over the
+// conversation, which closes back to the same place. At any width, a message sent brings the
+// conversation to its end. One daemon and one browser; the steps build on each other.
 
 const sandbox = createSandbox();
 /** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
@@ -29,7 +30,6 @@ beforeAll(async () => {
   });
   rig = await startWebRig(sandbox);
   page = rig.page;
-  await page.setViewport({ width: 390, height: 844 });
   await openPage(page, rig.url);
 });
 
@@ -54,12 +54,46 @@ const atMiddle = (selector: string) =>
     selector,
   );
 
-describe('the page at 390 px', () => {
-  it('reaches documents, runs, settings and models by tabs at the top, and comes back to the conversation where it was', async () => {
-    for (let turn = 1; turn <= 6; turn++) {
+/** How far (px) the newest turn's end is above the message box (the conversation's end). */
+const endGap = () =>
+  page.evaluate(() => {
+    const turns = document.querySelectorAll('.thread .turn');
+    const newest = turns[turns.length - 1]?.getBoundingClientRect();
+    const thread = document.querySelector('.thread')?.getBoundingClientRect();
+    const box = document.querySelector('.composer')?.getBoundingClientRect();
+    if (!newest || !box || !thread) return Number.NaN;
+    return Math.min(box.top, thread.bottom) - newest.bottom;
+  });
+
+describe('the page at 1280 px', () => {
+  it('brings the conversation to its end when a message is sent, wherever it was scrolled', async () => {
+    for (let turn = 1; turn <= 4; turn++) {
       await sendMessage(page, `What does notes/a.md say about the tide? (${turn})`);
       await lastTurnReaches(page, 'succeeded');
     }
+    await page.$eval('.thread', (node) => node.scrollTo({ top: 0 }));
+    expect(await endGap()).toBeLessThan(-200);
+    await sendMessage(page, 'And the Moon?');
+    await lastTurnReaches(page, 'succeeded');
+    const gap = await endGap();
+    expect(gap).toBeGreaterThanOrEqual(-1);
+    expect(gap).toBeLessThanOrEqual(48);
+  });
+});
+
+describe('the page at 390 px', () => {
+  it('brings the page to the conversation’s end when a message is sent from its top', async () => {
+    await page.setViewport({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await endGap()).toBeLessThan(-200);
+    await sendMessage(page, 'And the sea?');
+    await lastTurnReaches(page, 'succeeded');
+    const gap = await endGap();
+    expect(gap).toBeGreaterThanOrEqual(-1);
+    expect(gap).toBeLessThanOrEqual(48);
+  });
+
+  it('reaches documents, runs, settings and models by tabs at the top, and comes back to the conversation where it was', async () => {
     // A long conversation: the page scrolls, and the views are still one tap away at the top.
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(
       2 * 844,
@@ -83,7 +117,7 @@ describe('the page at 390 px', () => {
   });
 
   it('opens a citation in the reader over the conversation, and closes back to the same place', async () => {
-    const citation = '.live .turn:nth-last-child(3) .markdown a.file-link[data-reader-line]';
+    const citation = '.live .turn:nth-last-child(4) .markdown a.file-link[data-reader-line]';
     await page.$eval(citation, (node) => node.scrollIntoView({ block: 'center' }));
     const before = await page.evaluate(() => window.scrollY);
     await page.screenshot({ path: join(SHOTS, 'web-390-conversation.png') as `${string}.png` });
