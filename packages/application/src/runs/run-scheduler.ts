@@ -104,8 +104,17 @@ export class RunScheduler {
           .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
           .join('\n\n') || undefined;
       const host = await hosts.host(space, sessionId, await trust.isTrusted(space));
-      const outcome = await host.compact(instructions, snapshot.promptSettings);
-      return { ...outcome, ...(instructions ? { instructions } : {}) };
+      const { instructionsApplied, ...outcome } = await host.compact(
+        instructions,
+        snapshot.promptSettings,
+      );
+      // Named as applied only when Pi asked its summary with them.
+      const asked = instructions
+        ? instructionsApplied
+          ? { instructions }
+          : { instructionsNotApplied: instructions }
+        : {};
+      return { ...outcome, ...asked };
     } finally {
       this.#compacting.delete(key);
       this.#pump(space, sessionId);

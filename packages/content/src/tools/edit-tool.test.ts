@@ -161,6 +161,13 @@ describe('edit tool', () => {
       expect(last.bytes.toString()).toBe('a\nb\r\nLAST\nMORE');
     });
 
+    it('keeps lone carriage returns as the line endings of a file that has only them', async () => {
+      const { bytes } = await readThenEdit('a\rb\rc\r', 'b', 'B\nB2');
+      expect(bytes.toString()).toBe('a\rB\rB2\rc\r');
+      const last = await readThenEdit('one\rtwo', 'two', 'TWO\nTHREE\n');
+      expect(last.bytes.toString()).toBe('one\rTWO\rTHREE\r');
+    });
+
     it('keeps the file mode', async () => {
       const root = await space({ 'run.sh': 'echo one\n' });
       await chmod(join(root, 'run.sh'), 0o751);

@@ -52,6 +52,18 @@ describe('read tool', () => {
       expect(observer.get('long.md')?.text).toBeUndefined();
     });
 
+    it('reads a one-line file longer than the limit through its own byteOffset, never pointing at bash', async () => {
+      const line = 'word '.repeat(15_000);
+      const root = await space({ 'minified.json': line });
+      const { call } = await openTools(root);
+      const first = textOf(await call('read', { path: 'minified.json' }));
+      expect(first).not.toContain('bash');
+      expect(first).toContain('Use offset=1 byteOffset=51201 to continue.');
+      const rest = await call('read', { path: 'minified.json', offset: 1, byteOffset: 51_201 });
+      expect(first.split('\n\n[')[0] + textOf(rest)).toBe(line);
+      expect(rest.details).toMatchObject({ partial: true });
+    });
+
     it("marks a read cut by Pi's truncation as partial", async () => {
       const text = Array.from({ length: 3000 }, (_, index) => `line ${index}`).join('\n');
       const root = await space({ 'huge.md': text });

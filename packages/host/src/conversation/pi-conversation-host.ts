@@ -24,7 +24,7 @@ import {
 } from '../sessions/index.js';
 import { type ActiveRun, onPiEvent, startActiveRun } from './active-run.js';
 import { type AssembledSession, assembleSession } from './assemble-session.js';
-import { type CompactionOutcome, compactSession } from './compact-session.js';
+import { type CompactionOutcome, CompactionWatch, compactSession } from './compact-session.js';
 import type { PiConversationHostOptions, ResumeTarget, SendOptions } from './host-options.js';
 import { applyModelSettings } from './model-settings.js';
 import { type DeliverOptions, RunDeliveries } from './pi-queues.js';
@@ -51,6 +51,7 @@ export class PiConversationHost {
   #session!: AgentSession;
   #sessionManager!: SessionManager;
   #prompts!: PromptCache;
+  readonly #compactions = new CompactionWatch();
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   /** What Pi packages brought to this session, with Pi's loading diagnostics (spec R75). */
@@ -150,7 +151,7 @@ export class PiConversationHost {
     this.#compacting = true;
     this.#lastSettings = settings;
     try {
-      return await compactSession(this.#session, instructions, this.#options);
+      return await compactSession(this.#session, instructions, this.#options, this.#compactions);
     } finally {
       this.#compacting = false;
     }
@@ -171,6 +172,7 @@ export class PiConversationHost {
           return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
         },
         offeredSkills: () => this.#prompts?.offeredSkills ?? [],
+        compactions: this.#compactions,
       },
     );
     this.#session = assembled.session;
