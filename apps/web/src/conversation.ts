@@ -30,14 +30,14 @@ function Markdown({ text }: { text: string }) {
 /** A compaction's summary for people: rendered, with the files it names as links to the reader. */
 function CompactionSummary({ summary }: { summary: string }) {
   const parts = useMemo(() => summaryParts(summary), [summary]);
-  const files = (label: string, paths: string[]) =>
+  const files = (label: string, kind: string, paths: string[]) =>
     paths.length > 0
-      ? html`<p class="meta">${label}: ${paths.map((path, index) => html`${index > 0 ? ', ' : ''}<${FileLink} place=${{ path }} />`)}</p>`
+      ? html`<p class=${`meta ${kind}`}>${label}: ${paths.map((path, index) => html`${index > 0 ? ', ' : ''}<${FileLink} place=${{ path }} />`)}</p>`
       : '';
   return html`<details><summary>Summary</summary>
     <${Markdown} text=${parts.text} />
-    ${files('Files read', parts.read)}
-    ${files('Files changed', parts.changed)}
+    ${files('Files read', 'files-read', parts.read)}
+    ${files('Files changed', 'files-changed', parts.changed)}
   </details>`;
 }
 

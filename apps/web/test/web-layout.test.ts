@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSandbox, writeFiles } from '@repa/test-kit';
+import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +16,7 @@ import {
 // Where the page puts things. On a phone (390 px): the views beside the conversation are reached by
 // tabs at the top, not after the whole conversation, and a citation opens the reader over the
 // conversation, which closes back to the same place. At any width, a message sent brings the
-// conversation to its end. One daemon and one browser; the steps build on each other.
+// conversation to its end, and a compaction's summary reads as a summary. One daemon and one browser; the steps build on each other.
 
 const sandbox = createSandbox();
 /** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
@@ -28,6 +28,11 @@ beforeAll(async () => {
   writeFiles(sandbox.space, {
     'notes/a.md': '# Tides\n\nThe Moon pulls the sea.\nThe tide turns every six hours.\n',
   });
+  // Pi's compaction keeping little, so a short conversation has an older part to summarise.
+  writeFileSync(
+    join(sandbox.agentDir, 'settings.json'),
+    JSON.stringify({ compaction: { keepRecentTokens: 1 } }),
+  );
   rig = await startWebRig(sandbox);
   page = rig.page;
   await openPage(page, rig.url);
@@ -141,5 +146,26 @@ describe('the page at 390 px', () => {
     await page.keyboard.press('Escape');
     await page.waitForSelector('#view-study', { hidden: true, timeout: STEP_MS });
     expect(await page.evaluate(() => window.scrollY)).toBe(before);
+  });
+
+  it('shows a compaction summary rendered, its files as reader links and no tags meant for the model', async () => {
+    const compacted = await repaJson(sandbox, ['sessions', 'compact', '--space', sandbox.space]);
+    expect(compacted.code, compacted.stderr).toBe(0);
+    await page.reload();
+    await page.waitForSelector('.notice.compaction details', { timeout: STEP_MS });
+    await page.$eval('.notice.compaction details', (node) => {
+      (node as HTMLDetailsElement).open = true;
+    });
+    const summary = await page.$eval('.notice.compaction details', (node) => ({
+      text: node.textContent ?? '',
+      rendered: node.querySelector('.markdown') !== null,
+      read: [...node.querySelectorAll('.files-read a.file-link')].map((link) =>
+        link.getAttribute('data-reader-path'),
+      ),
+    }));
+    expect(summary.rendered).toBe(true);
+    expect(summary.text).not.toMatch(/<\/?(read|modified)-files>/u);
+    expect(summary.text).toContain('Files read: notes/a.md');
+    expect(summary.read).toEqual(['notes/a.md']);
   });
 });
