@@ -87,7 +87,7 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
         <span class="tool-name">${block.toolName}</span>
         ${block.target ? (FILE_TOOLS.has(block.toolName) && !block.refused ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
         <span class="tool-state">${block.done ? (block.refused ? ' refused: protected, nothing written' : block.isError ? ' failed' : ' done') : ' …'}</span>
-        ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
+        ${block.error ? html`<div class="error-text">${block.error}${block.fix ? html`<span class="fix">Fix: ${block.fix}</span>` : ''}</div>` : ''}
         ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
         ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}
       </div>`;
