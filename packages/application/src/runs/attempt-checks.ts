@@ -1,6 +1,34 @@
-import type { RunInfo } from '@repa/protocol';
+import { isTerminalRunStatus, RepaError, type RunInfo } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { RunLedger } from './run-ledger.js';
+
+/** Refuses to retry `original` unless it is a run (not a delivered message) that has ended. */
+export function checkRetryable(original: RunInfo): void {
+  const { runId } = original;
+  if (original.targetRunId) {
+    throw new RepaError(
+      'invalid_request',
+      `Run ${runId} is a ${original.delivery} message, not a run.`,
+      { fix: 'Retry the run it was delivered into, or submit the text again.' },
+    );
+  }
+  if (!isTerminalRunStatus(original.status)) {
+    throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
+      fix: 'Wait for it to end, or cancel it, before retrying.',
+    });
+  }
+}
+
+/** Refuses to resume `original` unless it is a run (not a delivered message) interrupted or failed. */
+export function checkResumeStatus(original: RunInfo): void {
+  if (original.targetRunId || (original.status !== 'interrupted' && original.status !== 'failed')) {
+    throw new RepaError(
+      'invalid_request',
+      `Run ${original.runId} is ${original.targetRunId ? `a ${original.delivery} message` : original.status}; only an interrupted or failed run can be resumed.`,
+      { fix: 'Retry it (repa runs retry) or submit a new request instead.' },
+    );
+  }
+}
 
 /**
  * Refuses to resume `original` when a later run of its session entered the history after it
