@@ -13,6 +13,8 @@ import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
 
+export { reachParams } from './method-folders.js';
+
 /** A handler for every v1 method the application answers (the protocol's method table). */
 export type ApplicationHandlers = { [M in RepaHandledMethod]: RepaHandler<M> };
 

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import type { SaveStep } from '../save/index.js';
 import { recordingFs } from '../test/recording-fs.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordingSyncDirFs } from '@repa/durable-fs/testing';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { readTextTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTextTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');

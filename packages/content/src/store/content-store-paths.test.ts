@@ -1,7 +1,8 @@
 import { readdir, readFile, rename, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import type { SaveStep } from '../save/index.js';
-import { readTextTree, readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTextTree, readTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { readTextTree, readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTextTree, readTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');

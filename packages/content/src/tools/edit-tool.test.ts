@@ -3,9 +3,10 @@ import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTree, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
 const space = tempSpaces();

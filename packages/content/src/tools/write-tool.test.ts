@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { readTextTree, readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTextTree, readTree, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const space = tempSpaces();
