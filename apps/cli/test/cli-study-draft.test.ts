@@ -4,6 +4,7 @@ import { parseCardComment } from '@repa/content';
 import { makePdf, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import { createSandbox, jsonLines, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTerminal } from './terminal-harness.js';
 
 // `repa study draft` through the built CLI and a real daemon: the offline responder and a scripted
 // OpenAI-protocol endpoint propose cards; real notes are written, rewound by the draft run.
@@ -77,7 +78,7 @@ describe('repa study draft', () => {
     const rewound = await repa(sandbox, ['runs', 'rewind', runId]);
     expect(rewound.code, rewound.stderr).toBe(0);
     expect(existsSync(join(sandbox.space, 'cards/cells.md'))).toBe(false);
-  });
+  }, 60_000);
 
   it('keeps from a scripted model only verified cards, and drops a forged quote and a give-away with reasons', async () => {
     writeFiles(sandbox.space, { 'cards/mine.md': '# My cards\n' });
@@ -169,6 +170,37 @@ describe('repa study draft', () => {
       ['==Mitochondria== produce most of the ATP.', id],
     ]);
   });
+
+  it('asks accept, edit or drop for each card on a terminal and saves what was chosen, as edited', async () => {
+    rmSync(join(sandbox.space, 'cards'), { recursive: true, force: true });
+    writeFiles(sandbox.space, { 'notes/cells.md': CELLS });
+    const screen = openTerminal(sandbox, [
+      'study',
+      'draft',
+      '--space',
+      sandbox.space,
+      'notes/cells.md:3-5',
+    ]);
+    try {
+      await screen.waitFor(/Card 1 of 3[\s\S]*\[A\/e\/d\]$/);
+      screen.keys('Enter');
+      await screen.waitFor(/Card 2 of 3[\s\S]*\[A\/e\/d\]$/);
+      screen.keys('e', 'Enter');
+      await screen.waitFor(/Text \(==hidden== words\): ==Mitochondria== make most of the ATP\.$/);
+      screen.keys('C-u', 'Most ATP is made by ==mitochondria==.', 'Enter');
+      await screen.waitFor(/Card 3 of 3[\s\S]*\[A\/e\/d\]$/);
+      screen.keys('d', 'Enter');
+      const done = await screen.waitFor(/\[exit \d+\]/);
+      expect(done).toContain('[saved] cards/cells.md: 2 cards');
+      expect(done).toContain('[exit 0]');
+    } finally {
+      screen.close();
+    }
+    expect(cardsOf('cards/cells.md').map(({ above, source }) => [above, source?.cite])).toEqual([
+      ['ATP is the energy ==currency== of the cell.', 'notes/cells.md:3'],
+      ['Most ATP is made by ==mitochondria==.', 'notes/cells.md:4'],
+    ]);
+  }, 90_000);
 
   it('refuses without a terminal and without --yes, before drafting anything', async () => {
     const refused = await repa(sandbox, ['study', 'draft', 'notes/cells.md']);
