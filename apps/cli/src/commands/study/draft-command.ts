@@ -6,8 +6,12 @@ import { onTerminal } from '../../consent.js';
 import { followRun } from '../../follow-run.js';
 import { RunPrinter } from '../../run-printer.js';
 import { usageError } from '../../usage-error.js';
-import { announceModel, announceSession, followWithInterrupt } from '../runs/run-command.js';
-import { runOverridesOf } from '../runs/run-input.js';
+import {
+  announceModel,
+  announceSession,
+  followWithInterrupt,
+  runOverridesOf,
+} from '../runs/index.js';
 import { chooseCards, describeDropped } from './draft-choices.js';
 
 type Drafted = V1Result<'study.drafted'>;
