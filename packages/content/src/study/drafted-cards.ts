@@ -11,6 +11,7 @@ import {
 import { wholeTextReadings } from '../citations/index.js';
 import { readContentText } from '../documents/index.js';
 import type { ContentStore } from '../store/index.js';
+import { cardIdOf } from './card-comment.js';
 import { givesAnswerAway, parseDraftAnswer } from './draft-answer.js';
 import {
   type DraftRequest,
@@ -41,16 +42,12 @@ export interface DraftedCards {
   dropped: DroppedCard[];
 }
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 /** The most characters of a document a draft reads to quote its cited lines. */
 const MAX_PASSAGE_CHARS = 16 * 1024 * 1024;
 
 /** A drafted card's id: the same for the same run and place, so accepting names it. */
 function draftedCardId(runId: string, index: number): string {
-  const digest = createHash('sha256').update(`${runId}\n${index}`).digest();
-  let id = 'c';
-  for (const byte of digest.subarray(0, 10)) id += BASE32[byte % 32];
-  return id;
+  return cardIdOf(createHash('sha256').update(`${runId}\n${index}`).digest());
 }
 
 /** `cards/<source name>.md`: where a passage's cards go unless the learner names a note. */

@@ -6,8 +6,7 @@ export {
   newCardId,
   parseCardComment,
 } from './card-comment.js';
-export { type CardSides, formatCard, placeCards } from './card-markdown.js';
-export { givesAnswerAway, parseDraftAnswer } from './draft-answer.js';
+export { type CardSides, formatCard } from './card-markdown.js';
 export {
   type DraftRequest,
   draftRequestText,
