@@ -33,6 +33,7 @@ describe('checkDesignCitations', () => {
       [70, 75],
       [80, 82],
       [90, 94],
+      [105, 107],
     ];
     const expected = ranges.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index),

@@ -66,9 +66,10 @@ export const LAYERS = {
     pi: false,
     lazy: ['@repa/host'],
   },
+  // Its tests read the notes it writes with the store's own readers (the card comments).
   '@repa/cli': {
     allow: ['@repa/protocol', '@repa/application', '@repa/daemon'],
-    tests: ['@repa/test-kit'],
+    tests: ['@repa/test-kit', '@repa/content'],
     pi: false,
   },
   // The daemon depends on the web app only to find its built files (assets): it never imports it.

@@ -20,6 +20,7 @@ import { packagesCommands } from './commands/packages-commands.js';
 import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { studyCommands } from './commands/study/index.js';
 import { trustCommands } from './commands/trust-commands.js';
 import { webCommands } from './commands/web-command.js';
 import { didYouMean } from './did-you-mean.js';
@@ -35,6 +36,7 @@ const COMMANDS: Command[] = [
   ...sessionCommands,
   ...contextCommands,
   ...materialsCommands,
+  ...studyCommands,
   ...trustCommands,
   ...daemonCommands,
   ...doctorCommands,
@@ -74,6 +76,11 @@ const GROUPS: CommandGroup[] = [
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
   { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
+  {
+    word: 'study',
+    summary: 'draft study cards from a passage and keep those you accept',
+    defaultSubcommand: 'draft',
+  },
 ];
 
 /** The streams and environment of one invocation. */

@@ -589,6 +589,24 @@ describe('protocol v1 conformance against a real daemon', () => {
     await call('packages.add', { source: pkg });
     await call('packages.list', { space });
     await call('packages.remove', { source: pkg });
+    // Drafting cards: a draft run on the offline model, its checked cards, one saved as its save.
+    const draft = (await call('study.draft', {
+      space,
+      sessionId,
+      requestId: 'conformance-draft',
+      passage: 'notes/a.md:3',
+    })) as { run: { runId: string } };
+    await client.waitFor(finished(draft.run.runId));
+    const drafted = (await call('study.drafted', { runId: draft.run.runId })) as {
+      cards: { id: string }[];
+    };
+    expect(drafted.cards).toHaveLength(1);
+    expect(
+      await call('study.accept', {
+        runId: draft.run.runId,
+        cards: [{ id: drafted.cards[0]?.id, back: '' }],
+      }),
+    ).toMatchObject({ note: 'cards/a.md', receipts: [{ operationId: `${draft.run.runId}-1` }] });
     expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
+import { studyDraftHandlers } from './study-drafts.js';
 
 export { reachParams } from './method-folders.js';
 
@@ -37,6 +38,7 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...materialsHandlers(parts),
     ...packagesHandlers(parts),
     ...filesHandlers(parts),
+    ...studyDraftHandlers(parts),
   };
   const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [
     method,

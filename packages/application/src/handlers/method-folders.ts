@@ -62,6 +62,9 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
   'packages.remove': 'opens',
   'files.list': 'reads',
   'files.read': 'opens',
+  'study.draft': 'opens',
+  'study.drafted': 'none',
+  'study.accept': 'none',
 };
 
 /**

@@ -117,6 +117,53 @@ function pageReadings(
   });
 }
 
+/** The readings one `read` result makes of the lines it showed. */
+function readingsOfRead(facts: ReadFacts, lines: readonly string[]): CitationReading[] {
+  const readings: CitationReading[] = [];
+  const { document } = facts;
+  // A selection's lines are its own, not the document's: only its pages are cited by line.
+  if (document?.selected === undefined) {
+    readings.push({
+      target: facts.target,
+      identity: facts.identity,
+      version: facts.version,
+      firstLine: facts.firstLine,
+      lines,
+      totalLines: facts.totalLines,
+    });
+  }
+  if (document !== undefined) readings.push(...pageReadings({ ...facts, document }, lines));
+  return readings;
+}
+
+/**
+ * The readings of a document's whole text (UTF-8 text, or a document's marked text with its
+ * unit and part count), as a `read` of all of it would show them: one of all its lines and, for
+ * a document of pages or chapters, one per page.
+ */
+export function wholeTextReadings(source: {
+  target: string;
+  identity: string;
+  version: string;
+  text: string;
+  document?: { unit?: 'page' | 'chapter' | undefined; parts: number } | undefined;
+}): CitationReading[] {
+  const lines = source.text.split('\n').map((line) => line.replace(/\r$/, ''));
+  const { unit, parts = 0 } = source.document ?? {};
+  return readingsOfRead(
+    {
+      target: source.target,
+      identity: source.identity,
+      version: source.version,
+      firstLine: 1,
+      lineCount: lines.length,
+      totalLines: lines.length,
+      ...(unit === undefined ? {} : { document: { unit, parts } }),
+    },
+    lines,
+  );
+}
+
 /**
  * What a conversation's `read` results showed of each document (spec R60, R64), from Pi's
  * messages in order: a reading per text window, at the version the read saw, and for a document
@@ -150,19 +197,7 @@ export function citationReadings(messages: readonly unknown[]): CitationReading[
         .map((line) => line.replace(/\r$/, ''));
       if (lines.length < facts.lineCount) continue;
       moved([facts]);
-      const { document } = facts;
-      // A selection's lines are its own, not the document's: only its pages are cited by line.
-      if (document?.selected === undefined) {
-        readings.push({
-          target: facts.target,
-          identity: facts.identity,
-          version: facts.version,
-          firstLine: facts.firstLine,
-          lines,
-          totalLines: facts.totalLines,
-        });
-      }
-      if (document !== undefined) readings.push(...pageReadings({ ...facts, document }, lines));
+      readings.push(...readingsOfRead(facts, lines));
     } else if (message.role === 'custom' && isObject(details)) {
       moved(versionFactsOf(details.changes));
     }

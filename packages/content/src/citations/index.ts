@@ -1,4 +1,4 @@
 export { checkAnswerCitations, markChangedSince } from './answer-citations.js';
 export { type CitationReading, type CitedDocument, checkCitations } from './check-citations.js';
-export { citationReadings } from './citation-readings.js';
+export { citationReadings, wholeTextReadings } from './citation-readings.js';
 export { MAX_CITATIONS, type ParsedCitation, parseCitations } from './parse-citations.js';

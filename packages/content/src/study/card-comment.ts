@@ -24,9 +24,13 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** A new card id: `c` and ten random base-32 characters (50 bits). */
 export function newCardId(): string {
-  const bytes = randomBytes(10);
+  return cardIdOf(randomBytes(10));
+}
+
+/** The card id of ten bytes (random, or a digest for an id that must come out the same). */
+export function cardIdOf(bytes: Uint8Array): string {
   let id = 'c';
-  for (const byte of bytes) id += BASE32[byte % 32];
+  for (const byte of bytes.subarray(0, 10)) id += BASE32[byte % 32];
   return id;
 }
 

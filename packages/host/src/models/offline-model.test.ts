@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { estimateTokens, SettingsManager } from '@earendil-works/pi-coding-agent';
+import { draftRequestText, parsePassage } from '@repa/content';
+import { makePdf } from '@repa/fixtures';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -201,6 +203,56 @@ describe('compacting on request', () => {
     expect(outcome.summary).toContain('[repa-offline] The start of the current turn');
     expect(outcome.summary).not.toContain('keep the open questions');
     expect(outcome.instructionsApplied).toBe(false);
+    host.dispose();
+  });
+});
+
+const draft = (passage: string) => draftRequestText({ passage: parsePassage(passage) });
+
+describe('the offline model drafting cards', () => {
+  it('reads the passage, then answers with cloze cards citing the lines it read', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(
+      join(space, 'cells.md'),
+      '# Cells\n\nATP is the energy currency of the cell.\nMitochondria make most of the ATP.\n\nRibosomes build proteins.\n',
+    );
+    const outcome = await host.send(draft('cells.md:3-6'), defaults);
+    expect(outcome.output).toBe(
+      [
+        '[repa-offline] Cards from cells.md:3-6:',
+        '',
+        'Cloze: ATP is the energy ==currency== of the cell.',
+        'Source: [cells.md:3 "ATP is the energy currency of the cell."]',
+        '',
+        'Cloze: ==Mitochondria== make most of the ATP.',
+        'Source: [cells.md:4 "Mitochondria make most of the ATP."]',
+        '',
+        'Cloze: ==Ribosomes== build proteins.',
+        'Source: [cells.md:6 "Ribosomes build proteins."]',
+      ].join('\n'),
+    );
+    expect(outcome.citations?.map((citation) => citation.status)).toEqual([
+      'verified',
+      'verified',
+      'verified',
+    ]);
+    host.dispose();
+  });
+
+  it('drafts from one page of a PDF, citing lines on that page', async () => {
+    const { host, space } = await offlineHost();
+    writeFileSync(
+      join(space, 'book.pdf'),
+      makePdf([
+        { lines: ['Week 1', 'Topic 1 of the course.'] },
+        { lines: ['Week 2', 'The Krebs cycle releases carbon dioxide.'] },
+      ]),
+    );
+    const outcome = await host.send(draft('book.pdf#p2'), defaults);
+    expect(outcome.output).toContain(
+      'Cloze: The Krebs cycle ==releases== carbon dioxide.\nSource: [book.pdf#p2:2 "The Krebs cycle releases carbon dioxide."]',
+    );
+    expect(outcome.citations?.every((citation) => citation.status === 'verified')).toBe(true);
     host.dispose();
   });
 });

@@ -9,6 +9,8 @@ import {
 import { OFFLINE_MODEL_ID } from '@repa/protocol';
 import { RESUME_NOTE } from '../sessions/index.js';
 import { answerEveryRequest } from './faux-model-choice.js';
+import { draftCardsOffline } from './offline-cards.js';
+import { citationOf } from './offline-citation.js';
 import { offlineSummary } from './offline-summary.js';
 
 type Message = TranscriptContext['messages'][number];
@@ -99,18 +101,6 @@ function namedMaterial(request: string, context: TranscriptContext): string | un
     if (id.length > 2 && new RegExp(`\\b${id.toLowerCase()}\\b`).test(asked)) return found;
   }
   return undefined;
-}
-
-/**
- * A citation of line `line` of `path` in Repa's form (see the protocol README), on its page
- * (`#pN`, lines counted from the one after the page's marker) when it is a document's line,
- * quoting at most its first eight words when they hold no double quote.
- */
-function citationOf(path: string, line: number, text: string, page?: number): string {
-  const document = /\s/.test(path) ? `<${path}>` : path;
-  const words = text.split(/\s+/).slice(0, 8).join(' ');
-  const quote = words === '' || words.includes('"') ? '' : ` "${words}"`;
-  return `[${document}${page === undefined ? '' : `#p${page}`}:${line}${quote}]`;
 }
 
 /** An answer from the lines of a whole-file `read` result, each claim cited by its line. */
@@ -257,6 +247,8 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
  * a Codex-format patch in the request (`*** Begin Patch` … `*** End Patch`) through a `read` of
  * each file it updates or deletes, then `apply_patch`; Pi's summary requests of a compaction are
  * answered by {@link offlineSummary}.
+ * A study draft request (`repa study draft`) is answered with cloze cards from the passage it
+ * reads (`offline-cards.ts`).
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
 export const offlineResponder: FauxResponseFactory = (context) => {
@@ -266,6 +258,8 @@ export const offlineResponder: FauxResponseFactory = (context) => {
   const { request, results } = currentTurn(context);
   const failed = results.find((result) => result.isError);
   if (failed) return say(`The ${failed.toolName} tool failed: ${failed.text}`);
+  const drafted = draftCardsOffline(request, results);
+  if (drafted) return drafted.kind === 'read' ? call('read', drafted.args) : say(drafted.text);
   const patch = PATCH.exec(request)?.[0];
   if (patch) {
     // Every file the patch changes is read first (the tool refuses files it has not seen).

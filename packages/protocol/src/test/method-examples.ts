@@ -1,4 +1,5 @@
 import type { v1Methods } from '../v1/methods.js';
+import { studyDraftExamples, studyDraftMalformed } from './study-draft-examples.js';
 
 // One valid params/result example and one malformed params example per v1 method (methods.test.ts).
 
@@ -319,6 +320,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
       sandbox: { bwrap: '/usr/bin/bwrap', ready: true },
     },
   },
+  ...studyDraftExamples(run, sha),
 };
 
 /** One malformed params example per method, with the path zod must name. */
@@ -391,4 +393,5 @@ export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: 
   'packages.remove': { params: { source: '/p', level: 'user' }, path: 'params.level' },
   'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
+  ...studyDraftMalformed,
 };

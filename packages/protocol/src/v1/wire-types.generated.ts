@@ -305,6 +305,55 @@ export interface RewindResult {
   [member: string]: unknown;
 }
 
+/** Why a drafted card was dropped. */
+export type DroppedCardReason =
+  | 'no_citation'
+  | 'forged_quote'
+  | 'not_verified'
+  | 'outside_passage'
+  | 'gives_away'
+  | 'no_answer'
+  | 'source_changed'
+  | 'extra_card';
+
+/** A proposed card whose citation verified. */
+export interface DraftedCard {
+  /** The card id it is saved with (a redraft: the id of the card it replaces). */
+  id: string;
+  /** The question, or a cloze text with its `==hidden==` words. */
+  front: string;
+  /** The answer; empty for a cloze card. */
+  back: string;
+  /** The cited passage in Repa form, kept in its card comment: `notes/x.md:12-14`. */
+  cite: string;
+  /** The card's citation as checked against what the run read. */
+  citation: Citation;
+  /** The version of the cited document the run read. */
+  version: string;
+  /** The cited lines of that version, kept in its card comment. */
+  quote: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A proposed card Repa dropped, with the reason. */
+export interface DroppedCard {
+  /** Its place among the cards the answer wrote. */
+  index: number;
+  /** Its front as written. */
+  front: string;
+  /** Its back as written. */
+  back: string;
+  /** Why it was dropped. */
+  reason: DroppedCardReason;
+  /** The reason in words, naming what failed. */
+  explanation: string;
+  /** Its citation as checked, when it had one. */
+  citation?: Citation | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** The changes found before one model request. */
 export interface FileChangeReport {
   /** The changes, in target order. */
@@ -2363,6 +2412,107 @@ export interface FilesReadResult {
   [member: string]: unknown;
 }
 
+/** `study.draft` params. */
+export interface StudyDraftParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the draft run belongs to (a new one keeps it apart). */
+  sessionId: string;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /**
+   * The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2` or `book.pdf#p2:3-9` (one of
+   * `passage` and `card`).
+   */
+  passage?: string | undefined;
+  /** A card to redraft from the passage its comment cites (one of `passage` and `card`). */
+  card?:
+    | {
+        /** The card to redraft. */
+        id: string;
+        /** The note holding it. */
+        note: string;
+      }
+    | undefined;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.draft` result. */
+export interface StudyDraftResult {
+  /** The accepted (or original) draft run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** The passage the run drafts from, as the request names it. */
+  passage: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.drafted` params. */
+export interface StudyDraftedParams {
+  /** The draft run. */
+  runId: string;
+}
+
+/** `study.drafted` result. */
+export interface StudyDraftedResult {
+  /** The draft run. */
+  runId: string;
+  /** The passage asked for. */
+  passage: string;
+  /**
+   * Where accepted cards go by default: `cards/<source name>.md`, or the note of the redrafted
+   * card.
+   */
+  note: string;
+  /** For a redraft: the id of the card it replaces. */
+  redraft?: string | undefined;
+  /** The cards kept, in the order written. */
+  cards: DraftedCard[];
+  /** The cards dropped, each with its reason. */
+  dropped: DroppedCard[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.accept` params. */
+export interface StudyAcceptParams {
+  /** The draft run. */
+  runId: string;
+  /** The cards to save, in the order given. */
+  cards: {
+    /** A card `study.drafted` kept. */
+    id: string;
+    /** The learner's edited front (default: as drafted). */
+    front?: string | undefined;
+    /** The learner's edited back (default: as drafted; empty for a cloze card). */
+    back?: string | undefined;
+  }[];
+  /**
+   * The Markdown note to save them in, relative to the space root (default: `study.drafted`’s
+   * `note`).
+   */
+  note?: string | undefined;
+}
+
+/** `study.accept` result. */
+export interface StudyAcceptResult {
+  /** The draft run the save belongs to. */
+  runId: string;
+  /** The note written. */
+  note: string;
+  /** The ids of the cards saved. */
+  cards: string[];
+  /** Of those, the ids whose earlier card was replaced. */
+  replaced: string[];
+  /** The save's receipt. */
+  receipts: SaveReceipt[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -2562,6 +2712,27 @@ export interface V1MethodTypes {
    * refused (`unsupported_content`).
    */
   'files.read': { params: FilesReadParams; result: FilesReadResult };
+  /**
+   * Drafts study cards from a passage as a run (its input: a Repa-owned request naming the passage
+   * and the card format) and subscribes this connection to its events. With `card`, redrafts that
+   * card from the passage its comment cites, to replace it keeping its id. Read the proposals with
+   * `study.drafted` once the run succeeded.
+   */
+  'study.draft': { params: StudyDraftParams; result: StudyDraftResult };
+  /**
+   * The cards a succeeded draft run proposed: those whose citation verified against what the run
+   * read, inside the passage asked for, whose front keeps its answer hidden (`cards`), and every
+   * other with its reason (`dropped`). `invalid_request` for a run that is no draft or did not
+   * succeed; `busy` while it runs.
+   */
+  'study.drafted': { params: StudyDraftedParams; result: StudyDraftedResult };
+  /**
+   * Saves the chosen cards of a draft run (with the learner's edits) into a note as one save of
+   * that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note
+   * (created when missing), or in place of the card with the same id (a redraft). Each card is its
+   * Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.
+   */
+  'study.accept': { params: StudyAcceptParams; result: StudyAcceptResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -20,6 +20,7 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
+import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -229,6 +230,8 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['HistoryItem', historyItemSchema],
   ['HistoryToolCall', historyToolCallSchema],
   ['MaterialInfo', materialSchema],
+  ['DraftedCard', draftedCardSchema],
+  ['DroppedCard', droppedCardSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -315,6 +318,8 @@ function schemaDescriptions(): Map<string, string> {
 const defInterfaces: Record<string, string[]> = {
   CommandChange: ['CommandChange'],
   ConfiguredPackage: ['ConfiguredPackage'],
+  DraftedCard: ['DraftedCard'],
+  DroppedCard: ['DroppedCard'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],

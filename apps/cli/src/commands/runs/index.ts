@@ -10,9 +10,11 @@ export {
   announceModel,
   announceSession,
   CONTINUE_OPTION,
+  followWithInterrupt,
   NEW_OPTION,
   restrictedOf,
 } from './run-command.js';
+export { runOverridesOf } from './run-input.js';
 
 /** `repa run` and `repa runs …`. */
 export const runCommands: Command[] = [

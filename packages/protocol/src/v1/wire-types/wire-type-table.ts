@@ -18,6 +18,11 @@ import {
   settingsSetParamsView,
 } from '../methods/settings.js';
 import {
+  draftedCardSchema,
+  droppedCardReasonSchema,
+  droppedCardSchema,
+} from '../methods/study-drafts.js';
+import {
   credentialSourceSchema,
   modelDecisionSchema,
   modelInfoSchema,
@@ -144,6 +149,13 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'CommandChange', schema: commandChangeSchema },
   { name: 'RewindFile', schema: rewindFileSchema },
   { name: 'RewindResult', schema: rewindResultSchema },
+  {
+    name: 'DroppedCardReason',
+    schema: droppedCardReasonSchema,
+    doc: 'Why a drafted card was dropped.',
+  },
+  { name: 'DraftedCard', schema: draftedCardSchema },
+  { name: 'DroppedCard', schema: droppedCardSchema },
   {
     name: 'FileChangeReport',
     schema: fileChangeReportSchema,

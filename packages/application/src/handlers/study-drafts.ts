@@ -1,0 +1,131 @@
+import {
+  acceptCards,
+  type ContentStore,
+  type DraftRequest,
+  draftedCards,
+  draftRequestText,
+  parseCardComment,
+  parsePassage,
+  passageText,
+} from '@repa/content';
+import { isTerminalRunStatus, RepaError, type RunInfo } from '@repa/protocol';
+import type { NamespaceHandlers } from '../server/repa-handlers.js';
+import { openSpaceStore } from '../space-store.js';
+import type { HandlerParts } from './handler-parts.js';
+
+type StudyDraftHandlers = Pick<
+  NamespaceHandlers<'study'>,
+  'study.draft' | 'study.drafted' | 'study.accept'
+>;
+
+/** The request of a redraft: the passage the card's comment cites, and the card with its note. */
+async function redraftRequest(
+  store: ContentStore,
+  card: { id: string; note: string },
+): Promise<DraftRequest> {
+  const note = await store.read(card.note);
+  const source = note.bytes
+    .toString('utf8')
+    .split('\n')
+    .map((line) => parseCardComment(line))
+    .find((found) => found?.id === card.id);
+  if (source === undefined) {
+    throw new RepaError('not_found', `${card.note} holds no card ${card.id}.`, {
+      fix: 'Name the note that holds the card (its <!--repa:card …--> comment names its id).',
+    });
+  }
+  return { passage: parsePassage(source.cite), redraft: { id: card.id, note: note.target } };
+}
+
+/** A draft run that succeeded, as `draftedCards` reads it; `busy` or `invalid_request` else. */
+function finishedDraft(run: RunInfo) {
+  if (!isTerminalRunStatus(run.status)) {
+    throw new RepaError('busy', `Draft run ${run.runId} is still ${run.status}.`, {
+      fix: 'Wait for it to end (repa runs show follows it), then ask again.',
+      details: { runId: run.runId },
+    });
+  }
+  if (run.status !== 'succeeded') {
+    throw new RepaError(
+      'invalid_request',
+      `Draft run ${run.runId} ${run.status}: it proposed no cards.`,
+      {
+        fix: 'Draft again (repa study draft), or resume the run (repa runs resume) when it was interrupted.',
+      },
+    );
+  }
+  return {
+    runId: run.runId,
+    request: run.input.text,
+    output: run.output ?? '',
+    citations: run.citations ?? [],
+  };
+}
+
+/**
+ * `study.draft`, `study.drafted`, `study.accept` (spec R105–R107): a draft is a run whose input is
+ * Repa's draft request; its answer's cards are checked against the run's checked citations, and
+ * accepted cards are saved as one more save of that run, so rewinding the run removes them.
+ */
+export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
+  const { ledger, runs, appDirectory } = parts;
+  /** Accepts of one run, one at a time (each takes the run's next operation id). */
+  const accepting = new Map<string, Promise<unknown>>();
+  return {
+    'study.draft': async (params, connection) => {
+      if ((params.passage === undefined) === (params.card === undefined)) {
+        throw new RepaError('invalid_request', 'A draft names a passage or a card, one of them.', {
+          fix: 'Pass passage (notes/x.md:12-18, book.pdf#p2) to draft, or card to redraft one.',
+        });
+      }
+      const store = await openSpaceStore(params.space, appDirectory);
+      const request = params.card
+        ? await redraftRequest(store, params.card)
+        : { passage: parsePassage(params.passage ?? '') };
+      // The passage names a document of the space (or a granted material) now: else no run.
+      await store.read(request.passage.document);
+      const { run, resubmitted } = await runs.submit(
+        {
+          space: params.space,
+          sessionId: params.sessionId,
+          requestId: params.requestId,
+          input: { type: 'text', text: draftRequestText(request) },
+          ...(params.overrides ? { overrides: params.overrides } : {}),
+        },
+        connection,
+      );
+      return { run, resubmitted, passage: passageText(request.passage) };
+    },
+    'study.drafted': async ({ runId }) => {
+      const run = ledger.getRun(runId);
+      const store = await openSpaceStore(run.space, appDirectory);
+      const drafted = await draftedCards(store, finishedDraft(run));
+      const redraft = drafted.request.redraft?.id;
+      return {
+        runId: run.runId,
+        passage: drafted.passage,
+        note: drafted.note,
+        ...(redraft === undefined ? {} : { redraft }),
+        cards: drafted.cards,
+        dropped: drafted.dropped,
+      };
+    },
+    'study.accept': async (params) => {
+      const run = ledger.getRun(params.runId);
+      const previous = accepting.get(run.runId) ?? Promise.resolve();
+      const accepted = previous
+        .catch(() => undefined)
+        .then(async () => {
+          const store = await openSpaceStore(run.space, appDirectory);
+          const drafted = await draftedCards(store, finishedDraft(run));
+          return acceptCards(store, run.runId, drafted, params.cards, params.note);
+        });
+      accepting.set(run.runId, accepted);
+      try {
+        return { runId: run.runId, ...(await accepted) };
+      } finally {
+        if (accepting.get(run.runId) === accepted) accepting.delete(run.runId);
+      }
+    },
+  };
+}
