@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { createSandbox, repa, spawnRepa } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Commands that only talk to a running daemon start on `@repa/protocol` alone: `repa` is run with
+// Commands that only talk to a running daemon start on the CLI's bundle (with the protocol) alone: `repa` is run with
 // a Node module hook that writes down every module each process loads.
 
 const sandbox = createSandbox();
@@ -52,8 +52,8 @@ describe('commands that only talk to a running daemon', () => {
       ['web', '--no-open'],
     ]) {
       const loaded = await loadedBy(args);
-      // The hook saw the command's own modules.
-      expect(loaded.some((url) => /protocol\/dist\/node\//.test(url))).toBe(true);
+      // The hook saw the command's own modules (the protocol is bundled into them).
+      expect(loaded.some((url) => /cli\/dist\/start-cli-/.test(url))).toBe(true);
       expect({
         args,
         heavy: loaded.filter((url) => /application\/dist\/|pi-coding-agent|@repa\/host/.test(url)),
