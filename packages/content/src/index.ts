@@ -62,9 +62,23 @@ export {
   type SaveOptions,
 } from './store/index.js';
 export {
+  type CardKind,
   type CardSource,
+  DEFAULT_SCHEDULER_OPTIONS,
+  type DeckCall,
+  type DueCard,
   formatCardComment,
   isCardId,
+  type NoteCard,
   newCardId,
   parseCardComment,
+  parseNoteCards,
+  REVIEW_MODES,
+  type ReviewMode,
+  type SchedulerOptions,
+  type SourceProgress,
+  type SourceStatus,
+  type StudyCard,
+  StudyDeck,
+  schedulerOptionsOf,
 } from './study/index.js';

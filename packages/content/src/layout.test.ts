@@ -22,6 +22,7 @@ const FOLDERS = [
   'rewind',
   'search',
   'patch',
+  'study',
   'tools',
   'bash',
 ];

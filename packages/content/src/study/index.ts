@@ -5,3 +5,19 @@ export {
   newCardId,
   parseCardComment,
 } from './card-comment.js';
+export {
+  DEFAULT_SCHEDULER_OPTIONS,
+  type SchedulerOptions,
+  schedulerOptionsOf,
+} from './card-schedule.js';
+export type { SourceStatus } from './deck-notes.js';
+export { type CardKind, type NoteCard, parseNoteCards } from './note-cards.js';
+export { REVIEW_MODES } from './review-log.js';
+export {
+  type DeckCall,
+  type DueCard,
+  type ReviewMode,
+  type SourceProgress,
+  type StudyCard,
+  StudyDeck,
+} from './study-deck.js';
