@@ -20,6 +20,7 @@ import { packagesCommands } from './commands/packages-commands.js';
 import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { studyCommands } from './commands/study-commands.js';
 import { trustCommands } from './commands/trust-commands.js';
 import { webCommands } from './commands/web-command.js';
 import { didYouMean } from './did-you-mean.js';
@@ -35,6 +36,7 @@ const COMMANDS: Command[] = [
   ...sessionCommands,
   ...contextCommands,
   ...materialsCommands,
+  ...studyCommands,
   ...trustCommands,
   ...daemonCommands,
   ...doctorCommands,
@@ -71,6 +73,12 @@ const GROUPS: CommandGroup[] = [
     word: 'materials',
     summary: 'grant outside files (PDFs, books, papers) to spaces, list and withdraw them',
     defaultSubcommand: 'list',
+  },
+  {
+    word: 'study',
+    summary: 'study cards in your notes: list due cards, rate them, see progress, export to Anki',
+    alone:
+      'The interactive review (repa study alone) is not there yet: list due cards with repa study due\nand rate each with repa study rate CARD again|hard|good|easy.',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
   { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
@@ -125,7 +133,7 @@ function groupHelp(group: CommandGroup): string {
 Usage:
 ${commands.map((command) => `  repa ${command.usage.padEnd(width)}  ${command.summary}`).join('\n')}
 
-Without a subcommand: repa ${group.word} ${group.defaultSubcommand}. Each subcommand has --help.
+${group.defaultSubcommand === undefined ? (group.alone ?? '') : `Without a subcommand: repa ${group.word} ${group.defaultSubcommand}.`} Each subcommand has --help.
 
 ${GLOBAL_OPTIONS_HELP}
 `;
@@ -225,11 +233,13 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     const group = GROUPS.find((candidate) => candidate.word === word);
     let command: Command | undefined;
     if (group) {
-      if (sub === undefined && (rest.includes('--help') || rest.includes('-h'))) {
+      const help = rest.includes('--help') || rest.includes('-h');
+      if (sub === undefined && (help || group.defaultSubcommand === undefined)) {
         io.stdout.write(groupHelp(group));
         return 0;
       }
-      const name = sub ?? group.defaultSubcommand;
+      // Without a default subcommand, naming only the group printed its help above.
+      const name = sub ?? (group.defaultSubcommand as string);
       command = COMMANDS.find((candidate) => candidate.words.join(' ') === `${word} ${name}`);
       if (!command) {
         const subs = COMMANDS.filter((one) => one.words[0] === word).map((one) => one.words[1]);

@@ -12,6 +12,7 @@ import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
+import { studyHandlers } from './study.js';
 
 /** A handler for every v1 method the application answers (the protocol's method table). */
 export type ApplicationHandlers = { [M in RepaHandledMethod]: RepaHandler<M> };
@@ -35,6 +36,7 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...materialsHandlers(parts),
     ...packagesHandlers(parts),
     ...filesHandlers(parts),
+    ...studyHandlers(parts),
   };
   const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [
     method,

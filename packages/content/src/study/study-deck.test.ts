@@ -142,7 +142,9 @@ describe('the study deck', () => {
       quote: 'ATP stores energy.\nIt is made in mitochondria.',
       lines: 'ATP stores phosphate.\nIt is made in mitochondria.',
     });
-    const [progress] = await deck.status({ now: T0, source: 'src/atp.md' });
+    const { sources, changed } = await deck.status({ now: T0, source: 'src/atp.md' });
+    const [progress] = sources;
+    expect(changed.map((one) => one.id)).toEqual(['catpcard001']);
     expect(progress).toMatchObject({
       source: 'src/atp.md',
       version,

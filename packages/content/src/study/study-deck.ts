@@ -208,10 +208,16 @@ export class StudyDeck {
     });
   }
 
-  /** Progress per source document and version, or of the one `source` names. */
-  status(call: DeckCall & { source?: string }): Promise<SourceProgress[]> {
+  /**
+   * Progress per source document and version (or of the one `source` names), and the cards whose
+   * source changed.
+   */
+  status(
+    call: DeckCall & { source?: string },
+  ): Promise<{ sources: SourceProgress[]; changed: StudyCard[] }> {
     return this.run(call, async (scheduler, now) => {
       const groups = new Map<string, SourceProgress & { recallSum: number }>();
+      const changed: StudyCard[] = [];
       for (const card of await this.list(call.deck, now)) {
         const cite = card.source.status === 'none' ? undefined : card.source.cite;
         const document = cite === undefined ? card.note : parseCitations(`[${cite}]`)[0]?.document;
@@ -241,13 +247,17 @@ export class StudyDeck {
         else if (card.fsrs.state === 2) group.review += 1;
         else group.learning += 1;
         if (card.fsrs.due <= now) group.due += 1;
-        if (card.source.status === 'changed') group.sourceChanged += 1;
+        if (card.source.status === 'changed') {
+          group.sourceChanged += 1;
+          changed.push(card);
+        }
         if (!card.isNew) group.recallSum += scheduler.get_retrievability(card.fsrs, now, false);
       }
-      return [...groups.values()].map(({ recallSum, ...group }) => {
+      const sources = [...groups.values()].map(({ recallSum, ...group }) => {
         const reviewed = group.cards - group.new;
         return { ...group, recall: reviewed === 0 ? null : recallSum / reviewed };
       });
+      return { sources, changed };
     });
   }
 

@@ -25,6 +25,12 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
+import {
+  studyCardSchema,
+  studyCardStateSchema,
+  studyDueCardSchema,
+  studyProgressSchema,
+} from './methods/study.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -234,6 +240,10 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['HistoryItem', historyItemSchema],
   ['HistoryToolCall', historyToolCallSchema],
   ['MaterialInfo', materialSchema],
+  ['StudyCard', studyCardSchema],
+  ['StudyCardState', studyCardStateSchema],
+  ['StudyDueCard', studyDueCardSchema],
+  ['StudyProgress', studyProgressSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -413,6 +423,10 @@ const defInterfaces: Record<string, string[]> = {
   SaveReceipt: ['SaveReceipt'],
   Session: ['SessionInfo'],
   SettingItemView: ['SettingItemView'],
+  StudyCard: ['StudyCard'],
+  StudyCardState: ['StudyCardState'],
+  StudyDueCard: ['StudyDueCard'],
+  StudyProgress: ['StudyProgress'],
 };
 
 describe('wire interfaces', () => {
