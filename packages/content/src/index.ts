@@ -76,7 +76,6 @@ export {
   REVIEW_MODES,
   type ReviewMode,
   type SchedulerOptions,
-  type SourceProgress,
   type SourceStatus,
   type StudyCard,
   StudyDeck,

@@ -21,8 +21,8 @@ const FOLDERS = [
   'citations',
   'rewind',
   'search',
-  'patch',
   'study',
+  'patch',
   'tools',
   'bash',
 ];

@@ -113,7 +113,7 @@ export function studyHandlers({
         ...call,
         ...(params.source === undefined ? {} : { source: params.source }),
       });
-      return { sources: sources.map((one) => ({ ...one })), changed: changed.map(wireCard) };
+      return { sources, changed: changed.map(wireCard) };
     },
     'study.export': async (params) => {
       const { deck, call } = await open(params.space, params);

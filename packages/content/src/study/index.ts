@@ -17,7 +17,6 @@ export {
   type DeckCall,
   type DueCard,
   type ReviewMode,
-  type SourceProgress,
   type StudyCard,
   StudyDeck,
 } from './study-deck.js';

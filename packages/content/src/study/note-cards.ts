@@ -75,17 +75,10 @@ export function noteTags(text: string): string[] {
   return [...tags];
 }
 
-/** A raw card before its id: where it is and what it says. */
-interface Found {
-  kind: CardKind;
-  front: string;
-  back: string;
-  line: number;
-  endLine: number;
-  reverse: boolean;
-  /** Which card of the block it is (a reversed pair's second, a cloze's nth deletion): 0 first. */
+/** A card as found, before its id and comments: which card of its block it is (0 first). */
+type Found = Omit<NoteCard, 'id' | 'source' | 'obsidianSchedule' | 'textHash'> & {
   ordinal: number;
-}
+};
 
 /**
  * The comments right after a card's last line (`after` is the index of the line following it):

@@ -1,7 +1,5 @@
-import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { crc32 } from 'node:zlib';
 import {
   errnoCode,
   type FsHandle,
@@ -11,19 +9,18 @@ import {
   syncDirectory,
 } from '@repa/durable-fs';
 import { z } from 'zod';
-import { dataCorrupt, ensureDir, openOwnFile } from '../files/index.js';
+import {
+  APPEND_OWN_LOG,
+  dataCorrupt,
+  ensureDir,
+  logChecksum,
+  openOwnFile,
+} from '../files/index.js';
 
 /** The review log's first line. */
 const LOG_MAGIC = 'repa.study-reviews/1';
 /** The largest review log read (about a million reviews). */
 const MAX_LOG_BYTES = 512 * 1024 * 1024;
-/** How the log is opened to append: created when missing, never through a symlink. */
-const APPEND_LOG =
-  constants.O_WRONLY |
-  constants.O_APPEND |
-  constants.O_CREAT |
-  constants.O_NOFOLLOW |
-  constants.O_NONBLOCK;
 
 const date = z.iso.datetime();
 /** A card's FSRS state as ts-fsrs keeps it, dates as ISO strings. */
@@ -94,8 +91,6 @@ export type UndoEntry = z.infer<typeof undoEntrySchema>;
 /** One line of the review log. */
 export type ReviewEntry = RateEntry | UndoEntry;
 
-const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
-
 /** The entries read from a part of the log, and where the next read starts. */
 export interface LogRead {
   entries: ReviewEntry[];
@@ -108,7 +103,7 @@ export interface LogRead {
 function parseLine(line: string): ReviewEntry | undefined {
   if (line[8] !== ' ') return undefined;
   const json = line.slice(9);
-  if (line.slice(0, 8) !== checksum(json)) return undefined;
+  if (line.slice(0, 8) !== logChecksum(json)) return undefined;
   try {
     const parsed = entrySchema.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : undefined;
@@ -180,11 +175,11 @@ export class StudyReviewLog {
   /** Appends `entry` as one line and fsyncs it (the log and its folder made first when missing). */
   async append(entry: ReviewEntry): Promise<void> {
     const json = JSON.stringify(entrySchema.parse(entry));
-    const line = `\n${checksum(json)} ${json}`;
+    const line = `\n${logChecksum(json)} ${json}`;
     if (this.handle === undefined) {
       await ensureDir(this.fs, this.repaDir);
       await ensureDir(this.fs, this.dir);
-      const opened = await openOwnFile(this.fs, this.path, APPEND_LOG, this.path);
+      const opened = await openOwnFile(this.fs, this.path, APPEND_OWN_LOG, this.path);
       try {
         if (opened.size === 0) {
           await this.fs.write(opened.handle, Buffer.from(LOG_MAGIC, 'utf8'));

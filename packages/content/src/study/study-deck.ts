@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SerialQueue } from '@repa/durable-fs';
-import { RepaError } from '@repa/protocol';
+import { RepaError, type StudyProgress } from '@repa/protocol';
 import type { Card, FSRS, Grade } from 'ts-fsrs';
 import { parseCitations } from '../citations/index.js';
 import type { ContentStore } from '../store/index.js';
@@ -41,23 +41,6 @@ export interface StudyCard {
 export interface DueCard extends StudyCard {
   /** Per rating (1 Again … 4 Easy): the next due time and the interval in days. */
   next: Record<Grade, { due: Date; scheduledDays: number }>;
-}
-
-/** The progress of one source document (and version) (spec R103). */
-export interface SourceProgress {
-  /** The cited document, or the note itself for cards citing nothing. */
-  source: string;
-  /** The version cards were written from (`null`: hand-written cards). */
-  version: string | null;
-  cards: number;
-  new: number;
-  learning: number;
-  review: number;
-  due: number;
-  /** The mean recall probability now of its reviewed cards (`null` when none is). */
-  recall: number | null;
-  /** Cards whose cited passage changed or is gone. */
-  sourceChanged: number;
 }
 
 /** How a review was done: flipped, typed, a quiz question, with the tutor. */
@@ -214,9 +197,9 @@ export class StudyDeck {
    */
   status(
     call: DeckCall & { source?: string },
-  ): Promise<{ sources: SourceProgress[]; changed: StudyCard[] }> {
+  ): Promise<{ sources: StudyProgress[]; changed: StudyCard[] }> {
     return this.run(call, async (scheduler, now) => {
-      const groups = new Map<string, SourceProgress & { recallSum: number }>();
+      const groups = new Map<string, StudyProgress & { recallSum: number }>();
       const changed: StudyCard[] = [];
       for (const card of await this.list(call.deck, now)) {
         const cite = card.source.status === 'none' ? undefined : card.source.cite;
