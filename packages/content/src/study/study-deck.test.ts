@@ -88,6 +88,18 @@ describe('the study deck', () => {
     expect(third.record).toMatchObject({ reviews: 3, damaged: 1, rebuilt: 0 });
   });
 
+  it('appends to the log that is there now when the one it appended to was removed', async () => {
+    const { deck, root, store } = await open(NOTES);
+    const [card] = (await deck.due({ now: T0 })).cards;
+    const id = card?.id as string;
+    await deck.rate(id, Rating.Good, { now: T0 });
+    await rm(join(root, LOG));
+    await deck.rate(id, Rating.Good, { now: new Date(T0.getTime() + 60_000) });
+    const reread = new StudyDeck(store);
+    expect((await reread.cards({ now: T0 })).find((one) => one.id === id)?.fsrs.reps).toBe(1);
+    expect(reread.record.reviews).toBe(1);
+  });
+
   it('rebuilds a card with ts-fsrs when the state a line caches does not follow from the one before', async () => {
     const { deck, root, store } = await open(NOTES);
     const [card] = (await deck.due({ now: T0 })).cards;

@@ -274,6 +274,8 @@ export class StudyDeck {
   private async sync(scheduler: FSRS): Promise<void> {
     const { size, inode } = await this.log.size();
     if (inode !== this.read.inode || size < this.read.end) {
+      // A log removed or replaced: read anew, and append to the file that is there now.
+      await this.log.close();
       this.states = new ReviewStates();
       this.read = { end: 0, inode, damaged: 0 };
     }
