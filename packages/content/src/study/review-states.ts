@@ -56,11 +56,13 @@ export class ReviewStates {
     const record = this.records.get(entry.card);
     const before = record?.card;
     let card = fromLogged(entry.after);
-    const ratings = [...(record?.ratings ?? []), { entry, before }];
+    const ratings = record?.ratings ?? [];
+    ratings.push({ entry, before });
     if (card.reps !== (before?.reps ?? 0) + 1) {
       card = this.rebuild(ratings, scheduler);
     }
-    this.records.set(entry.card, { card, ratings });
+    if (record === undefined) this.records.set(entry.card, { card, ratings });
+    else record.card = card;
     this.standing.set(entry.id, entry.card);
     this.order.push(entry.id);
   }
