@@ -138,7 +138,7 @@ With --json: {"cards": [{"id", "note", "line", "kind", "front", "back", "tags", 
 const studyRate = defineCommand({
   words: ['study', 'rate'],
   summary: 'rate a card: again, hard, good or easy',
-  usage: 'study rate CARD RATING [--space DIR]',
+  usage: 'study rate CARD RATING [--duration-ms N] [--space DIR]',
   help: `Records one review of CARD (an id from repa study due) in the review log and prints when the
 card is due next, as FSRS schedules it. ${CARDS_HELP}
 
