@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: Repa's cost on top of Pi, measured as ratios in one process run.
-// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents|citations|prefix|page …] [--scale=N] [--update-readme]
+// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents|citations|prefix|page|study …] [--scale=N] [--update-readme]
 //   cases     run only these (default: all, in this order)
 //   --scale   multiply every sample count (e.g. 0.3 for a quick look; default 1)
 //   --update-readme  replace the table in bench/README.md with this run's
@@ -20,6 +20,7 @@ import { promptPrefix } from './cases/prompt-prefix.mjs';
 import { saves } from './cases/saves.mjs';
 import { search } from './cases/search.mjs';
 import { spaceBounds } from './cases/space-bounds.mjs';
+import { study } from './cases/study.mjs';
 import { turnOverhead } from './cases/turn-overhead/index.mjs';
 import { markdownTables, ratioOf, verdictOf } from './lib/report.mjs';
 
@@ -37,6 +38,7 @@ const CASES = {
   citations,
   prefix: promptPrefix,
   page,
+  study,
 };
 
 const args = process.argv.slice(2);

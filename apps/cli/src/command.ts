@@ -50,8 +50,10 @@ export interface CommandGroup {
   word: string;
   /** One line for the command list. */
   summary: string;
-  /** The subcommand run when only the group is named. */
-  defaultSubcommand: string;
+  /** The subcommand run when only the group is named; absent: its help is printed. */
+  defaultSubcommand?: string;
+  /** A line for its help saying what naming only the group does, when no subcommand runs. */
+  alone?: string;
 }
 
 /** The help lines of the global options, shared by every `--help`. */

@@ -74,13 +74,15 @@ const GROUPS: CommandGroup[] = [
     summary: 'grant outside files (PDFs, books, papers) to spaces, list and withdraw them',
     defaultSubcommand: 'list',
   },
-  { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
-  { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
   {
     word: 'study',
-    summary: 'draft study cards from a passage and keep those you accept',
-    defaultSubcommand: 'draft',
+    summary:
+      'study cards in your notes: draft them from a passage, list due cards, rate them, see progress, export to Anki',
+    alone:
+      'The interactive review (repa study alone) is not there yet: list due cards with repa study due\nand rate each with repa study rate CARD again|hard|good|easy.',
   },
+  { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
+  { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
 ];
 
 /** The streams and environment of one invocation. */
@@ -132,7 +134,7 @@ function groupHelp(group: CommandGroup): string {
 Usage:
 ${commands.map((command) => `  repa ${command.usage.padEnd(width)}  ${command.summary}`).join('\n')}
 
-Without a subcommand: repa ${group.word} ${group.defaultSubcommand}. Each subcommand has --help.
+${group.defaultSubcommand === undefined ? (group.alone ?? '') : `Without a subcommand: repa ${group.word} ${group.defaultSubcommand}.`} Each subcommand has --help.
 
 ${GLOBAL_OPTIONS_HELP}
 `;
@@ -232,11 +234,13 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     const group = GROUPS.find((candidate) => candidate.word === word);
     let command: Command | undefined;
     if (group) {
-      if (sub === undefined && (rest.includes('--help') || rest.includes('-h'))) {
+      const help = rest.includes('--help') || rest.includes('-h');
+      if (sub === undefined && (help || group.defaultSubcommand === undefined)) {
         io.stdout.write(groupHelp(group));
         return 0;
       }
-      const name = sub ?? group.defaultSubcommand;
+      // Without a default subcommand, naming only the group printed its help above.
+      const name = sub ?? (group.defaultSubcommand as string);
       command = COMMANDS.find((candidate) => candidate.words.join(' ') === `${word} ${name}`);
       if (!command) {
         const subs = COMMANDS.filter((one) => one.words[0] === word).map((one) => one.words[1]);

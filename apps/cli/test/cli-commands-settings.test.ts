@@ -41,6 +41,12 @@ describe('repa', () => {
         'runs.retentionDays',
         'history.maxMegabytes',
         'history.maxDays',
+        'study.retention',
+        'study.maximumInterval',
+        'study.fuzz',
+        'study.shortTerm',
+        'study.learningSteps',
+        'study.relearningSteps',
       ]);
       const one = await repaJson<{ items: SettingItemView[] }>(sandbox, [
         'settings',

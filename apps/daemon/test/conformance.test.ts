@@ -589,6 +589,24 @@ describe('protocol v1 conformance against a real daemon', () => {
     await call('packages.add', { source: pkg });
     await call('packages.list', { space });
     await call('packages.remove', { source: pkg });
+    // Study cards in a note: due, rated, the rating taken back, progress and the Anki export.
+    writeFileSync(join(space, 'notes', 'cards.md'), 'What turns every six hours?::The tide\n');
+    const due = (await call('study.due', { space, limit: 5 })) as {
+      cards: { id: string; front: string }[];
+    };
+    expect(due.cards.map((card) => card.front)).toEqual(['What turns every six hours?']);
+    const card = due.cards[0]?.id as string;
+    expect(await call('study.rate', { space, card, rating: 3, mode: 'flip' })).toMatchObject({
+      card: { id: card, fsrs: { state: 'learning', reps: 1 } },
+    });
+    expect(await call('study.undo', { space })).toMatchObject({
+      undone: { card, rating: 3 },
+      fsrs: null,
+    });
+    expect(await call('study.status', { space })).toMatchObject({
+      sources: [{ source: 'notes/cards.md', cards: 1, new: 1 }],
+    });
+    expect(await call('study.export', { space })).toMatchObject({ format: 'anki-text', cards: 1 });
     // Drafting cards: a draft run on the offline model, its checked cards, one saved as its save.
     const draft = (await call('study.draft', {
       space,

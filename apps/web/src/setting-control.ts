@@ -59,7 +59,10 @@ export function describeValue(item: SettingItem, value: unknown): string {
     return 'built-in';
   }
   if (value === '') return 'empty (set on purpose)';
-  if (Array.isArray(value)) return value.length === 0 ? 'no tools' : value.join(', ');
+  if (Array.isArray(value)) {
+    if (value.length > 0) return value.join(', ');
+    return item.key === 'tools.enabled' ? 'no tools' : 'none';
+  }
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   return String(value);
 }

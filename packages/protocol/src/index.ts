@@ -59,6 +59,12 @@ export {
   loginTypeSchema,
 } from './v1/login.js';
 export { type MaterialInfo, materialSchema } from './v1/methods/materials.js';
+export type {
+  StudyCard,
+  StudyCardState,
+  StudyDueCard,
+  StudyProgress,
+} from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
 export {
   type V1Method,

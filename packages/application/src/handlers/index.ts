@@ -12,6 +12,7 @@ import { runHandlers } from './run.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
+import { studyHandlers } from './study.js';
 import { studyDraftHandlers } from './study-drafts.js';
 
 export { reachParams } from './method-folders.js';
@@ -38,6 +39,7 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...materialsHandlers(parts),
     ...packagesHandlers(parts),
     ...filesHandlers(parts),
+    ...studyHandlers(parts),
     ...studyDraftHandlers(parts),
   };
   const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [

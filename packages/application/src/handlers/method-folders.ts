@@ -13,7 +13,7 @@ export type FolderUse = 'opens' | 'reads' | 'none';
 /**
  * Every method's use of the folder it names, decided here once (a new method does not compile
  * until it has its line). `files.read` opens: it records the identity of what it reads, and a
- * document's text, in the space's `.repa/`.
+ * document's text, in the space's `.repa/`; so do the `study.*` methods (they read every note).
  */
 export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = {
   'space.open': 'opens',
@@ -65,6 +65,11 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
   'study.draft': 'opens',
   'study.drafted': 'none',
   'study.accept': 'none',
+  'study.due': 'opens',
+  'study.rate': 'opens',
+  'study.undo': 'opens',
+  'study.status': 'opens',
+  'study.export': 'opens',
 };
 
 /**

@@ -9,10 +9,12 @@ export {
 } from './content-bytes.js';
 export { formatSize } from './format-size.js';
 export {
+  APPEND_OWN_LOG,
   dataCorrupt,
   ensureDir,
   exists,
   isStrayRepaTemp,
+  logChecksum,
   openOwnFile,
   problemOf,
   readDataFile,

@@ -1,5 +1,6 @@
-import type { BigIntStats } from 'node:fs';
+import { type BigIntStats, constants } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import {
   errnoCode,
   type FsHandle,
@@ -16,6 +17,22 @@ import {
 import { RepaError } from '@repa/protocol';
 import { z } from 'zod';
 import { isSocketOpenError, kindOf } from './special-files.js';
+
+/**
+ * How one of Repa's own logs in `.repa/` is opened to append to it: created when missing, never
+ * through a symlink, never waiting on a FIFO.
+ */
+export const APPEND_OWN_LOG =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
+
+/** The checksum a line of one of Repa's own logs starts with: the crc32 of `data`, 8 hex digits. */
+export function logChecksum(data: string | Uint8Array): string {
+  return crc32(data).toString(16).padStart(8, '0');
+}
 
 /** The mark in the name of every temp file the store writes (beside a target, or in `.repa/`). */
 export const TEMP_MARK = '.repa-tmp-';

@@ -1,8 +1,9 @@
-import { type BigIntStats, constants } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode, type FsHandle } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import {
+  APPEND_OWN_LOG,
   dataCorrupt,
   ensureDir,
   exists,
@@ -32,14 +33,6 @@ const GROUP = /^[A-Za-z0-9_-]{1,96}$/u;
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 /** The most save records a space keeps: pruning removes the oldest past it. */
 export const MAX_SAVE_RECORDS = 20_000;
-/** How the saves log is opened to append to it: created when missing, never through a symlink. */
-const APPEND_LOG =
-  constants.O_WRONLY |
-  constants.O_APPEND |
-  constants.O_CREAT |
-  constants.O_NOFOLLOW |
-  constants.O_NONBLOCK;
-
 /** Whether `target` is a path in the one form a tool call gives it. */
 function canonical(target: string): boolean {
   try {
@@ -146,7 +139,7 @@ export class SaveHistory {
     const prepared = await this.keepAll(changes, true);
     try {
       await ensureDir(this.space.fs, this.dir);
-      prepared.log = await openOwnFile(this.space.fs, this.logPath, APPEND_LOG, this.logPath);
+      prepared.log = await openOwnFile(this.space.fs, this.logPath, APPEND_OWN_LOG, this.logPath);
     } catch {
       // `record` tries again the usual way.
     }
@@ -305,7 +298,7 @@ export class SaveHistory {
       }
       const line = recordLine({ operationId, savedAt: new Date().toISOString(), kind, changes });
       const { handle, size } =
-        log ?? (await openOwnFile(fs, this.logPath, APPEND_LOG, this.logPath));
+        log ?? (await openOwnFile(fs, this.logPath, APPEND_OWN_LOG, this.logPath));
       log = undefined;
       try {
         await fs.write(handle, Buffer.from(size === 0 ? SAVES_LOG_HEADER + line : line, 'utf8'));

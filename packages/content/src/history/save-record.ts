@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { crc32 } from 'node:zlib';
 import { versionSchema } from '@repa/protocol';
 import { z } from 'zod';
+import { logChecksum } from '../files/index.js';
 
 /** The log of saves in `.repa/history/`. */
 export const SAVES_LOG = 'saves.log';
@@ -42,8 +42,6 @@ export const saveRecordSchema = z.object({
 /** The record of one save or command. */
 export type SaveRecord = z.infer<typeof saveRecordSchema>;
 
-const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
-
 /** The log's first line. */
 export const SAVES_LOG_HEADER = `${LOG_MAGIC}\n`;
 
@@ -53,7 +51,7 @@ export const SAVES_LOG_HEADER = `${LOG_MAGIC}\n`;
  */
 export function recordLine(record: SaveRecord): string {
   const json = JSON.stringify(record);
-  return `\n${checksum(json)} ${json}`;
+  return `\n${logChecksum(json)} ${json}`;
 }
 
 /**
@@ -72,7 +70,7 @@ export async function parseSavesLog(
     if (line === '') continue;
     const json = line.slice(9);
     const parsed =
-      line[8] === ' ' && line.slice(0, 8) === checksum(json)
+      line[8] === ' ' && line.slice(0, 8) === logChecksum(json)
         ? saveRecordSchema.safeParse(safeJson(json))
         : undefined;
     if (parsed?.success) records.push(parsed.data);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { errnoCode, type FsHandle, ioError } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
+  APPEND_OWN_LOG,
   dataCorrupt,
   openOwnFile,
   readDataFile,
@@ -17,7 +18,6 @@ import {
   logHeader,
   logLine,
   MAX_LOG_BYTES,
-  OPEN_LOG,
   parseLog,
 } from './identity-log.js';
 import { LogDurability } from './log-durability.js';
@@ -315,7 +315,7 @@ export class Identities {
    * `space_unsafe`. Also its size now.
    */
   private async openLog(): Promise<{ handle: FsHandle; size: number }> {
-    const opened = await openOwnFile(this.space.fs, this.log, OPEN_LOG, this.log);
+    const opened = await openOwnFile(this.space.fs, this.log, APPEND_OWN_LOG, this.log);
     if (this.logKey === null || this.logKey === undefined) this.durability.logCreated = true;
     return opened;
   }

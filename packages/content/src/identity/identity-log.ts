@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { crc32 } from 'node:zlib';
+import { logChecksum } from '../files/index.js';
 import { parseIdentity } from '../space/index.js';
 
 /**
@@ -11,29 +10,19 @@ export const LOG_FILE = 'identities.log';
 const LOG_MAGIC = 'repa.identities-log/1';
 /** The largest log read back, parsed with a turn of the event loop every 4096 lines (R74). */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
-/** How the log is opened to append to it: created when missing, never through a symlink. */
-export const OPEN_LOG =
-  constants.O_WRONLY |
-  constants.O_APPEND |
-  constants.O_CREAT |
-  constants.O_NOFOLLOW |
-  constants.O_NONBLOCK;
-
-const checksum = (text: string) => crc32(text).toString(16).padStart(8, '0');
-
 /** The log's first line, naming the log `logId`. */
 export const logHeader = (logId: string) => `${LOG_MAGIC} ${logId}\n`;
 
 /** One entry's line: `<crc32> <json>`. */
 export const logLine = (identity: string, target: string) => {
   const json = JSON.stringify({ identity, target });
-  return `${checksum(json)} ${json}\n`;
+  return `${logChecksum(json)} ${json}\n`;
 };
 
 /** One intact log line's entry (`<crc32> <json>`), or `undefined`. */
 function parseLogLine(line: string): { identity: string; target: string } | undefined {
   const json = line.slice(9);
-  if (line[8] !== ' ' || line.slice(0, 8) !== checksum(json)) return undefined;
+  if (line[8] !== ' ' || line.slice(0, 8) !== logChecksum(json)) return undefined;
   try {
     const { identity, target } = JSON.parse(json) as { identity?: unknown; target?: unknown };
     if (typeof identity !== 'string' || parseIdentity(identity) === undefined) return undefined;

@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { FsHandle, FsLayer } from '@repa/durable-fs';
-import { openOwnFile } from '../files/index.js';
+import { logChecksum, openOwnFile } from '../files/index.js';
 import { MAX_RECORD_BYTES } from './intent-record.js';
 import { OPERATION_ID } from './save-planner.js';
 
@@ -30,7 +29,6 @@ function header(fields: string): Buffer {
 }
 
 const EMPTY_HEADER = header(`${MAGIC} 0`);
-const checksum = (bytes: Uint8Array) => crc32(bytes).toString(16).padStart(8, '0');
 
 /**
  * The intent record of a one-change save, written in place into `.repa/intent-slot` (one `pwrite`,
@@ -92,7 +90,7 @@ export class IntentSlot {
       bytes: Buffer.concat([head, body]),
     } as const;
     const rawBytes = raw === '-' ? null : /^\d{1,15}$/u.test(raw ?? '') ? Number(raw) : undefined;
-    if (body.length !== size || sum !== checksum(body) || known === undefined) return damaged;
+    if (body.length !== size || sum !== logChecksum(body) || known === undefined) return damaged;
     if (rawBytes === undefined || (rawBytes ?? 0) > size) return damaged;
     const metaEnd = size - (rawBytes ?? 0);
     try {
@@ -119,7 +117,7 @@ export class IntentSlot {
     bytes.write(record, HEADER_BYTES, 'utf8');
     if (content !== null) bytes.set(content, HEADER_BYTES + metaBytes);
     const body = bytes.subarray(HEADER_BYTES);
-    const fields = `${MAGIC} ${size} ${checksum(body)} ${operationId} ${content === null ? '-' : content.length}`;
+    const fields = `${MAGIC} ${size} ${logChecksum(body)} ${operationId} ${content === null ? '-' : content.length}`;
     header(fields).copy(bytes, 0);
     this.bodyBytes = Math.max(this.bodyBytes, size);
     await this.fs.write(this.handle, bytes, 0);

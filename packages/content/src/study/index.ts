@@ -8,6 +8,12 @@ export {
 } from './card-comment.js';
 export { type CardSides, formatCard } from './card-markdown.js';
 export {
+  DEFAULT_SCHEDULER_OPTIONS,
+  type SchedulerOptions,
+  schedulerOptionsOf,
+} from './card-schedule.js';
+export type { SourceStatus } from './deck-notes.js';
+export {
   type DraftRequest,
   draftRequestText,
   MAX_DRAFTED_CARDS,
@@ -18,3 +24,12 @@ export {
   passageText,
 } from './draft-request.js';
 export { type DraftedCards, type DraftRun, draftedCards } from './drafted-cards.js';
+export { type CardKind, type NoteCard, parseNoteCards } from './note-cards.js';
+export { REVIEW_MODES } from './review-log.js';
+export {
+  type DeckCall,
+  type DueCard,
+  type ReviewMode,
+  type StudyCard,
+  StudyDeck,
+} from './study-deck.js';

@@ -1,5 +1,6 @@
 import type { v1Methods } from '../v1/methods.js';
 import { studyDraftExamples, studyDraftMalformed } from './study-draft-examples.js';
+import { studyExamples, studyMalformed } from './study-examples.js';
 
 // One valid params/result example and one malformed params example per v1 method (methods.test.ts).
 
@@ -321,6 +322,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
     },
   },
   ...studyDraftExamples(run, sha),
+  ...studyExamples,
 };
 
 /** One malformed params example per method, with the path zod must name. */
@@ -394,4 +396,5 @@ export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: 
   'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
   ...studyDraftMalformed,
+  ...studyMalformed,
 };

@@ -10,6 +10,7 @@ import { runMethods } from './methods/run.js';
 import { sessionMethods, sessionRunNotificationSchema } from './methods/session.js';
 import { settingsMethods } from './methods/settings.js';
 import { spaceMethods } from './methods/space.js';
+import { studyMethods } from './methods/study.js';
 import { studyDraftMethods } from './methods/study-drafts.js';
 import { runEventNotificationSchema } from './runs.js';
 import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
@@ -37,6 +38,7 @@ export const v1Methods = {
   'space.list': spaceMethods['space.list'],
   ...filesMethods,
   ...studyDraftMethods,
+  ...studyMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

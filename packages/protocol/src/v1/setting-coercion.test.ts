@@ -21,6 +21,12 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'runs.retentionDays': ['90', 90],
   'history.maxMegabytes': ['512', 512],
   'history.maxDays': ['7', 7],
+  'study.retention': ['0.85', 0.85],
+  'study.maximumInterval': ['365', 365],
+  'study.fuzz': ['false', false],
+  'study.shortTerm': ['false', false],
+  'study.learningSteps': ['["10m","1d"]', ['10m', '1d']],
+  'study.relearningSteps': ['["30m"]', ['30m']],
 };
 
 describe('parseSettingValue', () => {

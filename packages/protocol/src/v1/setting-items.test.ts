@@ -10,7 +10,8 @@ describe('SETTING_ITEMS', () => {
     expect(keys).toHaveLength(
       Object.keys(promptSettingsSchema.shape).length +
         Object.keys(modelSettingsSchema.shape).length +
-        5,
+        5 +
+        6,
     );
     for (const item of SETTING_ITEMS) {
       expect(item.schema.safeParse(item.defaultValue).success, item.key).toBe(true);
@@ -40,6 +41,12 @@ describe('SETTING_ITEMS', () => {
       'runs.retentionDays': '0–36500',
       'history.maxMegabytes': '0–1048576',
       'history.maxDays': '0–36500',
+      'study.retention': '0.7–0.99',
+      'study.maximumInterval': '1–36500',
+      'study.fuzz': 'true | false',
+      'study.shortTerm': 'true | false',
+      'study.learningSteps': 'a list of steps like 1m, 10m, 1d',
+      'study.relearningSteps': 'a list of steps like 10m, 1d',
     });
   });
 

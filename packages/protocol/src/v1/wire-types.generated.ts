@@ -685,6 +685,171 @@ export interface MaterialInfo {
   [member: string]: unknown;
 }
 
+/** A card's FSRS state (spec R101, R102). */
+export interface StudyCardState {
+  /** Where the card is in FSRS. */
+  state: 'new' | 'learning' | 'review' | 'relearning';
+  /** When it is due. */
+  due: string;
+  /** FSRS stability (days). */
+  stability: number;
+  /** FSRS difficulty (1–10). */
+  difficulty: number;
+  /** The interval it was given, in days. */
+  scheduledDays: number;
+  /** The learning step it is at. */
+  learningSteps: number;
+  /** Times it was reviewed. */
+  reps: number;
+  /** Times it was forgotten. */
+  lapses: number;
+  /** When it was last reviewed. */
+  lastReview?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A study card of a note (spec R100). */
+export interface StudyCard {
+  /** A card's id (from its Repa comment, or derived from its note and front). */
+  id: string;
+  /** The note holding it (path relative to the space root). */
+  note: string;
+  /** Its first line in the note. */
+  line: number;
+  /** How it is written (`front::back`, `a:::b`, `?`, `??`, `==cloze==`). */
+  kind: 'basic' | 'reversed' | 'multiline' | 'multiline-reversed' | 'cloze';
+  /** What is asked (a cloze: its deletion as `[...]`). */
+  front: string;
+  /** The answer. */
+  back: string;
+  /** The note's tags, without `#`. */
+  tags: string[];
+  /** Whether the card's source passage changed since it was written (spec R103). */
+  source: {
+    /**
+     * `none`: the card cites no passage; `ok`: the cited lines still hold its quote; `changed`:
+     * they no longer do, or the document is gone.
+     */
+    status: 'none' | 'ok' | 'changed';
+    /** The cited passage (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
+    cite?: string | undefined;
+    /** With `changed`: the cited lines as they were. */
+    quote?: string | undefined;
+    /** With `changed`: the cited lines now (null: the document or page is gone). */
+    lines?: string | null | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Its FSRS state now (a new card: as of the call). */
+  fsrs: StudyCardState;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A due card with what each rating would do (spec R102). */
+export interface StudyDueCard {
+  /** A card's id (from its Repa comment, or derived from its note and front). */
+  id: string;
+  /** The note holding it (path relative to the space root). */
+  note: string;
+  /** Its first line in the note. */
+  line: number;
+  /** How it is written (`front::back`, `a:::b`, `?`, `??`, `==cloze==`). */
+  kind: 'basic' | 'reversed' | 'multiline' | 'multiline-reversed' | 'cloze';
+  /** What is asked (a cloze: its deletion as `[...]`). */
+  front: string;
+  /** The answer. */
+  back: string;
+  /** The note's tags, without `#`. */
+  tags: string[];
+  /** Whether the card's source passage changed since it was written (spec R103). */
+  source: {
+    /**
+     * `none`: the card cites no passage; `ok`: the cited lines still hold its quote; `changed`:
+     * they no longer do, or the document is gone.
+     */
+    status: 'none' | 'ok' | 'changed';
+    /** The cited passage (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
+    cite?: string | undefined;
+    /** With `changed`: the cited lines as they were. */
+    quote?: string | undefined;
+    /** With `changed`: the cited lines now (null: the document or page is gone). */
+    lines?: string | null | undefined;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Its FSRS state now (a new card: as of the call). */
+  fsrs: StudyCardState;
+  /** What each rating would do (ts-fsrs `repeat`). */
+  next: {
+    /** What one rating would do. */
+    again: {
+      /** When it would be due next. */
+      due: string;
+      /** The interval, in days (0 within the day). */
+      scheduledDays: number;
+      /** Members a newer server may add. */
+      [member: string]: unknown;
+    };
+    /** What one rating would do. */
+    hard: {
+      /** When it would be due next. */
+      due: string;
+      /** The interval, in days (0 within the day). */
+      scheduledDays: number;
+      /** Members a newer server may add. */
+      [member: string]: unknown;
+    };
+    /** What one rating would do. */
+    good: {
+      /** When it would be due next. */
+      due: string;
+      /** The interval, in days (0 within the day). */
+      scheduledDays: number;
+      /** Members a newer server may add. */
+      [member: string]: unknown;
+    };
+    /** What one rating would do. */
+    easy: {
+      /** When it would be due next. */
+      due: string;
+      /** The interval, in days (0 within the day). */
+      scheduledDays: number;
+      /** Members a newer server may add. */
+      [member: string]: unknown;
+    };
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The progress of one source (spec R103). */
+export interface StudyProgress {
+  /** The cited document, or the note itself for cards citing nothing. */
+  source: string;
+  /** The version cards were written from (null: hand-written cards). */
+  version: string | null;
+  /** Cards. */
+  cards: number;
+  /** Cards never reviewed. */
+  new: number;
+  /** Cards in (re)learning. */
+  learning: number;
+  /** Cards in review. */
+  review: number;
+  /** Cards due now. */
+  due: number;
+  /** The mean probability of recalling its reviewed cards now (null: none reviewed). */
+  recall: number | null;
+  /** Cards whose cited passage changed or is gone. */
+  sourceChanged: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** A tool call an assistant message of the history made. */
 export interface HistoryToolCall {
   /** Pi's tool call id. */
@@ -2513,6 +2678,127 @@ export interface StudyAcceptResult {
   [member: string]: unknown;
 }
 
+/** `study.due` params. */
+export interface StudyDueParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** Only the cards of a folder (`notes/bio`) or of notes with a tag (`#bio`). */
+  deck?: string | undefined;
+  /** The most cards to give (default 100). */
+  limit?: number | undefined;
+  /**
+   * The time to compute at (default: the daemon's clock): for tests and tools that replay reviews.
+   */
+  now?: string | undefined;
+}
+
+/** `study.due` result. */
+export interface StudyDueResult {
+  /** The due cards given. */
+  cards: StudyDueCard[];
+  /** How many cards are due in all. */
+  total: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.rate` params. */
+export interface StudyRateParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** A card's id (from its Repa comment, or derived from its note and front). */
+  card: string;
+  /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  rating: number;
+  /** How long the review took, in milliseconds. */
+  durationMs?: number | undefined;
+  /** How the card was reviewed (default `flip`). */
+  mode?: 'flip' | 'typed' | 'quiz' | 'tutor' | undefined;
+  /**
+   * The time to compute at (default: the daemon's clock): for tests and tools that replay reviews.
+   */
+  now?: string | undefined;
+}
+
+/** `study.rate` result. */
+export interface StudyRateResult {
+  /** The card with its new state. */
+  card: StudyCard;
+  /** The time the rating was recorded at. */
+  reviewedAt: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.undo` params. */
+export interface StudyUndoParams {
+  /** The space root (an absolute path). */
+  space: string;
+}
+
+/** `study.undo` result. */
+export interface StudyUndoResult {
+  /** The rating taken back; null when there was none. */
+  undone: {
+    /** The card whose rating was taken back. */
+    card: string;
+    /** The rating taken back. */
+    rating: number;
+    /** When it had been given. */
+    reviewedAt: string;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  } | null;
+  /** The card's state now (null: it is new again, or nothing was undone). */
+  fsrs: StudyCardState | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.status` params. */
+export interface StudyStatusParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** Only this source (a cited document, or a note for its hand-written cards). */
+  source?: string | undefined;
+  /** Only the cards of a folder (`notes/bio`) or of notes with a tag (`#bio`). */
+  deck?: string | undefined;
+  /**
+   * The time to compute at (default: the daemon's clock): for tests and tools that replay reviews.
+   */
+  now?: string | undefined;
+}
+
+/** `study.status` result. */
+export interface StudyStatusResult {
+  /** One entry per source and version. */
+  sources: StudyProgress[];
+  /** The cards whose source changed, with the old and new lines. */
+  changed: StudyCard[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.export` params. */
+export interface StudyExportParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** Only the cards of a folder (`notes/bio`) or of notes with a tag (`#bio`). */
+  deck?: string | undefined;
+}
+
+/** `study.export` result. */
+export interface StudyExportResult {
+  /** Anki's text import with file headers. */
+  format: 'anki-text';
+  /** The file to import. */
+  text: string;
+  /** How many cards it holds. */
+  cards: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** Every v1 method name with the interfaces of its params and result. */
 export interface V1MethodTypes {
   /** Negotiates the protocol version; the first call on every connection. */
@@ -2733,6 +3019,28 @@ export interface V1MethodTypes {
    * Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.
    */
   'study.accept': { params: StudyAcceptParams; result: StudyAcceptResult };
+  /**
+   * The cards due now (new ones included), learning cards first, then reviews by due time, then new
+   * cards in note order; each with its source's status and what each rating would do.
+   */
+  'study.due': { params: StudyDueParams; result: StudyDueResult };
+  /**
+   * Rates a card (1 Again, 2 Hard, 3 Good, 4 Easy): one line appended to the review log and fsynced
+   * before the answer; returns its new state.
+   */
+  'study.rate': { params: StudyRateParams; result: StudyRateResult };
+  /** Takes back the last rating that stands (an undo line in the review log; nothing is erased). */
+  'study.undo': { params: StudyUndoParams; result: StudyUndoResult };
+  /**
+   * Progress per source document and version: new, learning, review and due cards, recall
+   * probability now, and cards whose source changed.
+   */
+  'study.status': { params: StudyStatusParams; result: StudyStatusResult };
+  /**
+   * The cards as Anki's text import (tab-separated, HTML, the card id as each note's GUID:
+   * importing a later export updates instead of duplicating).
+   */
+  'study.export': { params: StudyExportParams; result: StudyExportResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -20,6 +20,12 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
+import {
+  studyCardSchema,
+  studyCardStateSchema,
+  studyDueCardSchema,
+  studyProgressSchema,
+} from './methods/study.js';
 import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
@@ -232,6 +238,10 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['MaterialInfo', materialSchema],
   ['DraftedCard', draftedCardSchema],
   ['DroppedCard', droppedCardSchema],
+  ['StudyCard', studyCardSchema],
+  ['StudyCardState', studyCardStateSchema],
+  ['StudyDueCard', studyDueCardSchema],
+  ['StudyProgress', studyProgressSchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -354,6 +364,10 @@ const defInterfaces: Record<string, string[]> = {
   SaveReceipt: ['SaveReceipt'],
   Session: ['SessionInfo'],
   SettingItemView: ['SettingItemView'],
+  StudyCard: ['StudyCard'],
+  StudyCardState: ['StudyCardState'],
+  StudyDueCard: ['StudyDueCard'],
+  StudyProgress: ['StudyProgress'],
 };
 
 describe('wire interfaces', () => {

@@ -18,6 +18,12 @@ import {
   settingsSetParamsView,
 } from '../methods/settings.js';
 import {
+  studyCardSchema,
+  studyCardStateSchema,
+  studyDueCardSchema,
+  studyProgressSchema,
+} from '../methods/study.js';
+import {
   draftedCardSchema,
   droppedCardReasonSchema,
   droppedCardSchema,
@@ -208,6 +214,10 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'SessionInfo', schema: sessionInfoSchema },
   { name: 'MaterialInfo', schema: materialSchema },
+  { name: 'StudyCardState', schema: studyCardStateSchema },
+  { name: 'StudyCard', schema: studyCardSchema },
+  { name: 'StudyDueCard', schema: studyDueCardSchema },
+  { name: 'StudyProgress', schema: studyProgressSchema },
   { name: 'HistoryToolCall', schema: historyToolCallSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
