@@ -327,6 +327,7 @@ describe('repa', () => {
         'tools.enabled',
         'tools.bash',
         'tools.bashTimeoutSeconds',
+        'tools.edits',
         'daemon.idleMinutes',
         'compaction.instructions',
         'runs.retentionDays',

@@ -172,6 +172,8 @@ export {
 } from './v1/setting-items.js';
 export {
   daemonIdleMinutesSchema,
+  type EditsMode,
+  editsModeSchema,
   type FileChangesMode,
   fileChangesModeSchema,
   type ModelSettings,

@@ -501,6 +501,7 @@ describe('SettingsStore', () => {
           tools: null,
           bash: 'off',
           bashTimeoutSeconds: 120,
+          edits: 'auto',
         },
         modelSources: {
           model: 'default',
@@ -508,6 +509,7 @@ describe('SettingsStore', () => {
           tools: 'default',
           bash: 'default',
           bashTimeoutSeconds: 'default',
+          edits: 'default',
         },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);

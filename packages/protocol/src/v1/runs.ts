@@ -9,6 +9,7 @@ import { promptSectionReportSchema } from './prompt.js';
 import { saveDiffSchema } from './rewind.js';
 import { runInputViewSchema } from './run-input.js';
 import {
+  editsModeSchema,
   modelSettingsSchema,
   modelSettingsSourcesSchema,
   promptSettingsSchema,
@@ -53,10 +54,16 @@ export const attachedSourceSchema = z.looseObject({
   version: z.string().describe('The version (sha256 of the bytes) the run read.'),
 });
 
-/** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
+/**
+ * One-run overrides of the model settings, recorded with the run (`repa run --model --thinking
+ * --edits`).
+ */
 export const runOverridesSchema = z.strictObject({
   model: z.string().min(1).optional().describe('`provider/id` of the model for this run only.'),
   thinkingLevel: thinkingLevelSchema.optional().describe('Pi thinking level for this run only.'),
+  edits: editsModeSchema
+    .optional()
+    .describe('`tools.edits` for this run only: `auto`, `ask` or `off`.'),
 });
 
 /**

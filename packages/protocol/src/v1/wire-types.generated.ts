@@ -17,6 +17,9 @@ export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhi
 /** A `tools.bash` mode. */
 export type BashMode = 'off' | 'sandboxed';
 
+/** A `tools.edits` mode. */
+export type EditsMode = 'auto' | 'ask' | 'off';
+
 /** Where Pi finds a provider's credentials. */
 export type CredentialSource =
   | 'environment'
@@ -454,10 +457,15 @@ export interface ModelSettings {
   bash?: BashMode | undefined;
   /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
   bashTimeoutSeconds?: number | undefined;
+  /**
+   * Whether saves and commands wait for the learner (`ask`), run at once (`auto`) or are not
+   * offered (`off`); absent (older runs) is `auto`.
+   */
+  edits?: EditsMode | undefined;
 }
 
 /** Where each model setting of a run came from. */
-export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {
@@ -847,6 +855,8 @@ export interface RunOverrides {
   model?: string | undefined;
   /** Pi thinking level for this run only. */
   thinkingLevel?: ThinkingLevel | undefined;
+  /** `tools.edits` for this run only: `auto`, `ask` or `off`. */
+  edits?: EditsMode | undefined;
 }
 
 /** Token usage and cost of one run, as the provider reported it. */

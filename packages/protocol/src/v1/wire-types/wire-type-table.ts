@@ -58,6 +58,7 @@ import {
 import { historyItemSchema, historyToolCallSchema, sessionInfoSchema } from '../sessions.js';
 import {
   bashModeSchema,
+  editsModeSchema,
   fileChangesModeSchema,
   modelSettingsSchema,
   modelSettingsSourcesSchema,
@@ -107,6 +108,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'FileChangesMode', schema: fileChangesModeSchema, doc: 'A `prompts.fileChanges` mode.' },
   { name: 'ThinkingLevel', schema: thinkingLevelSchema, doc: 'A Pi thinking level.' },
   { name: 'BashMode', schema: bashModeSchema, doc: 'A `tools.bash` mode.' },
+  { name: 'EditsMode', schema: editsModeSchema, doc: 'A `tools.edits` mode.' },
   {
     name: 'CredentialSource',
     schema: credentialSourceSchema,
