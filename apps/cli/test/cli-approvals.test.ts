@@ -1,4 +1,4 @@
-// Spec R36, R37: `tools.edits` on the built daemon, with a scripted model endpoint.
+// Spec R36: `tools.edits` on the built daemon, with a scripted model endpoint.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
