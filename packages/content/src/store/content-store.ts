@@ -12,10 +12,12 @@ import {
   IntentSlot,
   OPERATION_ID,
   planSave,
+  previewSave,
   type RecoverableIntent,
   type RecoveredSave,
   type SaveChange,
   SaveCommitter,
+  type SavePreview,
   SaveRecovery,
   SLOT_NAME,
 } from '../save/index.js';
@@ -51,8 +53,14 @@ export interface ContentStoreOptions {
 export interface SaveOptions {
   /** The operation id (letters, digits, `-`, `_`); generated when absent. */
   operationId?: string;
-  /** Checked once before the save starts; a save that has begun always finishes. */
+  /** Checked before the save starts (and after `approve`); a save that has begun always finishes. */
   signal?: AbortSignal;
+  /**
+   * Asked with the planned save's exact diffs before anything is written, outside the lock: the
+   * save goes on when it resolves, checked again against the same expected versions (a file changed
+   * meanwhile fails it `stale_version`), and writes nothing when it throws.
+   */
+  approve?: (preview: SavePreview) => Promise<void>;
 }
 
 /** The live stores of this process, one per real space root and app directory. */
@@ -282,6 +290,10 @@ export class ContentStore {
         fix: 'Pass at least one change.',
       });
     }
+    if (options.approve) {
+      await options.approve(await this.preview(changes, operationId));
+      if (options.signal?.aborted) throw cancelled();
+    }
     return this.locked(async (lock) => {
       if (options.signal?.aborted) throw cancelled();
       // A record a killed writer left in the slot is moved out before anything else.
@@ -311,6 +323,22 @@ export class ContentStore {
         open: async () => slot ?? (await this.openSlot(true)),
         forget: () => this.closeSlot(),
       });
+    });
+  }
+
+  /** The save `changes` would make, planned and read under the lock; nothing is written. */
+  private preview(changes: readonly SaveChange[], operationId: string): Promise<SavePreview> {
+    return this.locked(async () => {
+      const settled = (key: string, readAt: number) => this.settledKey(key, readAt);
+      const plan = await planSave(
+        this.space,
+        this.identities,
+        this.caseInsensitive,
+        changes,
+        operationId,
+        settled,
+      );
+      return previewSave(this.space, plan);
     });
   }
 

@@ -161,6 +161,22 @@ const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknow
     result: { runs: [run] },
   },
   'run.subscribe': { params: { runId: 'r1' }, result: { run } },
+  'run.approve': {
+    params: { runId: 'r1', approvalId: 'a1', answer: 'refuse', reason: 'Keep my wording.' },
+    result: {
+      approval: {
+        approvalId: 'a1',
+        toolCallId: 'call_0',
+        toolName: 'write',
+        targets: ['notes/a.md'],
+        decision: 'refused',
+        reason: 'Keep my wording.',
+        requestedAt: '2026-01-01T00:00:00.000Z',
+        answeredAt: '2026-01-01T00:00:01.000Z',
+      },
+      answered: true,
+    },
+  },
   'run.cancel': {
     params: { runId: 'r1' },
     result: {
@@ -356,6 +372,10 @@ const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string 
   },
   'run.list': { params: { limit: 0 }, path: 'params.limit' },
   'run.subscribe': { params: { runId: 3 }, path: 'params.runId' },
+  'run.approve': {
+    params: { runId: 'r1', approvalId: 'a1', answer: 'yes' },
+    path: 'params.answer',
+  },
   'run.cancel': { params: {}, path: 'params.runId' },
   'run.retry': { params: { runId: 'r1' }, path: 'params.requestId' },
   'run.resume': { params: { requestId: 'q1' }, path: 'params.runId' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
+import { approvalAnsweredShape, approvalRecordSchema, approvalRequestShape } from './approvals.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
@@ -190,6 +191,12 @@ export const runInfoSchema = z
       .describe(
         "What the space's restriction left out of the run (absent when the space is trusted).",
       ),
+    approvals: z
+      .array(approvalRecordSchema)
+      .optional()
+      .describe(
+        'The saves and commands the run asked the learner about (`tools.edits` `ask`), with their answers (absent when none).',
+      ),
     error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
     output: z.string().optional().describe('The final assistant text, once finished.'),
     citations: z
@@ -248,6 +255,14 @@ export const runEventSchema = z
         .optional()
         .describe('What each saved file changed, one per receipt that wrote or deleted text.'),
       error: wireErrorSchema.optional().describe('The error the tool returned.'),
+    }),
+    z.looseObject({
+      type: eventType('approval-request'),
+      ...approvalRequestShape,
+    }),
+    z.looseObject({
+      type: eventType('approval-answered'),
+      ...approvalAnsweredShape,
     }),
     z.looseObject({
       type: eventType('context-snapshot'),
@@ -327,6 +342,8 @@ export const runEventNotificationSchema = z.object({
 
 export type {
   AttachedSource,
+  RunApprovalAnsweredEvent,
+  RunApprovalRequestEvent,
   RunCompactionEvent,
   RunContextSnapshotEvent,
   RunDelivery,

@@ -212,6 +212,44 @@ export interface SaveDiff {
   [member: string]: unknown;
 }
 
+/**
+ * How the learner answers an approval request: `approve` this save or command, `approve-run` this
+ * one and every later one of the run without asking, `refuse` it (nothing is written or run; the
+ * model is told, with the reason).
+ */
+export type ApprovalAnswer = 'approve' | 'approve-run' | 'refuse';
+
+/** What became of an approval request: `approved` or `refused`. */
+export type ApprovalDecision = 'approved' | 'refused';
+
+/** One approval request of a run (`tools.edits` `ask`) and its answer. */
+export interface ApprovalRecord {
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /** For `bash`: the command line. */
+  command?: string | undefined;
+  /** Absent while it waits, and when the run ended first (cancelled, interrupted). */
+  decision?: ApprovalDecision | undefined;
+  /** Why it was refused, as the learner wrote it (the model is told). */
+  reason?: string | undefined;
+  /** True when this answer approved the rest of the run too ("yes to all"). */
+  forRun?: boolean | undefined;
+  /** True when an earlier "yes to all" of the run approved it: the learner was not asked. */
+  covered?: boolean | undefined;
+  /** When the run asked. */
+  requestedAt: string;
+  /** When it was answered. */
+  answeredAt?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** What a run did to a file. */
 export type RunChangeKind = 'modified' | 'created' | 'deleted' | 'moved';
 
@@ -981,6 +1019,11 @@ export interface RunInfo {
   promptSections?: PromptSectionReport[] | undefined;
   /** What the space's restriction left out of the run (absent when the space is trusted). */
   restricted?: RestrictedItem[] | undefined;
+  /**
+   * The saves and commands the run asked the learner about (`tools.edits` `ask`), with their
+   * answers (absent when none).
+   */
+  approvals?: ApprovalRecord[] | undefined;
   /** Why the run failed, was cancelled or interrupted. */
   error?: WireError | undefined;
   /** The final assistant text, once finished. */
@@ -1058,6 +1101,55 @@ export interface RunToolEndEvent {
   diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A save or command waits for the learner (`tools.edits` `ask`). */
+export interface RunApprovalRequestEvent {
+  /** The event's kind. */
+  type: 'approval-request';
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /**
+   * For a save: the exact change of every file it writes, moves or deletes, from the versions the
+   * save is checked against (approved or refused as a whole).
+   */
+  diffs?: SaveDiff[] | undefined;
+  /** For `bash`: the command line that would run. */
+  command?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** An approval request was answered. */
+export interface RunApprovalAnsweredEvent {
+  /** The event's kind. */
+  type: 'approval-answered';
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /** For `bash`: the command line. */
+  command?: string | undefined;
+  /** Approved or refused. */
+  decision: ApprovalDecision;
+  /** Why it was refused, as the learner wrote it (the model is told). */
+  reason?: string | undefined;
+  /** True when this answer approved the rest of the run too ("yes to all"). */
+  forRun?: boolean | undefined;
+  /** True when an earlier "yes to all" of the run approved it: the learner was not asked. */
+  covered?: boolean | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1170,6 +1262,8 @@ export type RunEvent =
   | RunTextDeltaEvent
   | RunToolStartEvent
   | RunToolEndEvent
+  | RunApprovalRequestEvent
+  | RunApprovalAnsweredEvent
   | RunContextSnapshotEvent
   | RunFileChangeNoticeEvent
   | RunCompactionEvent
@@ -1611,6 +1705,28 @@ export interface RunCancelParams {
 export interface RunCancelResult {
   /** The run. */
   run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.approve` params. */
+export interface RunApproveParams {
+  /** The run. */
+  runId: string;
+  /** The approval request (from its event). */
+  approvalId: string;
+  /** Approve, approve the rest of the run too, or refuse. */
+  answer: ApprovalAnswer;
+  /** With `refuse`: why, told to the model with the refusal. */
+  reason?: string | undefined;
+}
+
+/** `run.approve` result. */
+export interface RunApproveResult {
+  /** The request as the run record has it now. */
+  approval: ApprovalRecord;
+  /** True when this answer decided it; false when it was answered already. */
+  answered: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -2441,6 +2557,12 @@ export interface V1MethodTypes {
   'run.subscribe': { params: RunSubscribeParams; result: RunSubscribeResult };
   /** Cancels a run; answers the run as it is then. */
   'run.cancel': { params: RunCancelParams; result: RunCancelResult };
+  /**
+   * Answers a running run's approval request (`tools.edits` `ask`): the first answer wins; a later
+   * one, or one after the run ended, changes nothing and gets the request as it stands (`answered:
+   * false`). `not_found` for a request the run never made.
+   */
+  'run.approve': { params: RunApproveParams; result: RunApproveResult };
   /**
    * Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection
    * to it.

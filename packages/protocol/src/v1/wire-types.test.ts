@@ -7,6 +7,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
+import { approvalRecordSchema } from './approvals.js';
 import { citationSchema } from './citations.js';
 import {
   type FileChange,
@@ -239,6 +240,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['AttachedSource', attachedSourceSchema],
   ['RunOverrides', runOverridesSchema],
   ['RunUsage', runUsageSchema],
+  ['ApprovalRecord', approvalRecordSchema],
   ['RunInfo', runInfoSchema],
   [
     {
@@ -254,6 +256,8 @@ const mirrored: [string | Record<string, string>, Schema][] = [
       'steer-delivered': 'RunSteerDeliveredEvent',
       'follow-up-delivered': 'RunFollowUpDeliveredEvent',
       'sources-attached': 'RunSourcesAttachedEvent',
+      'approval-request': 'RunApprovalRequestEvent',
+      'approval-answered': 'RunApprovalAnsweredEvent',
     },
     runEventSchema,
   ],
@@ -403,7 +407,10 @@ const defInterfaces: Record<string, string[]> = {
     'RunSteerDeliveredEvent',
     'RunFollowUpDeliveredEvent',
     'RunSourcesAttachedEvent',
+    'RunApprovalRequestEvent',
+    'RunApprovalAnsweredEvent',
   ],
+  ApprovalRecord: ['ApprovalRecord'],
   RewindFile: ['RewindFile'],
   RewindResult: ['RewindResult'],
   RunFileDiff: ['RunFileDiff'],

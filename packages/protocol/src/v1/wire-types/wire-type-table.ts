@@ -3,6 +3,11 @@
 // A member typed by a schema named here is typed by that name; every other schema is written out.
 import type { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
+import {
+  approvalAnswerSchema,
+  approvalDecisionSchema,
+  approvalRecordSchema,
+} from '../approvals.js';
 import { citationSchema, citationStatusSchema } from '../citations.js';
 import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from '../content.js';
 import { jsonRpcRequestSchema } from '../json-rpc.js';
@@ -141,6 +146,9 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'SaveReceipt', schema: saveReceiptSchema },
   { name: 'FileChange', schema: fileChangeSchema },
   { name: 'SaveDiff', schema: saveDiffSchema },
+  { name: 'ApprovalAnswer', schema: approvalAnswerSchema },
+  { name: 'ApprovalDecision', schema: approvalDecisionSchema },
+  { name: 'ApprovalRecord', schema: approvalRecordSchema },
   { name: 'RunChangeKind', schema: runChangeKindSchema, doc: 'What a run did to a file.' },
   { name: 'RunFileDiff', schema: runFileDiffSchema },
   { name: 'CommandChange', schema: commandChangeSchema },
@@ -267,6 +275,16 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'RunTextDeltaEvent', schema: event('text-delta'), doc: 'Assistant text streamed.' },
   { name: 'RunToolStartEvent', schema: event('tool-start'), doc: 'A tool call started.' },
   { name: 'RunToolEndEvent', schema: event('tool-end'), doc: 'A tool call ended.' },
+  {
+    name: 'RunApprovalRequestEvent',
+    schema: event('approval-request'),
+    doc: 'A save or command waits for the learner (`tools.edits` `ask`).',
+  },
+  {
+    name: 'RunApprovalAnsweredEvent',
+    schema: event('approval-answered'),
+    doc: 'An approval request was answered.',
+  },
   {
     name: 'RunContextSnapshotEvent',
     schema: event('context-snapshot'),
