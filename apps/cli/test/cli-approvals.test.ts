@@ -307,6 +307,18 @@ describe('tools.edits ask', () => {
     }
   });
 
+  it('repa run off a terminal refuses each save with edit_refused and a fix, and writes nothing', async () => {
+    model.replies.splice(0, model.replies.length, write('notes/piped.md', 'x\n'), DONE);
+    const result = await repa(sandbox, ['run', '--edits', 'ask', 'Write a note.']);
+    expect(result.stdout).toContain('[repa] edits: ask');
+    expect(result.stdout).toContain('[approve] write wants to change notes/piped.md');
+    expect(result.stdout).toContain('(edit_refused)');
+    expect(result.stdout).toContain('Fix: Run it on a terminal to approve changes');
+    expect(result.stdout).toContain('[refused] write notes/piped.md');
+    expect(existsSync(note('notes/piped.md'))).toBe(false);
+    expect(toolResults()).toContain('not run on a terminal');
+  });
+
   it('leaves a run interrupted (resumable) and nothing written when the daemon stops while a save waits', async () => {
     const { events, follower, done } = await submit([write('notes/restart.md', 'x\n')], ASK);
     // The follower's connection goes with the daemon; the run is read back from the new one.

@@ -11,6 +11,7 @@ import {
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
 import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
+import { APPROVAL_QUESTION, type Approver, parseApprovalReply } from '../approvals.js';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { FRAMES, formatElapsed, type WaitIndicator } from '../style.js';
@@ -23,6 +24,7 @@ export interface TerminalChatActions {
     printer: RunPrinter,
     delivery?: RunDelivery,
     accepted?: (run: RunInfo) => void,
+    approver?: Approver,
   ): FollowedRun;
   /** Runs a slash command; resolves false for `/exit`. */
   command(line: string, say: (text: string) => void): Promise<boolean>;
@@ -242,6 +244,24 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     finish = resolve;
   });
   const waiting: Turn[] = [];
+  // A save or command waiting for the learner: the next line typed answers it (R37).
+  let answering: ((line: string) => void) | undefined;
+  const approver: Approver = (_request, signal) =>
+    new Promise((resolve, reject) => {
+      say(APPROVAL_QUESTION);
+      const stop = () => {
+        answering = undefined;
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      answering = (line) => {
+        const reply = parseApprovalReply(line);
+        if (!reply) return say('Type y, n (a reason may follow it) or a.');
+        answering = undefined;
+        signal.removeEventListener('abort', stop);
+        resolve(reply);
+      };
+    });
 
   const sendNext = async () => {
     while (!active && waiting.length > 0) {
@@ -310,11 +330,17 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   };
   const queue = (text: string): Turn =>
     later(text, (queuedPrinter) =>
-      actions.send(text, queuedPrinter, 'queue', (accepted) => {
-        if (accepted.queuePosition) {
-          say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
-        }
-      }),
+      actions.send(
+        text,
+        queuedPrinter,
+        'queue',
+        (accepted) => {
+          if (accepted.queuePosition) {
+            say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
+          }
+        },
+        approver,
+      ),
     );
 
   // A run another client starts in this session streams here too, in its turn.
@@ -331,6 +357,11 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   });
 
   editor.onSubmit = (text) => {
+    if (answering) {
+      say(`you> ${text}`);
+      answering(text);
+      return;
+    }
     if (text === '') return;
     editor.addToHistory(text);
     if (text.startsWith('/') && !text.includes('\n') && !actions.isTemplate?.(text)) {
@@ -350,7 +381,11 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     waiting.push(
       active || waiting.length > 0
         ? queue(text)
-        : { text, start: () => actions.send(text, printer), show: () => {} },
+        : {
+            text,
+            start: () => actions.send(text, printer, undefined, undefined, approver),
+            show: () => {},
+          },
     );
     void sendNext();
   };
