@@ -174,6 +174,29 @@ describe('tools.edits ask', () => {
     rmSync(note('notes/new.md'));
   });
 
+  it('"yes to all" approves the rest of the run without asking again, on the record as covered', async () => {
+    const { follower, events, done } = await submit(
+      [write('notes/all-1.md', '1\n'), write('notes/all-2.md', '2\n')],
+      ASK,
+    );
+    const { run } = await follower.accepted;
+    const [asked] = await requests(events);
+    await client.request('run.approve', {
+      runId: run.runId,
+      approvalId: asked?.approvalId ?? '',
+      answer: 'approve-run',
+    });
+    const ended = await done;
+    expect(events.filter((event) => event.type === 'approval-request')).toHaveLength(1);
+    expect(readFileSync(note('notes/all-2.md'), 'utf8')).toBe('2\n');
+    expect(ended.approvals?.map((one) => [one.decision, one.forRun, one.covered])).toEqual([
+      ['approved', true, undefined],
+      ['approved', undefined, true],
+    ]);
+    rmSync(note('notes/all-1.md'));
+    rmSync(note('notes/all-2.md'));
+  });
+
   it('asks once for a three-file apply_patch: refused, none is written; approved, all are', async () => {
     const patch = {
       kind: 'tools' as const,

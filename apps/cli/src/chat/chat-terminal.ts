@@ -11,10 +11,11 @@ import {
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
 import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
-import { APPROVAL_QUESTION, type Approver, parseApprovalReply } from '../approvals.js';
+import type { Approver } from '../approvals.js';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { FRAMES, formatElapsed, type WaitIndicator } from '../style.js';
+import { chatApprovals } from './chat-approvals.js';
 
 /** What the terminal chat needs from `repa chat`. */
 export interface TerminalChatActions {
@@ -245,23 +246,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   });
   const waiting: Turn[] = [];
   // A save or command waiting for the learner: the next line typed answers it (R37).
-  let answering: ((line: string) => void) | undefined;
-  const approver: Approver = (_request, signal) =>
-    new Promise((resolve, reject) => {
-      say(APPROVAL_QUESTION);
-      const stop = () => {
-        answering = undefined;
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', stop, { once: true });
-      answering = (line) => {
-        const reply = parseApprovalReply(line);
-        if (!reply) return say('Type y, n (a reason may follow it) or a.');
-        answering = undefined;
-        signal.removeEventListener('abort', stop);
-        resolve(reply);
-      };
-    });
+  const { approver, answer } = chatApprovals(say);
 
   const sendNext = async () => {
     while (!active && waiting.length > 0) {
@@ -328,20 +313,12 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     };
     return { text, start: () => run, show, ...(from ? { from } : {}) };
   };
+  const queued = (accepted: RunInfo) => {
+    if (!accepted.queuePosition) return;
+    say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
+  };
   const queue = (text: string): Turn =>
-    later(text, (queuedPrinter) =>
-      actions.send(
-        text,
-        queuedPrinter,
-        'queue',
-        (accepted) => {
-          if (accepted.queuePosition) {
-            say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
-          }
-        },
-        approver,
-      ),
-    );
+    later(text, (held) => actions.send(text, held, 'queue', queued, approver));
 
   // A run another client starts in this session streams here too, in its turn.
   const follow = actions.follow;
@@ -357,11 +334,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   });
 
   editor.onSubmit = (text) => {
-    if (answering) {
-      say(`you> ${text}`);
-      answering(text);
-      return;
-    }
+    if (answer(text)) return;
     if (text === '') return;
     editor.addToHistory(text);
     if (text.startsWith('/') && !text.includes('\n') && !actions.isTemplate?.(text)) {

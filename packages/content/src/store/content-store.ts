@@ -309,16 +309,8 @@ export class ContentStore {
           { fix: 'Use a new operation id.' },
         );
       }
-      const plan = await planSave(
-        this.space,
-        this.identities,
-        this.caseInsensitive,
-        changes,
-        operationId,
-        (key, readAt) => this.settledKey(key, readAt),
-        // The common edit: one change against what this store just read.
-        changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
-      );
+      // The common edit: one change against what this store just read.
+      const plan = await this.plan(changes, operationId, changes.length === 1);
       return this.committer.commit(plan, operationId, lock, {
         open: async () => slot ?? (await this.openSlot(true)),
         forget: () => this.closeSlot(),
@@ -328,18 +320,20 @@ export class ContentStore {
 
   /** The save `changes` would make, planned and read under the lock; nothing is written. */
   private preview(changes: readonly SaveChange[], operationId: string): Promise<SavePreview> {
-    return this.locked(async () => {
-      const settled = (key: string, readAt: number) => this.settledKey(key, readAt);
-      const plan = await planSave(
-        this.space,
-        this.identities,
-        this.caseInsensitive,
-        changes,
-        operationId,
-        settled,
-      );
-      return previewSave(this.space, plan);
-    });
+    return this.locked(async () => previewSave(this.space, await this.plan(changes, operationId)));
+  }
+
+  /** Plans `changes` (under the lock); `recall`: against this store's settled reads. */
+  private plan(changes: readonly SaveChange[], operationId: string, recall = false) {
+    return planSave(
+      this.space,
+      this.identities,
+      this.caseInsensitive,
+      changes,
+      operationId,
+      (key, readAt) => this.settledKey(key, readAt),
+      recall ? (target) => this.settledReads.get(target) : undefined,
+    );
   }
 
   /** Remembers a read whose stat key was settled when it was taken (see {@link settledReads}). */
