@@ -5,6 +5,7 @@ import {
   type RunFollower,
   type RunInfo,
 } from '@repa/protocol';
+import { type Approver, approvalAnswers } from './approvals.js';
 import type { RunPrinter } from './run-printer.js';
 
 /** A run being followed. */
@@ -26,7 +27,8 @@ export function exitCodeOf(run: RunInfo): number {
 
 /**
  * Starts a run with `start` (`run.submit`, `run.retry`, `run.resume` or `run.subscribe`) and prints
- * what the protocol's run follower yields until the run ends.
+ * what the protocol's run follower yields until the run ends. Its approval requests (`tools.edits`
+ * `ask`) are asked with `approver`; without one (off a terminal) each is refused.
  * Contract: events are listened to before the request is sent, so none that arrive with or before
  * the answer are lost; a request id that was already accepted prints the original run's output.
  */
@@ -34,6 +36,7 @@ export function followRun(
   client: RepaClient,
   printer: RunPrinter,
   start: () => Promise<{ run: RunInfo; resubmitted: boolean }>,
+  approver?: Approver,
 ): FollowedRun {
   let dropped = false;
   const stopDisconnect = client.on('disconnect', () => {
@@ -41,7 +44,8 @@ export function followRun(
   });
   const follower = client.followRun(start);
   let ended = false;
-  const done = printRun(client, printer, follower).then(
+  const approvals = approvalAnswers(client, printer, approver);
+  const done = printRun(client, printer, follower, approvals).then(
     (run) => {
       ended = true;
       stopDisconnect();
@@ -79,6 +83,7 @@ async function printRun(
   client: RepaClient,
   printer: RunPrinter,
   follower: RunFollower<{ run: RunInfo; resubmitted: boolean }>,
+  approvals: ReturnType<typeof approvalAnswers>,
 ): Promise<RunInfo> {
   const { run, resubmitted } = await follower.accepted;
   printer.accepted(run, resubmitted);
@@ -86,12 +91,16 @@ async function printRun(
   let final = isTerminalRunStatus(run.status) ? run : undefined;
   for await (const update of follower) {
     if (update.kind === 'event') {
+      const { event } = update.notification;
       printer.event(update.notification);
+      if (event.type === 'approval-request') approvals.request(run.runId, event);
+      if (event.type === 'approval-answered') approvals.answered(event);
     } else {
       printer.resumed(update.run, update.afterSeq);
       if (isTerminalRunStatus(update.run.status)) final = update.run;
     }
   }
+  approvals.end();
   const record = final ?? (await client.request('run.get', { runId: run.runId })).run;
   printer.finished(record, record === run && resubmitted);
   return record;

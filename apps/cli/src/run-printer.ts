@@ -6,6 +6,7 @@ import type {
   RunInfo,
   SaveReceipt,
 } from '@repa/protocol';
+import { approvalAnsweredLine, approvalRequestLines } from './approval-lines.js';
 import { citationFootnotes } from './citation-footnotes.js';
 import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
 import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
@@ -134,6 +135,9 @@ const TAG_STYLES: Record<string, TextStyle> = {
   retry: 'yellow',
   compaction: 'dim',
   cancel: 'yellow',
+  approve: ['bold', 'yellow'],
+  approved: 'green',
+  refused: 'red',
   succeeded: ['bold', 'green'],
   failed: ['bold', 'red'],
   interrupted: ['bold', 'red'],
@@ -367,6 +371,14 @@ export class RunPrinter {
         return;
       case 'follow-up-delivered':
         this.note(`[follow-up] delivered: ${truncate(event.text, 200)}`);
+        return;
+      case 'approval-request':
+        this.#label = 'waiting for your approval';
+        for (const line of approvalRequestLines(this.#options.out, event)) this.note(line);
+        return;
+      case 'approval-answered':
+        this.#label = 'waiting for the model';
+        this.note(approvalAnsweredLine(event));
         return;
       case 'sources-attached':
         this.note(

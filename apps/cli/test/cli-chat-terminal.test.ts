@@ -240,7 +240,9 @@ describe('repa chat on a terminal', () => {
     chat.keys('Enter');
     await chat.waitFor(new RegExp(`^\\[repa\\] session ${older?.sessionId}$`, 'm'));
     // The earlier turns, then the status line under the editor: model, thinking, context, session.
-    const screen = await chat.waitFor(/^repa-offline · thinking \S+ · context.* · session \S+$/m);
+    const screen = await chat.waitFor(
+      /^repa-offline · thinking \S+ · edits auto · context.* · session \S+$/m,
+    );
     expect(screen).toMatch(/^\[user\] .*\nOlder request$/m);
     expect(screen).toMatch(/^\[assistant\] .*\n\[repa-offline\] /m);
     expect(screen.search(/^\[user\] /m)).toBeLessThan(screen.search(EDITOR));

@@ -36,6 +36,7 @@ describe('repa', () => {
         'tools.enabled',
         'tools.bash',
         'tools.bashTimeoutSeconds',
+        'tools.edits',
         'daemon.idleMinutes',
         'compaction.instructions',
         'runs.retentionDays',

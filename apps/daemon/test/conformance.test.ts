@@ -498,6 +498,29 @@ describe('protocol v1 conformance against a real daemon', () => {
       delivery: 'steer',
     });
     expect(steer).toMatchObject({ error: { data: { code: 'no_active_run' } } });
+    // A save that waits for the learner (`tools.edits` ask for this run), refused with a reason.
+    const asking = (await call('run.submit', {
+      space,
+      sessionId,
+      requestId: 'conformance-6',
+      input: { type: 'text', text: '*** Begin Patch\n*** Add File: notes/b.md\n+b\n*** End Patch' },
+      overrides: { edits: 'ask' },
+    })) as { run: { runId: string } };
+    const request = await client.waitFor(
+      (n) =>
+        n.method === 'run.event' &&
+        (n.params as { event: { type: string } }).event.type === 'approval-request',
+    );
+    const { approvalId } = (request.params as { event: { approvalId: string } }).event;
+    expect(
+      await call('run.approve', {
+        runId: asking.run.runId,
+        approvalId,
+        answer: 'refuse',
+        reason: 'Not now.',
+      }),
+    ).toMatchObject({ answered: true, approval: { decision: 'refused', reason: 'Not now.' } });
+    await client.waitFor(finished(asking.run.runId));
     await call('session.history', { space, sessionId });
     expect(client.notifications.some((message) => message.method === 'session.run')).toBe(true);
     expect(await call('session.unsubscribe', { space, sessionId })).toEqual({ unsubscribed: true });

@@ -1,4 +1,5 @@
 import {
+  type ApprovalAnswer,
   type ModelDecision,
   type RepaClient,
   RepaError,
@@ -115,6 +116,28 @@ export function ConversationView({
     }
   };
 
+  /** Answers a run's approval request; a refusal of the daemon is shown under the conversation. */
+  const approve = async (
+    runId: string,
+    approvalId: string,
+    answer: ApprovalAnswer,
+    reason?: string,
+  ) => {
+    try {
+      const result = await client.request('run.approve', {
+        runId,
+        approvalId,
+        answer,
+        ...(reason ? { reason } : {}),
+      });
+      if (!result.answered && result.approval.decision) {
+        onNotice(`Another client answered first: the change was ${result.approval.decision}.`);
+      }
+    } catch (error) {
+      onNotice(describeError(error));
+    }
+  };
+
   /** A steer that arrived after its run ended, queued as a request of its own. */
   const queueInstead = async (steer: SteerView) => {
     if (await submit('queue', steer.text)) {
@@ -151,7 +174,7 @@ export function ConversationView({
                     (view) =>
                       html`<${RunItem} key=${view.runId} view=${view} steers=${steers.filter(
                         (steer) => steer.targetRunId === view.runId,
-                      )} onCancel=${live.cancel} onRetry=${live.retry} onResume=${live.resume} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} />`,
+                      )} onCancel=${live.cancel} onRetry=${live.retry} onResume=${live.resume} onQueueSteer=${queueInstead} onRewind=${rewind} onRewound=${rewound} onApprove=${approve} />`,
                   )}
                 </ol>
                 </div>

@@ -1,6 +1,7 @@
 import type { FileChange, RewindResult, SaveDiff, SaveReceipt } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
+import { type AnswerApproval, ApprovalView } from './approval-view.js';
 import { CitationChips } from './citation-chips.js';
 import { summaryParts } from './compaction-summary.js';
 import { FileLink } from './file-links.js';
@@ -78,8 +79,25 @@ interface Undoing {
 /** The tools whose target is a file (a link to the reader); others name a pattern or a folder. */
 const FILE_TOOLS = new Set(['read', 'write', 'edit']);
 
-function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }) {
+/** How a run's view answers its approval requests (absent: they are only shown). */
+interface Approving {
+  runId: string;
+  active: boolean;
+  onAnswer?: AnswerApproval | undefined;
+}
+
+function BlockView({
+  block,
+  undo,
+  approving,
+}: {
+  block: Block;
+  undo?: Undoing | undefined;
+  approving?: Approving | undefined;
+}) {
   switch (block.kind) {
+    case 'approval':
+      return html`<${ApprovalView} block=${block} runId=${approving?.runId ?? ''} active=${approving?.active ?? false} onAnswer=${approving?.onAnswer} />`;
     case 'text':
       return html`<${Markdown} text=${block.text} />`;
     case 'tool':
@@ -166,6 +184,7 @@ export function RunItem({
   onQueueSteer,
   onRewind,
   onRewound,
+  onApprove,
 }: {
   view: RunView;
   steers: SteerView[];
@@ -177,6 +196,8 @@ export function RunItem({
   /** Undo of the run's saves (absent: no Undo buttons). */
   onRewind?: Rewind;
   onRewound?: (result: RewindResult) => void;
+  /** Answers the run's approval requests (absent: they are only shown). */
+  onApprove?: AnswerApproval;
 }) {
   const undo =
     onRewind && !isActive(view.status)
@@ -206,7 +227,7 @@ export function RunItem({
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>
       <span class="who">Repa</span>
       ${view.model ? html`<${RunModelLabel} view=${view.model} />` : ''}
-      ${view.blocks.map((block) => html`<${BlockView} block=${block} undo=${undo} />`)}
+      ${view.blocks.map((block) => html`<${BlockView} block=${block} undo=${undo} approving=${{ runId: view.runId, active, onAnswer: onApprove }} />`)}
       <${CitationChips} citations=${view.citations} />
       ${waiting.map((steer) => html`<${PendingSteer} key=${steer.runId} steer=${steer} onCancel=${onCancel} onQueue=${onQueueSteer} />`)}
       <p class=${`run-status status-${view.status}`}>

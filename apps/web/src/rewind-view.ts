@@ -21,11 +21,14 @@ function lineClass(line: string): string {
   return 'diff-context';
 }
 
-/** One save's change, collapsed: `+3 −1`, opening to the diff with its changed lines marked. */
-export function DiffView({ diff }: { diff: SaveDiff }) {
+/**
+ * One save's change, collapsed (`open`: shown): `+3 −1`, opening to the diff with its changed
+ * lines marked.
+ */
+export function DiffView({ diff, open = false }: { diff: SaveDiff; open?: boolean }) {
   if (diff.diff === undefined) return html`<span class="diff-note">${counts(diff)}</span>`;
   const lines = diff.diff.replace(/\n$/u, '').split('\n');
-  return html`<details class="save-diff">
+  return html`<details class="save-diff" open=${open}>
     <summary><span class="diff-counts">${counts(diff)}</span> changed lines</summary>
     <pre class="diff">${lines.map((line) => html`<span class=${lineClass(line)}>${line}${'\n'}</span>`)}</pre>
     ${diff.truncated ? html`<p class="meta">Cut short; <code>repa runs diff</code> shows all of it.</p>` : ''}

@@ -268,3 +268,58 @@ describe('the steps live-runs.ts takes on its state', () => {
     expect(steers[0]?.status).toBe('running');
   });
 });
+
+describe('applyRunEvent with approvals', () => {
+  it('shows a request with its diffs, then the answer on it; one approved by "yes to all" unasked too', () => {
+    const diff = { target: 'notes/a.md', added: 1, removed: 0, diff: '+x\n' };
+    const subject = { toolCallId: 'c1', toolName: 'write' };
+    const shown = apply(view(), [
+      {
+        type: 'approval-request',
+        approvalId: 'a1',
+        ...subject,
+        targets: ['notes/a.md'],
+        diffs: [diff],
+      },
+      {
+        type: 'approval-answered',
+        approvalId: 'a1',
+        ...subject,
+        decision: 'refused',
+        reason: 'No.',
+      },
+      {
+        type: 'approval-answered',
+        approvalId: 'a2',
+        ...subject,
+        targets: ['b.md'],
+        decision: 'approved',
+        covered: true,
+      },
+    ]);
+    expect(shown.blocks).toEqual([
+      {
+        kind: 'approval',
+        approvalId: 'a1',
+        toolName: 'write',
+        targets: ['notes/a.md'],
+        diffs: [diff],
+        command: undefined,
+        decision: 'refused',
+        reason: 'No.',
+        forRun: false,
+      },
+      {
+        kind: 'approval',
+        approvalId: 'a2',
+        toolName: 'write',
+        targets: ['b.md'],
+        diffs: [],
+        command: undefined,
+        decision: 'approved',
+        reason: undefined,
+        forRun: true,
+      },
+    ]);
+  });
+});

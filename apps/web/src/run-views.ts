@@ -52,7 +52,23 @@ export type Block =
       entryId?: string;
     }
   | { kind: 'context'; revision: string; sources: string[] }
-  | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string };
+  | { kind: 'steer'; followUp: boolean; text: string; requestRunId: string }
+  | {
+      /** A save or command that waits (or waited) for the learner (`tools.edits` `ask`). */
+      kind: 'approval';
+      approvalId: string;
+      toolName: string;
+      targets: string[];
+      /** The exact change of every file of the save. */
+      diffs: SaveDiff[];
+      /** For `bash`: the command line. */
+      command?: string | undefined;
+      /** Absent while it waits (or when the run ended first). */
+      decision?: 'approved' | 'refused' | undefined;
+      reason?: string | undefined;
+      /** Approved with the rest of the run ("yes to all"), or by such an earlier answer. */
+      forRun?: boolean | undefined;
+    };
 
 /** What the page knows of one run it follows. */
 export interface RunView {
@@ -214,6 +230,42 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
     case 'context-snapshot':
       view.blocks.push({ kind: 'context', revision: event.revision, sources: event.sources });
       break;
+    case 'approval-request':
+      view.blocks.push({
+        kind: 'approval',
+        approvalId: event.approvalId,
+        toolName: event.toolName,
+        targets: event.targets ?? [],
+        diffs: event.diffs ?? [],
+        command: event.command,
+      });
+      break;
+    case 'approval-answered': {
+      const asked = view.blocks.find(
+        (block) => block.kind === 'approval' && block.approvalId === event.approvalId,
+      );
+      const answer = {
+        decision: event.decision,
+        reason: event.reason,
+        forRun: event.forRun === true || event.covered === true,
+      };
+      // One an earlier "yes to all" approved was never asked: it shows as approved.
+      if (asked?.kind === 'approval') Object.assign(asked, answer);
+      else {
+        const { approvalId, toolName, command } = event;
+        const targets = event.targets ?? [];
+        view.blocks.push({
+          kind: 'approval',
+          approvalId,
+          toolName,
+          targets,
+          diffs: [],
+          command,
+          ...answer,
+        });
+      }
+      break;
+    }
     case 'steer-delivered':
     case 'follow-up-delivered':
       view.blocks.push({

@@ -214,6 +214,7 @@ describe('RepaApplication runs', () => {
       tools: ['read', 'grep'],
       bash: 'sandboxed',
       bashTimeoutSeconds: 120,
+      edits: 'auto',
     });
     expect(run.modelSettingsSources).toEqual({
       model: 'default',
@@ -221,6 +222,7 @@ describe('RepaApplication runs', () => {
       tools: 'space',
       bash: 'space',
       bashTimeoutSeconds: 'default',
+      edits: 'default',
     });
     // A change after acceptance does not reach the accepted run (R20, R72).
     await set?.(
@@ -239,6 +241,7 @@ describe('RepaApplication runs', () => {
       tools: ['ls'],
       bash: 'sandboxed',
       bashTimeoutSeconds: 120,
+      edits: 'auto',
     });
     expect(retried.run.modelSettingsSources?.thinkingLevel).toBe('run');
     await app.cancel(retried.run.runId);

@@ -37,7 +37,12 @@ export {
   recordCommandChanges,
   rewindGroup,
 } from './rewind/index.js';
-export type { RecoverableIntent, RecoveredSave, SaveChange } from './save/index.js';
+export type {
+  RecoverableIntent,
+  RecoveredSave,
+  SaveChange,
+  SavePreview,
+} from './save/index.js';
 export {
   FOLDER_LIST_LIMIT,
   type FolderEntry,

@@ -7,6 +7,7 @@ export {
   type SandboxedBashToolOptions,
 } from './bash/index.js';
 export {
+  type ApprovalAsk,
   type ContentEditDetails,
   type ContentFindDetails,
   type ContentGrepDetails,
@@ -17,4 +18,5 @@ export {
   type ContentSearchDetails,
   type ContentToolsOptions,
   createContentTools,
+  type ToolApprovals,
 } from './tools/index.js';

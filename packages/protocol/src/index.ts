@@ -22,6 +22,12 @@ export {
 } from './errors/repa-error.js';
 export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
 export {
+  type ApprovalAnswer,
+  type ApprovalDecision,
+  type ApprovalRecord,
+  approvalRecordSchema,
+} from './v1/approvals.js';
+export {
   type Citation,
   type CitationStatus,
   citationPlace,
@@ -134,6 +140,8 @@ export {
   type AttachedSource,
   attachedSourceSchema,
   isTerminalRunStatus,
+  type RunApprovalAnsweredEvent,
+  type RunApprovalRequestEvent,
   type RunCompactionEvent,
   type RunContextSnapshotEvent,
   type RunDelivery,
@@ -179,6 +187,8 @@ export {
 } from './v1/setting-items.js';
 export {
   daemonIdleMinutesSchema,
+  type EditsMode,
+  editsModeSchema,
   type FileChangesMode,
   fileChangesModeSchema,
   type ModelSettings,

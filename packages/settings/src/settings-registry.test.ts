@@ -38,7 +38,7 @@ describe('settingsRegistry', () => {
       ).toEqual(fields.sort());
     });
 
-    it('declares the model items (null defaults where Pi decides; bash off, 120 s) for every ModelSettings field', () => {
+    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto) for every ModelSettings field', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
           .filter((item) => !/^(prompts|daemon|compaction|runs|history)\./.test(item.key))
@@ -50,6 +50,7 @@ describe('settingsRegistry', () => {
         'tools.enabled': null,
         'tools.bash': 'off',
         'tools.bashTimeoutSeconds': 120,
+        'tools.edits': 'auto',
       });
     });
 

@@ -230,6 +230,7 @@ describe('SettingsStore', () => {
           tools: null,
           bash: 'off',
           bashTimeoutSeconds: 120,
+          edits: 'auto',
         },
         modelSources: {
           model: 'default',
@@ -237,6 +238,7 @@ describe('SettingsStore', () => {
           tools: 'default',
           bash: 'default',
           bashTimeoutSeconds: 'default',
+          edits: 'default',
         },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);

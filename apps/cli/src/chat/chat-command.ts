@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
+import { editsLine, editsMode } from '../approval-lines.js';
+import type { Approver } from '../approvals.js';
 import { type CliContext, claimSpace, spaceOf } from '../cli-context.js';
 import { defineCommand, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import {
@@ -49,6 +51,7 @@ function sendRequest(
   text: string,
   delivery?: RunDelivery,
   accepted?: (run: RunInfo) => void,
+  approver?: Approver,
 ): FollowedRun {
   const params = {
     space: chat.space,
@@ -63,20 +66,24 @@ function sendRequest(
     accepted?.(result.run);
     return result;
   };
-  const followed = followRun(chat.client, chat.printer, () =>
-    submit().catch(async (error: unknown) => {
-      // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
-      // start it again and send once more (run.submit is idempotent by requestId).
-      if (!(RepaError.isInstance(error) && error.code === 'daemon_unavailable')) throw error;
-      const { status } = await startDaemon({
-        appDirectory: chat.context.appDirectory,
-        agentDir: chat.context.agentDir,
-      });
-      chat.printer.note(
-        `[repa] the daemon had stopped; started it again (pid ${status.pid ?? '?'})`,
-      );
-      return submit();
-    }),
+  const followed = followRun(
+    chat.client,
+    chat.printer,
+    () =>
+      submit().catch(async (error: unknown) => {
+        // The daemon went away while the chat waited (stopped, or idle for daemon.idleMinutes):
+        // start it again and send once more (run.submit is idempotent by requestId).
+        if (!(RepaError.isInstance(error) && error.code === 'daemon_unavailable')) throw error;
+        const { status } = await startDaemon({
+          appDirectory: chat.context.appDirectory,
+          agentDir: chat.context.agentDir,
+        });
+        chat.printer.note(
+          `[repa] the daemon had stopped; started it again (pid ${status.pid ?? '?'})`,
+        );
+        return submit();
+      }),
+    approver,
   );
   // After each reply: the model it used and Pi's estimate of the context, as a status line.
   const done = followed.done.then((run) => {
@@ -164,6 +171,7 @@ async function openChat(
   // The model the next run uses now (each run's own is decided when it is accepted, spec R71).
   const { choice } = await client.request('models.next', { space, sessionId: opened.sessionId });
   announceModel(context, printer, start, { ...choice, modelSource: choice.source });
+  printer.note(editsLine(await editsMode(client, { space, sessionId: opened.sessionId })));
   // The prompt templates of the Pi packages the space's sessions load: `/name` lines go to Pi.
   const templates = await chatTemplates(client, space);
   return {
@@ -279,8 +287,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
     // Pi's terminal UI is loaded only here, so other commands start without it.
     const { terminalChat } = await import('./chat-terminal.js');
     const code = await terminalChat({
-      send: (text, printer, delivery, accepted) =>
-        sendRequest({ ...chat, printer }, text, delivery, accepted),
+      send: (text, printer, delivery, accepted, approver) =>
+        sendRequest({ ...chat, printer }, text, delivery, accepted, approver),
       command: (line, say) => slashCommand(chat, line, say),
       commands: [...SLASH_COMMANDS, ...templates],
       isTemplate: (line) => isTemplateLine(templates, line),

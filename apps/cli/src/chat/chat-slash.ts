@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import { editsMode } from '../approval-lines.js';
 import type { CliContext } from '../cli-context.js';
 import { describeCompaction } from '../commands/session-commands.js';
 import { describeRunModel } from '../describe-model.js';
@@ -126,15 +127,16 @@ async function resume(chat: Chat, arg: string, say: (text: string) => void) {
 
 /**
  * What the status line under the chat's editor shows, short enough for one row: the model and
- * thinking level the next reply uses, Pi's last estimate of how full the context is (an estimate,
+ * thinking level the next reply uses, what it may change without asking (`tools.edits`), Pi's last estimate of how full the context is (an estimate,
  * spec R47), and the session.
  */
 export async function chatStatus(chat: Chat): Promise<string> {
   const where = { space: chat.space, sessionId: chat.sessionId };
-  const [{ choice }, { runs }, { prefixes }] = await Promise.all([
+  const [{ choice }, { runs }, { prefixes }, edits] = await Promise.all([
     chat.client.request('models.next', where),
     chat.client.request('run.list', { ...where, limit: 10 }),
     recentSessions(chat),
+    editsMode(chat.client, where),
   ]);
   const usage = runs.find((run) => run.usage?.contextTokensEstimate !== undefined)?.usage;
   const estimate = usage?.contextTokensEstimate;
@@ -146,7 +148,7 @@ export async function chatStatus(chat: Chat): Promise<string> {
         ? `context ~${Math.round((100 * estimate) / window)}% of ${Math.round(window / 1000)}k (estimate)`
         : `context ~${estimate} tokens (estimate)`;
   const session = prefixes.get(chat.sessionId) ?? chat.sessionId.slice(0, 8);
-  return `${choice.model} · thinking ${choice.thinkingLevel} · ${context} · session ${session}`;
+  return `${choice.model} · thinking ${choice.thinkingLevel} · edits ${edits} · ${context} · session ${session}`;
 }
 
 /**

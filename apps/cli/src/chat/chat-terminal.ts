@@ -11,9 +11,11 @@ import {
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
 import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
+import type { Approver } from '../approvals.js';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
 import { FRAMES, formatElapsed, type WaitIndicator } from '../style.js';
+import { chatApprovals } from './chat-approvals.js';
 
 /** What the terminal chat needs from `repa chat`. */
 export interface TerminalChatActions {
@@ -23,6 +25,7 @@ export interface TerminalChatActions {
     printer: RunPrinter,
     delivery?: RunDelivery,
     accepted?: (run: RunInfo) => void,
+    approver?: Approver,
   ): FollowedRun;
   /** Runs a slash command; resolves false for `/exit`. */
   command(line: string, say: (text: string) => void): Promise<boolean>;
@@ -242,6 +245,8 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     finish = resolve;
   });
   const waiting: Turn[] = [];
+  // A save or command waiting for the learner: the next line typed answers it (R37).
+  const { approver, answer } = chatApprovals(say);
 
   const sendNext = async () => {
     while (!active && waiting.length > 0) {
@@ -308,14 +313,12 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     };
     return { text, start: () => run, show, ...(from ? { from } : {}) };
   };
+  const queued = (accepted: RunInfo) => {
+    if (!accepted.queuePosition) return;
+    say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
+  };
   const queue = (text: string): Turn =>
-    later(text, (queuedPrinter) =>
-      actions.send(text, queuedPrinter, 'queue', (accepted) => {
-        if (accepted.queuePosition) {
-          say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
-        }
-      }),
-    );
+    later(text, (held) => actions.send(text, held, 'queue', queued, approver));
 
   // A run another client starts in this session streams here too, in its turn.
   const follow = actions.follow;
@@ -331,6 +334,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   });
 
   editor.onSubmit = (text) => {
+    if (answer(text)) return;
     if (text === '') return;
     editor.addToHistory(text);
     if (text.startsWith('/') && !text.includes('\n') && !actions.isTemplate?.(text)) {
@@ -350,7 +354,11 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     waiting.push(
       active || waiting.length > 0
         ? queue(text)
-        : { text, start: () => actions.send(text, printer), show: () => {} },
+        : {
+            text,
+            start: () => actions.send(text, printer, undefined, undefined, approver),
+            show: () => {},
+          },
     );
     void sendNext();
   };

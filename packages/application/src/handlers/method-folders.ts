@@ -35,6 +35,7 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
   'run.resolve': 'reads',
   'run.subscribe': 'none',
   'run.cancel': 'none',
+  'run.approve': 'none',
   'run.retry': 'none',
   'run.resume': 'none',
   'run.prune': 'reads',

@@ -1,6 +1,7 @@
 import { markChangedSince } from '@repa/content';
 import type { RunInfo } from '@repa/protocol';
 import { diffRun, rewindRun } from '../runs/rewind-run.js';
+import { answerApproval } from '../runs/run-approvals.js';
 import { findRun } from '../runs/run-names.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { openSpaceStore } from '../space-store.js';
@@ -27,6 +28,7 @@ export function runHandlers(parts: HandlerParts): NamespaceHandlers<'run'> {
       return { run };
     },
     'run.cancel': async (params) => ({ run: await runs.cancel(params.runId) }),
+    'run.approve': (params) => answerApproval(parts, params),
     'run.retry': (params, connection) => runs.retry(params.runId, params.requestId, connection),
     'run.resume': (params, connection) => runs.resume(params.runId, params.requestId, connection),
     'run.prune': async (params) => {

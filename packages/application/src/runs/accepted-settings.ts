@@ -2,9 +2,12 @@ import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol
 import type { RunSettingsSnapshot } from '@repa/settings';
 import type { AcceptedSettings } from './run-request.js';
 
+/** The model settings a request may override for one run (`repa run --model --thinking --edits`). */
+const OVERRIDABLE = ['model', 'thinkingLevel', 'edits'] as const;
+
 /**
  * The settings of a new request (spec R20): the levels as read at acceptance, with the request's
- * one-run `overrides` of the model and thinking level (their source is `run`).
+ * one-run `overrides` of the model, thinking level and edits mode (their source is `run`).
  */
 export function decideSettings(
   snapshot: RunSettingsSnapshot,
@@ -12,7 +15,7 @@ export function decideSettings(
 ): AcceptedSettings {
   const modelSettings = { ...snapshot.modelSettings };
   const modelSettingsSources: ModelSettingsSources = { ...snapshot.modelSources };
-  for (const key of ['model', 'thinkingLevel'] as const) {
+  for (const key of OVERRIDABLE) {
     const value = overrides?.[key];
     if (value === undefined) continue;
     Object.assign(modelSettings, { [key]: value });
@@ -67,9 +70,10 @@ export function acceptedSettingsOf(run: RunInfo): AcceptedSettings {
 /** The one-run overrides `run` was accepted with (a retry keeps them), or undefined for none. */
 export function overridesOf(run: RunInfo): RunOverrides | undefined {
   const overrides = Object.fromEntries(
-    (['model', 'thinkingLevel'] as const)
-      .filter((key) => run.modelSettingsSources?.[key] === 'run')
-      .map((key) => [key, run.modelSettings?.[key]]),
+    OVERRIDABLE.filter((key) => run.modelSettingsSources?.[key] === 'run').map((key) => [
+      key,
+      run.modelSettings?.[key],
+    ]),
   );
   return Object.keys(overrides).length > 0 ? overrides : undefined;
 }

@@ -3,6 +3,7 @@ import { RepaError, type RunEvent, type RunInfo, type WireError } from '@repa/pr
 import type { SettingsStore } from '@repa/settings';
 import type { SessionHosts } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
+import { approvalRecorder } from './run-approvals.js';
 import type { RunLedger } from './run-ledger.js';
 
 /** What running an accepted run needs. */
@@ -24,7 +25,11 @@ export interface RunExecution {
  */
 export async function executeRun(run: RunInfo, parts: RunExecution): Promise<void> {
   const { ledger, trust } = parts;
-  const emit = (event: RunEvent) => parts.emit(run, event);
+  const record = approvalRecorder(ledger, run.runId);
+  const emit = (event: RunEvent) => {
+    record(event);
+    parts.emit(run, event);
+  };
   // Trust is read before the run counts as running: from there on a cancel must reach the host.
   const trusted = await trust.isTrusted(run.space);
   let host: PiConversationHost;

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
+  type ApprovalRecord,
   type AttachedSource,
   type Citation,
   isTerminalRunStatus,
@@ -388,5 +389,12 @@ export class RunLedger {
     this.#db
       .prepare('UPDATE runs SET attached_sources = ? WHERE run_id = ?')
       .run(JSON.stringify(sources), runId);
+  }
+
+  /** Records the run's approval requests and answers so far (spec R37), replacing the last list. */
+  recordApprovals(runId: string, approvals: ApprovalRecord[]): void {
+    this.#db
+      .prepare('UPDATE runs SET approvals = ? WHERE run_id = ?')
+      .run(JSON.stringify(approvals), runId);
   }
 }

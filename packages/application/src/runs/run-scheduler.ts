@@ -234,10 +234,15 @@ export class RunScheduler {
 
   /**
    * Stops accepting and starting runs, waits up to `graceMs` for the active ones, then cancels the
-   * rest (they end `cancelled`; what Pi saved is kept).
+   * rest (they end `cancelled`; what Pi saved is kept). A run waiting for the learner's approval
+   * cannot end by itself: it ends at once, `interrupted` and resumable, nothing of it written (R37).
    */
   async close(graceMs: number): Promise<void> {
     this.#closing = true;
+    for (const run of [...this.#active.keys()].map((runId) => this.#ledger.getRun(runId))) {
+      const host = await this.#parts.hosts.opened(run.space, run.sessionId);
+      if (host?.awaitingApproval) await host.cancel({ interrupted: true });
+    }
     const pending = [...this.#active.values()].map((active) => active.done);
     // Not unref'd: a held run keeps no handle open, and the wait itself must keep the process up.
     let timer: NodeJS.Timeout | undefined;

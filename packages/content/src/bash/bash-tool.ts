@@ -15,7 +15,7 @@ import { type FileChange, RepaError } from '@repa/protocol';
 import type { ContentObserver } from '../observer/index.js';
 import { DEFAULT_SEARCH_LIMITS, jobScope, runInWorker, spaceRoot } from '../search/index.js';
 import type { ContentStore } from '../store/index.js';
-import { holdingSpace, toolError } from '../tools/index.js';
+import { approvingCommands, holdingSpace, type ToolApprovals, toolError } from '../tools/index.js';
 import { runSandboxed, type SandboxedRun } from './bash-sandbox.js';
 import { findGitFolders, type GitMove, quarantineNewGit, rootIsGitFolder } from './git-guard.js';
 
@@ -39,6 +39,8 @@ export interface SandboxedBashToolOptions {
   graceMillis?: number;
   /** The most bytes of output one command may write; past it the command is stopped. Default 4 MiB. */
   maxOutputBytes?: number;
+  /** The learner's say (`tools.edits` `ask`): each command line waits for approval before it runs. */
+  approvals?: ToolApprovals;
 }
 
 /** Details of a `bash` result. */
@@ -353,6 +355,10 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
       return { content: [{ type: 'text', text: `${text}${footer}` }], details };
     },
   };
-  // The command has the space alone from before its git walk to after its change walk.
-  return holdingSpace(store.root, 'exclusive', defineTool(tool), options.disposeSignal);
+  // The command has the space alone from before its git walk to after its change walk; the
+  // learner's approval comes before that, so the wait holds nothing.
+  return approvingCommands(
+    holdingSpace(store.root, 'exclusive', defineTool(tool), options.disposeSignal),
+    options.approvals,
+  );
 }

@@ -9,10 +9,12 @@ import {
   type ContentStoreHooks,
   OPERATION_ID,
   planSave,
+  previewSave,
   type RecoverableIntent,
   type RecoveredSave,
   type SaveChange,
   SaveCommitter,
+  type SavePreview,
   SaveRecovery,
 } from '../save/index.js';
 import {
@@ -45,8 +47,14 @@ export interface ContentStoreOptions {
 export interface SaveOptions {
   /** The operation id (letters, digits, `-`, `_`); generated when absent. */
   operationId?: string;
-  /** Checked once before the save starts; a save that has begun always finishes. */
+  /** Checked before the save starts (and after `approve`); a save that has begun always finishes. */
   signal?: AbortSignal;
+  /**
+   * Asked with the planned save's exact diffs before anything is written, outside the lock: the
+   * save goes on when it resolves, checked again against the same expected versions (a file changed
+   * meanwhile fails it `stale_version`), and writes nothing when it throws.
+   */
+  approve?: (preview: SavePreview) => Promise<void>;
 }
 
 /** The live stores of this process, one per real space root and app directory. */
@@ -270,6 +278,10 @@ export class ContentStore {
         fix: 'Pass at least one change.',
       });
     }
+    if (options.approve) {
+      await options.approve(await this.preview(changes, operationId));
+      if (options.signal?.aborted) throw cancelled();
+    }
     return this.tenure.locked(async (lock) => {
       if (options.signal?.aborted) throw cancelled();
       // A record a killed writer left in the slot is moved out before anything else.
@@ -285,21 +297,33 @@ export class ContentStore {
           { fix: 'Use a new operation id.' },
         );
       }
-      const plan = await planSave(
-        this.space,
-        this.identities,
-        this.caseInsensitive,
-        changes,
-        operationId,
-        (key, readAt) => this.settledKey(key, readAt),
-        // The common edit: one change against what this store just read.
-        changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
-      );
+      // The common edit: one change against what this store just read.
+      const plan = await this.plan(changes, operationId, changes.length === 1);
       return this.committer.commit(plan, operationId, lock, {
         open: async () => slot ?? (await this.tenure.openSlot(true)),
         forget: () => this.tenure.closeSlot(),
       });
     });
+  }
+
+  /** The save `changes` would make, planned and read under the lock; nothing is written. */
+  private preview(changes: readonly SaveChange[], operationId: string): Promise<SavePreview> {
+    return this.tenure.locked(async () =>
+      previewSave(this.space, await this.plan(changes, operationId)),
+    );
+  }
+
+  /** Plans `changes` (under the lock); `recall`: against this store's settled reads. */
+  private plan(changes: readonly SaveChange[], operationId: string, recall = false) {
+    return planSave(
+      this.space,
+      this.identities,
+      this.caseInsensitive,
+      changes,
+      operationId,
+      (key, readAt) => this.settledKey(key, readAt),
+      recall ? (target) => this.settledReads.get(target) : undefined,
+    );
   }
 
   /** Remembers a read whose stat key was settled when it was taken (see {@link settledReads}). */

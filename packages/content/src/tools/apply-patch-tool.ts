@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { parsePatch, planPatch } from '../patch/index.js';
 import { diffsOfSave } from './save-diffs.js';
 import { refuseSkillFile } from './skill-files.js';
+import { approvalOf } from './tool-approvals.js';
 import { cancelledCall, toolError } from './tool-errors.js';
 import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
 import type { ContentSaveDetails } from './write-tool.js';
@@ -49,7 +50,7 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
       'Use apply_patch for changes to several files or several places at once; it applies completely or not at all.',
     ],
     parameters,
-    async execute(_toolCallId, { input }, signal) {
+    async execute(toolCallId, { input }, signal) {
       if (signal?.aborted) throw toolError(cancelledCall());
       const operationId = operationIdFrom(options);
       let receipts: SaveReceipt[];
@@ -71,7 +72,11 @@ export function createApplyPatchTool(options: ContentToolsOptions): ToolDefiniti
           };
         }
         // Contract: cancel is honoured only up to here; a save that has begun finishes (R66).
-        receipts = await store.save(plan.changes, { operationId, signal });
+        receipts = await store.save(plan.changes, {
+          operationId,
+          ...approvalOf(options, 'apply_patch', toolCallId, signal),
+          signal,
+        });
       } catch (error) {
         throw toolError(error);
       }

@@ -15,6 +15,7 @@ import { PATH_DESCRIPTION } from './read-tool.js';
 import { restoreLineEndings } from './restore-line-endings.js';
 import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';
+import { approvalOf } from './tool-approvals.js';
 import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
 import { cancelledCall, toolError } from './tool-errors.js';
 import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
@@ -61,7 +62,7 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
         );
         state.receipts = await store.save(
           [{ target: snapshot.target, content: bytes, expectedVersion: snapshot.version }],
-          { operationId: state.operationId },
+          { operationId: state.operationId, ...state.approval },
         );
         state.written = bytes;
       }),
@@ -91,7 +92,11 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
         renderResult(result, renderOptions, theme, { ...context, args: stripEdits(context.args) })),
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
-      const state: ToolCallState = { address: params.path, operationId: operationIdFrom(options) };
+      const state: ToolCallState = {
+        address: params.path,
+        operationId: operationIdFrom(options),
+        approval: approvalOf(options, 'edit', toolCallId, signal),
+      };
       let piDetails: EditToolDetails | undefined;
       let text: string | undefined;
       try {

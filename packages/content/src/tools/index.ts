@@ -7,6 +7,7 @@ export { holdingSpace } from './holding-space.js';
 export type { ContentLsDetails } from './ls-tool.js';
 export type { ContentReadDetails } from './read-tool.js';
 export type { ContentSearchDetails } from './search-tool.js';
+export { type ApprovalAsk, approvingCommands, type ToolApprovals } from './tool-approvals.js';
 export { toolError } from './tool-errors.js';
 export type { ContentToolsOptions } from './tool-options.js';
 export type { ContentSaveDetails } from './write-tool.js';

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
 import type { ContentSnapshot } from '../space/index.js';
+import type { SaveOptions } from '../store/index.js';
 
 /** What one tool call has done so far; Pi's tools reach it through their `*Operations`. */
 export interface ToolCallState {
@@ -8,6 +9,8 @@ export interface ToolCallState {
   address: string;
   /** The operation id of a saving call. */
   operationId: string;
+  /** How the call's save asks the learner first (absent: it does not) and the call's signal. */
+  approval?: Pick<SaveOptions, 'approve' | 'signal'>;
   /** The one snapshot this call read. */
   snapshot?: ContentSnapshot;
   /** Receipts of a save that reached disk. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentObserver } from '../observer/index.js';
 import type { SearchLimits } from '../search/index.js';
 import type { ContentStore } from '../store/index.js';
+import type { ToolApprovals } from './tool-approvals.js';
 
 /** Options of {@link createContentTools}. */
 export interface ContentToolsOptions {
@@ -20,6 +21,11 @@ export interface ContentToolsOptions {
   skillFiles?: () => readonly string[];
   /** Per-call bounds of `ls`, `find` and `grep`; defaults in the package README. */
   searchLimits?: Partial<SearchLimits>;
+  /**
+   * The learner's say over saves (`tools.edits` `ask`): when it is asking, every save waits for
+   * approval with its exact diff before anything is written. Default: saves go ahead at once.
+   */
+  approvals?: ToolApprovals;
 }
 
 /** A new operation id from the options' generator. */

@@ -11,6 +11,7 @@ import { PATH_DESCRIPTION } from './read-tool.js';
 import { diffsOfSave } from './save-diffs.js';
 import { sharedParameters } from './shared-parameters.js';
 import { refuseSkillFile } from './skill-files.js';
+import { approvalOf } from './tool-approvals.js';
 import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
 import { cancelledCall, toolError } from './tool-errors.js';
 import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
@@ -46,7 +47,7 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
         if (!location.outside) refuseDocumentSave(location.target, null);
         state.receipts = await store.save(
           [{ target: state.address, content: bytes, expectedVersion: seen?.version ?? null }],
-          { operationId: state.operationId },
+          { operationId: state.operationId, ...state.approval },
         );
         state.written = bytes;
       }),
@@ -69,7 +70,11 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
         renderResult({ ...result, details: undefined }, renderOptions, theme, context)),
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
-      const state: ToolCallState = { address: params.path, operationId: operationIdFrom(options) };
+      const state: ToolCallState = {
+        address: params.path,
+        operationId: operationIdFrom(options),
+        approval: approvalOf(options, 'write', toolCallId, signal),
+      };
       try {
         await refuseSkillFile(options, params.path);
         await runToolCall(state, () => base.execute(toolCallId, params, signal, undefined, ctx));

@@ -11,6 +11,7 @@ import type {
 import { runEventsFromPi } from '../run-events.js';
 import type { SendOptions } from './host-options.js';
 import type { RunDeliveries } from './pi-queues.js';
+import { RunApprovals } from './run-approvals.js';
 import { addUsage, emptyUsage, type RunTally } from './run-outcome.js';
 
 /** What the host knows of the run it is running. */
@@ -27,6 +28,8 @@ export interface ActiveRun extends RunTally {
   saves: number;
   /** Steer and follow-up messages handed to Pi and not yet seen reaching the model. */
   deliveries: RunDeliveries;
+  /** The saves and commands waiting for the learner (`tools.edits` `ask`). */
+  approvals: RunApprovals;
 }
 
 /** A run's state as it starts: nothing read, saved or delivered yet. */
@@ -48,6 +51,7 @@ export function startActiveRun(
     saves: 0,
     usage: emptyUsage(),
     deliveries,
+    approvals: new RunApprovals(options.modelSettings?.edits, options.onEvent ?? (() => {})),
   };
 }
 

@@ -8,7 +8,7 @@ import {
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
 import { type ContentObserver, type ContentStore, recordCommandChanges } from '@repa/content';
-import { createContentTools } from '@repa/content/tools';
+import { createContentTools, type ToolApprovals } from '@repa/content/tools';
 import {
   buildFileChangeMessage,
   filterCompactionPreparation,
@@ -64,6 +64,8 @@ export interface SessionHooks {
   offeredSkills(): readonly string[];
   /** Told what each compaction is about to summarise, after the filter (R46). */
   compactions: CompactionWatch;
+  /** The active run's approvals (`tools.edits`); none without a run (saves go ahead). */
+  approvals(): ToolApprovals | undefined;
 }
 
 /** Pi's session of a host, as {@link assembleSession} built it. */
@@ -117,9 +119,15 @@ export async function assembleSession(
     options.piSettings ?? SettingsManager.create(space, agentDir, { projectTrusted: trusted });
   // An embedder's own settings manager follows Repa's trust too: Pi's project trust is Repa's.
   settingsManager.setProjectTrusted(trusted);
+  // Saves and commands ask the active run's learner, when its `tools.edits` is `ask` (R36, R37).
+  const approvals: ToolApprovals = {
+    asking: () => hooks.approvals()?.asking() ?? false,
+    approve: async (ask, signal) => hooks.approvals()?.approve(ask, signal),
+  };
   const tools = createContentTools({
     store,
     observer,
+    approvals,
     skillFiles: () => hooks.offeredSkills(),
     newOperationId: () => hooks.operationId(),
   });
@@ -128,6 +136,7 @@ export async function assembleSession(
     store,
     observer,
     hidden: [options.appDirectory, agentDir],
+    approvals,
     ...options.bashLimits,
     onChanges: async (changes) => {
       hooks.emit({ type: 'file-change-notice', changes });

@@ -4,6 +4,9 @@ import { type ModelSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-settings.js';
 import { findModel, noCredentialsError } from '../models/index.js';
 
+/** The tools that save files: not offered while `tools.edits` is `off`. */
+const SAVING_TOOLS: readonly string[] = ['write', 'edit', 'apply_patch'];
+
 /** What a session's model settings fall back to and choose from. */
 export interface ModelSettingsContext {
   /** Pi's model runtime (lookup and auth). */
@@ -25,7 +28,8 @@ export interface ModelSettingsContext {
 /**
  * Sets the session's model, thinking level and active tools for the next run (spec R72). Fails
  * `auth_failed` for a model without credentials, `invalid_request` for a tool the host does not
- * offer, and `sandbox_unavailable` when `bash` is on but its sandbox does not start.
+ * offer (the saving tools while `tools.edits` is `off`), and `sandbox_unavailable` when `bash` is on
+ * but its sandbox does not start.
  */
 export async function applyModelSettings(
   session: AgentSession,
@@ -47,7 +51,12 @@ export async function applyModelSettings(
     'off';
   session.setThinkingLevel(level);
   const bashAllowed = settings.bash === 'sandboxed';
-  const defaults = [...toolNames, ...(bashAllowed ? ['bash'] : [])];
+  // `tools.edits` off: read-only, the saving tools are not offered at all.
+  const editsOff = settings.edits === 'off';
+  const contentTools = editsOff
+    ? toolNames.filter((name) => !SAVING_TOOLS.includes(name))
+    : toolNames;
+  const defaults = [...contentTools, ...(bashAllowed ? ['bash'] : [])];
   // An extension's tool could write outside Repa's content rules: off unless named (spec R75).
   const offered = [...defaults, ...(context.extensionToolNames ?? [])];
   const tools = settings.tools ?? defaults;
@@ -56,7 +65,9 @@ export async function applyModelSettings(
     throw new RepaError('invalid_request', `Unknown tool ${unknown.join(', ')} in tools.enabled.`, {
       fix: unknown.includes('bash')
         ? 'Allow commands with `repa settings set tools.bash sandboxed`, or remove bash from tools.enabled.'
-        : `Use tool names Repa offers: ${offered.join(', ')}.`,
+        : editsOff && unknown.some((name) => SAVING_TOOLS.includes(name))
+          ? `Allow changes with \`repa settings set tools.edits ask\` (or auto), or remove ${unknown.join(', ')} from tools.enabled.`
+          : `Use tool names Repa offers: ${offered.join(', ')}.`,
       details: { field: 'tools.enabled', unknown },
     });
   }

@@ -3,6 +3,7 @@ import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-age
 import { ContentObserver, ContentStore } from '@repa/content';
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
+  type ApprovalAnswer,
   type PackageResource,
   type PromptSettings,
   RepaError,
@@ -174,6 +175,7 @@ export class PiConversationHost {
         },
         offeredSkills: () => this.#prompts?.offeredSkills ?? [],
         compactions: this.#compactions,
+        approvals: () => this.#run?.approvals,
       },
     );
     this.#session = assembled.session;
@@ -383,11 +385,37 @@ export class PiConversationHost {
     }
   }
 
-  /** Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66). */
-  async cancel(): Promise<void> {
-    if (!this.#run) return;
-    this.#run.cancelRequested = true;
+  /**
+   * Cancels the active run through Pi's `abort()`; saves already under way finish (spec R66), saves
+   * and commands waiting for approval never happen. `interrupted` (the daemon stops): the run ends
+   * `interrupted`, resumable (R37).
+   */
+  async cancel(options: { interrupted?: boolean } = {}): Promise<void> {
+    const run = this.#run;
+    if (!run) return;
+    run.cancelRequested = true;
+    if (options.interrupted) run.interrupted = true;
     await this.#session.abort();
+  }
+
+  /** True while a save or command of the active run waits for the learner (`tools.edits` `ask`). */
+  get awaitingApproval(): boolean {
+    return this.#run?.approvals.waiting ?? false;
+  }
+
+  /**
+   * Answers the approval request `approvalId` of run `runId` (R37): false unless that run is the
+   * active one and the request waits (answered already, or the run ended).
+   */
+  answerApproval(
+    runId: string,
+    approvalId: string,
+    answer: ApprovalAnswer,
+    reason?: string,
+  ): boolean {
+    const run = this.#run;
+    if (run === undefined || run.runId !== runId) return false;
+    return run.approvals.answer(approvalId, answer, reason);
   }
 
   /** Releases Pi's session and stops every command still running. */

@@ -15,7 +15,7 @@ import { connectionOf, modelErrorOf } from '../models/index.js';
 /** How a run ended. */
 export interface RunOutcome {
   /** Final status. */
-  status: 'succeeded' | 'failed' | 'cancelled';
+  status: 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
   /** The last assistant text. */
   output?: string;
   /** Why it failed or was cancelled. */
@@ -40,6 +40,8 @@ export interface RunOutcome {
 export interface RunTally {
   /** A cancel was asked for. */
   cancelRequested: boolean;
+  /** The cancel came from the daemon stopping while the learner was asked: the run is resumable. */
+  interrupted?: boolean;
   /** The provider's usage summed over the run's model calls. */
   usage: RunUsage;
   /** Pi's automatic retries of the run's model calls so far, and the last delay. */
@@ -103,6 +105,14 @@ export function withUsage(
   modelRuntime: ModelRuntime,
   run: RunTally,
 ): RunOutcome {
+  if (run.interrupted && outcome.status === 'cancelled') {
+    const error = new RepaError(
+      'interrupted',
+      'The daemon stopped while the run waited for your approval; nothing of that change was written.',
+      { fix: 'Resume the run (repa runs resume) to be asked again, or retry it.' },
+    );
+    outcome = { ...outcome, status: 'interrupted', error: error.toWire() };
+  }
   const model = session.model;
   const offline = model?.provider === OFFLINE_MODEL_ID;
   if (model) {

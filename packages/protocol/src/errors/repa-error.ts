@@ -72,6 +72,8 @@ export const REPA_ERROR_FIXES = {
     'The document is locked with a password: ask the learner for a copy without one (e.g. printed to a new PDF from a reader that opened it).',
   document_unreadable:
     'The document could not be read as text (the message says why): open it in a reader and save or print it to a new file, or ask the learner for the part that is needed.',
+  edit_refused:
+    'The learner did not approve this change (see the reason, if any): do not make it again as it was; ask the learner what they want instead.',
   not_last_run:
     'A later run of the session came after this one; resume that run instead, or retry this one as a new run (repa runs retry).',
   data_too_large:

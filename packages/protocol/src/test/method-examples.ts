@@ -1,4 +1,5 @@
 import type { v1Methods } from '../v1/methods.js';
+import { approvalExamples, approvalMalformed } from './approval-examples.js';
 import { studyDraftExamples, studyDraftMalformed } from './study-draft-examples.js';
 import { studyExamples, studyMalformed } from './study-examples.js';
 
@@ -323,6 +324,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
   },
   ...studyDraftExamples(run, sha),
   ...studyExamples,
+  ...approvalExamples,
 };
 
 /** One malformed params example per method, with the path zod must name. */
@@ -397,4 +399,5 @@ export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: 
   doctor: { params: [], path: 'params' },
   ...studyDraftMalformed,
   ...studyMalformed,
+  ...approvalMalformed,
 };

@@ -76,7 +76,7 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(24);
+    expect(keys).toHaveLength(25);
     expect(keys).toEqual(
       expect.arrayContaining([
         'model.id',
@@ -84,6 +84,7 @@ describe('schema/v1.json as a contract', () => {
         'tools.enabled',
         'tools.bash',
         'tools.bashTimeoutSeconds',
+        'tools.edits',
         'daemon.idleMinutes',
         'history.maxMegabytes',
       ]),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors/repa-error.js';
+import { approvalAnsweredShape, approvalRecordSchema, approvalRequestShape } from './approvals.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
@@ -9,6 +10,7 @@ import { promptSectionReportSchema } from './prompt.js';
 import { saveDiffSchema } from './rewind.js';
 import { runInputViewSchema } from './run-input.js';
 import {
+  editsModeSchema,
   modelSettingsSchema,
   modelSettingsSourcesSchema,
   promptSettingsSchema,
@@ -53,10 +55,16 @@ export const attachedSourceSchema = z.looseObject({
   version: z.string().describe('The version (sha256 of the bytes) the run read.'),
 });
 
-/** One-run overrides of the model settings, recorded with the run (`repa run --model --thinking`). */
+/**
+ * One-run overrides of the model settings, recorded with the run (`repa run --model --thinking
+ * --edits`).
+ */
 export const runOverridesSchema = z.strictObject({
   model: z.string().min(1).optional().describe('`provider/id` of the model for this run only.'),
   thinkingLevel: thinkingLevelSchema.optional().describe('Pi thinking level for this run only.'),
+  edits: editsModeSchema
+    .optional()
+    .describe('`tools.edits` for this run only: `auto`, `ask` or `off`.'),
 });
 
 /**
@@ -183,6 +191,12 @@ export const runInfoSchema = z
       .describe(
         "What the space's restriction left out of the run (absent when the space is trusted).",
       ),
+    approvals: z
+      .array(approvalRecordSchema)
+      .optional()
+      .describe(
+        'The saves and commands the run asked the learner about (`tools.edits` `ask`), with their answers (absent when none).',
+      ),
     error: wireErrorSchema.optional().describe('Why the run failed, was cancelled or interrupted.'),
     output: z.string().optional().describe('The final assistant text, once finished.'),
     citations: z
@@ -241,6 +255,14 @@ export const runEventSchema = z
         .optional()
         .describe('What each saved file changed, one per receipt that wrote or deleted text.'),
       error: wireErrorSchema.optional().describe('The error the tool returned.'),
+    }),
+    z.looseObject({
+      type: eventType('approval-request'),
+      ...approvalRequestShape,
+    }),
+    z.looseObject({
+      type: eventType('approval-answered'),
+      ...approvalAnsweredShape,
     }),
     z.looseObject({
       type: eventType('context-snapshot'),
@@ -320,6 +342,8 @@ export const runEventNotificationSchema = z.object({
 
 export type {
   AttachedSource,
+  RunApprovalAnsweredEvent,
+  RunApprovalRequestEvent,
   RunCompactionEvent,
   RunContextSnapshotEvent,
   RunDelivery,

@@ -16,6 +16,7 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'tools.enabled': ['["read","grep"]', ['read', 'grep']],
   'tools.bash': ['sandboxed', 'sandboxed'],
   'tools.bashTimeoutSeconds': ['300', 300],
+  'tools.edits': ['ask', 'ask'],
   'daemon.idleMinutes': ['0', 0],
   'compaction.instructions': ['Keep the open questions.', 'Keep the open questions.'],
   'runs.retentionDays': ['90', 90],

@@ -36,6 +36,7 @@ describe('SETTING_ITEMS', () => {
       'tools.enabled': 'null or a list of tool names',
       'tools.bash': 'off | sandboxed',
       'tools.bashTimeoutSeconds': '1–86400',
+      'tools.edits': 'auto | ask | off',
       'daemon.idleMinutes': '0–10080',
       'compaction.instructions': 'null or text',
       'runs.retentionDays': '0–36500',

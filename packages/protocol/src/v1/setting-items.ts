@@ -4,6 +4,7 @@ import {
   bashTimeoutSecondsSchema,
   compactionInstructionsSchema,
   daemonIdleMinutesSchema,
+  editsModeSchema,
   modelSettingsSchema,
   promptSettingsSchema,
   runsRetentionDaysSchema,
@@ -225,6 +226,18 @@ export const MODEL_SETTING_ITEMS: {
       'longer is terminated (SIGTERM, then SIGKILL). Default 120.',
     schema: bashTimeoutSecondsSchema,
     defaultValue: 120,
+  }),
+  edits: item({
+    key: 'tools.edits',
+    label: 'Changes to files',
+    requiresTrust: true,
+    description:
+      'What the model may change without asking: `auto` (default) saves at once; `ask` pauses ' +
+      'the run before each save (and each `bash` command) and shows the exact diff for the ' +
+      'learner to approve or refuse; `off` is read-only (`write`, `edit` and `apply_patch` are ' +
+      'not offered). Off a terminal, `ask` refuses the save with `edit_refused`.',
+    schema: editsModeSchema,
+    defaultValue: 'auto',
   }),
 };
 

@@ -75,6 +75,12 @@ export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'h
  */
 export const bashModeSchema = z.enum(['off', 'sandboxed']);
 
+/**
+ * What the model's edits may do without asking: `auto` (default) saves at once; `ask` waits for the
+ * learner to approve each save (and each command) with its exact diff; `off` offers no saving tool.
+ */
+export const editsModeSchema = z.enum(['auto', 'ask', 'off']);
+
 /** The wall-clock limit of one command in seconds (`tools.bashTimeoutSeconds`, default 120). */
 export const bashTimeoutSecondsSchema = z.number().int().min(1).max(86_400);
 
@@ -98,6 +104,11 @@ export const modelSettingsSchema = z.object({
   bashTimeoutSeconds: bashTimeoutSecondsSchema
     .optional()
     .describe('The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120.'),
+  edits: editsModeSchema
+    .optional()
+    .describe(
+      'Whether saves and commands wait for the learner (`ask`), run at once (`auto`) or are not offered (`off`); absent (older runs) is `auto`.',
+    ),
 });
 
 /** Where each model setting of a run came from: a settings level, or `run` for a one-run override. */
@@ -180,6 +191,7 @@ export const settingsScopeSchema = z.strictObject({
 
 export type {
   BashMode,
+  EditsMode,
   FileChangesMode,
   ModelSettings,
   ModelSettingsSources,

@@ -17,6 +17,9 @@ export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhi
 /** A `tools.bash` mode. */
 export type BashMode = 'off' | 'sandboxed';
 
+/** A `tools.edits` mode. */
+export type EditsMode = 'auto' | 'ask' | 'off';
+
 /** Where Pi finds a provider's credentials. */
 export type CredentialSource =
   | 'environment'
@@ -205,6 +208,44 @@ export interface SaveDiff {
   truncated?: boolean | undefined;
   /** Why there is no line diff: binary bytes, too large, or the bytes are not kept. */
   note?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/**
+ * How the learner answers an approval request: `approve` this save or command, `approve-run` this
+ * one and every later one of the run without asking, `refuse` it (nothing is written or run; the
+ * model is told, with the reason).
+ */
+export type ApprovalAnswer = 'approve' | 'approve-run' | 'refuse';
+
+/** What became of an approval request: `approved` or `refused`. */
+export type ApprovalDecision = 'approved' | 'refused';
+
+/** One approval request of a run (`tools.edits` `ask`) and its answer. */
+export interface ApprovalRecord {
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /** For `bash`: the command line. */
+  command?: string | undefined;
+  /** Absent while it waits, and when the run ended first (cancelled, interrupted). */
+  decision?: ApprovalDecision | undefined;
+  /** Why it was refused, as the learner wrote it (the model is told). */
+  reason?: string | undefined;
+  /** True when this answer approved the rest of the run too ("yes to all"). */
+  forRun?: boolean | undefined;
+  /** True when an earlier "yes to all" of the run approved it: the learner was not asked. */
+  covered?: boolean | undefined;
+  /** When the run asked. */
+  requestedAt: string;
+  /** When it was answered. */
+  answeredAt?: string | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -503,10 +544,15 @@ export interface ModelSettings {
   bash?: BashMode | undefined;
   /** The wall-clock limit of one `bash` command in seconds; absent (older runs) is 120. */
   bashTimeoutSeconds?: number | undefined;
+  /**
+   * Whether saves and commands wait for the learner (`ask`), run at once (`auto`) or are not
+   * offered (`off`); absent (older runs) is `auto`.
+   */
+  edits?: EditsMode | undefined;
 }
 
 /** Where each model setting of a run came from. */
-export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {
@@ -1061,6 +1107,8 @@ export interface RunOverrides {
   model?: string | undefined;
   /** Pi thinking level for this run only. */
   thinkingLevel?: ThinkingLevel | undefined;
+  /** `tools.edits` for this run only: `auto`, `ask` or `off`. */
+  edits?: EditsMode | undefined;
 }
 
 /** Token usage and cost of one run, as the provider reported it. */
@@ -1185,6 +1233,11 @@ export interface RunInfo {
   promptSections?: PromptSectionReport[] | undefined;
   /** What the space's restriction left out of the run (absent when the space is trusted). */
   restricted?: RestrictedItem[] | undefined;
+  /**
+   * The saves and commands the run asked the learner about (`tools.edits` `ask`), with their
+   * answers (absent when none).
+   */
+  approvals?: ApprovalRecord[] | undefined;
   /** Why the run failed, was cancelled or interrupted. */
   error?: WireError | undefined;
   /** The final assistant text, once finished. */
@@ -1262,6 +1315,55 @@ export interface RunToolEndEvent {
   diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A save or command waits for the learner (`tools.edits` `ask`). */
+export interface RunApprovalRequestEvent {
+  /** The event's kind. */
+  type: 'approval-request';
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /**
+   * For a save: the exact change of every file it writes, moves or deletes, from the versions the
+   * save is checked against (approved or refused as a whole).
+   */
+  diffs?: SaveDiff[] | undefined;
+  /** For `bash`: the command line that would run. */
+  command?: string | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** An approval request was answered. */
+export interface RunApprovalAnsweredEvent {
+  /** The event's kind. */
+  type: 'approval-answered';
+  /** The approval request, unique within the run. */
+  approvalId: string;
+  /** Pi's tool call id of the save or command. */
+  toolCallId: string;
+  /** The tool that wants to save (or `bash`, to run a command). */
+  toolName: string;
+  /** For a save: the files it writes, moves or deletes. */
+  targets?: string[] | undefined;
+  /** For `bash`: the command line. */
+  command?: string | undefined;
+  /** Approved or refused. */
+  decision: ApprovalDecision;
+  /** Why it was refused, as the learner wrote it (the model is told). */
+  reason?: string | undefined;
+  /** True when this answer approved the rest of the run too ("yes to all"). */
+  forRun?: boolean | undefined;
+  /** True when an earlier "yes to all" of the run approved it: the learner was not asked. */
+  covered?: boolean | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1374,6 +1476,8 @@ export type RunEvent =
   | RunTextDeltaEvent
   | RunToolStartEvent
   | RunToolEndEvent
+  | RunApprovalRequestEvent
+  | RunApprovalAnsweredEvent
   | RunContextSnapshotEvent
   | RunFileChangeNoticeEvent
   | RunCompactionEvent
@@ -1823,6 +1927,28 @@ export interface RunCancelParams {
 export interface RunCancelResult {
   /** The run. */
   run: RunInfo;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `run.approve` params. */
+export interface RunApproveParams {
+  /** The run. */
+  runId: string;
+  /** The approval request (from its event). */
+  approvalId: string;
+  /** Approve, approve the rest of the run too, or refuse. */
+  answer: ApprovalAnswer;
+  /** With `refuse`: why, told to the model with the refusal. */
+  reason?: string | undefined;
+}
+
+/** `run.approve` result. */
+export interface RunApproveResult {
+  /** The request as the run record has it now. */
+  approval: ApprovalRecord;
+  /** True when this answer decided it; false when it was answered already. */
+  answered: boolean;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -2875,6 +3001,12 @@ export interface V1MethodTypes {
   'run.subscribe': { params: RunSubscribeParams; result: RunSubscribeResult };
   /** Cancels a run; answers the run as it is then. */
   'run.cancel': { params: RunCancelParams; result: RunCancelResult };
+  /**
+   * Answers a running run's approval request (`tools.edits` `ask`): the first answer wins; a later
+   * one, or one after the run ended, changes nothing and gets the request as it stands (`answered:
+   * false`). `not_found` for a request the run never made.
+   */
+  'run.approve': { params: RunApproveParams; result: RunApproveResult };
   /**
    * Retries a finished run as a new run (idempotent by `requestId`) and subscribes this connection
    * to it.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
 import { clean, emittedDocs } from '../test/emitted-docs.js';
+import { approvalRecordSchema } from './approvals.js';
 import { citationSchema } from './citations.js';
 import {
   type FileChange,
@@ -247,6 +248,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['AttachedSource', attachedSourceSchema],
   ['RunOverrides', runOverridesSchema],
   ['RunUsage', runUsageSchema],
+  ['ApprovalRecord', approvalRecordSchema],
   ['RunInfo', runInfoSchema],
   [
     {
@@ -262,6 +264,8 @@ const mirrored: [string | Record<string, string>, Schema][] = [
       'steer-delivered': 'RunSteerDeliveredEvent',
       'follow-up-delivered': 'RunFollowUpDeliveredEvent',
       'sources-attached': 'RunSourcesAttachedEvent',
+      'approval-request': 'RunApprovalRequestEvent',
+      'approval-answered': 'RunApprovalAnsweredEvent',
     },
     runEventSchema,
   ],
@@ -354,7 +358,10 @@ const defInterfaces: Record<string, string[]> = {
     'RunSteerDeliveredEvent',
     'RunFollowUpDeliveredEvent',
     'RunSourcesAttachedEvent',
+    'RunApprovalRequestEvent',
+    'RunApprovalAnsweredEvent',
   ],
+  ApprovalRecord: ['ApprovalRecord'],
   RewindFile: ['RewindFile'],
   RewindResult: ['RewindResult'],
   RunFileDiff: ['RunFileDiff'],

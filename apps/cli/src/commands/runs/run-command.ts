@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
 import { type RepaClient, RepaError, type RestrictedItem, type RunInfo } from '@repa/protocol';
+import { editsLine } from '../../approval-lines.js';
+import { terminalApprover } from '../../approvals.js';
 import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
 import { defineCommand, SPACE_OPTIONS, SPACE_OPTIONS_HELP } from '../../command.js';
 import { describeRunModel } from '../../describe-model.js';
@@ -153,6 +155,9 @@ ${SPACE_OPTIONS_HELP}
                    (default: a random id)
   --model ID       provider/id of the model for this run only (see repa models); recorded with it
   --thinking LEVEL Pi thinking level for this run only: off, minimal, low, medium, high, xhigh
+  --edits MODE     tools.edits for this run only: auto (save at once), ask (show each save's
+                   diff and each command, and ask y/n/a on the terminal; off a terminal each is
+                   refused), off (no saving tools)
   --queue          wait behind the session's runs instead of answering busy; survives a daemon
                    restart (repa runs list shows the position)
   --steer          send TEXT into the session's running run, delivered at its next turn boundary
@@ -177,6 +182,7 @@ final run record.`,
     'request-id': { type: 'string' },
     model: { type: 'string' },
     thinking: { type: 'string' },
+    edits: { type: 'string' },
     queue: { type: 'boolean' },
     steer: { type: 'boolean' },
     'follow-up': { type: 'boolean' },
@@ -207,26 +213,32 @@ final run record.`,
     const { client, space, sessionId, start } = await openConversation(context, values, printer);
     const input = runInputOf(context, text, values, space);
     const requestId = values['request-id'] ?? randomUUID();
-    const follow = followRun(client, printer, async () => {
-      const result = await client.request('run.submit', {
-        space,
-        sessionId,
-        requestId,
-        input,
-        ...(overrides ? { overrides } : {}),
-        ...(delivery ? { delivery } : {}),
-      });
-      const { run } = result;
-      // Spec R71: the model was decided when the run was accepted; the record names it.
-      announceModel(context, printer, start, run.targetRunId ? undefined : run);
-      if (run.targetRunId) {
-        const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
-        printer.note(`[${label}] into run ${run.targetRunId}`);
-      } else if (run.queuePosition) {
-        printer.note(`[queued] run ${run.runId} waits at position ${run.queuePosition}`);
-      }
-      return result;
-    });
+    const follow = followRun(
+      client,
+      printer,
+      async () => {
+        const result = await client.request('run.submit', {
+          space,
+          sessionId,
+          requestId,
+          input,
+          ...(overrides ? { overrides } : {}),
+          ...(delivery ? { delivery } : {}),
+        });
+        const { run } = result;
+        // Spec R71: the model was decided when the run was accepted; the record names it.
+        announceModel(context, printer, start, run.targetRunId ? undefined : run);
+        if (!run.targetRunId) printer.note(editsLine(run.modelSettings?.edits));
+        if (run.targetRunId) {
+          const label = run.delivery === 'followUp' ? 'follow-up' : 'steer';
+          printer.note(`[${label}] into run ${run.targetRunId}`);
+        } else if (run.queuePosition) {
+          printer.note(`[queued] run ${run.runId} waits at position ${run.queuePosition}`);
+        }
+        return result;
+      },
+      terminalApprover(context),
+    );
     return (await followWithInterrupt(context, follow)).code;
   },
 });

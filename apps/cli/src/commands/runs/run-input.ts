@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
+  editsModeSchema,
   RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
@@ -11,13 +12,15 @@ import {
 import type { CliContext } from '../../cli-context.js';
 import { usageError } from '../../usage-error.js';
 
-/** `--model` and `--thinking` as one-run overrides, or undefined when neither is given. */
+/** `--model`, `--thinking` and `--edits` as one-run overrides, or undefined when none is given. */
 export function runOverridesOf({
   model,
   thinking,
+  edits,
 }: {
   model?: string | undefined;
   thinking?: string | undefined;
+  edits?: string | undefined;
 }): RunOverrides | undefined {
   if (model !== undefined && model.trim() === '')
     throw usageError('--model is empty.', 'Pass provider/id, as listed by repa models.');
@@ -32,8 +35,19 @@ export function runOverridesOf({
     }
     thinkingLevel = parsed.data;
   }
-  if (model === undefined && thinkingLevel === undefined) return undefined;
-  return { ...(model ? { model } : {}), ...(thinkingLevel ? { thinkingLevel } : {}) };
+  const mode = edits === undefined ? undefined : editsModeSchema.safeParse(edits);
+  if (mode !== undefined && !mode.success) {
+    throw usageError(
+      `Unknown --edits ${edits}.`,
+      `Pass one of ${editsModeSchema.options.join(', ')}.`,
+    );
+  }
+  if (model === undefined && thinkingLevel === undefined && mode === undefined) return undefined;
+  return {
+    ...(model ? { model } : {}),
+    ...(thinkingLevel ? { thinkingLevel } : {}),
+    ...(mode ? { edits: mode.data } : {}),
+  };
 }
 
 const IMAGE_TYPES: Record<string, (RunImage & { kind: 'data' })['mimeType']> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalAnswerSchema, approvalRecordSchema } from '../approvals.js';
 import { idSchema, spaceRootSchema } from '../common.js';
 import { commandChangeSchema, rewindResultSchema, runFileDiffSchema } from '../rewind.js';
 import { runInputSchema } from '../run-input.js';
@@ -103,6 +104,26 @@ export const runMethods = {
     }),
     result: z.looseObject({
       run: runInfoSchema.describe('The run.'),
+    }),
+  },
+  'run.approve': {
+    description:
+      "Answers a running run's approval request (`tools.edits` `ask`): the first answer wins; a later one, or one after the run ended, changes nothing and gets the request as it stands (`answered: false`). `not_found` for a request the run never made.",
+    params: z.strictObject({
+      runId: idSchema.describe('The run.'),
+      approvalId: z.string().min(1).describe('The approval request (from its event).'),
+      answer: approvalAnswerSchema.describe('Approve, approve the rest of the run too, or refuse.'),
+      reason: z
+        .string()
+        .max(2000)
+        .optional()
+        .describe('With `refuse`: why, told to the model with the refusal.'),
+    }),
+    result: z.looseObject({
+      approval: approvalRecordSchema.describe('The request as the run record has it now.'),
+      answered: z
+        .boolean()
+        .describe('True when this answer decided it; false when it was answered already.'),
     }),
   },
   'run.retry': {

@@ -3,6 +3,11 @@
 // A member typed by a schema named here is typed by that name; every other schema is written out.
 import type { z } from 'zod';
 import { wireErrorSchema } from '../../errors/repa-error.js';
+import {
+  approvalAnswerSchema,
+  approvalDecisionSchema,
+  approvalRecordSchema,
+} from '../approvals.js';
 import { citationSchema, citationStatusSchema } from '../citations.js';
 import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from '../content.js';
 import { jsonRpcRequestSchema } from '../json-rpc.js';
@@ -69,6 +74,7 @@ import {
 import { historyItemSchema, historyToolCallSchema, sessionInfoSchema } from '../sessions.js';
 import {
   bashModeSchema,
+  editsModeSchema,
   fileChangesModeSchema,
   modelSettingsSchema,
   modelSettingsSourcesSchema,
@@ -118,6 +124,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'FileChangesMode', schema: fileChangesModeSchema, doc: 'A `prompts.fileChanges` mode.' },
   { name: 'ThinkingLevel', schema: thinkingLevelSchema, doc: 'A Pi thinking level.' },
   { name: 'BashMode', schema: bashModeSchema, doc: 'A `tools.bash` mode.' },
+  { name: 'EditsMode', schema: editsModeSchema, doc: 'A `tools.edits` mode.' },
   {
     name: 'CredentialSource',
     schema: credentialSourceSchema,
@@ -150,6 +157,9 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'SaveReceipt', schema: saveReceiptSchema },
   { name: 'FileChange', schema: fileChangeSchema },
   { name: 'SaveDiff', schema: saveDiffSchema },
+  { name: 'ApprovalAnswer', schema: approvalAnswerSchema },
+  { name: 'ApprovalDecision', schema: approvalDecisionSchema },
+  { name: 'ApprovalRecord', schema: approvalRecordSchema },
   { name: 'RunChangeKind', schema: runChangeKindSchema, doc: 'What a run did to a file.' },
   { name: 'RunFileDiff', schema: runFileDiffSchema },
   { name: 'CommandChange', schema: commandChangeSchema },
@@ -287,6 +297,16 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'RunTextDeltaEvent', schema: event('text-delta'), doc: 'Assistant text streamed.' },
   { name: 'RunToolStartEvent', schema: event('tool-start'), doc: 'A tool call started.' },
   { name: 'RunToolEndEvent', schema: event('tool-end'), doc: 'A tool call ended.' },
+  {
+    name: 'RunApprovalRequestEvent',
+    schema: event('approval-request'),
+    doc: 'A save or command waits for the learner (`tools.edits` `ask`).',
+  },
+  {
+    name: 'RunApprovalAnsweredEvent',
+    schema: event('approval-answered'),
+    doc: 'An approval request was answered.',
+  },
   {
     name: 'RunContextSnapshotEvent',
     schema: event('context-snapshot'),
