@@ -676,6 +676,8 @@ export interface HistoryItem {
    * failed).
    */
   outcome?: 'cancelled' | 'failed' | undefined;
+  /** For a `failed` reply: what the model call failed with, as the provider said it. */
+  error?: string | undefined;
   /**
    * The run the entry belongs to (the run ledger's id; absent for entries written before runs were
    * marked in the history).
