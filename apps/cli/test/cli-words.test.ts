@@ -56,6 +56,18 @@ describe('repa refusals', () => {
   });
 });
 
+describe('a thinking level the model cannot do', () => {
+  it('is said to be lowered, in the run output and in its record', async () => {
+    const lowered = 'thinking off (high was asked for; this model cannot do it, so it was lowered)';
+    const run = await repa(sandbox, ['run', '--thinking', 'high', 'What turns the tide?']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`[repa] model: repa-offline (local responder, no language model)`);
+    expect(run.stdout).toContain(lowered);
+    const shown = await repa(sandbox, ['runs', 'show']);
+    expect(shown.stdout).toMatch(/^thinking {3}off \(high was asked for; .* lowered\)/m);
+  });
+});
+
 describe('--json', () => {
   it('prints one line of JSON for every command that answers once', async () => {
     const commands = [
