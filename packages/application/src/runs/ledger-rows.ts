@@ -84,6 +84,7 @@ export function rowToRun(row: Row): RunInfo {
     connection: optional('connection'),
     restricted: optional('restricted', JSON.parse),
     citations: optional('citations', JSON.parse),
+    rewound: optional('rewound', JSON.parse),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };

@@ -77,6 +77,7 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'model_source',
     'thinking_level',
     'citations',
+    'rewound',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

@@ -980,6 +980,17 @@ export interface RunInfo {
   /** The output's citations as checked when the run ended (absent when it has none). */
   citations?: Citation[] | undefined;
   /**
+   * Set while the run's saves are rewound (absent when never rewound, or the rewind was undone).
+   */
+  rewound?:
+    | {
+        /** The rewind that undid it (`run.rewind` with it undoes that). */
+        rewindId: string;
+        /** When. */
+        at: string;
+      }
+    | undefined;
+  /**
    * The provider's token usage and cost of the run, once finished (absent if no provider call was
    * made, e.g. on `repa-offline`).
    */

@@ -28,7 +28,9 @@ export function runRow(
       ? `queued #${run.queuePosition}`
       : run.targetRunId
         ? `${run.status} (${run.delivery} → ${id(run.targetRunId)})`
-        : run.status,
+        : run.rewound
+          ? `${run.status} (rewound)`
+          : run.status,
     ...(withSpace ? [run.space] : []),
     id(run.sessionId),
     terminal ? relativeTime(run.acceptedAt) : run.acceptedAt,
