@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -210,7 +210,8 @@ export async function claimSpace(
  * the working directory, else says so on stderr. Declining ends the command with `cancelled`.
  */
 async function confirmSpace(context: CliContext, space: string, explicit: boolean): Promise<void> {
-  if (isSpace(space)) return;
+  // A missing folder is the daemon's to report, in one error: nothing is made of it.
+  if (isSpace(space) || !existsSync(space)) return;
   const what = `${space} is not a Repa space yet`;
   const how = `Repa keeps its sessions and settings in ${join(space, '.repa')}`;
   const terminal = context.stdin.isTTY === true && context.stdout.isTTY === true;

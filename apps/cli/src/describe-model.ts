@@ -20,6 +20,22 @@ export function describeModelSource(source: ModelSource | undefined): string {
 }
 
 /**
+ * The thinking level a run uses, and the one asked for when the model could not do it and it was
+ * lowered: `off (high was asked for; this model cannot do it, so it was lowered)`.
+ */
+export function describeThinking(run: {
+  thinkingLevel?: ThinkingLevel | undefined;
+  modelSettings?: { thinkingLevel?: ThinkingLevel | null } | undefined;
+}): string | undefined {
+  const asked = run.modelSettings?.thinkingLevel ?? undefined;
+  const used = run.thinkingLevel ?? asked;
+  if (used === undefined) return undefined;
+  return asked !== undefined && asked !== used
+    ? `${used} (${asked} was asked for; this model cannot do it, so it was lowered)`
+    : used;
+}
+
+/**
  * The model a run uses, why, and its thinking level, as the `[repa] model:` line, chat's
  * `/model` and `runs show` name it: `anthropic/x — Pi's default …, thinking off`.
  */
@@ -28,9 +44,11 @@ export function describeRunModel(run: {
   modelSource?: ModelSource | undefined;
   source?: ModelSource | undefined;
   thinkingLevel?: ThinkingLevel | undefined;
+  modelSettings?: { thinkingLevel?: ThinkingLevel | null } | undefined;
 }): string {
   const why = describeModelSource(run.modelSource ?? run.source);
-  return `${describeModel(run.model)} — ${why}${run.thinkingLevel ? `, thinking ${run.thinkingLevel}` : ''}`;
+  const thinking = run.thinkingLevel ? describeThinking(run) : undefined;
+  return `${describeModel(run.model)} — ${why}${thinking ? `, thinking ${thinking}` : ''}`;
 }
 
 /**

@@ -97,7 +97,7 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** Writes `value` as pretty JSON with a final newline. */
+/** Writes `value` as JSON on one line (what `--json` promises), with a final newline. */
 export function writeJson(out: NodeJS.WritableStream, value: unknown): void {
-  out.write(`${JSON.stringify(value, null, 2)}\n`);
+  out.write(`${JSON.stringify(value)}\n`);
 }

@@ -26,10 +26,20 @@ function folded(text: string): string {
   return `${shown}${shown === '' ? '' : '  '}(${size})`;
 }
 
+/** Whether the failed reply at `index` was a model call Pi retried: a later reply of its run came. */
+function retried(items: readonly HistoryItem[], index: number): boolean {
+  const item = items[index];
+  if (item?.outcome !== 'failed' || item.runId === undefined) return false;
+  return items
+    .slice(index + 1)
+    .some((later) => later.kind === 'assistant' && later.runId === item.runId);
+}
+
 /**
  * A session's public history as text: each item as `[kind tool] time` and its text; tool results
  * and learning-context snapshots folded to a line unless `full`; a reply that did not complete
- * marked `(cancelled)` or `(failed)`.
+ * marked `(cancelled)` or `(failed)`, a failed one with the error it failed with (one line when Pi
+ * retried the call and a later reply of the run came).
  */
 export function historyText(
   items: readonly HistoryItem[],
@@ -37,17 +47,28 @@ export function historyText(
 ): string {
   const max = options.maxChars ?? 2000;
   return items
-    .map((item) => {
+    .map((item, index) => {
+      const again = retried(items, index);
       const label = item.toolName ? `${item.kind} ${item.toolName}` : item.kind;
-      const flag = item.isError ? ' (error)' : item.outcome ? ` (${item.outcome})` : '';
+      const flag = item.isError
+        ? ' (error)'
+        : item.outcome
+          ? ` (${item.outcome}${again ? ', retried' : ''})`
+          : '';
       const colour = item.isError || item.outcome ? 'red' : 'cyan';
       const heading = options.out
         ? paint(options.out, colour, `[${label}${flag}]`)
         : `[${label}${flag}]`;
       const when = options.relative ? relativeTime(item.timestamp) : item.timestamp;
+      const failure =
+        item.outcome === 'failed'
+          ? `The model call failed: ${item.error ?? 'no reason given'}`
+          : '';
+      if (again) return `${heading} ${when}  ${failure}\n`;
       if (!options.full && FOLDED.has(item.kind))
         return `${heading} ${when}  ${folded(item.text)}\n`;
-      const text = item.text.length > max ? `${item.text.slice(0, max - 1)}…` : item.text;
+      const whole = [item.text, failure].filter((part) => part !== '').join('\n');
+      const text = whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
       return `${heading} ${when}\n${text}\n`;
     })
     .join('\n');

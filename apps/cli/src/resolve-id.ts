@@ -5,6 +5,7 @@ import {
   type RunInfo,
   type SessionInfo,
 } from '@repa/protocol';
+import { type CliContext, spaceOf } from './cli-context.js';
 import { usageError } from './usage-error.js';
 
 /**
@@ -74,22 +75,39 @@ export async function resolveRun(client: RepaClient, typed: string): Promise<Run
   return (await named(client.request('run.resolve', { run: typed }))).run;
 }
 
+/** The help of `--space` for a command whose RUN_ID may be left out ({@link resolveRunOrLatest}). */
+export const LATEST_RUN_SPACE_HELP = `  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the
+                   space you are in)`;
+
+/** The help of a RUN_ID that may be left out ({@link resolveRunOrLatest}). */
+export const RUN_ID_OR_LATEST_HELP = `  RUN_ID           the run (or its first characters); left out, the space's most recent run
+                   (named on stderr)`;
+
+/** The arguments and options help of a command that takes one run and only `--space`. */
+export const RUN_ID_AND_SPACE_HELP = `Arguments:
+${RUN_ID_OR_LATEST_HELP}
+
+Options:
+${LATEST_RUN_SPACE_HELP}`;
+
 /**
- * The run `typed` names; left out (`''`), the most recent run of `space` (a steer or follow-up
- * message counts as the run it went into), said on `stderr` with its status when it has not ended.
+ * The run `typed` names; left out (`''`), the most recent run of the space `--space` names (else
+ * the one the command was typed in), said on stderr with its status when it has not ended. Every
+ * `repa runs` command that takes one run finds it so.
  */
 export async function resolveRunOrLatest(
-  stderr: NodeJS.WritableStream,
+  context: CliContext,
   client: RepaClient,
   typed: string,
-  space: string,
+  spaceOption: string | undefined,
 ): Promise<RunInfo> {
   if (typed !== '') return resolveRun(client, typed);
+  const space = spaceOf(context, spaceOption);
   const { run } = await named(client.request('run.resolve', { run: 'latest', space }));
   const text = run.input.type === 'text' ? run.input.text.replace(/\s+/g, ' ') : '';
   const excerpt = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   const status = isTerminalRunStatus(run.status) ? '' : ` (${run.status})`;
-  stderr.write(
+  context.stderr.write(
     `repa: the most recent run in ${space}: ${run.runId}${excerpt ? ` “${excerpt}”` : ''}${status}\n`,
   );
   return run;

@@ -148,6 +148,35 @@ describe('diffs and rewinds of runs', () => {
     expect(tree()).toEqual(before);
   });
 
+  it('marks a rewound run in runs list and its record until the rewind is undone', async () => {
+    const { runId } = await run(PATCH);
+    /** The runs list row of the run, and its record's mark. */
+    const listed = async () => {
+      const list = await repa(sandbox, ['runs', 'list']);
+      const row = list.stdout.split('\n').find((line) => line.startsWith(runId));
+      const shown = await repaJson<{ run: { rewound?: { rewindId: string } } }>(sandbox, [
+        'runs',
+        'show',
+        runId,
+      ]);
+      return { row, rewound: shown.json.run.rewound };
+    };
+    expect((await listed()).row).toMatch(/^\S+ +succeeded +\S/);
+    const rewound = await repaJson<{ rewind: Rewind }>(sandbox, ['runs', 'rewind', runId]);
+    expect(rewound.code, rewound.stderr).toBe(0);
+    const marked = await listed();
+    expect(marked.row).toMatch(/^\S+ +succeeded \(rewound\) +\S/);
+    expect(marked.rewound?.rewindId).toBe(rewound.json.rewind.rewindId);
+    const undone = await repa(sandbox, ['runs', 'rewind', rewound.json.rewind.rewindId]);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(await listed()).toEqual({
+      row: expect.stringMatching(/^\S+ +succeeded +\S/),
+      rewound: undefined,
+    });
+    // Back to the notes as they were, for the next test.
+    expect((await repa(sandbox, ['runs', 'rewind', runId])).code).toBe(0);
+  });
+
   it('with --conversation, the session continues from before the run and Pi’s file keeps both branches', async () => {
     await run('What does notes/plan.md say?');
     const { runId } = await run(

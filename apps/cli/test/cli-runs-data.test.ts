@@ -76,6 +76,39 @@ describe('resuming a run on a real daemon', () => {
   });
 });
 
+describe('a failed run', () => {
+  it('shows each failed reply with its error in sessions show, a retried one on one line, and resumes as the latest run', async () => {
+    const sessionId = await newSession();
+    endpoint.replies = [
+      { kind: 'status', status: 529, message: 'Overloaded' },
+      { kind: 'status', status: 529, message: 'Overloaded' },
+      { kind: 'status', status: 529, message: 'Still overloaded' },
+    ];
+    const failed = await runIn(sessionId, 'Are you there?');
+    expect(failed.status).toBe('failed');
+    const shown = await repa(sandbox, ['sessions', 'show', sessionId]);
+    const failures = shown.stdout.split('\n').filter((line) => line.includes('(failed'));
+    expect(failures, shown.stdout).toHaveLength(3);
+    for (const line of failures.slice(0, 2)) {
+      expect(line).toMatch(
+        /^\[assistant \(failed, retried\)\] \S+ {2}The model call failed: .*Overloaded/,
+      );
+    }
+    expect(shown.stdout).toMatch(
+      /\[assistant \(failed\)\] \S+\nThe model call failed: .*Still overloaded/,
+    );
+
+    endpoint.replies = [{ kind: 'text', text: 'Here now.' }];
+    const resumed = await repa(sandbox, ['runs', 'resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(
+      `repa: the most recent run in ${sandbox.space}: ${failed.runId}`,
+    );
+    expect(resumed.stdout).toMatch(new RegExp(`resumes ${failed.runId} \\(attempt 2\\)`));
+    expect(resumed.stdout).toContain('Here now.');
+  });
+});
+
 describe('compacting a session on a real daemon', () => {
   it('asks for the summary with the given instructions; the next run still gets the learning context', async () => {
     const sessionId = await newSession();

@@ -75,7 +75,7 @@ describe('repa', () => {
         /repa settings get .*\n.*repa settings set .*\n.*repa settings reset/,
       );
       const topic = await repa(sandbox, ['help', 'runs', 'retry']);
-      expect(topic.stdout).toContain('Usage: repa runs retry RUN_ID');
+      expect(topic.stdout).toContain('Usage: repa runs retry [RUN_ID]');
     });
 
     it('lists every setting in settings set --help with its values, default and description', async () => {
@@ -115,7 +115,7 @@ describe('repa', () => {
       const [subcommand, option, missing, extra, global] = await Promise.all([
         repa(sandbox, ['runs', 'explode']),
         repa(sandbox, ['sessions', 'list', '--colour']),
-        repa(sandbox, ['runs', 'cancel']),
+        repa(sandbox, ['materials', 'remove']),
         repa(sandbox, ['doctor', 'now']),
         repa(sandbox, ['--frobnicate']),
       ]);
@@ -128,7 +128,7 @@ describe('repa', () => {
         /Unknown option '--colour'.*\(invalid_request\)\nFix: Run 'repa sessions list --help'/,
       );
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/Missing arguments: repa runs cancel RUN_ID/);
+      expect(missing.stderr).toMatch(/Missing arguments: repa materials remove /);
       expect(extra.code).toBe(2);
       expect(extra.stderr).toMatch(/Unexpected argument 'now'/);
       expect(global.code).toBe(2);

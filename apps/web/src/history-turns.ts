@@ -90,7 +90,7 @@ function addItem(
           kind: 'retry',
           attempt: 0,
           maxAttempts: 0,
-          reason: 'the model call failed',
+          reason: item.error ? `the model call failed: ${item.error}` : 'the model call failed',
           entryId: item.entryId,
         });
       }

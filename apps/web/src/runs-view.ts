@@ -41,10 +41,11 @@ const SECTIONS: Record<string, string> = {
   append: 'Added text',
 };
 
-/** A run's status for people, with its queue place. */
+/** A run's status for people, with its queue place, and `rewound` while its saves are rewound. */
 function statusOf(run: RunInfo): string {
   if (run.queuePosition !== undefined) return `queued (${run.queuePosition})`;
-  return run.status === 'accepted' ? 'waiting' : run.status;
+  const status = run.status === 'accepted' ? 'waiting' : run.status;
+  return run.rewound ? `${status}, rewound` : status;
 }
 
 /**

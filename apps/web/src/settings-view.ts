@@ -79,8 +79,8 @@ export function SettingsView({
       setMessage('');
       // A value the item's schema refuses: what it takes, in a sentence.
       if (RepaError.isInstance(error) && error.code === 'invalid_request') {
-        const detail = error.message.replace(/^Invalid request: (params\.value: )?/i, '');
-        return `Not saved: it takes ${DECLARED.get(item.key)?.values ?? 'another value'} (${detail}).`;
+        const takes = DECLARED.get(item.key)?.values;
+        return `Not saved: ${error.message.replace(/\.$/, '')}${takes ? ` (it takes ${takes})` : ''}.`;
       }
       return describeError(error);
     }

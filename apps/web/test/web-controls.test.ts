@@ -113,8 +113,8 @@ describe('the page’s controls', () => {
       { timeout: STEP_MS },
       error,
     );
-    expect(await page.$eval(error, (node) => node.textContent)).toMatch(
-      /^Not saved: it takes 0–36500 \(.*expected number to be >=0\)\.$/,
+    expect(await page.$eval(error, (node) => node.textContent)).toBe(
+      'Not saved: `history.maxDays` must be at least 0, not `-5` (it takes 0–36500).',
     );
     expect(await page.$eval(input, (node) => node.getAttribute('aria-invalid'))).toBe('true');
     const gap = await page.evaluate(

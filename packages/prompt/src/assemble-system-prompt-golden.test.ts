@@ -148,7 +148,12 @@ describe('assembleSystemPrompt', () => {
       }
       expect(RepaError.isInstance(thrown)).toBe(true);
       expect(thrown).toMatchObject({ code: 'invalid_request' });
-      expect((thrown as Error).message).toContain('input.settings.fileChanges');
+      expect((thrown as Error).message).toContain(
+        '`settings.fileChanges` must be one of `off`, `on-demand`, `notice` or `diff`, not `always`',
+      );
+      expect(thrown).toMatchObject({
+        details: { issues: [{ path: 'input.settings.fileChanges' }] },
+      });
     });
   });
 });

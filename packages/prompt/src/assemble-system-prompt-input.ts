@@ -147,6 +147,6 @@ const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({
  */
 export function parseAssembleSystemPromptInput(input: unknown): AssembleSystemPromptInput {
   const result = inputSchema.safeParse(input);
-  if (!result.success) throw invalidRequestFromZod(result.error, 'input');
+  if (!result.success) throw invalidRequestFromZod(result.error, input, 'input');
   return result.data;
 }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PackageLevel, PackageResource, RepaClient, ResourceDiagnostic } from '@repa/protocol';
 import type { CliContext } from '../cli-context.js';
@@ -32,11 +31,14 @@ function levelOf(level = 'application'): PackageLevel {
   return level;
 }
 
-/** The source as the daemon needs it: a local folder absolute (Pi's own prefixes are kept). */
+/**
+ * The source as the daemon needs it: a local folder made absolute against the directory the
+ * command was typed in, whether or not it exists (a missing one is the daemon's `not_found`);
+ * Pi's own prefixes are kept.
+ */
 function sourceOf(context: CliContext, source: string): string {
   if (/^(npm|git|github|https?|ssh):/.test(source)) return source;
-  const path = resolve(context.cwd, source);
-  return existsSync(path) ? path : source;
+  return resolve(context.cwd, source);
 }
 
 /** What `packages add` and `remove` change: the source, at `--level` (in `--space`). */

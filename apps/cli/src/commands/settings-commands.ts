@@ -259,19 +259,33 @@ ${SETTINGS_HELP}`,
     const client = await context.client();
     const scope = await writeScope(context, client, values, level);
     itemOf((await client.request('settings.get', scope)).items, key);
-    const { item } = await client.request('settings.set', {
-      ...scope,
-      level,
-      key,
-      value: coerceSettingValue(key, valueText),
-      ...expectedRevisionOf(values['expected-revision']),
-    });
+    const { item } = await client
+      .request('settings.set', {
+        ...scope,
+        level,
+        key,
+        value: coerceSettingValue(key, valueText),
+        ...expectedRevisionOf(values['expected-revision']),
+      })
+      .catch((error: unknown) => {
+        throw refusedValue(error, key);
+      });
     if (context.json) writeJson(context.stdout, { ...scope, level, item });
     else writeItems(context, [item]);
     if (key === 'model.id') await warnWithoutCredentials(context, client, item.value);
     return 0;
   },
 });
+
+/** A value `settings.set` refused, with a fix naming what `key` takes (other errors as they are). */
+function refusedValue(error: unknown, key: string): unknown {
+  const declared = SETTING_ITEMS.find((one) => one.key === key);
+  if (!RepaError.isInstance(error) || error.code !== 'invalid_request' || !declared) return error;
+  return new RepaError('invalid_request', error.message, {
+    fix: `Give ${key} a value it takes: ${declared.values} (repa settings get ${key} --describe says more).`,
+    ...(error.details ? { details: error.details } : {}),
+  });
+}
 
 /** Says on stderr when the model just set has no credentials yet (spec R72: runs are refused). */
 async function warnWithoutCredentials(

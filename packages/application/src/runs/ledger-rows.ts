@@ -85,6 +85,7 @@ export function rowToRun(row: Row): RunInfo {
     restricted: optional('restricted', JSON.parse),
     citations: optional('citations', JSON.parse),
     approvals: optional('approvals', JSON.parse),
+    rewound: optional('rewound', JSON.parse),
     startedAt: optional('started_at'),
     endedAt: optional('ended_at'),
   };

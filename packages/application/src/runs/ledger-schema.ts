@@ -78,6 +78,7 @@ export function createLedgerSchema(db: DatabaseSync): void {
     'thinking_level',
     'citations',
     'approvals',
+    'rewound',
   ]) {
     if (!columns.some((known) => known.name === column)) {
       db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);

@@ -84,6 +84,17 @@ export async function rewindRun(
     conversation: params.conversation,
     fileChanges: settings.promptSettings.fileChanges,
   });
+  // The run is marked while its saves are rewound: a rewind of the run marks it, an undo of that
+  // rewind clears the mark, an undo of the undo marks it again (each level flips it).
+  const changed =
+    rewind.files.some((file) => file.status === 'restored') || rewind.conversation !== undefined;
+  if (!params.preview && changed) {
+    const depth = params.runId.slice(run.runId.length).split('-undo-').length - 1;
+    parts.ledger.markRewound(
+      run.runId,
+      depth % 2 === 0 ? { rewindId: rewind.rewindId, at: new Date().toISOString() } : null,
+    );
+  }
   return { rewind };
 }
 

@@ -384,6 +384,13 @@ export class RunLedger {
     return this.images.sweep(usedImages(this.#db));
   }
 
+  /** Marks a run as rewound by `rewound.rewindId`, or (`null`) as no longer rewound. */
+  markRewound(runId: string, rewound: { rewindId: string; at: string } | null): void {
+    this.#db
+      .prepare('UPDATE runs SET rewound = ? WHERE run_id = ?')
+      .run(rewound === null ? null : JSON.stringify(rewound), runId);
+  }
+
   /** Records the attached documents a run read, with their versions. */
   recordAttachedSources(runId: string, sources: AttachedSource[]): void {
     this.#db

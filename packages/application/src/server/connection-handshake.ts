@@ -32,7 +32,7 @@ export function initializeResult(
   if (!params.success) {
     // As the JSON Schema says: `protocolVersions` is required and not empty. The answer still
     // lists the versions this daemon speaks, so a client can offer one of them.
-    const error = invalidRequestFromZod(params.error);
+    const error = invalidRequestFromZod(params.error, rawParams ?? {});
     throw schemaRefusal(
       new RepaError('invalid_request', error.message, {
         fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
@@ -69,7 +69,7 @@ export function checkAuthFrame(
   const frame = jsonRpcRequestSchema.safeParse(decoded.value);
   if (!frame.success) {
     // Not JSON-RPC at all (e.g. an HTTP request): a malformed request, not a failed login.
-    const error = invalidRequestFromZod(frame.error, 'message');
+    const error = invalidRequestFromZod(frame.error, decoded.value, 'message');
     return {
       refusal: errorResponse(idOf(decoded.value), error, JSON_RPC_ERROR_CODES.invalidRequest),
     };

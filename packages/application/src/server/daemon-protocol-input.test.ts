@@ -155,7 +155,8 @@ describe('the daemon process', () => {
         expect(message.error.code).toBe(-32602);
         const error = asError(message);
         expect(error).toMatchObject({ id, code: 'invalid_request' });
-        expect(error.message).toContain('params.protocolVersions');
+        expect(error.message).toContain('`protocolVersions`');
+        expect(JSON.stringify(error.details)).toContain('params.protocolVersions');
         expect(error.details).toMatchObject({ supported: ['v1'] });
       }
       await connection.initialize();

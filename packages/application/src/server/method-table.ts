@@ -55,7 +55,7 @@ export class MethodTable {
   ): Promise<unknown> {
     const spec = v1Methods[method as V1Method];
     const params = (spec.params as z.ZodType).safeParse(rawParams ?? {});
-    if (!params.success) throw schemaRefusal(invalidRequestFromZod(params.error));
+    if (!params.success) throw schemaRefusal(invalidRequestFromZod(params.error, rawParams ?? {}));
     const done = this.#onRequest?.(method);
     let result: unknown;
     try {
@@ -75,7 +75,7 @@ export class MethodTable {
     const checked = (spec.result as z.ZodType).safeParse(result);
     if (!checked.success) {
       throw new Error(
-        `The ${method} handler returned an invalid result: ${invalidRequestFromZod(checked.error, 'result').message}`,
+        `The ${method} handler returned an invalid result: ${invalidRequestFromZod(checked.error, result, 'result').message}`,
       );
     }
     return result;

@@ -138,7 +138,7 @@ export class ServerConnection implements ConnectionContext {
     if (!parsed.success) {
       throw new RepaError(
         'internal',
-        `Invalid ${method} notification: ${invalidRequestFromZod(parsed.error).message}`,
+        `Invalid ${method} notification: ${invalidRequestFromZod(parsed.error, params).message}`,
       );
     }
     if (!this.#initialized) return false;
@@ -262,7 +262,7 @@ export class ServerConnection implements ConnectionContext {
   #handle(message: unknown): Promise<JsonRpcResponse> | undefined {
     const parsed = jsonRpcRequestSchema.safeParse(message);
     if (!parsed.success) {
-      const error = invalidRequestFromZod(parsed.error, 'message');
+      const error = invalidRequestFromZod(parsed.error, message, 'message');
       return Promise.resolve(
         errorResponse(idOf(message), error, JSON_RPC_ERROR_CODES.invalidRequest),
       );
@@ -299,7 +299,8 @@ export class ServerConnection implements ConnectionContext {
         throw new RepaError('not_initialized', `Call initialize before ${method}.`);
       }
       const params = webOpenParamsSchema.safeParse(rawParams ?? {});
-      if (!params.success) throw schemaRefusal(invalidRequestFromZod(params.error));
+      if (!params.success)
+        throw schemaRefusal(invalidRequestFromZod(params.error, rawParams ?? {}));
       return openWeb(params.data.port);
     }
     const methods = this.#settings.methods;

@@ -53,7 +53,7 @@ describe('startRepaServer', () => {
       };
       const error = await rejection(client.request('run.submit', params));
       expect(error.code).toBe('invalid_request');
-      expect(error.message).toContain('params.input.text');
+      expect(error.message).toContain('`input.text`');
       expect(error.details).toMatchObject({ issues: [{ path: 'params.input.text' }] });
     });
 
@@ -143,7 +143,7 @@ describe('startRepaServer', () => {
       const client = clientOf(await start({ handlers: { 'run.get': bad } }));
       const error = await rejection(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('internal');
-      expect(error.message).toContain('result.run.status');
+      expect(error.message).toContain('`run.status` is missing');
     });
 
     it('ignores notifications from clients', async () => {
@@ -191,7 +191,7 @@ describe('startRepaServer', () => {
       const client = clientOf(server);
       await client.connect();
       const bad = { ...notification('r1', 1), seq: 0 };
-      expect(() => server.broadcast('run.event', bad)).toThrow(/params\.seq/);
+      expect(() => server.broadcast('run.event', bad)).toThrow(/`seq`/);
     });
   });
 });

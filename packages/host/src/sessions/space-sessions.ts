@@ -175,6 +175,7 @@ function historyItemOf(entry: SessionEntry, runId: string | undefined): HistoryI
         toolCallId?: string;
         isError?: boolean;
         stopReason?: string;
+        errorMessage?: string;
         details?: unknown;
       };
       // Pi's system entries (prompt and tool configuration) stay raw (spec R27).
@@ -192,6 +193,7 @@ function historyItemOf(entry: SessionEntry, runId: string | undefined): HistoryI
           kind: 'assistant',
           text: textOf(message.content),
           ...(outcome ? { outcome } : {}),
+          ...(outcome === 'failed' && message.errorMessage ? { error: message.errorMessage } : {}),
           ...(toolCalls.length > 0
             ? { toolCalls, answerText: textOf(message.content, { toolCalls: false }) }
             : {}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RepaError, type RepaErrorCode, wireErrorSchema } from '../errors/repa-error.js';
+import { issueWords } from './issue-words.js';
 
 const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);
 
@@ -77,16 +78,22 @@ export function errorResponse(
 }
 
 /**
- * The `invalid_request` error for a zod failure, naming the path of each bad field
- * (e.g. `params.input.text: Too small`).
+ * The `invalid_request` error for a zod failure of `input`: each bad field in words, named as the
+ * caller knows it (e.g. `` `tools.bash` must be one of `off` or `sandboxed`, not `on` ``), and in
+ * `details.issues` by its path (e.g. `params.value`).
  */
-export function invalidRequestFromZod(error: z.ZodError, prefix = 'params'): RepaError {
+export function invalidRequestFromZod(
+  error: z.ZodError,
+  input: unknown,
+  prefix = 'params',
+): RepaError {
   const issues = error.issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].join('.'),
-    message: issue.message,
+    message: issueWords(issue, input),
   }));
-  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-  return new RepaError('invalid_request', `Invalid request: ${summary}`, { details: { issues } });
+  const summary = issues.map((issue) => issue.message).join('; ');
+  const message = /[.!?]$/.test(summary) ? summary : `${summary}.`;
+  return new RepaError('invalid_request', message, { details: { issues } });
 }
 
 export type { JsonRpcRequest } from './wire-types.generated.js';

@@ -24,9 +24,9 @@ describe('v1 methods', () => {
         const parsed = params.safeParse(bad.params);
         expect(parsed.success).toBe(false);
         if (parsed.success) return;
-        const error = invalidRequestFromZod(parsed.error);
+        const error = invalidRequestFromZod(parsed.error, bad.params);
         expect(error.code).toBe('invalid_request');
-        expect(error.message).toContain(bad.path);
+        expect(error.details?.issues).toContainEqual(expect.objectContaining({ path: bad.path }));
       });
     });
   }
@@ -102,8 +102,8 @@ describe('run.event', () => {
     });
     expect(badReceipt.success).toBe(false);
     if (!badReceipt.success) {
-      expect(invalidRequestFromZod(badReceipt.error).message).toContain(
-        'params.event.receipts.0.version',
+      expect(invalidRequestFromZod(badReceipt.error, {}).message).toContain(
+        'event.receipts.0.version',
       );
     }
   });

@@ -203,6 +203,17 @@ export const runInfoSchema = z
       .array(citationSchema)
       .optional()
       .describe("The output's citations as checked when the run ended (absent when it has none)."),
+    rewound: z
+      .object({
+        rewindId: z
+          .string()
+          .describe('The rewind that undid it (`run.rewind` with it undoes that).'),
+        at: timestampSchema.describe('When.'),
+      })
+      .optional()
+      .describe(
+        "Set while the run's saves are rewound (absent when never rewound, or the rewind was undone).",
+      ),
     usage: runUsageSchema
       .optional()
       .describe(

@@ -74,6 +74,10 @@ export const historyItemSchema = z
       .describe(
         'For a reply that did not complete: `cancelled` (stopped on request) or `failed` (the model call failed).',
       ),
+    error: z
+      .string()
+      .optional()
+      .describe('For a `failed` reply: what the model call failed with, as the provider said it.'),
     runId: idSchema
       .optional()
       .describe(

@@ -67,10 +67,11 @@ describe('coerceSettingValue', () => {
     }
   });
 
-  it('leaves a refused VALUE of tools.bash, tools.bashTimeoutSeconds and daemon.idleMinutes as text too', () => {
-    expect(coerceSettingValue('tools.bash', 'true')).toBe('true');
-    expect(coerceSettingValue('tools.bashTimeoutSeconds', 'null')).toBe('null');
-    expect(coerceSettingValue('daemon.idleMinutes', '"30"')).toBe('"30"');
+  it('keeps a refused VALUE as JSON read it where the item takes no text, so its refusal names it', () => {
+    expect(coerceSettingValue('tools.bash', 'true')).toBe(true);
+    expect(coerceSettingValue('tools.bashTimeoutSeconds', 'null')).toBeNull();
+    expect(coerceSettingValue('tools.bashTimeoutSeconds', '1.5')).toBe(1.5);
+    expect(coerceSettingValue('daemon.idleMinutes', '"30"')).toBe('30');
   });
 
   it('leaves a value the type refuses as text, for the daemon to reject with its message', () => {

@@ -398,12 +398,14 @@ export function parseSettingValue(text: string): unknown {
 
 /**
  * A value typed as text, coerced to the item's type: read as JSON when that is a value of the type
- * (`true`, `12`, `null`, `["read"]`), else the text as it is, so `prompts.append 12` is the string
- * "12". The CLI's `settings set` and the page both type values this way.
+ * (`true`, `12`, `null`, `["read"]`), else the text as it is when the item takes text, so
+ * `prompts.append 12` is the string "12"; a value neither way stays as JSON read it, so its refusal
+ * names what was typed (`1.5` is a fraction, not text). The CLI's `settings set` and the page both
+ * type values this way.
  */
 export function coerceSettingValue(key: string, text: string): unknown {
   const parsed = parseSettingValue(text);
   const known = ITEMS_BY_KEY.get(key);
   if (known === undefined || known.schema.safeParse(parsed).success) return parsed;
-  return text;
+  return known.schema.safeParse(text).success ? text : parsed;
 }

@@ -936,6 +936,8 @@ export interface HistoryItem {
    * failed).
    */
   outcome?: 'cancelled' | 'failed' | undefined;
+  /** For a `failed` reply: what the model call failed with, as the provider said it. */
+  error?: string | undefined;
   /**
    * The run the entry belongs to (the run ledger's id; absent for entries written before runs were
    * marked in the history).
@@ -1244,6 +1246,17 @@ export interface RunInfo {
   output?: string | undefined;
   /** The output's citations as checked when the run ended (absent when it has none). */
   citations?: Citation[] | undefined;
+  /**
+   * Set while the run's saves are rewound (absent when never rewound, or the rewind was undone).
+   */
+  rewound?:
+    | {
+        /** The rewind that undid it (`run.rewind` with it undoes that). */
+        rewindId: string;
+        /** When. */
+        at: string;
+      }
+    | undefined;
   /**
    * The provider's token usage and cost of the run, once finished (absent if no provider call was
    * made, e.g. on `repa-offline`).

@@ -3,19 +3,28 @@ import type { CliContext } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { describeRunModel } from '../../describe-model.js';
 import { followRun } from '../../follow-run.js';
-import { resolveRun } from '../../resolve-id.js';
+import {
+  LATEST_RUN_SPACE_HELP,
+  RUN_ID_AND_SPACE_HELP,
+  RUN_ID_OR_LATEST_HELP,
+  resolveRunOrLatest,
+} from '../../resolve-id.js';
 import { RunPrinter } from '../../run-printer.js';
 import { followWithInterrupt } from './run-command.js';
 
-/** `runs retry` and `runs resume`: a new attempt of the run a prefix names, streamed like repa run. */
+/**
+ * `runs retry` and `runs resume`: a new attempt of the run a prefix names (left out, the space's
+ * most recent), streamed like repa run.
+ */
 async function streamNewAttempt(
   context: CliContext,
   method: 'run.retry' | 'run.resume',
   prefix: string,
-  requestId: string = randomUUID(),
+  values: { 'request-id'?: string | undefined; space?: string | undefined },
 ): Promise<number> {
+  const requestId = values['request-id'] ?? randomUUID();
   const client = await context.client();
-  const runId = (await resolveRun(client, prefix)).runId;
+  const runId = (await resolveRunOrLatest(context, client, prefix, values.space)).runId;
   const printer = new RunPrinter({ out: context.stdout, json: context.json });
   const verb = method === 'run.retry' ? 'retries' : 'resumes';
   const follow = followRun(client, printer, async () => {
@@ -29,24 +38,28 @@ async function streamNewAttempt(
 }
 
 /**
- * `runs retry` or `runs resume` (`word`): `help` says what it does; the options and exit codes,
- * which both share, follow it (`what`: the new attempt, as the option's help names it).
+ * `runs retry` or `runs resume` (`word`): `help` says what it does; the arguments, options and exit
+ * codes, which both share, follow it (`what`: the new attempt, as the option's help names it).
  */
 function newAttemptCommand(word: 'retry' | 'resume', summary: string, help: string, what: string) {
   return defineCommand({
     words: ['runs', word],
     summary,
-    usage: `runs ${word} RUN_ID [--request-id ID]`,
+    usage: `runs ${word} [RUN_ID] [--request-id ID] [--space DIR]`,
     help: `${help}
+
+Arguments:
+${RUN_ID_OR_LATEST_HELP}
 
 Options:
   --request-id ID  idempotency key of the ${what} itself (default: a random id)
+${LATEST_RUN_SPACE_HELP}
 
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
-    options: { 'request-id': { type: 'string' } },
-    positionals: [1, 1],
+    options: { 'request-id': { type: 'string' }, space: { type: 'string' } },
+    positionals: [0, 1],
     run: (context, [prefix = ''], values) =>
-      streamNewAttempt(context, `run.${word}`, prefix, values['request-id']),
+      streamNewAttempt(context, `run.${word}`, prefix, values),
   });
 }
 
@@ -73,16 +86,18 @@ resumed (not_last_run otherwise). Streams it like repa run. Ctrl-C cancels it.`,
 export const runsFollow = defineCommand({
   words: ['runs', 'follow'],
   summary: 'follow a run from another terminal until it ends',
-  usage: 'runs follow RUN_ID',
+  usage: 'runs follow [RUN_ID] [--space DIR]',
   help: `Re-attaches to a run (run.subscribe): prints what it does from now on, like repa run, until it
 ends. A run that already ended prints its end. Ctrl-C cancels the run (a second Ctrl-C leaves at once).
 
+${RUN_ID_AND_SPACE_HELP}
+
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled.`,
-  options: {},
-  positionals: [1, 1],
-  async run(context, [prefix = '']) {
+  options: { space: { type: 'string' } },
+  positionals: [0, 1],
+  async run(context, [prefix = ''], values) {
     const client = await context.client();
-    const runId = (await resolveRun(client, prefix)).runId;
+    const runId = (await resolveRunOrLatest(context, client, prefix, values.space)).runId;
     const printer = new RunPrinter({ out: context.stdout, json: context.json });
     if (!context.json) printer.note(`[repa] following run ${runId}`);
     const follow = followRun(client, printer, async () => ({

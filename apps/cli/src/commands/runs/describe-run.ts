@@ -1,6 +1,6 @@
 import { OFFLINE_MODEL_ID, type RunInfo } from '@repa/protocol';
 import { citationFootnotes } from '../../citation-footnotes.js';
-import { describeRunModel } from '../../describe-model.js';
+import { describeRunModel, describeThinking } from '../../describe-model.js';
 import { relativeTime, shortId } from '../../format-table.js';
 import {
   describeUsage,
@@ -28,7 +28,9 @@ export function runRow(
       ? `queued #${run.queuePosition}`
       : run.targetRunId
         ? `${run.status} (${run.delivery} → ${id(run.targetRunId)})`
-        : run.status,
+        : run.rewound
+          ? `${run.status} (rewound)`
+          : run.status,
     ...(withSpace ? [run.space] : []),
     id(run.sessionId),
     terminal ? relativeTime(run.acceptedAt) : run.acceptedAt,
@@ -75,7 +77,7 @@ export function describeRun(run: RunInfo): string {
             ? `model      ${describeRunModel({ model: run.model, modelSource: run.modelSource })}`
             : `model      ${run.model ?? run.modelSettings.model ?? "Pi's default"}${run.modelSettingsSources?.model === 'run' ? ' (this run only)' : ''}`,
           ...(run.connection ? [`connection ${run.connection}`] : []),
-          `thinking   ${run.thinkingLevel ?? run.modelSettings.thinkingLevel ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
+          `thinking   ${describeThinking(run) ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
           `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
         ]
       : []),

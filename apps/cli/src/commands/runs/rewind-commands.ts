@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
-import { type CliContext, spaceOf } from '../../cli-context.js';
+import type { CliContext } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { writeJson } from '../../format-table.js';
-import { resolveRunOrLatest } from '../../resolve-id.js';
+import { LATEST_RUN_SPACE_HELP, resolveRunOrLatest } from '../../resolve-id.js';
 import { usageError } from '../../usage-error.js';
 import { rewindLines, runDiffLines } from './describe-rewind.js';
 
@@ -19,14 +19,11 @@ async function rewindableId(
   space: string | undefined,
 ): Promise<string> {
   if (/-undo-[0-9a-f]{8}$/u.test(idOrPrefix)) return idOrPrefix;
-  return (await resolveRunOrLatest(context.stderr, client, idOrPrefix, spaceOf(context, space)))
-    .runId;
+  return (await resolveRunOrLatest(context, client, idOrPrefix, space)).runId;
 }
 
 const RUN_ID_HELP =
   "  RUN_ID           the run (or its first characters), or a rewind id; left out, the space's\n                   most recent run (named on stderr)";
-const SPACE_HELP =
-  '  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the\n                   space you are in)';
 
 export const runsDiff = defineCommand({
   words: ['runs', 'diff'],
@@ -42,7 +39,7 @@ ${RUN_ID_HELP}
   FILE             only this file (a path relative to the space root)
 
 Options:
-${SPACE_HELP}`,
+${LATEST_RUN_SPACE_HELP}`,
   options: { space: { type: 'string' } },
   positionals: [0, 2],
   async run(context, [idOrPrefix = '', file], values) {
@@ -83,7 +80,7 @@ Options:
   --force          write the old bytes over files changed since the run too (a new save each)
   --preview        only show what would be restored and refused
   --yes            rewind without asking
-${SPACE_HELP}`,
+${LATEST_RUN_SPACE_HELP}`,
   options: {
     space: { type: 'string' },
     file: { type: 'string', multiple: true },

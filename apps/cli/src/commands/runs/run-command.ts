@@ -66,7 +66,10 @@ export function announceModel(
   context: CliContext,
   printer: RunPrinter,
   start: ConversationStart,
-  model: Pick<RunInfo, 'model' | 'modelSource' | 'thinkingLevel'> | undefined,
+  model:
+    | (Pick<RunInfo, 'model' | 'modelSource' | 'thinkingLevel'> &
+        Partial<Pick<RunInfo, 'modelSettings'>>)
+    | undefined,
 ): void {
   const { space, sessionId, created, restricted } = start;
   if (context.json) {

@@ -4,7 +4,7 @@ import { defineCommand } from '../../command.js';
 import { didYouMean } from '../../did-you-mean.js';
 import { formatTable, uniquePrefixes, writeJson } from '../../format-table.js';
 import { limitOf } from '../../parse-options.js';
-import { resolveRun, resolveRunOrLatest, resolveSession } from '../../resolve-id.js';
+import { RUN_ID_AND_SPACE_HELP, resolveRunOrLatest, resolveSession } from '../../resolve-id.js';
 import { isTerminal, terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 import { describeRun, runRow } from './describe-run.js';
@@ -95,23 +95,12 @@ acceptance with their revisions, the prompt sections the model saw, the token us
 the provider reported them (with Pi's context-size estimate, labelled as one), and the output or
 the error.
 
-Arguments:
-  RUN_ID           the run (or its first characters); left out, the space's most recent run
-                   (named on stderr)
-
-Options:
-  --space DIR      without RUN_ID: the space whose most recent run is meant (default: the
-                   space you are in)`,
+${RUN_ID_AND_SPACE_HELP}`,
   options: { space: { type: 'string' } },
   positionals: [0, 1],
   async run(context, [runId = ''], values) {
     const client = await context.client();
-    const run = await resolveRunOrLatest(
-      context.stderr,
-      client,
-      runId,
-      spaceOf(context, values.space),
-    );
+    const run = await resolveRunOrLatest(context, client, runId, values.space);
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(describeRun(run));
     return 0;
@@ -121,16 +110,18 @@ Options:
 export const runsCancel = defineCommand({
   words: ['runs', 'cancel'],
   summary: 'cancel a run that is accepted or running',
-  usage: 'runs cancel RUN_ID',
+  usage: 'runs cancel [RUN_ID] [--space DIR]',
   help: `Cancels a run: an accepted run never starts, a running one is stopped through Pi (what was saved
 stays saved). Waits until the run has ended, then shows its status. A run that already ended is left
-as it is.`,
-  options: {},
-  positionals: [1, 1],
-  async run(context, [runId = '']) {
+as it is.
+
+${RUN_ID_AND_SPACE_HELP}`,
+  options: { space: { type: 'string' } },
+  positionals: [0, 1],
+  async run(context, [runId = ''], values) {
     const client = await context.client();
     const { run } = await client.request('run.cancel', {
-      runId: (await resolveRun(client, runId)).runId,
+      runId: (await resolveRunOrLatest(context, client, runId, values.space)).runId,
     });
     if (context.json) writeJson(context.stdout, { run });
     else context.stdout.write(`run ${run.runId} is ${run.status}\n`);
