@@ -28,7 +28,11 @@ const HASH_NUMBER = /(?<=^|[\s([{/*])#\d+\b/g;
 /** "(#22)" in prose: how markdown cites a tracker number. */
 const MARKDOWN_HASH = /\(#\d+\)/g;
 
-function* sourceFiles(dir) {
+/**
+ * The files under `dir` whose name `keep` accepts, folders walked depth-first (not node_modules,
+ * dist or dot entries); nothing when `dir` cannot be read.
+ */
+function* filesUnder(dir, keep) {
   let names = [];
   try {
     names = readdirSync(dir);
@@ -38,10 +42,12 @@ function* sourceFiles(dir) {
   for (const name of names) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts')) yield path;
+    if (statSync(path).isDirectory()) yield* filesUnder(path, keep);
+    else if (keep(name)) yield path;
   }
 }
+
+const isSource = (name) => /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts');
 
 /** Every comment and string literal of a source file (test names cite requirements too), with its
  * 1-based line, found by TypeScript's own scanner. */
@@ -93,26 +99,13 @@ function issueCitations(text, { hash = false, markdown = false } = {}) {
 /** The root README, every README under the source folders, and every markdown file of `docs/`
  * and `bench/` (not CHANGELOG.md, which records what changesets said). */
 function* markdownFiles(root) {
-  function* walk(dir, every) {
-    let names = [];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) yield* walk(path, every);
-      else if (name === 'README.md' || (every && name.endsWith('.md') && name !== 'CHANGELOG.md')) {
-        yield path;
-      }
-    }
-  }
+  const readme = (name) => name === 'README.md';
+  const markdown = (name) => readme(name) || (name.endsWith('.md') && name !== 'CHANGELOG.md');
   yield join(root, 'README.md');
-  yield* walk(join(root, 'docs'), true);
-  yield* walk(join(root, 'bench'), true);
-  for (const group of SOURCE_GROUPS) if (group !== 'bench') yield* walk(join(root, group), false);
+  yield* filesUnder(join(root, 'docs'), markdown);
+  yield* filesUnder(join(root, 'bench'), markdown);
+  for (const group of SOURCE_GROUPS)
+    if (group !== 'bench') yield* filesUnder(join(root, group), readme);
 }
 
 /** Every violation under `root`, as human-readable lines naming the file and line. */
@@ -120,7 +113,7 @@ export function checkDesignCitations(root) {
   const defined = designRequirements(root);
   const violations = [];
   for (const group of SOURCE_GROUPS) {
-    for (const file of sourceFiles(join(root, group))) {
+    for (const file of filesUnder(join(root, group), isSource)) {
       const where = relative(root, file).split(sep).join('/');
       const text = readFileSync(file, 'utf8');
       const comments = commentsOf(text, /\.(tsx|jsx)$/.test(file));

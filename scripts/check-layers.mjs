@@ -107,8 +107,6 @@ export const LAYERS = {
  */
 const FOLDER_DEBTS = {
   '@repa/protocol': 'errors/repa-error.ts and v1/ import each other',
-  '@repa/application': 'repa-application.ts imports handlers/method-folders.ts past its index.ts',
-  '@repa/cli': 'commands/chat-*.ts import files of commands/runs/ past its index.ts',
 };
 
 /** An assignment to (or deletion from) `process.env`, which only apps and tests may make. */

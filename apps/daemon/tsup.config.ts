@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { appBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  target: 'node22',
-  platform: 'node',
-  sourcemap: true,
-  clean: true,
-});
+export default appBuild();

@@ -1,13 +1,4 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node22',
-  platform: 'node',
-  sourcemap: true,
-  // Declarations come from `tsc --build` (the root project graph), which tsup leaves in place.
-  clean: ['!**/*.d.ts', '!**/*.d.ts.map'],
-  // Keep `node:sqlite` as written: it exists only under the `node:` scheme.
-  removeNodeProtocol: false,
-});
+// Keep `node:sqlite` as written: it exists only under the `node:` scheme.
+export default libraryBuild(['src/index.ts'], { removeNodeProtocol: false });

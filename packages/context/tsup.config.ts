@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node22',
-  platform: 'node',
-  sourcemap: true,
-  // Declarations come from `tsc --build` (the root project graph), which tsup leaves in place.
-  clean: ['!**/*.d.ts', '!**/*.d.ts.map'],
-});
+export default libraryBuild(['src/index.ts']);

@@ -12,6 +12,7 @@ import { SessionsNav } from './sessions-nav.js';
 import { SidePanels } from './side-panels.js';
 import { useSpaceSessions } from './space-sessions.js';
 import { useStickToBottom } from './stick-to-bottom.js';
+import { usePageViews, ViewSwitch } from './view-switch.js';
 
 /**
  * The whole page: the top bar, the spaces and sessions (sessions-nav.ts), the conversation
@@ -44,7 +45,9 @@ export function App() {
   const saved = useSessionHistory(client, space?.root, sessionId, (error) =>
     setNotice(describeError(error)),
   );
-  const thread = useStickToBottom<HTMLElement>(saved.opened, runs);
+  // Another session's history, or a request sent from here: the conversation goes to its end.
+  const toEnd = useMemo(() => ({}), [saved.opened, live.sent]);
+  const thread = useStickToBottom<HTMLElement>(toEnd, runs);
   // The conversation first: the panels (and their requests) come once its first part is read.
   const panels = useRef(false);
   if (space && saved.read) panels.current = true;
@@ -53,6 +56,7 @@ export function App() {
   // Asked once the panels show: the documents tree and the materials panel share it.
   const materials = useMaterials(client, panels.current ? space?.root : undefined, version);
   const connection = useConnectionState(client);
+  const views = usePageViews();
 
   useEffect(() => {
     const initial = placeFromAddress();
@@ -66,12 +70,13 @@ export function App() {
 
   return html`<div class="shell">
     <${TopBar} drawer=${drawer} onDrawer=${setDrawer} connection=${connection} />
-    <div class="layout">
+    ${space ? html`<${ViewSwitch} views=${views} />` : ''}
+    <div class="layout" data-view=${views.over ? views.side : 'conversation'}>
       <${SessionsNav} client=${client} places=${places} drawer=${drawer} onDrawer=${setDrawer} />
       <${ConversationView} client=${client} places=${places} live=${live} saved=${saved} thread=${thread} next=${next} picked=${picked} onPick=${setPicked} notice=${notice} onNotice=${setNotice} />
       ${
         space && panels.current
-          ? html`<${SidePanels} client=${client} space=${space.root} sessionId=${sessionId} live=${live} next=${next} picked=${picked} onPick=${setPicked} materials=${materials} />`
+          ? html`<${SidePanels} client=${client} space=${space.root} sessionId=${sessionId} live=${live} next=${next} picked=${picked} onPick=${setPicked} materials=${materials} selected=${views.side} onSelect=${views.show} onReaderClose=${views.readerClosed} />`
           : ''
       }
     </div>

@@ -12,7 +12,7 @@ const STATE_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting to the daemon…',
   open: 'Connected',
   reconnecting:
-    'The daemon is gone; reconnecting… If it was stopped (repa daemon stop), run repa web for a new address.',
+    'The daemon is not answering; reconnecting… If it crashed, start it again (repa daemon start): this page reconnects by itself. If it was stopped (repa daemon stop), run repa web for a new address.',
 };
 
 /**

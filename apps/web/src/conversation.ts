@@ -2,6 +2,7 @@ import type { FileChange, RewindResult, SaveDiff, SaveReceipt } from '@repa/prot
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
 import { CitationChips } from './citation-chips.js';
+import { summaryParts } from './compaction-summary.js';
 import { FileLink } from './file-links.js';
 import { renderMarkdown } from './markdown.js';
 import { DiffView, type Rewind, UndoButton } from './rewind-view.js';
@@ -24,6 +25,20 @@ function Markdown({ text }: { text: string }) {
   // Rendered again only when the text changed (not when the turns around it did).
   const rendered = useMemo(() => ({ __html: renderMarkdown(body) }), [body]);
   return html`${offline ? html`<p class="offline-label">Repa's offline responder (no language model) answers from your notes:</p>` : ''}<div class="markdown" dangerouslySetInnerHTML=${rendered}></div>`;
+}
+
+/** A compaction's summary for people: rendered, with the files it names as links to the reader. */
+function CompactionSummary({ summary }: { summary: string }) {
+  const parts = useMemo(() => summaryParts(summary), [summary]);
+  const files = (label: string, kind: string, paths: string[]) =>
+    paths.length > 0
+      ? html`<p class=${`meta ${kind}`}>${label}: ${paths.map((path, index) => html`${index > 0 ? ', ' : ''}<${FileLink} place=${{ path }} />`)}</p>`
+      : '';
+  return html`<details><summary>Summary</summary>
+    <${Markdown} text=${parts.text} />
+    ${files('Files read', 'files-read', parts.read)}
+    ${files('Files changed', 'files-changed', parts.changed)}
+  </details>`;
 }
 
 function Receipt({ receipt, diff }: { receipt: SaveReceipt; diff?: SaveDiff | undefined }) {
@@ -72,7 +87,7 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
         <span class="tool-name">${block.toolName}</span>
         ${block.target ? (FILE_TOOLS.has(block.toolName) && !block.refused ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
         <span class="tool-state">${block.done ? (block.refused ? ' refused: protected, nothing written' : block.isError ? ' failed' : ' done') : ' …'}</span>
-        ${block.error ? html`<div class="error-text">${block.error}</div>` : ''}
+        ${block.error ? html`<div class="error-text">${block.error}${block.fix ? html`<span class="fix">Fix: ${block.fix}</span>` : ''}</div>` : ''}
         ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
         ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}
       </div>`;
@@ -83,7 +98,7 @@ function BlockView({ block, undo }: { block: Block; undo?: Undoing | undefined }
         ${block.branch ? 'Summary of a branch left behind' : block.phase === 'start' ? 'Compacting the conversation' : 'Conversation compacted'}${
           block.tokensBefore ? ` (${block.tokensBefore} tokens before)` : ''
         }
-        ${block.summary ? html`<details><summary>Summary</summary><pre>${block.summary}</pre></details>` : ''}
+        ${block.summary ? html`<${CompactionSummary} summary=${block.summary} />` : ''}
       </div>`;
     case 'retry':
       return html`<div class="notice retry" role="note">
@@ -185,6 +200,7 @@ export function RunItem({
     <div class="message user">
       <span class="who">${view.resumed ? 'You resumed' : 'You'}</span>
       <p>${view.resumed ? 'Continue from where the reply stopped.' : view.prompt}</p>
+      ${view.attachments?.length ? html`<p class="meta attachments-sent">Attached: ${view.attachments.map((path, index) => html`${index > 0 ? ', ' : ''}<${FileLink} place=${{ path }} />`)}</p>` : ''}
       ${view.images ? html`<p class="meta images-sent">${view.images === 1 ? '1 image' : `${view.images} images`} sent with it</p>` : ''}
     </div>
     <div class="message assistant" aria-live=${active ? 'polite' : 'off'}>

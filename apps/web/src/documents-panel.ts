@@ -16,6 +16,8 @@ interface DocumentsPanelProps {
   /** The documents picked: attached to the next request, or the sources of a context build. */
   picked: readonly string[];
   onPick: (picked: string[]) => void;
+  /** Called when the learner closes the reader. */
+  onReaderClose: () => void;
   /** Called after a learning context was built from the picked documents. */
   onBuilt: () => void;
   /** The space's granted materials (listed beside its files when readable). */
@@ -47,6 +49,7 @@ export function DocumentsPanel({
   onPick,
   onBuilt,
   materials: granted,
+  onReaderClose,
 }: DocumentsPanelProps) {
   const [listings, setListings] = useState<Record<string, Listing>>({});
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(['']));
@@ -167,7 +170,14 @@ export function DocumentsPanel({
   const sources = picked.filter((path) => !path.startsWith('repa:'));
   return html`<section class="panel documents" aria-labelledby="documents-heading">
     <h2 id="documents-heading">Documents</h2>
-    ${place ? html`<${Reader} client=${client} space=${space} place=${place} version=${version} onOpen=${setPlace} onClose=${() => setPlace(undefined)} />` : ''}
+    ${
+      place
+        ? html`<${Reader} client=${client} space=${space} place=${place} version=${version} onOpen=${setPlace} onClose=${() => {
+            setPlace(undefined);
+            onReaderClose();
+          }} />`
+        : ''
+    }
     <div class="document-tree">
       ${folderView('')}
       ${

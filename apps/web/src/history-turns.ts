@@ -1,6 +1,6 @@
-import type { HistoryItem, RunInfo } from '@repa/protocol';
+import { type HistoryItem, parseToolErrorText, type RunInfo } from '@repa/protocol';
 import { runModelOf } from './run-model.js';
-import type { Block, RunView } from './run-views.js';
+import { type Block, markToolError, type RunView } from './run-views.js';
 
 /**
  * A session's saved history as the turns the live view shows (spec R27 items, grouped by the run
@@ -119,10 +119,7 @@ function addItem(
       tool.receipts = item.receipts ?? [];
       tool.diffs = item.diffs ?? [];
       if (item.operationId) tool.operationId = item.operationId;
-      if (item.isError) {
-        tool.error = item.text.split('\n')[0];
-        tool.refused = /\bprotected_path\b/u.test(item.text);
-      }
+      if (item.isError) markToolError(tool, parseToolErrorText(item.text));
       return;
     }
     case 'context-snapshot':

@@ -37,6 +37,7 @@ export function useLiveRuns(
   const [runs, setRuns] = useState<RunView[]>([]);
   const [steers, setSteers] = useState<SteerView[]>([]);
   const [version, setVersion] = useState(0);
+  const [sent, setSent] = useState(0);
   /** Queued runs cancelled before they started: taken off the page, their events ignored. */
   const removed = useRef(new Set<string>());
   /** The request ids of the page's own requests: their runs are followed from the answer. */
@@ -168,6 +169,7 @@ export function useLiveRuns(
   /** Records a request id as the page's own (its run is followed from the answer); returns it. */
   const mine = (requestId: string): string => {
     own.current.add(requestId);
+    setSent((count) => count + 1);
     return requestId;
   };
 
@@ -208,6 +210,8 @@ export function useLiveRuns(
     runs,
     steers,
     version,
+    /** Grows with each request the page sends itself (the conversation goes to its end). */
+    sent,
     /** Says that something the panels show may have changed. */
     bump,
     /** Forgets the runs and steers shown (another session was chosen). */

@@ -7,7 +7,7 @@ import {
   type V1Result,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { localTime } from './local-time.js';
 import { renderMarkdown } from './markdown.js';
 import { LEVEL_NAMES } from './setting-control.js';
@@ -35,6 +35,9 @@ const SOURCE_STATE: Record<string, string> = {
   vanished: 'gone since built',
   unversioned: 'no record to compare',
 };
+
+/** How often the open page reads the context's source states again. */
+const CONTEXT_POLL_MS = 2000;
 
 /** When a context was written, in words (its revision is for the revision check only). */
 function writtenAt(updatedAt: string | null | undefined): string {
@@ -82,6 +85,7 @@ export function ContextPanel({
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const [building, setBuilding] = useState<string | undefined>();
+  const shownRevision = useRef<string | undefined>(undefined);
 
   const load = async () => {
     try {
@@ -97,8 +101,35 @@ export function ContextPanel({
     window.addEventListener('focus', again);
     return () => window.removeEventListener('focus', again);
   }, [space, sessionId, version]);
+  useEffect(() => {
+    // A source changing while the page is open shows as changed within a few seconds: the daemon
+    // pushes no file changes, so the context (a stat per source) is read again while in view.
+    // A new revision (written elsewhere, or while this read was under way) is read in full.
+    let reading = false;
+    let stopped = false;
+    const timer = window.setInterval(() => {
+      if (reading || document.visibilityState !== 'visible') return;
+      reading = true;
+      client
+        .request('context.get', { space })
+        .then((got) => {
+          if (stopped) return;
+          if (got.context?.revision !== shownRevision.current) void load();
+          else setState((shown) => shown && { ...shown, context: got.context });
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          reading = false;
+        });
+    }, CONTEXT_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [space, sessionId]);
 
   const context = state?.context ?? null;
+  shownRevision.current = context?.revision;
   const write = async (body: string, from: string[], done: string) => {
     setBusy(true);
     try {
@@ -228,7 +259,7 @@ export function ContextPanel({
                       : 'This space has no learning context yet.'
                   }</p>`
             }
-            <button type="button" onClick=${() => setDraft(context?.body ?? '')}>Edit</button>
+            <button type="button" class="edit-context" onClick=${() => setDraft(context?.body ?? '')}>Edit</button>
             ${
               context && context.body !== ''
                 ? html`<button type="button" class="clear-context" disabled=${busy} onClick=${() => void clear()}>Clear</button>`

@@ -109,6 +109,16 @@ export function Reader({
     };
   }, [space, place.path, version]);
   useEffect(() => setMode(undefined), [place]);
+  // Escape closes the reader first (caught before the page's own Escape, which then stands down).
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      onClose();
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [onClose]);
 
   const shown = text?.path === place.path || text?.identity === place.path ? text : undefined;
   const range = shown ? markedLines(shown, place) : undefined;

@@ -27,7 +27,10 @@ export type Block =
       /** What each save changed (by target), and the save's operation id (for its Undo). */
       diffs?: SaveDiff[];
       operationId?: string;
+      /** What went wrong, as the tool said it (without its code and fix). */
       error?: string;
+      /** What to do about it. */
+      fix?: string;
       /** The save was refused as a protected place (design R69): nothing was written. */
       refused?: boolean;
     }
@@ -72,6 +75,8 @@ export interface RunView {
   resumed?: boolean;
   /** How many images the request carried. */
   images?: number;
+  /** The documents attached to the request (space paths or material identities). */
+  attachments?: string[];
   /** Read back from the session's history (not followed live). */
   saved?: boolean;
 }
@@ -103,6 +108,7 @@ export function runViewOf(run: RunInfo): RunView {
     citations: run.citations,
     resumed: run.resumeOf !== undefined,
     images: run.input.images?.length ?? 0,
+    attachments: run.input.attachments?.map((attachment) => attachment.path) ?? [],
   };
 }
 
@@ -121,6 +127,23 @@ export function steerViewOf(run: RunInfo, text: string): SteerView {
 /** Whether a run is waiting in its session's queue (accepted, not started). */
 export function isQueued(view: RunView): boolean {
   return view.status === 'accepted' && view.delivery === 'queue';
+}
+
+/**
+ * Marks a tool's block with its error, live (`tool-end`'s error) or from history (the result's
+ * text, read back with `parseToolErrorText`): the same words and fix either way.
+ */
+export function markToolError(
+  tool: Extract<Block, { kind: 'tool' }>,
+  error: { code: string; message: string; fix?: string | undefined },
+): void {
+  // The tool's text starts with its code and ends with its fix: shown apart, each once.
+  tool.error = error.message
+    .replace(/^[a-z]+(?:_[a-z]+)*: /u, '')
+    .replace(/\nFix: [\s\S]*$/u, '')
+    .trim();
+  if (error.fix) tool.fix = error.fix;
+  tool.refused = error.code === 'protected_path';
 }
 
 /** Applies one `run.event` to its view (events already seen are ignored). */
@@ -166,10 +189,7 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
         tool.receipts = event.receipts ?? [];
         tool.diffs = event.diffs ?? [];
         if (event.operationId) tool.operationId = event.operationId;
-        if (event.error) {
-          tool.error = event.error.message;
-          tool.refused = event.error.code === 'protected_path';
-        }
+        if (event.error) markToolError(tool, event.error);
       }
       break;
     }

@@ -12,6 +12,9 @@ import { LEVEL_NAMES, type Level, SettingRow } from './setting-control.js';
 
 const DECLARED = new Map(SETTING_ITEMS.map((entry) => [entry.key, entry]));
 
+/** What a learner changes most comes first (the model and its thinking level); then as declared. */
+const firstShown = (key: string) => (key.startsWith('model.') ? 0 : 1);
+
 /** The models Pi knows (`models.list`), read again when `version` changes. */
 export function useModels(client: RepaClient, version: unknown): ModelInfo[] {
   const [models, setModels] = useState<ModelInfo[]>([]);
@@ -123,12 +126,14 @@ export function SettingsView({
     </p>
     <p class="panel-message" role="status">${message}</p>
     <ul class="settings">
-      ${items.map((item) => {
-        const declared = DECLARED.get(item.key);
-        return declared
-          ? html`<${SettingRow} key=${`${item.key}:${chosen}:${JSON.stringify(item.overrides[chosen]?.value)}:${JSON.stringify(item.value)}`} declared=${declared} item=${item} level=${chosen} models=${models} actions=${actionsOf(item)} />`
-          : '';
-      })}
+      ${[...items]
+        .sort((a, b) => firstShown(a.key) - firstShown(b.key))
+        .map((item) => {
+          const declared = DECLARED.get(item.key);
+          return declared
+            ? html`<${SettingRow} key=${`${item.key}:${chosen}:${JSON.stringify(item.overrides[chosen]?.value)}:${JSON.stringify(item.value)}`} declared=${declared} item=${item} level=${chosen} models=${models} actions=${actionsOf(item)} />`
+            : '';
+        })}
     </ul>
   </section>`;
 }

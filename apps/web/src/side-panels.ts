@@ -9,6 +9,17 @@ import { RunsView } from './runs-view.js';
 import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
 
+/** The views beside the conversation, in their tabs' order (a phone's view switch lists them too). */
+export const SIDE_VIEWS = [
+  { id: 'study', label: 'Documents' },
+  { id: 'runs', label: 'Runs' },
+  { id: 'settings', label: 'Settings' },
+  { id: 'models', label: 'Models' },
+] as const;
+
+/** The id of a view beside the conversation. */
+export type SideViewId = (typeof SIDE_VIEWS)[number]['id'];
+
 /**
  * The views beside the conversation, as tabs: the documents with the learning context and the
  * materials, the runs, the settings and the models of the open space and session.
@@ -22,6 +33,9 @@ export function SidePanels({
   picked,
   onPick,
   materials,
+  selected,
+  onSelect,
+  onReaderClose,
 }: {
   client: RepaClient;
   space: string;
@@ -32,33 +46,25 @@ export function SidePanels({
   picked: string[];
   onPick: (picked: string[]) => void;
   materials: ListedMaterials;
+  /** The view shown. */
+  selected: SideViewId;
+  onSelect: (id: SideViewId) => void;
+  /** Called when the learner closes the reader. */
+  onReaderClose: () => void;
 }) {
   const { version } = live;
+  const content: Record<SideViewId, unknown> = {
+    study: html`
+      <${DocumentsPanel} key=${space} client=${client} space=${space} version=${version} picked=${picked} onPick=${onPick} onBuilt=${live.bump} materials=${materials.materials} onReaderClose=${onReaderClose} />
+      <${ContextPanel} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} />
+      <${MaterialsPanel} client=${client} space=${space} listed=${materials} onChanged=${live.bump} />`,
+    runs: html`<${RunsView} client=${client} space=${space} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
+    settings: html`<${SettingsView} client=${client} space=${space} sessionId=${sessionId} version=${version} />`,
+    models: html`<${ModelsView} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,
+  };
   return html`<aside class="panels" aria-label="Documents, learning context, materials, runs, settings and models">
-              <${SideViews} label="Views beside the conversation" views=${[
-                {
-                  id: 'study',
-                  label: 'Documents',
-                  content: html`
-                  <${DocumentsPanel} key=${space} client=${client} space=${space} version=${version} picked=${picked} onPick=${onPick} onBuilt=${live.bump} materials=${materials.materials} />
-                  <${ContextPanel} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} />
-                  <${MaterialsPanel} client=${client} space=${space} listed=${materials} onChanged=${live.bump} />`,
-                },
-                {
-                  id: 'runs',
-                  label: 'Runs',
-                  content: html`<${RunsView} client=${client} space=${space} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
-                },
-                {
-                  id: 'settings',
-                  label: 'Settings',
-                  content: html`<${SettingsView} client=${client} space=${space} sessionId=${sessionId} version=${version} />`,
-                },
-                {
-                  id: 'models',
-                  label: 'Models',
-                  content: html`<${ModelsView} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,
-                },
-              ]} />
+              <${SideViews} label="Views beside the conversation" selected=${selected} onSelect=${(id: string) => onSelect(id as SideViewId)} views=${SIDE_VIEWS.map(
+                (view) => ({ ...view, content: content[view.id] }),
+              )} />
             </aside>`;
 }

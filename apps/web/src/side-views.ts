@@ -13,12 +13,22 @@ export interface SideView {
  * time. A view is mounted when it is first shown (so the page asks the daemon only for what is on
  * screen) and then kept, so a sign-in or a draft survives switching. Arrow keys move between tabs.
  */
-export function SideViews({ views, label }: { views: SideView[]; label: string }) {
-  const [selected, setSelected] = useState(views[0]?.id ?? '');
+export function SideViews({
+  views,
+  label,
+  selected,
+  onSelect,
+}: {
+  views: SideView[];
+  label: string;
+  /** The view shown (held by the page: a reader request or a phone's view switch picks it). */
+  selected: string;
+  onSelect: (id: string) => void;
+}) {
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set([selected]));
+  if (!shown.has(selected)) setShown(new Set([...shown, selected]));
   const select = (id: string, focus: boolean) => {
-    setSelected(id);
-    if (!shown.has(id)) setShown(new Set([...shown, id]));
+    onSelect(id);
     if (focus) document.getElementById(`tab-${id}`)?.focus();
   };
   const onKeyDown = (event: KeyboardEvent) => {

@@ -23,8 +23,9 @@ export function distanceToEnd(element: HTMLElement): number {
     return element.scrollHeight - element.scrollTop - element.clientHeight;
   }
   const pinned = element.nextElementSibling;
+  const position = pinned ? getComputedStyle(pinned).position : '';
   const bottom =
-    pinned && getComputedStyle(pinned).position === 'fixed'
+    pinned && (position === 'fixed' || position === 'sticky')
       ? pinned.getBoundingClientRect().top
       : window.innerHeight;
   return element.getBoundingClientRect().bottom - bottom;

@@ -71,6 +71,10 @@ describe('the page’s controls', () => {
     const { page } = rig;
     await page.click('#tab-settings');
     await page.waitForSelector(`${row('prompts.fileChanges')} select`, { visible: true });
+    // What a learner changes most comes first: the model and its thinking level.
+    expect(
+      (await page.$$eval('li.setting', (rows) => rows.map((node) => node.dataset.key))).slice(0, 2),
+    ).toEqual(['model.id', 'model.thinkingLevel']);
     await page.click('#settings-level-space');
     await page.select(`${row('prompts.fileChanges')} select`, 'diff');
     await page.waitForSelector(`${row('prompts.fileChanges')} .source[data-source="space"]`, {

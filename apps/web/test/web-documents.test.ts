@@ -243,6 +243,13 @@ describe('the documents panel', () => {
     ).toEqual(['notes/plan.md']);
     await sendMessage(page, 'Make me a study plan.');
     await lastTurnReaches(page, 'succeeded');
+    // The sent message shows what went with it, a link to the reader.
+    expect(
+      await page.$eval('.live .turn:last-child .attachments-sent', (node) => [
+        node.textContent,
+        node.querySelector('a.file-link')?.getAttribute('data-reader-path'),
+      ]),
+    ).toEqual(['Attached: notes/plan.md', 'notes/plan.md']);
     const runId = await page.$eval('.live .turn:last-child', (node) =>
       node.getAttribute('data-run'),
     );

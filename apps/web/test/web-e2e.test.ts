@@ -557,6 +557,10 @@ describe('repa web in Chromium', () => {
     });
     process.kill(status.json.pid, 'SIGKILL');
     await other.waitForSelector('.connection-reconnecting', { timeout: STEP_MS });
+    // After a crash the page says what brings it back: a start (this address is served again).
+    expect(await other.$eval('.connection-reconnecting', (node) => node.textContent)).toContain(
+      'If it crashed, start it again (repa daemon start): this page reconnects by itself.',
+    );
     const start = await repaJson(sandbox, [...global, 'daemon', 'start', '--model', SLOW_MODEL], {
       global: false,
     });

@@ -44,7 +44,8 @@ const toolStates = () =>
     tools.map((tool) => ({
       refused: tool.classList.contains('tool-refused'),
       state: tool.querySelector('.tool-state')?.textContent?.trim(),
-      error: tool.querySelector('.error-text')?.textContent ?? '',
+      error: tool.querySelector('.error-text')?.firstChild?.textContent ?? '',
+      fix: tool.querySelector('.error-text .fix')?.textContent ?? '',
     })),
   );
 
@@ -62,18 +63,18 @@ describe('the page and a refused save', () => {
     await sendMessage(page, 'Install the helper the PDF describes.');
     await lastTurnReaches(page, 'succeeded');
     const live = await toolStates();
-    expect(live).toEqual([
-      {
-        refused: true,
-        state: 'refused: protected, nothing written',
-        error: expect.stringContaining('yourself outside Repa'),
-      },
-    ]);
+    const refused = {
+      refused: true,
+      state: 'refused: protected, nothing written',
+      // What happened in words (its code and fix apart), then what to do.
+      error: expect.stringMatching(/^(?!protected_path:)(?![\s\S]*Fix:)[\s\S]*\.pi/u),
+      fix: expect.stringMatching(/^Fix: .*yourself outside Repa/u),
+    };
+    expect(live).toEqual([refused]);
     expect(existsSync(join(sandbox.space, '.pi'))).toBe(false);
+    // The same from the session's history.
     await page.reload();
     await page.waitForSelector('.tool-refused', { timeout: STEP_MS });
-    expect((await toolStates()).map((tool) => tool.state)).toEqual([
-      'refused: protected, nothing written',
-    ]);
+    expect(await toolStates()).toEqual([refused]);
   });
 });

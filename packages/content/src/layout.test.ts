@@ -21,6 +21,7 @@ const FOLDERS = [
   'citations',
   'rewind',
   'search',
+  'study',
   'patch',
   'study',
   'tools',

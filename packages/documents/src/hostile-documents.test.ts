@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { makePdf } from '@repa/fixtures';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { type DocumentFormat, type ExtractionLimits, readDocument } from './index.js';
-import { repaErrorOf } from './test/repa-error-of.js';
 
 const pages = (count: number) =>
   makePdf(

@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { createFile } from './replace-file.js';
-import { failingFs as failing, repaErrorOf } from './testing/index.js';
+import { failingFs as failing } from './testing/index.js';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'repa-durable-fs-'));

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepaError } from '@repa/protocol';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { acquireFileLock, type FileLockOptions } from './file-lock.js';
-import { repaErrorOf } from './testing/index.js';
 
 const options: FileLockOptions = {
   staleMs: 10_000,

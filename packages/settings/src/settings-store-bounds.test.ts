@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
-import { repaErrorOf } from '@repa/durable-fs/testing';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS_FILE_LIMIT } from './settings-file.js';
 import { makeTempSpace } from './test/temp-space.js';

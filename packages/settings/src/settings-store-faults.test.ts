@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { failingFs as failing, repaErrorOf } from '@repa/durable-fs/testing';
+import { failingFs as failing } from '@repa/durable-fs/testing';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from './settings-store.js';
 import { makeTempSpace, type TempSpace } from './test/temp-space.js';

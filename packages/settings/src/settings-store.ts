@@ -13,10 +13,10 @@ import {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from '@repa/protocol';
+import { buildView, type Layers, layersOf } from './setting-view.js';
 import {
   findForbiddenKey,
   isForbiddenKey,
-  type ScopeState,
   type ScopeTarget,
   type SettingsDocument,
   type SettingsFileKind,
@@ -93,24 +93,10 @@ export interface SettingsStoreOptions {
   isTrusted?: ((space: string) => boolean | Promise<boolean>) | undefined;
 }
 
-/** What an untrusted space's override of an item that needs trust is reported with. */
-const UNTRUSTED_REASON =
-  "This space is not trusted, so its own value is ignored; check the space's .repa/settings.json, then run repa trust to use it.";
-
 interface CheckedScope {
   readonly space: string | undefined;
   readonly sessionId: string | undefined;
 }
-
-interface Layers {
-  readonly application: ScopeState;
-  readonly space: ScopeState | undefined;
-  readonly session: ScopeState | undefined;
-  /** Whether the space's own overrides of items that need trust count. */
-  readonly trusted: boolean;
-}
-
-const WRITABLE_LEVELS = ['application', 'space', 'session'] as const;
 
 function invalid(message: string, details: Record<string, unknown>): RepaError {
   return new RepaError('invalid_request', message, { details });
@@ -145,44 +131,6 @@ function checkScope(scope: SettingsScope): CheckedScope {
     }
   }
   return { space: space === undefined ? undefined : resolve(space), sessionId };
-}
-
-function clone<T>(value: T): T {
-  return value === null || typeof value !== 'object' ? value : structuredClone(value);
-}
-
-function buildView(item: SettingItemDefinition, layers: Layers): SettingItemView {
-  let value = clone(item.defaultValue);
-  let source: SettingsLevel = 'default';
-  const overrides: SettingItemView['overrides'] = {};
-  const revisions: SettingItemView['revisions'] = { application: 0 };
-  const ignored: WritableSettingsLevel[] = [];
-  for (const level of WRITABLE_LEVELS) {
-    const state = layers[level];
-    if (state === undefined) continue;
-    const entry = state.entries.get(item.key);
-    revisions[level] = entry?.revision ?? 0;
-    if (entry?.isSet) {
-      overrides[level] = { value: clone(entry.value), revision: entry.revision };
-      // Contract: an untrusted space's own value of an item that needs trust never takes effect.
-      if (level !== 'application' && item.requiresTrust && !layers.trusted) {
-        ignored.push(level);
-        continue;
-      }
-      value = clone(entry.value);
-      source = level;
-    }
-  }
-  const view: SettingItemView = {
-    key: item.key,
-    value,
-    source,
-    defaultValue: clone(item.defaultValue),
-    overrides,
-    revisions,
-  };
-  if (ignored.length > 0) view.ignored = { levels: ignored, reason: UNTRUSTED_REASON };
-  return view;
 }
 
 /**
@@ -295,7 +243,7 @@ export class SettingsStore {
         : readSpaceDocument(scope.space, this.registry, this.#fs),
       this.trusted(scope.space),
     ]);
-    return layersOf(application, space, scope, trusted);
+    return layersOf(application, space, scope.sessionId, trusted);
   }
 
   private async trusted(space: string | undefined): Promise<boolean> {
@@ -407,7 +355,7 @@ export class SettingsStore {
     const application = kind === 'application' ? written : (other as SettingsDocument);
     const spaceDocument = kind === 'application' ? other : written;
     const trusted = await this.trusted(space);
-    return buildView(item, layersOf(application, spaceDocument, scope, trusted));
+    return buildView(item, layersOf(application, spaceDocument, scope.sessionId, trusted));
   }
 
   private async prepareAppDirectory(): Promise<void> {
@@ -417,21 +365,4 @@ export class SettingsStore {
       throw settingsIoError(error, this.applicationPath(), 'Creating the folder of');
     }
   }
-}
-
-function layersOf(
-  application: SettingsDocument,
-  space: SettingsDocument | undefined,
-  scope: CheckedScope,
-  trusted: boolean,
-): Layers {
-  return {
-    trusted,
-    application: application.scope({ level: 'application' }),
-    space: space?.scope({ level: 'space' }),
-    session:
-      space === undefined || scope.sessionId === undefined
-        ? undefined
-        : space.scope({ level: 'session', sessionId: scope.sessionId }),
-  };
 }

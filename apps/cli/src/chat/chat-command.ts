@@ -9,7 +9,7 @@ import {
   CONTINUE_OPTION,
   NEW_OPTION,
   restrictedOf,
-} from '../commands/runs/run-command.js';
+} from '../commands/runs/index.js';
 import { startDaemon } from '../daemon-control.js';
 import { statusLine } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';

@@ -1,5 +1,5 @@
 import { isTerminalRunStatus, type RepaClient, RepaError } from '@repa/protocol';
-import { rewindLines } from '../commands/runs/describe-rewind.js';
+import { rewindLines } from '../commands/runs/index.js';
 
 /** What `/undo` needs of the chat. */
 export interface UndoChat {

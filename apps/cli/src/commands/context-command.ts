@@ -99,8 +99,9 @@ const contextSet = defineCommand({
   summary: "replace the space's learning context",
   usage: 'context set (--file F | --body TEXT) [--source P …] [--force] [--space DIR]',
   help: `Replaces the space's learning context through the daemon (context.set): the body comes from
---file or --body, the sources from each --source (paths inside the space; their current bytes are
-hashed so "repa context show" can tell when they change). The write is refused with stale_version
+--file or --body, the sources from each --source (paths inside the space). A source the context
+already names keeps the version it was built from, so "repa context show" still says when it changed
+since; a new source is hashed as it is now. Only "repa context build" records new versions. The write is refused with stale_version
 when the context changed between reading and writing it, and with context_unavailable (or
 data_too_large) when the file is damaged, unless --force, which keeps the damaged bytes beside it.
 
@@ -184,7 +185,8 @@ const contextEdit = defineCommand({
   summary: 'edit the learning context body in $VISUAL or $EDITOR',
   usage: 'context edit [--space DIR]',
   help: `Opens the body of the space's learning context in $VISUAL (else $EDITOR, else vi) and saves it
-when the editor exits and the text changed, keeping its sources. When the context changed in the
+when the editor exits and the text changed, keeping its sources and the versions they were built
+from (a source that changed since still shows as changed). When the context changed in the
 meantime the save is refused (stale_version) and your text is left in the temporary file named.
 
 Options:

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { RepaClient } from '@repa/protocol';
+import type { RepaClient, V1Result } from '@repa/protocol';
 import { confirmDestructive, spaceOf, writableSpace } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
 import { formatTable, relativeTime, uniquePrefixes, writeJson } from '../format-table.js';
@@ -179,7 +179,12 @@ Options:
 ${SPACE_HELP}
   --instructions TEXT  what the summary should keep, e.g. "the open questions and the sources"
 
-With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "instructions"}.`,
+Both figures are Pi's estimate of what the model is sent (characters / 4), before and after. When
+Pi summarised only the start of the current turn it used no instructions: they are named as not
+applied.
+
+With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "instructions"?,
+"instructionsNotApplied"?}.`,
   options: { space: { type: 'string' }, instructions: { type: 'string' } },
   positionals: [0, 1],
   async run(context, [id], values) {
@@ -199,13 +204,13 @@ With --json: {"space", "sessionId", "summary", "tokensBefore", "tokensAfter", "i
 });
 
 /** What a compaction did, in two lines and the summary. */
-export function describeCompaction(
-  sessionId: string,
-  result: { summary: string; tokensBefore: number; tokensAfter?: number; instructions?: string },
-): string {
+export function describeCompaction(sessionId: string, result: V1Result<'session.compact'>): string {
   const after = result.tokensAfter === undefined ? '' : ` to ~${result.tokensAfter}`;
+  const notApplied = result.instructionsNotApplied
+    ? `instructions not applied: ${result.instructionsNotApplied} (Pi summarised only the start of the current turn, which it does with its own prompt)\n`
+    : '';
   return `session ${sessionId} compacted: context ~${result.tokensBefore}${after} tokens (Pi's estimate)
-${result.instructions ? `instructions: ${result.instructions}\n` : ''}summary:
+${result.instructions ? `instructions: ${result.instructions}\n` : ''}${notApplied}summary:
 ${result.summary.replace(/^/gm, '  ')}
 `;
 }

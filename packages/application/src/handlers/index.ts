@@ -14,6 +14,8 @@ import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
 import { studyHandlers } from './study.js';
 
+export { reachParams } from './method-folders.js';
+
 /** A handler for every v1 method the application answers (the protocol's method table). */
 export type ApplicationHandlers = { [M in RepaHandledMethod]: RepaHandler<M> };
 

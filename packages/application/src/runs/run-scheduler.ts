@@ -12,8 +12,8 @@ import type { ConnectionContext } from '../server/repa-handlers.js';
 import { type SessionHosts, sessionKey } from '../session-hosts.js';
 import type { SpaceTrust } from '../space-trust.js';
 import { acceptedSettingsOf, decideSettings, overridesOf } from './accepted-settings.js';
+import { checkResumable, checkResumeStatus, checkRetryable } from './attempt-checks.js';
 import { executeRun } from './execute-run.js';
-import { checkResumable } from './resume-check.js';
 import { pruneHistoryAfterRun } from './rewind-run.js';
 import { RunDeliveries } from './run-deliveries.js';
 import type { RunLedger } from './run-ledger.js';
@@ -104,8 +104,17 @@ export class RunScheduler {
           .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
           .join('\n\n') || undefined;
       const host = await hosts.host(space, sessionId, await trust.isTrusted(space));
-      const outcome = await host.compact(instructions, snapshot.promptSettings);
-      return { ...outcome, ...(instructions ? { instructions } : {}) };
+      const { instructionsApplied, ...outcome } = await host.compact(
+        instructions,
+        snapshot.promptSettings,
+      );
+      // Named as applied only when Pi asked its summary with them.
+      const asked = instructions
+        ? instructionsApplied
+          ? { instructions }
+          : { instructionsNotApplied: instructions }
+        : {};
+      return { ...outcome, ...asked };
     } finally {
       this.#compacting.delete(key);
       this.#pump(space, sessionId);
@@ -168,18 +177,7 @@ export class RunScheduler {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.retry'>> {
     const original = this.#ledger.getRun(runId);
-    if (original.targetRunId) {
-      throw new RepaError(
-        'invalid_request',
-        `Run ${runId} is a ${original.delivery} message, not a run.`,
-        { fix: 'Retry the run it was delivered into, or submit the text again.' },
-      );
-    }
-    if (!isTerminalRunStatus(original.status)) {
-      throw new RepaError('busy', `Run ${runId} is still ${original.status}.`, {
-        fix: 'Wait for it to end, or cancel it, before retrying.',
-      });
-    }
+    checkRetryable(original);
     // A retry keeps the original's one-run overrides (settings levels are read again).
     const request = { ...this.#again(original, requestId), retryOf: runId };
     return this.#accept({ ...request, overrides: overridesOf(original) }, subscriber);
@@ -197,16 +195,7 @@ export class RunScheduler {
     subscriber?: ConnectionContext,
   ): Promise<V1Result<'run.resume'>> {
     const original = this.#ledger.getRun(runId);
-    if (
-      original.targetRunId ||
-      (original.status !== 'interrupted' && original.status !== 'failed')
-    ) {
-      throw new RepaError(
-        'invalid_request',
-        `Run ${runId} is ${original.targetRunId ? `a ${original.delivery} message` : original.status}; only an interrupted or failed run can be resumed.`,
-        { fix: 'Retry it (repa runs retry) or submit a new request instead.' },
-      );
-    }
+    checkResumeStatus(original);
     const request = { ...this.#again(original, requestId), resumeOf: runId };
     return this.#accept(request, subscriber, acceptedSettingsOf(original), () =>
       checkResumable(this.#ledger, original),

@@ -16,6 +16,7 @@ import {
   TCP_AUTH_METHOD,
   tcpAuthParamsSchema,
 } from '@repa/protocol/internal';
+import { schemaRefusal } from './schema-refusal.js';
 
 /**
  * The answer to `initialize`: v1 and the server's name, version and model. `invalid_request` for
@@ -32,10 +33,12 @@ export function initializeResult(
     // As the JSON Schema says: `protocolVersions` is required and not empty. The answer still
     // lists the versions this daemon speaks, so a client can offer one of them.
     const error = invalidRequestFromZod(params.error);
-    throw new RepaError('invalid_request', error.message, {
-      fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
-      details: { ...error.details, supported },
-    });
+    throw schemaRefusal(
+      new RepaError('invalid_request', error.message, {
+        fix: `Send initialize with protocolVersions listing the versions you speak (this daemon supports ${supported.join(', ')}).`,
+        details: { ...error.details, supported },
+      }),
+    );
   }
   const requested = params.data.protocolVersions;
   if (!requested.includes(PROTOCOL_VERSION)) {

@@ -1,4 +1,5 @@
 // JSON-RPC 2.0 error codes and batches (§5.1, §6) over a real socket with raw frames.
+import { RepaError } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInfo, tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';
@@ -13,7 +14,11 @@ async function connect(): Promise<RawConnection> {
   const server: RepaServer = await startRepaServer({
     appDirectory: tempAppDirectory(),
     handlers: {
-      'run.get': async ({ runId }) => ({ run: runInfo({ runId }) }),
+      'run.get': async ({ runId }) => {
+        // A refusal the handler decides (not the schema), as a too-long body or a blank title is.
+        if (runId === 'refused') throw new RepaError('invalid_request', 'The handler refuses it.');
+        return { run: runInfo({ runId }) };
+      },
       'run.list': async () => ({ runs: [] }),
     },
   });
@@ -96,6 +101,17 @@ describe('JSON-RPC 2.0 error codes', () => {
     });
     await connection.request(3, 'run.get', { runId: 'r1', runID: 'typo' });
     expect(codes(await connection.next())).toMatchObject({ id: 3, code: -32602 });
+  });
+
+  it('answers invalid_request a handler decides with -32000: -32602 is for the schema only', async () => {
+    const connection = await connect();
+    await connection.initialize();
+    await connection.request(1, 'run.get', { runId: 'refused' });
+    expect(codes(await connection.next())).toEqual({
+      id: 1,
+      code: -32000,
+      repaCode: 'invalid_request',
+    });
   });
 });
 

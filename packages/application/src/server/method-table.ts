@@ -1,6 +1,7 @@
 import { invalidRequestFromZod, RepaError, type V1Method, v1Methods } from '@repa/protocol';
 import type { z } from 'zod';
 import type { ConnectionContext, RepaHandledMethod, RepaHandlers } from './repa-handlers.js';
+import { schemaRefusal } from './schema-refusal.js';
 
 type AnyHandler = (params: unknown, context: ConnectionContext) => Promise<unknown>;
 
@@ -54,7 +55,7 @@ export class MethodTable {
   ): Promise<unknown> {
     const spec = v1Methods[method as V1Method];
     const params = (spec.params as z.ZodType).safeParse(rawParams ?? {});
-    if (!params.success) throw invalidRequestFromZod(params.error);
+    if (!params.success) throw schemaRefusal(invalidRequestFromZod(params.error));
     const done = this.#onRequest?.(method);
     let result: unknown;
     try {

@@ -22,6 +22,7 @@ import { checkAuthFrame, idOf, initializeResult } from './connection-handshake.j
 import type { MethodTable } from './method-table.js';
 import type { PendingBytes } from './pending-bytes.js';
 import type { ConnectionContext, RepaTransport } from './repa-handlers.js';
+import { answerCodeOf, schemaRefusal } from './schema-refusal.js';
 
 /**
  * The byte stream a connection reads frames from and writes lines to: a socket, or the adapter of
@@ -280,7 +281,8 @@ export class ServerConnection implements ConnectionContext {
     try {
       return { jsonrpc: '2.0', id, result: await this.#dispatch(method, params) };
     } catch (error) {
-      return errorResponse(id, this.#toRepaError(error, method));
+      const refusal = this.#toRepaError(error, method);
+      return errorResponse(id, refusal, answerCodeOf(refusal));
     }
   }
 
@@ -297,7 +299,7 @@ export class ServerConnection implements ConnectionContext {
         throw new RepaError('not_initialized', `Call initialize before ${method}.`);
       }
       const params = webOpenParamsSchema.safeParse(rawParams ?? {});
-      if (!params.success) throw invalidRequestFromZod(params.error);
+      if (!params.success) throw schemaRefusal(invalidRequestFromZod(params.error));
       return openWeb(params.data.port);
     }
     const methods = this.#settings.methods;

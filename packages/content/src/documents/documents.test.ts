@@ -3,9 +3,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { selectParts } from '@repa/documents';
 import { fixturePath, makeDocx, makeEpub, makePdf } from '@repa/fixtures';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 import { readContentText } from './index.js';
 
 const space = tempSpaces();

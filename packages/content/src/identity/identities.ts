@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { errnoCode, type FsHandle, ioError, READ_NO_FOLLOW, syncDirectory } from '@repa/durable-fs';
+import { errnoCode, type FsHandle, ioError } from '@repa/durable-fs';
 import { RepaError } from '@repa/protocol';
 import {
   dataCorrupt,
@@ -20,6 +20,7 @@ import {
   OPEN_LOG,
   parseLog,
 } from './identity-log.js';
+import { LogDurability } from './log-durability.js';
 
 const INDEX_FILE = 'identities.json';
 /** Earlier versions' hard link to the last durable index; read only when the index is torn. */
@@ -58,31 +59,15 @@ export class Identities {
   private logId: string | undefined;
   /** Bytes in the log (to fold it into the index once it grows). */
   private logBytes = 0;
-  /**
-   * Durability of the log, by generation: every change that must reach disk (lines appended, by
-   * this store or one it reloaded from) bumps `changeGen`; `durableGen` is the last one fsynced.
-   * `createdGen`: the change that came with a log new to this store (its folder entry needs
-   * `.repa/` fsynced too, done up to `dirDurableGen`).
-   */
-  private changeGen = 0;
-  private durableGen = 0;
-  private createdGen = 0;
-  private dirDurableGen = 0;
-  /** Set when `openLog` created the log; taken by the next change. */
-  private logCreated = false;
-  /** The fsync pass in flight, started in the background after an append. */
-  private syncing: { gen: number; done: Promise<void> } | undefined;
-  /** The handle of a line appended while a pass ran, for the pass that follows it. */
-  private queued: FsHandle | undefined;
-  /**
-   * A pass failed: Linux reports a writeback error to one fsync only, so a later fsync of the log
-   * proves nothing; the identities are made durable by writing the index instead.
-   */
-  private syncFailed = false;
   /** Where the log's intact lines end when a write was cut short after them (cut back before the next entry). */
   private logCut: number | undefined;
 
-  constructor(private readonly space: SpaceResolver) {}
+  /** Whether the log's lines are on disk. */
+  private readonly durability: LogDurability;
+
+  constructor(private readonly space: SpaceResolver) {
+    this.durability = new LogDurability(space);
+  }
 
   private get file(): string {
     return join(this.space.repaDir, INDEX_FILE);
@@ -129,12 +114,13 @@ export class Identities {
     // Another store's log lines (and a log it created) may not be durable yet: the next save
     // makes them so. A log that is gone has nothing left to make durable.
     if (logKey === null) {
-      this.durableGen = this.changeGen;
-      this.dirDurableGen = this.createdGen;
-      this.logCreated = false;
+      this.durability.settle();
+      this.durability.logCreated = false;
     } else if (logKey !== this.logKey) {
-      if (this.logKey == null || inodeOf(logKey) !== inodeOf(this.logKey)) this.logCreated = true;
-      this.changed();
+      if (this.logKey == null || inodeOf(logKey) !== inodeOf(this.logKey)) {
+        this.durability.logCreated = true;
+      }
+      this.durability.changed();
     }
     this.index = index;
     this.indexKey = indexKey;
@@ -227,8 +213,7 @@ export class Identities {
     // cut short or left as it was (a crash right here) is ignored, and started anew below or
     // before the next entry.
     this.logId = undefined;
-    this.durableGen = this.changeGen;
-    this.dirDurableGen = this.createdGen;
+    this.durability.settle();
     await this.startLog(logId).catch(() => undefined);
     await fs.unlink(join(repaDir, LEGACY_COPY)).catch(() => undefined);
   }
@@ -241,101 +226,21 @@ export class Identities {
   /**
    * Makes the identities logged by reads since the last save durable (the log's fsync; also the
    * folder's when the log is new to this store), before the save that follows can be reported.
-   * Usually a pass started right after the append ({@link syncSoon}) has done it already.
+   * Usually a pass started right after the append ({@link LogDurability.syncSoon}) has done it
+   * already.
    */
   async makeDurable(): Promise<void> {
+    const durability = this.durability;
     for (;;) {
-      const inFlight = this.syncing;
-      if (inFlight !== undefined) await inFlight.done.catch(() => undefined);
-      else if (this.syncFailed) {
+      const inFlight = durability.inFlight;
+      if (inFlight !== undefined) await inFlight.catch(() => undefined);
+      else if (durability.failed) {
         // Every identity the store knows, the logged ones too, goes to a new index, fsynced.
         await this.persist();
-        this.syncFailed = false;
-      } else if (this.durableGen >= this.changeGen && this.dirDurableGen >= this.createdGen) return;
-      else await this.syncPass();
+        durability.failed = false;
+      } else if (!durability.pending) return;
+      else await durability.syncPass();
     }
-  }
-
-  /** Bumps the change generation (a log line to make durable; with the log's folder entry when it is new). */
-  private changed(): void {
-    this.changeGen += 1;
-    if (this.logCreated) this.createdGen = this.changeGen;
-    this.logCreated = false;
-  }
-
-  /**
-   * Starts an fsync pass now without waiting for it: it overlaps what follows a read (the model's
-   * next reply), so the next save rarely waits for it.
-   */
-  private syncSoon(handle: FsHandle): void {
-    if (this.syncing === undefined) {
-      this.syncPass(handle).catch(() => undefined);
-      return;
-    }
-    // A pass is running: the newest line's handle waits for the next one.
-    const older = this.queued;
-    this.queued = handle;
-    if (older !== undefined) void this.space.fs.close(older).catch(() => undefined);
-  }
-
-  /**
-   * One fsync pass over the changes made so far: the log (through `open`, the handle its last line
-   * was written with, which the pass closes; else opened now), and `.repa/` when the log is new.
-   */
-  private syncPass(open?: FsHandle): Promise<void> {
-    const { fs } = this.space;
-    const gen = this.changeGen;
-    const withDir = this.createdGen > this.dirDurableGen;
-    const syncLog = async () => {
-      // A log removed meanwhile took its lines with it: nothing to make durable.
-      const handle =
-        open ??
-        (await fs.open(this.log, READ_NO_FOLLOW).catch((error: unknown) => {
-          if (errnoCode(error) === 'ENOENT') return undefined;
-          throw error;
-        }));
-      if (handle === undefined) return;
-      try {
-        await fs.sync(handle);
-      } finally {
-        await fs.close(handle).catch(() => undefined);
-      }
-    };
-    const done = (async () => {
-      const results = await Promise.allSettled([
-        syncLog(),
-        withDir ? syncDirectory(this.space.repaDir, { fs }) : undefined,
-      ]);
-      for (const result of results) {
-        if (result.status === 'rejected') {
-          this.syncFailed = true;
-          throw result.reason;
-        }
-      }
-      if (gen > this.durableGen) this.durableGen = gen;
-      if (withDir && gen > this.dirDurableGen) this.dirDurableGen = gen;
-    })();
-    const pass = { gen, done };
-    this.syncing = pass;
-    const settle = () => {
-      if (this.syncing === pass) this.syncing = undefined;
-    };
-    // Lines appended while it ran get their own pass at once (a failed pass leaves them to the save).
-    done.then(
-      () => {
-        settle();
-        const queued = this.queued;
-        this.queued = undefined;
-        if (queued !== undefined) this.syncSoon(queued);
-      },
-      () => {
-        settle();
-        const queued = this.queued;
-        this.queued = undefined;
-        if (queued !== undefined) void fs.close(queued).catch(() => undefined);
-      },
-    );
-    return done;
   }
 
   /** Applies an index change now and keeps it until it is on disk. */
@@ -357,7 +262,7 @@ export class Identities {
     // Kept only once logged: after a failed write the next read gives the path an identity anew.
     const handle = await this.append(logLine(identity, target));
     this.index.set(identity, target);
-    this.syncSoon(handle);
+    this.durability.syncSoon(handle);
     return identity;
   }
 
@@ -375,7 +280,7 @@ export class Identities {
       if (intact !== size) await fs.truncate(handle, intact);
       this.logCut = undefined;
       await fs.write(handle, Buffer.from(line, 'utf8'));
-      this.changed();
+      this.durability.changed();
       this.logBytes = intact + Buffer.byteLength(line, 'utf8');
       this.logKey = statKeyOf(await fs.fstat(handle));
       return handle;
@@ -411,7 +316,7 @@ export class Identities {
    */
   private async openLog(): Promise<{ handle: FsHandle; size: number }> {
     const opened = await openOwnFile(this.space.fs, this.log, OPEN_LOG, this.log);
-    if (this.logKey === null || this.logKey === undefined) this.logCreated = true;
+    if (this.logKey === null || this.logKey === undefined) this.durability.logCreated = true;
     return opened;
   }
 

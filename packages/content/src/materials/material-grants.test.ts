@@ -1,9 +1,10 @@
 import { readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { removeAll, tempSpace } from '../test/temp-space.js';
 import { addMaterial, listMaterials, removeMaterial } from './index.js';
 
 const dirs: string[] = [];

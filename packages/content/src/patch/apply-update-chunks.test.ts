@@ -1,5 +1,5 @@
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { repaErrorOf } from '../test/temp-space.js';
 import { applyUpdateChunks } from './apply-update-chunks.js';
 import { type PatchHunk, parsePatch } from './parse-patch.js';
 

@@ -2,9 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools } from '../test/content-tools.js';
-import { readTree, removeAll, repaErrorOf, tempSpace, writeFiles } from '../test/temp-space.js';
+import { readTree, removeAll, tempSpace, writeFiles } from '../test/temp-space.js';
 
 // Codex's portable apply_patch scenarios, read in place from the conformance data beside the
 // repository (never copied into it). Not part of `npm test`: run by `npm run conformance`, which

@@ -1,5 +1,5 @@
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { repaErrorOf } from '../test/temp-space.js';
 import { parsePatch } from './parse-patch.js';
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');

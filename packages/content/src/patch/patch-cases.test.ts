@@ -2,9 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixturePath } from '@repa/fixtures';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools } from '../test/content-tools.js';
-import { readTree, removeAll, repaErrorOf, tempSpace, writeFiles } from '../test/temp-space.js';
+import { readTree, removeAll, tempSpace, writeFiles } from '../test/temp-space.js';
 
 // Repa's own apply_patch cases (fixtures/patches/README.md): Codex's portable layout (`input/`,
 // `patch.txt`, `expected/`) plus `expected-error.json` (`{ "code" }`, the tree stays as `input/`)

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { tempSpace } from '../test/temp-space.js';
 
 // Spec R74: every read, parse and match whose size the space controls is bounded and yields.
 // A pathological case that holds the event loop on the old code fails by the test's timeout

@@ -110,7 +110,11 @@ export function runSearchJob(job: SearchJob, aborted: () => boolean): SearchAnsw
       entries.push(size === undefined ? entry : { ...entry, size });
     }
   } else if (job.kind === 'find') {
-    const matches = globTest(compileGlob(job.glob, 'pattern'), job.start.target);
+    // fd's smart case: a pattern without capitals ignores case.
+    const matches = globTest(
+      compileGlob(job.glob, 'pattern', { smartCase: true }),
+      job.start.target,
+    );
     for (const entry of walk.files(root)) {
       if (!matches(entry)) continue;
       entries.push(entry);

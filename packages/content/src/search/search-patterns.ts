@@ -137,14 +137,44 @@ export function globSource(
 }
 
 /**
+ * Why `glob` is malformed as fd's and ripgrep's glob parser (globset) refuses it: a `[` never
+ * closed, a `{` never closed or a `}` never opened, a `\\` with nothing after it; else undefined.
+ */
+function malformation(glob: string): string | undefined {
+  let depth = 0;
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === '\\') {
+      if (index + 1 === glob.length) return "it ends with '\\', which escapes nothing";
+      index++;
+    } else if (char === '[') {
+      const end = classEnd(glob, index);
+      if (end < 0) return `the '[' at character ${index + 1} is never closed with ']'`;
+      index = end;
+    } else if (char === '{') depth++;
+    else if (char === '}') {
+      if (depth === 0) return `the '}' at character ${index + 1} closes no '{'`;
+      depth--;
+    }
+  }
+  return depth > 0 ? "a '{' is never closed with '}'" : undefined;
+}
+
+/**
  * A glob as `find` and `grep` use it (as fd and ripgrep do): without `/` it matches a file's name at
  * any depth, with `/` a path (the caller tries it below the folder searched and from the space
  * root; at any depth unless it starts with `**`). Dotfiles match. A leading `!` negates it.
+ * With `smartCase` (fd's default, for `find`) a glob without capital letters ignores case.
  * Matching is RE2's (re2js), linear in the path, so no glob can backtrack catastrophically
  * (spec R74). A glob that would leave the space (`..`, an absolute path) is `path_outside_space`;
- * one longer than {@link MAX_GLOB_CHARS} or that does not compile is `invalid_request`.
+ * one longer than {@link MAX_GLOB_CHARS}, malformed (an unclosed `[` or `{`) or that does not
+ * compile is `invalid_request`.
  */
-export function compileGlob(pattern: string, parameter: string): PathMatcher {
+export function compileGlob(
+  pattern: string,
+  parameter: string,
+  options: { smartCase?: boolean } = {},
+): PathMatcher {
   const parts = pattern.split(/[/\\]/u);
   if (/^([/\\]|[A-Za-z]:|~)/u.test(pattern) || parts.includes('..')) {
     throw new RepaError(
@@ -170,9 +200,15 @@ export function compileGlob(pattern: string, parameter: string): PathMatcher {
   const byName = !glob.includes('/');
   // A path glob matches at any depth: from the start, or after any folder.
   const anywhere = byName || glob.startsWith('**') ? '' : '(?:.*/)?';
+  const caseless = options.smartCase === true && glob === glob.toLowerCase();
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(`${anywhere}(?:${globSource(glob)})`, RE2JS.DOTALL);
+    const malformed = malformation(glob);
+    if (malformed !== undefined) throw new Error(malformed);
+    compiled = RE2JS.compile(
+      `${anywhere}(?:${globSource(glob)})`,
+      RE2JS.DOTALL | (caseless ? RE2JS.CASE_INSENSITIVE : 0),
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new RepaError(

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const space = tempSpaces();
 

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 import { listSpaceFolder } from './index.js';
 
 // Names no path of the space can give (their bytes are not UTF-8, or hold a line break or a

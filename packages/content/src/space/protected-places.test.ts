@@ -1,12 +1,13 @@
 import { lstat, mkdir, readdir, readFile, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExtensionContext } from '@earendil-works/pi-coding-agent';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { createSandboxedBashTool } from '../bash/index.js';
 import { ContentObserver } from '../observer/index.js';
 import { rewindGroup } from '../rewind/index.js';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 import { hideFromSpaces } from './protected-places.js';
 
 const space = tempSpaces();

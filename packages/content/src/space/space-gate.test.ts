@@ -3,9 +3,10 @@ import { realpathSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { removeAll, tempSpace } from '../test/temp-space.js';
 import { holdSpace } from './space-gate.js';
 
 const dirs: string[] = [];

@@ -13,11 +13,12 @@ import {
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentObserver } from '../observer/index.js';
 import { caseInsensitiveFs } from '../test/case-insensitive-fs.js';
 import { openTools } from '../test/content-tools.js';
-import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { readTextTree, readTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');

@@ -1,18 +1,12 @@
 import { readdir, readFile, rename, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { repaErrorOf } from '@repa/protocol/testing';
+import { describe, expect, it } from 'vitest';
+import { readTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-const dirs: string[] = [];
-const folder = async (files: Record<string, string> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-
-afterEach(() => removeAll(dirs));
+const folder = tempSpaces();
 
 /** The space's whole tree, `.repa/` included, to prove nothing was created. */
 const everything = async (root: string) =>

@@ -3,20 +3,15 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { repaErrorOf } from '@repa/protocol/testing';
+import { describe, expect, it } from 'vitest';
 import type { SaveStep } from '../save/index.js';
-import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { readTextTree, readTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-const dirs: string[] = [];
-const space = async (files: Record<string, string> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 /** A change of an intent record as the store writes it; `overrides` make it hostile. */
 function change(target: string, from: string | null, to: string | null, overrides = {}) {

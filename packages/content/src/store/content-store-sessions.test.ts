@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SaveStep } from '../save/index.js';
 import { openTools } from '../test/content-tools.js';
-import { readTextTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { readTextTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-const dirs: string[] = [];
-const space = async (files: Record<string, string> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 const codeOf = (result: PromiseSettledResult<unknown>) =>
   result.status === 'fulfilled' ? 'saved' : ((result.reason as { code?: string }).code ?? 'none');

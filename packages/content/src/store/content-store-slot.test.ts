@@ -1,8 +1,9 @@
 import { link, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNode, writeStoreChild } from '../test/child-node.js';
-import { removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { resolve } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { RepaError, type SaveReceipt } from '@repa/protocol';
-import { ensureDir, exists } from '../files/index.js';
+import { exists } from '../files/index.js';
 import { SaveHistory } from '../history/index.js';
 import { Identities } from '../identity/index.js';
 import {
   type ContentStoreHooks,
-  drainSlot,
-  IntentSlot,
   OPERATION_ID,
   planSave,
   type RecoverableIntent,
@@ -17,19 +14,16 @@ import {
   type SaveChange,
   SaveCommitter,
   SaveRecovery,
-  SLOT_NAME,
 } from '../save/index.js';
 import {
-  acquireSpaceLock,
   type ContentLocation,
   type ContentSnapshot,
   holdSpace,
   isCaseInsensitive,
   parseIdentity,
-  type SpaceLock,
   SpaceResolver,
 } from '../space/index.js';
-import { HAND_OVER_MS, LOCK_CHECK_MS, LOCK_KEEP_MS } from './lock-timing.js';
+import { LockTenure } from './lock-tenure.js';
 import { TimestampWindow } from './timestamp-window.js';
 
 /** Options of {@link ContentStore.open}. */
@@ -68,11 +62,6 @@ function cancelled(): RepaError {
   );
 }
 
-/** The queue of an idle store: settled, and made outside any caller's async context. */
-const IDLE: Promise<unknown> = Promise.resolve();
-/** Drops what a task ended with, so the queue's tail holds neither its result nor its error. */
-const dropOutcome = (): undefined => undefined;
-
 /**
  * The files of one space: safe addressing (paths and `repa:` identities), snapshots with versions,
  * and crash-safe saves against an expected version (spec R60–R66).
@@ -99,11 +88,8 @@ export class ContentStore {
   private readonly recovery: SaveRecovery;
   /** Whether the space's disk takes names differing only by case for one (probed at open). */
   private caseInsensitive = false;
-  private queue: Promise<unknown> = IDLE;
-  /** The space lock while it lingers after a task (see {@link locked}), and its release timer. */
-  private held: { lock: SpaceLock; release: NodeJS.Timeout | undefined } | undefined;
-  /** The intent slot while this process holds the lock, checked empty when the lock was taken. */
-  private slot: IntentSlot | undefined;
+  /** Its tasks' turns, the space lock and the intent slot. */
+  private readonly tenure: LockTenure;
   /**
    * Per target, the settled stat key and version of this store's last read of it: a save planned
    * against that version whose target still has the key needs no read (the observer's rule).
@@ -122,6 +108,7 @@ export class ContentStore {
     this.committer = new SaveCommitter(this.space, this.identities, hooks, this.history);
     this.recovery = new SaveRecovery(this.space, this.identities, this.history);
     this.window = new TimestampWindow(this.space);
+    this.tenure = new LockTenure(this.space, this.identities);
   }
 
   /**
@@ -168,9 +155,9 @@ export class ContentStore {
     try {
       // No `.repa/` yet: nothing to load or recover, and nothing is created before it is needed.
       if (await store.space.repaDirExists()) {
-        await store.locked(async () => {
+        await store.tenure.locked(async () => {
           // A record a killed writer left in the slot joins the records recovery resolves.
-          await store.openSlot(false);
+          await store.tenure.openSlot(false);
           await store.recovery.run(store.report);
         });
       }
@@ -224,7 +211,7 @@ export class ContentStore {
   async locate(address: string): Promise<ContentLocation> {
     const parsed = parseIdentity(address);
     // Another process may have assigned or moved the identity: reread a changed index first.
-    if (parsed?.kind === 'document') await this.exclusive(() => this.identities.reload());
+    if (parsed?.kind === 'document') await this.tenure.exclusive(() => this.identities.reload());
     return this.space.resolve(address, this.identities);
   }
 
@@ -243,7 +230,8 @@ export class ContentStore {
       const location = await this.locate(address);
       const { bytes, statKey, version, readAt } = await this.space.readStable(location);
       const identity =
-        location.identity ?? (await this.locked(() => this.identities.assign(location.target)));
+        location.identity ??
+        (await this.tenure.locked(() => this.identities.assign(location.target)));
       // Once per file system: how soon the stat key of these bytes can be trusted (see observer).
       await this.probeTimestampWindow();
       if (!location.outside) this.rememberRead(location.target, statKey, version, readAt);
@@ -257,7 +245,7 @@ export class ContentStore {
    * @internal
    */
   async identityLookup(): Promise<(target: string) => string | undefined> {
-    await this.exclusive(() => this.identities.reload());
+    await this.tenure.exclusive(() => this.identities.reload());
     return (target) => this.identities.identityOf(target);
   }
 
@@ -282,10 +270,10 @@ export class ContentStore {
         fix: 'Pass at least one change.',
       });
     }
-    return this.locked(async (lock) => {
+    return this.tenure.locked(async (lock) => {
       if (options.signal?.aborted) throw cancelled();
       // A record a killed writer left in the slot is moved out before anything else.
-      const slot = this.slot ?? (await this.openSlot(false));
+      const slot = this.tenure.slot ?? (await this.tenure.openSlot(false));
       // A generated id is a new UUID: no record can have it.
       if (
         options.operationId !== undefined &&
@@ -308,8 +296,8 @@ export class ContentStore {
         changes.length === 1 ? (target) => this.settledReads.get(target) : undefined,
       );
       return this.committer.commit(plan, operationId, lock, {
-        open: async () => slot ?? (await this.openSlot(true)),
-        forget: () => this.closeSlot(),
+        open: async () => slot ?? (await this.tenure.openSlot(true)),
+        forget: () => this.tenure.closeSlot(),
       });
     });
   }
@@ -324,34 +312,6 @@ export class ContentStore {
     }
   }
 
-  /**
-   * Opens the intent slot for this tenure of the lock, moving out a record left in it; creates it
-   * (and `.repa/intents/`, where its records go) when `create`, else `undefined` when there is none.
-   */
-  private async openSlot(create: true): Promise<IntentSlot>;
-  private async openSlot(create: boolean): Promise<IntentSlot | undefined>;
-  private async openSlot(create: boolean): Promise<IntentSlot | undefined> {
-    const { fs, repaDir, intentsDir } = this.space;
-    if (!create && !(await exists(fs, join(repaDir, SLOT_NAME)))) return undefined;
-    if (create) await ensureDir(fs, intentsDir);
-    const slot = await IntentSlot.open(fs, repaDir);
-    try {
-      await drainSlot(this.space, slot);
-    } catch (error) {
-      await slot.close();
-      throw error;
-    }
-    this.slot = slot;
-    return slot;
-  }
-
-  /** Closes the slot: the lock is gone, and another process may write it next. */
-  private async closeSlot(): Promise<void> {
-    const slot = this.slot;
-    this.slot = undefined;
-    await slot?.close();
-  }
-
   /** The saves a crash left unfinished and the records recovery quarantined (see README, "Recovery"). */
   async listRecoverable(): Promise<RecoverableIntent[]> {
     return this.recovery.list();
@@ -359,7 +319,7 @@ export class ContentStore {
 
   /** Deletes the record of a recoverable or quarantined save (after the user has dealt with it). */
   async discardRecoverable(operationId: string): Promise<void> {
-    await this.locked(() => this.recovery.discard(operationId));
+    await this.tenure.locked(() => this.recovery.discard(operationId));
   }
 
   /**
@@ -367,82 +327,6 @@ export class ContentStore {
    * @internal
    */
   underLock<T>(task: () => Promise<T>): Promise<T> {
-    return this.locked(() => task());
-  }
-
-  private exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    const tail = run.then(dropOutcome, dropOutcome);
-    this.queue = tail;
-    // An idle store keeps no promise made in a caller's async context (and what that context holds).
-    void tail.then(() => {
-      if (this.queue === tail) this.queue = IDLE;
-    });
-    return run;
-  }
-
-  /**
-   * Runs `task` alone in this store and, across processes, under the space's lock
-   * (`.repa/content.lock`): every save, identity assignment and recovery step. The identity index
-   * is reread first when another process changed it.
-   */
-  private locked<T>(task: (lock: SpaceLock) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      const { fs, repaDir } = this.space;
-      const { lock, kept } = await this.takeLock();
-      try {
-        // Checked again under the lock: `.repa` may have been swapped meanwhile.
-        await ensureDir(fs, repaDir);
-        // Another process writes the index only under the lock: a lock kept since the last task
-        // means the index in memory is the one on disk.
-        if (!kept) await this.identities.reload(true);
-        return await task(lock);
-      } finally {
-        // The lock stays while nobody else wants it, so a conversation's saves take it once.
-        const held = { lock, release: undefined as NodeJS.Timeout | undefined };
-        const until = Date.now() + LOCK_KEEP_MS;
-        const check = () => {
-          if (this.held !== held) return;
-          if (!lock.wanted() && Date.now() < until) {
-            held.release = setTimeout(check, LOCK_CHECK_MS).unref();
-            return;
-          }
-          void this.exclusive(async () => {
-            if (this.held !== held) return;
-            this.held = undefined;
-            await this.closeSlot();
-            await lock.release().catch(() => undefined);
-          });
-        };
-        held.release = setTimeout(check, LOCK_CHECK_MS).unref();
-        this.held = held;
-      }
-    });
-  }
-
-  /**
-   * The lingering lock if this process still holds it (`kept`), else a newly taken one. Runs in
-   * the queue.
-   */
-  private async takeLock(): Promise<{ lock: SpaceLock; kept: boolean }> {
-    const held = this.held;
-    this.held = undefined;
-    if (held !== undefined) {
-      clearTimeout(held.release);
-      const still = await held.lock.assertHeld().then(
-        () => true,
-        () => false,
-      );
-      // Another process waits: it goes first (tasks closer together than the checks would starve it).
-      const wanted = still && held.lock.wanted();
-      if (still && !wanted) return { lock: held.lock, kept: true };
-      await this.closeSlot();
-      await held.lock.release().catch(() => undefined);
-      if (wanted) await sleep(HAND_OVER_MS);
-    }
-    // Whatever this process knew of the slot is void once another process may have held the lock.
-    await this.closeSlot();
-    await ensureDir(this.space.fs, this.space.repaDir);
-    return { lock: await acquireSpaceLock(this.space.repaDir), kept: false };
+    return this.tenure.locked(() => task());
   }
 }

@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { RepaError } from '@repa/protocol';
 import { afterEach } from 'vitest';
 
 /** A fresh temp folder holding `files` (relative path → text or bytes). */
@@ -65,15 +64,4 @@ export async function readTextTree(root: string): Promise<Record<string, string>
 /** Removes temp folders created by a test. */
 export async function removeAll(paths: string[]): Promise<void> {
   await Promise.all(paths.splice(0).map((path) => rm(path, { recursive: true, force: true })));
-}
-
-/** The RepaError a promise rejects with (fails when it resolves or rejects with something else). */
-export async function repaErrorOf(promise: Promise<unknown>): Promise<RepaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (RepaError.isInstance(error)) return error;
-    throw new Error(`expected a RepaError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a RepaError, but the promise resolved');
 }

@@ -1,9 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixturePath, makePdf } from '@repa/fixtures';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const space = tempSpaces();
 

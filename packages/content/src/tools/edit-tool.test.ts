@@ -3,9 +3,10 @@ import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { readTree, repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { readTree, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
 const space = tempSpaces();
@@ -159,6 +160,13 @@ describe('edit tool', () => {
       expect(bytes.toString()).toBe('a\r\nb\nC\r\nd\re\n');
       const last = await readThenEdit('a\nb\r\nlast', 'last', 'LAST\nMORE');
       expect(last.bytes.toString()).toBe('a\nb\r\nLAST\nMORE');
+    });
+
+    it('keeps lone carriage returns as the line endings of a file that has only them', async () => {
+      const { bytes } = await readThenEdit('a\rb\rc\r', 'b', 'B\nB2');
+      expect(bytes.toString()).toBe('a\rB\rB2\rc\r');
+      const last = await readThenEdit('one\rtwo', 'two', 'TWO\nTHREE\n');
+      expect(last.bytes.toString()).toBe('one\rTWO\rTHREE\r');
     });
 
     it('keeps the file mode', async () => {

@@ -47,7 +47,7 @@ export function createContentFindTool(options: ContentToolsOptions): ToolDefinit
     fileFix: 'Give the folder to search in as path, or leave it out to search the whole space.',
     async search(params, openWalk) {
       // Checked here so a bad glob fails before the walk starts; the worker compiles it again.
-      compileGlob(params.pattern, 'pattern');
+      compileGlob(params.pattern, 'pattern', { smartCase: true });
       const walk = await openWalk(params);
       const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
       const { entries, report } = await walk.run({ kind: 'find', glob: params.pattern, limit });

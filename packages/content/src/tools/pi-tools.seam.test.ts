@@ -9,8 +9,8 @@ import {
   type ExtensionContext,
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { describe, expect, it } from 'vitest';
+import { readTree, tempSpaces } from '../test/temp-space.js';
 
 type Verdict = 'KEEP' | 'RETIRE' | 'CHANGED';
 
@@ -21,13 +21,7 @@ async function record(adapter: string, verdict: Verdict, detail: string): Promis
     await writeFile(join(dir, `${adapter}.json`), JSON.stringify({ adapter, verdict, detail }));
 }
 
-const dirs: string[] = [];
-const space = async (files: Record<string, string> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 const run = (tool: ToolDefinition, root: string, params: Record<string, unknown>) =>
   tool.execute('seam', params as never, undefined, undefined, { cwd: root } as ExtensionContext);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
 const space = tempSpaces();
@@ -50,6 +51,18 @@ describe('read tool', () => {
       expect(result.details).toMatchObject({ partial: true, version: sha(text) });
       expect(observer.get('long.md')).toMatchObject({ partial: true, version: sha(text) });
       expect(observer.get('long.md')?.text).toBeUndefined();
+    });
+
+    it('reads a one-line file longer than the limit through its own byteOffset, never pointing at bash', async () => {
+      const line = 'word '.repeat(15_000);
+      const root = await space({ 'minified.json': line });
+      const { call } = await openTools(root);
+      const first = textOf(await call('read', { path: 'minified.json' }));
+      expect(first).not.toContain('bash');
+      expect(first).toContain('Use offset=1 byteOffset=51201 to continue.');
+      const rest = await call('read', { path: 'minified.json', offset: 1, byteOffset: 51_201 });
+      expect(first.split('\n\n[')[0] + textOf(rest)).toBe(line);
+      expect(rest.details).toMatchObject({ partial: true });
     });
 
     it("marks a read cut by Pi's truncation as partial", async () => {

@@ -65,6 +65,9 @@ const ADDRESSING = ' The .repa folder is not accessible.';
 const DOCUMENTS =
   ' PDF, DOCX, EPUB and HTML documents are read-only and read as text, each page (or chapter) after a line such as [Page 3 of 12]. Other binary files are refused.';
 
+const BYTE_OFFSET_DESCRIPTION =
+  'For a line longer than the output limit: the byte of the line at offset to start from (1-indexed), as the notice after its first piece says';
+
 const PAGES_DESCRIPTION =
   'PDF pages or EPUB chapters to show, e.g. "7", "3-5" or "12-"; offset and limit then count lines within them';
 
@@ -83,11 +86,11 @@ function imageMimeType(bytes: Buffer): string | undefined {
 
 function isPartial(
   totalLines: number,
-  params: { offset?: number; limit?: number },
+  params: { offset?: number; limit?: number; byteOffset?: number },
   details: ReadToolDetails | undefined,
 ): boolean {
   const start = params.offset ? Math.max(0, params.offset - 1) : 0;
-  if (start > 0) return true;
+  if (start > 0 || (params.byteOffset ?? 0) > 1) return true;
   if (params.limit !== undefined && start + params.limit < totalLines) return true;
   return details?.truncation?.truncated === true;
 }
@@ -98,7 +101,7 @@ function isPartial(
  */
 async function readDocument(
   document: DocumentText,
-  params: { path: string; offset?: number; limit?: number; pages?: string },
+  params: { path: string; offset?: number; limit?: number; byteOffset?: number; pages?: string },
 ): Promise<{
   result: ReadResult;
   totalLines: number;
@@ -126,7 +129,7 @@ async function readDocument(
 /** Pi's result for a text file, cut from the snapshot without decoding more than the window. */
 async function readText(
   snapshot: ContentSnapshot,
-  params: { path: string; offset?: number; limit?: number },
+  params: { path: string; offset?: number; limit?: number; byteOffset?: number },
   signal: AbortSignal | undefined,
 ): Promise<{ result: ReadResult; totalLines: number; shown: TextShown }> {
   const window = await readTextWindow(snapshot.bytes, params.path, params);
@@ -203,6 +206,7 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       path: Type.String({ description: PATH_DESCRIPTION }),
       offset: properties.offset,
       limit: properties.limit,
+      byteOffset: Type.Optional(Type.Number({ description: BYTE_OFFSET_DESCRIPTION })),
       pages: Type.Optional(Type.String({ description: PAGES_DESCRIPTION })),
     }),
   );

@@ -27,7 +27,8 @@ function firstEnding(text: string): string {
  * Pi's edit tool rewrites every line ending of a file to the first one it finds (and turns lone
  * `\r` into line breaks). For files that mix endings this changes lines the edit did not touch.
  * Given the original text and Pi's edited text, this puts back the original ending of every line
- * whose content the edit left unchanged; edited lines keep Pi's ending. A BOM stays as Pi left it.
+ * whose content the edit left unchanged; edited lines keep Pi's ending, except in a file whose only
+ * endings are lone `\r` (old Mac text), where they end in `\r` too. A BOM stays as Pi left it.
  */
 export function restoreLineEndings(original: string, edited: string): string {
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
@@ -37,6 +38,8 @@ export function restoreLineEndings(original: string, edited: string): string {
   // Pi's round trip is exact for this file: nothing to restore.
   if ((ending === '\r\n' ? normalised.replace(/\n/gu, '\r\n') : normalised) === text) return edited;
 
+  // Pi's ending for new lines is `\n`; a file without one has lone `\r` throughout.
+  const loneCr = !text.includes('\n');
   const editedBom = edited.startsWith('\uFEFF') ? '\uFEFF' : '';
   const before = splitLines(text);
   const after = splitLines(edited.slice(editedBom.length));
@@ -68,5 +71,6 @@ export function restoreLineEndings(original: string, edited: string): string {
       newIndex += count;
     }
   }
-  return editedBom + emitted.map((line) => line.body + line.eol).join('');
+  const own = (eol: string) => (loneCr && eol === '\n' ? '\r' : eol);
+  return editedBom + emitted.map((line) => line.body + own(line.eol)).join('');
 }

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
 import { openTools, textOf } from '../test/content-tools.js';
-import { repaErrorOf, tempSpaces } from '../test/temp-space.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const space = tempSpaces();
 
@@ -101,6 +102,38 @@ describe('find tool', () => {
     const { call } = await openTools(root);
     for (const pattern of ['../**', 'notes/../../x', '/etc/*']) {
       expect((await repaErrorOf(call('find', { pattern }))).code).toBe('path_outside_space');
+    }
+  });
+
+  it('ignores case for a pattern without capitals, as fd does, and keeps it for one with', async () => {
+    const root = await space({ 'scans/SCAN.PDF': '%PDF', 'scans/notes.pdf': '%PDF' });
+    const { call } = await openTools(root);
+    expect(textOf(await call('find', { pattern: '*.pdf' })).split('\n\n')[0]).toBe(
+      'scans/SCAN.PDF\nscans/notes.pdf',
+    );
+    expect(textOf(await call('find', { pattern: '*.PDF' })).split('\n\n')[0]).toBe(
+      'scans/SCAN.PDF',
+    );
+  });
+
+  it('refuses a malformed glob as invalid_request, in find and in grep, naming the fault', async () => {
+    const root = await space(NOTES);
+    const { call } = await openTools(root);
+    for (const [pattern, fault] of [
+      ['notes/[ab', "'[' at character 7 is never closed"],
+      ['*.{md,txt', "'{' is never closed"],
+      ['*.md}', "'}' at character 5 closes no '{'"],
+      ['tides\\', 'escapes nothing'],
+    ]) {
+      const found = await repaErrorOf(call('find', { pattern }));
+      expect([pattern, found.code, found.message]).toEqual([
+        pattern,
+        'invalid_request',
+        expect.stringContaining(fault as string),
+      ]);
+      expect((await repaErrorOf(call('grep', { pattern: 'x', glob: pattern }))).code).toBe(
+        'invalid_request',
+      );
     }
   });
 

@@ -60,17 +60,34 @@ function countedLines(selected: Buffer, from: number, to: number): number {
   return selected[selected.length - 1] === NEWLINE ? to - from - 1 : to - from;
 }
 
+/** The first byte at or after `at` that begins a UTF-8 character (never past `end`). */
+function charStart(bytes: Buffer, at: number, end: number): number {
+  let position = at;
+  while (position < end && ((bytes[position] ?? 0) & 0xc0) === 0x80) position++;
+  return position;
+}
+
+/** The last UTF-8 character boundary at or before `at` (never before `start`). */
+function charEnd(bytes: Buffer, start: number, at: number): number {
+  let position = at;
+  while (position > start && ((bytes[position] ?? 0) & 0xc0) === 0x80) position--;
+  return position;
+}
+
 /**
  * The text result of Pi's `read` tool for a text file, computed without decoding more than the
  * window the model is shown: the same text and truncation facts Pi gives for `offset`/`limit`
  * (Pi's own `truncateHead` does the cutting), so a huge file is never decoded whole and never holds
- * the event loop. `totalLines` is the file's line count (for the partial-read check).
- * @throws Error exactly as Pi's tool does when `offset` lies beyond the end of the file.
+ * the event loop. `totalLines` is the file's line count (for the partial-read check). Unlike Pi's
+ * tool, a line longer than the window is shown in pieces (Pi points at `bash`, which a learner's
+ * space may not have): its first {@link DEFAULT_MAX_BYTES} bytes, then from `byteOffset` on.
+ * @throws Error exactly as Pi's tool does when `offset` lies beyond the end of the file, and when
+ * `byteOffset` lies beyond the end of its line.
  */
 export async function readTextWindow(
   bytes: Buffer,
   path: string,
-  params: { offset?: number; limit?: number },
+  params: { offset?: number; limit?: number; byteOffset?: number },
 ): Promise<{
   text: string;
   details: ReadToolDetails | undefined;
@@ -96,7 +113,16 @@ export async function readTextWindow(
     if (to > from) scan = await scanLines(bytes, from, to);
   }
   const userLimitedLines = limit === undefined ? undefined : endLine - startLine;
-  const selected = to > from ? bytes.subarray(scan.start, scan.end) : bytes.subarray(0, 0);
+  // Where the first line's shown part begins: a byte of it (from 1), moved to a character's start.
+  const lineBytes = scan.firstEnd - scan.start;
+  const skip = params.byteOffset ? Math.max(0, Math.trunc(params.byteOffset) - 1) : 0;
+  if (skip > 0 && skip >= lineBytes) {
+    throw new Error(
+      `byteOffset ${params.byteOffset} is beyond the end of line ${startLineDisplay} (${lineBytes} bytes)`,
+    );
+  }
+  const begin = charStart(bytes, scan.start + skip, scan.firstEnd);
+  const selected = to > from ? bytes.subarray(begin, scan.end) : bytes.subarray(0, 0);
   // Pi keeps no line ending past DEFAULT_MAX_BYTES, so a few bytes more decide the same cut.
   const window = selected.subarray(0, DEFAULT_MAX_BYTES + 4);
   const cut = truncateHead(window.toString('utf8'));
@@ -107,8 +133,12 @@ export async function readTextWindow(
   let text: string;
   let details: ReadToolDetails | undefined;
   if (truncation.firstLineExceedsLimit) {
-    const firstLineSize = formatSize(scan.firstEnd - scan.start);
-    text = `[Line ${startLineDisplay} is ${firstLineSize}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${startLineDisplay}p' ${path} | head -c ${DEFAULT_MAX_BYTES}]`;
+    // A piece of the line, cut at a character's end; the next call goes on from there.
+    const stop = charEnd(bytes, begin, Math.min(scan.firstEnd, begin + DEFAULT_MAX_BYTES));
+    const first = begin - scan.start + 1;
+    const last = stop - scan.start;
+    // The rest of the line is longer than the limit too (else it was shown with the next lines).
+    text = `${bytes.toString('utf8', begin, stop)}\n\n[Line ${startLineDisplay} of ${path} is ${formatSize(lineBytes)}, longer than the ${formatSize(DEFAULT_MAX_BYTES)} limit: showing its bytes ${first}-${last}. Use offset=${startLineDisplay} byteOffset=${last + 1} to continue.]`;
     details = { truncation };
   } else if (truncation.truncated) {
     const endLineDisplay = startLineDisplay + truncation.outputLines - 1;
@@ -124,6 +154,6 @@ export async function readTextWindow(
   } else {
     text = truncation.content;
   }
-  const lineCount = truncation.firstLineExceedsLimit ? 0 : truncation.content.split('\n').length;
+  const lineCount = truncation.firstLineExceedsLimit ? 1 : truncation.content.split('\n').length;
   return { text, details, totalLines, shown: { firstLine: startLineDisplay, lineCount } };
 }

@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { repaErrorOf } from '@repa/protocol/testing';
+import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
-import { readTextTree, readTree, removeAll, repaErrorOf, tempSpace } from '../test/temp-space.js';
+import { readTextTree, readTree, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-const space = async (files: Record<string, string> = {}) => {
-  const root = await tempSpace(files);
-  dirs.push(root);
-  return root;
-};
-afterEach(() => removeAll(dirs));
+const space = tempSpaces();
 
 describe('write tool', () => {
   describe('new files', () => {

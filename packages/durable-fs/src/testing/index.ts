@@ -1,4 +1,3 @@
-import { RepaError } from '@repa/protocol';
 import { type FsLayer, nodeFsLayer } from '../fs-layer.js';
 
 /** An {@link FsLayer} for fault-injection tests, with the calls it failed. */
@@ -35,14 +34,4 @@ export function recordingSyncDirFs(failOnce?: string): { fs: FsLayer; synced: st
     synced.push(path);
   };
   return { fs: { ...nodeFsLayer, syncDir }, synced };
-}
-
-/** The `RepaError` that `promise` rejects with; throws when it resolves or rejects with anything else. */
-export async function repaErrorOf(promise: Promise<unknown>): Promise<RepaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
 }

@@ -37,6 +37,7 @@ import {
   withheldInstructionFiles,
   withSkillsWithinSpace,
 } from '../trust/index.js';
+import type { CompactionWatch } from './compact-session.js';
 import type { PiConversationHostOptions } from './host-options.js';
 
 /**
@@ -61,6 +62,8 @@ export interface SessionHooks {
   operationId(): string;
   /** The skill files the last prompt's catalog offers (readable with `read`, R54). */
   offeredSkills(): readonly string[];
+  /** Told what each compaction is about to summarise, after the filter (R46). */
+  compactions: CompactionWatch;
 }
 
 /** Pi's session of a host, as {@link assembleSession} built it. */
@@ -226,6 +229,7 @@ function repaExtension(
     pi.on('session_before_compact', (event) => {
       const settings = hooks.settings();
       if (settings) filterCompactionPreparation(event.preparation, settings);
+      hooks.compactions.prepared(event.preparation);
       return undefined;
     });
   };

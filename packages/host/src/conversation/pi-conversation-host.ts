@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
 import { ContentObserver, ContentStore } from '@repa/content';
-import { appendLearningContextSnapshot, decideLearningContextSnapshot } from '@repa/context';
 import type { AssembledSystemPrompt } from '@repa/prompt';
 import {
   type PackageResource,
@@ -14,7 +13,6 @@ import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from '../bash-settings.js';
 import { hideMachineFolders } from '../machine-folders.js';
 import { packageReport } from '../packages/index.js';
-import { readAttachments, resolveRunImages } from '../run-inputs.js';
 import {
   checkRunCitations,
   markRun,
@@ -24,7 +22,7 @@ import {
 } from '../sessions/index.js';
 import { type ActiveRun, onPiEvent, startActiveRun } from './active-run.js';
 import { type AssembledSession, assembleSession } from './assemble-session.js';
-import { type CompactionOutcome, compactSession } from './compact-session.js';
+import { type CompactionOutcome, CompactionWatch, compactSession } from './compact-session.js';
 import type { PiConversationHostOptions, ResumeTarget, SendOptions } from './host-options.js';
 import { applyModelSettings } from './model-settings.js';
 import { type DeliverOptions, RunDeliveries } from './pi-queues.js';
@@ -32,10 +30,10 @@ import { PromptCache } from './prompt-cache.js';
 import { type RewindRequest, rewindRun } from './rewind-conversation.js';
 import { cancelledOutcome, outcomeOf, type RunOutcome, withUsage } from './run-outcome.js';
 import {
-  appendDateNotice,
+  appendContextSnapshot,
   appendFileChangeNotice,
   prepareResume,
-  readRunLearningContext,
+  readRunInputs,
 } from './run-preparation.js';
 
 /**
@@ -51,6 +49,7 @@ export class PiConversationHost {
   #session!: AgentSession;
   #sessionManager!: SessionManager;
   #prompts!: PromptCache;
+  readonly #compactions = new CompactionWatch();
   /** Every content and search tool this host registered (the default of `tools.enabled`). */
   #toolNames: readonly string[] = [];
   /** What Pi packages brought to this session, with Pi's loading diagnostics (spec R75). */
@@ -65,8 +64,6 @@ export class PiConversationHost {
   #rewinding = false;
   /** The settings of the last run; used for turns Pi starts without a run (idle custom messages). */
   #lastSettings: PromptSettings | undefined;
-  /** The day a date notice last told the model (see `appendDateNotice`). */
-  #notedDate: string | undefined;
   /** The sandboxed `bash` tool: registered, active only in runs whose `tools.bash` allows it. */
   readonly #bash = new HostBashTool();
 
@@ -131,6 +128,16 @@ export class PiConversationHost {
     return this.#run !== undefined || this.#compacting || this.#rewinding;
   }
 
+  /** `busy` while a run, a compaction or a rewind is active. */
+  #refuseWhileBusy(): void {
+    if (this.busy) {
+      throw new RepaError(
+        'busy',
+        `Session ${this.sessionId} has an active run, compaction or rewind.`,
+      );
+    }
+  }
+
   /**
    * Compacts the session's history now through Pi's `compact()` (spec R73): `instructions` are
    * Pi's custom instructions for the summary; `settings` say which sources are off, so the summary
@@ -141,16 +148,11 @@ export class PiConversationHost {
     instructions: string | undefined,
     settings: PromptSettings,
   ): Promise<CompactionOutcome> {
-    if (this.busy) {
-      throw new RepaError(
-        'busy',
-        `Session ${this.sessionId} has an active run, compaction or rewind.`,
-      );
-    }
+    this.#refuseWhileBusy();
     this.#compacting = true;
     this.#lastSettings = settings;
     try {
-      return await compactSession(this.#session, instructions, this.#options);
+      return await compactSession(this.#session, instructions, this.#options, this.#compactions);
     } finally {
       this.#compacting = false;
     }
@@ -171,6 +173,7 @@ export class PiConversationHost {
           return run?.runId === undefined ? randomUUID() : `${run.runId}-${++run.saves}`;
         },
         offeredSkills: () => this.#prompts?.offeredSkills ?? [],
+        compactions: this.#compactions,
       },
     );
     this.#session = assembled.session;
@@ -231,12 +234,7 @@ export class PiConversationHost {
     settings: PromptSettings,
     options: SendOptions,
   ): Promise<RunOutcome> {
-    if (this.busy) {
-      throw new RepaError(
-        'busy',
-        `Session ${this.sessionId} has an active run, compaction or rewind.`,
-      );
-    }
+    this.#refuseWhileBusy();
     const emit = options.onEvent ?? (() => {});
     // The run exists (busy, cancellable) from here on: a cancel while the context is read counts.
     const run = startActiveRun(
@@ -247,31 +245,19 @@ export class PiConversationHost {
     this.#run = run;
     let unsubscribe = () => {};
     try {
-      if (settings.learningContext) {
-        try {
-          const source = {
-            space: this.#options.space,
-            trusted: this.#options.trusted ?? false,
-            knownContexts: options.knownContexts,
-            reader: this.#options.learningContextReader,
-          };
-          run.view = await readRunLearningContext(source, run.restricted);
-        } catch (error) {
-          return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
-        }
-      }
-      if (run.cancelRequested) return cancelledOutcome(undefined);
-      // Images and attached documents are read now, before the message enters Pi history.
-      let images: Awaited<ReturnType<typeof resolveRunImages>> = [];
-      let attached: Awaited<ReturnType<typeof readAttachments>> | undefined;
-      try {
-        images = await resolveRunImages(this.#store, options.images ?? []);
-        if (options.attachments?.length) {
-          attached = await readAttachments(this.#store, this.#observer, options.attachments);
-        }
-      } catch (error) {
-        return { status: 'failed', error: RepaError.fromUnknown(error).toWire() };
-      }
+      const context = {
+        space: this.#options.space,
+        trusted: this.#options.trusted ?? false,
+        knownContexts: options.knownContexts,
+        reader: this.#options.learningContextReader,
+      };
+      const inputs = await readRunInputs(run, options, {
+        store: this.#store,
+        observer: this.#observer,
+        context: settings.learningContext ? context : undefined,
+      });
+      if ('stop' in inputs) return inputs.stop;
+      const { images, attached } = inputs;
       // Spec R72: the model settings change only here, between runs.
       if (options.modelSettings) {
         await applyModelSettings(this.#session, options.modelSettings, {
@@ -297,26 +283,10 @@ export class PiConversationHost {
         ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
         ...packageReport(this.#packages.packageResources),
       });
-      const { view } = run;
-      const decision = decideLearningContextSnapshot(this.#sessionManager, view, settings);
-      if (decision.append && view) {
-        appendLearningContextSnapshot(this.#sessionManager, view);
-        emit({
-          type: 'context-snapshot',
-          revision: view.revision,
-          chars: view.body.length,
-          sources: view.sources,
-        });
-      }
+      appendContextSnapshot(this.#sessionManager, run);
       // Files changed since the last request are told before the new user message (R50).
       await appendFileChangeNotice(this.#observer, this.#sessionManager, settings.fileChanges, run);
-      // A session across midnight keeps its prompt (the cached prefix); the new day is told once.
-      const today = this.#prompts.today();
-      const shown = this.#prompts.shownDate;
-      if (shown !== undefined && shown !== today && this.#notedDate !== today) {
-        appendDateNotice(this.#sessionManager, today);
-        this.#notedDate = today;
-      }
+      this.#prompts.tellNewDay(this.#sessionManager);
       if (run.cancelRequested) return cancelledOutcome(prompt);
       if (attached) {
         emit({ type: 'sources-attached', sources: attached.sources });
@@ -396,12 +366,7 @@ export class PiConversationHost {
    * a run is active.
    */
   async rewind(request: RewindRequest): Promise<RewindResult> {
-    if (this.busy) {
-      throw new RepaError(
-        'busy',
-        `Session ${this.sessionId} has an active run, compaction or rewind.`,
-      );
-    }
+    this.#refuseWhileBusy();
     this.#rewinding = true;
     try {
       return await rewindRun(

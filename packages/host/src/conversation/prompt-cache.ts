@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { AgentSession } from '@earendil-works/pi-coding-agent';
+import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
 import { listMaterials } from '@repa/content';
 import {
   type AssembledSystemPrompt,
@@ -7,6 +7,7 @@ import {
   type PromptMaterial,
 } from '@repa/prompt';
 import type { PromptSettings, PromptSettingsSources } from '@repa/protocol';
+import { appendDateNotice } from './run-preparation.js';
 
 /** What a session's prompts are assembled from besides the run's settings. */
 export interface PromptCacheOptions {
@@ -42,6 +43,8 @@ export class PromptCache {
   #offeredSkills: readonly string[] = [];
   /** The materials this space may read, as of the last {@link refreshMaterials}. */
   #materials: readonly PromptMaterial[] = [];
+  /** The day a date notice last told the model (see {@link tellNewDay}). */
+  #notedDate: string | undefined;
 
   constructor(options: PromptCacheOptions) {
     this.#options = options;
@@ -64,6 +67,18 @@ export class PromptCache {
   /** Today as the environment section writes a day (`2026-03-01`, UTC). */
   today(): string {
     return (this.#options.now?.() ?? new Date()).toISOString().slice(0, 10);
+  }
+
+  /**
+   * Tells the model today's date (`appendDateNotice`) once per day when the reused prompt shows an
+   * earlier one: a session across midnight keeps its prompt (the cached prefix).
+   */
+  tellNewDay(sessionManager: SessionManager): void {
+    const today = this.today();
+    const shown = this.shownDate;
+    if (shown === undefined || shown === today || this.#notedDate === today) return;
+    appendDateNotice(sessionManager, today);
+    this.#notedDate = today;
   }
 
   /** The skill files the last assembled prompt's catalog offers (readable with `read`, R54). */

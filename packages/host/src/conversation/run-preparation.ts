@@ -1,18 +1,26 @@
+import type { ImageContent } from '@earendil-works/pi-ai';
 import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
-import type { ContentObserver } from '@repa/content';
+import type { ContentObserver, ContentStore } from '@repa/content';
 import {
+  appendLearningContextSnapshot,
   buildFileChangeMessage,
+  decideLearningContextSnapshot,
   type LearningContextView,
   readLearningContext,
 } from '@repa/context';
 import {
+  type AttachedSource,
   type FileChangesMode,
   RepaError,
   type RestrictedItem,
   type RunEvent,
   type SaveReceipt,
 } from '@repa/protocol';
+import { readAttachments, resolveRunImages } from '../run-inputs.js';
 import { learningContextDigest } from '../trust/index.js';
+import type { ActiveRun } from './active-run.js';
+import type { SendOptions } from './host-options.js';
+import { cancelledOutcome, type RunOutcome } from './run-outcome.js';
 
 /** Where a run's learning context is read from and whether it may be given. */
 export interface RunLearningContextSource {
@@ -31,7 +39,7 @@ export interface RunLearningContextSource {
  * context counts only when Repa wrote it there; another one is added to `restricted` instead.
  * Throws when it cannot be read (the run fails before its message enters Pi history, R31).
  */
-export async function readRunLearningContext(
+async function readRunLearningContext(
   source: RunLearningContextSource,
   restricted: RestrictedItem[],
 ): Promise<LearningContextView | null> {
@@ -47,6 +55,64 @@ export async function readRunLearningContext(
     return null;
   }
   return view;
+}
+
+/** What a run's request carries beside its text. */
+export interface RunRequestInputs {
+  images: ImageContent[];
+  attached: { text: string; sources: AttachedSource[] } | undefined;
+}
+
+/**
+ * Reads what a run is given before its message enters Pi history (R31): the space's learning
+ * context from `from.context` (none when it is `undefined`) into `run.view`, then the request's
+ * images and attached documents. `stop`: the outcome that ends the run instead, failed when
+ * something cannot be read, cancelled when the run was cancelled meanwhile.
+ */
+export async function readRunInputs(
+  run: ActiveRun,
+  options: SendOptions,
+  from: {
+    store: ContentStore;
+    observer: ContentObserver;
+    context: RunLearningContextSource | undefined;
+  },
+): Promise<RunRequestInputs | { stop: RunOutcome }> {
+  if (from.context !== undefined) {
+    try {
+      run.view = await readRunLearningContext(from.context, run.restricted);
+    } catch (error) {
+      return { stop: { status: 'failed', error: RepaError.fromUnknown(error).toWire() } };
+    }
+  }
+  if (run.cancelRequested) return { stop: cancelledOutcome(undefined) };
+  // Images and attached documents are read now, before the message enters Pi history.
+  try {
+    const images = await resolveRunImages(from.store, options.images ?? []);
+    const attached = options.attachments?.length
+      ? await readAttachments(from.store, from.observer, options.attachments)
+      : undefined;
+    return { images, attached };
+  } catch (error) {
+    return { stop: { status: 'failed', error: RepaError.fromUnknown(error).toWire() } };
+  }
+}
+
+/**
+ * Appends the run's learning context as a snapshot when the model's view lacks it (R42) and tells
+ * it as a `context-snapshot` event.
+ */
+export function appendContextSnapshot(sessionManager: SessionManager, run: ActiveRun): void {
+  const { view } = run;
+  const decision = decideLearningContextSnapshot(sessionManager, view, run.settings);
+  if (!decision.append || !view) return;
+  appendLearningContextSnapshot(sessionManager, view);
+  run.emit({
+    type: 'context-snapshot',
+    revision: view.revision,
+    chars: view.body.length,
+    sources: view.sources,
+  });
 }
 
 /**

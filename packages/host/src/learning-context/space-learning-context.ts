@@ -36,11 +36,11 @@ export async function getLearningContext(space: string): Promise<LearningContext
 export interface SetLearningContextInput {
   /** The full new body. */
   body: string;
-  /** The space-relative sources it was built from (hashed now: their versions are recorded). */
+  /** The space-relative sources it was built from (a source the context already names keeps its recorded version; a new one is hashed now). */
   sources: readonly string[];
   /** The revision the caller read; null when it read none; undefined: whatever is there. */
   expectedRevision: string | null | undefined;
-  /** The versions the body was built from (a build read them); hashed now when absent. */
+  /** The versions the body was built from (a build read them); when absent, see `sources`. */
   sourceVersions?: readonly LearningContextSourceVersion[] | undefined;
   /** Replace a damaged file, keeping its bytes beside it. */
   force?: boolean | undefined;
@@ -48,17 +48,17 @@ export interface SetLearningContextInput {
 
 /**
  * Replaces a space's learning context when its revision is still `expectedRevision` (null: when the
- * space has none), else throws `stale_version` with the current revision in `details`. The sources'
- * current bytes are hashed and recorded. The check and the write are not atomic against other
- * processes: callers serialize the writes of one space.
+ * space has none), else throws `stale_version` with the current revision in `details`. Without
+ * `sourceVersions` (an edit, not a build) a source the context already names keeps the version its
+ * body was built from, so an edit never hides that a source changed since (spec R40); a new source's
+ * current bytes are hashed. The check and the write are not atomic against other processes: callers
+ * serialize the writes of one space.
  */
 export async function setLearningContext(
   space: string,
   input: SetLearningContextInput,
 ): Promise<LearningContext & { damagedFileKept?: string }> {
-  const versions =
-    input.sourceVersions ??
-    (await readLearningContextSources(space, input.sources)).map((source) => source.version);
+  const versions = input.sourceVersions ?? (await editedSourceVersions(space, input.sources));
   const view = await writeLearningContext(
     space,
     {
@@ -79,6 +79,23 @@ export async function setLearningContext(
     revision: view.revision,
     ...(view.damagedFileKept ? { damagedFileKept: view.damagedFileKept } : {}),
   };
+}
+
+/**
+ * The versions an edit records: each source's recorded version when the current context names it
+ * (by its checked path), else its bytes now. A damaged context file records none (a forced write).
+ */
+async function editedSourceVersions(
+  space: string,
+  sources: readonly string[],
+): Promise<LearningContextSourceVersion[]> {
+  const recorded = await readLearningContextRecord(space).catch(() => null);
+  const byPath = new Map(
+    (recorded?.sourceVersions ?? []).map((version) => [version.path, version]),
+  );
+  return (await readLearningContextSources(space, sources)).map(
+    ({ version }) => byPath.get(version.path) ?? version,
+  );
 }
 
 /** The learning-context revision last given to a session (null: none yet); reads, never writes. */

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { estimateTokens, SettingsManager } from '@earendil-works/pi-coding-agent';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const toolNames = (events: RunEvent[]) =>
   events.flatMap((event) => (event.type === 'tool-start' ? [event.toolName] : []));
 
-async function offlineHost() {
+async function offlineHost(piSettings?: SettingsManager) {
   // createFauxHost builds the temp dirs; the host itself runs on the offline model.
   const { space, appDirectory } = await createFauxHost();
   const choice = await offlineModel();
@@ -21,6 +22,7 @@ async function offlineHost() {
     agentDir: join(appDirectory, 'agent'),
     modelRuntime: choice.modelRuntime,
     model: choice.model,
+    ...(piSettings ? { piSettings } : {}),
   });
   return { host, space };
 }
@@ -151,6 +153,54 @@ describe('the offline model', () => {
     expect(outcome.output).toMatch(
       /^\[repa-offline\] I am a local responder, not a language model\./,
     );
+    host.dispose();
+  });
+});
+
+/** An offline host that keeps as little as Pi allows when compacting, with a note to read. */
+async function compactingHost() {
+  const { host, space } = await offlineHost(
+    SettingsManager.inMemory({
+      compaction: { enabled: false, keepRecentTokens: 1 },
+      retry: { enabled: false },
+    }),
+  );
+  writeFileSync(join(space, 'cells.md'), '# Cells\nMitochondria make ATP for the cell.\n');
+  return host;
+}
+
+/** Pi's chars/4 estimate of what the session's model is sent now. */
+const projected = (host: PiConversationHost) =>
+  host.session.sessionManager
+    .buildSessionProjection()
+    .messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+
+describe('compacting on request', () => {
+  it('summarises on the offline responder, with the instructions, figures on one basis', async () => {
+    const host = await compactingHost();
+    await host.send('What do mitochondria make? See cells.md', defaults);
+    await host.send('And what does cells.md say about cells?', defaults);
+    const before = projected(host);
+    const outcome = await host.compact('keep the open questions', defaults);
+    expect(outcome.summary).toContain(
+      '[repa-offline] The conversation so far, summarised without a language model',
+    );
+    expect(outcome.summary).toContain('## Focus asked for\nkeep the open questions');
+    expect(outcome.summary).toContain('## Requests\n- What do mitochondria make? See cells.md');
+    expect(outcome.instructionsApplied).toBe(true);
+    expect(outcome.tokensBefore).toBe(before);
+    expect(outcome.tokensAfter).toBe(projected(host));
+    host.dispose();
+  });
+
+  it('says the instructions were not applied when Pi summarised only the start of a turn', async () => {
+    const host = await compactingHost();
+    // One turn with a tool call: the kept part cuts it, and nothing came before it.
+    await host.send('What do mitochondria make? See cells.md', defaults);
+    const outcome = await host.compact('keep the open questions', defaults);
+    expect(outcome.summary).toContain('[repa-offline] The start of the current turn');
+    expect(outcome.summary).not.toContain('keep the open questions');
+    expect(outcome.instructionsApplied).toBe(false);
     host.dispose();
   });
 });

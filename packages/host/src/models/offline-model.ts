@@ -9,6 +9,7 @@ import {
 import { OFFLINE_MODEL_ID } from '@repa/protocol';
 import { RESUME_NOTE } from '../sessions/index.js';
 import { answerEveryRequest } from './faux-model-choice.js';
+import { offlineSummary } from './offline-summary.js';
 
 type Message = TranscriptContext['messages'][number];
 
@@ -254,10 +255,14 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
  * its content; a request naming no file is searched for (`grep`, then `find`) and answered
  * from the best hit; `replace "X" with "Y" in FILE` is performed through `read` then `edit`, and
  * a Codex-format patch in the request (`*** Begin Patch` … `*** End Patch`) through a `read` of
- * each file it updates or deletes, then `apply_patch`.
+ * each file it updates or deletes, then `apply_patch`; Pi's summary requests of a compaction are
+ * answered by {@link offlineSummary}.
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
 export const offlineResponder: FauxResponseFactory = (context) => {
+  // Pi's compaction asks for a summary: answered in text, never with a tool call.
+  const summary = offlineSummary(textOf(context.messages.at(-1)));
+  if (summary !== undefined) return fauxAssistantMessage(summary);
   const { request, results } = currentTurn(context);
   const failed = results.find((result) => result.isError);
   if (failed) return say(`The ${failed.toolName} tool failed: ${failed.text}`);

@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failingFs as failing, repaErrorOf } from '@repa/durable-fs/testing';
+import { failingFs as failing } from '@repa/durable-fs/testing';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { checkSessionFile, createSessionFile } from './session-files.js';
 

@@ -1,5 +1,7 @@
 import type { RunInfo } from '../v1/runs.js';
 
+export { repaErrorOf } from './repa-error-of.js';
+
 /** A valid `RunInfo` as a ledger reports it, for tests; `overrides` replace fields. */
 export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
   return {

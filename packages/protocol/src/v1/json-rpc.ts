@@ -47,14 +47,14 @@ export const JSON_RPC_ERROR_CODES = {
 } as const;
 
 const NUMERIC_CODES: ReadonlyMap<string, number> = new Map<RepaErrorCode, number>([
-  ['invalid_request', JSON_RPC_ERROR_CODES.invalidParams],
   ['method_not_found', JSON_RPC_ERROR_CODES.methodNotFound],
   ['internal', JSON_RPC_ERROR_CODES.internalError],
 ]);
 
 /**
- * The JSON-RPC numeric code for a Repa error code (Repa codes travel in `error.data.code`);
- * `invalid_request` maps to invalid params, the common case once a frame is a Request object.
+ * The JSON-RPC numeric code for a Repa error code (Repa codes travel in `error.data.code`): every
+ * code but `method_not_found` and `internal` is a server error (-32000), `invalid_request` included;
+ * the server answers params its method's schema refuses with invalid params (-32602) itself.
  */
 export function jsonRpcCodeFor(code: RepaErrorCode | (string & {})): number {
   return NUMERIC_CODES.get(code) ?? JSON_RPC_ERROR_CODES.serverError;

@@ -1582,12 +1582,20 @@ export interface SessionCompactParams {
 export interface SessionCompactResult {
   /** The summary written. */
   summary: string;
-  /** Pi's estimate of the context before, in tokens (an estimate, spec R47). */
+  /**
+   * What the model was sent before, in tokens: Pi's chars/4 estimate of the session's projection
+   * (an estimate, spec R47).
+   */
   tokensBefore: number;
-  /** Pi's estimate of the context after, in tokens (an estimate, spec R47). */
+  /** The same estimate after compacting, on the same basis as `tokensBefore`. */
   tokensAfter?: number | undefined;
   /** The instructions the summary was asked with (standing and given), if any. */
   instructions?: string | undefined;
+  /**
+   * Instructions given that Pi did not apply: it summarised only the start of the current turn,
+   * which it does with its own prompt.
+   */
+  instructionsNotApplied?: string | undefined;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }

@@ -28,43 +28,47 @@ async function streamNewAttempt(
   return (await followWithInterrupt(context, follow)).code;
 }
 
-export const runsRetry = defineCommand({
-  words: ['runs', 'retry'],
-  summary: 'run an ended run again as a new attempt, and stream it',
-  usage: 'runs retry RUN_ID [--request-id ID]',
-  help: `Starts a new attempt of an ended run (same space, session and request; linked by retryOf) and
-streams it like repa run. Ctrl-C cancels it.
+/**
+ * `runs retry` or `runs resume` (`word`): `help` says what it does; the options and exit codes,
+ * which both share, follow it (`what`: the new attempt, as the option's help names it).
+ */
+function newAttemptCommand(word: 'retry' | 'resume', summary: string, help: string, what: string) {
+  return defineCommand({
+    words: ['runs', word],
+    summary,
+    usage: `runs ${word} RUN_ID [--request-id ID]`,
+    help: `${help}
 
 Options:
-  --request-id ID  idempotency key of the retry itself (default: a random id)
+  --request-id ID  idempotency key of the ${what} itself (default: a random id)
 
 Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
-  options: { 'request-id': { type: 'string' } },
-  positionals: [1, 1],
-  run: (context, [prefix = ''], values) =>
-    streamNewAttempt(context, 'run.retry', prefix, values['request-id']),
-});
+    options: { 'request-id': { type: 'string' } },
+    positionals: [1, 1],
+    run: (context, [prefix = ''], values) =>
+      streamNewAttempt(context, `run.${word}`, prefix, values['request-id']),
+  });
+}
 
-export const runsResume = defineCommand({
-  words: ['runs', 'resume'],
-  summary: 'continue an interrupted or failed run where its history ends, and stream it',
-  usage: 'runs resume RUN_ID [--request-id ID]',
-  help: `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
+export const runsRetry = newAttemptCommand(
+  'retry',
+  'run an ended run again as a new attempt, and stream it',
+  `Starts a new attempt of an ended run (same space, session and request; linked by retryOf) and
+streams it like repa run. Ctrl-C cancels it.`,
+  'retry',
+);
+
+export const runsResume = newAttemptCommand(
+  'resume',
+  'continue an interrupted or failed run where its history ends, and stream it',
+  `Continues an interrupted or failed run as a new attempt (linked by resumeOf) in the same
 session, with the settings decided when the original was accepted. When the request reached the
 session's history, the session goes on from where it ends (the request is not sent again; Pi
 retries the model call as in any run); when it never did (the run failed before, e.g. on an
 unreadable learning context), the request itself is sent now. Only the session's last run can be
-resumed (not_last_run otherwise). Streams it like repa run. Ctrl-C cancels it.
-
-Options:
-  --request-id ID  idempotency key of the resumption itself (default: a random id)
-
-Exit code: 0 succeeded, 1 failed or interrupted, 130 cancelled, 2 usage error.`,
-  options: { 'request-id': { type: 'string' } },
-  positionals: [1, 1],
-  run: (context, [prefix = ''], values) =>
-    streamNewAttempt(context, 'run.resume', prefix, values['request-id']),
-});
+resumed (not_last_run otherwise). Streams it like repa run. Ctrl-C cancels it.`,
+  'resumption',
+);
 
 export const runsFollow = defineCommand({
   words: ['runs', 'follow'],

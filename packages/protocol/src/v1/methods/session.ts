@@ -135,16 +135,24 @@ export const sessionMethods = {
       tokensBefore: z
         .number()
         .nonnegative()
-        .describe("Pi's estimate of the context before, in tokens (an estimate, spec R47)."),
+        .describe(
+          "What the model was sent before, in tokens: Pi's chars/4 estimate of the session's projection (an estimate, spec R47).",
+        ),
       tokensAfter: z
         .number()
         .nonnegative()
         .optional()
-        .describe("Pi's estimate of the context after, in tokens (an estimate, spec R47)."),
+        .describe('The same estimate after compacting, on the same basis as `tokensBefore`.'),
       instructions: z
         .string()
         .optional()
         .describe('The instructions the summary was asked with (standing and given), if any.'),
+      instructionsNotApplied: z
+        .string()
+        .optional()
+        .describe(
+          'Instructions given that Pi did not apply: it summarised only the start of the current turn, which it does with its own prompt.',
+        ),
     }),
   },
   'session.export': {
