@@ -21,6 +21,7 @@ import { runCommands } from './commands/runs/index.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
 import { studyCommands } from './commands/study-commands.js';
+import { studyReview } from './commands/study-review.js';
 import { trustCommands } from './commands/trust-commands.js';
 import { webCommands } from './commands/web-command.js';
 import { didYouMean } from './did-you-mean.js';
@@ -36,6 +37,7 @@ const COMMANDS: Command[] = [
   ...sessionCommands,
   ...contextCommands,
   ...materialsCommands,
+  studyReview,
   ...studyCommands,
   ...trustCommands,
   ...daemonCommands,
@@ -76,9 +78,9 @@ const GROUPS: CommandGroup[] = [
   },
   {
     word: 'study',
-    summary: 'study cards in your notes: list due cards, rate them, see progress, export to Anki',
-    alone:
-      'The interactive review (repa study alone) is not there yet: list due cards with repa study due\nand rate each with repa study rate CARD again|hard|good|easy.',
+    summary:
+      'study cards in your notes: review them on a terminal, list due cards, rate them, see progress, export to Anki',
+    defaultSubcommand: 'review',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
   { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },
