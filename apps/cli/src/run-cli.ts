@@ -77,9 +77,8 @@ const GROUPS: CommandGroup[] = [
   {
     word: 'study',
     summary:
-      'study cards in your notes: draft them from a passage, list due cards, rate them, see progress, export to Anki',
-    alone:
-      'The interactive review (repa study alone) is not there yet: list due cards with repa study due\nand rate each with repa study rate CARD again|hard|good|easy.',
+      'study cards in your notes: review them, draft them from a passage, list due cards, rate them, see progress, export to Anki',
+    defaultSubcommand: 'review',
   },
   { word: 'daemon', summary: 'start, stop and check the daemon', defaultSubcommand: 'status' },
   { word: 'packages', summary: 'list, add and remove Pi packages', defaultSubcommand: 'list' },

@@ -109,10 +109,6 @@ describe('repa study', () => {
     expect(undone.json.undone).toMatchObject({ card: atp.id, rating: Rating.Easy });
     expect(undone.json.fsrs).toMatchObject(wire(before));
     expect(undone.json.fsrs.reps).toBe(2);
-
-    const alone = await repa(sandbox, ['study']);
-    expect(alone.code).toBe(0);
-    expect(alone.stdout).toContain('The interactive review (repa study alone) is not there yet');
   });
 
   it('flags a card whose cited lines were edited as source changed, in due and in status, with the old and new lines', async () => {

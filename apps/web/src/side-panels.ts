@@ -8,10 +8,12 @@ import { ContextPanel } from './panels.js';
 import { RunsView } from './runs-view.js';
 import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
+import { StudyView } from './study-view.js';
 
 /** The views beside the conversation, in their tabs' order (a phone's view switch lists them too). */
 export const SIDE_VIEWS = [
   { id: 'study', label: 'Documents' },
+  { id: 'review', label: 'Study' },
   { id: 'runs', label: 'Runs' },
   { id: 'settings', label: 'Settings' },
   { id: 'models', label: 'Models' },
@@ -22,7 +24,8 @@ export type SideViewId = (typeof SIDE_VIEWS)[number]['id'];
 
 /**
  * The views beside the conversation, as tabs: the documents with the learning context and the
- * materials, the runs, the settings and the models of the open space and session.
+ * materials, the study cards to review, the runs, the settings and the models of the open space
+ * and session.
  */
 export function SidePanels({
   client,
@@ -58,11 +61,12 @@ export function SidePanels({
       <${DocumentsPanel} key=${space} client=${client} space=${space} version=${version} picked=${picked} onPick=${onPick} onBuilt=${live.bump} materials=${materials.materials} onReaderClose=${onReaderClose} />
       <${ContextPanel} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} />
       <${MaterialsPanel} client=${client} space=${space} listed=${materials} onChanged=${live.bump} />`,
+    review: html`<${StudyView} key=${space} client=${client} space=${space} />`,
     runs: html`<${RunsView} client=${client} space=${space} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
     settings: html`<${SettingsView} client=${client} space=${space} sessionId=${sessionId} version=${version} />`,
     models: html`<${ModelsView} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,
   };
-  return html`<aside class="panels" aria-label="Documents, learning context, materials, runs, settings and models">
+  return html`<aside class="panels" aria-label="Documents, learning context, materials, study, runs, settings and models">
               <${SideViews} label="Views beside the conversation" selected=${selected} onSelect=${(id: string) => onSelect(id as SideViewId)} views=${SIDE_VIEWS.map(
                 (view) => ({ ...view, content: content[view.id] }),
               )} />

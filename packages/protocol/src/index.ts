@@ -210,6 +210,7 @@ export {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';
+export { type CitedPassage, citedLines, formatInterval, parseCite } from './v1/study-text.js';
 export { toolCallTarget } from './v1/tool-target.js';
 export {
   type RestrictedItem,

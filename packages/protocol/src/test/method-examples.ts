@@ -58,6 +58,7 @@ const choice = {
 
 /** One valid params and result example per method. */
 export const examples: Record<keyof typeof v1Methods, { params: unknown; result: unknown }> = {
+  ...studyExamples,
   initialize: {
     params: { protocolVersions: ['v1'], client: { name: 'repa-cli', version: '0.0.0' } },
     result: { protocolVersion: 'v1', server: { name: 'repa-daemon', version: '0.0.0' } },
@@ -329,6 +330,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
 
 /** One malformed params example per method, with the path zod must name. */
 export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string }> = {
+  ...studyMalformed,
   initialize: { params: { protocolVersions: [] }, path: 'params.protocolVersions' },
   'space.open': { params: { root: 7 }, path: 'params.root' },
   'space.list': { params: [], path: 'params' },

@@ -1,6 +1,10 @@
 import type { Command } from '../../command.js';
 import { studyDraft } from './draft-command.js';
+import { studyReview } from './review-command.js';
 import { reviewCommands } from './review-commands.js';
 
-/** `repa study …`: cards drafted from a passage, reviewed, their progress and an Anki export. */
-export const studyCommands: Command[] = [...reviewCommands, studyDraft];
+/**
+ * `repa study …`: the review on a terminal (`repa study` alone), cards drafted from a passage, due
+ * cards and ratings for scripts, progress and an Anki export.
+ */
+export const studyCommands: Command[] = [studyReview, ...reviewCommands, studyDraft];

@@ -1,0 +1,59 @@
+import type { V1Result } from './methods.js';
+
+/** Where a study card's `source.cite` points (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
+export interface CitedPassage {
+  /** A space path or a `repa:` identity. */
+  document: string;
+  /** The page (or chapter), from 1: its lines count from the line after the page's marker. */
+  page?: number;
+  startLine: number;
+  endLine: number;
+}
+
+const CITE = /^(.+?)(?:#p(\d{1,6}))?:(\d{1,9})(?:\s*[-\u2013]\s*(\d{1,9}))?$/u;
+
+/** The passage a card's `cite` names; `undefined` when it is not a passage citation. */
+export function parseCite(cite: string): CitedPassage | undefined {
+  const match = CITE.exec(cite.trim());
+  if (!match) return undefined;
+  const [, document = '', page, start = '', end] = match;
+  const startLine = Number(start);
+  const endLine = end === undefined ? startLine : Number(end);
+  if (startLine < 1 || endLine < startLine) return undefined;
+  return { document, ...(page === undefined ? {} : { page: Number(page) }), startLine, endLine };
+}
+
+/**
+ * The lines of `passage` in the text `files.read` gave, each with its number as the citation
+ * counts it (on a page: from the line after the page's marker); empty when the text no longer
+ * reaches them.
+ */
+export function citedLines(
+  read: Pick<V1Result<'files.read'>, 'text' | 'document'>,
+  passage: CitedPassage,
+): { line: number; text: string }[] {
+  let base = 0;
+  if (passage.page !== undefined) {
+    const marker = read.document?.parts[passage.page - 1];
+    if (marker === undefined) return [];
+    base = marker.line;
+  }
+  const lines = read.text.split('\n');
+  if (read.text.endsWith('\n')) lines.pop(); // The empty rest after the last line break.
+  return lines
+    .slice(base + passage.startLine - 1, base + passage.endLine)
+    .map((text, index) => ({ line: passage.startLine + index, text }));
+}
+
+/** An interval for people, as a rating's button shows it: `now`, `10m`, `5h`, `8d`, `3mo`, `1.2y`. */
+export function formatInterval(milliseconds: number): string {
+  const minutes = Math.round(milliseconds / 60_000);
+  if (minutes < 1) return 'now';
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours}h`;
+  const days = Math.round(hours / 24);
+  if (days < 31) return `${days}d`;
+  if (days < 365) return `${Math.round(days / 30.4)}mo`;
+  return `${(days / 365).toFixed(1)}y`;
+}
