@@ -41,7 +41,7 @@ describe('settingsRegistry', () => {
     it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto) for every ModelSettings field', () => {
       const defaults = Object.fromEntries(
         settingsRegistry.items
-          .filter((item) => !/^(prompts|daemon|compaction|runs|history)\./.test(item.key))
+          .filter((item) => !/^(prompts|daemon|compaction|runs|history|study)\./.test(item.key))
           .map((item) => [item.key, item.defaultValue]),
       );
       expect(defaults).toEqual({
