@@ -228,8 +228,7 @@ describe('the documents panel', () => {
         document
           .querySelector('.documents')
           ?.textContent?.includes('Learning context built from 1 document'),
-      // A build is a run of its own: on a loaded machine it can take longer than one step.
-      { timeout: 2 * STEP_MS },
+      { timeout: STEP_MS },
     );
     expect(
       (
@@ -243,6 +242,12 @@ describe('the documents panel', () => {
     ).toEqual(['notes/plan.md']);
     await sendMessage(page, 'Make me a study plan.');
     await lastTurnReaches(page, 'succeeded');
+    // What the build said stays when the files are listed again (a run ended): a listing clears only
+    // its own error. (It cleared the build's words, so on a loaded machine the wait above could
+    // miss them: the listing after the build's own refresh came before the page was looked at.)
+    expect(await page.$eval('.documents', (node) => node.textContent)).toContain(
+      'Learning context built from 1 document',
+    );
     // The sent message shows what went with it, a link to the reader.
     expect(
       await page.$eval('.live .turn:last-child .attachments-sent', (node) => [
