@@ -12,3 +12,7 @@ export function textOf(message: Message): string {
     .map((block) => (block.type === 'text' ? block.text : ''))
     .join('');
 }
+
+/** The text of each user message of a request, in order. */
+export const userTexts = (request: TranscriptContext) =>
+  request.messages.filter((message) => message.role === 'user').map(textOf);
