@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
 import {
-  createSandbox,
   jsonLines,
   repa,
   repaJson,
@@ -12,26 +10,19 @@ import {
   startSlowModel,
   writeFiles,
 } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until it is cancelled. No timing is involved.
-const sandbox = createSandbox();
 let slow: SlowModel;
-
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-  expect(start.json).toMatchObject({ started: true, model: SLOW_MODEL });
-});
-
-afterAll(async () => {
-  const stop = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
-  expect(stop.json.stopped).toBe(true);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const sandbox = useDaemon({
+  model: SLOW_MODEL,
+  prepare: async (sandbox) => {
+    slow = await startSlowModel();
+    slow.configure(sandbox.agentDir);
+  },
+  cleanup: () => slow?.close(),
 });
 
 describe('repa chat', () => {

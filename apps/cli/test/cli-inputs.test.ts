@@ -1,7 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createSandbox,
   jsonLines,
   repa,
   repaJson,
@@ -10,29 +9,23 @@ import {
   spawnRepa,
   startSlowModel,
 } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until the test releases it. No timing is involved.
-const sandbox = createSandbox();
 let slow: SlowModel;
+const sandbox = useDaemon({
+  model: SLOW_MODEL,
+  prepare: async (sandbox) => {
+    slow = await startSlowModel();
+    slow.configure(sandbox.agentDir);
+  },
+  cleanup: () => slow?.close(),
+});
 // A 1×1 PNG.
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  const stop = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
-  expect(stop.json.stopped).toBe(true);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 /** The text of the last message of a model request. */
 const lastText = (messages: unknown[] | undefined) => JSON.stringify(messages?.at(-1) ?? null);

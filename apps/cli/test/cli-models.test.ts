@@ -1,34 +1,29 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.
 const run = promisify(execFile);
-const sandbox = createSandbox();
 let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([]);
-  endpoint.configure(sandbox.agentDir);
-  writeFileSync(
-    join(sandbox.agentDir, 'settings.json'),
-    JSON.stringify({ retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } }),
-  );
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const sandbox = useDaemon({
+  model: 'test/plain',
+  prepare: async (sandbox) => {
+    endpoint = await startOpenAiEndpoint([]);
+    endpoint.configure(sandbox.agentDir);
+    writeFileSync(
+      join(sandbox.agentDir, 'settings.json'),
+      JSON.stringify({ retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } }),
+    );
+  },
+  cleanup: () => endpoint?.close(),
 });
 
 function finishedRun(stdout: string): RunInfo {

@@ -1,25 +1,19 @@
-import { rmSync } from 'node:fs';
 import { fixturePath, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { createSandbox, repa } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // One daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json),
 // so the tools of every request are read from the provider's wire format.
-const sandbox = createSandbox();
 const flashcards = fixturePath('packages', 'flashcards');
 let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([]);
-  endpoint.configure(sandbox.agentDir);
-  const start = await repa(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const sandbox = useDaemon({
+  model: 'test/plain',
+  prepare: async (sandbox) => {
+    endpoint = await startOpenAiEndpoint([]);
+    endpoint.configure(sandbox.agentDir);
+  },
+  cleanup: () => endpoint?.close(),
 });
 
 const toolsOf = (request: Record<string, unknown> | undefined) =>

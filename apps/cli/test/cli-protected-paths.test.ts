@@ -12,15 +12,23 @@ import {
 import { join } from 'node:path';
 import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // The agent turned against the machine (design R69): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.
-const sandbox = createSandbox();
 let model: OpenAiEndpoint;
 /** The endpoint's model, scripted by each test: a model steered by what it read. */
 const SCRIPTED_MODEL = 'test/plain';
 const DONE = { kind: 'text', text: 'Done.' } as const;
+const sandbox = useDaemon({
+  model: SCRIPTED_MODEL,
+  prepare: async (sandbox) => {
+    model = await startOpenAiEndpoint([DONE]);
+    model.configure(sandbox.agentDir);
+  },
+  cleanup: () => model?.close(),
+});
 const marker = join(sandbox.root, 'armed');
 
 /** Every entry below `root` but `.repa`: a file's text, a link's target, a folder's mark. */
@@ -57,10 +65,6 @@ const TARGETS = [
 ];
 
 beforeAll(async () => {
-  model = await startOpenAiEndpoint([DONE]);
-  model.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
   // A space Repa makes is trusted: its Pi resources load, as in a learner's own space.
   const first = await repa(sandbox, ['run', 'Hello.']);
   expect(first.code, first.stderr).toBe(0);
@@ -82,12 +86,6 @@ beforeAll(async () => {
   ]) {
     symlinkSync(to as string, join(sandbox.space, 'links', link as string));
   }
-});
-
-afterAll(async () => {
-  await repaJson(sandbox, ['daemon', 'stop']);
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('the agent cannot arm the machine', () => {

@@ -1,34 +1,29 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // One daemon on a model the test serves (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's retries quick (1 ms backoff) and its compaction keeping little, in Pi's settings.json.
-const sandbox = createSandbox();
 let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([{ kind: 'text', text: 'Noted.' }]);
-  endpoint.configure(sandbox.agentDir);
-  writeFileSync(
-    join(sandbox.agentDir, 'settings.json'),
-    JSON.stringify({
-      retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
-      compaction: { keepRecentTokens: 1 },
-    }),
-  );
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const sandbox = useDaemon({
+  model: 'test/plain',
+  prepare: async (sandbox) => {
+    endpoint = await startOpenAiEndpoint([{ kind: 'text', text: 'Noted.' }]);
+    endpoint.configure(sandbox.agentDir);
+    writeFileSync(
+      join(sandbox.agentDir, 'settings.json'),
+      JSON.stringify({
+        retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
+        compaction: { keepRecentTokens: 1 },
+      }),
+    );
+  },
+  cleanup: () => endpoint?.close(),
 });
 
 /** The text of every message of a request the endpoint received, joined. */

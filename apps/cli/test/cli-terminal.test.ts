@@ -1,21 +1,21 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createSandbox,
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  startSlowModel,
-  writeFiles,
-} from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, SLOW_MODEL, type SlowModel, startSlowModel, writeFiles } from '@repa/test-kit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa` in a real pseudo-terminal (tmux), against a model served by the test (slow-model.ts): a
 // request saying "wait" is held open until it is cancelled, any other is answered at once.
-const sandbox = createSandbox();
 let slow: SlowModel;
+const sandbox = useDaemon({
+  model: SLOW_MODEL,
+  prepare: async (sandbox) => {
+    slow = await startSlowModel();
+    slow.configure(sandbox.agentDir);
+  },
+  cleanup: () => slow?.close(),
+});
 const terminals: Terminal[] = [];
 const ESC = '\u001b[';
 
@@ -25,18 +25,8 @@ function terminal(...args: Parameters<typeof openTerminal>): Terminal {
   return opened;
 }
 
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
+afterAll(() => {
   for (const opened of terminals) opened.close();
-  await repa(sandbox, ['daemon', 'stop']);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('repa run on a terminal', () => {

@@ -16,26 +16,49 @@ export interface CommandsSandbox {
   writeLearningContext(space: string, input: { body: string; sources: string[] }): Promise<void>;
 }
 
-/** Registers the hooks that start and stop the daemon of a fresh sandbox for this test file. */
-export function useCommandsSandbox(): CommandsSandbox {
+/**
+ * Registers the hooks of a test file with one daemon in a fresh sandbox: before its tests
+ * `prepare` (model endpoints, Pi settings, files) and `repa daemon start` (with `--model model` when
+ * given); after them `repa daemon stop`, `cleanup` (what `prepare` started) and the sandbox removed.
+ */
+export function useDaemon({
+  model,
+  prepare,
+  cleanup,
+}: {
+  model?: string;
+  prepare?: (sandbox: CliSandbox) => unknown;
+  cleanup?: () => unknown;
+} = {}): CliSandbox {
   const sandbox = createSandbox();
 
   beforeAll(async () => {
+    await prepare?.(sandbox);
     const { code, json, stderr } = await repaJson<{ started: boolean; model: string }>(sandbox, [
       'daemon',
       'start',
+      ...(model === undefined ? [] : ['--model', model]),
     ]);
     expect(code, stderr).toBe(0);
     expect(json).toMatchObject({ started: true, running: true });
-    expect(json).not.toHaveProperty('model');
+    if (model === undefined) expect(json).not.toHaveProperty('model');
+    else expect(json.model).toBe(model);
   });
 
   afterAll(async () => {
     const { code, json } = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
+    await cleanup?.();
+    rmSync(sandbox.root, { recursive: true, force: true });
     expect(code).toBe(0);
     expect(json.stopped).toBe(true);
-    rmSync(sandbox.root, { recursive: true, force: true });
   });
+
+  return sandbox;
+}
+
+/** Registers the hooks that start (with no model) and stop the daemon of a fresh sandbox for this test file. */
+export function useCommandsSandbox(): CommandsSandbox {
+  const sandbox = useDaemon();
 
   return {
     sandbox,
