@@ -4,12 +4,26 @@ import {
   event,
   rejection,
   runInfo,
+  type ScriptedServer,
   useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
 import type { RunEventNotification } from '../v1/runs.js';
 
 const { serve, clientOf } = useScriptedServers();
+
+/**
+ * Drops the client's first connection, waits until it saw the drop, and asks `run.list`: the client
+ * connects again, what it re-sends on the new connection first (its second) arrives before the list.
+ */
+async function reconnectWithRunList(
+  server: ScriptedServer,
+  client: ReturnType<typeof clientOf>,
+): Promise<void> {
+  server.connections[0]?.destroy();
+  await new Promise((resolve) => client.on('disconnect', resolve));
+  await client.request('run.list', {});
+}
 
 describe('createRepaClient', () => {
   describe('connecting', () => {
@@ -152,9 +166,7 @@ describe('createRepaClient', () => {
       const ended = new Promise((resolve) => client.on('run.event', resolve));
       await client.request('run.subscribe', { runId: 'r1' });
       await ended;
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(server.connections[1]?.received.map((m) => m.method)).toEqual([
         'initialize',
         'run.list',
@@ -212,9 +224,7 @@ describe('createRepaClient', () => {
       await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'a', input });
       await client.request('run.retry', { runId: 'a', requestId: 'b' });
       await client.request('run.resume', { runId: 'a', requestId: 'c' });
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(
         server.connections[1]?.received.filter((m) => m.method === 'run.subscribe'),
       ).toMatchObject([
@@ -235,9 +245,7 @@ describe('createRepaClient', () => {
       const client = clientOf(server);
       const input = { type: 'text' as const, text: 'hi' };
       await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'q1', input });
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(server.connections[1]?.received.map((m) => m.method)).toEqual([
         'initialize',
         'run.list',
