@@ -1,21 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repa, SLOW_MODEL, type SlowModel, startSlowModel, writeFiles } from '@repa/test-kit';
+import { repa, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useDaemon } from './commands-sandbox.js';
+import { useSlowDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa` in a real pseudo-terminal (tmux), against a model served by the test (slow-model.ts): a
 // request saying "wait" is held open until it is cancelled, any other is answered at once.
-let slow: SlowModel;
-const sandbox = useDaemon({
-  model: SLOW_MODEL,
-  prepare: async (sandbox) => {
-    slow = await startSlowModel();
-    slow.configure(sandbox.agentDir);
-  },
-  cleanup: () => slow?.close(),
-});
+const { sandbox, slow } = useSlowDaemon();
 const terminals: Terminal[] = [];
 const ESC = '\u001b[';
 
@@ -31,7 +23,7 @@ afterAll(() => {
 
 describe('repa run on a terminal', () => {
   it('shows a spinner with the elapsed time while the model is awaited, and erases it', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const screen = terminal(sandbox, ['run', '--space', sandbox.space, 'Please wait for me.']);
     await held;
     const waiting = await screen.waitFor(/waiting for the model \d+s/);

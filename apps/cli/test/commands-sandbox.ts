@@ -1,7 +1,15 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { type CliSandbox, createSandbox, repaJson, writeFiles } from '@repa/test-kit';
+import {
+  type CliSandbox,
+  createSandbox,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  startSlowModel,
+  writeFiles,
+} from '@repa/test-kit';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 /** The offline responder's name as `repa` shows it. */
@@ -54,6 +62,29 @@ export function useDaemon({
   });
 
   return sandbox;
+}
+
+/**
+ * As {@link useDaemon}, on the kit's slow model (started before the daemon, closed after it): the
+ * sandbox, and the model once the file's hooks ran.
+ */
+export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
+  let model: SlowModel | undefined;
+  const sandbox = useDaemon({
+    model: SLOW_MODEL,
+    prepare: async (sandbox) => {
+      model = await startSlowModel();
+      model.configure(sandbox.agentDir);
+    },
+    cleanup: () => model?.close(),
+  });
+  return {
+    sandbox,
+    slow() {
+      if (model === undefined) throw new Error('the slow model starts in beforeAll');
+      return model;
+    },
+  };
 }
 
 /** Registers the hooks that start (with no model) and stop the daemon of a fresh sandbox for this test file. */
