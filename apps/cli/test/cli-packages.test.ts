@@ -1,20 +1,12 @@
-import { fixturePath, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { fixturePath } from '@repa/fixtures';
 import { repa } from '@repa/test-kit';
 import { describe, expect, it } from 'vitest';
-import { useDaemon } from './commands-sandbox.js';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // One daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json),
 // so the tools of every request are read from the provider's wire format.
 const flashcards = fixturePath('packages', 'flashcards');
-let endpoint: OpenAiEndpoint;
-const sandbox = useDaemon({
-  model: 'test/plain',
-  prepare: async (sandbox) => {
-    endpoint = await startOpenAiEndpoint([]);
-    endpoint.configure(sandbox.agentDir);
-  },
-  cleanup: () => endpoint?.close(),
-});
+const { sandbox, endpoint } = useEndpointDaemon([]);
 
 const toolsOf = (request: Record<string, unknown> | undefined) =>
   ((request?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
@@ -31,17 +23,17 @@ describe('repa packages (spec R75)', () => {
 
     const enable = ['settings', 'set', 'tools.enabled', '["read","flashcard_export"]'];
     expect((await repa(sandbox, enable)).code).toBe(0);
-    endpoint.replies = [{ kind: 'text', text: 'Ready to export.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Ready to export.' }];
     const run = await repa(sandbox, ['run', 'Export my tide cards.']);
     expect(run.code, run.stderr).toBe(0);
-    expect(toolsOf(endpoint.requests.at(-1)).sort()).toEqual(['flashcard_export', 'read']);
+    expect(toolsOf(endpoint().requests.at(-1)).sort()).toEqual(['flashcard_export', 'read']);
 
-    endpoint.replies = [{ kind: 'text', text: 'Here are the cards.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Here are the cards.' }];
     const chat = await repa(sandbox, ['chat'], { input: '/help\n/p notes/a.md\n' });
     expect(chat.code, chat.stderr).toBe(0);
     expect(chat.stdout).toMatch(/^ {2}\/p {9}Turn a note into flashcards$/m);
     expect(chat.stdout).toContain('Here are the cards.');
-    expect(JSON.stringify(endpoint.requests.at(-1)?.messages)).toContain(
+    expect(JSON.stringify(endpoint().requests.at(-1)?.messages)).toContain(
       'Make flashcards from notes/a.md, one fact per card.',
     );
 

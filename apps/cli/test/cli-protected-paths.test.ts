@@ -10,25 +10,18 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { type EndpointToolCall, startOpenAiEndpoint } from '@repa/fixtures';
 import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from './commands-sandbox.js';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // The agent turned against the machine (design R69): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.
-let model: OpenAiEndpoint;
-/** The endpoint's model, scripted by each test: a model steered by what it read. */
-const SCRIPTED_MODEL = 'test/plain';
 const DONE = { kind: 'text', text: 'Done.' } as const;
-const sandbox = useDaemon({
-  model: SCRIPTED_MODEL,
-  prepare: async (sandbox) => {
-    model = await startOpenAiEndpoint([DONE]);
-    model.configure(sandbox.agentDir);
-  },
-  cleanup: () => model?.close(),
-});
+/** The endpoint's `test/plain`, scripted by each test: a model steered by what it read. */
+const { sandbox, endpoint: model } = useEndpointDaemon([DONE]);
+/** The model of the endpoint, as a daemon of another sandbox is started on it. */
+const SCRIPTED_MODEL = 'test/plain';
 const marker = join(sandbox.root, 'armed');
 
 /** Every entry below `root` but `.repa`: a file's text, a link's target, a folder's mark. */
@@ -116,7 +109,7 @@ describe('the agent cannot arm the machine', () => {
       'git init -q nested',
       'true',
     ].join('; ');
-    model.replies.splice(
+    model().replies.splice(
       0,
       Infinity,
       { kind: 'tools', calls },
@@ -128,7 +121,7 @@ describe('the agent cannot arm the machine', () => {
     expect(run.stdout).toContain('[tool] write refused: ".pi/extensions/x.js" is protected');
 
     // The model was told each refusal: every save refused as protected_path.
-    const results = ((model.requests.at(-2)?.messages as unknown[] | undefined) ?? []).filter(
+    const results = ((model().requests.at(-2)?.messages as unknown[] | undefined) ?? []).filter(
       (message) => (message as { role?: string }).role === 'tool',
     );
     expect(results).toHaveLength(calls.length);

@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import {
   type CliSandbox,
@@ -83,6 +84,36 @@ export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
     slow() {
       if (model === undefined) throw new Error('the slow model starts in beforeAll');
       return model;
+    },
+  };
+}
+
+/**
+ * As {@link useDaemon}, on `test/plain` of a local OpenAI-compatible endpoint answering `replies`
+ * (started before the daemon, closed after it), with `piSettings` in Pi's settings.json when given:
+ * the sandbox, and the endpoint once the file's hooks ran.
+ */
+export function useEndpointDaemon(
+  replies: EndpointReply[],
+  piSettings?: Record<string, unknown>,
+): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
+  let started: OpenAiEndpoint | undefined;
+  const sandbox = useDaemon({
+    model: 'test/plain',
+    prepare: async (sandbox) => {
+      started = await startOpenAiEndpoint(replies);
+      started.configure(sandbox.agentDir);
+      if (piSettings) {
+        writeFileSync(join(sandbox.agentDir, 'settings.json'), JSON.stringify(piSettings));
+      }
+    },
+    cleanup: () => started?.close(),
+  });
+  return {
+    sandbox,
+    endpoint() {
+      if (started === undefined) throw new Error('the endpoint starts in beforeAll');
+      return started;
     },
   };
 }
