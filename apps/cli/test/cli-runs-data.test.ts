@@ -61,7 +61,7 @@ describe('resuming a run on a real daemon', () => {
 describe('a failed run', () => {
   it('shows each failed reply with its error in sessions show, a retried one on one line, and resumes as the latest run', async () => {
     const sessionId = await newSession();
-    endpoint.replies = [
+    endpoint().replies = [
       { kind: 'status', status: 529, message: 'Overloaded' },
       { kind: 'status', status: 529, message: 'Overloaded' },
       { kind: 'status', status: 529, message: 'Still overloaded' },
@@ -80,7 +80,7 @@ describe('a failed run', () => {
       /\[assistant \(failed\)\] \S+\nThe model call failed: .*Still overloaded/,
     );
 
-    endpoint.replies = [{ kind: 'text', text: 'Here now.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Here now.' }];
     const resumed = await repa(sandbox, ['runs', 'resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(
