@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { item, type SettingItem } from './setting-item.js';
 import {
   bashModeSchema,
   bashTimeoutSecondsSchema,
@@ -9,79 +10,10 @@ import {
   promptSettingsSchema,
   runsRetentionDaysSchema,
 } from './settings.js';
+import { STUDY_SETTING_ITEMS } from './study-setting-items.js';
 import type { ModelSettings, PromptSettings } from './wire-types.generated.js';
 
-/**
- * One settings item: the one declaration of its key, the type of its value, its default and what
- * it does. The settings store, `settings.set`'s schema and every client's help read it from here.
- */
-export interface SettingItem<T = unknown> {
-  /** Dotted key, `<namespace>.<name>`, e.g. `prompts.base`. */
-  readonly key: string;
-  /** A short name for people, e.g. `Base system prompt`: the label of a settings screen's control. */
-  readonly label: string;
-  /** What the item controls, for people: command help and settings screens. */
-  readonly description: string;
-  /** Every value stored at any level must satisfy this schema (JSON data only). */
-  readonly schema: z.ZodType<T>;
-  /** The built-in value used when no level overrides the item. */
-  readonly defaultValue: T;
-  /** The values it takes in a few words, e.g. `off | sandboxed`, `1–86400`, `null or text`. */
-  readonly values: string;
-  /**
-   * True when the item changes what runs or what the model is told (tools, model, thinking level,
-   * prompt text, instruction files): an untrusted space's own overrides of it have no effect and a
-   * space or session write of it is refused with `space_untrusted` (spec R13). False: the item can
-   * only switch sources off or change how much a notice says.
-   */
-  readonly requiresTrust: boolean;
-  /** The only level whose value applies (`daemon.idleMinutes`: the application's); absent: all. */
-  readonly appliesAt?: 'application';
-}
-
-/** An item as declared below: `values` is worked out from the schema unless given. */
-type ItemDeclaration<T> = Omit<SettingItem<T>, 'values' | 'requiresTrust'> & {
-  readonly values?: string;
-  readonly requiresTrust?: boolean;
-};
-
-function item<T>(declaration: ItemDeclaration<T>): SettingItem<T> {
-  const { values = valuesOf(declaration.schema), requiresTrust = false } = declaration;
-  return Object.freeze({ ...declaration, values, requiresTrust });
-}
-
-/** The allowed values of a schema in a few words: enum options, booleans, ranges, `null or …`. */
-function valuesOf(schema: z.ZodType): string {
-  const def = schema._zod.def as unknown as {
-    type: string;
-    innerType?: z.ZodType;
-    element?: z.ZodType;
-    entries?: Record<string, string>;
-  };
-  switch (def.type) {
-    case 'nullable':
-      return `null or ${valuesOf(def.innerType as z.ZodType)}`;
-    case 'optional':
-      return valuesOf(def.innerType as z.ZodType);
-    case 'enum':
-      return Object.values(def.entries ?? {}).join(' | ');
-    case 'boolean':
-      return 'true | false';
-    case 'string':
-      return 'text';
-    case 'number': {
-      const { minValue, maxValue } = schema as z.ZodNumber;
-      const bound = (value: number | null) =>
-        value === null || !Number.isFinite(value) ? undefined : String(value);
-      const [min, max] = [bound(minValue), bound(maxValue)];
-      return min && max ? `${min}–${max}` : min ? `≥ ${min}` : max ? `≤ ${max}` : 'a number';
-    }
-    case 'array':
-      return `a list of ${valuesOf(def.element as z.ZodType)}`;
-    default:
-      return 'JSON';
-  }
-}
+export type { SettingItem } from './setting-item.js';
 
 const prompt = promptSettingsSchema.shape;
 
@@ -240,65 +172,6 @@ export const MODEL_SETTING_ITEMS: {
     defaultValue: 'auto',
   }),
 };
-
-/** A scheduler step: a number and `m`, `h` or `d` (`1m`, `10m`, `1d`). */
-const stepSchema = z.string().regex(/^[0-9]+(\.[0-9]+)?[mhd]$/u);
-
-/** The `study.*` items: the options of the FSRS scheduler (spec R102), read per space. */
-const STUDY_SETTING_ITEMS: readonly SettingItem[] = [
-  item({
-    key: 'study.retention',
-    label: 'Target recall',
-    description:
-      'The probability of recalling a card that the scheduler aims at when the card comes due ' +
-      "(FSRS's desired retention): higher means shorter intervals and more reviews. Read per " +
-      'space. Default 0.9.',
-    schema: z.number().min(0.7).max(0.99),
-    defaultValue: 0.9,
-  }),
-  item({
-    key: 'study.maximumInterval',
-    label: 'Longest interval (days)',
-    description: 'The longest interval between two reviews of a card, in days. Default 36500.',
-    schema: z.number().int().min(1).max(36_500),
-    defaultValue: 36_500,
-  }),
-  item({
-    key: 'study.fuzz',
-    label: 'Spread intervals',
-    description:
-      'Spread intervals of a day or more a little at random, so cards learned together do not ' +
-      'stay together. Default on.',
-    schema: z.boolean(),
-    defaultValue: true,
-  }),
-  item({
-    key: 'study.shortTerm',
-    label: 'Steps within the day',
-    description:
-      'Take new and forgotten cards through the learning steps within the day before longer ' +
-      'intervals. Default on.',
-    schema: z.boolean(),
-    defaultValue: true,
-  }),
-  item({
-    key: 'study.learningSteps',
-    label: 'Learning steps',
-    description:
-      'The steps of a new card, each a number and `m`, `h` or `d`. Default `["1m", "10m"]`.',
-    schema: z.array(stepSchema).max(10),
-    defaultValue: ['1m', '10m'],
-    values: 'a list of steps like 1m, 10m, 1d',
-  }),
-  item({
-    key: 'study.relearningSteps',
-    label: 'Relearning steps',
-    description: 'The steps of a card rated Again in review. Default `["10m"]`.',
-    schema: z.array(stepSchema).max(10),
-    defaultValue: ['10m'],
-    values: 'a list of steps like 10m, 1d',
-  }),
-];
 
 /**
  * Every settings item this protocol version knows, in the order `settings.get` reports them: the
