@@ -5,12 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EndpointReply, OpenAiEndpoint } from '@repa/fixtures';
 import type { RepaClient, RunApprovalRequestEvent, RunEvent } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DONE, offered, type ScriptedDaemon, startScriptedDaemon } from './scripted-daemon.js';
+import { repa, repaJson } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DONE, offered, useScriptedDaemon } from './commands-sandbox.js';
 
-const sandbox = createSandbox();
-let daemon: ScriptedDaemon;
+const scripted = useScriptedDaemon();
+const { sandbox } = scripted;
 let model: OpenAiEndpoint;
 let client: RepaClient;
 
@@ -77,12 +77,10 @@ async function submit(
   return { follower, events, done, sessionId: session.sessionId };
 }
 
-beforeAll(async () => {
-  daemon = await startScriptedDaemon(sandbox);
-  ({ model, client } = daemon);
+beforeAll(() => {
+  model = scripted.endpoint();
+  client = scripted.client();
 });
-
-afterAll(() => daemon?.stop());
 
 describe('tools.edits off', () => {
   it('offers no write, edit or apply_patch (the request lists the tools), and refuses them by name', async () => {

@@ -9,25 +9,16 @@ import {
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, repaJson, writeFiles } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // Spec R74 through the built daemon: a read whose size the space controls is refused from its size
 // before a byte is read, and one within the limit never holds the daemon's event loop, so other
 // clients are answered while it is served. Timings are in the bench (space bounds), never here.
 
-const sandbox = createSandbox();
+const sandbox = useDaemon();
 const MiB = 1024 * 1024;
-
-beforeAll(async () => {
-  const start = await repaJson(sandbox, ['daemon', 'start']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repaJson(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 /** Whether process `pid` has `file` open now. */
 function holdsOpen(pid: number, file: string): boolean {

@@ -1,38 +1,12 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
-import {
-  createSandbox,
-  jsonLines,
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  spawnRepa,
-  startSlowModel,
-  writeFiles,
-} from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson, SLOW_MODEL, spawnRepa, writeFiles } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useSlowDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until it is cancelled. No timing is involved.
-const sandbox = createSandbox();
-let slow: SlowModel;
-
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-  expect(start.json).toMatchObject({ started: true, model: SLOW_MODEL });
-});
-
-afterAll(async () => {
-  const stop = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
-  expect(stop.json.stopped).toBe(true);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+const { sandbox, slow } = useSlowDaemon();
 
 describe('repa chat', () => {
   describe('Ctrl-C during a run', () => {
@@ -40,10 +14,10 @@ describe('repa chat', () => {
       const chat = spawnRepa(sandbox, ['chat']);
       await chat.waitFor(/you> $/);
       expect(chat.stdout).toContain(`[repa] model: ${SLOW_MODEL} — the daemon's --model`);
-      const held = slow.nextHeld();
+      const held = slow().nextHeld();
       chat.child.stdin.write('Please wait for me.\n');
       await held; // The run is active: Pi waits on the model.
-      const aborted = slow.aborted;
+      const aborted = slow().aborted;
       chat.child.kill('SIGINT');
       const from = chat.stdout.length;
       await chat.waitFor(
@@ -51,7 +25,7 @@ describe('repa chat', () => {
         from,
       );
       expect(chat.stdout.slice(from)).toMatch(/^\[cancel\] cancelling the run …$/m);
-      expect(slow.aborted).toBe(aborted + 1); // Pi aborted the model call.
+      expect(slow().aborted).toBe(aborted + 1); // Pi aborted the model call.
       expect(chat.child.exitCode).toBeNull();
 
       const next = chat.stdout.length;
@@ -66,7 +40,7 @@ describe('repa chat', () => {
 describe('repa run', () => {
   describe('Ctrl-C', () => {
     it('cancels the run and exits 130', async () => {
-      const held = slow.nextHeld();
+      const held = slow().nextHeld();
       const run = spawnRepa(sandbox, ['run', 'Please wait.']);
       run.child.stdin.end();
       await held;
@@ -85,7 +59,7 @@ describe('repa run', () => {
 describe('repa runs', () => {
   describe('cancel and retry', () => {
     it('cancels an active run from another process; repa run exits 130; retry runs it again', async () => {
-      const held = slow.nextHeld();
+      const held = slow().nextHeld();
       const running = spawnRepa(sandbox, ['run', '--json', 'Please wait, then answer.']);
       running.child.stdin.end();
       const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);
@@ -117,7 +91,7 @@ describe('repa runs', () => {
       expect(shown.stdout).toMatch(/^status {5}cancelled$/m);
       expect(shown.stdout).toMatch(/^error {6}The run was cancelled\. \(cancelled\)$/m);
 
-      slow.holding = false; // The model answers this time.
+      slow().holding = false; // The model answers this time.
       try {
         const retry = await repa(sandbox, ['runs', 'retry', runId, '--json']);
         expect(retry.code, retry.stderr).toBe(0);
@@ -134,7 +108,7 @@ describe('repa runs', () => {
         expect(human.stdout).toMatch(/^\[repa\] run \S+ retries \S+ \(attempt 2\)$/m);
         expect(human.stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
       } finally {
-        slow.holding = true;
+        slow().holding = true;
       }
     });
   });
@@ -179,11 +153,11 @@ describe('repa context build', () => {
   it('Ctrl-C while the model answers cancels the build (the model call is aborted), exits 130 and writes nothing', async () => {
     const space = join(sandbox.root, 'build-cancel');
     writeFiles(space, { 'notes.md': 'Please wait.\n' });
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const build = spawnRepa(sandbox, ['context', 'build', 'notes.md'], { cwd: space });
     build.child.stdin.end();
     await held;
-    const aborted = slow.aborted;
+    const aborted = slow().aborted;
     build.child.kill('SIGINT');
     const { code, stderr } = await build.exited;
     expect(code).toBe(130);
@@ -191,13 +165,13 @@ describe('repa context build', () => {
     const shown = await repaJson(sandbox, ['context', 'show'], { cwd: space });
     expect(shown.json).toMatchObject({ learningContext: null });
     // The daemon aborted its model call before answering the cancelled build.
-    expect(slow.aborted).toBe(aborted + 1);
+    expect(slow().aborted).toBe(aborted + 1);
   });
 });
 
 describe('repa runs follow', () => {
   it('re-attaches to a live run from another process (by an id prefix) and ends with it', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const running = spawnRepa(sandbox, ['run', '--json', 'Please wait for the follower.']);
     running.child.stdin.end();
     const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);

@@ -1,24 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliMain, createSandbox, nodeBinary, repa, repaJson, sandboxArgs } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliMain, nodeBinary, repa, repaJson, sandboxArgs } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // Mistakes and how `repa` answers them, the space argument, sessions show, doctor and shell
 // completion; one daemon on the offline model.
-const sandbox = createSandbox();
+const sandbox = useDaemon({ model: 'repa-offline' });
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-beforeAll(async () => {
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 describe('did-you-mean and Repa’s own messages', () => {
   it('names the closest command, subcommand and option', async () => {

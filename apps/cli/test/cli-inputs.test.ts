@@ -1,53 +1,30 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createSandbox,
-  jsonLines,
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  spawnRepa,
-  startSlowModel,
-} from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson, SLOW_MODEL, spawnRepa } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useSlowDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (see slow-model.ts): a run whose request says "wait" stays
 // active, waiting on the model, until the test releases it. No timing is involved.
-const sandbox = createSandbox();
-let slow: SlowModel;
+const { sandbox, slow } = useSlowDaemon();
 // A 1×1 PNG.
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  const stop = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
-  expect(stop.json.stopped).toBe(true);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 /** The text of the last message of a model request. */
 const lastText = (messages: unknown[] | undefined) => JSON.stringify(messages?.at(-1) ?? null);
 
 describe('repa run inputs on a held model request', () => {
   it('--steer goes into the running run and reaches the model at its next turn boundary', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const running = spawnRepa(sandbox, ['run', '--json', 'Please wait for steering.']);
     running.child.stdin.end();
     await held;
-    const before = slow.requests.length;
+    const before = slow().requests.length;
     const steer = spawnRepa(sandbox, ['run', '--steer', 'Also greet me.']);
     steer.child.stdin.end();
     await steer.waitFor(/^\[steer\] into run \S+$/m);
-    slow.release();
+    slow().release();
 
     const steered = await steer.exited;
     expect(steered.code, steered.stderr).toBe(0);
@@ -63,20 +40,20 @@ describe('repa run inputs on a held model request', () => {
       requestRunId: expect.any(String),
     });
     // The model's next request ends with the steering message.
-    expect(slow.requests.length).toBe(before + 1);
-    expect(lastText(slow.requests.at(-1))).toContain('Also greet me.');
+    expect(slow().requests.length).toBe(before + 1);
+    expect(lastText(slow().requests.at(-1))).toContain('Also greet me.');
   });
 
   it('--follow-up goes into the running run and is answered after its current reply', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const running = spawnRepa(sandbox, ['run', '--json', 'Please wait, then take a follow-up.']);
     running.child.stdin.end();
     await held;
-    const before = slow.requests.length;
+    const before = slow().requests.length;
     const followUp = spawnRepa(sandbox, ['run', '--follow-up', 'And one more thing.']);
     followUp.child.stdin.end();
     await followUp.waitFor(/^\[follow-up\] into run \S+$/m);
-    slow.release();
+    slow().release();
 
     const sent = await followUp.exited;
     expect(sent.code, sent.stderr).toBe(0);
@@ -91,8 +68,8 @@ describe('repa run inputs on a held model request', () => {
       requestRunId: expect.any(String),
     });
     // The model's next request holds the first reply, then the follow-up.
-    expect(slow.requests.length).toBe(before + 1);
-    const messages = slow.requests.at(-1) ?? [];
+    expect(slow().requests.length).toBe(before + 1);
+    const messages = slow().requests.at(-1) ?? [];
     expect(JSON.stringify(messages.at(-2))).toContain('Hello from the test model.');
     expect(lastText(messages)).toContain('And one more thing.');
   });
@@ -108,7 +85,7 @@ describe('repa run inputs on a held model request', () => {
   });
 
   it('--queue waits behind the running run, shows its position in runs list, then runs', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const running = spawnRepa(sandbox, ['run', 'Please wait in front.']);
     running.child.stdin.end();
     await held;
@@ -121,12 +98,12 @@ describe('repa run inputs on a held model request', () => {
       (await repa(sandbox, ['run', 'Not now.'])).stderr,
       'a plain run is still refused while the queue waits',
     ).toContain('(busy)');
-    slow.release();
+    slow().release();
     expect((await running.exited).code).toBe(0);
     const { code, stdout } = await queued.exited;
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
-    expect(lastText(slow.requests.at(-1))).toContain('Then this.');
+    expect(lastText(slow().requests.at(-1))).toContain('Then this.');
   });
 
   it('--image sends an image part and --attach the document with its version', async () => {
@@ -141,7 +118,7 @@ describe('repa run inputs on a held model request', () => {
     ]);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^\[attached\] notes\/a\.md \([0-9a-f]{12}\)$/m);
-    const request = lastText(slow.requests.at(-1));
+    const request = lastText(slow().requests.at(-1));
     expect(request).toContain(`data:image/png;base64,${PNG}`);
     expect(request).toContain('The tide turns every six hours.');
     expect(request).toContain('<attached-document path=\\"notes/a.md\\"');
@@ -149,7 +126,7 @@ describe('repa run inputs on a held model request', () => {
 
   it('--image refuses a file that is not an image before the run is accepted', async () => {
     writeFileSync(join(sandbox.root, 'fake.png'), 'not a picture');
-    const before = slow.requests.length;
+    const before = slow().requests.length;
     const { code, stderr } = await repa(sandbox, [
       'run',
       '--image',
@@ -158,18 +135,18 @@ describe('repa run inputs on a held model request', () => {
     ]);
     expect(code).toBe(1);
     expect(stderr).toContain('(invalid_request)');
-    expect(slow.requests.length).toBe(before);
+    expect(slow().requests.length).toBe(before);
   });
 
   it('--image refuses inline images over 5 MiB in all with a usage error naming the limit', async () => {
     const big = join(sandbox.root, 'big.png');
     writeFileSync(big, Buffer.alloc(3.5 * 1024 * 1024));
-    const before = slow.requests.length;
+    const before = slow().requests.length;
     const { code, stderr } = await repa(sandbox, ['run', '--image', `${big},${big}`, 'Look.']);
     expect(code).toBe(2);
     expect(stderr).toContain('5 MiB in all');
     expect(stderr).not.toContain('message_too_large');
-    expect(slow.requests.length).toBe(before);
+    expect(slow().requests.length).toBe(before);
   });
 
   it('--attach refuses a file outside the space', async () => {
@@ -187,7 +164,7 @@ describe('repa run inputs on a held model request', () => {
 
 describe('repa runs resume', () => {
   it('continues a run interrupted by kill -9 without sending its request again', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const running = spawnRepa(sandbox, ['run', '--json', 'Please wait across a crash.']);
     running.child.stdin.end();
     const accepted = await running.waitFor(/"kind":"accepted","run":\{"runId":"([^"]+)"/);
@@ -196,14 +173,14 @@ describe('repa runs resume', () => {
     const status = await repaJson<{ pid: number }>(sandbox, ['daemon', 'status']);
     process.kill(status.json.pid, 'SIGKILL');
     await running.exited;
-    slow.release(); // Nothing is listening any more.
+    slow().release(); // Nothing is listening any more.
     const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
     expect(start.code, start.stderr).toBe(0);
     const shown = await repaJson<{ run: { status: string } }>(sandbox, ['runs', 'show', runId]);
     expect(shown.json.run.status).toBe('interrupted');
 
-    slow.holding = false;
-    const before = slow.requests.length;
+    slow().holding = false;
+    const before = slow().requests.length;
     try {
       const resumed = await repa(sandbox, ['runs', 'resume', runId]);
       expect(resumed.code, resumed.stderr).toBe(0);
@@ -212,12 +189,12 @@ describe('repa runs resume', () => {
       );
       expect(resumed.stdout).toMatch(/^Hello from the test model\.\n\[succeeded\] run \S+$/m);
     } finally {
-      slow.holding = true;
+      slow().holding = true;
     }
     // One more model call whose conversation holds the request once, followed by Pi's resume
     // note (the request had entered the history before the crash).
-    expect(slow.requests.length).toBe(before + 1);
-    const messages = slow.requests.at(-1) ?? [];
+    expect(slow().requests.length).toBe(before + 1);
+    const messages = slow().requests.at(-1) ?? [];
     expect(lastText(messages)).toContain('Continue from where the interrupted reply stopped.');
     expect(
       messages.filter((message) => JSON.stringify(message).includes('Please wait across a crash.')),

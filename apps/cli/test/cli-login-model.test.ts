@@ -1,40 +1,33 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
 import type { ModelDecision, RunInfo } from '@repa/protocol';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // A daemon started with no model and no credentials (so on repa-offline), and Pi's own
 // `anthropic` provider pointed by models.json at a local endpoint speaking the Anthropic Messages
 // protocol: what a new user does, from `repa login` to a real model, without a restart (spec R71).
-const sandbox = createSandbox();
 let endpoint: AnthropicEndpoint;
+const sandbox = useDaemon({
+  prepare: async (sandbox) => {
+    endpoint = await startAnthropicEndpoint([
+      {
+        kind: 'message',
+        blocks: [{ type: 'text', text: 'The tide turns every six hours.' }],
+        usage: { input: 200, output: 8, cacheRead: 50, cacheWrite: 10 },
+      },
+    ]);
+    endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
+    writeFileSync(
+      join(sandbox.agentDir, 'settings.json'),
+      JSON.stringify({ retry: { enabled: true, maxRetries: 1, baseDelayMs: 1 } }),
+    );
+  },
+  cleanup: () => endpoint?.close(),
+});
 const authFile = join(sandbox.agentDir, 'auth.json');
-
-beforeAll(async () => {
-  endpoint = await startAnthropicEndpoint([
-    {
-      kind: 'message',
-      blocks: [{ type: 'text', text: 'The tide turns every six hours.' }],
-      usage: { input: 200, output: 8, cacheRead: 50, cacheWrite: 10 },
-    },
-  ]);
-  endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
-  writeFileSync(
-    join(sandbox.agentDir, 'settings.json'),
-    JSON.stringify({ retry: { enabled: true, maxRetries: 1, baseDelayMs: 1 } }),
-  );
-  const start = await repaJson(sandbox, ['daemon', 'start']);
-  expect(start.code, start.stderr).toBe(0);
-  expect(start.json).not.toHaveProperty('model');
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 /** `repa run --json TEXT`: its start line and its final record. */
 async function runJson(text: string, args: string[] = []) {

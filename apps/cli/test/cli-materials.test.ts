@@ -2,30 +2,25 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePdf } from '@repa/fixtures';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // Outside materials and documents end to end, on one daemon with the offline model: a learner
 // grants a book chapter with one command, asks about it, and a hostile PDF in the space fails its
 // own call while another client is served.
-const sandbox = createSandbox();
-const books = join(sandbox.home, 'Books');
 const chapter = makePdf([
   { lines: ['Chapter 3: Enzymes', 'Proteins that speed up reactions.'] },
   { lines: ['Section 3.2', 'Enzymes lower the activation energy of a reaction.'] },
 ]);
-
-beforeAll(async () => {
-  mkdirSync(books, { recursive: true });
-  writeFileSync(join(books, 'ch3.pdf'), chapter);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: () => {
+    mkdirSync(books, { recursive: true });
+    writeFileSync(join(books, 'ch3.pdf'), chapter);
+  },
 });
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+const books = join(sandbox.home, 'Books');
 
 /** The events and the final record of a `repa run --json`. */
 function runOf(stdout: string) {

@@ -1,34 +1,18 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // A daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.
 const run = promisify(execFile);
-const sandbox = createSandbox();
-let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([]);
-  endpoint.configure(sandbox.agentDir);
-  writeFileSync(
-    join(sandbox.agentDir, 'settings.json'),
-    JSON.stringify({ retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } }),
-  );
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const { sandbox, endpoint } = useEndpointDaemon([], {
+  retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
 });
 
 function finishedRun(stdout: string): RunInfo {
@@ -41,7 +25,7 @@ function finishedRun(stdout: string): RunInfo {
 
 describe('repa run against a provider that fails', () => {
   it('shows Pi’s retries after a 429, then the reply, and runs show has the provider’s usage', async () => {
-    endpoint.replies = [
+    endpoint().replies = [
       { kind: 'status', status: 429, message: 'Rate limit reached' },
       { kind: 'text', text: 'Hello after waiting.', usage: { prompt: 120, completion: 7 } },
     ];
@@ -61,7 +45,7 @@ describe('repa run against a provider that fails', () => {
   });
 
   it('streams the retries as retry events in --json', async () => {
-    endpoint.replies = [
+    endpoint().replies = [
       { kind: 'status', status: 429, message: 'Rate limit reached' },
       { kind: 'text', text: 'Done.' },
     ];
@@ -83,7 +67,7 @@ describe('repa run against a provider that fails', () => {
   });
 
   it('fails a 401 as auth_failed, not as a bug, and writes it to the daemon log with the run id', async () => {
-    endpoint.replies = [{ kind: 'status', status: 401, message: 'Incorrect API key provided' }];
+    endpoint().replies = [{ kind: 'status', status: 401, message: 'Incorrect API key provided' }];
     const run = await repa(sandbox, ['run', '--json', 'Hello?']);
     expect(run.code).toBe(1);
     const failed = finishedRun(run.stdout);
@@ -102,7 +86,7 @@ describe('repa run against a provider that fails', () => {
 
 describe('repa run --model --thinking', () => {
   it('sends this run to the named model with the reasoning option and records the override', async () => {
-    endpoint.replies = [{ kind: 'text', text: 'Thought about it.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Thought about it.' }];
     const run = await repa(sandbox, [
       'run',
       '--model',
@@ -112,7 +96,10 @@ describe('repa run --model --thinking', () => {
       'Think.',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(endpoint.requests.at(-1)).toMatchObject({ model: 'thinker', reasoning_effort: 'high' });
+    expect(endpoint().requests.at(-1)).toMatchObject({
+      model: 'thinker',
+      reasoning_effort: 'high',
+    });
     const runId = /\[succeeded\] run (\S+)/.exec(run.stdout)?.[1] ?? '';
     const show = await repa(sandbox, ['runs', 'show', runId]);
     expect(show.stdout).toMatch(/^model {6}test\/thinker — this run only$/m);

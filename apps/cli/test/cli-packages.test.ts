@@ -1,26 +1,12 @@
-import { rmSync } from 'node:fs';
-import { fixturePath, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { createSandbox, repa } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '@repa/fixtures';
+import { repa } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // One daemon on a model served by the test (an OpenAI-compatible endpoint in Pi's models.json),
 // so the tools of every request are read from the provider's wire format.
-const sandbox = createSandbox();
 const flashcards = fixturePath('packages', 'flashcards');
-let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([]);
-  endpoint.configure(sandbox.agentDir);
-  const start = await repa(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+const { sandbox, endpoint } = useEndpointDaemon([]);
 
 const toolsOf = (request: Record<string, unknown> | undefined) =>
   ((request?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
@@ -37,17 +23,17 @@ describe('repa packages (spec R75)', () => {
 
     const enable = ['settings', 'set', 'tools.enabled', '["read","flashcard_export"]'];
     expect((await repa(sandbox, enable)).code).toBe(0);
-    endpoint.replies = [{ kind: 'text', text: 'Ready to export.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Ready to export.' }];
     const run = await repa(sandbox, ['run', 'Export my tide cards.']);
     expect(run.code, run.stderr).toBe(0);
-    expect(toolsOf(endpoint.requests.at(-1)).sort()).toEqual(['flashcard_export', 'read']);
+    expect(toolsOf(endpoint().requests.at(-1)).sort()).toEqual(['flashcard_export', 'read']);
 
-    endpoint.replies = [{ kind: 'text', text: 'Here are the cards.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Here are the cards.' }];
     const chat = await repa(sandbox, ['chat'], { input: '/help\n/p notes/a.md\n' });
     expect(chat.code, chat.stderr).toBe(0);
     expect(chat.stdout).toMatch(/^ {2}\/p {9}Turn a note into flashcards$/m);
     expect(chat.stdout).toContain('Here are the cards.');
-    expect(JSON.stringify(endpoint.requests.at(-1)?.messages)).toContain(
+    expect(JSON.stringify(endpoint().requests.at(-1)?.messages)).toContain(
       'Make flashcards from notes/a.md, one fact per card.',
     );
 

@@ -10,17 +10,18 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { type EndpointToolCall, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import { type EndpointToolCall, startOpenAiEndpoint } from '@repa/fixtures';
 import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // The agent turned against the machine (design R69): a model steered by what it read tries every
 // tool that saves, and a command, on every place that would later run code or steer every run.
-const sandbox = createSandbox();
-let model: OpenAiEndpoint;
-/** The endpoint's model, scripted by each test: a model steered by what it read. */
-const SCRIPTED_MODEL = 'test/plain';
 const DONE = { kind: 'text', text: 'Done.' } as const;
+/** The endpoint's `test/plain`, scripted by each test: a model steered by what it read. */
+const { sandbox, endpoint: model } = useEndpointDaemon([DONE]);
+/** The model of the endpoint, as a daemon of another sandbox is started on it. */
+const SCRIPTED_MODEL = 'test/plain';
 const marker = join(sandbox.root, 'armed');
 
 /** Every entry below `root` but `.repa`: a file's text, a link's target, a folder's mark. */
@@ -57,10 +58,6 @@ const TARGETS = [
 ];
 
 beforeAll(async () => {
-  model = await startOpenAiEndpoint([DONE]);
-  model.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SCRIPTED_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
   // A space Repa makes is trusted: its Pi resources load, as in a learner's own space.
   const first = await repa(sandbox, ['run', 'Hello.']);
   expect(first.code, first.stderr).toBe(0);
@@ -82,12 +79,6 @@ beforeAll(async () => {
   ]) {
     symlinkSync(to as string, join(sandbox.space, 'links', link as string));
   }
-});
-
-afterAll(async () => {
-  await repaJson(sandbox, ['daemon', 'stop']);
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('the agent cannot arm the machine', () => {
@@ -118,7 +109,7 @@ describe('the agent cannot arm the machine', () => {
       'git init -q nested',
       'true',
     ].join('; ');
-    model.replies.splice(
+    model().replies.splice(
       0,
       Infinity,
       { kind: 'tools', calls },
@@ -130,7 +121,7 @@ describe('the agent cannot arm the machine', () => {
     expect(run.stdout).toContain('[tool] write refused: ".pi/extensions/x.js" is protected');
 
     // The model was told each refusal: every save refused as protected_path.
-    const results = ((model.requests.at(-2)?.messages as unknown[] | undefined) ?? []).filter(
+    const results = ((model().requests.at(-2)?.messages as unknown[] | undefined) ?? []).filter(
       (message) => (message as { role?: string }).role === 'tool',
     );
     expect(results).toHaveLength(calls.length);

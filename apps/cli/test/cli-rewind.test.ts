@@ -1,11 +1,12 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, repaJson, writeFiles } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // Diffs of saves and rewinds of runs through the built CLI and a real daemon on the offline
 // model: real files, Pi's real session file.
-const sandbox = createSandbox();
+const sandbox = useDaemon({ model: 'repa-offline' });
 
 interface RewindFile {
   target: string;
@@ -58,16 +59,6 @@ const PATCH = [
   '+# New',
   '*** End Patch',
 ].join('\n');
-
-beforeAll(async () => {
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 describe('diffs and rewinds of runs', () => {
   it('shows each save’s change under [saved] and the run’s unified diff; without a run id, runs show, diff and rewind (with --yes off a terminal) take the most recent run', async () => {

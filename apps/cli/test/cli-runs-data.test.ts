@@ -1,34 +1,16 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { RunInfo } from '@repa/protocol';
-import { createSandbox, jsonLines, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, repaJson } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useEndpointDaemon } from './commands-sandbox.js';
 
 // One daemon on a model the test serves (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's retries quick (1 ms backoff) and its compaction keeping little, in Pi's settings.json.
-const sandbox = createSandbox();
-let endpoint: OpenAiEndpoint;
-
-beforeAll(async () => {
-  endpoint = await startOpenAiEndpoint([{ kind: 'text', text: 'Noted.' }]);
-  endpoint.configure(sandbox.agentDir);
-  writeFileSync(
-    join(sandbox.agentDir, 'settings.json'),
-    JSON.stringify({
-      retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
-      compaction: { keepRecentTokens: 1 },
-    }),
-  );
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await endpoint.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+const { sandbox, endpoint } = useEndpointDaemon([{ kind: 'text', text: 'Noted.' }], {
+  retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
+  compaction: { keepRecentTokens: 1 },
 });
 
 /** The text of every message of a request the endpoint received, joined. */
@@ -60,26 +42,26 @@ async function runIn(sessionId: string, text: string): Promise<RunInfo> {
 describe('resuming a run on a real daemon', () => {
   it('is retried by Pi like a run: a 529, then the reply (two requests)', async () => {
     const sessionId = await newSession();
-    endpoint.replies = [{ kind: 'status', status: 400, message: 'Unknown parameter: foo' }];
+    endpoint().replies = [{ kind: 'status', status: 400, message: 'Unknown parameter: foo' }];
     const failed = await runIn(sessionId, 'Hello?');
     expect(failed.status).toBe('failed');
-    endpoint.replies = [
+    endpoint().replies = [
       { kind: 'status', status: 529, message: 'Overloaded' },
       { kind: 'text', text: 'Back again.' },
     ];
-    const before = endpoint.requests.length;
+    const before = endpoint().requests.length;
     const resumed = await repa(sandbox, ['runs', 'resume', failed.runId]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^\[retry\] Pi retries the model call/m);
     expect(resumed.stdout).toContain('Back again.');
-    expect(endpoint.requests.length - before).toBe(2);
+    expect(endpoint().requests.length - before).toBe(2);
   });
 });
 
 describe('a failed run', () => {
   it('shows each failed reply with its error in sessions show, a retried one on one line, and resumes as the latest run', async () => {
     const sessionId = await newSession();
-    endpoint.replies = [
+    endpoint().replies = [
       { kind: 'status', status: 529, message: 'Overloaded' },
       { kind: 'status', status: 529, message: 'Overloaded' },
       { kind: 'status', status: 529, message: 'Still overloaded' },
@@ -98,7 +80,7 @@ describe('a failed run', () => {
       /\[assistant \(failed\)\] \S+\nThe model call failed: .*Still overloaded/,
     );
 
-    endpoint.replies = [{ kind: 'text', text: 'Here now.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Here now.' }];
     const resumed = await repa(sandbox, ['runs', 'resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(
@@ -114,11 +96,11 @@ describe('compacting a session on a real daemon', () => {
     const sessionId = await newSession();
     const set = await repa(sandbox, ['context', 'set', '--body', 'Tides follow the moon.']);
     expect(set.code, set.stderr).toBe(0);
-    endpoint.replies = [{ kind: 'text', text: 'Noted.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Noted.' }];
     await runIn(sessionId, 'First question about tides.');
     await runIn(sessionId, 'Second question about tides.');
-    endpoint.replies = [{ kind: 'text', text: 'SUMMARY: two tide questions.' }];
-    const before = endpoint.requests.length;
+    endpoint().replies = [{ kind: 'text', text: 'SUMMARY: two tide questions.' }];
+    const before = endpoint().requests.length;
     const compacted = await repa(sandbox, [
       'sessions',
       'compact',
@@ -128,12 +110,12 @@ describe('compacting a session on a real daemon', () => {
     ]);
     expect(compacted.code, compacted.stderr).toBe(0);
     expect(compacted.stdout).toContain('SUMMARY: two tide questions.');
-    const summaryRequests = endpoint.requests.slice(before).map(requestText).join('\n');
+    const summaryRequests = endpoint().requests.slice(before).map(requestText).join('\n');
     expect(summaryRequests).toContain('Keep the open questions.');
     expect(summaryRequests).toContain('Second question about tides.');
-    endpoint.replies = [{ kind: 'text', text: 'Third.' }];
+    endpoint().replies = [{ kind: 'text', text: 'Third.' }];
     await runIn(sessionId, 'Third question.');
-    const last = requestText(endpoint.requests.at(-1));
+    const last = requestText(endpoint().requests.at(-1));
     const summaryAt = last.indexOf('SUMMARY: two tide questions.');
     expect(summaryAt).toBeGreaterThanOrEqual(0);
     expect(last.indexOf('Tides follow the moon.')).toBeGreaterThan(summaryAt);
@@ -164,7 +146,7 @@ describe("a space's data over time", () => {
         'base64',
       ),
     );
-    endpoint.replies = [{ kind: 'text', text: 'A dot.' }];
+    endpoint().replies = [{ kind: 'text', text: 'A dot.' }];
     for (const text of ['What is this?', 'And now?']) {
       const result = await repa(sandbox, ['run', '--session', sessionId, '--image', png, text]);
       expect(result.code, result.stderr).toBe(0);

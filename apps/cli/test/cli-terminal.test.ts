@@ -1,21 +1,13 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createSandbox,
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  startSlowModel,
-  writeFiles,
-} from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, writeFiles } from '@repa/test-kit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useSlowDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa` in a real pseudo-terminal (tmux), against a model served by the test (slow-model.ts): a
 // request saying "wait" is held open until it is cancelled, any other is answered at once.
-const sandbox = createSandbox();
-let slow: SlowModel;
+const { sandbox, slow } = useSlowDaemon();
 const terminals: Terminal[] = [];
 const ESC = '\u001b[';
 
@@ -25,23 +17,13 @@ function terminal(...args: Parameters<typeof openTerminal>): Terminal {
   return opened;
 }
 
-beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', SLOW_MODEL]);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
+afterAll(() => {
   for (const opened of terminals) opened.close();
-  await repa(sandbox, ['daemon', 'stop']);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('repa run on a terminal', () => {
   it('shows a spinner with the elapsed time while the model is awaited, and erases it', async () => {
-    const held = slow.nextHeld();
+    const held = slow().nextHeld();
     const screen = terminal(sandbox, ['run', '--space', sandbox.space, 'Please wait for me.']);
     await held;
     const waiting = await screen.waitFor(/waiting for the model \d+s/);

@@ -4,12 +4,12 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EndpointReply, OpenAiEndpoint } from '@repa/fixtures';
 import type { RepaClient, RunInfo, RunOverrides } from '@repa/protocol';
-import { createSandbox, repa } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DONE, offered, type ScriptedDaemon, startScriptedDaemon } from './scripted-daemon.js';
+import { repa } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DONE, offered, useScriptedDaemon } from './commands-sandbox.js';
 
-const sandbox = createSandbox();
-let daemon: ScriptedDaemon;
+const scripted = useScriptedDaemon();
+const { sandbox } = scripted;
 let model: OpenAiEndpoint;
 let client: RepaClient;
 
@@ -35,16 +35,14 @@ async function run(text: string, replies: EndpointReply[], overrides?: RunOverri
 
 const tutorSection = (run: RunInfo) => run.promptSections?.find((part) => part.name === 'tutor');
 
-beforeAll(async () => {
-  daemon = await startScriptedDaemon(sandbox);
-  ({ model, client } = daemon);
+beforeAll(() => {
+  model = scripted.endpoint();
+  client = scripted.client();
   writeFileSync(
     join(sandbox.space, 'notes/moon.md'),
     '# The Moon\n\nThe Moon pulls the oceans toward it, which makes the tides.\n',
   );
 });
-
-afterAll(() => daemon?.stop());
 
 describe('study.mode tutor set for a space', () => {
   it('offers no saving tool and no bash, refuses a write, and reports the tutor section in', async () => {

@@ -1,7 +1,18 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import type { RepaClient } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { type CliSandbox, createSandbox, repaJson, writeFiles } from '@repa/test-kit';
+import {
+  type CliSandbox,
+  createSandbox,
+  repa,
+  repaJson,
+  SLOW_MODEL,
+  type SlowModel,
+  startSlowModel,
+  writeFiles,
+} from '@repa/test-kit';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 /** The offline responder's name as `repa` shows it. */
@@ -16,26 +27,102 @@ export interface CommandsSandbox {
   writeLearningContext(space: string, input: { body: string; sources: string[] }): Promise<void>;
 }
 
-/** Registers the hooks that start and stop the daemon of a fresh sandbox for this test file. */
-export function useCommandsSandbox(): CommandsSandbox {
+/**
+ * Registers the hooks of a test file with one daemon in a fresh sandbox: before its tests
+ * `prepare` (model endpoints, Pi settings, files) and `repa daemon start` (with `--model model` when
+ * given); after them `repa daemon stop`, `cleanup` (what `prepare` started) and the sandbox removed.
+ */
+export function useDaemon({
+  model,
+  prepare,
+  cleanup,
+}: {
+  model?: string;
+  prepare?: (sandbox: CliSandbox) => unknown;
+  cleanup?: () => unknown;
+} = {}): CliSandbox {
   const sandbox = createSandbox();
 
   beforeAll(async () => {
+    await prepare?.(sandbox);
     const { code, json, stderr } = await repaJson<{ started: boolean; model: string }>(sandbox, [
       'daemon',
       'start',
+      ...(model === undefined ? [] : ['--model', model]),
     ]);
     expect(code, stderr).toBe(0);
     expect(json).toMatchObject({ started: true, running: true });
-    expect(json).not.toHaveProperty('model');
+    if (model === undefined) expect(json).not.toHaveProperty('model');
+    else expect(json.model).toBe(model);
   });
 
   afterAll(async () => {
     const { code, json } = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
+    await cleanup?.();
+    rmSync(sandbox.root, { recursive: true, force: true });
     expect(code).toBe(0);
     expect(json.stopped).toBe(true);
-    rmSync(sandbox.root, { recursive: true, force: true });
   });
+
+  return sandbox;
+}
+
+/**
+ * As {@link useDaemon}, on the kit's slow model (started before the daemon, closed after it): the
+ * sandbox, and the model once the file's hooks ran.
+ */
+export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
+  let model: SlowModel | undefined;
+  const sandbox = useDaemon({
+    model: SLOW_MODEL,
+    prepare: async (sandbox) => {
+      model = await startSlowModel();
+      model.configure(sandbox.agentDir);
+    },
+    cleanup: () => model?.close(),
+  });
+  return {
+    sandbox,
+    slow() {
+      if (model === undefined) throw new Error('the slow model starts in beforeAll');
+      return model;
+    },
+  };
+}
+
+/**
+ * As {@link useDaemon}, on `test/plain` of a local OpenAI-compatible endpoint answering `replies`
+ * (started before the daemon, closed after it), with `piSettings` in Pi's settings.json when given:
+ * the sandbox, and the endpoint once the file's hooks ran.
+ */
+export function useEndpointDaemon(
+  replies: EndpointReply[],
+  piSettings?: Record<string, unknown>,
+): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
+  let started: OpenAiEndpoint | undefined;
+  const sandbox = useDaemon({
+    model: 'test/plain',
+    prepare: async (sandbox) => {
+      started = await startOpenAiEndpoint(replies);
+      started.configure(sandbox.agentDir);
+      if (piSettings) {
+        writeFileSync(join(sandbox.agentDir, 'settings.json'), JSON.stringify(piSettings));
+      }
+    },
+    cleanup: () => started?.close(),
+  });
+  return {
+    sandbox,
+    endpoint() {
+      if (started === undefined) throw new Error('the endpoint starts in beforeAll');
+      return started;
+    },
+  };
+}
+
+/** Registers the hooks that start (with no model) and stop the daemon of a fresh sandbox for this test file. */
+export function useCommandsSandbox(): CommandsSandbox {
+  const sandbox = useDaemon();
 
   return {
     sandbox,
@@ -57,6 +144,42 @@ export function useCommandsSandbox(): CommandsSandbox {
       } finally {
         await client.close();
       }
+    },
+  };
+}
+
+/** The reply a scripted model ends with when nothing else is scripted. */
+export const DONE: EndpointReply = { kind: 'text', text: 'Done.' };
+
+/** The tool names a request offered the model. */
+export const offered = (request: Record<string, unknown> | undefined) =>
+  ((request?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+
+/**
+ * As {@link useEndpointDaemon} (answering {@link DONE}), its space made a Repa space by a first run
+ * (trusted, so its own `tools.*` settings apply) and a client connected to the daemon: the sandbox,
+ * and the endpoint and the client once the file's hooks ran.
+ */
+export function useScriptedDaemon(): {
+  sandbox: CliSandbox;
+  endpoint(): OpenAiEndpoint;
+  client(): RepaClient;
+} {
+  const { sandbox, endpoint } = useEndpointDaemon([DONE]);
+  let connected: RepaClient | undefined;
+  beforeAll(async () => {
+    const first = await repa(sandbox, ['run', 'Hello.']);
+    expect(first.code, first.stderr).toBe(0);
+    connected = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
+    await connected.connect();
+  });
+  afterAll(() => connected?.close());
+  return {
+    sandbox,
+    endpoint,
+    client() {
+      if (connected === undefined) throw new Error('the client connects in beforeAll');
+      return connected;
     },
   };
 }

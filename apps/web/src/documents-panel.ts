@@ -55,7 +55,10 @@ export function DocumentsPanel({
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(['']));
   const materials = (granted ?? []).filter((material) => material.state === 'ok');
   const [place, setPlace] = useState<ReaderPlace | undefined>(takePlaceAtLoad);
+  // What the last build said (kept until the next one), and why listing a folder failed (cleared
+  // when the folders are listed again): apart, so a listing after a build keeps the build's words.
   const [message, setMessage] = useState('');
+  const [listingError, setListingError] = useState('');
   const [building, setBuilding] = useState(false);
   useReaderRequests(setPlace);
 
@@ -67,13 +70,13 @@ export function DocumentsPanel({
       });
       setListings((known) => ({ ...known, [folder]: listing }));
     } catch (error) {
-      setMessage(describeError(error));
+      setListingError(describeError(error));
     }
   };
 
   // The open folders are listed again when a run may have changed them.
   useEffect(() => {
-    setMessage('');
+    setListingError('');
     for (const folder of open) void load(folder);
   }, [space, version]);
 
@@ -198,7 +201,7 @@ export function DocumentsPanel({
           </div>`
         : html`<p class="meta">Pick documents to attach them to your next message or build the learning context from them.</p>`
     }
-    <p class="meta" role="status">${message}</p>
+    <p class="meta" role="status">${listingError || message}</p>
   </section>`;
 }
 

@@ -12,7 +12,7 @@ import { StudyView } from './study-view.js';
 
 /** The views beside the conversation, in their tabs' order (a phone's view switch lists them too). */
 export const SIDE_VIEWS = [
-  { id: 'study', label: 'Documents' },
+  { id: 'study', label: 'Documents', short: 'Docs' },
   { id: 'review', label: 'Study' },
   { id: 'runs', label: 'Runs' },
   { id: 'settings', label: 'Settings' },

@@ -1,5 +1,5 @@
 import { html } from 'htm/preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useReaderRequests } from './file-links.js';
 import { SIDE_VIEWS, type SideViewId } from './side-panels.js';
 
@@ -66,13 +66,25 @@ export function usePageViews(): PageViews {
   };
 }
 
-/** On a phone: tabs at the top for the conversation and each view beside it (hidden when wide). */
+/**
+ * On a phone: tabs at the top for the conversation and each view beside it, by their short names
+ * so that all fit at 390 px (hidden when wide).
+ */
 export function ViewSwitch({ views }: { views: PageViews }) {
   const current = views.over ? views.side : 'conversation';
+  const bar = useRef<HTMLElement>(null);
+  // The view over the conversation starts below the tabs, wherever they are on screen now (below
+  // the top bar when the page is at its top, else at the screen's top).
+  useLayoutEffect(() => {
+    const bottom = bar.current?.getBoundingClientRect().bottom;
+    if (views.over && bottom !== undefined) {
+      document.documentElement.style.setProperty('--view-top', `${Math.max(0, bottom)}px`);
+    }
+  }, [views.over, views.side]);
   const tab = (id: string, label: string, onClick: () => void) =>
     html`<button type="button" class="tab" data-view=${id} aria-pressed=${current === id ? 'true' : 'false'} onClick=${onClick}>${label}</button>`;
-  return html`<nav class="view-switch" aria-label="Conversation and the views beside it">
+  return html`<nav class="view-switch" ref=${bar} aria-label="Conversation and the views beside it">
     ${tab('conversation', 'Chat', views.back)}
-    ${SIDE_VIEWS.map((view) => tab(view.id, view.label, () => views.show(view.id)))}
+    ${SIDE_VIEWS.map((view) => tab(view.id, 'short' in view ? view.short : view.label, () => views.show(view.id)))}
   </nav>`;
 }

@@ -1,27 +1,35 @@
 /// <reference lib="dom" />
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AnthropicEndpoint, startAnthropicEndpoint } from '@repa/fixtures';
-import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  lastTurnReaches,
-  openPage,
-  STEP_MS,
-  sendMessage,
-  startWebRig,
-  type WebRig,
-} from './web-harness.js';
+import { repaJson, writeFiles } from '@repa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { lastTurnReaches, STEP_MS, sendMessage, useWebRig } from './web-harness.js';
 
 // The page's controls in Chromium on a real daemon started with no model and no credentials, Pi's
 // own `anthropic` provider pointed at a local endpoint speaking the Anthropic Messages protocol:
 // typed settings, signing in from the page, the one-run model picker, the 390 px layout, and the
 // README's picture of a study session. One daemon and one browser; the steps build on each other.
 
-const sandbox = createSandbox();
-/** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
+let endpoint: AnthropicEndpoint;
+const web = useWebRig({
+  model: false,
+  prepare: async (sandbox) => {
+    writeFiles(sandbox.space, {
+      'biology/photosynthesis.md': PHOTOSYNTHESIS,
+      'biology/cells.md': CELLS,
+    });
+    endpoint = await startAnthropicEndpoint([
+      { kind: 'message', blocks: [{ type: 'text', text: 'Chloroplasts hold chlorophyll.' }] },
+    ]);
+    endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
+  },
+  cleanup: () => endpoint?.close(),
+});
+const { sandbox } = web;
+/** Where the pictures go. */
+const SHOTS = web.shots;
 // The README's picture is written by `REPA_WRITE_SCREENSHOT=1`; otherwise it goes with the others.
 const SCREENSHOT = process.env.REPA_WRITE_SCREENSHOT
   ? fileURLToPath(new URL('../../../docs/web-screenshot.png', import.meta.url))
@@ -41,34 +49,13 @@ const PHOTOSYNTHESIS = [
 ].join('\n');
 const CELLS =
   '# Cells\n\nThe mitochondrion releases energy from glucose in respiration.\nRibosomes build proteins.\n';
-let endpoint: AnthropicEndpoint;
-let rig: WebRig;
 const authFile = join(sandbox.agentDir, 'auth.json');
-
-beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'biology/photosynthesis.md': PHOTOSYNTHESIS,
-    'biology/cells.md': CELLS,
-  });
-  endpoint = await startAnthropicEndpoint([
-    { kind: 'message', blocks: [{ type: 'text', text: 'Chloroplasts hold chlorophyll.' }] },
-  ]);
-  endpoint.configure(sandbox.agentDir, { provider: 'anthropic' });
-  rig = await startWebRig(sandbox, { model: false });
-  await openPage(rig.page, rig.url);
-});
-
-afterAll(async () => {
-  await rig?.close();
-  await endpoint?.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 const row = (key: string) => `li.setting[data-key="${key}"]`;
 
 describe('the page’s controls', () => {
   it('sets a setting with its drop-down, text set empty apart from not set, and a refused value’s error beside its control', async () => {
-    const { page } = rig;
+    const { page } = web;
     await page.click('#tab-settings');
     await page.waitForSelector(`${row('prompts.fileChanges')} select`, { visible: true });
     // What a learner changes most comes first: the model and its thinking level.
@@ -132,7 +119,7 @@ describe('the page’s controls', () => {
   });
 
   it('cancels a sign-in, storing nothing; signs in with a key typed in the page, never showing it; the next run uses it', async () => {
-    const { page } = rig;
+    const { page } = web;
     await page.click('#tab-models');
     // The view is drawn when its tab is first chosen; its providers come from the daemon.
     await page.waitForSelector('#login-provider option:nth-child(2)', { timeout: STEP_MS });
@@ -190,7 +177,7 @@ describe('the page’s controls', () => {
   });
 
   it('runs one request on the model picked for it, and the next on the session’s again', async () => {
-    const { page } = rig;
+    const { page } = web;
     await page.click('.run-choice summary');
     await page.select('#run-model', 'repa-offline');
     await sendMessage(page, 'What do the notes say about cells?');
@@ -209,7 +196,7 @@ describe('the page’s controls', () => {
   });
 
   it('at 390 px: one column, the sessions in a drawer, the message box in view', async () => {
-    const { page } = rig;
+    const { page } = web;
     await page.setViewport({ width: 390, height: 844 });
     const inView = (selector: string) =>
       page.evaluate((wanted) => {
@@ -241,7 +228,7 @@ describe('the page’s controls', () => {
   });
 
   it('at 390 px: a session opens at its newest turn just above the message box, and a new answer stays there', async () => {
-    const { page } = rig;
+    const { page } = web;
     await page.setViewport({ width: 390, height: 844 });
     // The newest turn's end seen from the message box pinned below it: in view, at most 48 px above
     // (scroll positions are whole pixels).
@@ -277,7 +264,7 @@ describe('the page’s controls', () => {
   });
 
   it('takes the README’s picture: a study question answered from the notes, with citations', async () => {
-    const { page } = rig;
+    const { page } = web;
     // A folder of biology notes, opened by its path, its learning context built from two notes.
     const biology = join(sandbox.home, 'Biology');
     writeFiles(biology, {
@@ -378,7 +365,7 @@ describe('the page’s controls', () => {
   });
 
   it('marks a source changed since the context was built, and rebuilds it on the space’s model', async () => {
-    const { page } = rig;
+    const { page } = web;
     writeFiles(join(sandbox.home, 'Biology'), {
       'cells.md': `${CELLS}Chloroplasts hold chlorophyll.\n`,
     });

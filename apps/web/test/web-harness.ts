@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
-import { existsSync } from 'node:fs';
-import { type CliSandbox, repaJson } from '@repa/test-kit';
+import { existsSync, rmSync } from 'node:fs';
+import { type CliSandbox, createSandbox, repaJson } from '@repa/test-kit';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 // What the browser test files share: one daemon on the offline responder, `repa web --no-open`, and
 // one headless Chromium per file.
@@ -38,13 +38,14 @@ export async function startWebRig(
   }
   const start = await repaJson(sandbox, ['daemon', 'start', ...(model ? ['--model', model] : [])]);
   expect(start.code, start.stderr).toBe(0);
-  const web = await repaJson<{ url: string }>(sandbox, [
+  const web = await repaJson<{ url: string; opened: boolean }>(sandbox, [
     'web',
     '--no-open',
     '--space',
     sandbox.space,
   ]);
   expect(web.code, web.stderr).toBe(0);
+  expect(web.json.opened).toBe(false);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -60,6 +61,59 @@ export async function startWebRig(
     async close() {
       await browser.close();
       await repaJson(sandbox, ['daemon', 'stop']);
+    },
+  };
+}
+
+/** A browser test file's sandbox, and its rig and page once its `beforeAll` ran. */
+export interface WebFile {
+  readonly sandbox: CliSandbox;
+  /** Where the file's pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
+  readonly shots: string;
+  readonly rig: WebRig;
+  readonly page: Page;
+}
+
+/**
+ * A browser test file's set-up, as hooks: before its tests `prepare` (files, model endpoints), the
+ * rig (`model` as in {@link startWebRig}) and, unless `open` is false, the page opened at its
+ * address; after them the rig closed, then `cleanup` (what `prepare` started), then the sandbox removed.
+ */
+export function useWebRig({
+  model,
+  prepare,
+  cleanup,
+  open = true,
+}: {
+  model?: string | false;
+  prepare?: (sandbox: CliSandbox) => unknown;
+  cleanup?: () => unknown;
+  open?: boolean;
+} = {}): WebFile {
+  const sandbox = createSandbox();
+  let rig: WebRig | undefined;
+  beforeAll(async () => {
+    await prepare?.(sandbox);
+    rig = await startWebRig(sandbox, { model });
+    if (open) await openPage(rig.page, rig.url);
+  });
+  afterAll(async () => {
+    await rig?.close();
+    await cleanup?.();
+    rmSync(sandbox.root, { recursive: true, force: true });
+  });
+  const started = () => {
+    if (rig === undefined) throw new Error('the web rig starts in beforeAll');
+    return rig;
+  };
+  return {
+    sandbox,
+    shots: process.env.REPA_SHOT_DIR ?? sandbox.root,
+    get rig() {
+      return started();
+    },
+    get page() {
+      return started().page;
     },
   };
 }

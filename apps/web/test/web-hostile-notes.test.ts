@@ -1,52 +1,47 @@
 /// <reference lib="dom" />
 
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, writeFiles } from '@repa/test-kit';
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
+import { writeFiles } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, STEP_MS, useWebRig } from './web-harness.js';
 
 // What a space someone else made can hold, in the page through a real daemon and headless
 // Chromium: a note naming things elsewhere loads nothing from there, and names no path can give are
 // shown as they are, with why they cannot be opened.
 
-const sandbox = createSandbox();
-/** Where the 1280 px pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
-let rig: WebRig;
-let page: Page;
 /** A second HTTP server on the loopback, standing in for "elsewhere": every path it was asked. */
 const asked: string[] = [];
 let elsewhere: Server;
 let remote = '';
 /** The headers the page was served with. */
 let headers: Record<string, string> = {};
+const web = useWebRig({
+  open: false,
+  prepare: async () => {
+    elsewhere = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'image/png' }).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    remote = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  },
+  cleanup: () => new Promise((resolve) => elsewhere?.close(resolve)),
+});
+const { sandbox } = web;
+/** Where the 1280 px pictures go. */
+const SHOTS = web.shots;
 
 beforeAll(async () => {
-  elsewhere = createServer((request, response) => {
-    asked.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'image/png' }).end();
-  });
-  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-  remote = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
-  rig = await startWebRig(sandbox);
-  page = rig.page;
-  page.on('response', (response) => {
+  web.page.on('response', (response) => {
     if (response.request().resourceType() === 'document') {
       headers = response.headers();
     }
   });
-  await openPage(page, rig.url);
-});
-
-afterAll(async () => {
-  await rig?.close();
-  await new Promise((resolve) => elsewhere?.close(resolve));
-  rmSync(sandbox.root, { recursive: true, force: true });
+  await openPage(web.page, web.rig.url);
 });
 
 /** Opens `path` (in a folder of the space's root) from the documents tree, rendered. */
@@ -54,13 +49,13 @@ async function openRendered(path: string): Promise<void> {
   const folder = path.split('/')[0] ?? '';
   const link = `.document-tree a.file-link[data-reader-path="${path}"]`;
   const toggle = `.tree-folder[data-path="${folder}"] > .tree-toggle`;
-  await page.waitForSelector(toggle, { timeout: STEP_MS });
-  if ((await page.$(link)) === null) {
-    await page.click(toggle);
-    await page.waitForSelector(link, { timeout: STEP_MS });
+  await web.page.waitForSelector(toggle, { timeout: STEP_MS });
+  if ((await web.page.$(link)) === null) {
+    await web.page.click(toggle);
+    await web.page.waitForSelector(link, { timeout: STEP_MS });
   }
-  await page.click(link);
-  await page.waitForFunction(
+  await web.page.click(link);
+  await web.page.waitForFunction(
     (wanted) =>
       document.querySelector('#reader-heading')?.textContent === wanted &&
       document.querySelector('.reader-body .reader-block') !== null,
@@ -90,18 +85,18 @@ describe('a note that names things elsewhere, opened in the reader', () => {
       ].join('\n'),
     });
     // The renderer alone must load nothing: the page's own policy is checked on its own below.
-    await page.setBypassCSP(true);
-    await page.reload();
-    await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await web.page.setBypassCSP(true);
+    await web.page.reload();
+    await web.page.waitForSelector('.connection-open', { timeout: STEP_MS });
     await openRendered('notes/remote.md');
     // Time for anything the page might fetch after it rendered.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(asked).toEqual([]);
-    expect(await page.$$('.reader-body img')).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'web-remote-images-1280.png') });
+    expect(await web.page.$$('.reader-body img')).toEqual([]);
+    await web.page.screenshot({ path: join(SHOTS, 'web-remote-images-1280.png') });
     // Each image is shown as a link to its address, named by its text.
     expect(
-      await page.$$eval('.reader-body a.image-link', (links) =>
+      await web.page.$$eval('.reader-body a.image-link', (links) =>
         links.map((link) => [link.textContent, link.getAttribute('href')]),
       ),
     ).toEqual([
@@ -128,22 +123,24 @@ describe('a folder holding names no path can give, in the documents tree', () =>
       Buffer.concat([Buffer.from(`${odd}/bad`), Buffer.from([0xff]), Buffer.from('.md')]),
       'x',
     );
-    await page.reload();
-    await page.waitForSelector('.tree-folder[data-path="odd"] > .tree-toggle', {
+    await web.page.reload();
+    await web.page.waitForSelector('.tree-folder[data-path="odd"] > .tree-toggle', {
       timeout: STEP_MS,
     });
-    await page.click('.tree-folder[data-path="odd"] > .tree-toggle');
-    await page.waitForSelector('a.file-link[data-reader-path="odd/ok.md"]', { timeout: STEP_MS });
+    await web.page.click('.tree-folder[data-path="odd"] > .tree-toggle');
+    await web.page.waitForSelector('a.file-link[data-reader-path="odd/ok.md"]', {
+      timeout: STEP_MS,
+    });
     expect(
-      await page.$$eval('.tree-unnamed', (items) =>
+      await web.page.$$eval('.tree-unnamed', (items) =>
         items.map((item) => item.textContent?.replace(/\s+/gu, ' ').trim()),
       ),
     ).toEqual([
       'a\\nb.md cannot be opened: The path "a\\nb.md" contains a control character.',
       'bad\\xFF.md cannot be opened: The name "bad\\xFF.md" is not valid UTF-8, so Repa cannot name the file to open or change it.',
     ]);
-    expect(await page.$$('.tree-unnamed a, .tree-unnamed input')).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'web-unnamed-files-1280.png') });
+    expect(await web.page.$$('.tree-unnamed a, .tree-unnamed input')).toEqual([]);
+    await web.page.screenshot({ path: join(SHOTS, 'web-unnamed-files-1280.png') });
     // What a listing that decoded the name lossily offered: the file is said to be unnamed, not gone.
     const client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
     await client.connect();

@@ -1,26 +1,17 @@
 /// <reference lib="dom" />
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '@repa/protocol';
 import {
   type CliProcess,
-  createSandbox,
   repaJson,
   SLOW_MODEL,
   type SlowModel,
   spawnRepa,
   startSlowModel,
 } from '@repa/test-kit';
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  lastTurnReaches,
-  openPage,
-  STEP_MS,
-  sendMessage,
-  startWebRig,
-  type WebRig,
-} from './web-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lastTurnReaches, STEP_MS, sendMessage, useWebRig } from './web-harness.js';
 
 // The page live across clients, end to end: runs the CLI starts in the page's session appear in
 // the open page as they stream (queued ones with their place); follow-up and resume from the page;
@@ -28,13 +19,18 @@ import {
 // offline responder (CLI runs pick the held test model with --model), one Chromium; the steps
 // build on each other in order.
 
-const sandbox = createSandbox();
 /** A 1×1 PNG, base64. */
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
 let slow: SlowModel;
-let rig: WebRig;
-let page: Page;
+const web = useWebRig({
+  prepare: async (sandbox) => {
+    slow = await startSlowModel();
+    slow.configure(sandbox.agentDir);
+  },
+  cleanup: () => slow?.close(),
+});
+const { sandbox } = web;
 /** The session the page opened with its first message. */
 let sessionId: string;
 
@@ -44,7 +40,7 @@ const runFromCli = (args: string[]): CliProcess =>
 
 /** Waits until a live turn whose request is `text` has the `data-status` `status`. */
 async function turnOf(text: string, status: string): Promise<void> {
-  await page.waitForFunction(
+  await web.page.waitForFunction(
     (wanted, state) =>
       [...document.querySelectorAll('.live .turn')].some(
         (turn) =>
@@ -58,23 +54,12 @@ async function turnOf(text: string, status: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.configure(sandbox.agentDir);
-  rig = await startWebRig(sandbox);
-  page = rig.page;
-  await openPage(page, rig.url);
-  await sendMessage(page, 'What does notes/a.md say about the tide?');
-  await lastTurnReaches(page, 'succeeded');
-  sessionId = await page.evaluate(
+  await sendMessage(web.page, 'What does notes/a.md say about the tide?');
+  await lastTurnReaches(web.page, 'succeeded');
+  sessionId = await web.page.evaluate(
     () => new URLSearchParams(location.hash.slice(1)).get('session') ?? '',
   );
   expect(sessionId).not.toBe('');
-});
-
-afterAll(async () => {
-  await rig?.close();
-  await slow?.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('repa web, live across clients', () => {
@@ -84,34 +69,37 @@ describe('repa web, live across clients', () => {
     await held;
     await turnOf('Please wait for the moon.', 'running');
     const queued = runFromCli(['--queue', 'Then list the notes.']);
-    const place = await page.waitForSelector('.live .turn[data-queued="true"] .queue-position', {
-      timeout: STEP_MS,
-    });
+    const place = await web.page.waitForSelector(
+      '.live .turn[data-queued="true"] .queue-position',
+      {
+        timeout: STEP_MS,
+      },
+    );
     expect(await place?.evaluate((node) => node.textContent)).toBe('position 1');
     // A tab opened now finds both: the running run and the queue (`session.subscribe`'s answer).
-    const tab = await rig.browser.newPage();
+    const tab = await web.rig.browser.newPage();
     try {
-      await tab.goto(page.url());
+      await tab.goto(web.page.url());
       await tab.waitForSelector('.live .turn[data-status="running"]', { timeout: STEP_MS });
       expect(
         await tab.$eval('.live .turn[data-queued="true"] .queue-position', (n) => n.textContent),
       ).toBe('position 1');
     } finally {
       await tab.close();
-      await page.bringToFront(); // A page in the background gets no animation frames.
+      await web.page.bringToFront(); // A page in the background gets no animation frames.
     }
 
     // Follow up from the page into the CLI's run: given to the model after its current work.
-    await page.type('#message', 'Also say when spring tides come.');
-    await page.click('.composer button.follow-up');
-    await page.waitForSelector('[data-steer]', { timeout: STEP_MS });
-    expect(await page.$eval('[data-steer] .who', (node) => node.textContent)).toBe(
+    await web.page.type('#message', 'Also say when spring tides come.');
+    await web.page.click('.composer button.follow-up');
+    await web.page.waitForSelector('[data-steer]', { timeout: STEP_MS });
+    expect(await web.page.$eval('[data-steer] .who', (node) => node.textContent)).toBe(
       'Follow-up waiting for the reply to finish its work',
     );
     slow.holding = false;
     slow.release();
     await turnOf('Please wait for the moon.', 'succeeded');
-    const followedUp = await page.evaluate(
+    const followedUp = await web.page.evaluate(
       () =>
         [...document.querySelectorAll('.live .turn')]
           .find((turn) => turn.querySelector('.message.user p')?.textContent?.includes('moon'))
@@ -130,9 +118,9 @@ describe('repa web, live across clients', () => {
     const held = slow.nextHeld();
     const run = runFromCli(['--model', SLOW_MODEL, 'Please look first, then answer.']);
     await held; // It read notes/a.md; its next model call is held.
-    const tab = await rig.browser.newPage();
+    const tab = await web.rig.browser.newPage();
     try {
-      await tab.goto(page.url());
+      await tab.goto(web.page.url());
       const tool = await tab.waitForSelector('.live .turn[data-status="running"] .tool', {
         timeout: STEP_MS,
       });
@@ -150,7 +138,7 @@ describe('repa web, live across clients', () => {
       ).toEqual([1, 'Hello from the test model.']);
     } finally {
       await tab.close();
-      await page.bringToFront(); // A page in the background gets no animation frames.
+      await web.page.bringToFront(); // A page in the background gets no animation frames.
     }
     expect((await run.exited).code).toBe(0);
   });
@@ -159,24 +147,26 @@ describe('repa web, live across clients', () => {
     const failed = runFromCli(['--model', SLOW_MODEL, 'Please refuse this.']);
     await turnOf('Please refuse this.', 'failed');
     expect((await failed.exited).code).not.toBe(0);
-    await page.reload();
+    await web.page.reload();
     const turn = '.history .turn.unfinished[data-status="failed"]';
-    await page.waitForSelector(`${turn} button.resume`, { timeout: STEP_MS });
-    expect(await page.$eval(`${turn} .run-model`, (node) => node.getAttribute('data-model'))).toBe(
-      SLOW_MODEL,
-    );
+    await web.page.waitForSelector(`${turn} button.resume`, { timeout: STEP_MS });
+    expect(
+      await web.page.$eval(`${turn} .run-model`, (node) => node.getAttribute('data-model')),
+    ).toBe(SLOW_MODEL);
     // History renders like the live view: the first answer's tool line names its file.
     expect(
-      await page.$eval('.history .turn .tool', (node) => node.textContent?.replace(/\s+/g, ' ')),
+      await web.page.$eval('.history .turn .tool', (node) =>
+        node.textContent?.replace(/\s+/g, ' '),
+      ),
     ).toMatch(/read notes\/a\.md done/);
-    await page.click(`${turn} button.resume`);
-    await page.waitForSelector('.live .turn:last-child[data-status="succeeded"]', {
+    await web.page.click(`${turn} button.resume`);
+    await web.page.waitForSelector('.live .turn:last-child[data-status="succeeded"]', {
       timeout: STEP_MS,
     });
     expect(
-      await page.$eval('.live .turn:last-child .message.user .who', (n) => n.textContent),
+      await web.page.$eval('.live .turn:last-child .message.user .who', (n) => n.textContent),
     ).toBe('You resumed');
-    const runId = await page.$eval('.live .turn:last-child', (node) =>
+    const runId = await web.page.$eval('.live .turn:last-child', (node) =>
       node.getAttribute('data-run'),
     );
     const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
@@ -185,29 +175,29 @@ describe('repa web, live across clients', () => {
 
   it('sends an image pasted into the message box and one picked with the request', async () => {
     // A PNG pasted as the clipboard of a screenshot tool would hold it.
-    await page.evaluate((base64) => {
+    await web.page.evaluate((base64) => {
       const png = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([png], 'tide.png', { type: 'image/png' }));
       const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true });
       document.querySelector('#message')?.dispatchEvent(paste);
     }, PNG);
-    await page.waitForSelector('.image-chip img', { timeout: STEP_MS });
+    await web.page.waitForSelector('.image-chip img', { timeout: STEP_MS });
     // And one picked with "Add images".
     const picked = join(sandbox.root, 'moon.png');
     writeFileSync(picked, Buffer.from(PNG, 'base64'));
-    const input = await page.$('.pick-images input[type="file"]');
+    const input = await web.page.$('.pick-images input[type="file"]');
     await input?.uploadFile(picked);
-    await page.waitForFunction(() => document.querySelectorAll('.image-chip').length === 2, {
+    await web.page.waitForFunction(() => document.querySelectorAll('.image-chip').length === 2, {
       timeout: STEP_MS,
     });
-    await sendMessage(page, 'What do these pictures show?');
-    await lastTurnReaches(page, 'succeeded');
-    expect(await page.$('.image-chip')).toBeNull();
-    expect(await page.$eval('.live .turn:last-child .images-sent', (n) => n.textContent)).toBe(
+    await sendMessage(web.page, 'What do these pictures show?');
+    await lastTurnReaches(web.page, 'succeeded');
+    expect(await web.page.$('.image-chip')).toBeNull();
+    expect(await web.page.$eval('.live .turn:last-child .images-sent', (n) => n.textContent)).toBe(
       '2 images sent with it',
     );
-    const runId = await page.$eval('.live .turn:last-child', (node) =>
+    const runId = await web.page.$eval('.live .turn:last-child', (node) =>
       node.getAttribute('data-run'),
     );
     const shown = await repaJson<{ run: RunInfo }>(sandbox, ['runs', 'show', String(runId)]);
@@ -215,7 +205,7 @@ describe('repa web, live across clients', () => {
   });
 
   it('reconnects by itself after `repa daemon restart` (same port, same secret) and runs again', async () => {
-    await page.evaluate(() => {
+    await web.page.evaluate(() => {
       const seen = { reconnecting: false };
       (window as unknown as { __seen: typeof seen }).__seen = seen;
       new MutationObserver(() => {
@@ -224,13 +214,13 @@ describe('repa web, live across clients', () => {
     });
     const restart = await repaJson(sandbox, ['daemon', 'restart', '--model', 'repa-offline']);
     expect(restart.code, restart.stderr).toBe(0);
-    await page.waitForSelector('.connection-open', { timeout: STEP_MS });
+    await web.page.waitForSelector('.connection-open', { timeout: STEP_MS });
     expect(
-      await page.evaluate(
+      await web.page.evaluate(
         () => (window as unknown as { __seen: { reconnecting: boolean } }).__seen.reconnecting,
       ),
     ).toBe(true);
-    await sendMessage(page, 'Read notes/plan.md');
-    await lastTurnReaches(page, 'succeeded');
+    await sendMessage(web.page, 'Read notes/plan.md');
+    await lastTurnReaches(web.page, 'succeeded');
   });
 });

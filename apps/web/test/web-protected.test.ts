@@ -1,46 +1,29 @@
 /// <reference lib="dom" />
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { createSandbox } from '@repa/test-kit';
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  lastTurnReaches,
-  openPage,
-  STEP_MS,
-  sendMessage,
-  startWebRig,
-  type WebRig,
-} from './web-harness.js';
+import { describe, expect, it } from 'vitest';
+import { lastTurnReaches, STEP_MS, sendMessage, useWebRig } from './web-harness.js';
 
 // The page shows a save the store refused as a protected place (design R69) as refused, live and
 // from history, never as a save.
-const sandbox = createSandbox();
 let model: OpenAiEndpoint;
 /** The endpoint's model, scripted by each test: a model steered by what it read. */
 const SCRIPTED_MODEL = 'test/plain';
 const DONE = { kind: 'text', text: 'Done.' } as const;
-let rig: WebRig;
-let page: Page;
-
-beforeAll(async () => {
-  model = await startOpenAiEndpoint([DONE]);
-  model.configure(sandbox.agentDir);
-  rig = await startWebRig(sandbox, { model: SCRIPTED_MODEL });
-  page = rig.page;
-  await openPage(page, rig.url);
+const web = useWebRig({
+  model: SCRIPTED_MODEL,
+  prepare: async (sandbox) => {
+    model = await startOpenAiEndpoint([DONE]);
+    model.configure(sandbox.agentDir);
+  },
+  cleanup: () => model?.close(),
 });
-
-afterAll(async () => {
-  await rig.close();
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+const { sandbox } = web;
 
 /** The state text of each tool shown in the conversation, with whether it is marked refused. */
 const toolStates = () =>
-  page.$$eval('.tool', (tools) =>
+  web.page.$$eval('.tool', (tools) =>
     tools.map((tool) => ({
       refused: tool.classList.contains('tool-refused'),
       state: tool.querySelector('.tool-state')?.textContent?.trim(),
@@ -60,8 +43,8 @@ describe('the page and a refused save', () => {
       },
       DONE,
     );
-    await sendMessage(page, 'Install the helper the PDF describes.');
-    await lastTurnReaches(page, 'succeeded');
+    await sendMessage(web.page, 'Install the helper the PDF describes.');
+    await lastTurnReaches(web.page, 'succeeded');
     const live = await toolStates();
     const refused = {
       refused: true,
@@ -73,8 +56,8 @@ describe('the page and a refused save', () => {
     expect(live).toEqual([refused]);
     expect(existsSync(join(sandbox.space, '.pi'))).toBe(false);
     // The same from the session's history.
-    await page.reload();
-    await page.waitForSelector('.tool-refused', { timeout: STEP_MS });
+    await web.page.reload();
+    await web.page.waitForSelector('.tool-refused', { timeout: STEP_MS });
     expect(await toolStates()).toEqual([refused]);
   });
 });

@@ -3,6 +3,7 @@ import { decideLearningContextSnapshot } from './decide-learning-context-snapsho
 import { projectSessionContext } from './project-session-context.js';
 import { memory, OFF, ON } from './test/memory-session.js';
 import {
+  compactedPastSnapshot,
   compaction,
   countProjections,
   exchange,
@@ -14,11 +15,7 @@ import {
 describe('projectSessionContext', () => {
   describe('repeated compaction', () => {
     it('places a snapshot that left the kept segment right after the summary', () => {
-      const sm = memory();
-      const s1 = snapshot(sm, '1');
-      exchange(sm, 'one');
-      const kept = exchange(sm, 'two');
-      compaction(sm, 'S1', kept);
+      const { sm, snapshotId: s1 } = compactedPastSnapshot();
       expect(labels(sm.buildSessionProjection())).toEqual([
         'summary:S1',
         'user:two',
@@ -142,14 +139,13 @@ describe('projectSessionContext', () => {
     });
 
     it('does not resurrect a replaced snapshot, nor trust it on its old details', () => {
-      const sm = memory();
-      const s1 = snapshot(sm, '1');
-      exchange(sm, 'one');
-      sm.appendContextEdit(s1, { content: 'truncated…' });
-      // Before compaction Pi shows the replacement; it is not complete background.
-      expect(decideLearningContextSnapshot(sm, view('1'), ON)).toMatchObject({ reason: 'missing' });
-      const kept = exchange(sm, 'two');
-      compaction(sm, 'S1', kept);
+      const { sm } = compactedPastSnapshot((sm, s1) => {
+        sm.appendContextEdit(s1, { content: 'truncated…' });
+        // Before compaction Pi shows the replacement; it is not complete background.
+        expect(decideLearningContextSnapshot(sm, view('1'), ON)).toMatchObject({
+          reason: 'missing',
+        });
+      });
       expect(labels(projectSessionContext(sm, ON))).toEqual([
         'summary:S1',
         'user:two',
@@ -170,12 +166,7 @@ describe('projectSessionContext', () => {
     });
 
     it('does not resurrect a snapshot edited before an older compaction', () => {
-      const sm = memory();
-      const s1 = snapshot(sm, '1');
-      exchange(sm, 'one');
-      sm.appendContextEdit(s1, null);
-      const kept1 = exchange(sm, 'two');
-      compaction(sm, 'S1', kept1);
+      const { sm } = compactedPastSnapshot((sm, s1) => sm.appendContextEdit(s1, null));
       exchange(sm, 'three');
       const kept2 = exchange(sm, 'four');
       compaction(sm, 'S2', kept2);
@@ -187,11 +178,7 @@ describe('projectSessionContext', () => {
     });
 
     it('removes a backfilled snapshot once a later edit omits it', () => {
-      const sm = memory();
-      const s1 = snapshot(sm, '1');
-      exchange(sm, 'one');
-      const kept = exchange(sm, 'two');
-      compaction(sm, 'S1', kept);
+      const { sm, snapshotId: s1 } = compactedPastSnapshot();
       expect(labels(projectSessionContext(sm, ON))).toContain('snapshot:r1');
       sm.appendContextEdit(s1, null);
       expect(labels(projectSessionContext(sm, ON))).not.toContain('snapshot:r1');
@@ -213,10 +200,7 @@ describe('projectSessionContext', () => {
 
   describe('repeated projections', () => {
     it('projects a branch once for the same leaf and options, and returns lists the caller owns', () => {
-      const sm = memory();
-      snapshot(sm, '1');
-      exchange(sm, 'one');
-      compaction(sm, 'S1', exchange(sm, 'two'));
+      const { sm } = compactedPastSnapshot();
       const pi = countProjections(sm);
       const first = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
       const second = projectSessionContext(sm, { ...ON, systemPrompt: 'P' });
@@ -230,10 +214,7 @@ describe('projectSessionContext', () => {
     });
 
     it('projects again after an append or a branch move; other options reuse Pi’s projection', () => {
-      const sm = memory();
-      snapshot(sm, '1');
-      const one = exchange(sm, 'one');
-      compaction(sm, 'S1', exchange(sm, 'two'));
+      const { sm, one } = compactedPastSnapshot();
       const pi = countProjections(sm);
       const fresh = (options: { learningContext: boolean; systemPrompt?: string } = ON) => {
         // The same options through a new object still hit.

@@ -1,5 +1,7 @@
-// Spec R67, R74: the sandboxed `bash` tool through Pi's real agent loop (faux provider).
-// These tests need bubblewrap: without `bwrap` they fail with a message saying how to install it.
+// Spec R67, R74: the sandboxed `bash` tool through Pi's real agent loop (faux provider): what a
+// command can reach. Running beside other tools, stopping and turning it on and off are in
+// bash-tool-control.test.ts. These tests need bubblewrap: without `bwrap` they fail with a message
+// saying how to install it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -14,104 +16,12 @@ import {
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
 import { ContentStore, diffGroup } from '@repa/content';
-import { checkSandbox } from '@repa/content/tools';
-import type { ModelSettings, PromptSettings, RunEvent } from '@repa/protocol';
-import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createFauxHost, type FauxHostOptions } from '../src/testing/index.js';
+import { bash, needBubblewrap, processesRunning, run, sandboxed, toolEnds } from './bash-runs.js';
+import { toolCall } from './faux-replies.js';
 
-const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-const sandboxed: ModelSettings = {
-  model: null,
-  thinkingLevel: null,
-  tools: null,
-  bash: 'sandboxed',
-  bashTimeoutSeconds: 120,
-};
-const reply = (text: string) => fauxAssistantMessage(text);
-const toolCall = (name: string, args: ToolCall['arguments']) =>
-  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
-const bash = (command: string, timeout?: number) =>
-  toolCall('bash', timeout === undefined ? { command } : { command, timeout });
-const toolEnds = (events: RunEvent[]) =>
-  events.flatMap((event) => (event.type === 'tool-end' ? [event] : []));
-
-/** The text of every tool result the model was sent, in order. */
-function toolResults(host: Awaited<ReturnType<typeof createFauxHost>>['host']): string[] {
-  return host.session.messages.flatMap((message) =>
-    message.role === 'toolResult'
-      ? [message.content.map((part) => ('text' in part ? part.text : '')).join('')]
-      : [],
-  );
-}
-
-/** Runs one request whose scripted model makes the given tool calls, then answers `done`. */
-async function run(
-  calls: ReturnType<typeof toolCall>[],
-  settings: ModelSettings = sandboxed,
-  options: FauxHostOptions = {},
-) {
-  const faux = await createFauxHost(options);
-  faux.faux.setResponses([...calls, reply('done')]);
-  const events: RunEvent[] = [];
-  const outcome = await faux.host.send('go', defaults, {
-    modelSettings: settings,
-    onEvent: (event) => events.push(event),
-    runId: 'bash-run',
-  });
-  return { ...faux, outcome, events, results: toolResults(faux.host) };
-}
-
-/** The pids of live (not zombie) processes whose command line is exactly `argv`. */
-function processesRunning(argv: string[]): number[] {
-  const wanted = `${argv.join('\0')}\0`;
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') !== wanted) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') {
-        found.push(Number(name));
-      }
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Waits (polling, no time assertion) until `check` holds. */
-async function until<T>(check: () => T | undefined): Promise<T> {
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    await sleep(20);
-  }
-}
-
-beforeAll(async () => {
-  try {
-    await checkSandbox();
-  } catch (error) {
-    throw new Error(
-      `The bash tool tests need bubblewrap, which is not usable here: ${String(error)}. Install it with \`sudo apt-get install bubblewrap\` (.ci/run does this in CI).`,
-    );
-  }
-});
-
+beforeAll(needBubblewrap);
 describe('the sandboxed bash tool', () => {
   it('runs a command in the space and reports the files it created and changed', async () => {
     const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
@@ -358,147 +268,5 @@ describe('the sandboxed bash tool', () => {
     expect(toolEnds(events).map((end) => end.isError)).toEqual([false, true]);
     expect(processesRunning(['sleep', '31401'])).toEqual([]);
     expect(processesRunning(['sleep', '31409'])).toEqual([]);
-  });
-});
-
-describe('a command and the other tools in one space', () => {
-  it('runs a grep of the same message only after the command ended: a folder swapped for a link is not followed', async () => {
-    const secret = mkdtempSync(join(tmpdir(), 'repa-bash-secret-'));
-    writeFileSync(join(secret, 'secret.md'), 'needle outside\n');
-    const space = mkdtempSync(join(tmpdir(), 'repa-bash-space-'));
-    mkdirSync(join(space, 'notes'));
-    writeFileSync(join(space, 'notes/a.md'), 'needle inside\n');
-    const { host, faux } = await createFauxHost({ space });
-    // One message, two calls: Pi runs them in parallel.
-    faux.setResponses([
-      fauxAssistantMessage(
-        [
-          fauxToolCall('bash', {
-            command: `touch started; until [ -e release ]; do sleep 0.01; done; mv notes kept; ln -s ${secret} notes`,
-          }),
-          fauxToolCall('grep', { pattern: 'needle' }),
-        ],
-        { stopReason: 'toolUse' },
-      ),
-      reply('done'),
-    ]);
-    const events: RunEvent[] = [];
-    let grepEnded = () => {};
-    const grepDone = new Promise<void>((resolve) => {
-      grepEnded = resolve;
-    });
-    const sent = host.send('go', defaults, {
-      modelSettings: sandboxed,
-      onEvent: (event) => {
-        events.push(event);
-        if (event.type === 'tool-end' && event.toolName === 'grep') grepEnded();
-      },
-    });
-    // The command is running; it goes on once grep has ended, or (grep waiting for it) soon.
-    await until(() => (existsSync(join(space, 'started')) ? true : undefined));
-    await Promise.race([grepDone, sleep(300)]);
-    writeFileSync(join(space, 'release'), '');
-    expect((await sent).status).toBe('succeeded');
-    expect(toolEnds(events).map((end) => end.toolName)).toEqual(['bash', 'grep']);
-    const [, grep] = toolResults(host);
-    expect(grep).toContain('kept/a.md:1: needle inside');
-    expect(grep).not.toContain('notes/a.md');
-    expect(grep).not.toContain('needle outside');
-    host.dispose();
-  });
-});
-
-describe('stopping a command', () => {
-  it('kills a command at its time limit, with SIGKILL when it ignores SIGTERM', async () => {
-    const { results, events } = await run(
-      [bash("trap '' TERM; echo started; sleep 31402"), bash('sleep 31403', 1)],
-      { ...sandboxed, bashTimeoutSeconds: 1 },
-      { bashLimits: { graceMillis: 300 } },
-    );
-    expect(results[0]).toContain('started');
-    expect(results[0]).toContain('Command timed out after 1 seconds');
-    expect(results[0]).toContain('stopped (timeout) with SIGKILL');
-    expect(results[1]).toContain('stopped (timeout) with SIGTERM');
-    expect(toolEnds(events).map((end) => end.isError)).toEqual([true, true]);
-    expect(processesRunning(['sleep', '31402'])).toEqual([]);
-    expect(processesRunning(['sleep', '31403'])).toEqual([]);
-  });
-
-  it('takes the shorter of the model’s timeout and the setting', async () => {
-    const { results } = await run([bash('sleep 31404', 1)], sandboxed);
-    expect(results[0]).toContain('Command timed out after 1 seconds');
-  });
-
-  it('kills the whole process tree when the run is cancelled', async () => {
-    const { host, faux } = await createFauxHost();
-    faux.setResponses([bash('sleep 31405 & sleep 31406 & wait'), reply('done')]);
-    const sent = host.send('go', defaults, { modelSettings: sandboxed });
-    const pids = await until(() => {
-      const found = [
-        ...processesRunning(['sleep', '31405']),
-        ...processesRunning(['sleep', '31406']),
-      ];
-      return found.length === 2 ? found : undefined;
-    });
-    await host.cancel();
-    const outcome = await sent;
-    expect(outcome.status).toBe('cancelled');
-    expect(pids.filter(alive)).toEqual([]);
-    host.dispose();
-  });
-
-  it('kills a running command when the host is disposed', async () => {
-    const { host, faux } = await createFauxHost({ bashLimits: { graceMillis: 200 } });
-    faux.setResponses([bash("trap '' TERM; sleep 31407"), reply('done')]);
-    const sent = host.send('go', defaults, { modelSettings: sandboxed });
-    const [pid] = await until(() => {
-      const found = processesRunning(['sleep', '31407']);
-      return found.length > 0 ? found : undefined;
-    });
-    host.dispose();
-    await sent.catch(() => undefined);
-    await until(() => (alive(pid as number) ? undefined : true));
-    expect(alive(pid as number)).toBe(false);
-  });
-});
-
-describe('turning the bash tool on and off', () => {
-  const bashOffered = (system: unknown) =>
-    JSON.stringify(system).includes('<tool name=\\"bash\\">');
-
-  it('offers no bash tool while tools.bash is off, and offers it when sandboxed', async () => {
-    const off = await run([], { ...sandboxed, bash: 'off' });
-    expect(off.host.session.getActiveToolNames()).not.toContain('bash');
-    expect(bashOffered(off.requests[0]?.messages[0])).toBe(false);
-    const omitted = await run([], { model: null, thinkingLevel: null, tools: null });
-    expect(bashOffered(omitted.requests[0]?.messages[0])).toBe(false);
-    const on = await run([], sandboxed);
-    expect(on.host.session.getActiveToolNames()).toContain('bash');
-    expect(bashOffered(on.requests[0]?.messages[0])).toBe(true);
-  });
-
-  it('leaves bash out when tools.enabled does not name it, and refuses it by name while off', async () => {
-    const narrowed = await run([], { ...sandboxed, tools: ['read'] });
-    expect(narrowed.host.session.getActiveToolNames()).toEqual(['read']);
-    const refused = await run([], { ...sandboxed, bash: 'off', tools: ['read', 'bash'] });
-    expect(refused.outcome.error).toMatchObject({ code: 'invalid_request' });
-    expect(refused.outcome.error?.fix).toContain('tools.bash sandboxed');
-    expect(refused.requests).toHaveLength(0);
-  });
-
-  it('fails the run with sandbox_unavailable when bwrap is not on the PATH, before any request', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'repa-no-bwrap-'));
-    mkdirSync(join(empty, 'bin'));
-    const saved = process.env.PATH;
-    process.env.PATH = join(empty, 'bin');
-    try {
-      const { outcome, requests } = await run([bash('echo should not run > ran.txt')]);
-      expect(outcome.status).toBe('failed');
-      expect(outcome.error?.code).toBe('sandbox_unavailable');
-      expect(outcome.error?.fix).toContain('apt-get install bubblewrap');
-      expect(requests).toHaveLength(0);
-    } finally {
-      process.env.PATH = saved;
-    }
   });
 });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fauxAssistantMessage, fauxToolCall, getCurrentSystemPrompt } from '@earendil-works/pi-ai';
 import { ContentStore, markChangedSince } from '@repa/content';
+import { TIDES_NOTE as TIDES } from '@repa/fixtures';
 import type { PromptSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
@@ -9,14 +10,6 @@ import { readSessionHistory } from '../src/index.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-
-const TIDES = [
-  '# Tides',
-  'Tides are caused mainly by the Moon.',
-  'The Sun adds a smaller pull,',
-  'so spring tides come at new and full moon.',
-  'Neap tides come at the quarters.',
-].join('\n');
 
 describe('PiConversationHost citations (spec R60)', () => {
   it('checks the final answer against what the run read, keeps the result, and marks later edits', async () => {

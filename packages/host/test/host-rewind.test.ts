@@ -1,17 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fauxAssistantMessage, fauxToolCall, type TranscriptContext } from '@earendil-works/pi-ai';
+import { fauxAssistantMessage, type TranscriptContext } from '@earendil-works/pi-ai';
 import { SessionManager } from '@earendil-works/pi-coding-agent';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+import { toolCall } from './faux-replies.js';
 import { textOf } from './transcript-text.js';
 
 const settings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };
-const toolCall = (name: string, args: Parameters<typeof fauxToolCall>[1]) =>
-  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 const NOTES = {
   'glycolysis.md': '# Glycolysis\n\nNet gain of 4 ATP.\n',

@@ -2,16 +2,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+import { reply, toolCall } from './faux-replies.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-const reply = (text: string) => fauxAssistantMessage(text);
-const toolCall = (name: string, args: ToolCall['arguments']) =>
-  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 const toolEnds = (events: RunEvent[]) =>
   events.flatMap((event) => (event.type === 'tool-end' ? [event] : []));
 

@@ -28,6 +28,17 @@ function modelsOf(dir: string): Promise<PiModels> {
 }
 
 /** The providers with a credential in Pi's auth.json (none when it does not exist). */
+/** Stores an Anthropic key (`sk-stored-key`) through Pi's login, as `repa login` does. */
+function storeAnthropicKey(models: PiModels): Promise<unknown> {
+  return loginProvider({
+    models,
+    provider: 'anthropic',
+    type: 'api_key',
+    onStep: () => {},
+    answer: async () => 'sk-stored-key',
+  });
+}
+
 function storedProviders(dir: string): string[] {
   const file = join(dir, 'auth.json');
   return existsSync(file) ? Object.keys(JSON.parse(readFileSync(file, 'utf8'))) : [];
@@ -207,13 +218,7 @@ describe('repa models and pi --list-models', () => {
     vi.stubEnv('ANTHROPIC_API_KEY', undefined);
     const dir = agentDir();
     const models = await modelsOf(dir);
-    await loginProvider({
-      models,
-      provider: 'anthropic',
-      type: 'api_key',
-      onStep: () => {},
-      answer: async () => 'sk-stored-key',
-    });
+    await storeAnthropicKey(models);
     const { stdout } = await run(process.execPath, [piCli, '--list-models'], {
       env: {
         ...process.env,
@@ -244,13 +249,7 @@ describe('logoutProvider', () => {
     vi.stubEnv('ANTHROPIC_API_KEY', undefined);
     const dir = agentDir();
     const models = await modelsOf(dir);
-    await loginProvider({
-      models,
-      provider: 'anthropic',
-      type: 'api_key',
-      onStep: () => {},
-      answer: async () => 'sk-stored-key',
-    });
+    await storeAnthropicKey(models);
     expect(await logoutProvider(models, 'anthropic')).toEqual({ removed: true });
     expect(storedProviders(dir)).toEqual([]);
     expect((await models.decide()).decision.model).toBe('repa-offline');

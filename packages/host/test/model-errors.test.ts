@@ -1,48 +1,20 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SettingsManager } from '@earendil-works/pi-coding-agent';
-import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import type { EndpointReply, OpenAiEndpoint } from '@repa/fixtures';
 import type { RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
-import { chooseModel } from '../src/models/choose-model.js';
+import { describe, expect, it } from 'vitest';
+import { endpointHosts } from './endpoint-host.js';
 
+const openHost = endpointHosts();
 let endpoint: OpenAiEndpoint | undefined;
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-});
 
 /** A host on the test endpoint's `test/plain`, with Pi's retries on and a 1 ms backoff. */
 async function hostOn(replies: EndpointReply[], options: { refused?: boolean } = {}) {
-  const base = mkdtempSync(join(tmpdir(), 'repa-model-errors-'));
-  const space = join(base, 'space');
-  const agentDir = join(base, 'agent');
-  mkdirSync(space);
-  mkdirSync(agentDir);
-  endpoint = await startOpenAiEndpoint(replies);
-  if (options.refused) {
-    // Port 9 (discard) is privileged and nothing of the tests listens there: refused. A port that
-    // was just free and closed again could be taken meanwhile by another test's server (a race
-    // seen under load: the run then succeeded).
-    endpoint.configure(agentDir, 9);
-  } else {
-    endpoint.configure(agentDir);
-  }
-  const { modelRuntime, model } = await chooseModel({ agentDir, model: 'test/plain' });
-  const host = await PiConversationHost.open({
-    space,
-    appDirectory: join(base, 'app'),
-    agentDir,
-    modelRuntime,
-    model,
-    piSettings: SettingsManager.inMemory({
-      compaction: { enabled: false },
-      retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
-    }),
+  const opened = await openHost(replies, {
+    refused: options.refused,
+    piSettings: { retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } },
   });
+  const { host } = opened;
+  endpoint = opened.endpoint;
   const events: RunEvent[] = [];
   const send = (text: string) =>
     host.send(text, DEFAULT_PROMPT_SETTINGS, { onEvent: (event) => events.push(event) });

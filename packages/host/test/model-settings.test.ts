@@ -1,19 +1,9 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SettingsManager } from '@earendil-works/pi-coding-agent';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import type { ModelSettings } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
-import { chooseModel } from '../src/models/choose-model.js';
+import { describe, expect, it } from 'vitest';
+import { endpointHosts } from './endpoint-host.js';
 
-let endpoint: OpenAiEndpoint | undefined;
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-});
+const openHost = endpointHosts();
 
 /** The tool names of one OpenAI chat request. */
 function toolNames(request: Record<string, unknown> | undefined): string[] {
@@ -25,25 +15,10 @@ const inherit: ModelSettings = { model: null, thinkingLevel: null, tools: null }
 
 /** A host whose default model is `test/plain` on a test endpoint that always says "ok". */
 async function hostOnEndpoint() {
-  const base = mkdtempSync(join(tmpdir(), 'repa-model-settings-'));
-  const space = join(base, 'space');
-  const agentDir = join(base, 'agent');
-  mkdirSync(space);
-  mkdirSync(agentDir);
-  endpoint = await startOpenAiEndpoint([{ kind: 'text', text: 'ok' }]);
-  endpoint.configure(agentDir);
-  const { modelRuntime, model } = await chooseModel({ agentDir, model: 'test/plain' });
-  const host = await PiConversationHost.open({
-    space,
-    appDirectory: join(base, 'app'),
-    agentDir,
-    modelRuntime,
-    model,
-    piSettings: SettingsManager.inMemory({ compaction: { enabled: false } }),
-  });
+  const { host, endpoint } = await openHost([{ kind: 'text', text: 'ok' }]);
   const send = (modelSettings: ModelSettings) =>
     host.send('hi', DEFAULT_PROMPT_SETTINGS, { modelSettings });
-  return { host, send, requests: (endpoint as OpenAiEndpoint).requests };
+  return { host, send, requests: endpoint.requests };
 }
 
 describe('model settings applied at the run boundary (R72)', () => {

@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fauxAssistantMessage, fauxToolCall, type ToolCall } from '@earendil-works/pi-ai';
+import { fauxAssistantMessage } from '@earendil-works/pi-ai';
 import {
   addMaterial,
   ContentStore,
@@ -35,6 +35,7 @@ import {
 import { offlineModel } from '../src/models/choose-model.js';
 import { createSpaceSession, findSessionFile } from '../src/sessions/space-sessions.js';
 import { createFauxHost } from '../src/testing/index.js';
+import { toolCall } from './faux-replies.js';
 
 const SECRET = 'SECRET-3c9e: the deploy key is hunter2';
 const NOTE = 'Tides turn every six hours.\n';
@@ -87,8 +88,15 @@ interface RecordedKind {
 }
 
 const refusedBy = { outside: 'refused:path_outside_space', repa: 'refused:protected_path' };
-const toolCall = (name: string, args: ToolCall['arguments']) =>
-  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
+/** Sets a learning context built from notes/a.md; that note's path, as the context records it. */
+async function recordContextSource(box: Sandbox): Promise<string> {
+  await setLearningContext(box.space, {
+    body: 'Tides.',
+    sources: ['notes/a.md'],
+    expectedRevision: null,
+  });
+  return join(box.space, 'notes', 'a.md');
+}
 
 /** Grants `books/ch3.md` (outside the space) to the space as `repa:material/ch3`. */
 async function grantChapter(box: Sandbox): Promise<string> {
@@ -233,14 +241,7 @@ const KINDS: RecordedKind[] = [
   },
   {
     name: "a learning context's source (.repa/learning-context.json), checked by context.get",
-    record: async (box) => {
-      await setLearningContext(box.space, {
-        body: 'Tides.',
-        sources: ['notes/a.md'],
-        expectedRevision: null,
-      });
-      return join(box.space, 'notes', 'a.md');
-    },
+    record: recordContextSource,
     use: async (box) => {
       const context = await getLearningContext(box.space);
       return { outcome: `state:${context?.sourceStates?.[0]?.state}`, shown: context };
@@ -249,14 +250,7 @@ const KINDS: RecordedKind[] = [
   },
   {
     name: "a learning context's source, kept by an edit of the context (context.set)",
-    record: async (box) => {
-      await setLearningContext(box.space, {
-        body: 'Tides.',
-        sources: ['notes/a.md'],
-        expectedRevision: null,
-      });
-      return join(box.space, 'notes', 'a.md');
-    },
+    record: recordContextSource,
     use: async (box) => {
       const current = await getLearningContext(box.space);
       const written = await setLearningContext(box.space, {

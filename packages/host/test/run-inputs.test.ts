@@ -1,67 +1,21 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type AssistantMessage,
-  fauxAssistantMessage,
-  fauxToolCall,
-  type TranscriptContext,
-} from '@earendil-works/pi-ai';
+import { fauxAssistantMessage, fauxToolCall } from '@earendil-works/pi-ai';
 import { type PromptSettings, RepaError, type RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { checkRunInput } from '../src/run-inputs.js';
 import { RESUME_NOTE } from '../src/sessions/run-marks.js';
 import { createFauxHost } from '../src/testing/index.js';
+import { heldStep } from './faux-replies.js';
+import { turns } from './transcript-text.js';
 
 const settings: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };
 const withContext: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 // A 1×1 PNG.
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-type Message = TranscriptContext['messages'][number];
-
-/** The conversation messages of a request (no system messages), as role and text. */
-function turns(request: TranscriptContext | undefined): { role: string; text: string }[] {
-  return (request?.messages ?? [])
-    .filter((message) => message.role !== 'system')
-    .map((message: Message) => {
-      const content = (message as { content?: unknown }).content;
-      const text =
-        typeof content === 'string'
-          ? content
-          : Array.isArray(content)
-            ? content
-                .map((part: { type: string; text?: string }) =>
-                  part.type === 'text' ? part.text : '',
-                )
-                .join('')
-            : '';
-      return { role: message.role, text };
-    });
-}
-
-/** A faux step that waits until released, so the run stays active in Pi's streaming state. */
-function heldStep(reply: AssistantMessage) {
-  let release = () => {};
-  let reached = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const arrived = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  return {
-    step: async () => {
-      reached();
-      await released;
-      return reply;
-    },
-    arrived,
-    release: () => release(),
-  };
-}
 
 describe('run inputs on the faux provider', () => {
   describe('steer (R70)', () => {

@@ -12,3 +12,14 @@ export function textOf(message: Message): string {
     .map((block) => (block.type === 'text' ? block.text : ''))
     .join('');
 }
+
+/** The text of each user message of a request, in order. */
+export const userTexts = (request: TranscriptContext) =>
+  request.messages.filter((message) => message.role === 'user').map(textOf);
+
+/** The conversation messages of a request (no system messages), as role and text. */
+export function turns(request: TranscriptContext | undefined): { role: string; text: string }[] {
+  return (request?.messages ?? [])
+    .filter((message) => message.role !== 'system')
+    .map((message) => ({ role: message.role, text: textOf(message) }));
+}

@@ -2,15 +2,14 @@
 // checked against each other, and a run's saves are named after the run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from '@earendil-works/pi-ai';
+import { type AssistantMessage, fauxAssistantMessage } from '@earendil-works/pi-ai';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
 import { createFauxHost } from '../src/testing/index.js';
+import { toolCall } from './faux-replies.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
-const toolCall = (name: string, args: Parameters<typeof fauxToolCall>[1]) =>
-  fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: 'toolUse' });
 
 describe('two hosts of one space in one process', () => {
   it('let exactly one of a write and an apply_patch from the same version win; saves are named <runId>-<n>', async () => {

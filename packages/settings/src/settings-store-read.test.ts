@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { promptSettingsSchema, runInfoSchema } from '@repa/protocol';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { settingsRegistry } from './settings-registry.js';
-import { rejection } from './test/rejection.js';
 import { makeTempSpace } from './test/temp-space.js';
 import { testRegistry } from './test/test-registry.js';
 
@@ -31,8 +31,8 @@ describe('SettingsStore', () => {
 
     it('refuses a sessionId without a space, and a relative space', async () => {
       const t = await makeTempSpace();
-      expect((await rejection(t.store().get({ sessionId: 's1' }))).code).toBe('invalid_request');
-      expect((await rejection(t.store().get({ space: 'relative/space' }))).code).toBe(
+      expect((await repaErrorOf(t.store().get({ sessionId: 's1' }))).code).toBe('invalid_request');
+      expect((await repaErrorOf(t.store().get({ space: 'relative/space' }))).code).toBe(
         'invalid_request',
       );
     });
@@ -249,7 +249,7 @@ describe('SettingsStore', () => {
 
     it('refuses a relative space', async () => {
       const t = await makeTempSpace();
-      expect((await rejection(t.store().resolveForRun('space', 's1'))).code).toBe(
+      expect((await repaErrorOf(t.store().resolveForRun('space', 's1'))).code).toBe(
         'invalid_request',
       );
     });

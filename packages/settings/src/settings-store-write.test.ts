@@ -1,7 +1,7 @@
 import { mkdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { rejection } from './test/rejection.js';
 import { makeTempSpace } from './test/temp-space.js';
 import { numberedRegistry, testRegistry } from './test/test-registry.js';
 
@@ -9,7 +9,7 @@ describe('SettingsStore', () => {
   describe('set', () => {
     it('refuses an unknown key with invalid_request and writes nothing', async () => {
       const t = await makeTempSpace();
-      const error = await rejection(
+      const error = await repaErrorOf(
         t.store().set({ level: 'application', key: 'prompts.nope', value: 'x' }),
       );
       expect(error.code).toBe('invalid_request');
@@ -28,7 +28,7 @@ describe('SettingsStore', () => {
         ['prompts.base', 42],
         ['prompts.append', undefined],
       ] as const) {
-        const error = await rejection(store.set({ level: 'application', key, value }));
+        const error = await repaErrorOf(store.set({ level: 'application', key, value }));
         expect(error.code).toBe('invalid_request');
         expect(error.message).toContain(`'${key}'`);
         expect(error.details?.key).toBe(key);
@@ -42,7 +42,9 @@ describe('SettingsStore', () => {
       const poisoned = JSON.parse('["ok"]');
       poisoned.push(JSON.parse('{"__proto__": 1}'));
       for (const value of [[Number.NaN], poisoned, [() => 1]]) {
-        const error = await rejection(store.set({ level: 'application', key: 'test.tags', value }));
+        const error = await repaErrorOf(
+          store.set({ level: 'application', key: 'test.tags', value }),
+        );
         expect(error.code).toBe('invalid_request');
       }
     });
@@ -75,7 +77,7 @@ describe('SettingsStore', () => {
       ] as const;
       for (const input of cases) {
         // @ts-expect-error -- the wrong level is part of what is tested
-        const error = await rejection(store.set(input));
+        const error = await repaErrorOf(store.set(input));
         expect(error.code).toBe('invalid_request');
       }
     });
@@ -83,7 +85,7 @@ describe('SettingsStore', () => {
     it('refuses a space folder that does not exist and does not create it', async () => {
       const t = await makeTempSpace();
       const missing = join(t.root, 'missing-space');
-      const error = await rejection(
+      const error = await repaErrorOf(
         t.store().set({ level: 'space', space: missing, key: 'prompts.append', value: 'x' }),
       );
       expect(error.code).toBe('not_found');
@@ -214,7 +216,7 @@ describe('SettingsStore', () => {
         () => store.reset({ level: 'session', ...scope, key, expectedRevision: 0 }),
         () => store.reset({ level: 'session', ...scope, key, expectedRevision: 3 }),
       ]) {
-        const error = await rejection(call());
+        const error = await repaErrorOf(call());
         expect(error.code).toBe('stale_version');
         expect(error.details).toMatchObject({ key, level: 'session', currentRevision: 2 });
       }

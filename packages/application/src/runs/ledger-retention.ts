@@ -64,3 +64,24 @@ export function usedImages(db: DatabaseSync): Set<string> {
   const rows = db.prepare('SELECT DISTINCT sha256 FROM run_images').all() as Row[];
   return new Set(rows.map((row) => String(row.sha256)));
 }
+
+/** Marks a session as being deleted: its runs are left out of listings from now on. */
+export function markSessionDeleting(db: DatabaseSync, space: string, sessionId: string): void {
+  db.prepare(
+    'INSERT OR IGNORE INTO deleted_sessions (space, session_id, deleted_at) VALUES (?, ?, ?)',
+  ).run(space, sessionId, new Date().toISOString());
+}
+
+/** Takes a session's deletion mark away. */
+export function unmarkSessionDeleting(db: DatabaseSync, space: string, sessionId: string): void {
+  db.prepare('DELETE FROM deleted_sessions WHERE space = ? AND session_id = ?').run(
+    space,
+    sessionId,
+  );
+}
+
+/** The sessions marked as being deleted. */
+export function sessionsDeleting(db: DatabaseSync): { space: string; sessionId: string }[] {
+  const rows = db.prepare('SELECT space, session_id FROM deleted_sessions').all() as Row[];
+  return rows.map((row) => ({ space: String(row.space), sessionId: String(row.session_id) }));
+}

@@ -6,18 +6,23 @@ import {
   type ApprovalRecord,
   type AttachedSource,
   type Citation,
-  isTerminalRunStatus,
   type PromptSectionReport,
   RepaError,
   type RestrictedItem,
   type RunInfo,
   type RunInput,
-  type RunStatus,
   type RunUsage,
-  runStatusSchema,
   type WireError,
 } from '@repa/protocol';
-import { prunableRuns, removeRuns, usedImages } from './ledger-retention.js';
+import { ACTIVE, refuseUntakable } from './ledger-admission.js';
+import {
+  markSessionDeleting,
+  prunableRuns,
+  removeRuns,
+  sessionsDeleting,
+  unmarkSessionDeleting,
+  usedImages,
+} from './ledger-retention.js';
 import {
   payloadHash,
   type Row,
@@ -28,16 +33,7 @@ import {
 } from './ledger-rows.js';
 import { createLedgerSchema } from './ledger-schema.js';
 import { RunImages } from './run-images.js';
-import {
-  type Acceptance,
-  type AcceptedSettings,
-  QUEUE_LIMIT,
-  type RunRequest,
-} from './run-request.js';
-
-const ACTIVE: RunStatus[] = runStatusSchema.options.filter(
-  (status) => !isTerminalRunStatus(status),
-);
+import type { Acceptance, AcceptedSettings, RunRequest } from './run-request.js';
 
 /**
  * The durable run ledger: requests and runs in a SQLite file (WAL, `synchronous=FULL`).
@@ -91,34 +87,8 @@ export class RunLedger {
   accept(request: RunRequest, settings: AcceptedSettings): Acceptance {
     const known = this.lookup(request);
     if (known) return known;
+    refuseUntakable(this.#db, request);
     const delivery = request.delivery ?? 'new';
-    if (delivery === 'queue') {
-      const waiting = this.#db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM runs WHERE session_id = ? AND space = ? AND status = 'accepted' AND delivery = 'queue'`,
-        )
-        .get(request.sessionId, request.space) as Row;
-      if (Number(waiting.n) >= QUEUE_LIMIT) {
-        throw new RepaError(
-          'queue_full',
-          `Session ${request.sessionId} already has ${QUEUE_LIMIT} queued runs.`,
-          { details: { limit: QUEUE_LIMIT } },
-        );
-      }
-    } else if (delivery === 'new') {
-      const active = this.#db
-        .prepare(
-          `SELECT run_id FROM runs WHERE session_id = ? AND space = ? AND target_run_id IS NULL AND status IN (${ACTIVE.map(() => '?').join(',')}) LIMIT 1`,
-        )
-        .get(request.sessionId, request.space, ...ACTIVE) as Row | undefined;
-      if (active) {
-        throw new RepaError(
-          'busy',
-          `Session ${request.sessionId} has an active run ${active.run_id}.`,
-          { details: { runId: active.run_id } },
-        );
-      }
-    }
     const previous = request.retryOf ?? request.resumeOf;
     const attempt = previous ? this.getRun(previous).attempt + 1 : 1;
     const runId = randomUUID();
@@ -338,24 +308,17 @@ export class RunLedger {
    * finishes what {@link deletingSessions} lists.
    */
   beginSessionDelete(space: string, sessionId: string): void {
-    this.#db
-      .prepare(
-        'INSERT OR IGNORE INTO deleted_sessions (space, session_id, deleted_at) VALUES (?, ?, ?)',
-      )
-      .run(space, sessionId, new Date().toISOString());
+    markSessionDeleting(this.#db, space, sessionId);
   }
 
   /** Takes back {@link beginSessionDelete} (the session file could not be deleted). */
   cancelSessionDelete(space: string, sessionId: string): void {
-    this.#db
-      .prepare('DELETE FROM deleted_sessions WHERE space = ? AND session_id = ?')
-      .run(space, sessionId);
+    unmarkSessionDeleting(this.#db, space, sessionId);
   }
 
   /** The sessions whose deletion began and has not finished (after a crash). */
   deletingSessions(): { space: string; sessionId: string }[] {
-    const rows = this.#db.prepare('SELECT space, session_id FROM deleted_sessions').all() as Row[];
-    return rows.map((row) => ({ space: String(row.space), sessionId: String(row.session_id) }));
+    return sessionsDeleting(this.#db);
   }
 
   /** Removes every run of a deleted session and ends its deletion, in one commit; the count. */
@@ -386,22 +349,22 @@ export class RunLedger {
 
   /** Marks a run as rewound by `rewound.rewindId`, or (`null`) as no longer rewound. */
   markRewound(runId: string, rewound: { rewindId: string; at: string } | null): void {
-    this.#db
-      .prepare('UPDATE runs SET rewound = ? WHERE run_id = ?')
-      .run(rewound === null ? null : JSON.stringify(rewound), runId);
+    this.#setJson(runId, 'rewound', rewound);
   }
 
   /** Records the attached documents a run read, with their versions. */
   recordAttachedSources(runId: string, sources: AttachedSource[]): void {
-    this.#db
-      .prepare('UPDATE runs SET attached_sources = ? WHERE run_id = ?')
-      .run(JSON.stringify(sources), runId);
+    this.#setJson(runId, 'attached_sources', sources);
   }
 
   /** Records the run's approval requests and answers so far (spec R37), replacing the last list. */
   recordApprovals(runId: string, approvals: ApprovalRecord[]): void {
-    this.#db
-      .prepare('UPDATE runs SET approvals = ? WHERE run_id = ?')
-      .run(JSON.stringify(approvals), runId);
+    this.#setJson(runId, 'approvals', approvals);
+  }
+
+  /** Sets one of a run's JSON columns (`null`: cleared). */
+  #setJson(runId: string, column: 'rewound' | 'attached_sources' | 'approvals', value: unknown) {
+    const json = value === null ? null : JSON.stringify(value);
+    this.#db.prepare(`UPDATE runs SET ${column} = ? WHERE run_id = ?`).run(json, runId);
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeFrame } from '@repa/protocol/internal';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { deferred, runInfo, tempAppDirectory } from '../test/builders.js';
 import { RawConnection } from '../test/raw-connection.js';
@@ -13,7 +14,6 @@ import {
   Gates,
   killedListener,
   notification,
-  rejection,
   start,
   testHandlers,
 } from '../test/server-kit.js';
@@ -38,7 +38,7 @@ describe('startRepaServer', () => {
     it('refuses a second server on the same app directory and leaves the first serving', async () => {
       const first = await start();
       const appDirectory = join(first.socketPath, '..', '..');
-      const error = await rejection(startRepaServer({ appDirectory, handlers: {} }));
+      const error = await repaErrorOf(startRepaServer({ appDirectory, handlers: {} }));
       expect(error.code).toBe('daemon_already_running');
       expect(error.details).toMatchObject({ pid: process.pid });
       expect(await clientOf(first).request('run.list', {})).toEqual({ runs: [] });
@@ -67,7 +67,7 @@ describe('startRepaServer', () => {
       const appDirectory = tempAppDirectory();
       mkdirSync(join(appDirectory, 'run'), { mode: 0o700 });
       writeFileSync(join(appDirectory, 'run', 'daemon.sock'), 'not a socket');
-      const error = await rejection(start({ appDirectory }));
+      const error = await repaErrorOf(start({ appDirectory }));
       expect(error.code).toBe('io_error');
     });
   });
@@ -114,14 +114,14 @@ describe('startRepaServer', () => {
         expect(errorOf(await connection.next()).code).toBe(code);
         await connection.closed;
       }
-      const error = await rejection(
+      const error = await repaErrorOf(
         clientOf({ ...address, token: 'wrong-token-xxxxxxxxxxx' }).connect(),
       );
       expect(error.code).toBe('unauthorized');
     });
 
     it('refuses a token shorter than 16 characters', async () => {
-      const error = await rejection(start({ tcp: { port: 0, token: 'short' } }));
+      const error = await repaErrorOf(start({ tcp: { port: 0, token: 'short' } }));
       expect(error.code).toBe('invalid_request');
     });
   });
@@ -138,7 +138,7 @@ describe('startRepaServer', () => {
       await client.request('run.list', {}); // The slow request has reached the server.
       const closed = server.close({ graceMs: 60_000 }).then(() => order.push('closed'));
       await new Promise((resolve) => setImmediate(resolve));
-      const refused = await rejection(client.request('run.list', {}));
+      const refused = await repaErrorOf(client.request('run.list', {}));
       expect(refused.code).toBe('daemon_unavailable');
       gates.open('slow-close');
       await Promise.all([answered, closed]);
@@ -151,7 +151,7 @@ describe('startRepaServer', () => {
       const server = await start({ handlers: testHandlers(new Gates()) });
       const client = clientOf(server);
       await client.connect();
-      const stuck = rejection(client.request('run.get', { runId: 'slow-forever' }));
+      const stuck = repaErrorOf(client.request('run.get', { runId: 'slow-forever' }));
       await client.request('run.list', {});
       await server.close({ graceMs: 10 });
       expect((await stuck).code).toBe('daemon_unavailable');

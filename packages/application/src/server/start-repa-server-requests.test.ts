@@ -1,5 +1,6 @@
 import { RepaError, type RunEventNotification } from '@repa/protocol';
 import { encodeFrame } from '@repa/protocol/internal';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { deferred, runInfo } from '../test/builders.js';
 import {
@@ -10,7 +11,6 @@ import {
   never,
   notification,
   raw,
-  rejection,
   start,
   testHandlers,
 } from '../test/server-kit.js';
@@ -51,7 +51,7 @@ describe('startRepaServer', () => {
         requestId: 'q1',
         input: { type: 'text' as const, text: '' },
       };
-      const error = await rejection(client.request('run.submit', params));
+      const error = await repaErrorOf(client.request('run.submit', params));
       expect(error.code).toBe('invalid_request');
       expect(error.message).toContain('`input.text`');
       expect(error.details).toMatchObject({ issues: [{ path: 'params.input.text' }] });
@@ -104,7 +104,7 @@ describe('startRepaServer', () => {
           },
         }),
       );
-      const error = await rejection(client.request('run.cancel', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.cancel', { runId: 'r1' }));
       expect(error.toWire()).toEqual(thrown.toWire());
     });
 
@@ -141,7 +141,7 @@ describe('startRepaServer', () => {
     it('answers internal when a handler returns an invalid result', async () => {
       const bad = (async () => ({ run: { runId: 'r1' } })) as unknown as RepaHandler<'run.get'>;
       const client = clientOf(await start({ handlers: { 'run.get': bad } }));
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('internal');
       expect(error.message).toContain('`run.status` is missing');
     });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -6,11 +6,13 @@ import { openWebApp } from '@repa/protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { tempAppDirectory } from '../test/builders.js';
+import { listenerRequest } from '../test/listener-request.js';
 import { RawConnection } from '../test/raw-connection.js';
 import { type DaemonChild, spawnDaemon } from '../test/spawn-daemon.js';
 
 // A daemon in its own process (the built dist) serving a small static app: every check is made over
-// real HTTP and WebSocket connections, as a browser (or a hostile page) would make them.
+// real HTTP and WebSocket connections, as a browser (or a hostile page) would make them. The listener
+// across daemon restarts is in web-listener-restart.test.ts.
 
 const MAX_FRAME_BYTES = 16 * 1024;
 let daemon: DaemonChild;
@@ -19,45 +21,9 @@ let port: number;
 let secret: string;
 let cookie: string;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  upgraded: boolean;
-}
-
-/** One HTTP request to the listener with exactly these headers (Host included). */
-function get(path: string, headers: Record<string, string>, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const call = request({ host: '127.0.0.1', port, path, method, headers, setHost: false });
-    call.once('error', reject);
-    call.once('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (text: string) => {
-        body += text;
-      });
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body,
-          upgraded: false,
-        }),
-      );
-    });
-    call.once('upgrade', (response, socket) => {
-      socket.destroy();
-      resolve({
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        body: '',
-        upgraded: true,
-      });
-    });
-    call.end();
-  });
-}
+/** One HTTP request to this file's listener with exactly these headers (Host included). */
+const get = (path: string, headers: Record<string, string>, method?: string) =>
+  listenerRequest(port, path, headers, method);
 
 const host = () => `127.0.0.1:${port}`;
 const origin = () => `http://127.0.0.1:${port}`;
@@ -326,84 +292,5 @@ describe('the WebSocket bridge', () => {
     const { ws, closed } = await bridge();
     ws.send('x'.repeat(2 * MAX_FRAME_BYTES + 1));
     expect(await closed).toBe(1009);
-  });
-});
-
-describe('a restarted daemon', () => {
-  const started: DaemonChild[] = [];
-  afterAll(() => {
-    for (const child of started) child.child.kill('SIGKILL');
-  });
-
-  async function webDaemon(appDirectory: string): Promise<DaemonChild> {
-    const staticDirectory = join(appDirectory, 'web');
-    mkdirSync(staticDirectory, { recursive: true });
-    writeFileSync(join(staticDirectory, 'index.html'), 'app');
-    const child = await spawnDaemon(appDirectory, 1, { web: { staticDirectory } });
-    started.push(child);
-    expect(child.line).toMatch(/^ready /);
-    return child;
-  }
-
-  it('serves the open page again on the same port with the same secret (after kill -9)', async () => {
-    const appDirectory = tempAppDirectory();
-    const first = await webDaemon(appDirectory);
-    const before = (await openWebApp({ socketPath: first.socketPath })).url;
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const second = await webDaemon(appDirectory);
-    expect((await openWebApp({ socketPath: second.socketPath })).url).toBe(before);
-    const saved = new URL(before);
-    port = Number(saved.port);
-    const answer = await get('/', {
-      host: `127.0.0.1:${port}`,
-      cookie: `repa_web_${port}=${saved.searchParams.get('secret')}`,
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toBe('app');
-  });
-
-  it('serves no page after a clean stop: web.json is deleted and the old port is refused', async () => {
-    const appDirectory = tempAppDirectory();
-    const first = await webDaemon(appDirectory);
-    const before = new URL((await openWebApp({ socketPath: first.socketPath })).url);
-    const path = join(appDirectory, 'run', 'web.json');
-    expect(existsSync(path)).toBe(true);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-    expect(existsSync(path)).toBe(false);
-    await webDaemon(appDirectory);
-    expect(existsSync(path)).toBe(false);
-    port = Number(before.port);
-    await expect(
-      get('/', {
-        host: `127.0.0.1:${port}`,
-        cookie: `repa_web_${port}=${before.searchParams.get('secret')}`,
-      }),
-    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-  });
-
-  it('ignores a saved state that is not a valid regular file, and makes a new secret', async () => {
-    for (const bad of ['{"port":1,"secret":"short"}', 'not json', 'symlink']) {
-      const appDirectory = tempAppDirectory();
-      mkdirSync(join(appDirectory, 'run'), { recursive: true, mode: 0o700 });
-      const path = join(appDirectory, 'run', 'web.json');
-      if (bad === 'symlink') {
-        const target = join(appDirectory, 'elsewhere.json');
-        writeFileSync(target, JSON.stringify({ port: 1, secret: 'a'.repeat(43) }));
-        symlinkSync(target, path);
-      } else writeFileSync(path, bad);
-      const child = await webDaemon(appDirectory);
-      const url = new URL((await openWebApp({ socketPath: child.socketPath })).url);
-      expect(url.port, bad).not.toBe('1');
-      expect(url.searchParams.get('secret'), bad).toMatch(/^[\w-]{43}$/);
-      expect(url.searchParams.get('secret'), bad).not.toBe('a'.repeat(43));
-      expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
-        port: Number(url.port),
-        secret: url.searchParams.get('secret'),
-      });
-      expect(statSync(path).mode & 0o777).toBe(0o600);
-      child.child.kill('SIGKILL');
-    }
   });
 });

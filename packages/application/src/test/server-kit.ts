@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type RepaClient, RepaError, type RunEventNotification } from '@repa/protocol';
+import type { RepaClient, RunEventNotification } from '@repa/protocol';
 import { createRepaClient, type RepaClientTarget } from '@repa/protocol/node';
 import { afterEach, expect } from 'vitest';
 import type { RepaHandlers } from '../server/repa-handlers.js';
@@ -84,17 +84,6 @@ export async function raw(server: RepaServer): Promise<RawConnection> {
   const connection = await RawConnection.open(server.socketPath);
   cleanups.push(() => connection.destroy());
   return connection;
-}
-
-/** The RepaError the promise rejects with. */
-export async function rejection(promise: Promise<unknown>): Promise<RepaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (RepaError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { makeEpub, makePdf } from '@repa/fixtures';
+import { makeEpub, makePdf, TIDES_NOTE as TIDES } from '@repa/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTools, type ToolResult } from '../test/content-tools.js';
 import { tempSpace, writeFiles } from '../test/temp-space.js';
@@ -7,14 +7,6 @@ import { checkAnswerCitations, markChangedSince } from './answer-citations.js';
 import { type CitationReading, checkCitations } from './check-citations.js';
 import { citationReadings } from './citation-readings.js';
 import { parseCitations } from './parse-citations.js';
-
-const TIDES = [
-  '# Tides',
-  'Tides are caused mainly by the Moon.',
-  'The Sun adds a smaller pull,',
-  'so spring tides come at new and full moon.',
-  'Neap tides come at the quarters.',
-].join('\n');
 
 const reading = (overrides: Partial<CitationReading> = {}): CitationReading => ({
   target: 'notes/tides.md',

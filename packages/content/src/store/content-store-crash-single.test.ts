@@ -1,15 +1,17 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
-import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { describe, expect, it } from 'vitest';
+import {
+  expectReceiptsOnDisk,
+  type NodeRun,
+  runNodeInPairs,
+  writeStoreChild,
+} from '../test/child-node.js';
+import { readTextTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const folder = tempSpaces();
 
 // A save of one change takes the short protocol (its intent record is not fsynced, the identity
 // index's folder fsync runs beside the temp file's). The child reads `a.md` (a new identity),
@@ -60,15 +62,13 @@ const KINDS = ['overwrite', 'create', 'delete'] as const;
 describe('ContentStore.save of one change', () => {
   describe('killed with SIGKILL at each step (child process running dist/)', () => {
     it('leaves old or new bytes, keeps the identity it showed, finishes or keeps the intent on restart', async () => {
-      const scriptDir = await tempSpace();
-      dirs.push(scriptDir);
+      const scriptDir = await folder();
       const script = join(scriptDir, 'child.mjs');
       const node = await writeStoreChild(script, CHILD);
       const runs = KINDS.flatMap((kind) =>
         STEPS.map(([step, expected]) => ({ kind, step, expected })),
       );
-      const cases = await Promise.all(runs.map(async () => tempSpace(OLD)));
-      dirs.push(...cases);
+      const cases = await Promise.all(runs.map(() => folder(OLD)));
       const results = await runNodeInPairs(
         node,
         script,
@@ -83,30 +83,15 @@ describe('ContentStore.save of one change', () => {
         expect(shownIdentity, `${label}: ${result.stderr}`).toMatch(/^repa:document\//u);
         if (step === 'none') {
           expect(result.code, result.stderr).toBe(0);
-          for (const receipt of JSON.parse(printed as string) as {
-            target: string;
-            version: string | null;
-          }[]) {
-            const path = join(root, receipt.target);
-            expect(existsSync(path) ? sha(await readFile(path, 'utf8')) : null, label).toBe(
-              receipt.version,
-            );
-          }
+          await expectReceiptsOnDisk(root, printed as string, label);
         } else {
           expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
           expect(printed, label).toBe('');
         }
 
         const store = await ContentStore.open({ root });
-        const tree = Object.fromEntries(
-          Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
-            path,
-            bytes.toString(),
-          ]),
-        );
-        const visible = Object.fromEntries(
-          Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
-        );
+        const tree = await readTextTree(root, { withRepa: true });
+        const visible = await readTextTree(root);
         expect(visible, label).toEqual(expected === 'new' ? NEW[kind] : OLD);
         expect(
           Object.keys(tree).filter((path) => path.includes('repa-tmp')),

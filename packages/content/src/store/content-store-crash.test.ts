@@ -1,15 +1,16 @@
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
-import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { describe, expect, it } from 'vitest';
+import {
+  expectReceiptsOnDisk,
+  type NodeRun,
+  runNodeInPairs,
+  writeStoreChild,
+} from '../test/child-node.js';
+import { readTextTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const folder = tempSpaces();
 
 // The child opens the store from the built package, reads, saves three changes and is killed with
 // SIGKILL (no clean-up of any kind) right after the named step.
@@ -58,12 +59,10 @@ const KILLS: [string, number, 'old' | 'old+record' | 'new'][] = [
 describe('ContentStore.save', () => {
   describe('killed with SIGKILL at each step (child process running dist/)', () => {
     it('leaves old or new bytes, finishes or keeps the intent on restart, and no temp files', async () => {
-      const scriptDir = await tempSpace();
-      dirs.push(scriptDir);
+      const scriptDir = await folder();
       const script = join(scriptDir, 'child.mjs');
       const node = await writeStoreChild(script, CHILD);
-      const cases = await Promise.all(KILLS.map(async () => tempSpace(OLD)));
-      dirs.push(...cases);
+      const cases = await Promise.all(KILLS.map(() => folder(OLD)));
       const results = await runNodeInPairs(
         node,
         script,
@@ -77,30 +76,15 @@ describe('ContentStore.save', () => {
         if (step === 'none') {
           expect(result.code, result.stderr).toBe(0);
           // Nothing reported saved is missing from disk.
-          for (const receipt of JSON.parse(result.stdout) as {
-            target: string;
-            version: string | null;
-          }[]) {
-            const path = join(root, receipt.target);
-            expect(existsSync(path) ? sha(await readFile(path, 'utf8')) : null, label).toBe(
-              receipt.version,
-            );
-          }
+          await expectReceiptsOnDisk(root, result.stdout, label);
         } else {
           expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
           expect(result.stdout, label).toBe('');
         }
 
         const store = await ContentStore.open({ root });
-        const tree = Object.fromEntries(
-          Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
-            path,
-            bytes.toString(),
-          ]),
-        );
-        const visible = Object.fromEntries(
-          Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
-        );
+        const tree = await readTextTree(root, { withRepa: true });
+        const visible = await readTextTree(root);
         expect(visible, label).toEqual(expected === 'new' ? NEW : OLD);
         expect(
           Object.keys(tree).filter((path) => path.includes('repa-tmp')),

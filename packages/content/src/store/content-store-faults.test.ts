@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readTree, removeAll, tempSpace } from '../test/temp-space.js';
+import { describe, expect, it } from 'vitest';
+import { readTextTree, tempSpaces } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const folder = tempSpaces();
 
 const ENOSPC_CALLS = new Set(['open', 'write', 'mkdir']);
 
@@ -41,8 +40,7 @@ const NEW_B = 'new b\n';
 
 /** One save of three changes (modify, create in a new folder, delete) with a failure injected. */
 async function runWithFault(failAt: number, sticky: boolean) {
-  const root = await tempSpace(OLD);
-  dirs.push(root);
+  const root = await folder(OLD);
   const { fs, state } = faultyFs({ failAt, sticky });
   const store = await ContentStore.open({ root, fs });
   const a = await store.read('a.md');
@@ -69,15 +67,8 @@ async function runWithFault(failAt: number, sticky: boolean) {
 /** Checks the invariants after a restart on the real filesystem. */
 async function checkAfterRestart(root: string, outcome: string) {
   const store = await ContentStore.open({ root });
-  const tree = Object.fromEntries(
-    Object.entries(await readTree(root, { withRepa: true })).map(([path, bytes]) => [
-      path,
-      bytes.toString(),
-    ]),
-  );
-  const visible = Object.fromEntries(
-    Object.entries(tree).filter(([path]) => !path.startsWith('.repa/')),
-  );
+  const tree = await readTextTree(root, { withRepa: true });
+  const visible = await readTextTree(root);
   const allNew = { 'a.md': NEW_A, 'b/new.md': NEW_B };
   // Old or new, per object and across the save; never a mix, never partial bytes.
   expect([OLD, allNew]).toContainEqual(visible);

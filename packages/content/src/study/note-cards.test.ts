@@ -38,6 +38,22 @@ describe('cards in notes', () => {
     expect(new Set(cards.map((card) => card.id)).size).toBe(cards.length);
   });
 
+  it('reads a cloze line written among inline cards as a card of its own', () => {
+    const text = [
+      'What builds proteins?::Ribosomes',
+      'The ==nucleus== holds the DNA.',
+      'Photosynthesis:::Light to sugar',
+      'A plain line between them.',
+    ].join('\n');
+    const cards = parseNoteCards(text, NOTE);
+    expect(cards.map((card) => [card.kind, card.front, card.back, card.line])).toEqual([
+      ['basic', 'What builds proteins?', 'Ribosomes', 1],
+      ['cloze', 'The [...] holds the DNA.', 'nucleus', 2],
+      ['reversed', 'Photosynthesis', 'Light to sugar', 3],
+      ['reversed', 'Light to sugar', 'Photosynthesis', 3],
+    ]);
+  });
+
   it('takes the id and source from the Repa comment after a card, and reads past an SR comment', () => {
     const source = { id: 'cabcdefghij', cite: 'src/a.md:2-3', version: 'f'.repeat(64), quote: 'q' };
     const text = [

@@ -143,7 +143,19 @@ function blockCards(block: readonly string[], start: number): Found[] {
     if (reversed)
       cards.push({ ...base, kind, front: back, back: front, reverse: true, ordinal: 1 });
   }
-  if (inline) return cards;
+  if (!inline) return clozeCards(textLines, start);
+  // Beside inline cards, a line with deletions is a cloze card of its own.
+  for (const [offset, line] of textLines.entries()) {
+    if (line === undefined || cards.some((card) => card.line === start + offset + 1)) continue;
+    const at = line.indexOf('::');
+    if (at > 0 && !inCode(line, at)) continue;
+    cards.push(...clozeCards([line], start + offset));
+  }
+  return cards.sort((a, b) => a.line - b.line);
+}
+
+/** The cloze cards of `textLines` (one per `==deletion==`; `start`: the first line's index). */
+function clozeCards(textLines: readonly (string | undefined)[], start: number): Found[] {
   const text = textLines
     .filter((line) => line !== undefined)
     .map(clean)

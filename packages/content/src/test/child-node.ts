@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
@@ -61,4 +62,17 @@ export async function runNodeInPairs(
     results.push(...(await Promise.all(pair)));
   }
   return results;
+}
+
+/** Checks the receipts a child printed (JSON): the version each reports saved is on disk. */
+export async function expectReceiptsOnDisk(root: string, printed: string, label: string) {
+  for (const receipt of JSON.parse(printed) as { target: string; version: string | null }[]) {
+    const path = join(root, receipt.target);
+    const onDisk = existsSync(path)
+      ? createHash('sha256')
+          .update(await readFile(path, 'utf8'))
+          .digest('hex')
+      : null;
+    expect(onDisk, label).toBe(receipt.version);
+  }
 }

@@ -54,8 +54,11 @@ export async function readTree(
 }
 
 /** The same tree as text, for readable assertions. */
-export async function readTextTree(root: string): Promise<Record<string, string>> {
-  const tree = await readTree(root);
+export async function readTextTree(
+  root: string,
+  options: { withRepa?: boolean } = {},
+): Promise<Record<string, string>> {
+  const tree = await readTree(root, options);
   return Object.fromEntries(
     Object.entries(tree).map(([path, bytes]) => [path, bytes.toString('utf8')]),
   );

@@ -7,6 +7,7 @@ import type {
 import { appendLearningContextSnapshot } from '../append-learning-context-snapshot.js';
 import type { LearningContextView } from '../learning-context-file.js';
 import type { AgentMessage } from '../pi-types.js';
+import { memory } from './memory-session.js';
 
 /** A learning-context view with `revision` and a body derived from it. */
 export function view(
@@ -109,4 +110,21 @@ export function sources(projection: SessionProjection): [string, string[]][] {
 
 function textOf(content: readonly { type: string; text?: string }[]): string {
   return content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
+}
+
+/**
+ * A new session: snapshot r1, the exchanges "one" and "two" (`between` runs after "one"), then a
+ * compaction to summary S1 keeping "two". The session, and the ids of the snapshot and of "one".
+ */
+export function compactedPastSnapshot(between?: (sm: SessionManager, snapshotId: string) => void): {
+  sm: SessionManager;
+  snapshotId: string;
+  one: string;
+} {
+  const sm = memory();
+  const snapshotId = snapshot(sm, '1');
+  const one = exchange(sm, 'one');
+  between?.(sm, snapshotId);
+  compaction(sm, 'S1', exchange(sm, 'two'));
+  return { sm, snapshotId, one };
 }

@@ -14,13 +14,7 @@ import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { HostBashTool } from '../bash-settings.js';
 import { hideMachineFolders } from '../machine-folders.js';
 import { packageReport } from '../packages/index.js';
-import {
-  checkRunCitations,
-  markRun,
-  RESUME_MESSAGE,
-  RESUME_NOTE,
-  resumeModeOf,
-} from '../sessions/index.js';
+import { markRun, RESUME_MESSAGE, RESUME_NOTE, resumeModeOf } from '../sessions/index.js';
 import { type ActiveRun, onPiEvent, startActiveRun } from './active-run.js';
 import { type AssembledSession, assembleSession } from './assemble-session.js';
 import { type CompactionOutcome, CompactionWatch, compactSession } from './compact-session.js';
@@ -29,13 +23,9 @@ import { applyModelSettings } from './model-settings.js';
 import { type DeliverOptions, RunDeliveries } from './pi-queues.js';
 import { PromptCache } from './prompt-cache.js';
 import { type RewindRequest, rewindRun } from './rewind-conversation.js';
-import { cancelledOutcome, outcomeOf, type RunOutcome, withUsage } from './run-outcome.js';
-import {
-  appendContextSnapshot,
-  appendFileChangeNotice,
-  prepareResume,
-  readRunInputs,
-} from './run-preparation.js';
+import { endedRunOutcome, thrownRunOutcome } from './run-answer.js';
+import { cancelledOutcome, type RunOutcome } from './run-outcome.js';
+import { appendRunNotices, prepareResume, readRunInputs } from './run-preparation.js';
 
 /**
  * One Repa session on the real Pi SDK: Pi runs the model, history, tool loop, retries and
@@ -286,9 +276,7 @@ export class PiConversationHost {
         ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
         ...packageReport(this.#packages.packageResources),
       });
-      appendContextSnapshot(this.#sessionManager, run);
-      // Files changed since the last request are told before the new user message (R50).
-      await appendFileChangeNotice(this.#observer, this.#sessionManager, settings.fileChanges, run);
+      await appendRunNotices(this.#observer, this.#sessionManager, settings, run);
       this.#prompts.tellNewDay(this.#sessionManager);
       if (run.cancelRequested) return cancelledOutcome(prompt);
       if (attached) {
@@ -306,39 +294,21 @@ export class PiConversationHost {
         const message = attached ? `${text}\n\n${attached.text}` : text;
         await this.#session.prompt(message, images.length > 0 ? { images } : undefined);
       }
-      const fallback = { ...this.#options, connection: options.connection };
-      const outcome = this.#withUsage(outcomeOf(this.#session, prompt, run, fallback), run);
-      const citations =
-        outcome.status === 'succeeded' && outcome.output
-          ? await checkRunCitations(
-              this.#store,
-              this.#session,
-              this.#sessionManager,
-              outcome.output,
-            )
-          : [];
-      return {
-        ...outcome,
-        ...(citations.length > 0 ? { citations } : {}),
-        ...(attached ? { attachedSources: attached.sources } : {}),
-        ...(run.restricted.length > 0 ? { restricted: run.restricted } : {}),
+      const end = {
+        session: this.#session,
+        sessionManager: this.#sessionManager,
+        store: this.#store,
+        fallback: { ...this.#options, connection: options.connection },
       };
+      return await endedRunOutcome(end, prompt, run, attached);
     } catch (error) {
-      if (run.cancelRequested) return this.#withUsage(cancelledOutcome(run.prompt), run);
-      return this.#withUsage(
-        { status: 'failed', error: RepaError.fromUnknown(error).toWire(), prompt: run.prompt },
-        run,
-      );
+      return thrownRunOutcome(this.#session, this.#options.modelRuntime, run, error);
     } finally {
       run.deliveries.close();
       unsubscribe();
       this.#run = undefined;
       run.deliveries.failPending();
     }
-  }
-
-  #withUsage(outcome: RunOutcome, run: ActiveRun): RunOutcome {
-    return withUsage(outcome, this.#session, this.#options.modelRuntime, run);
   }
 
   /**

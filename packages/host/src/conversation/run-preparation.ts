@@ -139,6 +139,20 @@ export async function appendFileChangeNotice(
   run.emit({ type: 'file-change-notice', changes: message.details.changes });
 }
 
+/**
+ * What a run adds to the history before its message: the learning context's snapshot, then the
+ * files changed since the last request (R50).
+ */
+export async function appendRunNotices(
+  observer: ContentObserver,
+  sessionManager: SessionManager,
+  settings: { fileChanges: FileChangesMode },
+  run: ActiveRun,
+): Promise<void> {
+  appendContextSnapshot(sessionManager, run);
+  await appendFileChangeNotice(observer, sessionManager, settings.fileChanges, run);
+}
+
 /** The `customType` of the message that tells the model the day changed (see {@link appendDateNotice}). */
 export const DATE_NOTICE = 'repa.date';
 

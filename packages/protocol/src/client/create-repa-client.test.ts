@@ -2,14 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { RepaError } from '../errors/repa-error.js';
 import {
   event,
-  rejection,
+  repaErrorOf,
   runInfo,
+  type ScriptedServer,
   useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
 import type { RunEventNotification } from '../v1/runs.js';
 
 const { serve, clientOf } = useScriptedServers();
+
+/**
+ * Drops the client's first connection, waits until it saw the drop, and asks `run.list`: the client
+ * connects again, what it re-sends on the new connection first (its second) arrives before the list.
+ */
+async function reconnectWithRunList(
+  server: ScriptedServer,
+  client: ReturnType<typeof clientOf>,
+): Promise<void> {
+  server.connections[0]?.destroy();
+  await new Promise((resolve) => client.on('disconnect', resolve));
+  await client.request('run.list', {});
+}
 
 describe('createRepaClient', () => {
   describe('connecting', () => {
@@ -30,7 +44,7 @@ describe('createRepaClient', () => {
           new RepaError('unsupported_version', 'no', { details: { supported: ['v2'] } }),
         ),
       );
-      const error = await rejection(clientOf(server).connect());
+      const error = await repaErrorOf(clientOf(server).connect());
       expect(error.code).toBe('unsupported_version');
       expect(error.details).toEqual({ supported: ['v2'] });
       expect(server.connections).toHaveLength(1);
@@ -64,7 +78,7 @@ describe('createRepaClient', () => {
         details: { runId: 'r0' },
       });
       const server = await serve(withInitialize((m, c) => c.error(m.id, sent)));
-      const error = await rejection(clientOf(server).request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(clientOf(server).request('run.get', { runId: 'r1' }));
       expect(error.toWire()).toEqual(sent.toWire());
     });
 
@@ -72,7 +86,7 @@ describe('createRepaClient', () => {
       const server = await serve(
         withInitialize((m, c) => c.result(m.id, { run: { ...runInfo(), status: 'dancing' } })),
       );
-      const error = await rejection(clientOf(server).request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(clientOf(server).request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('internal');
       expect(error.message).toContain('result.run.status');
     });
@@ -90,8 +104,8 @@ describe('createRepaClient', () => {
       await client.connect();
       const waiting = client.request('run.get', { runId: 'small' });
       const big = client.request('run.get', { runId: 'big' });
-      expect((await rejection(big)).code).toBe('message_too_large');
-      expect((await rejection(waiting)).code).toBe('message_too_large');
+      expect((await repaErrorOf(big)).code).toBe('message_too_large');
+      expect((await repaErrorOf(waiting)).code).toBe('message_too_large');
     });
   });
 
@@ -108,7 +122,7 @@ describe('createRepaClient', () => {
       const disconnects: string[] = [];
       client.on('disconnect', (error) => disconnects.push(error.code));
       await client.request('run.subscribe', { runId: 'r1' });
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('daemon_unavailable');
       expect(disconnects).toEqual(['daemon_unavailable']);
 
@@ -133,7 +147,7 @@ describe('createRepaClient', () => {
       const dropped = new Promise((resolve) => client.on('disconnect', resolve));
       server.connections[0]?.destroy();
       await dropped;
-      const error = await rejection(client.request('run.list', {}));
+      const error = await repaErrorOf(client.request('run.list', {}));
       expect(error.code).toBe('daemon_unavailable');
       expect(server.connections).toHaveLength(1 + 3);
     });
@@ -152,9 +166,7 @@ describe('createRepaClient', () => {
       const ended = new Promise((resolve) => client.on('run.event', resolve));
       await client.request('run.subscribe', { runId: 'r1' });
       await ended;
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(server.connections[1]?.received.map((m) => m.method)).toEqual([
         'initialize',
         'run.list',
@@ -212,9 +224,7 @@ describe('createRepaClient', () => {
       await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'a', input });
       await client.request('run.retry', { runId: 'a', requestId: 'b' });
       await client.request('run.resume', { runId: 'a', requestId: 'c' });
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(
         server.connections[1]?.received.filter((m) => m.method === 'run.subscribe'),
       ).toMatchObject([
@@ -235,9 +245,7 @@ describe('createRepaClient', () => {
       const client = clientOf(server);
       const input = { type: 'text' as const, text: 'hi' };
       await client.request('run.submit', { space: '/s', sessionId: 's1', requestId: 'q1', input });
-      server.connections[0]?.destroy();
-      await new Promise((resolve) => client.on('disconnect', resolve));
-      await client.request('run.list', {});
+      await reconnectWithRunList(server, client);
       expect(server.connections[1]?.received.map((m) => m.method)).toEqual([
         'initialize',
         'run.list',
@@ -269,10 +277,10 @@ describe('createRepaClient', () => {
       const server = await serve(withInitialize());
       const client = clientOf(server);
       await client.connect();
-      const pending = rejection(client.request('run.list', {}));
+      const pending = repaErrorOf(client.request('run.list', {}));
       await client.close();
       expect((await pending).code).toBe('cancelled');
-      expect((await rejection(client.request('run.list', {}))).code).toBe('cancelled');
+      expect((await repaErrorOf(client.request('run.list', {}))).code).toBe('cancelled');
     });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RepaError } from '../errors/repa-error.js';
 import {
   event,
-  rejection,
+  repaErrorOf,
   runInfo,
   type ScriptedConnection,
   useScriptedServers,
@@ -100,8 +100,8 @@ describe('RepaClient.followRun', () => {
       );
       const client = clientOf(server);
       const follower = client.followRun(() => client.request('run.submit', submitParams));
-      expect((await rejection(follower.accepted)).code).toBe('busy');
-      expect((await rejection(collect(follower))).code).toBe('busy');
+      expect((await repaErrorOf(follower.accepted)).code).toBe('busy');
+      expect((await repaErrorOf(collect(follower))).code).toBe('busy');
     });
   });
 
@@ -144,7 +144,7 @@ describe('RepaClient.followRun', () => {
       refusal = new RepaError('unauthorized', 'no');
       const refused = client.followRun(() => client.request('run.submit', submitParams));
       refused.cancel();
-      expect((await rejection(collect(refused))).code).toBe('unauthorized');
+      expect((await repaErrorOf(collect(refused))).code).toBe('unauthorized');
     });
   });
 
@@ -197,7 +197,7 @@ describe('RepaClient.followRun', () => {
       const follower = client.followRun(() => client.request('run.submit', submitParams));
       await follower.accepted;
       await server.close();
-      expect((await rejection(collect(follower))).code).toBe('daemon_unavailable');
+      expect((await repaErrorOf(collect(follower))).code).toBe('daemon_unavailable');
     });
 
     it('throws the re-subscription’s refusal (the daemon forgot the run)', async () => {
@@ -210,7 +210,7 @@ describe('RepaClient.followRun', () => {
       const follower = client.followRun(() => client.request('run.submit', submitParams));
       await follower.accepted;
       server.connections[0]?.destroy();
-      expect((await rejection(collect(follower))).code).toBe('not_found');
+      expect((await repaErrorOf(collect(follower))).code).toBe('not_found');
     });
   });
 
@@ -220,6 +220,6 @@ describe('RepaClient.followRun', () => {
     const follower = client.followRun(() => client.request('run.submit', submitParams));
     await follower.accepted;
     await client.close();
-    expect((await rejection(collect(follower))).code).toBe('cancelled');
+    expect((await repaErrorOf(collect(follower))).code).toBe('cancelled');
   });
 });

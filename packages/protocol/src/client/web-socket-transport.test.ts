@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocketServer } from 'ws';
-import { event, rejection, runInfo } from '../test/scripted-server.js';
+import { event, repaErrorOf, runInfo } from '../test/scripted-server.js';
 import { createRepaClient, type RepaClient } from './create-repa-client.js';
 import { webSocketTransport } from './web-socket-transport.js';
 
@@ -69,21 +69,21 @@ describe('webSocketTransport', () => {
     if (typeof address !== 'object' || address === null) throw new Error('no address');
     await new Promise((resolve) => probe.close(resolve));
     const url = `ws://127.0.0.1:${address.port}/rpc`;
-    const error = await rejection(clientOf(url).connect());
+    const error = await repaErrorOf(clientOf(url).connect());
     expect(error.code).toBe('daemon_unavailable');
     expect(error.message).toContain(url);
   });
 
   it('closes on a message that is not JSON, failing the pending call with internal', async () => {
     const { url } = await serve((_message, socket) => socket.send('{"jsonrpc":'));
-    const error = await rejection(clientOf(url).request('run.get', { runId: 'r1' }));
+    const error = await repaErrorOf(clientOf(url).request('run.get', { runId: 'r1' }));
     expect(error.code).toBe('internal');
     expect(error.message).toBe('The daemon sent malformed JSON.');
   });
 
   it('fails pending calls with daemon_unavailable when the daemon closes the socket', async () => {
     const { url } = await serve((_message, socket) => socket.terminate());
-    const error = await rejection(clientOf(url).request('run.get', { runId: 'r1' }));
+    const error = await repaErrorOf(clientOf(url).request('run.get', { runId: 'r1' }));
     expect(error.code).toBe('daemon_unavailable');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TCP_AUTH_METHOD } from '../client/tcp-auth.js';
-import { rejection, useScriptedServers, withInitialize } from '../test/scripted-server.js';
+import { repaErrorOf, useScriptedServers, withInitialize } from '../test/scripted-server.js';
 import { createRepaClient } from './socket-transport.js';
 
 const { serve, clientOf } = useScriptedServers();
@@ -14,7 +14,7 @@ describe('socketTransport', () => {
     it('rejects with daemon_unavailable telling to start the daemon when no socket exists', async () => {
       const socketPath = join(mkdtempSync(join(tmpdir(), 'repa-client-')), 'daemon.sock');
       const client = createRepaClient({ socketPath });
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('daemon_unavailable');
       expect(error.message).toContain(socketPath);
       expect(error.fix).toMatch(/repa daemon start/);
@@ -28,7 +28,7 @@ describe('socketTransport', () => {
       if (typeof address !== 'object' || address === null) throw new Error('no address');
       await new Promise((resolve) => probe.close(resolve));
       const client = createRepaClient({ host: '127.0.0.1', port: address.port, token: 't' });
-      const error = await rejection(client.connect());
+      const error = await repaErrorOf(client.connect());
       expect(error.code).toBe('daemon_unavailable');
       expect(error.details).toMatchObject({ errno: 'ECONNREFUSED' });
     });
@@ -54,7 +54,7 @@ describe('socketTransport', () => {
       const client = clientOf(server);
       const disconnects: string[] = [];
       client.on('disconnect', (error) => disconnects.push(error.code));
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('internal');
       expect(error.message).toBe('The daemon sent malformed JSON.');
       expect(disconnects).toEqual(['internal']);
@@ -67,7 +67,7 @@ describe('socketTransport', () => {
         }),
       );
       const client = clientOf(server, { maxFrameBytes: 1024 });
-      const error = await rejection(client.request('run.get', { runId: 'r1' }));
+      const error = await repaErrorOf(client.request('run.get', { runId: 'r1' }));
       expect(error.code).toBe('message_too_large');
     });
   });

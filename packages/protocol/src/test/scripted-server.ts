@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { RepaClient, RepaClientOptions } from '../client/create-repa-client.js';
-import { RepaError } from '../errors/repa-error.js';
+import type { RepaError } from '../errors/repa-error.js';
 import {
   createRepaClient,
   type RepaClientTarget,
@@ -120,7 +120,7 @@ export async function startScriptedServer(
   };
 }
 
-export { runInfo } from '../testing/index.js';
+export { repaErrorOf, runInfo } from '../testing/index.js';
 
 /**
  * Scripted servers and clients for one test file, closed after each test: `serve` starts a
@@ -149,17 +149,6 @@ export function useScriptedServers(): {
       return client;
     },
   };
-}
-
-/** The RepaError `promise` rejects with; throws when it resolves or rejects with anything else. */
-export async function rejection(promise: Promise<unknown>): Promise<RepaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (RepaError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /** A `run.event` notification of run r1 (session s1) as the server sends it. */

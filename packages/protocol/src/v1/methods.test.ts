@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { examples, malformed, sha } from '../test/method-examples.js';
+import { malformed } from '../test/malformed-params.js';
+import { examples, sha } from '../test/method-examples.js';
 import { invalidRequestFromZod, jsonRpcRequestSchema, jsonRpcResponseSchema } from './json-rpc.js';
 import { v1JsonSchemas } from './json-schema.js';
 import { v1Methods, v1Notifications } from './methods.js';

@@ -34,7 +34,7 @@ type ItemDeclaration<T> = Omit<SettingItem<T>, 'values' | 'requiresTrust'> & {
   readonly requiresTrust?: boolean;
 };
 
-/** An item as declared: `values` worked out from its schema unless given, trust off unless asked. */
+/** An item declared once: its allowed values worked out from its schema unless given. */
 export function item<T>(declaration: ItemDeclaration<T>): SettingItem<T> {
   const { values = valuesOf(declaration.schema), requiresTrust = false } = declaration;
   return Object.freeze({ ...declaration, values, requiresTrust });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
 import { clean, emittedDocs } from '../test/emitted-docs.js';
+import type { Holds, Same } from '../test/type-equality.js';
 import { approvalRecordSchema } from './approvals.js';
 import { citationSchema } from './citations.js';
 import {
@@ -108,24 +109,7 @@ import {
 import { type RestrictedItem, restrictedItemSchema } from './trust.js';
 import type { MaterialInfo, V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 
-/** The named (non-index-signature) keys of `T`. */
-type NamedKeys<T> = keyof {
-  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K];
-};
-/** `true` when `A` and `B` name the same keys and each is assignable to the other. */
-type Same<A, B> = [A] extends [B]
-  ? [B] extends [A]
-    ? [NamedKeys<A>] extends [NamedKeys<B>]
-      ? [NamedKeys<B>] extends [NamedKeys<A>]
-        ? true
-        : false
-      : false
-    : false
-  : false;
 type Variant<T extends RunEvent['type']> = Extract<z.infer<typeof runEventSchema>, { type: T }>;
-
-/** Accepts only `true`. */
-type Holds<T extends true> = T;
 
 /** `true` when each method's params and result interfaces equal its schemas (else `boolean`). */
 type MethodsEqual = {
