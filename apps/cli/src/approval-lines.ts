@@ -3,6 +3,7 @@ import type {
   RepaClient,
   RunApprovalAnsweredEvent,
   RunApprovalRequestEvent,
+  SettingItemView,
 } from '@repa/protocol';
 import { diffCounts, unifiedLines } from './diff-lines.js';
 
@@ -43,12 +44,17 @@ export function editsLine(mode: EditsMode | undefined): string {
   return `[repa] edits: ${EDITS[mode ?? 'auto']}`;
 }
 
+/** `tools.edits` as `settings.get`'s items give it. */
+export function editsModeOf(items: readonly SettingItemView[]): EditsMode {
+  const value = items.find((item) => item.key === 'tools.edits')?.value;
+  return value === 'ask' || value === 'off' ? value : 'auto';
+}
+
 /** The space's and session's `tools.edits` now (the next run's). */
 export async function editsMode(
   client: RepaClient,
   where: { space: string; sessionId: string },
 ): Promise<EditsMode> {
   const { items } = await client.request('settings.get', where);
-  const value = items.find((item) => item.key === 'tools.edits')?.value;
-  return value === 'ask' || value === 'off' ? value : 'auto';
+  return editsModeOf(items);
 }

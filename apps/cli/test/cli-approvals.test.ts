@@ -2,20 +2,17 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import type { EndpointReply, OpenAiEndpoint } from '@repa/fixtures';
 import type { RepaClient, RunApprovalRequestEvent, RunEvent } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, repa, repaJson } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, repaJson } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DONE, offered, useScriptedDaemon } from './commands-sandbox.js';
 
-const sandbox = createSandbox();
+const scripted = useScriptedDaemon();
+const { sandbox } = scripted;
 let model: OpenAiEndpoint;
 let client: RepaClient;
-const DONE: EndpointReply = { kind: 'text', text: 'Done.' };
-
-/** The tool names a request offered the model. */
-const offered = (request: Record<string, unknown> | undefined) =>
-  ((request?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
 
 const note = (path: string) => join(sandbox.space, path);
 const ASK = { edits: 'ask' } as const;
@@ -80,23 +77,9 @@ async function submit(
   return { follower, events, done, sessionId: session.sessionId };
 }
 
-beforeAll(async () => {
-  model = await startOpenAiEndpoint([DONE]);
-  model.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'test/plain']);
-  expect(start.code, start.stderr).toBe(0);
-  // A space Repa makes is trusted, so its own settings of tools.* apply.
-  const first = await repa(sandbox, ['run', 'Hello.']);
-  expect(first.code, first.stderr).toBe(0);
-  client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await repaJson(sandbox, ['daemon', 'stop']);
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+beforeAll(() => {
+  model = scripted.endpoint();
+  client = scripted.client();
 });
 
 describe('tools.edits off', () => {

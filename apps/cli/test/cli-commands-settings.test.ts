@@ -37,6 +37,7 @@ describe('repa', () => {
         'tools.bash',
         'tools.bashTimeoutSeconds',
         'tools.edits',
+        'study.mode',
         'daemon.idleMinutes',
         'compaction.instructions',
         'runs.retentionDays',

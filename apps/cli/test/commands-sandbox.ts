@@ -1,10 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import type { RepaClient } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import {
   type CliSandbox,
   createSandbox,
+  repa,
   repaJson,
   SLOW_MODEL,
   type SlowModel,
@@ -142,6 +144,42 @@ export function useCommandsSandbox(): CommandsSandbox {
       } finally {
         await client.close();
       }
+    },
+  };
+}
+
+/** The reply a scripted model ends with when nothing else is scripted. */
+export const DONE: EndpointReply = { kind: 'text', text: 'Done.' };
+
+/** The tool names a request offered the model. */
+export const offered = (request: Record<string, unknown> | undefined) =>
+  ((request?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+
+/**
+ * As {@link useEndpointDaemon} (answering {@link DONE}), its space made a Repa space by a first run
+ * (trusted, so its own `tools.*` settings apply) and a client connected to the daemon: the sandbox,
+ * and the endpoint and the client once the file's hooks ran.
+ */
+export function useScriptedDaemon(): {
+  sandbox: CliSandbox;
+  endpoint(): OpenAiEndpoint;
+  client(): RepaClient;
+} {
+  const { sandbox, endpoint } = useEndpointDaemon([DONE]);
+  let connected: RepaClient | undefined;
+  beforeAll(async () => {
+    const first = await repa(sandbox, ['run', 'Hello.']);
+    expect(first.code, first.stderr).toBe(0);
+    connected = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
+    await connected.connect();
+  });
+  afterAll(() => connected?.close());
+  return {
+    sandbox,
+    endpoint,
+    client() {
+      if (connected === undefined) throw new Error('the client connects in beforeAll');
+      return connected;
     },
   };
 }

@@ -4,13 +4,14 @@ import { useState } from 'preact/hooks';
 import { type ComposerImages, ImageTray } from './composer-images.js';
 import { AttachedDocuments } from './documents-panel.js';
 import { RunChoice, type RunChoiceValue } from './run-choice.js';
+import { TutorToggle } from './tutor-toggle.js';
 
 /** How a request reaches the session: `new` when no reply streams, else after it or into it. */
 export type Delivery = 'new' | 'queue' | 'steer' | 'followUp';
 
 /**
  * The message box and what goes with the next request: the documents picked, its model choice,
- * images; Send, or while a reply streams Queue, Steer and Follow up. `submit` sends; the text is
+ * tutor mode, images; Send, or while a reply streams Queue, Steer and Follow up. `submit` sends; the text is
  * cleared once the daemon accepted it.
  */
 export function Composer({
@@ -25,6 +26,7 @@ export function Composer({
   choice,
   onChoice,
   onKept,
+  session,
   submit,
 }: {
   client: RepaClient;
@@ -40,6 +42,8 @@ export function Composer({
   onChoice: (choice: RunChoiceValue) => void;
   /** A model choice was kept for the session. */
   onKept: () => void;
+  /** The open session, or a new one started for the tutor switch. */
+  session: () => Promise<string | undefined>;
   submit: (delivery: Delivery, text: string) => Promise<boolean>;
 }) {
   const [input, setInput] = useState('');
@@ -61,6 +65,7 @@ export function Composer({
                       void send(event);
                   }}></textarea>
                   <${RunChoice} client=${client} space=${space} sessionId=${sessionId} next=${next} value=${choice} onChange=${onChoice} onKept=${onKept} />
+                  <${TutorToggle} client=${client} space=${space} sessionId=${sessionId} session=${session} />
                   <${ImageTray} images=${images.images} onAdd=${images.add} onRemove=${images.remove} />
                   ${
                     active

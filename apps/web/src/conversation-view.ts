@@ -66,6 +66,14 @@ export function ConversationView({
     if (result.conversation && space) void places.select(space.root, sessionId);
   };
 
+  /** The open session, or a new one started (and shown) for a request or the tutor switch. */
+  const ensureSession = async (): Promise<string | undefined> => {
+    if (!space || sessionId !== undefined) return sessionId;
+    const { session } = await client.request('session.create', { space: space.root });
+    places.started(space.root, session.sessionId);
+    return session.sessionId;
+  };
+
   /**
    * Sends the composer's text: `new` when no reply streams; while one does, `queue` (after it) or
    * `steer` (into it, at its next step).
@@ -74,12 +82,8 @@ export function ConversationView({
     if (!space || text === '') return false;
     onNotice('');
     try {
-      let id = sessionId;
-      if (id === undefined) {
-        const { session } = await client.request('session.create', { space: space.root });
-        id = session.sessionId;
-        places.started(space.root, id);
-      }
+      const id = await ensureSession();
+      if (id === undefined) return false;
       const follower = client.followRun(() =>
         client.request('run.submit', {
           space: space.root,
@@ -178,7 +182,7 @@ export function ConversationView({
                   )}
                 </ol>
                 </div>
-                <${Composer} client=${client} space=${space.root} sessionId=${sessionId} next=${next} active=${runs.some((view) => isActive(view.status))} picked=${picked} onPick=${onPick} images=${images} choice=${choice} onChoice=${setChoice} onKept=${live.bump} submit=${submit} />`
+                <${Composer} client=${client} space=${space.root} sessionId=${sessionId} next=${next} active=${runs.some((view) => isActive(view.status))} picked=${picked} onPick=${onPick} images=${images} choice=${choice} onChoice=${setChoice} onKept=${live.bump} session=${ensureSession} submit=${submit} />`
             : html`<${Welcome} spaces=${places.known} onOpen=${(root: string) => void places.open(root)} />`
         }
         <p class="notice-line" role="alert">${notice}</p>

@@ -204,7 +204,7 @@ describe('RepaApplication runs', () => {
         sessionId,
         requestId: 'override',
         input: { type: 'text', text: 'hi' },
-        overrides: { thinkingLevel: 'high' },
+        overrides: { thinkingLevel: 'high', studyMode: 'tutor' },
       },
       connection,
     );
@@ -215,6 +215,7 @@ describe('RepaApplication runs', () => {
       bash: 'sandboxed',
       bashTimeoutSeconds: 120,
       edits: 'auto',
+      studyMode: 'tutor',
     });
     expect(run.modelSettingsSources).toEqual({
       model: 'default',
@@ -223,6 +224,7 @@ describe('RepaApplication runs', () => {
       bash: 'space',
       bashTimeoutSeconds: 'default',
       edits: 'default',
+      studyMode: 'run',
     });
     // A change after acceptance does not reach the accepted run (R20, R72).
     await set?.(
@@ -242,6 +244,7 @@ describe('RepaApplication runs', () => {
       bash: 'sandboxed',
       bashTimeoutSeconds: 120,
       edits: 'auto',
+      studyMode: 'tutor',
     });
     expect(retried.run.modelSettingsSources?.thinkingLevel).toBe('run');
     await app.cancel(retried.run.runId);

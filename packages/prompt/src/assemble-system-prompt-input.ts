@@ -3,7 +3,9 @@ import {
   type PromptSettings,
   promptSettingsSchema,
   type SettingsLevel,
+  type StudyMode,
   settingsLevelSchema,
+  studyModeSchema,
 } from '@repa/protocol';
 import { z } from 'zod';
 
@@ -92,6 +94,16 @@ export interface AssembleSystemPromptInput {
   tools: readonly PromptTool[];
   /** The outside materials granted to the space, in the order to show them (none by default). */
   materials?: readonly PromptMaterial[] | undefined;
+  /** The run's `study.mode` and where it came from; absent is `answer` (no `tutor` section). */
+  study?: PromptStudyMode | undefined;
+}
+
+/** The run's `study.mode`, with the level (or `run`, a one-run override) it came from. */
+export interface PromptStudyMode {
+  /** `answer` or `tutor`. */
+  mode: StudyMode;
+  /** Where the mode came from, named in the section's reason. */
+  source?: SettingsLevel | 'run' | undefined;
 }
 
 const sourcesSchema = z.object({
@@ -138,6 +150,12 @@ const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({
         currentType: z.string().optional(),
       }),
     )
+    .optional(),
+  study: z
+    .object({
+      mode: studyModeSchema,
+      source: z.enum([...settingsLevelSchema.options, 'run']).optional(),
+    })
     .optional(),
 });
 

@@ -55,6 +55,27 @@ describe('assembleSystemPrompt', () => {
     });
   });
 
+  describe('tutor', () => {
+    it('is in only in tutor mode, its reason naming the mode and where it came from', () => {
+      const plain = assembleSystemPrompt(readGoldenInput('defaults'));
+      expect(sectionOf(plain.report, 'tutor')).toMatchObject({
+        included: false,
+        reason: 'study.mode answer',
+      });
+      const { report, sections } = assembleSystemPrompt(
+        withSettings('defaults', (x) => {
+          x.study = { mode: 'tutor', source: 'run' };
+        }),
+      );
+      expect(sectionOf(report, 'tutor')).toMatchObject({
+        included: true,
+        reason: 'study.mode tutor for this run',
+      });
+      expect(sections.tutor).toContain('hint before an answer');
+      expect(Object.keys(sections).slice(-2)).toEqual(['citations', 'tutor']);
+    });
+  });
+
   describe('projectInstructions', () => {
     it('is included only when enabled, trusted and with at least one file', () => {
       const reasonFor = (edit: (x: AssembleSystemPromptInput) => void) =>

@@ -17,6 +17,7 @@ import { materialsSection } from './materials-section.js';
 import { projectInstructionsSection } from './project-instructions-section.js';
 import { skillCatalogSection } from './skill-catalog-section.js';
 import { toolsSection } from './tools-section.js';
+import { tutorSection } from './tutor-section.js';
 
 /** The assembled system prompt of one run, with the report of every section. */
 export interface AssembledSystemPrompt {
@@ -42,9 +43,10 @@ interface SectionDecision {
   reason: string;
 }
 
-/** " by space override", " by default", or nothing when the level is unknown. */
-function by(level: SettingsLevel | undefined): string {
+/** " by space override", " by default", " for this run", or nothing when the level is unknown. */
+function by(level: SettingsLevel | 'run' | undefined): string {
   if (level === undefined) return '';
+  if (level === 'run') return ' for this run';
   return level === 'default' ? ' by default' : ` by ${level} override`;
 }
 
@@ -145,6 +147,12 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
     citations = { name: 'citations', text: citationsSection(), reason: `on${source('citations')}` };
   }
 
+  const study = input.study ?? { mode: 'answer' };
+  const tutor: SectionDecision =
+    study.mode === 'tutor'
+      ? { name: 'tutor', text: tutorSection(), reason: `study.mode tutor${by(study.source)}` }
+      : { name: 'tutor', text: null, reason: `study.mode answer${by(study.source)}` };
+
   const append: SectionDecision =
     settings.append === ''
       ? { name: 'append', text: null, reason: `empty${source('append')}` }
@@ -160,6 +168,7 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
     toolsDecision,
     fileChanges,
     citations,
+    tutor,
     append,
   ];
 }

@@ -8,6 +8,7 @@ export type {
   PromptMaterial,
   PromptProjectInstructions,
   PromptSkill,
+  PromptStudyMode,
   PromptTool,
 } from './assemble-system-prompt-input.js';
 /** Repa's built-in base prompt for learning and knowledge work (used when `prompts.base` is null). */

@@ -176,6 +176,7 @@ export {
   type SessionInfo,
   sessionInfoSchema,
 } from './v1/sessions.js';
+export type { SettingItem } from './v1/setting-item.js';
 export {
   coerceSettingValue,
   MODEL_SETTING_ITEMS,
@@ -183,7 +184,6 @@ export {
   parseSettingValue,
   REPA_TOOL_NAMES,
   SETTING_ITEMS,
-  type SettingItem,
 } from './v1/setting-items.js';
 export {
   daemonIdleMinutesSchema,
@@ -201,10 +201,12 @@ export {
   promptSettingsSourcesSchema,
   type SettingItemView,
   type SettingsLevel,
+  type StudyMode,
   settingItemViewSchema,
   settingOverrideSchema,
   settingsLevelSchema,
   settingsScopeSchema,
+  studyModeSchema,
   type ThinkingLevel,
   thinkingLevelSchema,
   type WritableSettingsLevel,

@@ -38,10 +38,11 @@ describe('settingsRegistry', () => {
       ).toEqual(fields.sort());
     });
 
-    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto) for every ModelSettings field', () => {
+    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto; study mode answer) for every ModelSettings field', () => {
+      const model = new Set(Object.values(modelSettingItems).map((item) => item.key));
       const defaults = Object.fromEntries(
         settingsRegistry.items
-          .filter((item) => !/^(prompts|daemon|compaction|runs|history|study)\./.test(item.key))
+          .filter((item) => model.has(item.key))
           .map((item) => [item.key, item.defaultValue]),
       );
       expect(defaults).toEqual({
@@ -51,6 +52,7 @@ describe('settingsRegistry', () => {
         'tools.bash': 'off',
         'tools.bashTimeoutSeconds': 120,
         'tools.edits': 'auto',
+        'study.mode': 'answer',
       });
     });
 

@@ -231,6 +231,7 @@ describe('SettingsStore', () => {
           bash: 'off',
           bashTimeoutSeconds: 120,
           edits: 'auto',
+          studyMode: 'answer',
         },
         modelSources: {
           model: 'default',
@@ -239,6 +240,7 @@ describe('SettingsStore', () => {
           bash: 'default',
           bashTimeoutSeconds: 'default',
           edits: 'default',
+          studyMode: 'default',
         },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);

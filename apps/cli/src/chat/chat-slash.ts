@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
-import { editsMode } from '../approval-lines.js';
+import { editsModeOf } from '../approval-lines.js';
 import type { CliContext } from '../cli-context.js';
 import { describeCompaction } from '../commands/session-commands.js';
 import { describeRunModel } from '../describe-model.js';
@@ -9,6 +9,7 @@ import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
 import type { RunPrinter } from '../run-printer.js';
 import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
+import { toggleTutor, tutorOn } from './chat-tutor.js';
 import { undoLastRun } from './chat-undo.js';
 
 /** The slash commands of the chat prompt, with what each does. */
@@ -20,6 +21,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/history', 'show the earlier turns of this session, a page at a time'],
   ['/context', 'show the learning context of the space'],
   ['/model', 'show the model the next reply uses, and why'],
+  ['/tutor', 'switch tutor mode for this session: hints and questions back, read-only tools'],
   ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
@@ -127,17 +129,20 @@ async function resume(chat: Chat, arg: string, say: (text: string) => void) {
 
 /**
  * What the status line under the chat's editor shows, short enough for one row: the model and
- * thinking level the next reply uses, what it may change without asking (`tools.edits`), Pi's last estimate of how full the context is (an estimate,
+ * thinking level the next reply uses, what it may change without asking (`tools.edits`), `tutor`
+ * in tutor mode, Pi's last estimate of how full the context is (an estimate,
  * spec R47), and the session.
  */
 export async function chatStatus(chat: Chat): Promise<string> {
   const where = { space: chat.space, sessionId: chat.sessionId };
-  const [{ choice }, { runs }, { prefixes }, edits] = await Promise.all([
+  const [{ choice }, { runs }, { prefixes }, { items }] = await Promise.all([
     chat.client.request('models.next', where),
     chat.client.request('run.list', { ...where, limit: 10 }),
     recentSessions(chat),
-    editsMode(chat.client, where),
+    chat.client.request('settings.get', where),
   ]);
+  const edits = editsModeOf(items);
+  const tutor = tutorOn(items) ? ' · tutor' : '';
   const usage = runs.find((run) => run.usage?.contextTokensEstimate !== undefined)?.usage;
   const estimate = usage?.contextTokensEstimate;
   const window = usage?.contextWindow;
@@ -148,7 +153,7 @@ export async function chatStatus(chat: Chat): Promise<string> {
         ? `context ~${Math.round((100 * estimate) / window)}% of ${Math.round(window / 1000)}k (estimate)`
         : `context ~${estimate} tokens (estimate)`;
   const session = prefixes.get(chat.sessionId) ?? chat.sessionId.slice(0, 8);
-  return `${choice.model} · thinking ${choice.thinkingLevel} · edits ${edits} · ${context} · session ${session}`;
+  return `${choice.model} · thinking ${choice.thinkingLevel} · edits ${edits}${tutor} · ${context} · session ${session}`;
 }
 
 /**
@@ -241,6 +246,9 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       }
       break;
     }
+    case '/tutor':
+      await toggleTutor(chat, say);
+      break;
     case '/undo':
       await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);
       break;

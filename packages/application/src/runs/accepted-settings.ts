@@ -2,12 +2,16 @@ import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol
 import type { RunSettingsSnapshot } from '@repa/settings';
 import type { AcceptedSettings } from './run-request.js';
 
-/** The model settings a request may override for one run (`repa run --model --thinking --edits`). */
-const OVERRIDABLE = ['model', 'thinkingLevel', 'edits'] as const;
+/**
+ * The model settings a request may override for one run (`repa run --model --thinking --edits
+ * --study-mode`).
+ */
+const OVERRIDABLE = ['model', 'thinkingLevel', 'edits', 'studyMode'] as const;
 
 /**
  * The settings of a new request (spec R20): the levels as read at acceptance, with the request's
- * one-run `overrides` of the model, thinking level and edits mode (their source is `run`).
+ * one-run `overrides` of the model, thinking level, edits mode and study mode (their source is
+ * `run`).
  */
 export function decideSettings(
   snapshot: RunSettingsSnapshot,

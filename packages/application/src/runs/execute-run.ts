@@ -59,6 +59,7 @@ export async function executeRun(run: RunInfo, parts: RunExecution): Promise<voi
       model: run.model ?? run.modelSettings.model,
       thinkingLevel: run.thinkingLevel ?? run.modelSettings.thinkingLevel,
     },
+    modelSources: run.modelSettingsSources,
     ...(run.connection ? { connection: run.connection } : {}),
   };
   const inputs = { ...options, images: input.images, attachments: input.attachments };

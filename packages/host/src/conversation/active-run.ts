@@ -1,6 +1,6 @@
 import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import type { LearningContextView } from '@repa/context';
-import type { AssembledSystemPrompt } from '@repa/prompt';
+import type { AssembledSystemPrompt, PromptStudyMode } from '@repa/prompt';
 import type {
   PromptSettings,
   PromptSettingsSources,
@@ -19,6 +19,8 @@ export interface ActiveRun extends RunTally {
   settings: PromptSettings;
   restricted: RestrictedItem[];
   sources: PromptSettingsSources | undefined;
+  /** The run's `study.mode` and its source: the `tutor` section is in only in tutor mode. */
+  study: PromptStudyMode;
   view: LearningContextView | null;
   prompt: AssembledSystemPrompt | undefined;
   receipts: SaveReceipt[];
@@ -42,6 +44,10 @@ export function startActiveRun(
     settings,
     restricted: [...(options.restricted ?? [])],
     sources: options.sources,
+    study: {
+      mode: options.modelSettings?.studyMode ?? 'answer',
+      source: options.modelSources?.studyMode,
+    },
     cancelRequested: false,
     view: null,
     prompt: undefined,

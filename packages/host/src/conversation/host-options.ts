@@ -8,6 +8,7 @@ import type {
 import type { LearningContextView } from '@repa/context';
 import type {
   ModelSettings,
+  ModelSettingsSources,
   PromptSettingsSources,
   RestrictedItem,
   RunAttachment,
@@ -89,6 +90,8 @@ export interface SendOptions {
    * Omitted: the host's model, its initial thinking level and every content tool.
    */
   modelSettings?: ModelSettings;
+  /** The level (or `run`) each model setting came from; the prompt report names `study.mode`'s. */
+  modelSources?: ModelSettingsSources;
   /**
    * The connection recorded when the run was accepted (`provider:credential source`): named in
    * the `auth_failed` of a run whose credentials were removed or expired since.

@@ -4,8 +4,28 @@ import { type ModelSettings, RepaError } from '@repa/protocol';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, type HostBashTool } from '../bash-settings.js';
 import { findModel, noCredentialsError } from '../models/index.js';
 
-/** The tools that save files: not offered while `tools.edits` is `off`. */
+/** The tools that save files: not offered while `tools.edits` is `off` or in tutor mode. */
 const SAVING_TOOLS: readonly string[] = ['write', 'edit', 'apply_patch'];
+
+/**
+ * The tools a run's settings withhold to keep it read-only, with how to offer them again: the
+ * saving tools while `tools.edits` is `off`; those and `bash` in tutor mode (`study.mode`).
+ */
+function withheldTools(settings: ModelSettings): { names: readonly string[]; fix: string } {
+  if (settings.studyMode === 'tutor') {
+    return {
+      names: [...SAVING_TOOLS, 'bash'],
+      fix: 'Leave tutor mode with `repa settings set study.mode answer` (or `/tutor` in chat)',
+    };
+  }
+  if (settings.edits === 'off') {
+    return {
+      names: SAVING_TOOLS,
+      fix: 'Allow changes with `repa settings set tools.edits ask` (or auto)',
+    };
+  }
+  return { names: [], fix: '' };
+}
 
 /** What a session's model settings fall back to and choose from. */
 export interface ModelSettingsContext {
@@ -28,8 +48,8 @@ export interface ModelSettingsContext {
 /**
  * Sets the session's model, thinking level and active tools for the next run (spec R72). Fails
  * `auth_failed` for a model without credentials, `invalid_request` for a tool the host does not
- * offer (the saving tools while `tools.edits` is `off`), and `sandbox_unavailable` when `bash` is on
- * but its sandbox does not start.
+ * offer (the saving tools while `tools.edits` is `off`, those and `bash` in tutor mode), and
+ * `sandbox_unavailable` when `bash` is on but its sandbox does not start.
  */
 export async function applyModelSettings(
   session: AgentSession,
@@ -50,12 +70,10 @@ export async function applyModelSettings(
     context.thinkingLevel ??
     'off';
   session.setThinkingLevel(level);
-  const bashAllowed = settings.bash === 'sandboxed';
-  // `tools.edits` off: read-only, the saving tools are not offered at all.
-  const editsOff = settings.edits === 'off';
-  const contentTools = editsOff
-    ? toolNames.filter((name) => !SAVING_TOOLS.includes(name))
-    : toolNames;
+  // Read-only (`tools.edits` off, tutor mode): the withheld tools are not offered at all.
+  const withheld = withheldTools(settings);
+  const bashAllowed = settings.bash === 'sandboxed' && !withheld.names.includes('bash');
+  const contentTools = toolNames.filter((name) => !withheld.names.includes(name));
   const defaults = [...contentTools, ...(bashAllowed ? ['bash'] : [])];
   // An extension's tool could write outside Repa's content rules: off unless named (spec R75).
   const offered = [...defaults, ...(context.extensionToolNames ?? [])];
@@ -63,10 +81,10 @@ export async function applyModelSettings(
   const unknown = tools.filter((name) => !offered.includes(name));
   if (unknown.length > 0) {
     throw new RepaError('invalid_request', `Unknown tool ${unknown.join(', ')} in tools.enabled.`, {
-      fix: unknown.includes('bash')
-        ? 'Allow commands with `repa settings set tools.bash sandboxed`, or remove bash from tools.enabled.'
-        : editsOff && unknown.some((name) => SAVING_TOOLS.includes(name))
-          ? `Allow changes with \`repa settings set tools.edits ask\` (or auto), or remove ${unknown.join(', ')} from tools.enabled.`
+      fix: unknown.some((name) => withheld.names.includes(name))
+        ? `${withheld.fix}, or remove ${unknown.join(', ')} from tools.enabled.`
+        : unknown.includes('bash')
+          ? 'Allow commands with `repa settings set tools.bash sandboxed`, or remove bash from tools.enabled.'
           : `Use tool names Repa offers: ${offered.join(', ')}.`,
       details: { field: 'tools.enabled', unknown },
     });

@@ -190,6 +190,7 @@ export class PiConversationHost {
     const prompt = this.#prompts.assemble(
       settings ?? this.#lastSettings ?? DEFAULT_PROMPT_SETTINGS,
       run?.sources,
+      run?.study,
     );
     if (run) run.prompt = prompt;
     return prompt;

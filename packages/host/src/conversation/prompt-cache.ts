@@ -5,6 +5,7 @@ import {
   type AssembledSystemPrompt,
   assembleSystemPrompt,
   type PromptMaterial,
+  type PromptStudyMode,
 } from '@repa/prompt';
 import type { PromptSettings, PromptSettingsSources } from '@repa/protocol';
 import { appendDateNotice } from './run-preparation.js';
@@ -103,6 +104,7 @@ export class PromptCache {
   assemble(
     settings: PromptSettings,
     sources: PromptSettingsSources | undefined,
+    study?: PromptStudyMode,
   ): AssembledSystemPrompt {
     const { session, space, trusted } = this.#options;
     const loader = session.resourceLoader;
@@ -118,7 +120,7 @@ export class PromptCache {
     // The prompt is a pure function of its input: a run whose input equals the last one's (the
     // usual case: same settings, files and tools) reuses it instead of assembling it again.
     const materials = this.#materials;
-    const key = JSON.stringify({ settings, sources, trusted, materials });
+    const key = JSON.stringify({ settings, sources, trusted, materials, study });
     const inputs = [
       skillList,
       agentsFiles,
@@ -155,6 +157,7 @@ export class PromptCache {
               promptGuidelines: tool.promptGuidelines && [...tool.promptGuidelines],
             })),
             materials,
+            study,
           });
     this.#assembled = { key, sources: inputs, prompt, date };
     this.#last = prompt;

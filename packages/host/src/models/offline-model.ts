@@ -12,6 +12,7 @@ import { answerEveryRequest } from './faux-model-choice.js';
 import { draftCardsOffline } from './offline-cards.js';
 import { citationOf } from './offline-citation.js';
 import { offlineSummary } from './offline-summary.js';
+import { openingOf, tutorHint } from './offline-tutor.js';
 
 type Message = TranscriptContext['messages'][number];
 
@@ -67,15 +68,9 @@ const MATERIAL = /repa:material\/[A-Za-z0-9_-]+/;
 /** A page or chapter marker of a document's text, as the read tool shows it. */
 const MARKER = /^\[(Page|Chapter) (\d+) of \d+/;
 
-/**
- * The outside material a request names: by identity, or by the id or title the system prompt's
- * `materials` section lists for it (spec R15).
- */
-function namedMaterial(request: string, context: TranscriptContext): string | undefined {
-  const identity = MATERIAL.exec(request)?.[0];
-  if (identity) return identity;
-  // The system prompt as Pi renders it into the transcript (its sections joined in its text).
-  const system = context.messages
+/** The system prompt as Pi renders it into the transcript (its sections joined in its text). */
+function systemText(context: TranscriptContext): string {
+  return context.messages
     .flatMap((message) => {
       if (message.role !== 'system') return [];
       const { content, sections } = message as { content: unknown; sections?: unknown };
@@ -85,7 +80,16 @@ function namedMaterial(request: string, context: TranscriptContext): string | un
       return [text, ...Object.values(sections ?? {}).map(String)];
     })
     .join('\n');
-  const section = system.split('<materials>\n').at(-1)?.split('\n</materials>')[0];
+}
+
+/**
+ * The outside material a request names: by identity, or by the id or title the system prompt's
+ * `materials` section lists for it (spec R15).
+ */
+function namedMaterial(request: string, context: TranscriptContext): string | undefined {
+  const identity = MATERIAL.exec(request)?.[0];
+  if (identity) return identity;
+  const section = systemText(context).split('<materials>\n').at(-1)?.split('\n</materials>')[0];
   const asked = request.toLowerCase();
   for (const line of section?.split('\n') ?? []) {
     const listed = /^- (repa:material\/([A-Za-z0-9_-]+))(?: "([^"]*)")?/.exec(line);
@@ -103,8 +107,11 @@ function namedMaterial(request: string, context: TranscriptContext): string | un
   return undefined;
 }
 
-/** An answer from the lines of a whole-file `read` result, each claim cited by its line. */
-function answerFrom(path: string, text: string, question: string): string {
+/**
+ * An answer from the lines of a whole-file `read` result, each claim cited by its line; in tutor
+ * mode a question back and a hint citing the passage instead ({@link tutorHint}).
+ */
+function answerFrom(path: string, text: string, question: string, tutoring: boolean): string {
   const words = new Set(
     question
       .toLowerCase()
@@ -153,12 +160,16 @@ function answerFrom(path: string, text: string, question: string): string {
   const at = where.length > 0 ? ` (${where.join(', ')})` : '';
   const cited = chosen.map((entry) => {
     const { line, number, page: on } = entry;
+    // A tutor's citation quotes only the passage's opening: the quote must not be the answer.
+    const quoted = tutoring ? openingOf(line) : line;
     const citation = on
-      ? citationOf(path, on.line, line, on.number)
-      : citationOf(path, number, line);
-    return `${line} ${citation}`;
+      ? citationOf(path, on.line, quoted, on.number)
+      : citationOf(path, number, quoted);
+    return { line, citation };
   });
-  return `From ${path}${at}: ${cited.join(' ') || '(the file is empty)'}`;
+  if (tutoring) return tutorHint(path, at, cited);
+  const answer = cited.map(({ line, citation }) => `${line} ${citation}`).join(' ');
+  return `From ${path}${at}: ${answer || '(the file is empty)'}`;
 }
 
 // Words that say how a question is asked, not what it is about.
@@ -223,7 +234,11 @@ function firstFound(findText: string): string | undefined {
  * then `read` the best hit and answer from it, naming the file. `undefined` when there is nothing
  * to search for or nothing was found.
  */
-function searchAndAnswer(request: string, results: Turn['results']): AssistantMessage | undefined {
+function searchAndAnswer(
+  request: string,
+  results: Turn['results'],
+  tutoring: boolean,
+): AssistantMessage | undefined {
   const words = searchWords(request);
   if (words.length === 0) return undefined;
   const grep = results.find((result) => result.toolName === 'grep');
@@ -236,7 +251,8 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
     return find ? undefined : call('find', { pattern: `*${names}*` });
   }
   if (!read) return call('read', { path });
-  return say(`${answerFrom(path, read.text, request)} (I searched the space and used ${path}.)`);
+  const answer = answerFrom(path, read.text, request, tutoring);
+  return say(`${answer} (I searched the space and used ${path}.)`);
 }
 
 /**
@@ -248,7 +264,8 @@ function searchAndAnswer(request: string, results: Turn['results']): AssistantMe
  * each file it updates or deletes, then `apply_patch`; Pi's summary requests of a compaction are
  * answered by {@link offlineSummary}.
  * A study draft request (`repa study draft`) is answered with cloze cards from the passage it
- * reads (`offline-cards.ts`).
+ * reads (`offline-cards.ts`). In tutor mode (the system prompt's `tutor` section) a question is
+ * answered with a question back and a hint citing the passage (`offline-tutor.ts`).
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
 export const offlineResponder: FauxResponseFactory = (context) => {
@@ -281,13 +298,15 @@ export const offlineResponder: FauxResponseFactory = (context) => {
     }
     return say(`Saved ${path}: replaced "${oldText}" with "${newText}".`);
   }
+  // Tutor mode (`study.mode`): the `tutor` section is in the system prompt.
+  const tutoring = systemText(context).includes('<tutor>');
   const file = namedMaterial(request, context) ?? FILE.exec(request)?.[1];
   if (file) {
     const read = results.find((result) => result.toolName === 'read');
     if (!read) return call('read', { path: file });
-    return say(answerFrom(file, read.text, request));
+    return say(answerFrom(file, read.text, request, tutoring));
   }
-  const searched = searchAndAnswer(request, results);
+  const searched = searchAndAnswer(request, results, tutoring);
   if (searched) return searched;
   const background = context.messages
     .map(textOf)

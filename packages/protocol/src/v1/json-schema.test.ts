@@ -76,7 +76,7 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(25);
+    expect(keys).toHaveLength(26);
     expect(keys).toEqual(
       expect.arrayContaining([
         'model.id',
@@ -85,6 +85,7 @@ describe('schema/v1.json as a contract', () => {
         'tools.bash',
         'tools.bashTimeoutSeconds',
         'tools.edits',
+        'study.mode',
         'daemon.idleMinutes',
         'history.maxMegabytes',
       ]),

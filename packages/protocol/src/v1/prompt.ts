@@ -10,6 +10,7 @@ export const promptSectionNameSchema = z.enum([
   'tools',
   'fileChanges',
   'citations',
+  'tutor',
   'append',
 ]);
 

@@ -15,6 +15,7 @@ import {
   modelSettingsSourcesSchema,
   promptSettingsSchema,
   promptSettingsSourcesSchema,
+  studyModeSchema,
   thinkingLevelSchema,
 } from './settings.js';
 import { restrictedItemSchema } from './trust.js';
@@ -57,7 +58,7 @@ export const attachedSourceSchema = z.looseObject({
 
 /**
  * One-run overrides of the model settings, recorded with the run (`repa run --model --thinking
- * --edits`).
+ * --edits --study-mode`).
  */
 export const runOverridesSchema = z.strictObject({
   model: z.string().min(1).optional().describe('`provider/id` of the model for this run only.'),
@@ -65,6 +66,9 @@ export const runOverridesSchema = z.strictObject({
   edits: editsModeSchema
     .optional()
     .describe('`tools.edits` for this run only: `auto`, `ask` or `off`.'),
+  studyMode: studyModeSchema
+    .optional()
+    .describe('`study.mode` for this run only: `answer` or `tutor`.'),
 });
 
 /**

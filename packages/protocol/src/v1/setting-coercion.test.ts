@@ -17,6 +17,7 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'tools.bash': ['sandboxed', 'sandboxed'],
   'tools.bashTimeoutSeconds': ['300', 300],
   'tools.edits': ['ask', 'ask'],
+  'study.mode': ['tutor', 'tutor'],
   'daemon.idleMinutes': ['0', 0],
   'compaction.instructions': ['Keep the open questions.', 'Keep the open questions.'],
   'runs.retentionDays': ['90', 90],

@@ -21,7 +21,7 @@ export interface SettingItem<T = unknown> {
    * True when the item changes what runs or what the model is told (tools, model, thinking level,
    * prompt text, instruction files): an untrusted space's own overrides of it have no effect and a
    * space or session write of it is refused with `space_untrusted` (spec R13). False: the item can
-   * only switch sources off or change how much a notice says.
+   * only switch sources off, change how much a notice says, or narrow what runs (`study.mode`).
    */
   readonly requiresTrust: boolean;
   /** The only level whose value applies (`daemon.idleMinutes`: the application's); absent: all. */

@@ -37,6 +37,7 @@ describe('SETTING_ITEMS', () => {
       'tools.bash': 'off | sandboxed',
       'tools.bashTimeoutSeconds': '1–86400',
       'tools.edits': 'auto | ask | off',
+      'study.mode': 'answer | tutor',
       'daemon.idleMinutes': '0–10080',
       'compaction.instructions': 'null or text',
       'runs.retentionDays': '0–36500',

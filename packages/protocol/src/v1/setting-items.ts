@@ -9,11 +9,10 @@ import {
   modelSettingsSchema,
   promptSettingsSchema,
   runsRetentionDaysSchema,
+  studyModeSchema,
 } from './settings.js';
 import { STUDY_SETTING_ITEMS } from './study-setting-items.js';
 import type { ModelSettings, PromptSettings } from './wire-types.generated.js';
-
-export type { SettingItem } from './setting-item.js';
 
 const prompt = promptSettingsSchema.shape;
 
@@ -170,6 +169,17 @@ export const MODEL_SETTING_ITEMS: {
       'not offered). Off a terminal, `ask` refuses the save with `edit_refused`.',
     schema: editsModeSchema,
     defaultValue: 'auto',
+  }),
+  studyMode: item({
+    key: 'study.mode',
+    label: 'Tutor mode',
+    description:
+      'How the agent helps: `answer` (default) answers; `tutor` asks a question back, gives a ' +
+      "hint before an answer, checks the learner's reasoning against the passage and says which " +
+      'passage to reread, with read-only tools (no `write`, `edit`, `apply_patch` or `bash`). ' +
+      'It only narrows what runs, so an untrusted space may set it too.',
+    schema: studyModeSchema,
+    defaultValue: 'answer',
   }),
 };
 

@@ -81,10 +81,19 @@ export const bashModeSchema = z.enum(['off', 'sandboxed']);
  */
 export const editsModeSchema = z.enum(['auto', 'ask', 'off']);
 
+/**
+ * How the agent helps (`study.mode`): `answer` (default) answers; `tutor` asks back, hints before
+ * answering, checks the learner's reasoning against the passage, and offers no saving tool or `bash`.
+ */
+export const studyModeSchema = z.enum(['answer', 'tutor']);
+
 /** The wall-clock limit of one command in seconds (`tools.bashTimeoutSeconds`, default 120). */
 export const bashTimeoutSecondsSchema = z.number().int().min(1).max(86_400);
 
-/** The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.*`). */
+/**
+ * The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.*`,
+ * `study.mode`).
+ */
 export const modelSettingsSchema = z.object({
   model: z
     .string()
@@ -108,6 +117,11 @@ export const modelSettingsSchema = z.object({
     .optional()
     .describe(
       'Whether saves and commands wait for the learner (`ask`), run at once (`auto`) or are not offered (`off`); absent (older runs) is `auto`.',
+    ),
+  studyMode: studyModeSchema
+    .optional()
+    .describe(
+      'How the agent helps: `answer`, or `tutor` (asks back, hints first, read-only tools); absent (older runs) is `answer`.',
     ),
 });
 
@@ -199,6 +213,7 @@ export type {
   PromptSettingsSources,
   SettingItemView,
   SettingsLevel,
+  StudyMode,
   ThinkingLevel,
   WritableSettingsLevel,
 } from './wire-types.generated.js';

@@ -20,6 +20,9 @@ export type BashMode = 'off' | 'sandboxed';
 /** A `tools.edits` mode. */
 export type EditsMode = 'auto' | 'ask' | 'off';
 
+/** A `study.mode`. */
+export type StudyMode = 'answer' | 'tutor';
+
 /** Where Pi finds a provider's credentials. */
 export type CredentialSource =
   | 'environment'
@@ -74,6 +77,7 @@ export type PromptSectionName =
   | 'tools'
   | 'fileChanges'
   | 'citations'
+  | 'tutor'
   | 'append';
 
 /** How `login.start` signs in. */
@@ -549,10 +553,15 @@ export interface ModelSettings {
    * offered (`off`); absent (older runs) is `auto`.
    */
   edits?: EditsMode | undefined;
+  /**
+   * How the agent helps: `answer`, or `tutor` (asks back, hints first, read-only tools); absent
+   * (older runs) is `answer`.
+   */
+  studyMode?: StudyMode | undefined;
 }
 
 /** Where each model setting of a run came from. */
-export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits' | 'studyMode', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {
@@ -1111,6 +1120,8 @@ export interface RunOverrides {
   thinkingLevel?: ThinkingLevel | undefined;
   /** `tools.edits` for this run only: `auto`, `ask` or `off`. */
   edits?: EditsMode | undefined;
+  /** `study.mode` for this run only: `answer` or `tutor`. */
+  studyMode?: StudyMode | undefined;
 }
 
 /** Token usage and cost of one run, as the provider reported it. */

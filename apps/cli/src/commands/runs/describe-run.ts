@@ -79,6 +79,11 @@ export function describeRun(run: RunInfo): string {
           ...(run.connection ? [`connection ${run.connection}`] : []),
           `thinking   ${describeThinking(run) ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
           `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
+          ...(run.modelSettings.studyMode === 'tutor'
+            ? [
+                `study      tutor mode: no saving tool or bash, asks back and hints first${run.modelSettingsSources?.studyMode === 'run' ? ' (this run only)' : ''}`,
+              ]
+            : []),
         ]
       : []),
     ...(run.promptSections ? [`prompt     ${summarizePromptSections(run.promptSections)}`] : []),

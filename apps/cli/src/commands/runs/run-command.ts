@@ -161,6 +161,8 @@ ${SPACE_OPTIONS_HELP}
   --edits MODE     tools.edits for this run only: auto (save at once), ask (show each save's
                    diff and each command, and ask y/n/a on the terminal; off a terminal each is
                    refused), off (no saving tools)
+  --study-mode M   study.mode for this run only: answer, or tutor (asks back and hints before
+                   answering, with read-only tools)
   --queue          wait behind the session's runs instead of answering busy; survives a daemon
                    restart (repa runs list shows the position)
   --steer          send TEXT into the session's running run, delivered at its next turn boundary
@@ -186,6 +188,7 @@ final run record.`,
     model: { type: 'string' },
     thinking: { type: 'string' },
     edits: { type: 'string' },
+    'study-mode': { type: 'string' },
     queue: { type: 'boolean' },
     steer: { type: 'boolean' },
     'follow-up': { type: 'boolean' },

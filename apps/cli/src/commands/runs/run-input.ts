@@ -7,20 +7,26 @@ import {
   type RunImage,
   type RunInput,
   type RunOverrides,
+  studyModeSchema,
   thinkingLevelSchema,
 } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
 import { usageError } from '../../usage-error.js';
 
-/** `--model`, `--thinking` and `--edits` as one-run overrides, or undefined when none is given. */
+/**
+ * `--model`, `--thinking`, `--edits` and `--study-mode` as one-run overrides, or undefined when
+ * none is given.
+ */
 export function runOverridesOf({
   model,
   thinking,
   edits,
+  'study-mode': study,
 }: {
   model?: string | undefined;
   thinking?: string | undefined;
   edits?: string | undefined;
+  'study-mode'?: string | undefined;
 }): RunOverrides | undefined {
   if (model !== undefined && model.trim() === '')
     throw usageError('--model is empty.', 'Pass provider/id, as listed by repa models.');
@@ -42,11 +48,19 @@ export function runOverridesOf({
       `Pass one of ${editsModeSchema.options.join(', ')}.`,
     );
   }
-  if (model === undefined && thinkingLevel === undefined && mode === undefined) return undefined;
+  const studyMode = study === undefined ? undefined : studyModeSchema.safeParse(study);
+  if (studyMode !== undefined && !studyMode.success) {
+    throw usageError(
+      `Unknown --study-mode ${study}.`,
+      `Pass one of ${studyModeSchema.options.join(', ')}.`,
+    );
+  }
+  if (model === undefined && thinkingLevel === undefined && !mode && !studyMode) return undefined;
   return {
     ...(model ? { model } : {}),
     ...(thinkingLevel ? { thinkingLevel } : {}),
     ...(mode ? { edits: mode.data } : {}),
+    ...(studyMode ? { studyMode: studyMode.data } : {}),
   };
 }
 

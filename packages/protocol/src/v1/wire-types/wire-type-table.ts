@@ -83,6 +83,7 @@ import {
   settingItemViewSchema,
   settingOverrideSchema,
   settingsLevelSchema,
+  studyModeSchema,
   thinkingLevelSchema,
   writableSettingsLevelSchema,
 } from '../settings.js';
@@ -125,6 +126,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'ThinkingLevel', schema: thinkingLevelSchema, doc: 'A Pi thinking level.' },
   { name: 'BashMode', schema: bashModeSchema, doc: 'A `tools.bash` mode.' },
   { name: 'EditsMode', schema: editsModeSchema, doc: 'A `tools.edits` mode.' },
+  { name: 'StudyMode', schema: studyModeSchema, doc: 'A `study.mode`.' },
   {
     name: 'CredentialSource',
     schema: credentialSourceSchema,
