@@ -250,9 +250,12 @@ describe('repa doctor', () => {
 });
 
 describe('repa completion', () => {
+  /** The bash script, asked of `repa` once (each `repa` is a process start; the script is static). */
+  let bashScript: string | undefined;
   /** What bash completes after `repa` and `words` (the last one is the word being typed). */
   function complete(words: string[]): string[] {
-    const script = execFileSync(nodeBinary, [cliMain, 'completion', 'bash'], { encoding: 'utf8' });
+    bashScript ??= execFileSync(nodeBinary, [cliMain, 'completion', 'bash'], { encoding: 'utf8' });
+    const script = bashScript;
     const quoted = ['repa', ...words].map((word) => `'${word}'`).join(' ');
     const out = execFileSync(
       'bash',
