@@ -18,12 +18,13 @@ export interface ApprovalReply {
 }
 
 /**
- * Asks the learner about one save or command (the request is already printed); `signal` aborts
- * when another client answered first.
+ * Asks the learner about one save or command (the request is already printed, `printer` prints
+ * more); `signal` aborts when another client answered first.
  */
 export type Approver = (
   request: RunApprovalRequestEvent,
   signal: AbortSignal,
+  printer: RunPrinter,
 ) => Promise<ApprovalReply>;
 
 /** The question under an approval request. */
@@ -41,12 +42,28 @@ export function parseApprovalReply(line: string): ApprovalReply | undefined {
   return { answer: 'refuse', ...(reason ? { reason } : {}) };
 }
 
+const NO_TERMINAL = 'There is no terminal to ask on, so the change was refused.';
+
 /**
- * `repa run`'s approver on a terminal: asks on stdin until the answer is one it knows. Off a
- * terminal (or with `--json`) there is no one to ask: undefined, and every request is refused.
+ * The approver of a request sent where nobody can be asked (off a terminal, `--json`): each
+ * request is refused, the refusal printed with its code and fix.
  */
-export function terminalApprover(context: CliContext): Approver | undefined {
-  if (!onTerminal(context) || context.json) return undefined;
+export const offTerminalApprover: Approver = async (_request, _signal, printer) => {
+  const error = new RepaError('edit_refused', NO_TERMINAL, {
+    fix: 'Run it on a terminal to approve changes, or let this run save without asking: repa run --edits auto.',
+  });
+  printer.note(`repa: ${error.message} (${error.code})`);
+  printer.note(`Fix: ${error.fix}`);
+  return { answer: 'refuse', reason: 'Nobody could approve it: Repa was not run on a terminal.' };
+};
+
+/**
+ * The approver of a request this command sent (`repa run`, a retry, a resumption): on a terminal
+ * it asks on stdin until the answer is one it knows; off one (or with `--json`) nobody can be
+ * asked, and each request is refused.
+ */
+export function terminalApprover(context: CliContext): Approver {
+  if (!onTerminal(context) || context.json) return offTerminalApprover;
   return async (_request, signal) => {
     const prompt = createInterface({ input: context.stdin, output: context.stdout });
     try {
@@ -61,12 +78,11 @@ export function terminalApprover(context: CliContext): Approver | undefined {
   };
 }
 
-const NO_TERMINAL = 'There is no terminal to ask on, so the change was refused.';
-
 /**
- * Answers a followed run's approval requests, one question at a time: with `approver`, as the
- * learner says; without one (off a terminal), each is refused and the refusal printed with its
- * code and fix. A request another client answers first is no longer asked.
+ * Answers a followed run's approval requests, one question at a time, as `approver` says. Without
+ * one (a run only watched: `runs follow`, another client's run in the chat) they are left to the
+ * client that sent the run, or to the page. A request another client answers first is no longer
+ * asked.
  */
 export function approvalAnswers(
   client: RepaClient,
@@ -81,20 +97,11 @@ export function approvalAnswers(
   let queue: Promise<void> = Promise.resolve();
   const answer = async (runId: string, event: RunApprovalRequestEvent, signal: AbortSignal) => {
     if (signal.aborted) return;
-    let reply: ApprovalReply;
     if (approver === undefined) {
-      const error = new RepaError('edit_refused', NO_TERMINAL, {
-        fix: 'Run it on a terminal to approve changes, or let this run save without asking: repa run --edits auto.',
-      });
-      printer.note(`repa: ${error.message} (${error.code})`);
-      printer.note(`Fix: ${error.fix}`);
-      reply = {
-        answer: 'refuse',
-        reason: 'Nobody could approve it: Repa was not run on a terminal.',
-      };
-    } else {
-      reply = await approver(event, signal);
+      printer.note('[repa] waiting for the client that sent it, or the page, to answer');
+      return;
     }
+    const reply = await approver(event, signal, printer);
     const params = { runId, approvalId: event.approvalId, ...reply };
     const result = await client.request('run.approve', params);
     if (!result.answered && result.approval.decision) {

@@ -28,7 +28,7 @@ export function exitCodeOf(run: RunInfo): number {
 /**
  * Starts a run with `start` (`run.submit`, `run.retry`, `run.resume` or `run.subscribe`) and prints
  * what the protocol's run follower yields until the run ends. Its approval requests (`tools.edits`
- * `ask`) are asked with `approver`; without one (off a terminal) each is refused.
+ * `ask`) are answered by `approver`; without one, only shown (the run is watched, not sent here).
  * Contract: events are listened to before the request is sent, so none that arrive with or before
  * the answer are lost; a request id that was already accepted prints the original run's output.
  */

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EndpointReply, OpenAiEndpoint } from '@repa/fixtures';
 import type { RepaClient, RunApprovalRequestEvent, RunEvent } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { repa, repaJson } from '@repa/test-kit';
+import { repa, repaJson, spawnRepa } from '@repa/test-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DONE, offered, useScriptedDaemon } from './commands-sandbox.js';
 
@@ -323,6 +323,40 @@ describe('tools.edits ask', () => {
     expect(result.stdout).toContain('[refused] write notes/piped.md');
     expect(existsSync(note('notes/piped.md'))).toBe(false);
     expect(toolResults()).toContain('not run on a terminal');
+  });
+
+  it('repa runs follow only shows a waiting save of a run it did not send: the sender answers it', async () => {
+    const { events, follower, done } = await submit(
+      [write('notes/watched-1.md', '1\n'), write('notes/watched-2.md', '2\n')],
+      ASK,
+    );
+    const { run } = await follower.accepted;
+    const [first] = await requests(events);
+    const watcher = spawnRepa(sandbox, ['runs', 'follow', run.runId]);
+    watcher.child.stdin.end();
+    await until(() => (watcher.stdout.includes('following run') ? true : undefined));
+    const answer = (approvalId: string | undefined) =>
+      client.request('run.approve', {
+        runId: run.runId,
+        approvalId: approvalId ?? '',
+        answer: 'approve',
+      });
+    await answer(first?.approvalId);
+    // The second save is asked while the watcher follows: it shows it, and refuses nothing.
+    const second = (await requests(events, 2))[1];
+    await until(() => (watcher.stdout.includes('notes/watched-2.md') ? true : undefined));
+    await sleep(300);
+    const waiting = (await client.request('run.get', { runId: run.runId })).run;
+    expect(waiting.approvals?.map((approval) => approval.decision)).toEqual([
+      'approved',
+      undefined,
+    ]);
+    await answer(second?.approvalId);
+    expect((await done).status).toBe('succeeded');
+    expect(readFileSync(note('notes/watched-2.md'), 'utf8')).toBe('2\n');
+    const watched = await watcher.exited;
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).not.toContain('edit_refused');
   });
 
   it('leaves a run interrupted (resumable) and nothing written when the daemon stops while a save waits', async () => {

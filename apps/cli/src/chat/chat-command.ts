@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { type RepaClient, RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import { editsLine, editsMode } from '../approval-lines.js';
-import type { Approver } from '../approvals.js';
+import { type Approver, offTerminalApprover } from '../approvals.js';
 import { type CliContext, claimSpace, spaceOf } from '../cli-context.js';
 import { defineCommand, type OptionValues, SPACE_OPTIONS } from '../command.js';
 import {
@@ -83,7 +83,8 @@ function sendRequest(
         );
         return submit();
       }),
-    approver,
+    // The chat sent it: off a terminal (a pipe) nobody can answer, so each save is refused.
+    approver ?? offTerminalApprover,
   );
   // After each reply: the model it used and Pi's estimate of the context, as a status line.
   const done = followed.done.then((run) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { terminalApprover } from '../../approvals.js';
 import type { CliContext } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { describeRunModel } from '../../describe-model.js';
@@ -27,13 +28,21 @@ async function streamNewAttempt(
   const runId = (await resolveRunOrLatest(context, client, prefix, values.space)).runId;
   const printer = new RunPrinter({ out: context.stdout, json: context.json });
   const verb = method === 'run.retry' ? 'retries' : 'resumes';
-  const follow = followRun(client, printer, async () => {
-    const result = await client.request(method, { runId, requestId });
-    printer.note(`[repa] run ${result.run.runId} ${verb} ${runId} (attempt ${result.run.attempt})`);
-    // The model of the new attempt, decided when it was accepted (a resumption keeps the original's).
-    if (result.run.model) printer.note(`[repa] model: ${describeRunModel(result.run)}`);
-    return result;
-  });
+  const follow = followRun(
+    client,
+    printer,
+    async () => {
+      const result = await client.request(method, { runId, requestId });
+      printer.note(
+        `[repa] run ${result.run.runId} ${verb} ${runId} (attempt ${result.run.attempt})`,
+      );
+      // The model of the new attempt, decided when it was accepted (a resumption keeps the original's).
+      if (result.run.model) printer.note(`[repa] model: ${describeRunModel(result.run)}`);
+      return result;
+    },
+    // A new attempt is sent from here, like repa run: its saves are asked about here.
+    terminalApprover(context),
+  );
   return (await followWithInterrupt(context, follow)).code;
 }
 
