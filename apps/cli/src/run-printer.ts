@@ -1,10 +1,11 @@
-import type {
-  FileChange,
-  PromptSectionReport,
-  RunEvent,
-  RunEventNotification,
-  RunInfo,
-  SaveReceipt,
+import {
+  type FileChange,
+  type PromptSectionReport,
+  type RunEvent,
+  type RunEventNotification,
+  type RunInfo,
+  type SaveReceipt,
+  toolErrorMessage,
 } from '@repa/protocol';
 import { approvalAnsweredLine, approvalRequestLines } from './approval-lines.js';
 import { citationFootnotes } from './citation-footnotes.js';
@@ -308,8 +309,7 @@ export class RunPrinter {
         this.#label = 'waiting for the model';
         if (event.isError) {
           const error = event.error;
-          // Content tools report `<code>: <message>` and `Fix: …` in one text; show the message.
-          const message = error?.message.split('\nFix: ')[0]?.replace(`${error.code}: `, '') ?? '';
+          const message = error ? toolErrorMessage(error) : '';
           this.note(
             // A protected place (design R69) is a refusal, not a failure: nothing was written.
             `[tool] ${event.toolName} ${error?.code === 'protected_path' ? 'refused' : 'failed'}${error ? `: ${truncate(message, 200)} (${error.code})` : ''}`,

@@ -7,6 +7,7 @@ import {
   type SaveDiff,
   type SaveReceipt,
   toolCallTarget,
+  toolErrorMessage,
 } from '@repa/protocol';
 import { type RunModelView, runModelOf } from './run-model.js';
 
@@ -154,10 +155,7 @@ export function markToolError(
   error: { code: string; message: string; fix?: string | undefined },
 ): void {
   // The tool's text starts with its code and ends with its fix: shown apart, each once.
-  tool.error = error.message
-    .replace(/^[a-z]+(?:_[a-z]+)*: /u, '')
-    .replace(/\nFix: [\s\S]*$/u, '')
-    .trim();
+  tool.error = toolErrorMessage(error);
   if (error.fix) tool.fix = error.fix;
   tool.refused = error.code === 'protected_path';
 }

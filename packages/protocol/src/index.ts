@@ -20,7 +20,11 @@ export {
   type WireError,
   wireErrorSchema,
 } from './errors/repa-error.js';
-export { parseToolErrorText, toolErrorText } from './errors/tool-error-text.js';
+export {
+  parseToolErrorText,
+  toolErrorMessage,
+  toolErrorText,
+} from './errors/tool-error-text.js';
 export {
   type ApprovalAnswer,
   type ApprovalDecision,

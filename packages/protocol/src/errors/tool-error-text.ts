@@ -24,3 +24,10 @@ export function parseToolErrorText(text: string): WireError {
   const fix = /\nFix: (.+)$/s.exec(text)?.[1] ?? REPA_ERROR_FIXES[code];
   return { code, message: text || 'The tool failed.', fix };
 }
+
+/** What a tool error says happened, without the code before it and the `Fix:` line after it. */
+export function toolErrorMessage(error: Pick<WireError, 'code' | 'message'>): string {
+  const fix = error.message.indexOf('\nFix: ');
+  const said = fix === -1 ? error.message : error.message.slice(0, fix);
+  return (said.startsWith(`${error.code}: `) ? said.slice(error.code.length + 2) : said).trim();
+}
