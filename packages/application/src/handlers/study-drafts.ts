@@ -8,6 +8,7 @@ import {
   parsePassage,
   passageText,
 } from '@repa/content';
+import { SerialQueue } from '@repa/durable-fs';
 import { isTerminalRunStatus, RepaError, type RunInfo } from '@repa/protocol';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { openSpaceStore } from '../space-store.js';
@@ -70,7 +71,7 @@ function finishedDraft(run: RunInfo) {
 export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
   const { ledger, runs, appDirectory } = parts;
   /** Accepts of one run, one at a time (each takes the run's next operation id). */
-  const accepting = new Map<string, Promise<unknown>>();
+  const accepting = new SerialQueue();
   return {
     'study.draft': async (params, connection) => {
       if ((params.passage === undefined) === (params.card === undefined)) {
@@ -112,20 +113,12 @@ export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
     },
     'study.accept': async (params) => {
       const run = ledger.getRun(params.runId);
-      const previous = accepting.get(run.runId) ?? Promise.resolve();
-      const accepted = previous
-        .catch(() => undefined)
-        .then(async () => {
-          const store = await openSpaceStore(run.space, appDirectory);
-          const drafted = await draftedCards(store, finishedDraft(run));
-          return acceptCards(store, run.runId, drafted, params.cards, params.note);
-        });
-      accepting.set(run.runId, accepted);
-      try {
-        return { runId: run.runId, ...(await accepted) };
-      } finally {
-        if (accepting.get(run.runId) === accepted) accepting.delete(run.runId);
-      }
+      const accepted = await accepting.run(run.runId, async () => {
+        const store = await openSpaceStore(run.space, appDirectory);
+        const drafted = await draftedCards(store, finishedDraft(run));
+        return acceptCards(store, run.runId, drafted, params.cards, params.note);
+      });
+      return { runId: run.runId, ...accepted };
     },
   };
 }

@@ -1,12 +1,14 @@
-import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol';
+import {
+  type ModelSettingsSources,
+  type RunInfo,
+  type RunOverrides,
+  runOverridesSchema,
+} from '@repa/protocol';
 import type { RunSettingsSnapshot } from '@repa/settings';
 import type { AcceptedSettings } from './run-request.js';
 
-/**
- * The model settings a request may override for one run (`repa run --model --thinking --edits
- * --study-mode`).
- */
-const OVERRIDABLE = ['model', 'thinkingLevel', 'edits', 'studyMode'] as const;
+/** The model settings a request may override for one run: the keys of `run.submit`'s `overrides`. */
+const OVERRIDABLE = runOverridesSchema.keyof().options;
 
 /**
  * The settings of a new request (spec R20): the levels as read at acceptance, with the request's
