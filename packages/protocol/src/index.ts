@@ -32,6 +32,10 @@ export {
   approvalRecordSchema,
 } from './v1/approvals.js';
 export {
+  type CitationLocation,
+  parseCitationLocation,
+} from './v1/citation-location.js';
+export {
   type Citation,
   type CitationStatus,
   citationPlace,

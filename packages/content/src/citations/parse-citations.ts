@@ -1,3 +1,5 @@
+import { parseCitationLocation } from '@repa/protocol';
+
 /** One citation as an answer wrote it (the citation grammar is in the protocol's README). */
 export interface ParsedCitation {
   /** The citation as written, brackets included. */
@@ -23,36 +25,13 @@ export const MAX_CITATIONS = 200;
 const CANDIDATE = /\[([^[\]\n]{3,2000})\]/g;
 // The quoted words at the end: straight or curly double quotes, no quote mark inside.
 const QUOTE = /\s+["\u201C]([^"\u201C\u201D]*)["\u201D]$/u;
-// Document, optional page, then lines `12`, `12-18` or `12–18` (en dash).
-const LOCATION = /^(.+?)(?:#p(\d{1,6}))?:(\d{1,9})(?:\s*[-\u2013]\s*(\d{1,9}))?$/u;
-const IDENTITY = /^repa:(?:document|material)\/[A-Za-z0-9_-]+$/;
-// A bare path: no whitespace, quotes or angle brackets, and a `/` or `.` in it (so `[10:30]` is
-// no citation).
-const BARE_PATH = /^[^\s"<>\u201C\u201D]*[./][^\s"<>\u201C\u201D]*$/u;
-
-function documentOf(written: string): string | undefined {
-  if (written.startsWith('<') && written.endsWith('>')) {
-    const path = written.slice(1, -1).trim();
-    return path.length > 0 && !/[<>]/.test(path) ? path : undefined;
-  }
-  if (written.startsWith('repa:')) return IDENTITY.test(written) ? written : undefined;
-  if (!BARE_PATH.test(written)) return undefined;
-  return written.startsWith('./') ? written.slice(2) : written;
-}
 
 function parseInner(inner: string): Omit<ParsedCitation, 'text' | 'offset'> | undefined {
   const quoted = QUOTE.exec(inner);
-  const location = LOCATION.exec(quoted ? inner.slice(0, quoted.index) : inner);
+  const location = parseCitationLocation(quoted ? inner.slice(0, quoted.index) : inner);
   if (!location) return undefined;
-  const [, written = '', page, start = '', end] = location;
-  const document = documentOf(written);
-  if (document === undefined) return undefined;
-  const startLine = Number(start);
   return {
-    document,
-    ...(page === undefined ? {} : { page: Number(page) }),
-    startLine,
-    endLine: end === undefined ? startLine : Number(end),
+    ...location,
     ...(quoted?.[1] === undefined || quoted[1].trim() === '' ? {} : { quote: quoted[1] }),
   };
 }

@@ -23,6 +23,14 @@ describe('parseCite', () => {
     expect(parseCite('notes/x.md:5-2')).toBeUndefined();
     expect(parseCite('notes/x.md:0')).toBeUndefined();
   });
+
+  it('reads a path with spaces as drafted cards write it, in <…>, without the brackets', () => {
+    expect(parseCite('<my notes/week 1.md>:3')).toEqual({
+      document: 'my notes/week 1.md',
+      startLine: 3,
+      endLine: 3,
+    });
+  });
 });
 
 describe('citedLines', () => {

@@ -1,26 +1,14 @@
+import { type CitationLocation, parseCitationLocation } from './citation-location.js';
 import type { V1Result } from './methods.js';
 
 /** Where a study card's `source.cite` points (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
-export interface CitedPassage {
-  /** A space path or a `repa:` identity. */
-  document: string;
-  /** The page (or chapter), from 1: its lines count from the line after the page's marker. */
-  page?: number;
-  startLine: number;
-  endLine: number;
-}
-
-const CITE = /^(.+?)(?:#p(\d{1,6}))?:(\d{1,9})(?:\s*[-\u2013]\s*(\d{1,9}))?$/u;
+export type CitedPassage = CitationLocation;
 
 /** The passage a card's `cite` names; `undefined` when it is not a passage citation. */
 export function parseCite(cite: string): CitedPassage | undefined {
-  const match = CITE.exec(cite.trim());
-  if (!match) return undefined;
-  const [, document = '', page, start = '', end] = match;
-  const startLine = Number(start);
-  const endLine = end === undefined ? startLine : Number(end);
-  if (startLine < 1 || endLine < startLine) return undefined;
-  return { document, ...(page === undefined ? {} : { page: Number(page) }), startLine, endLine };
+  const passage = parseCitationLocation(cite.trim());
+  if (!passage || passage.startLine < 1 || passage.endLine < passage.startLine) return undefined;
+  return passage;
 }
 
 /**
