@@ -22,6 +22,16 @@ const COMMENT = /^\s*<!--repa:card (\{.*\})-->\s*$/u;
 const CARD_ID = /^[a-z0-9][a-z0-9-]{3,63}$/u;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
+/**
+ * `prefix` and one base-32 character per byte of `bytes` (random, or a digest for an id that must
+ * come out the same): the one spelling of the study folder's ids (cards, reviews).
+ */
+export function base32Id(prefix: string, bytes: Uint8Array): string {
+  let id = prefix;
+  for (const byte of bytes) id += BASE32[byte % 32];
+  return id;
+}
+
 /** A new card id: `c` and ten random base-32 characters (50 bits). */
 export function newCardId(): string {
   return cardIdOf(randomBytes(10));
@@ -29,9 +39,7 @@ export function newCardId(): string {
 
 /** The card id of ten bytes (random, or a digest for an id that must come out the same). */
 export function cardIdOf(bytes: Uint8Array): string {
-  let id = 'c';
-  for (const byte of bytes.subarray(0, 10)) id += BASE32[byte % 32];
-  return id;
+  return base32Id('c', bytes.subarray(0, 10));
 }
 
 /** Whether `id` is one a card may carry. */

@@ -165,8 +165,8 @@ export class SourceCheck {
       found = { size: -1, mtimeMs: -1, version: null };
       if (document.startsWith('repa:material/')) {
         try {
-          const { snapshot } = await readContentText(store, document, { maxChars: 1 });
-          found.version = snapshot.version;
+          // Its version only: the bytes are read, nothing is extracted.
+          found.version = (await store.read(document)).version;
         } catch {
           // Gone or no longer granted: changed, with no lines.
         }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type CardSource, parseCardComment } from './card-comment.js';
+import { base32Id, type CardSource, parseCardComment } from './card-comment.js';
 
 /**
  * How a card is written: `basic` (`front::back`), `reversed` (`a:::b`, two cards), `multiline`
@@ -37,14 +37,10 @@ const SR_COMMENT = /<!--SR:[^>]*-->/gu;
 const SR_ONLY = /^\s*<!--SR:[^>]*-->\s*$/u;
 const CLOZE = /==([^=\n]+?)==/gu;
 const TAG = /(?:^|\s)#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
 /** A hand-written card's id: `h` and 12 base-32 characters of a hash of its note and its front. */
 function derivedId(noteIdentity: string, front: string): string {
   const digest = createHash('sha256').update(`${noteIdentity}\n${front}`).digest();
-  let id = 'h';
-  for (let index = 0; index < 12; index += 1) id += BASE32[(digest[index] as number) % 32];
-  return id;
+  return base32Id('h', digest.subarray(0, 12));
 }
 
 function textHashOf(front: string, back: string): string {

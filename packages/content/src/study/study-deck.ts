@@ -5,6 +5,7 @@ import type { Card, FSRS, Grade } from 'ts-fsrs';
 import { parseCitations } from '../citations/index.js';
 import type { ContentStore } from '../store/index.js';
 import { ankiText } from './anki-export.js';
+import { base32Id } from './card-comment.js';
 import {
   DEFAULT_SCHEDULER_OPTIONS,
   logOf,
@@ -56,8 +57,7 @@ export interface DeckCall {
   deck?: string;
 }
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-const entryId = () => `r${[...randomBytes(12)].map((byte) => BASE32[byte % 32]).join('')}`;
+const entryId = () => base32Id('r', randomBytes(12));
 
 const decks = new WeakMap<ContentStore, StudyDeck>();
 
