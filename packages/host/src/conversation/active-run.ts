@@ -40,6 +40,7 @@ export function startActiveRun(
   options: SendOptions,
   deliveries: RunDeliveries,
 ): ActiveRun {
+  const emit = options.onEvent ?? (() => {});
   return {
     settings,
     restricted: [...(options.restricted ?? [])],
@@ -52,12 +53,12 @@ export function startActiveRun(
     view: null,
     prompt: undefined,
     receipts: [],
-    emit: options.onEvent ?? (() => {}),
+    emit,
     runId: options.runId,
     saves: 0,
     usage: emptyUsage(),
     deliveries,
-    approvals: new RunApprovals(options.modelSettings?.edits, options.onEvent ?? (() => {})),
+    approvals: new RunApprovals(options.modelSettings?.edits, emit),
   };
 }
 

@@ -116,11 +116,6 @@ export class RunApprovals implements ToolApprovals {
     }
     return true;
   }
-
-  /** Ends every wait with `error` (the run is ending): those saves and commands never happen. */
-  end(error: RepaError): void {
-    for (const waiting of [...this.#waiting.values()]) waiting.settle(error);
-  }
 }
 
 function cancelledWait(): RepaError {
