@@ -53,13 +53,13 @@ export function parseOptions<const O extends ParseArgsOptionsConfig>(
   }
 }
 
-/** `--limit N`: a whole number from 1 to 1000, or undefined when not given. */
-export function limitOf(text: string | undefined): number | undefined {
+/** `--limit N`: a whole number from 1 to `max`, or undefined when not given. */
+export function limitOf(text: string | undefined, max = 1000): number | undefined {
   if (text === undefined) return undefined;
   const limit = Number(text);
-  if (!(Number.isInteger(limit) && limit > 0 && limit <= 1000)) {
+  if (!(Number.isInteger(limit) && limit > 0 && limit <= max)) {
     throw usageError(
-      `--limit must be a whole number from 1 to 1000, not '${text}'.`,
+      `--limit must be a whole number from 1 to ${max}, not '${text}'.`,
       'Pass e.g. --limit 20.',
     );
   }

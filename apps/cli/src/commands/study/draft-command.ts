@@ -4,6 +4,7 @@ import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { followRun } from '../../follow-run.js';
+import { writeJson } from '../../format-table.js';
 import { RunPrinter } from '../../run-printer.js';
 import { usageError } from '../../usage-error.js';
 import {
@@ -110,7 +111,7 @@ With --json, one JSON object per line: the run's lines as repa run prints them, 
       ...(values.into === undefined ? {} : { note: values.into }),
     });
     if (context.json) {
-      context.stdout.write(`${JSON.stringify({ kind: 'saved', ...saved })}\n`);
+      writeJson(context.stdout, { kind: 'saved', ...saved });
       return 0;
     }
     const receipt = saved.receipts[0];
@@ -126,7 +127,7 @@ With --json, one JSON object per line: the run's lines as repa run prints them, 
 /** Prints what the draft kept and dropped (or, with --json, the `drafted` line). */
 function report(context: CliContext, drafted: Drafted): void {
   if (context.json) {
-    context.stdout.write(`${JSON.stringify({ kind: 'drafted', ...drafted })}\n`);
+    writeJson(context.stdout, { kind: 'drafted', ...drafted });
     return;
   }
   const { cards, dropped } = drafted;

@@ -10,6 +10,8 @@ import {
 import type { CliContext } from '../../cli-context.js';
 import { spaceOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
+import { onTerminal } from '../../consent.js';
+import { limitOf } from '../../parse-options.js';
 import { paint } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 
@@ -237,20 +239,13 @@ Options:
   options: { deck: { type: 'string' }, limit: { type: 'string' }, space: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const stdin = context.stdin as NodeJS.ReadStream;
-    if (context.json || stdin.isTTY !== true || context.stdout.isTTY !== true) {
+    if (context.json || !onTerminal(context)) {
       throw usageError(
         'repa study reviews cards on a terminal, and this is not one (or --json was given).',
         'List the due cards with repa study due (--json for data) and rate each with repa study rate CARD again|hard|good|easy.',
       );
     }
-    const limit = values.limit === undefined ? 50 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw usageError(
-        `--limit must be a whole number from 1 to 10000, not ${values.limit}.`,
-        'Give --limit 20, for example.',
-      );
-    }
+    const limit = limitOf(values.limit, 10_000) ?? 50;
     const space = spaceOf(context, values.space);
     const client = await context.client();
     const deck = values.deck === undefined ? {} : { deck: values.deck };

@@ -6,6 +6,7 @@ import type { CliContext } from '../../cli-context.js';
 import { spaceOf } from '../../cli-context.js';
 import { type Command, defineCommand } from '../../command.js';
 import { formatTable, writeJson } from '../../format-table.js';
+import { limitOf } from '../../parse-options.js';
 import { terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 
@@ -93,13 +94,7 @@ With --json: {"cards": [{"id", "note", "line", "kind", "front", "back", "tags", 
   options: { deck: { type: 'string' }, limit: { type: 'string' }, space: { type: 'string' } },
   positionals: [0, 0],
   async run(context, _args, values) {
-    const limit = values.limit === undefined ? 20 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw usageError(
-        `--limit must be a whole number from 1 to 10000, not ${values.limit}.`,
-        'Give --limit 50, for example.',
-      );
-    }
+    const limit = limitOf(values.limit, 10_000) ?? 20;
     const client = await context.client();
     const result = await client.request('study.due', {
       space: spaceOf(context, values.space),
