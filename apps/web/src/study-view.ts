@@ -2,6 +2,8 @@ import {
   citedLines,
   formatInterval,
   parseCite,
+  RATING_LABELS,
+  RATING_NAMES,
   type RepaClient,
   type StudyDueCard,
   type StudyProgress,
@@ -11,8 +13,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { FileLink } from './file-links.js';
 import { describeError } from './panels.js';
 
-const NAMES = ['again', 'hard', 'good', 'easy'] as const;
-const LABELS = ['Again', 'Hard', 'Good', 'Easy'] as const;
 /** The most due cards one review takes (as `repa study`). */
 const LIMIT = 50;
 
@@ -161,7 +161,7 @@ export function StudyView({ client, space }: { client: RepaClient; space: string
       });
       const interval = Date.parse(rated.card.fsrs.due) - Date.parse(rated.reviewedAt);
       setGiven([...given, { index, rating, due: rated.card.fsrs.due }]);
-      setMessage(`${LABELS[rating - 1]}: due in ${formatInterval(interval)}.`);
+      setMessage(`${RATING_LABELS[rating - 1]}: due in ${formatInterval(interval)}.`);
       setIndex(index + 1);
       setAnswered(false);
       refreshStatus();
@@ -175,7 +175,7 @@ export function StudyView({ client, space }: { client: RepaClient; space: string
       setMessage(
         undone === null
           ? 'No rating to take back.'
-          : `Took back ${LABELS[undone.rating - 1]} on card ${last.index + 1}.`,
+          : `Took back ${RATING_LABELS[undone.rating - 1]} on card ${last.index + 1}.`,
       );
       setIndex(last.index);
       setAnswered(false);
@@ -204,7 +204,7 @@ export function StudyView({ client, space }: { client: RepaClient; space: string
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const counts = NAMES.map(
+  const counts = RATING_NAMES.map(
     (name, at) => `${given.filter((one) => one.rating === at + 1).length} ${name}`,
   );
   return html`<section class="panel study-view" aria-labelledby="study-heading" ref=${root} tabIndex="-1">
@@ -252,9 +252,9 @@ export function StudyView({ client, space }: { client: RepaClient; space: string
                   answered
                     ? html`<p class="study-back">${card.back}</p>
                         <div class="row study-ratings" role="group" aria-label="Rate the card">
-                          ${NAMES.map(
+                          ${RATING_NAMES.map(
                             (name, at) =>
-                              html`<button type="button" data-rating=${at + 1} onClick=${() => void rate(at + 1)}>${at + 1} ${LABELS[at]} <span class="meta">${formatInterval(Date.parse(card.next[name].due) - listedAt)}</span></button>`,
+                              html`<button type="button" data-rating=${at + 1} onClick=${() => void rate(at + 1)}>${at + 1} ${RATING_LABELS[at]} <span class="meta">${formatInterval(Date.parse(card.next[name].due) - listedAt)}</span></button>`,
                           )}
                         </div>`
                     : html`<div class="row"><button type="button" class="study-show" onClick=${() => setAnswered(true)}>Show answer (space)</button></div>`

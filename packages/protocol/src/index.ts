@@ -220,7 +220,14 @@ export {
   type WritableSettingsLevel,
   writableSettingsLevelSchema,
 } from './v1/settings.js';
-export { type CitedPassage, citedLines, formatInterval, parseCite } from './v1/study-text.js';
+export {
+  type CitedPassage,
+  citedLines,
+  formatInterval,
+  parseCite,
+  RATING_LABELS,
+  RATING_NAMES,
+} from './v1/study-text.js';
 export { toolCallTarget } from './v1/tool-target.js';
 export {
   type RestrictedItem,

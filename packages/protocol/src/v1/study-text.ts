@@ -1,6 +1,11 @@
 import { type CitationLocation, parseCitationLocation } from './citation-location.js';
 import type { V1Result } from './methods.js';
 
+/** The four ratings in order, 1 to 4: their names (the keys of `study.due`'s `next`). */
+export const RATING_NAMES = ['again', 'hard', 'good', 'easy'] as const;
+/** The four ratings in order, as the CLI and the page label them. */
+export const RATING_LABELS = ['Again', 'Hard', 'Good', 'Easy'] as const;
+
 /** Where a study card's `source.cite` points (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
 export type CitedPassage = CitationLocation;
 

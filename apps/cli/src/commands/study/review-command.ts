@@ -3,6 +3,8 @@ import {
   citedLines,
   formatInterval,
   parseCite,
+  RATING_LABELS,
+  RATING_NAMES,
   type RepaClient,
   RepaError,
   type StudyDueCard,
@@ -14,9 +16,6 @@ import { onTerminal } from '../../consent.js';
 import { limitOf } from '../../parse-options.js';
 import { paint } from '../../style.js';
 import { usageError } from '../../usage-error.js';
-
-const NAMES = ['again', 'hard', 'good', 'easy'] as const;
-const LABELS = ['Again', 'Hard', 'Good', 'Easy'] as const;
 
 /** One key as `readline` reports it. */
 interface Key {
@@ -103,9 +102,9 @@ async function review(
   const showBack = () => {
     const card = cards[index] as StudyDueCard;
     answered = true;
-    const choices = NAMES.map(
+    const choices = RATING_NAMES.map(
       (name, at) =>
-        `${at + 1} ${LABELS[at]} (${formatInterval(Date.parse(card.next[name].due) - listedAt)})`,
+        `${at + 1} ${RATING_LABELS[at]} (${formatInterval(Date.parse(card.next[name].due) - listedAt)})`,
     );
     say(
       `A: ${card.back.replaceAll('\n', '\n   ')}`,
@@ -133,7 +132,7 @@ async function review(
       say(
         undone === null
           ? 'No rating to take back.'
-          : `Took back ${LABELS[undone.rating - 1]} on card ${last.index + 1}.`,
+          : `Took back ${RATING_LABELS[undone.rating - 1]} on card ${last.index + 1}.`,
       );
       index = last.index;
       showFront();
@@ -149,7 +148,7 @@ async function review(
       given.push({ index, rating: rating as Given['rating'], due: rated.card.fsrs.due });
       say(
         dim(
-          `→ ${LABELS[rating - 1]}: due in ${formatInterval(Date.parse(rated.card.fsrs.due) - Date.parse(rated.reviewedAt))}`,
+          `→ ${RATING_LABELS[rating - 1]}: due in ${formatInterval(Date.parse(rated.card.fsrs.due) - Date.parse(rated.reviewedAt))}`,
         ),
       );
       index += 1;
@@ -196,7 +195,7 @@ async function summary(
   given: readonly Given[],
   deck: { deck?: string },
 ): Promise<void> {
-  const counts = NAMES.map(
+  const counts = RATING_NAMES.map(
     (name, at) => `${given.filter((one) => one.rating === at + 1).length} ${name}`,
   );
   const lines = [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { RepaError, type StudyCard } from '@repa/protocol';
+import { RATING_NAMES, RepaError, type StudyCard } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
 import { spaceOf } from '../../cli-context.js';
 import { type Command, defineCommand } from '../../command.js';
@@ -9,9 +9,6 @@ import { formatTable, writeJson } from '../../format-table.js';
 import { limitOf } from '../../parse-options.js';
 import { terminalWidth } from '../../style.js';
 import { usageError } from '../../usage-error.js';
-
-const RATINGS: Record<string, 1 | 2 | 3 | 4> = { again: 1, hard: 2, good: 3, easy: 4 };
-const RATING_NAMES = ['', 'again', 'hard', 'good', 'easy'];
 
 const CARDS_HELP = `Cards are lines of the space's notes (.md) in the Obsidian spaced-repetition syntax:
 question::answer, a:::b (two cards, one each way), front lines then a line ? then back lines (??
@@ -150,8 +147,15 @@ With --json: {"card": {"id", …, "fsrs": {"state", "due", …}}, "reviewedAt"}.
   positionals: [2, 2],
   async run(context, args, values) {
     const [card, written] = args as [string, string];
-    const rating = RATINGS[written.toLowerCase()] ?? RATINGS[RATING_NAMES[Number(written)] ?? ''];
-    if (rating === undefined) {
+    const named = RATING_NAMES.findIndex((name) => name === written.toLowerCase()) + 1;
+    const numbered = Number(written);
+    const rating =
+      named > 0
+        ? named
+        : Number.isInteger(numbered) && numbered >= 1 && numbered <= 4
+          ? numbered
+          : 0;
+    if (rating === 0) {
       throw usageError(
         `RATING must be again, hard, good or easy (or 1–4), not ${JSON.stringify(written)}.`,
         `Run repa study rate ${card} good, for example.`,
@@ -176,7 +180,7 @@ With --json: {"card": {"id", …, "fsrs": {"state", "due", …}}, "reviewedAt"}.
     else {
       const { fsrs } = result.card;
       context.stdout.write(
-        `rated ${card} ${RATING_NAMES[rating]}: ${fsrs.state}, due ${fromNow(fsrs.due, Date.parse(result.reviewedAt))} (${fsrs.due})\n`,
+        `rated ${card} ${RATING_NAMES[rating - 1]}: ${fsrs.state}, due ${fromNow(fsrs.due, Date.parse(result.reviewedAt))} (${fsrs.due})\n`,
       );
     }
     return 0;
@@ -205,7 +209,7 @@ With --json: {"undone": {"card", "rating", "reviewedAt"} | null, "fsrs"}.`,
       const { card, rating } = result.undone;
       const now =
         result.fsrs === null ? 'new again' : `${result.fsrs.state}, due ${result.fsrs.due}`;
-      context.stdout.write(`took back ${RATING_NAMES[rating]} on ${card}: ${now}\n`);
+      context.stdout.write(`took back ${RATING_NAMES[rating - 1]} on ${card}: ${now}\n`);
     }
     return result.undone === null ? 1 : 0;
   },
