@@ -25,7 +25,13 @@ export {
 } from './draft-request.js';
 export { type DraftedCards, type DraftRun, draftedCards } from './drafted-cards.js';
 export { type CardKind, type NoteCard, parseNoteCards } from './note-cards.js';
-export { REVIEW_MODES } from './review-log.js';
+export {
+  ANSWER_HELP,
+  ANSWER_ORIGINS,
+  type AnswerEntry,
+  type OverrideEntry,
+  REVIEW_MODES,
+} from './review-log.js';
 export {
   type DeckCall,
   type DueCard,

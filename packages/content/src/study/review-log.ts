@@ -82,14 +82,67 @@ const undoEntrySchema = z.object({
   at: date,
 });
 
-const entrySchema = z.discriminatedUnion('kind', [rateEntrySchema, undoEntrySchema]);
+/** How much help an answer had before its grade: none, a hint (then a second try), the passage shown. */
+export const ANSWER_HELP = ['none', 'hint', 'passage'] as const;
+/** What asked the question an answer answers: a quiz, or the tutor checking the learner's reasoning. */
+export const ANSWER_ORIGINS = ['quiz', 'tutor'] as const;
+
+const grade = z.number().int().min(1).max(4);
+
+const answerEntrySchema = z.object({
+  kind: z.literal('answer'),
+  /** This entry's id (what an override names). */
+  id: entryId,
+  /** What asked it. */
+  origin: z.enum(ANSWER_ORIGINS),
+  /** The quiz (or tutor session) the question belongs to. */
+  set: entryId,
+  /** The question as the learner saw it. */
+  question: z.string().min(1).max(4000),
+  /** The passage as a verified Repa citation: `notes/x.md:12-18` or `book.pdf#p4:3-9`. */
+  cite: z.string().min(1).max(1200),
+  /** The cited document's space path and its version (sha256) when the question was asked. */
+  source: z.string().min(1).max(1024),
+  version: z.string().min(1).max(128),
+  /** The learner's answers in order: the first try, then the second after a hint. */
+  answers: z.array(z.string().max(8000)).min(1).max(2),
+  /** The grade against the cited passage, 1 Again … 4 Easy. */
+  grade,
+  /** The passage's words the answer missed, quoted (empty when nothing was missing). */
+  missing: z.string().max(4000),
+  /** How much help was given before the grade. */
+  help: z.enum(ANSWER_HELP),
+  /** Who graded: a model's `provider/id`, or `passage-words` (the offline grader). */
+  grader: z.string().min(1).max(200),
+  at: date,
+});
+
+const overrideEntrySchema = z.object({
+  kind: z.literal('override'),
+  id: entryId,
+  /** The answer entry whose grade the learner overrode (that grade stays in the log beside this). */
+  of: entryId,
+  grade,
+  at: date,
+});
+
+const entrySchema = z.discriminatedUnion('kind', [
+  rateEntrySchema,
+  undoEntrySchema,
+  answerEntrySchema,
+  overrideEntrySchema,
+]);
 
 /** A rating, as a line of the review log. */
 export type RateEntry = z.infer<typeof rateEntrySchema>;
 /** An undo of a rating, as a line of the review log. */
 export type UndoEntry = z.infer<typeof undoEntrySchema>;
-/** One line of the review log. */
-export type ReviewEntry = RateEntry | UndoEntry;
+/** A learner's graded answer to a question on a cited passage (spec R101), as a line of the log. */
+export type AnswerEntry = z.infer<typeof answerEntrySchema>;
+/** The learner's own grade for an answer, kept beside the one given. */
+export type OverrideEntry = z.infer<typeof overrideEntrySchema>;
+/** One line of the review log: the study log of every rating, answer and override. */
+export type ReviewEntry = RateEntry | UndoEntry | AnswerEntry | OverrideEntry;
 
 /** The entries read from a part of the log, and where the next read starts. */
 export interface LogRead {

@@ -48,7 +48,7 @@ export class ReviewStates {
   /** Applies one log entry (`scheduler` rebuilds a card whose cached state does not follow). */
   apply(entry: ReviewEntry, scheduler: FSRS): void {
     if (entry.kind === 'rate') this.rate(entry, scheduler);
-    else this.undo(entry.undoes, scheduler);
+    else if (entry.kind === 'undo') this.undo(entry.undoes, scheduler);
   }
 
   private rate(entry: RateEntry, scheduler: FSRS): void {

@@ -7,6 +7,7 @@ import { ContentStore } from '../store/index.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 import { formatCardComment } from './card-comment.js';
 import { DEFAULT_SCHEDULER_OPTIONS, schedulerOf } from './card-schedule.js';
+import { type AnswerEntry, StudyReviewLog } from './review-log.js';
 import { StudyDeck } from './study-deck.js';
 
 const dirs: string[] = [];
@@ -86,6 +87,42 @@ describe('the study deck', () => {
     const third = new StudyDeck(store);
     expect((await third.cards({ now: T0 })).find((one) => one.id === id)?.fsrs.reps).toBe(2);
     expect(third.record).toMatchObject({ reviews: 3, damaged: 1, rebuilt: 0 });
+  });
+
+  it("keeps a graded answer and its override in the same log, read back whole, without touching a card's schedule", async () => {
+    const { deck, store } = await open(NOTES);
+    const [card] = (await deck.due({ now: T0 })).cards;
+    await deck.rate(card?.id as string, Rating.Good, { now: T0 });
+    const log = new StudyReviewLog(store.space.fs, store.space.repaDir);
+    const answer: AnswerEntry = {
+      kind: 'answer',
+      id: 'a1',
+      origin: 'quiz',
+      set: 'q1',
+      question: 'What does ATP carry?',
+      cite: 'bio/cells.md:1-1',
+      source: 'bio/cells.md',
+      version: 'f'.repeat(64),
+      answers: ['sugar', 'energy'],
+      grade: 2,
+      missing: 'The energy currency',
+      help: 'hint',
+      grader: 'passage-words',
+      at: T0.toISOString(),
+    };
+    await log.append(answer);
+    await log.append({ kind: 'override', id: 'o1', of: 'a1', grade: 3, at: T0.toISOString() });
+    await expect(log.append({ ...answer, grade: 5 })).rejects.toThrow();
+    await log.close();
+    const read = await log.read(0);
+    expect(read.entries.slice(1)).toEqual([
+      answer,
+      { kind: 'override', id: 'o1', of: 'a1', grade: 3, at: T0.toISOString() },
+    ]);
+    const reread = new StudyDeck(store);
+    const state = (await reread.cards({ now: T0 })).find((one) => one.id === card?.id);
+    expect(state?.fsrs.reps).toBe(1);
+    expect(reread.record).toMatchObject({ reviews: 1, damaged: 0 });
   });
 
   it('appends to the log that is there now when the one it appended to was removed', async () => {
