@@ -166,7 +166,8 @@ export const MODEL_SETTING_ITEMS: {
       'What the model may change without asking: `auto` (default) saves at once; `ask` pauses ' +
       'the run before each save (and each `bash` command) and shows the exact diff for the ' +
       'learner to approve or refuse; `off` is read-only (`write`, `edit` and `apply_patch` are ' +
-      'not offered). Off a terminal, `ask` refuses the save with `edit_refused`.',
+      'not offered, and `bash` commands see the space read-only). Off a terminal, `ask` refuses ' +
+      'the save with `edit_refused`.',
     schema: editsModeSchema,
     defaultValue: 'auto',
   }),

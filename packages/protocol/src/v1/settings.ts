@@ -77,7 +77,8 @@ export const bashModeSchema = z.enum(['off', 'sandboxed']);
 
 /**
  * What the model's edits may do without asking: `auto` (default) saves at once; `ask` waits for the
- * learner to approve each save (and each command) with its exact diff; `off` offers no saving tool.
+ * learner to approve each save (and each command) with its exact diff; `off` offers no saving tool
+ * and runs commands with the space read-only.
  */
 export const editsModeSchema = z.enum(['auto', 'ask', 'off']);
 
