@@ -122,7 +122,7 @@ export async function assembleSession(
   // Saves and commands ask the active run's learner, when its `tools.edits` is `ask` (R36, R37).
   const approvals: ToolApprovals = {
     asking: () => hooks.approvals()?.asking() ?? false,
-    readOnly: () => hooks.approvals()?.readOnly() ?? false,
+    readOnly: () => hooks.approvals()?.readOnly?.() ?? false,
     approve: async (ask, signal) => hooks.approvals()?.approve(ask, signal),
   };
   const tools = createContentTools({
