@@ -175,6 +175,11 @@ describe('tools.edits ask', () => {
       [['notes/new.md'], 'approved', undefined],
       [['notes/other.md'], 'refused', 'Keep the notes in one file.'],
     ]);
+    const shown = await repa(sandbox, ['runs', 'show', ended.runId]);
+    expect(shown.stdout).toContain('edits      ask: each save and command waited for the learner');
+    expect(shown.stdout).toContain(
+      'approvals\n  approved: write notes/new.md\n  refused: write notes/other.md (Keep the notes in one file.)\n',
+    );
     rmSync(note('notes/new.md'));
   });
 
