@@ -8,6 +8,7 @@ import { ankiText } from './anki-export.js';
 import { base32Id } from './card-comment.js';
 import {
   DEFAULT_SCHEDULER_OPTIONS,
+  forScheduler,
   logOf,
   newCard,
   type SchedulerOptions,
@@ -114,7 +115,7 @@ export class StudyDeck {
           rank(a) - rank(b) || (rank(a) === 2 ? 0 : a.fsrs.due.getTime() - b.fsrs.due.getTime()),
       );
       const shown = all.slice(0, call.limit ?? all.length).map((card) => {
-        const preview = scheduler.repeat(card.fsrs, now);
+        const preview = scheduler.repeat(forScheduler(card.fsrs, card.id), now);
         const next = {} as DueCard['next'];
         for (const grade of [1, 2, 3, 4] as Grade[]) {
           const item = preview[grade].card;
@@ -154,7 +155,7 @@ export class StudyDeck {
           { fix: 'Rate it at a time after its last rating.' },
         );
       }
-      const { card, log } = scheduler.next(before, now, rating);
+      const { card, log } = scheduler.next(forScheduler(before, id), now, rating);
       const entry: RateEntry = {
         kind: 'rate',
         id: entryId(),
