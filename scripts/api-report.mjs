@@ -265,6 +265,57 @@ export function reportChanges(before, after) {
   return changes;
 }
 
+/**
+ * The names a README's `## API` section documents, by entry: each `### \`<entry>\`` heading, then
+ * bullets naming exports before their description (`` - `a`, `b`: what they are. ``).
+ */
+export function readmeNames(text) {
+  const section = /^## API\n([\s\S]*?)(?=^## |(?![\s\S]))/mu.exec(text)?.[1] ?? '';
+  const entries = new Map();
+  let current;
+  for (const line of section.split('\n')) {
+    const entry = /^### `([^`]+)`$/u.exec(line);
+    if (entry) {
+      current = new Set();
+      entries.set(entry[1], current);
+    }
+    const names = /^- ((?:`[^`]+`(?:, )?)+):/u.exec(line)?.[1];
+    for (const [, name] of names?.matchAll(/`([^`]+)`/gu) ?? []) current?.add(name);
+  }
+  return entries;
+}
+
+/** One line per entry or name a package's README documents and its report lacks, or the reverse. */
+export function checkApiDocs(root) {
+  const violations = [];
+  for (const pkg of publishedPackages(root)) {
+    const at = relative(root, join(pkg.dir, 'README.md'));
+    const readme = existsSync(join(pkg.dir, 'README.md'))
+      ? readFileSync(join(pkg.dir, 'README.md'), 'utf8')
+      : '';
+    const report = existsSync(join(pkg.dir, REPORT_FILE))
+      ? reportNames(readFileSync(join(pkg.dir, REPORT_FILE), 'utf8'))
+      : new Map();
+    const documented = readmeNames(readme);
+    for (const [entry, names] of report) {
+      const docs = documented.get(entry);
+      if (!docs) violations.push(`${at}: no \`### \`${entry}\`\` in its \`## API\` section`);
+      for (const name of docs ? names : []) {
+        if (!docs.has(name)) violations.push(`${at}: ${entry} exports ${name}, not documented`);
+      }
+    }
+    for (const [entry, names] of documented) {
+      const exported = report.get(entry);
+      if (!exported) violations.push(`${at}: documents ${entry}, which is not an entry`);
+      for (const name of exported ? names : []) {
+        if (!exported.has(name))
+          violations.push(`${at}: documents ${name}, not exported by ${entry}`);
+      }
+    }
+  }
+  return violations;
+}
+
 /** Writes every package's report; returns the paths written. */
 export function writeApiReports(root) {
   const { reports, missing } = apiReports(root);

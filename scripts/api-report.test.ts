@@ -1,9 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without type declarations
-import { checkApiReports, reportNames, writeApiReports } from './api-report.mjs';
+import { checkApiDocs, checkApiReports, reportNames, writeApiReports } from './api-report.mjs';
 import { workspace } from './test/layers-workspace.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const entry = (file: string) => ({ types: `./dist/${file}.d.ts`, import: `./dist/${file}.js` });
 
@@ -80,5 +83,43 @@ describe('api reports', () => {
     expect(checkApiReports(bare)).toEqual([
       'declarations not built: packages/b/dist/x.d.ts; run `npx tsc --build` first',
     ]);
+  });
+});
+
+describe('api docs', () => {
+  const readme = (body: string) =>
+    `# @repa/a\n\nIntro.\n\n## API\n\n${body}\n## Files\n\n- \`x\`: y.\n`;
+
+  it("passes when each package's README documents exactly what its report lists", () => {
+    const root = builtPackage();
+    writeApiReports(root);
+    writeFileSync(
+      join(root, 'packages/a/README.md'),
+      readme(
+        '### `@repa/a`\n\n- `open`, `Options`: opens a file.\n- `ready`: whether.\n\n### `@repa/a/testing`\n\n- `fake`: a fake.\n\n### `@repa/a/schema.json`\n\nThe schema.\n',
+      ),
+    );
+    expect(checkApiDocs(root)).toEqual([]);
+  });
+
+  it('fails on an export not documented, and on a documented name or entry that does not exist', () => {
+    const root = builtPackage();
+    writeApiReports(root);
+    writeFileSync(
+      join(root, 'packages/a/README.md'),
+      readme(
+        '### `@repa/a`\n\n- `open`, `close`: open and close.\n- `ready`: whether.\n\n### `@repa/a/testing`\n\n- `fake`: a fake.\n\n### `@repa/a/extra`\n\nNothing.\n',
+      ),
+    );
+    expect(checkApiDocs(root)).toEqual([
+      'packages/a/README.md: @repa/a exports Options, not documented',
+      'packages/a/README.md: no `### `@repa/a/schema.json`` in its `## API` section',
+      'packages/a/README.md: documents close, not exported by @repa/a',
+      'packages/a/README.md: documents @repa/a/extra, which is not an entry',
+    ]);
+  });
+
+  it("finds each package's README documenting exactly the names of its api-report.md", () => {
+    expect(checkApiDocs(repoRoot)).toEqual([]);
   });
 });
