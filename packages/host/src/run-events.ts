@@ -1,11 +1,6 @@
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import {
-  parseToolErrorText,
-  type RunEvent,
-  saveDiffSchema,
-  saveReceiptSchema,
-  type WireError,
-} from '@repa/protocol';
+import { parseToolErrorText, type RunEvent, type WireError } from '@repa/protocol';
+import { saveDiffSchema, saveReceiptSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 
 const toolDetailsSchema = z.looseObject({

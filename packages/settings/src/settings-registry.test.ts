@@ -1,4 +1,4 @@
-import { modelSettingsSchema, promptSettingsSchema } from '@repa/protocol';
+import { modelSettingsSchema, promptSettingsSchema } from '@repa/protocol/schemas';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

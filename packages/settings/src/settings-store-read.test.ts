@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { promptSettingsSchema, runInfoSchema } from '@repa/protocol';
+import { promptSettingsSchema, runInfoSchema } from '@repa/protocol/schemas';
 import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { settingsRegistry } from './settings-registry.js';

@@ -1,4 +1,8 @@
-import { runStatusSchema, thinkingLevelSchema, writableSettingsLevelSchema } from '@repa/protocol';
+import {
+  runStatusSchema,
+  thinkingLevelSchema,
+  writableSettingsLevelSchema,
+} from '@repa/protocol/schemas';
 import type { Command, CommandGroup } from '../command.js';
 import { defineCommand, GLOBAL_OPTIONS } from '../command.js';
 import { usageError } from '../usage-error.js';

@@ -7,7 +7,8 @@ import {
   type SessionEntry,
   SessionManager,
 } from '@earendil-works/pi-coding-agent';
-import { type RunInfo, saveReceiptSchema } from '@repa/protocol';
+import type { RunInfo } from '@repa/protocol';
+import { saveReceiptSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 import { RUN_MARK } from './run-marks.js';
 import { sessionFileEntries } from './session-files.js';

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import {
-  editsModeSchema,
   RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
   type RunInput,
   type RunOverrides,
-  studyModeSchema,
-  thinkingLevelSchema,
 } from '@repa/protocol';
+import { editsModeSchema, studyModeSchema, thinkingLevelSchema } from '@repa/protocol/schemas';
 import type { CliContext } from '../../cli-context.js';
 import { usageError } from '../../usage-error.js';
 
