@@ -13,7 +13,7 @@ import ts from 'typescript';
 /** The file each package's report is kept in. */
 export const REPORT_FILE = 'api-report.md';
 
-/** A variable's type longer than this is shown cut, with a digest of the whole. */
+/** A variable's type longer than this (or of more than one line) is shown cut, with a digest of the whole. */
 const LONG_TYPE = 240;
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
@@ -70,9 +70,18 @@ function declarationText(node, checker) {
     const type = node.type
       ? printer.printNode(ts.EmitHint.Unspecified, node.type, node.getSourceFile())
       : checker.typeToString(checker.getTypeAtLocation(node));
+    // An inferred type's members come in the order the compiler met them, which differs between
+    // a full and an incremental build: a type of more than one line is shown by its first line and
+    // a digest of its lines sorted, the same for the same members in any order.
+    const lines = type.split('\n');
     const shown =
-      type.length > LONG_TYPE
-        ? `${type.slice(0, 80).trimEnd()} … (${type.length} characters, digest ${digest(type)})`
+      lines.length > 1 || type.length > LONG_TYPE
+        ? `${lines[0]?.slice(0, 80).trimEnd()} … (${lines.length} lines, digest ${digest(
+            lines
+              .map((line) => line.trim())
+              .sort()
+              .join('\n'),
+          )})`
         : type;
     return `${keyword} ${node.name.getText()}: ${shown};`;
   }
