@@ -15,7 +15,8 @@ let pdfjs: Promise<typeof import('pdfjs-dist')> | undefined;
 function loadPdfJs(): Promise<typeof import('pdfjs-dist')> {
   pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((module) => {
     // Its worker is served beside the page (build.mjs copies it): nothing is loaded from elsewhere.
-    module.GlobalWorkerOptions.workerSrc = '/pdf.worker.js';
+    // One worker for every document the page opens: it is loaded and compiled once.
+    module.GlobalWorkerOptions.workerPort = new Worker('/pdf.worker.js', { type: 'module' });
     return module;
   });
   return pdfjs;
@@ -66,6 +67,9 @@ export function PdfReader({
     let current = true;
     let made: PdfPages | undefined;
     void (async () => {
+      // pdf.js and its worker load while the bytes come.
+      const loading = loadPdfJs();
+      loading.catch(() => undefined); // Its failure is told where it is awaited.
       const response = await fetch(`/pdf?${new URLSearchParams({ space, path }).toString()}`, {
         credentials: 'same-origin',
       });
@@ -73,7 +77,7 @@ export function PdfReader({
       const etag = response.headers.get('etag');
       // The same bytes again keep the pages (and where they were scrolled to).
       if (loaded.current && etag !== null && loaded.current.etag === etag) return;
-      const module = await loadPdfJs();
+      const module = await loading;
       const data = new Uint8Array(await response.arrayBuffer());
       // No WebAssembly: the page's policy allows scripts from the daemon only (pdf.js decodes
       // the rare JPEG 2000 image in JavaScript instead).
