@@ -35,6 +35,7 @@ describe('checkDesignCitations', () => {
       [85, 86],
       [90, 94],
       [100, 108],
+      [123, 124],
     ];
     const expected = ranges.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index),

@@ -9,7 +9,7 @@ export {
   type ParsedCitation,
   parseCitations,
 } from './citations/index.js';
-export { type ContentText, readContentText } from './documents/index.js';
+export { type ContentText, readContentText, readPdfBytes } from './documents/index.js';
 export {
   diffOfSave,
   EVENT_DIFF_LIMITS,

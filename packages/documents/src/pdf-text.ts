@@ -1,4 +1,5 @@
 import { constants, inflateSync } from 'node:zlib';
+import { pdfPageText } from '@repa/protocol/pdf-page-text';
 import {
   type ExtractedPart,
   ExtractionFailure,
@@ -59,23 +60,6 @@ export function refuseDecompressionBomb(
   }
 }
 
-/** The text of a PDF.js text content: its items' strings, a line break where PDF.js ends a line. */
-function pageText(items: readonly unknown[]): string {
-  let text = '';
-  for (const item of items) {
-    const { str, hasEOL } = item as { str?: string; hasEOL?: boolean };
-    if (typeof str === 'string') text += str;
-    if (hasEOL) text += '\n';
-  }
-  return text
-    .replace(/\0/gu, '')
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/gu, '\n\n')
-    .trim();
-}
-
 /**
  * The text layer of the pages of a PDF (all of them, or slice `slice.index` of `slice.count` equal
  * runs), with PDF.js (the serverless build `unpdf` ships: no canvas, no worker of its own, no
@@ -124,7 +108,7 @@ export async function pdfText(
       let text: string;
       try {
         const page = await document.getPage(number);
-        text = pageText((await page.getTextContent()).items);
+        text = pdfPageText((await page.getTextContent()).items).text;
         page.cleanup();
       } catch (error) {
         // One damaged page does not hide the others; a file with no readable page is damaged.

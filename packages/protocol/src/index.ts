@@ -48,6 +48,7 @@ export type {
   PackageResource,
   ResourceDiagnostic,
 } from './v1/packages.js';
+export { type PdfPageText, pdfPageText } from './v1/pdf-page-text.js';
 export type { PromptSectionName, PromptSectionReport } from './v1/prompt.js';
 export type {
   CommandChange,
