@@ -332,6 +332,56 @@ describe('protocol v1 conformance against a real daemon', () => {
         cards: [{ id: drafted.cards[0]?.id, back: '' }],
       }),
     ).toMatchObject({ note: 'cards/a.md', receipts: [{ operationId: `${draft.run.runId}-1` }] });
+    // A quiz: a quiz run on the offline model, its questions, a wrong answer graded with a hint,
+    // the second try graded final (the passage shown), the grade overridden.
+    const quiz = (await call('study.quiz', {
+      space,
+      sessionId,
+      requestId: 'conformance-quiz',
+      passage: 'notes/a.md:3',
+      count: 1,
+    })) as { run: { runId: string } };
+    await client.waitFor(finished(quiz.run.runId));
+    const quizzed = (await call('study.quizzed', { runId: quiz.run.runId })) as {
+      questions: { id: string; question: string }[];
+    };
+    expect(quizzed.questions.map((one) => one.question)).toEqual([
+      'The tide _____ every six hours.',
+    ]);
+    const question = quizzed.questions[0]?.id as string;
+    const tries: { run: { runId: string } }[] = [];
+    for (const [answer, after] of [
+      ['goes', undefined],
+      ['rises', 'first'],
+    ] as const) {
+      const asked = (await call('study.answer', {
+        runId: quiz.run.runId,
+        question,
+        answer,
+        requestId: `conformance-answer-${answer}`,
+        ...(after ? { after: tries[0]?.run.runId } : {}),
+      })) as { run: { runId: string } };
+      tries.push(asked);
+      await client.waitFor(finished(asked.run.runId));
+    }
+    expect(await call('study.graded', { runId: tries[0]?.run.runId })).toMatchObject({
+      grade: 1,
+      missing: 'turns',
+      final: false,
+      hint: 'You missed a word of the passage: "t…" (5 letters).',
+    });
+    const graded = (await call('study.graded', { runId: tries[1]?.run.runId })) as {
+      answer: { id: string };
+    };
+    expect(graded).toMatchObject({
+      final: true,
+      grader: 'passage-words',
+      answer: { help: 'passage', answers: ['goes', 'rises'] },
+      passage: { cite: 'notes/a.md:3', quote: 'The tide turns every six hours.' },
+    });
+    expect(
+      await call('study.override', { space, answer: graded.answer.id, grade: 3 }),
+    ).toMatchObject({ answer: graded.answer.id, given: 1, grade: 3 });
     expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);

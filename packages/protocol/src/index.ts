@@ -80,6 +80,7 @@ export type {
   StudyProgress,
 } from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
+export type { QuizQuestion } from './v1/methods/study-quiz.js';
 export {
   type V1Method,
   type V1Notification,
