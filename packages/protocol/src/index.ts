@@ -7,7 +7,7 @@ export {
   type RepaClientOptions,
 } from './client/create-repa-client.js';
 export type { RepaTransport, RepaTransportFactory } from './client/repa-transport.js';
-export type { RunFollower, RunUpdate } from './client/run-follower.js';
+export { type RunFollower, type RunUpdate, runToEnd } from './client/run-follower.js';
 export { webSocketTransport } from './client/web-socket-transport.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from './daemon/daemon-output.js';
 export {

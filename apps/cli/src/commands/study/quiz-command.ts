@@ -6,6 +6,7 @@ import {
   type RepaClient,
   RepaError,
   type RunInfo,
+  runToEnd,
   type V1Result,
 } from '@repa/protocol';
 import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
@@ -22,23 +23,15 @@ type Graded = V1Result<'study.graded'>;
 /** The next line the learner gives after `prompt`; `undefined` when input ended. */
 type NextLine = (prompt: string) => Promise<string | undefined>;
 
-/**
- * Follows a study run to its end without printing it (a quiz run's answer holds the hidden
- * words, a grade run's only what `study.graded` gives), and returns its final record.
- */
+/** A study run followed to its end without printing it (its text is Repa's to read); it must succeed. */
 async function quietRun(
   client: RepaClient,
   start: () => Promise<{ run: RunInfo; resubmitted: boolean }>,
 ): Promise<RunInfo> {
-  const follower = client.followRun(start);
-  for await (const _update of follower) {
-    // Each event: the run's end is what counts.
-  }
-  const { run } = await follower.accepted;
-  const { run: ended } = await client.request('run.get', { runId: run.runId });
+  const ended = await runToEnd(client, start);
   if (ended.status !== 'succeeded') {
-    throw new RepaError('model_error', `Run ${run.runId} ${ended.status}.`, {
-      fix: `See why with repa runs show ${run.runId}, then start the quiz again.`,
+    throw new RepaError('model_error', `Run ${ended.runId} ${ended.status}.`, {
+      fix: `See why with repa runs show ${ended.runId}, then start the quiz again.`,
     });
   }
   return ended;

@@ -129,7 +129,7 @@ With --json: {"cards": [{"id", "note", "line", "kind", "front", "back", "tags", 
 
 /** A rating as the learner wrote it (`again`…`easy`, or 1–4), 1 to 4; 0 for anything else. */
 export function ratingOf(written: string): number {
-  const named = RATING_NAMES.findIndex((name) => name === written.trim().toLowerCase()) + 1;
+  const named = (RATING_NAMES as readonly string[]).indexOf(written.trim().toLowerCase()) + 1;
   const numbered = Number(written);
   if (named > 0) return named;
   return Number.isInteger(numbered) && numbered >= 1 && numbered <= 4 ? numbered : 0;
