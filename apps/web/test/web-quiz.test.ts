@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { createSandbox, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
+import {
+  openPage,
+  STEP_MS,
+  shownText,
+  startWebRig,
+  type WebRig,
+  waitShownText,
+} from './web-harness.js';
 
 // The page's Quiz on a real daemon and the offline responder: cloze questions on a real note,
 // answered by keyboard at 1280 px (a wrong answer, its hint, the second try, the passage, the
@@ -31,20 +38,8 @@ afterAll(async () => {
   rmSync(sandbox.root, { recursive: true, force: true });
 });
 
-const text = (selector: string) =>
-  page.$eval(selector, (node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
-/** Waits until `selector`'s text matches `pattern`. */
-const waitText = (selector: string, pattern: RegExp) =>
-  page.waitForFunction(
-    (wanted, source, flags) =>
-      new RegExp(source, flags).test(
-        (document.querySelector(wanted) as HTMLElement | null)?.innerText ?? '',
-      ),
-    { timeout: STEP_MS },
-    selector,
-    pattern.source,
-    pattern.flags,
-  );
+const text = (selector: string) => shownText(page, selector);
+const waitText = (selector: string, pattern: RegExp) => waitShownText(page, selector, pattern);
 /** Waits until the answer field has the focus (it is enabled once nothing is being done). */
 const answerFocused = () =>
   page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'answer', {

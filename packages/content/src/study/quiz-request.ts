@@ -1,4 +1,10 @@
-import { type Passage, parsePassage, passageReadArguments, passageText } from './draft-request.js';
+import {
+  citingFormat,
+  type Passage,
+  parsePassage,
+  passageReadArguments,
+  passageText,
+} from './draft-request.js';
 
 /** What a quiz run was asked: its passage and how many questions. */
 export interface QuizRequest {
@@ -38,9 +44,7 @@ const GRADE_LINE =
  */
 export function quizRequestText(request: QuizRequest): string {
   const { passage, count } = request;
-  const page = passage.page;
-  const cite =
-    page === undefined ? `${passage.document}:LINE` : `${passage.document}#p${page}:LINE`;
+  const format = citingFormat(passage, 'question');
   return [
     `Write ${count} quiz question${count === 1 ? '' : 's'} on the passage \`${passageText(passage)}\`.`,
     '',
@@ -48,12 +52,10 @@ export function quizRequestText(request: QuizRequest): string {
     '',
     'Answer with the questions only, one block per question, a blank line between blocks:',
     'Q: the question (it must not contain its answer)',
-    `Source: [${cite} "words copied exactly from that line"]`,
-    'or a cloze question, a sentence of the passage with the words to recall between == and ==:',
-    'Cloze: The tide turns every ==six hours==.',
-    `Source: [${cite} "The tide turns every six hours"]`,
+    format.source,
+    ...format.cloze,
     '',
-    `Cite one line or a range (LINE-LINE) of the passage you read, numbered as the read tool showed them${page === undefined ? '' : " (on a page: counted from the line after the page's [Page N of M] marker)"}, and quote words exactly as they stand there. Repa keeps only questions whose citation it can verify against what you read, inside the passage asked for.`,
+    `${format.citing} Repa keeps only questions whose citation it can verify against what you read, inside the passage asked for.`,
   ].join('\n');
 }
 
