@@ -5,6 +5,7 @@ import type { LiveRuns } from './live-runs.js';
 import { type ListedMaterials, MaterialsPanel } from './materials-panel.js';
 import { ModelsView } from './models-view.js';
 import { ContextPanel } from './panels.js';
+import { QuizView } from './quiz-view.js';
 import { RunsView } from './runs-view.js';
 import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
@@ -61,7 +62,8 @@ export function SidePanels({
       <${DocumentsPanel} key=${space} client=${client} space=${space} version=${version} picked=${picked} onPick=${onPick} onBuilt=${live.bump} materials=${materials.materials} onReaderClose=${onReaderClose} />
       <${ContextPanel} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} />
       <${MaterialsPanel} client=${client} space=${space} listed=${materials} onChanged=${live.bump} />`,
-    review: html`<${StudyView} key=${space} client=${client} space=${space} />`,
+    review: html`<${StudyView} key=${space} client=${client} space=${space} />
+      <${QuizView} key=${`quiz-${space}`} client=${client} space=${space} />`,
     runs: html`<${RunsView} client=${client} space=${space} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
     settings: html`<${SettingsView} client=${client} space=${space} sessionId=${sessionId} version=${version} />`,
     models: html`<${ModelsView} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,

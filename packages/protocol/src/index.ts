@@ -7,7 +7,7 @@ export {
   type RepaClientOptions,
 } from './client/create-repa-client.js';
 export type { RepaTransport, RepaTransportFactory } from './client/repa-transport.js';
-export type { RunFollower, RunUpdate } from './client/run-follower.js';
+export { type RunFollower, type RunUpdate, runToEnd } from './client/run-follower.js';
 export { webSocketTransport } from './client/web-socket-transport.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from './daemon/daemon-output.js';
 export {
@@ -28,6 +28,7 @@ export type { LoginProgress, LoginType } from './v1/login.js';
 export type { MaterialInfo } from './v1/methods/materials.js';
 export type { StudyCard, StudyCardState, StudyDueCard, StudyProgress } from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
+export type { QuizQuestion } from './v1/methods/study-quiz.js';
 export type {
   V1Method,
   V1Notification,

@@ -17,7 +17,13 @@ import {
 } from './card-schedule.js';
 import { NoteScan, SourceCheck, type SourceStatus } from './deck-notes.js';
 import type { CardKind, NoteCard } from './note-cards.js';
-import { type RateEntry, type REVIEW_MODES, StudyReviewLog } from './review-log.js';
+import {
+  type AnswerEntry,
+  type OverrideEntry,
+  type RateEntry,
+  type REVIEW_MODES,
+  StudyReviewLog,
+} from './review-log.js';
 import { ReviewStates } from './review-states.js';
 
 /** A card of the space with where it is, its source's status and its FSRS state now. */
@@ -82,6 +88,8 @@ export class StudyDeck {
   private readonly notes = new NoteScan();
   private readonly sources = new SourceCheck();
   private states = new ReviewStates();
+  /** The answer entries read from the log, by id (what an override names). */
+  private answers = new Map<string, AnswerEntry>();
   private read = { end: 0, inode: 0n, damaged: 0 };
   private readonly queue = new SerialQueue();
 
@@ -193,6 +201,50 @@ export class StudyDeck {
   }
 
   /**
+   * Appends a graded answer (spec R110) and fsyncs it; an answer whose id the log already holds is
+   * not appended again, and the one there is returned.
+   */
+  answer(entry: Omit<AnswerEntry, 'kind' | 'at'>, call: DeckCall = {}): Promise<AnswerEntry> {
+    return this.run(call, async (scheduler, now) => {
+      const found = this.answers.get(entry.id);
+      if (found !== undefined) return found;
+      const written: AnswerEntry = { kind: 'answer', ...entry, at: now.toISOString() };
+      await this.log.append(written);
+      await this.sync(scheduler);
+      return written;
+    });
+  }
+
+  /**
+   * Appends the learner's own grade for answer `of` beside the one given (spec R110);
+   * `not_found` for an answer the log does not hold.
+   */
+  override(
+    of: string,
+    grade: 1 | 2 | 3 | 4,
+    call: DeckCall = {},
+  ): Promise<{ entry: OverrideEntry; answer: AnswerEntry }> {
+    return this.run(call, async (scheduler, now) => {
+      const answer = this.answers.get(of);
+      if (answer === undefined) {
+        throw new RepaError('not_found', `The study log holds no answer ${of}.`, {
+          fix: 'Override the grade of an answer study.graded recorded (its answer id).',
+        });
+      }
+      const entry: OverrideEntry = {
+        kind: 'override',
+        id: entryId(),
+        of,
+        grade,
+        at: now.toISOString(),
+      };
+      await this.log.append(entry);
+      await this.sync(scheduler);
+      return { entry, answer };
+    });
+  }
+
+  /**
    * Progress per source document and version (or of the one `source` names), and the cards whose
    * source changed.
    */
@@ -278,11 +330,15 @@ export class StudyDeck {
       // A log removed or replaced: read anew, and append to the file that is there now.
       await this.log.close();
       this.states = new ReviewStates();
+      this.answers = new Map();
       this.read = { end: 0, inode, damaged: 0 };
     }
     if (size === this.read.end) return;
     const part = await this.log.read(this.read.end);
-    for (const entry of part.entries) this.states.apply(entry, scheduler);
+    for (const entry of part.entries) {
+      this.states.apply(entry, scheduler);
+      if (entry.kind === 'answer') this.answers.set(entry.id, entry);
+    }
     this.read.end = part.end;
     this.read.damaged += part.damaged;
   }

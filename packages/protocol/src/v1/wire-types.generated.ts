@@ -399,6 +399,24 @@ export interface DroppedCard {
   [member: string]: unknown;
 }
 
+/** A quiz question whose citation verified (spec R109). */
+export interface QuizQuestion {
+  /** The question id (the id of the card it becomes). */
+  id: string;
+  /** The question as the learner sees it (a cloze: its hidden words as `_____`). */
+  question: string;
+  /** A question, or a sentence with words hidden. */
+  kind: 'question' | 'cloze';
+  /** The cited passage in Repa form: `notes/x.md:12-14`. */
+  cite: string;
+  /** The question's citation as checked against the run's reads. */
+  citation: Citation;
+  /** The version of the cited document the run read. */
+  version: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** The changes found before one model request. */
 export interface FileChangeReport {
   /** The changes, in target order. */
@@ -2794,11 +2812,11 @@ export interface StudyDraftedResult {
 
 /** `study.accept` params. */
 export interface StudyAcceptParams {
-  /** The draft run. */
+  /** The draft run, or the quiz run. */
   runId: string;
   /** The cards to save, in the order given. */
   cards: {
-    /** A card `study.drafted` kept. */
+    /** A card `study.drafted` kept, or a question `study.quizzed` kept. */
     id: string;
     /** The learner's edited front (default: as drafted). */
     front?: string | undefined;
@@ -2945,6 +2963,160 @@ export interface StudyExportResult {
   text: string;
   /** How many cards it holds. */
   cards: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.quiz` params. */
+export interface StudyQuizParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the quiz and its grade runs belong to. */
+  sessionId: string;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2`, `book.pdf#p2:3-9`. */
+  passage: string;
+  /** How many questions (default 3). */
+  count?: number | undefined;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.quiz` result. */
+export interface StudyQuizResult {
+  /** The accepted (or original) quiz run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** The passage the quiz asks about. */
+  passage: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.quizzed` params. */
+export interface StudyQuizzedParams {
+  /** The quiz run. */
+  runId: string;
+}
+
+/** `study.quizzed` result. */
+export interface StudyQuizzedResult {
+  /** The quiz run (the quiz id). */
+  runId: string;
+  /** The passage asked for. */
+  passage: string;
+  /** Where a question made a card goes by default: `cards/<source name>.md`. */
+  note: string;
+  /** The questions kept, in the order written. */
+  questions: QuizQuestion[];
+  /** The questions dropped, each with its reason. */
+  dropped: DroppedCard[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.answer` params. */
+export interface StudyAnswerParams {
+  /** The quiz run. */
+  runId: string;
+  /** The question id (`study.quizzed`). */
+  question: string;
+  /** The learner's answer, in their own words. */
+  answer: string;
+  /** A second try: the grade run of the first try (it graded Again or Hard). */
+  after?: string | undefined;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.answer` result. */
+export interface StudyAnswerResult {
+  /** The accepted (or original) grade run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.graded` params. */
+export interface StudyGradedParams {
+  /** The grade run. */
+  runId: string;
+}
+
+/** `study.graded` result. */
+export interface StudyGradedResult {
+  /** The grade run. */
+  runId: string;
+  /** The quiz run. */
+  quiz: string;
+  /** The question id. */
+  question: string;
+  /** 1: the first try; 2: the second. */
+  attempt: number;
+  /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  grade: number;
+  /** The passage's words the answer missed, quoted (empty: nothing missing). */
+  missing: string;
+  /** A missing quote the grader gave that is not words of the passage (not kept). */
+  droppedMissing?: string | undefined;
+  /** Who graded: the model's `provider/id`, or `passage-words` offline. */
+  grader: string;
+  /** Whether this grade stands (false: a hint and a second try). */
+  final: boolean;
+  /** For a second try: a hint that does not give the answer. */
+  hint: string | null;
+  /** With a final grade: the entry recorded in the study log. */
+  answer: {
+    /** The answer entry (what `study.override` names). */
+    id: string;
+    /** How much help came before the grade. */
+    help: 'none' | 'hint' | 'passage';
+    /** The learner's answers, first try first. */
+    answers: string[];
+    /** The version of the passage graded against. */
+    version: string;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  } | null;
+  /** With a final grade: the passage graded against. */
+  passage: {
+    /** The cited passage. */
+    cite: string;
+    /** Its lines. */
+    quote: string;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  } | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.override` params. */
+export interface StudyOverrideParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The answer entry (`study.graded`). */
+  answer: string;
+  /** The learner's grade: 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  grade: number;
+}
+
+/** `study.override` result. */
+export interface StudyOverrideResult {
+  /** The override entry. */
+  id: string;
+  /** The answer it overrides. */
+  answer: string;
+  /** The grade given, kept beside it. */
+  given: number;
+  /** The learner's grade. */
+  grade: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -3169,7 +3341,8 @@ export interface V1MethodTypes {
    */
   'study.drafted': { params: StudyDraftedParams; result: StudyDraftedResult };
   /**
-   * Saves the chosen cards of a draft run (with the learner's edits) into a note as one save of
+   * Saves the chosen cards of a draft run (with the learner's edits), or questions of a quiz run
+   * made cards (a cloze as written, else the question and its passage), into a note as one save of
    * that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note
    * (created when missing), or in place of the card with the same id (a redraft). Each card is its
    * Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.
@@ -3197,6 +3370,39 @@ export interface V1MethodTypes {
    * importing a later export updates instead of duplicating).
    */
   'study.export': { params: StudyExportParams; result: StudyExportResult };
+  /**
+   * Starts a quiz on a passage as a run (its input: a Repa-owned request naming the passage, the
+   * count and the question format) and subscribes this connection to its events. Read the questions
+   * with `study.quizzed` once the run succeeded; its run id is the quiz id.
+   */
+  'study.quiz': { params: StudyQuizParams; result: StudyQuizResult };
+  /**
+   * The questions a succeeded quiz run wrote: those whose citation verified against what the run
+   * read, inside the passage asked for (a cloze hiding its words), the first `count` of them
+   * (`questions`), and every other with its reason (`dropped`). `invalid_request` for a run that is
+   * no quiz or did not succeed; `busy` while it runs.
+   */
+  'study.quizzed': { params: StudyQuizzedParams; result: StudyQuizzedResult };
+  /**
+   * Grades the learner's answer to a quiz question as a run in the quiz's session, with no editing
+   * tools (its request holds the cited passage, the question and the answer; the model grades
+   * against the passage only). With `after`, it is the second try after that first try's grade run
+   * graded Again or Hard. Read the grade with `study.graded`.
+   */
+  'study.answer': { params: StudyAnswerParams; result: StudyAnswerResult };
+  /**
+   * The grade of a succeeded grade run: Again/Hard/Good/Easy against the cited passage with the
+   * quote of what was missing (kept only when it is words of the passage). A first try graded Again
+   * or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the
+   * study log as an `answer` entry (help `none`, `hint`, or `passage` when the second try was wrong
+   * too) and comes with the passage.
+   */
+  'study.graded': { params: StudyGradedParams; result: StudyGradedResult };
+  /**
+   * Records the learner's own grade for an answer beside the one given (an `override` entry in the
+   * study log; the given grade stays).
+   */
+  'study.override': { params: StudyOverrideParams; result: StudyOverrideResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

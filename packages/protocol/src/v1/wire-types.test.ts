@@ -29,6 +29,7 @@ import {
   studyProgressSchema,
 } from './methods/study.js';
 import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
+import { quizQuestionSchema } from './methods/study-quiz.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -223,6 +224,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['MaterialInfo', materialSchema],
   ['DraftedCard', draftedCardSchema],
   ['DroppedCard', droppedCardSchema],
+  ['QuizQuestion', quizQuestionSchema],
   ['StudyCard', studyCardSchema],
   ['StudyCardState', studyCardStateSchema],
   ['StudyDueCard', studyDueCardSchema],
@@ -318,6 +320,7 @@ const defInterfaces: Record<string, string[]> = {
   ConfiguredPackage: ['ConfiguredPackage'],
   DraftedCard: ['DraftedCard'],
   DroppedCard: ['DroppedCard'],
+  QuizQuestion: ['QuizQuestion'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],

@@ -127,6 +127,14 @@ With --json: {"cards": [{"id", "note", "line", "kind", "front", "back", "tags", 
   },
 });
 
+/** A rating as the learner wrote it (`again`…`easy`, or 1–4), 1 to 4; 0 for anything else. */
+export function ratingOf(written: string): number {
+  const named = (RATING_NAMES as readonly string[]).indexOf(written.trim().toLowerCase()) + 1;
+  const numbered = Number(written);
+  if (named > 0) return named;
+  return Number.isInteger(numbered) && numbered >= 1 && numbered <= 4 ? numbered : 0;
+}
+
 const studyRate = defineCommand({
   words: ['study', 'rate'],
   summary: 'rate a card: again, hard, good or easy',
@@ -147,14 +155,7 @@ With --json: {"card": {"id", …, "fsrs": {"state", "due", …}}, "reviewedAt"}.
   positionals: [2, 2],
   async run(context, args, values) {
     const [card, written] = args as [string, string];
-    const named = RATING_NAMES.findIndex((name) => name === written.toLowerCase()) + 1;
-    const numbered = Number(written);
-    const rating =
-      named > 0
-        ? named
-        : Number.isInteger(numbered) && numbered >= 1 && numbered <= 4
-          ? numbered
-          : 0;
+    const rating = ratingOf(written);
     if (rating === 0) {
       throw usageError(
         `RATING must be again, hard, good or easy (or 1–4), not ${JSON.stringify(written)}.`,

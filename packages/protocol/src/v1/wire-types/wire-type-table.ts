@@ -33,6 +33,7 @@ import {
   droppedCardReasonSchema,
   droppedCardSchema,
 } from '../methods/study-drafts.js';
+import { quizQuestionSchema } from '../methods/study-quiz.js';
 import {
   credentialSourceSchema,
   modelDecisionSchema,
@@ -174,6 +175,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'DraftedCard', schema: draftedCardSchema },
   { name: 'DroppedCard', schema: droppedCardSchema },
+  { name: 'QuizQuestion', schema: quizQuestionSchema },
   {
     name: 'FileChangeReport',
     schema: fileChangeReportSchema,
