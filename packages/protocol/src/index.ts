@@ -73,13 +73,15 @@ export {
   loginTypeSchema,
 } from './v1/login.js';
 export { type MaterialInfo, materialSchema } from './v1/methods/materials.js';
-export type {
-  StudyCard,
-  StudyCardState,
-  StudyDueCard,
-  StudyProgress,
-} from './v1/methods/study.js';
+export type { StudyCard, StudyCardState, StudyDueCard } from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
+export {
+  STUDY_CALENDAR_DAYS,
+  type StudyCalendarDay,
+  type StudyChangedQuestion,
+  type StudyGradeCounts,
+  type StudyProgress,
+} from './v1/methods/study-status.js';
 export {
   type V1Method,
   type V1Notification,

@@ -26,8 +26,13 @@ import {
   studyCardSchema,
   studyCardStateSchema,
   studyDueCardSchema,
-  studyProgressSchema,
 } from '../methods/study.js';
+import {
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyGradeCountsSchema,
+  studyProgressSchema,
+} from '../methods/study-status.js';
 import {
   draftedCardSchema,
   droppedCardReasonSchema,
@@ -229,7 +234,10 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'StudyCardState', schema: studyCardStateSchema },
   { name: 'StudyCard', schema: studyCardSchema },
   { name: 'StudyDueCard', schema: studyDueCardSchema },
+  { name: 'StudyGradeCounts', schema: studyGradeCountsSchema },
   { name: 'StudyProgress', schema: studyProgressSchema },
+  { name: 'StudyChangedQuestion', schema: studyChangedQuestionSchema },
+  { name: 'StudyCalendarDay', schema: studyCalendarDaySchema },
   { name: 'HistoryToolCall', schema: historyToolCallSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
