@@ -101,4 +101,5 @@ export {
   type StudyCard,
   StudyDeck,
   schedulerOptionsOf,
+  studySummary,
 } from './study/index.js';

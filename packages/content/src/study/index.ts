@@ -39,3 +39,4 @@ export {
   type StudyCard,
   StudyDeck,
 } from './study-deck.js';
+export { studySummary } from './study-summary.js';

@@ -9,6 +9,7 @@ import { formatCardComment } from './card-comment.js';
 import { DEFAULT_SCHEDULER_OPTIONS, schedulerOf } from './card-schedule.js';
 import { type AnswerEntry, StudyReviewLog } from './review-log.js';
 import { StudyDeck } from './study-deck.js';
+import { studySummary } from './study-summary.js';
 
 const space = tempSpaces();
 const DAY = 86_400_000;
@@ -182,5 +183,8 @@ describe('progress per source', () => {
     expect(status.sources).toMatchObject([{ cards: 3, sourceChanged: 1, questionsChanged: 3 }]);
     expect(status.changed.map((card) => card.id)).toEqual(['cch3makers1']);
     expect(status.changedQuestions.map((question) => question.id)).toEqual(['a1', 'a2', 'a3']);
+    expect(studySummary(status.sources)).toContain(
+      '- Source changed since written or asked: src/ch3.md (1 card, 3 questions).',
+    );
   });
 });

@@ -531,10 +531,16 @@ export interface PromptSettings {
    * runs recorded before the setting existed: on).
    */
   citations?: boolean | undefined;
+  /**
+   * With the learning context, give the model a short summary of the learner's study progress
+   * observed in the study log. Default true (absent on runs recorded before the setting existed:
+   * on).
+   */
+  studySummary?: boolean | undefined;
 }
 
 /** The level each effective `prompts.*` setting of a run came from. */
-export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations', SettingsLevel>>;
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations' | 'studySummary', SettingsLevel>>;
 
 /** The model settings decided for one run. */
 export interface ModelSettings {

@@ -22,22 +22,18 @@ import {
   settingsSetParamsSchema,
   settingsSetParamsView,
 } from '../methods/settings.js';
+import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from '../methods/study.js';
 import {
-  studyCardSchema,
-  studyCardStateSchema,
-  studyDueCardSchema,
-} from '../methods/study.js';
+  draftedCardSchema,
+  droppedCardReasonSchema,
+  droppedCardSchema,
+} from '../methods/study-drafts.js';
 import {
   studyCalendarDaySchema,
   studyChangedQuestionSchema,
   studyGradeCountsSchema,
   studyProgressSchema,
 } from '../methods/study-status.js';
-import {
-  draftedCardSchema,
-  droppedCardReasonSchema,
-  droppedCardSchema,
-} from '../methods/study-drafts.js';
 import {
   credentialSourceSchema,
   modelDecisionSchema,
