@@ -8,11 +8,11 @@ import { DECK_OPTION_HELP, oneLine, writeChanged } from './review-commands.js';
 
 const HELP_LEVELS = ['none', 'hint', 'passage'] as const;
 
-/** `2h ago`, `3d ago`, `just now`: how long before `now` a time was, for people. */
+/** `2h ago`, `3d ago`, `now`: how long before `now` a time was, for people. */
 function ago(at: string | null, now: number): string {
   if (at === null) return 'never';
   const minutes = Math.round((now - Date.parse(at)) / 60_000);
-  if (minutes < 1) return 'just now';
+  if (minutes < 1) return 'now';
   if (minutes < 60) return `${minutes}m ago`;
   if (minutes < 48 * 60) return `${Math.round(minutes / 60)}h ago`;
   return `${Math.round(minutes / 1440)}d ago`;
@@ -81,8 +81,7 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
     const now = Date.parse(result.at);
     const rows = result.sources.map((one) => [
       one.source,
-      one.version === null ? 'by hand' : one.version.slice(0, 12),
-      String(one.cards),
+      one.version === null ? 'by hand' : one.version.slice(0, 8),
       String(one.new),
       String(one.learning),
       String(one.review),
@@ -93,18 +92,7 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
     ]);
     context.stdout.write(
       formatTable(
-        [
-          'source',
-          'version',
-          'cards',
-          'new',
-          'learning',
-          'review',
-          'due',
-          'recall',
-          'studied',
-          'changed',
-        ],
+        ['source', 'version', 'new', 'learning', 'review', 'due', 'recall', 'studied', 'changed'],
         rows,
         out(context),
       ),
@@ -123,11 +111,13 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
       );
     }
     const days = result.calendar.map((day) => `${day.date.slice(5)}: ${day.due}`);
-    context.stdout.write(`\nreviews due, next 14 days: ${days.join(' · ')}\n`);
+    context.stdout.write(
+      `\nreviews due, next 14 days:\n  ${days.slice(0, 7).join('  ')}\n  ${days.slice(7).join('  ')}\n`,
+    );
     writeChanged(context, result.changed);
     for (const question of result.changedQuestions) {
       context.stdout.write(
-        `\nsource changed: question "${oneLine(question.question, 80)}" was asked on ${question.cite} as it read then (version ${question.version.slice(0, 12)})\n`,
+        `\nsource changed: question "${oneLine(question.question, 80)}" was asked on ${question.cite} as it read then (version ${question.version.slice(0, 8)})\n`,
       );
     }
     return 0;
