@@ -115,4 +115,5 @@ export {
   type StudyCard,
   StudyDeck,
   schedulerOptionsOf,
+  studySummary,
 } from './study/index.js';

@@ -113,6 +113,7 @@ const sourcesSchema = z.object({
   learningContext: settingsLevelSchema.optional(),
   fileChanges: settingsLevelSchema.optional(),
   citations: settingsLevelSchema.optional(),
+  studySummary: settingsLevelSchema.optional(),
 });
 
 const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({

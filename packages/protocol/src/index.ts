@@ -26,9 +26,16 @@ export type { FileChange, FileChangeReport, SaveReceipt } from './v1/content.js'
 export type { LearningContext, LearningContextSourceState } from './v1/learning-context.js';
 export type { LoginProgress, LoginType } from './v1/login.js';
 export type { MaterialInfo } from './v1/methods/materials.js';
-export type { StudyCard, StudyCardState, StudyDueCard, StudyProgress } from './v1/methods/study.js';
+export type { StudyCard, StudyCardState, StudyDueCard } from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
 export type { QuizQuestion } from './v1/methods/study-quiz.js';
+export {
+  STUDY_CALENDAR_DAYS,
+  type StudyCalendarDay,
+  type StudyChangedQuestion,
+  type StudyGradeCounts,
+  type StudyProgress,
+} from './v1/methods/study-status.js';
 export type {
   V1Method,
   V1Notification,

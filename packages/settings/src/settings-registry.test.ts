@@ -25,6 +25,7 @@ describe('settingsRegistry', () => {
         'prompts.learningContext': true,
         'prompts.fileChanges': 'on-demand',
         'prompts.citations': true,
+        'prompts.studySummary': true,
       });
     });
 

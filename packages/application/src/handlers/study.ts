@@ -126,11 +126,20 @@ export function studyHandlers({
     },
     'study.status': async (params) => {
       const { deck, call } = await open(params.space, params);
-      const { sources, changed } = await deck.status({
+      const now = call.now ?? new Date();
+      const status = await deck.status({
         ...call,
+        now,
         ...(params.source === undefined ? {} : { source: params.source }),
+        ...(params.timeZone === undefined ? {} : { timeZone: params.timeZone }),
       });
-      return { sources, changed: changed.map(wireCard) };
+      return {
+        at: now.toISOString(),
+        sources: status.sources,
+        calendar: status.calendar,
+        changed: status.changed.map(wireCard),
+        changedQuestions: status.changedQuestions,
+      };
     },
     'study.export': async (params) => {
       const { deck, call } = await open(params.space, params);

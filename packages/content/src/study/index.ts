@@ -55,3 +55,4 @@ export {
   type StudyCard,
   StudyDeck,
 } from './study-deck.js';
+export { studySummary } from './study-summary.js';

@@ -22,6 +22,8 @@ export interface ActiveRun extends RunTally {
   /** The run's `study.mode` and its source: the `tutor` section is in only in tutor mode. */
   study: PromptStudyMode;
   view: LearningContextView | null;
+  /** The study summary the run gives with its learning context (null: none, or turned off). */
+  studySummary: string | null;
   prompt: AssembledSystemPrompt | undefined;
   receipts: SaveReceipt[];
   emit: (event: RunEvent) => void;
@@ -51,6 +53,7 @@ export function startActiveRun(
     },
     cancelRequested: false,
     view: null,
+    studySummary: null,
     prompt: undefined,
     receipts: [],
     emit,

@@ -108,6 +108,7 @@ export async function assembleSession(
   // Pi's estimates count the system message of the prompt Repa actually sends, not Pi's own.
   const sessionManager = withModelContext(original, () => ({
     learningContext: hooks.settings()?.learningContext ?? true,
+    studySummary: hooks.settings()?.studySummary ?? true,
     systemPrompt: hooks.prompt()?.text,
   }));
   const trusted = options.trusted ?? false;

@@ -11,6 +11,7 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'prompts.learningContext': ['false', false],
   'prompts.fileChanges': ['diff', 'diff'],
   'prompts.citations': ['false', false],
+  'prompts.studySummary': ['false', false],
   'model.id': ['anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'],
   'model.thinkingLevel': ['high', 'high'],
   'tools.enabled': ['["read","grep"]', ['read', 'grep']],

@@ -31,6 +31,7 @@ describe('SETTING_ITEMS', () => {
       'prompts.learningContext': 'true | false',
       'prompts.fileChanges': 'off | on-demand | notice | diff',
       'prompts.citations': 'true | false',
+      'prompts.studySummary': 'true | false',
       'model.id': 'null or provider/id',
       'model.thinkingLevel': 'null or off | minimal | low | medium | high | xhigh',
       'tools.enabled': 'null or a list of tool names',

@@ -93,6 +93,17 @@ export const PROMPT_SETTING_ITEMS: {
     schema: prompt.citations.unwrap(),
     defaultValue: true,
   }),
+  studySummary: item({
+    key: 'prompts.studySummary',
+    label: 'Study progress in the learning context',
+    description:
+      "With the learning context on, give the model a short summary of the learner's study " +
+      'progress as Repa observed it in the study log: what is due, the weakest sources (lowest ' +
+      'recall, most Again) and the sources never studied; only counts and paths, no model text. ' +
+      'Sent again only when it changes. Default on.',
+    schema: prompt.studySummary.unwrap(),
+    defaultValue: true,
+  }),
 };
 
 const model = modelSettingsSchema.shape;

@@ -54,6 +54,12 @@ export const promptSettingsSchema = z
       .describe(
         "Ask the model to cite the learner's documents in Repa's citation form. Default true (absent on runs recorded before the setting existed: on).",
       ),
+    studySummary: z
+      .boolean()
+      .optional()
+      .describe(
+        "With the learning context, give the model a short summary of the learner's study progress observed in the study log. Default true (absent on runs recorded before the setting existed: on).",
+      ),
   })
   .meta({
     id: 'PromptSettings',

@@ -549,10 +549,16 @@ export interface PromptSettings {
    * runs recorded before the setting existed: on).
    */
   citations?: boolean | undefined;
+  /**
+   * With the learning context, give the model a short summary of the learner's study progress
+   * observed in the study log. Default true (absent on runs recorded before the setting existed:
+   * on).
+   */
+  studySummary?: boolean | undefined;
 }
 
 /** The level each effective `prompts.*` setting of a run came from. */
-export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations', SettingsLevel>>;
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations' | 'studySummary', SettingsLevel>>;
 
 /** The model settings decided for one run. */
 export interface ModelSettings {
@@ -899,11 +905,27 @@ export interface StudyDueCard {
   [member: string]: unknown;
 }
 
-/** The progress of one source (spec R103). */
+/** Counts per grade: Again, Hard, Good, Easy. */
+export interface StudyGradeCounts {
+  /** Again (1). */
+  again: number;
+  /** Hard (2). */
+  hard: number;
+  /** Good (3). */
+  good: number;
+  /** Easy (4). */
+  easy: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The progress of one source and version (spec R112). */
 export interface StudyProgress {
   /** The cited document, or the note itself for cards citing nothing. */
   source: string;
-  /** The version cards were written from (null: hand-written cards). */
+  /**
+   * The version its cards were written from and its questions asked on (null: hand-written cards).
+   */
   version: string | null;
   /** Cards. */
   cards: number;
@@ -913,12 +935,68 @@ export interface StudyProgress {
   learning: number;
   /** Cards in review. */
   review: number;
-  /** Cards due now. */
+  /** Cards due now (new ones included). */
   due: number;
-  /** The mean probability of recalling its reviewed cards now (null: none reviewed). */
+  /**
+   * The mean probability of recalling its reviewed cards now (ts-fsrs `get_retrievability`; null:
+   * none reviewed).
+   */
   recall: number | null;
+  /** The ratings of its cards that stand (undone ones not). */
+  ratings: StudyGradeCounts;
+  /**
+   * Graded answers to questions on it, by the help given before the grade (an override counts as
+   * the learner's grade).
+   */
+  answers: {
+    /** Counts per grade: Again, Hard, Good, Easy. */
+    none: StudyGradeCounts;
+    /** Counts per grade: Again, Hard, Good, Easy. */
+    hint: StudyGradeCounts;
+    /** Counts per grade: Again, Hard, Good, Easy. */
+    passage: StudyGradeCounts;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Its latest rating, answer or override (null: never studied). */
+  lastStudied: string | null;
   /** Cards whose cited passage changed or is gone. */
   sourceChanged: number;
+  /** Answers to questions asked on a version that is not the document now (changed or gone). */
+  questionsChanged: number;
+  /**
+   * Reviewed cards due on each of the next 14 local days, today first (today's count holds the
+   * overdue ones); new cards are not scheduled.
+   */
+  calendar: number[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A graded answer whose source changed since its question was asked (spec R112). */
+export interface StudyChangedQuestion {
+  /** The answer's id in the study log. */
+  id: string;
+  /** The question as the learner saw it. */
+  question: string;
+  /** The passage it was asked on. */
+  cite: string;
+  /** The cited document. */
+  source: string;
+  /** The version it was asked on. */
+  version: string;
+  /** When it was answered. */
+  at: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One local day of the calendar (spec R112). */
+export interface StudyCalendarDay {
+  /** The local day (`YYYY-MM-DD`). */
+  date: string;
+  /** Reviewed cards of the sources given due that day. */
+  due: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -2931,6 +3009,8 @@ export interface StudyStatusParams {
   source?: string | undefined;
   /** Only the cards of a folder (`notes/bio`) or of notes with a tag (`#bio`). */
   deck?: string | undefined;
+  /** The IANA time zone whose days the calendar counts (`Europe/Berlin`; default: the daemon's). */
+  timeZone?: string | undefined;
   /**
    * The time to compute at (default: the daemon's clock): for tests and tools that replay reviews.
    */
@@ -2939,10 +3019,16 @@ export interface StudyStatusParams {
 
 /** `study.status` result. */
 export interface StudyStatusResult {
+  /** The time computed at. */
+  at: string;
   /** One entry per source and version. */
   sources: StudyProgress[];
+  /** The next 14 local days, today first, with the sources' counts added up. */
+  calendar: StudyCalendarDay[];
   /** The cards whose source changed, with the old and new lines. */
   changed: StudyCard[];
+  /** The answers whose question was asked on a version the document no longer has. */
+  changedQuestions: StudyChangedQuestion[];
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -3362,7 +3448,8 @@ export interface V1MethodTypes {
   'study.undo': { params: StudyUndoParams; result: StudyUndoResult };
   /**
    * Progress per source document and version: new, learning, review and due cards, recall
-   * probability now, and cards whose source changed.
+   * probability now, ratings, graded answers by help given, last studied, cards and questions whose
+   * source changed, and the reviews due on each of the next 14 local days.
    */
   'study.status': { params: StudyStatusParams; result: StudyStatusResult };
   /**

@@ -22,14 +22,15 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
-import {
-  studyCardSchema,
-  studyCardStateSchema,
-  studyDueCardSchema,
-  studyProgressSchema,
-} from './methods/study.js';
+import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from './methods/study.js';
 import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
 import { quizQuestionSchema } from './methods/study-quiz.js';
+import {
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyGradeCountsSchema,
+  studyProgressSchema,
+} from './methods/study-status.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -228,7 +229,10 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['StudyCard', studyCardSchema],
   ['StudyCardState', studyCardStateSchema],
   ['StudyDueCard', studyDueCardSchema],
+  ['StudyGradeCounts', studyGradeCountsSchema],
   ['StudyProgress', studyProgressSchema],
+  ['StudyChangedQuestion', studyChangedQuestionSchema],
+  ['StudyCalendarDay', studyCalendarDaySchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -362,6 +366,9 @@ const defInterfaces: Record<string, string[]> = {
   StudyCardState: ['StudyCardState'],
   StudyDueCard: ['StudyDueCard'],
   StudyProgress: ['StudyProgress'],
+  StudyGradeCounts: ['StudyGradeCounts'],
+  StudyChangedQuestion: ['StudyChangedQuestion'],
+  StudyCalendarDay: ['StudyCalendarDay'],
 };
 
 describe('wire interfaces', () => {

@@ -3,6 +3,7 @@ import { studyDraft } from './draft-command.js';
 import { studyOverride, studyQuiz } from './quiz-command.js';
 import { studyReview } from './review-command.js';
 import { reviewCommands } from './review-commands.js';
+import { studyStatus } from './status-command.js';
 
 /**
  * `repa study …`: the review on a terminal (`repa study` alone), cards drafted from a passage, due
@@ -11,6 +12,7 @@ import { reviewCommands } from './review-commands.js';
 export const studyCommands: Command[] = [
   studyReview,
   ...reviewCommands,
+  studyStatus,
   studyDraft,
   studyQuiz,
   studyOverride,

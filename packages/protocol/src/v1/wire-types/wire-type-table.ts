@@ -22,18 +22,19 @@ import {
   settingsSetParamsSchema,
   settingsSetParamsView,
 } from '../methods/settings.js';
-import {
-  studyCardSchema,
-  studyCardStateSchema,
-  studyDueCardSchema,
-  studyProgressSchema,
-} from '../methods/study.js';
+import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from '../methods/study.js';
 import {
   draftedCardSchema,
   droppedCardReasonSchema,
   droppedCardSchema,
 } from '../methods/study-drafts.js';
 import { quizQuestionSchema } from '../methods/study-quiz.js';
+import {
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyGradeCountsSchema,
+  studyProgressSchema,
+} from '../methods/study-status.js';
 import {
   credentialSourceSchema,
   modelDecisionSchema,
@@ -231,7 +232,10 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'StudyCardState', schema: studyCardStateSchema },
   { name: 'StudyCard', schema: studyCardSchema },
   { name: 'StudyDueCard', schema: studyDueCardSchema },
+  { name: 'StudyGradeCounts', schema: studyGradeCountsSchema },
   { name: 'StudyProgress', schema: studyProgressSchema },
+  { name: 'StudyChangedQuestion', schema: studyChangedQuestionSchema },
+  { name: 'StudyCalendarDay', schema: studyCalendarDaySchema },
   { name: 'HistoryToolCall', schema: historyToolCallSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
