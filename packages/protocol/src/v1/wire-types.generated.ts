@@ -949,11 +949,11 @@ export interface StudyProgress {
    * the learner's grade).
    */
   answers: {
-    /** Counts per grade: Again, Hard, Good, Easy. */
+    /** Answered right at once, with no help. */
     none: StudyGradeCounts;
-    /** Counts per grade: Again, Hard, Good, Easy. */
+    /** Answered on the second try, after a hint. */
     hint: StudyGradeCounts;
-    /** Counts per grade: Again, Hard, Good, Easy. */
+    /** Wrong twice: the passage was shown. */
     passage: StudyGradeCounts;
     /** Members a newer server may add. */
     [member: string]: unknown;

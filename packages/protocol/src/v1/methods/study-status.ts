@@ -41,9 +41,9 @@ export const studyProgressSchema = z
     ),
     answers: z
       .looseObject({
-        none: studyGradeCountsSchema,
-        hint: studyGradeCountsSchema,
-        passage: studyGradeCountsSchema,
+        none: studyGradeCountsSchema.describe('Answered right at once, with no help.'),
+        hint: studyGradeCountsSchema.describe('Answered on the second try, after a hint.'),
+        passage: studyGradeCountsSchema.describe('Wrong twice: the passage was shown.'),
       })
       .describe(
         "Graded answers to questions on it, by the help given before the grade (an override counts as the learner's grade).",
