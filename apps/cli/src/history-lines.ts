@@ -1,4 +1,4 @@
-import type { HistoryItem } from '@repa/protocol';
+import { citationFootnotes, type HistoryItem } from '@repa/protocol';
 import { relativeTime } from './format-table.js';
 import { paint } from './style.js';
 
@@ -39,7 +39,8 @@ function retried(items: readonly HistoryItem[], index: number): boolean {
  * A session's public history as text: each item as `[kind tool] time` and its text; tool results
  * and learning-context snapshots folded to a line unless `full`; a reply that did not complete
  * marked `(cancelled)` or `(failed)`, a failed one with the error it failed with (one line when Pi
- * retried the call and a later reply of the run came).
+ * retried the call and a later reply of the run came); a run's final answer with its citation
+ * checks, as the run showed them.
  */
 export function historyText(
   items: readonly HistoryItem[],
@@ -69,7 +70,8 @@ export function historyText(
         return `${heading} ${when}  ${folded(item.text)}\n`;
       const whole = [item.text, failure].filter((part) => part !== '').join('\n');
       const text = whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
-      return `${heading} ${when}\n${text}\n`;
+      const checks = citationFootnotes(item.citations ?? []).map((line) => `${line}\n`);
+      return `${heading} ${when}\n${text}\n${checks.join('')}`;
     })
     .join('\n');
 }

@@ -38,6 +38,7 @@ export {
 export {
   type Citation,
   type CitationStatus,
+  citationFootnotes,
   citationPlace,
   citationSchema,
   citationStatusSchema,

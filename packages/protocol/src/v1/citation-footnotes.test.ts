@@ -1,6 +1,5 @@
-import type { Citation } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { citationFootnotes } from './citation-footnotes.js';
+import { type Citation, citationFootnotes } from './citations.js';
 
 const citation = (fields: Partial<Citation>): Citation =>
   ({
