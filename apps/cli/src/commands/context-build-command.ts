@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RepaError, type V1Result } from '@repa/protocol';
-import { writableSpace } from '../cli-context.js';
+import { spacePathOf, writableSpace } from '../cli-context.js';
 import { defineCommand } from '../command.js';
 import { writeJson } from '../format-table.js';
 import { usageError } from '../usage-error.js';
@@ -57,7 +57,10 @@ With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "kept
     }
     // The revision read now: a write made by someone else during the build makes it stale_version.
     const current = await currentRevision(context, space, values.force === true);
-    const sources = args.length > 0 ? args : (current?.sources ?? []);
+    const sources =
+      args.length > 0
+        ? args.map((source) => spacePathOf(context, space, source))
+        : (current?.sources ?? []);
     if (sources.length === 0) {
       throw new RepaError('not_found', 'The space has no learning context to rebuild.', {
         fix: 'Name the documents or folders to build it from, e.g. repa context build notes/',

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import { confirmDestructive, spaceOf, writableSpace } from '../cli-context.js';
+import { confirmDestructive, spaceOf, spacePathOf, writableSpace } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
 import { relativeTime, writeJson } from '../format-table.js';
 import { sessionOrLatest } from '../resolve-id.js';
@@ -137,7 +137,7 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
     return writeContext(context, {
       space,
       body,
-      sources: values.source ?? [],
+      sources: (values.source ?? []).map((source) => spacePathOf(context, space, source)),
       expectedRevision: current?.revision ?? null,
       force,
     });

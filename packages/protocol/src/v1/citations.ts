@@ -66,8 +66,9 @@ export const citationSchema = z
 export type { Citation, CitationStatus } from './wire-types.generated.js';
 
 /**
- * Where a citation points, in words: `notes/tides.md, lines 12–18`, or `book.pdf p. 4, lines 3–9` for a
- * page (its lines counted on that page).
+ * Where a citation points, in words: `notes/tides.md, lines 12–18`, `book.pdf p. 4, lines 3–9` for a
+ * page, or `book.epub ch. 2, line 3` for an EPUB's chapter (`#p` counts its chapters; the lines
+ * counted on that page or chapter).
  */
 export function citationPlace(
   citation: Pick<Citation, 'document' | 'target' | 'page' | 'startLine' | 'endLine'>,
@@ -76,7 +77,9 @@ export function citationPlace(
   const lines = one ? `${citation.startLine}` : `${citation.startLine}–${citation.endLine}`;
   const document = citation.target ?? citation.document;
   const where = `${one ? 'line' : 'lines'} ${lines}`;
-  return citation.page ? `${document} p. ${citation.page}, ${where}` : `${document}, ${where}`;
+  if (!citation.page) return `${document}, ${where}`;
+  const unit = /\.epub$/iu.test(document) ? 'ch.' : 'p.';
+  return `${document} ${unit} ${citation.page}, ${where}`;
 }
 
 /** Why a citation is not verified, in words. */

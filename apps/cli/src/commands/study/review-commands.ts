@@ -3,7 +3,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RATING_NAMES, RepaError, type StudyCard } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
-import { spaceOf } from '../../cli-context.js';
+import { spaceOf, spacePathOf } from '../../cli-context.js';
 import { type Command, defineCommand } from '../../command.js';
 import { formatTable, writeJson } from '../../format-table.js';
 import { limitOf } from '../../parse-options.js';
@@ -236,9 +236,10 @@ With --json: {"sources": [{"source", "version", "cards", "new", "learning", "rev
   positionals: [0, 1],
   async run(context, args, values) {
     const client = await context.client();
+    const space = spaceOf(context, values.space);
     const result = await client.request('study.status', {
-      space: spaceOf(context, values.space),
-      ...(args[0] === undefined ? {} : { source: args[0] }),
+      space,
+      ...(args[0] === undefined ? {} : { source: spacePathOf(context, space, args[0]) }),
       ...(values.deck === undefined ? {} : { deck: values.deck }),
     });
     if (context.json) {
