@@ -1,9 +1,7 @@
 // `/model` in `repa chat`, and a resumed chat's citation checks, on a real pseudo-terminal (tmux)
 // with a real daemon: the offline responder and a model served by the test (slow-model.ts).
-import { rmSync } from 'node:fs';
 import type { SessionInfo } from '@repa/protocol';
 import {
-  createSandbox,
   repa,
   repaJson,
   SLOW_MODEL,
@@ -12,29 +10,29 @@ import {
   writeFiles,
 } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
-const sandbox = createSandbox();
-let slow: SlowModel;
+let slow: SlowModel | undefined;
+// The offline responder by default; the test's endpoint in Pi's models.json to switch to.
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: async (box) => {
+    slow = await startSlowModel();
+    slow.holding = false;
+    slow.configure(box.agentDir);
+  },
+  cleanup: () => slow?.close(),
+});
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.holding = false;
-  slow.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
   writeFiles(sandbox.space, { 'notes/a.md': '# Tides\n\nThe tide turns every six hours.\n' });
   const first = await repa(sandbox, ['run', 'What does notes/a.md say?']);
   expect(first.code, first.stderr).toBe(0);
 });
 
-afterAll(async () => {
-  terminal?.close();
-  await repaJson(sandbox, ['daemon', 'stop']);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+afterAll(() => terminal?.close());
 
 /** The picker's selected line (`→ …`). */
 const selected = (screen: string) => /^→ (.*)$/m.exec(screen)?.[1] ?? '';

@@ -1,39 +1,29 @@
 // A model added to Pi's models.json while the daemon runs (a local model's usual set-up) is known
 // at the next request, without `repa daemon restart`: a real daemon and an endpoint of the test.
-import { rmSync } from 'node:fs';
-import {
-  createSandbox,
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  startSlowModel,
-} from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, repaJson, SLOW_MODEL, type SlowModel, startSlowModel } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
-const sandbox = createSandbox();
-let slow: SlowModel;
+let slow: SlowModel | undefined;
+// The endpoint runs from the start; Pi's models.json names it only once the daemon runs.
+const sandbox = useDaemon({
+  prepare: async () => {
+    slow = await startSlowModel();
+    slow.holding = false;
+  },
+  cleanup: () => slow?.close(),
+});
 let pid = 0;
 
 beforeAll(async () => {
-  slow = await startSlowModel();
-  slow.holding = false;
-  const start = await repaJson(sandbox, ['daemon', 'start']);
-  expect(start.code, start.stderr).toBe(0);
   const first = await repa(sandbox, ['run', 'Hello.']); // Pi's configuration read, no models.json.
   expect(first.code, first.stderr).toBe(0);
   pid = (await repaJson<{ pid: number }>(sandbox, ['daemon', 'status'])).json.pid;
 });
 
-afterAll(async () => {
-  await repaJson(sandbox, ['daemon', 'stop']);
-  await slow.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
-
 describe("a model added to Pi's models.json while the daemon runs", () => {
   it('can be set and used at the next request, without a restart', async () => {
-    slow.configure(sandbox.agentDir);
+    slow?.configure(sandbox.agentDir);
     const set = await repa(sandbox, ['settings', 'set', 'model.id', SLOW_MODEL]);
     expect(set.code, set.stderr).toBe(0);
     const run = await repa(sandbox, ['run', 'Hello again.']);
