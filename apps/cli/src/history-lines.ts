@@ -1,4 +1,4 @@
-import { citationFootnotes, type HistoryItem } from '@repa/protocol';
+import { citationFootnotes, foldedText, type HistoryItem } from '@repa/protocol';
 import { relativeTime } from './format-table.js';
 import { paint } from './style.js';
 
@@ -16,15 +16,6 @@ export interface HistoryTextOptions {
 
 /** Items folded to one line unless `full`: what tools and Repa put in, not the conversation. */
 const FOLDED = new Set<HistoryItem['kind']>(['tool-result', 'context-snapshot']);
-
-/** `text` as one line: its first line shortened, with its size. */
-function folded(text: string): string {
-  const lines = text.split('\n');
-  const first = (lines.find((line) => line.trim() !== '') ?? '').trim();
-  const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
-  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${text.length} characters`;
-  return `${shown}${shown === '' ? '' : '  '}(${size})`;
-}
 
 /** Whether the failed reply at `index` was a model call Pi retried: a later reply of its run came. */
 function retried(items: readonly HistoryItem[], index: number): boolean {
@@ -67,7 +58,7 @@ export function historyText(
           : '';
       if (again) return `${heading} ${when}  ${failure}\n`;
       if (!options.full && FOLDED.has(item.kind))
-        return `${heading} ${when}  ${folded(item.text)}\n`;
+        return `${heading} ${when}  ${foldedText(item.text)}\n`;
       const whole = [item.text, failure].filter((part) => part !== '').join('\n');
       const text = whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
       const checks = citationFootnotes(item.citations ?? []).map((line) => `${line}\n`);

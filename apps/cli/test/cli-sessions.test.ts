@@ -222,10 +222,10 @@ describe('repa sessions export, for reading', () => {
     const { stdout: markdown } = await repa(sandbox, ['sessions', 'export'], { cwd: space });
     expect(markdown).toContain('**Tool call `read`** `{"path":"notes/a.md"}`');
     expect(markdown).toMatch(
-      /^\*\*Tool result `read`\*\*: # Tides \(\d+ lines, \d+ characters\)$/m,
+      /^\*\*Tool result `read`\*\*: # Tides {2}\(\d+ lines, \d+ characters\)$/m,
     );
     expect(markdown).toMatch(
-      /^\*\*Tool result `read`\*\*: # Long \(30\d lines, \d+ characters\)$/m,
+      /^\*\*Tool result `read`\*\*: # Long {2}\(30\d lines, \d+ characters\)$/m,
     );
     expect(markdown.match(/A line of the long note\./g)?.length ?? 0).toBeLessThan(10);
     // Each run's checks after its answer, before the next run.

@@ -59,6 +59,7 @@ export {
   type SaveReceipt,
   saveReceiptSchema,
 } from './v1/content.js';
+export { foldedText } from './v1/folded-text.js';
 export { invalidRequestFromZod } from './v1/json-rpc.js';
 export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
 export {

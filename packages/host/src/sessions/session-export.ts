@@ -7,7 +7,7 @@ import {
   type SessionEntry,
   SessionManager,
 } from '@earendil-works/pi-coding-agent';
-import { citationFootnotes, type RunInfo, saveReceiptSchema } from '@repa/protocol';
+import { citationFootnotes, foldedText, type RunInfo, saveReceiptSchema } from '@repa/protocol';
 import { z } from 'zod';
 import { RUN_MARK } from './run-marks.js';
 import { sessionFileEntries } from './session-files.js';
@@ -42,15 +42,6 @@ function textOf(content: unknown): string {
   return blocksOf(content)
     .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
     .join('\n');
-}
-
-/** `text` in one line for reading: its first line (shortened) and its size. */
-function summaryLine(text: string): string {
-  const lines = text.split('\n');
-  const first = (lines.find((line) => line.trim() !== '') ?? '').trim();
-  const shown = first.length > 100 ? `${first.slice(0, 99)}…` : first;
-  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${text.length} characters`;
-  return shown === '' ? `(${size})` : `${shown.replace(/`/g, "'")} (${size})`;
 }
 
 /** A tool call's arguments on one line, shortened. */
@@ -117,7 +108,7 @@ function entryMarkdown(entry: SessionEntry, runs: ReadonlyMap<string, RunInfo>):
         );
         // For reading: a line a result (Pi's session file, or the jsonl export, has it whole).
         return [
-          `**Tool result \`${message.toolName ?? 'tool'}\`${message.isError ? ' (error)' : ''}**: ${summaryLine(textOf(message.content))}`,
+          `**Tool result \`${message.toolName ?? 'tool'}\`${message.isError ? ' (error)' : ''}**: ${foldedText(textOf(message.content), 100).replace(/`/g, "'")}`,
           ...(saved.length > 0 ? [`Receipts:\n${saved.join('\n')}`] : []),
         ];
       }
