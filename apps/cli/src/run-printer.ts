@@ -1,4 +1,5 @@
 import {
+  citationFootnotes,
   type FileChange,
   type PromptSectionReport,
   type RunEvent,
@@ -8,7 +9,6 @@ import {
   toolErrorMessage,
 } from '@repa/protocol';
 import { approvalAnsweredLine, approvalRequestLines } from './approval-lines.js';
-import { citationFootnotes } from './citation-footnotes.js';
 import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
 import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
 
@@ -29,6 +29,8 @@ export interface RunPrinterOptions {
   showErrors?: boolean;
   /** Where the wait for the model or a tool shows (default: a spinner on a terminal `out`). */
   indicator?: WaitIndicator;
+  /** Told the own run id of each steer or follow-up the run delivered to the model. */
+  delivered?: (requestRunId: string) => void;
   /** Under each `[saved]`: every changed line (`--verbose`) instead of the first few. */
   allChangedLines?: boolean;
 }
@@ -367,9 +369,11 @@ export class RunPrinter {
         return;
       }
       case 'steer-delivered':
+        this.#options.delivered?.(event.requestRunId);
         this.note(`[steer] delivered: ${truncate(event.text, 200)}`);
         return;
       case 'follow-up-delivered':
+        this.#options.delivered?.(event.requestRunId);
         this.note(`[follow-up] delivered: ${truncate(event.text, 200)}`);
         return;
       case 'approval-request':

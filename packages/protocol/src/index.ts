@@ -20,9 +20,15 @@ export {
 export { parseToolErrorText, toolErrorMessage, toolErrorText } from './errors/tool-error-text.js';
 export type { ApprovalAnswer, ApprovalDecision, ApprovalRecord } from './v1/approvals.js';
 export { type CitationLocation, parseCitationLocation } from './v1/citation-location.js';
-export { type Citation, type CitationStatus, citationPlace } from './v1/citations.js';
+export {
+  type Citation,
+  type CitationStatus,
+  citationFootnotes,
+  citationPlace,
+} from './v1/citations.js';
 export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './v1/common.js';
 export type { FileChange, FileChangeReport, SaveReceipt } from './v1/content.js';
+export { foldedText } from './v1/folded-text.js';
 export type { LearningContext, LearningContextSourceState } from './v1/learning-context.js';
 export type { LoginProgress, LoginType } from './v1/login.js';
 export type { MaterialInfo } from './v1/methods/materials.js';

@@ -2291,6 +2291,11 @@ export interface ContextBuildResult {
     keptChars: number;
     /** Characters the source has. */
     totalChars: number;
+    /**
+     * Why: `window` when the model's window held no more, `read-limit` when a build reads only the
+     * first 4 MiB of a source (absent from older daemons).
+     */
+    reason?: 'window' | 'read-limit' | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   }[];

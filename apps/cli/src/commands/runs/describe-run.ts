@@ -1,5 +1,9 @@
-import { type ApprovalRecord, OFFLINE_MODEL_ID, type RunInfo } from '@repa/protocol';
-import { citationFootnotes } from '../../citation-footnotes.js';
+import {
+  type ApprovalRecord,
+  citationFootnotes,
+  OFFLINE_MODEL_ID,
+  type RunInfo,
+} from '@repa/protocol';
 import { describeRunModel, describeThinking } from '../../describe-model.js';
 import { relativeTime, shortId } from '../../format-table.js';
 import {

@@ -1,6 +1,6 @@
 import { RATING_NAMES, type StudyGradeCounts, type StudyProgress } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
-import { spaceOf } from '../../cli-context.js';
+import { spaceOf, spacePathOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { formatTable, writeJson } from '../../format-table.js';
 import { terminalWidth } from '../../style.js';
@@ -64,10 +64,11 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
   positionals: [0, 1],
   async run(context, args, values) {
     const client = await context.client();
+    const space = spaceOf(context, values.space);
     const result = await client.request('study.status', {
-      space: spaceOf(context, values.space),
+      space,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      ...(args[0] === undefined ? {} : { source: args[0] }),
+      ...(args[0] === undefined ? {} : { source: spacePathOf(context, space, args[0]) }),
       ...(values.deck === undefined ? {} : { deck: values.deck }),
     });
     if (context.json) {
