@@ -292,7 +292,10 @@ describe('repa completion', () => {
   });
 
   it('completes setting keys, and the model ids and session ids the running daemon knows', async () => {
-    expect(complete(['settings', 'set', 'tools.b'])).toEqual(['tools.bash', 'tools.bashTimeoutSeconds']);
+    expect(complete(['settings', 'set', 'tools.b'])).toEqual([
+      'tools.bash',
+      'tools.bashTimeoutSeconds',
+    ]);
     expect(complete(['settings', 'reset', 'model.th'])).toEqual(['model.thinkingLevel']);
     // The script asks `repa` on the PATH: here the sandbox's, talking to its daemon.
     const bin = join(sandbox.root, 'bin');
