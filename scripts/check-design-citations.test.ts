@@ -34,6 +34,7 @@ describe('checkDesignCitations', () => {
       [80, 82],
       [90, 94],
       [100, 108],
+      [120, 122],
     ];
     const expected = ranges.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index),

@@ -167,6 +167,7 @@ export {
   type RunSteerDeliveredEvent,
   type RunTextDeltaEvent,
   type RunToolEndEvent,
+  type RunToolProgressEvent,
   type RunToolStartEvent,
   type RunUsage,
   runDeliverySchema,
