@@ -94,6 +94,8 @@ export class ExtractionProcess {
       execArgv: [`--max-old-space-size=${maxHeapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // Its own process group, so that stopping it stops the OCR command it runs too (R120).
+      detached: true,
     });
     try {
       if (this.#child.pid !== undefined) setPriority(this.#child.pid, NICENESS);
@@ -222,6 +224,10 @@ export class ExtractionProcess {
     clearTimeout(this.#timer);
     clearTimeout(this.#watch);
     this.#events.gone(this);
-    this.#child.kill('SIGKILL');
+    try {
+      if (this.#child.pid !== undefined) process.kill(-this.#child.pid, 'SIGKILL');
+    } catch {
+      this.#child.kill('SIGKILL');
+    }
   }
 }

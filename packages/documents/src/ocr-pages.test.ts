@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { makeScannedPdf, makeTextImage } from '@repa/fixtures';
 import { describe, expect, it } from 'vitest';
 import { type DocumentText, type DocumentTextCache, readDocument } from './index.js';
@@ -59,6 +60,24 @@ describe('readDocument of pages without a text layer (OCR)', () => {
     expect(document.text).toContain('Osmosis moves water\nacross a membrane');
     expect(document.parts[1]?.recognised).toBeDefined();
     expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it('stops the extraction when its read is cancelled, and the next read is served', async () => {
+    const scan = await makeScannedPdf([{ gibberish: 2400 }]);
+    const stop = new AbortController();
+    const started = Date.now();
+    const reading = readDocument('pdf', scan, {
+      signal: stop.signal,
+      // The page is being recognised (its OCR alone takes some 13 s of a core): cancel now.
+      onProgress: (made) => made.done === 0 && setTimeout(() => stop.abort(), 4000),
+    });
+    await expect(reading).rejects.toMatchObject({ code: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(14_000);
+    // No OCR command is left running for it (the process group was stopped).
+    const left = spawnSync('pgrep', ['-f', 'bin/tesseract stdin stdout'], { encoding: 'utf8' });
+    expect(left.stdout).toBe('');
+    const image = await readDocument('image', await makeTextImage(LINES));
+    expect(image.text).toBe('Osmosis moves water\nacross a membrane');
   });
 
   it('reads an image file by OCR, and refuses a language not installed with its package', async () => {
