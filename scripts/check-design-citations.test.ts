@@ -35,7 +35,7 @@ describe('checkDesignCitations', () => {
       [85, 86],
       [90, 94],
       [100, 113],
-      [123, 124],
+      [120, 124],
     ];
     const expected = ranges.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index),

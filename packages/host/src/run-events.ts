@@ -9,6 +9,18 @@ const toolDetailsSchema = z.looseObject({
   diffs: z.array(saveDiffSchema).optional(),
 });
 
+/** A read's progress (`details.progress` of Pi's update) and the pages it sent as images. */
+const progressSchema = z.looseObject({
+  progress: z.looseObject({
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    target: z.string(),
+  }),
+});
+const imagesSchema = z.looseObject({
+  document: z.looseObject({ images: z.array(z.number().int().positive()) }),
+});
+
 /** The wire error of a failed tool call, from the text Pi made of the thrown error. */
 function errorOfResult(result: unknown): WireError {
   const content = (result as { content?: unknown } | undefined)?.content;
@@ -40,8 +52,26 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
           args: event.args,
         },
       ];
+    case 'tool_execution_update': {
+      const update = progressSchema.safeParse(
+        (event.partialResult as { details?: unknown } | undefined)?.details,
+      );
+      if (!update.success) return [];
+      const { done, total, target } = update.data.progress;
+      return [
+        {
+          type: 'tool-progress',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          target,
+          done,
+          total,
+        },
+      ];
+    }
     case 'tool_execution_end': {
       const raw = (event.result as { details?: unknown })?.details;
+      const images = event.toolName === 'read' ? imagesSchema.safeParse(raw) : undefined;
       // Only a saving tool's details carry these fields: the others need no parse (a read's
       // details hold the whole window's facts).
       const saving =
@@ -59,6 +89,7 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
           ...(operationId ? { operationId } : {}),
           ...(receipts ? { receipts } : {}),
           ...(diffs?.length ? { diffs } : {}),
+          ...(images?.success ? { images: images.data.document.images } : {}),
           ...(event.isError ? { error: errorOfResult(event.result) } : {}),
         },
       ];

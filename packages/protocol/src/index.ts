@@ -106,6 +106,7 @@ export {
   type RunSteerDeliveredEvent,
   type RunTextDeltaEvent,
   type RunToolEndEvent,
+  type RunToolProgressEvent,
   type RunToolStartEvent,
   type RunUsage,
 } from './v1/runs.js';

@@ -39,7 +39,7 @@ describe('settingsRegistry', () => {
       ).toEqual(fields.sort());
     });
 
-    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto; study mode answer) for every ModelSettings field', () => {
+    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto; study mode answer; OCR in eng) for every ModelSettings field', () => {
       const model = new Set(Object.values(modelSettingItems).map((item) => item.key));
       const defaults = Object.fromEntries(
         settingsRegistry.items
@@ -54,6 +54,7 @@ describe('settingsRegistry', () => {
         'tools.bashTimeoutSeconds': 120,
         'tools.edits': 'auto',
         'study.mode': 'answer',
+        'documents.ocrLanguages': ['eng'],
       });
     });
 

@@ -232,6 +232,7 @@ describe('SettingsStore', () => {
           bashTimeoutSeconds: 120,
           edits: 'auto',
           studyMode: 'answer',
+          ocrLanguages: ['eng'],
         },
         modelSources: {
           model: 'default',
@@ -241,6 +242,7 @@ describe('SettingsStore', () => {
           bashTimeoutSeconds: 'default',
           edits: 'default',
           studyMode: 'default',
+          ocrLanguages: 'default',
         },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);

@@ -34,6 +34,8 @@ export interface ActiveRun extends RunTally {
   deliveries: RunDeliveries;
   /** The saves and commands waiting for the learner (`tools.edits` `ask`). */
   approvals: RunApprovals;
+  /** The run's `documents.ocrLanguages` (absent on runs recorded before it: the default). */
+  ocrLanguages: readonly string[] | undefined;
 }
 
 /** A run's state as it starts: nothing read, saved or delivered yet. */
@@ -62,6 +64,7 @@ export function startActiveRun(
     usage: emptyUsage(),
     deliveries,
     approvals: new RunApprovals(options.modelSettings?.edits, emit),
+    ocrLanguages: options.modelSettings?.ocrLanguages,
   };
 }
 

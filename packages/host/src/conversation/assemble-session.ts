@@ -66,6 +66,8 @@ export interface SessionHooks {
   compactions: CompactionWatch;
   /** The active run's approvals (`tools.edits`); none without a run (saves go ahead). */
   approvals(): ToolApprovals | undefined;
+  /** The active run's `documents.ocrLanguages`; none without a run (the default). */
+  ocrLanguages(): readonly string[] | undefined;
 }
 
 /** Pi's session of a host, as {@link assembleSession} built it. */
@@ -132,6 +134,7 @@ export async function assembleSession(
     approvals,
     skillFiles: () => hooks.offeredSkills(),
     newOperationId: () => hooks.operationId(),
+    ocrLanguages: () => hooks.ocrLanguages(),
   });
   const toolNames = tools.map((tool) => tool.name);
   const bash = parts.bash.tool({

@@ -19,6 +19,7 @@ const TYPICAL: Record<string, [text: string, value: unknown]> = {
   'tools.bashTimeoutSeconds': ['300', 300],
   'tools.edits': ['ask', 'ask'],
   'study.mode': ['tutor', 'tutor'],
+  'documents.ocrLanguages': ['["eng","deu"]', ['eng', 'deu']],
   'daemon.idleMinutes': ['0', 0],
   'compaction.instructions': ['Keep the open questions.', 'Keep the open questions.'],
   'runs.retentionDays': ['90', 90],

@@ -39,6 +39,7 @@ describe('SETTING_ITEMS', () => {
       'tools.bashTimeoutSeconds': '1–86400',
       'tools.edits': 'auto | ask | off',
       'study.mode': 'answer | tutor',
+      'documents.ocrLanguages': 'a list of Tesseract language codes',
       'daemon.idleMinutes': '0–10080',
       'compaction.instructions': 'null or text',
       'runs.retentionDays': '0–36500',

@@ -7,6 +7,7 @@ import {
   daemonIdleMinutesSchema,
   editsModeSchema,
   modelSettingsSchema,
+  ocrLanguagesSchema,
   promptSettingsSchema,
   runsRetentionDaysSchema,
   studyModeSchema,
@@ -192,6 +193,18 @@ export const MODEL_SETTING_ITEMS: {
       'It only narrows what runs, so an untrusted space may set it too.',
     schema: studyModeSchema,
     defaultValue: 'answer',
+  }),
+  ocrLanguages: item({
+    key: 'documents.ocrLanguages',
+    label: 'OCR languages',
+    description:
+      'The languages installed for OCR (Tesseract codes, e.g. `["eng", "deu"]`): a PDF page ' +
+      'without a text layer, or an image read as text, is recognised in them on this machine. ' +
+      'A language not installed is refused with `ocr_unavailable`, naming the Debian package ' +
+      'to add (`tesseract-ocr-deu`); `[]` turns OCR off. Default `["eng"]`.',
+    schema: ocrLanguagesSchema,
+    defaultValue: ['eng'],
+    values: 'a list of Tesseract language codes',
   }),
 };
 

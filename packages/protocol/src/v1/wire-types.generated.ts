@@ -582,10 +582,12 @@ export interface ModelSettings {
    * (older runs) is `answer`.
    */
   studyMode?: StudyMode | undefined;
+  /** The OCR languages pages without a text layer are read in; absent (older runs) is `["eng"]`. */
+  ocrLanguages?: string[] | undefined;
 }
 
 /** Where each model setting of a run came from. */
-export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits' | 'studyMode', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits' | 'studyMode' | 'ocrLanguages', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {
@@ -1435,6 +1437,26 @@ export interface RunToolEndEvent {
   diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
+  /** The pages of a document `read` sent to the model as images (spec R121). */
+  images?: number[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A long tool call (a first read of a long or scanned document) tells its pages done. */
+export interface RunToolProgressEvent {
+  /** The event's kind. */
+  type: 'tool-progress';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** What it works on, e.g. the document being read. */
+  target: string;
+  /** Pages done so far (spec R122). */
+  done: number;
+  /** Pages in all. */
+  total: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1596,6 +1618,7 @@ export type RunEvent =
   | RunTextDeltaEvent
   | RunToolStartEvent
   | RunToolEndEvent
+  | RunToolProgressEvent
   | RunApprovalRequestEvent
   | RunApprovalAnsweredEvent
   | RunContextSnapshotEvent
@@ -2804,7 +2827,7 @@ export interface FilesReadResult {
   document?:
     | {
         /** Its format. */
-        format: 'pdf' | 'docx' | 'epub' | 'html';
+        format: 'pdf' | 'docx' | 'epub' | 'html' | 'image';
         /** What a part is; absent for a document of one part (DOCX, HTML). */
         unit?: 'page' | 'chapter' | undefined;
         /** Where each part begins, in order. */
@@ -2817,6 +2840,19 @@ export interface FilesReadResult {
           empty?: boolean | undefined;
           /** Why the part could not be read, when it could not. */
           failed?: string | undefined;
+          /** When the page had no text layer and its text was recognised by OCR (spec R120). */
+          recognised?:
+            | {
+                /** The OCR engine and languages, e.g. `tesseract 5.3.0 (eng)`. */
+                engine: string;
+                /** The engine's mean word confidence, 0 to 100. */
+                confidence: number;
+                /** Members a newer server may add. */
+                [member: string]: unknown;
+              }
+            | undefined;
+          /** Why a page without a text layer was not recognised (no OCR engine or language). */
+          unrecognised?: string | undefined;
           /** Members a newer server may add. */
           [member: string]: unknown;
         }[];

@@ -11,7 +11,7 @@ import {
   summarizePromptSections,
   UNTRUSTED_HINT,
   withheldUntrusted,
-} from '../../run-printer.js';
+} from '../../run-summary-lines.js';
 import { restrictedPaths } from '../trust-commands.js';
 
 /**

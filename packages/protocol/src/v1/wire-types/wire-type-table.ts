@@ -306,6 +306,11 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'RunToolStartEvent', schema: event('tool-start'), doc: 'A tool call started.' },
   { name: 'RunToolEndEvent', schema: event('tool-end'), doc: 'A tool call ended.' },
   {
+    name: 'RunToolProgressEvent',
+    schema: event('tool-progress'),
+    doc: 'A long tool call (a first read of a long or scanned document) tells its pages done.',
+  },
+  {
     name: 'RunApprovalRequestEvent',
     schema: event('approval-request'),
     doc: 'A save or command waits for the learner (`tools.edits` `ask`).',
