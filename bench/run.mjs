@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: Repa's cost on top of Pi, measured as ratios in one process run.
-// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents|citations|prefix|page|study …] [--scale=N] [--update-readme]
+// Usage: node bench/run.mjs [turn|projection|changes|saves|daemon|fairness|coldstart|search|bounds|documents|citations|prefix|page|study|cli …] [--scale=N] [--update-readme]
 //   cases     run only these (default: all, in this order)
 //   --scale   multiply every sample count (e.g. 0.3 for a quick look; default 1)
 //   --update-readme  replace the table in bench/README.md with this run's
@@ -10,6 +10,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { changeDetection } from './cases/change-detection.mjs';
 import { citations } from './cases/citations.mjs';
+import { cliStart } from './cases/cli-start.mjs';
 import { coldStart } from './cases/cold-start.mjs';
 import { daemon } from './cases/daemon.mjs';
 import { documents } from './cases/documents.mjs';
@@ -39,6 +40,7 @@ const CASES = {
   prefix: promptPrefix,
   page,
   study,
+  cli: cliStart,
 };
 
 const args = process.argv.slice(2);

@@ -9,5 +9,8 @@ export default defineProject({
     // Most of a test is waiting on those processes: two files at once use the second core that
     // vitest's default (one worker on two cores) leaves idle.
     maxWorkers: 2,
+    // One module graph per worker, not per file: a file's imports (the test kit, the protocol, zod)
+    // load once per worker; each test cleans up what it starts (sandboxes, daemons, endpoints).
+    isolate: false,
   },
 });

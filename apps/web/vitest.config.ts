@@ -11,5 +11,8 @@ export default defineProject({
     // As in apps/cli: a browser test mostly waits on its daemon and Chromium, so two files at once
     // use the second core.
     maxWorkers: 2,
+    // One module graph per worker, not per file: a file's imports (the test kit, the protocol, zod)
+    // load once per worker; each test cleans up what it starts (sandboxes, daemons, endpoints).
+    isolate: false,
   },
 });

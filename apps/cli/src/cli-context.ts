@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
-import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { startDaemon } from './daemon-control.js';
+import { daemonPaths } from '@repa/protocol/node';
+import { connectDaemon } from './daemon-control.js';
 import { usageError } from './usage-error.js';
 
 /** What every command gets: the global options, the streams and a lazily connected client. */
@@ -48,20 +48,16 @@ export function createCliContext(options: CliContextOptions): CliContext {
   let connecting: Promise<{ client: RepaClient }> | undefined;
   const connect = () => {
     connecting ??= (async () => {
-      const { status, started } = await startDaemon({
+      const { status, started, client } = await connectDaemon({
         appDirectory: options.appDirectory,
         agentDir: options.agentDir,
+        client: { name: 'repa', version: options.version },
       });
       if (started && !options.json) {
         options.stderr.write(
           `repa: started the daemon for ${options.appDirectory} (pid ${status.pid ?? '?'}, log ${daemonPaths(options.appDirectory).logPath})\n`,
         );
       }
-      const client = createRepaClient(
-        { socketPath: status.socketPath },
-        { client: { name: 'repa', version: options.version } },
-      );
-      await client.connect();
       return { client };
     })();
     return connecting;

@@ -4,7 +4,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { RepaError } from '@repa/protocol';
+import { type RepaClient, RepaError } from '@repa/protocol';
 import {
   createRepaClient,
   daemonPaths,
@@ -36,25 +36,40 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
 
-/** Asks the daemon's socket whether a daemon answers; resolves with its `initialize` result. */
-async function probe(
+/** The name a connection that only asks for the daemon's state gives in `initialize`. */
+const PROBE_CLIENT = { name: 'repa', version: 'probe' };
+
+/** What a daemon answers in `initialize`. */
+type DaemonServer = NonNullable<DaemonStatus['server']> & { model?: string | undefined };
+
+/**
+ * A client connected to the daemon on `socketPath`, with what the daemon answered in `initialize`;
+ * null when no daemon answers.
+ */
+async function connectTo(
   socketPath: string,
-): Promise<{ name: string; version: string; model?: string | undefined } | null> {
-  const client = createRepaClient({ socketPath }, { client: { name: 'repa', version: 'probe' } });
+  client: { name: string; version: string },
+): Promise<{ client: RepaClient; server: DaemonServer } | null> {
+  const connected = createRepaClient({ socketPath }, { client });
   try {
-    return (await client.connect()).server;
+    return { client: connected, server: (await connected.connect()).server };
   } catch (error) {
+    await connected.close();
     if (RepaError.isInstance(error) && error.code === 'daemon_unavailable') return null;
     throw error;
-  } finally {
-    await client.close();
   }
 }
 
-/** The daemon's state for an app directory, without starting one. */
-export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> {
+/** Asks the daemon's socket whether a daemon answers; resolves with its `initialize` result. */
+async function probe(socketPath: string): Promise<DaemonServer | null> {
+  const connected = await connectTo(socketPath, PROBE_CLIENT);
+  await connected?.client.close();
+  return connected?.server ?? null;
+}
+
+/** The state of the daemon of `appDirectory`, given its `initialize` answer (null: none runs). */
+async function statusOf(appDirectory: string, server: DaemonServer | null): Promise<DaemonStatus> {
   const paths = daemonPaths(appDirectory);
-  const server = await probe(paths.socketPath);
   const base = { appDirectory, socketPath: paths.socketPath, logPath: paths.logPath };
   if (server === null) return { running: false, ...base };
   const pid = await readPidFile(paths.pidPath);
@@ -67,6 +82,26 @@ export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> 
     server,
     ...(model === undefined ? {} : { model }),
   };
+}
+
+/**
+ * The daemon's state for an app directory, without starting one, and when it runs a client
+ * connected to it as `client` (one connection; the caller closes it).
+ */
+export async function daemonConnection(
+  appDirectory: string,
+  client: { name: string; version: string },
+): Promise<{ status: DaemonStatus; client?: RepaClient }> {
+  const connected = await connectTo(daemonPaths(appDirectory).socketPath, client);
+  const status = await statusOf(appDirectory, connected?.server ?? null);
+  return connected ? { status, client: connected.client } : { status };
+}
+
+/** The daemon's state for an app directory, without starting one. */
+export async function daemonStatus(appDirectory: string): Promise<DaemonStatus> {
+  const { status, client } = await daemonConnection(appDirectory, PROBE_CLIENT);
+  await client?.close();
+  return status;
 }
 
 /** Options of {@link startDaemon}. */
@@ -101,10 +136,48 @@ function daemonEntry(): string {
  * once the daemon printed its `ready` line; rejects with the daemon's own error when it exits first.
  */
 export async function startDaemon(options: StartDaemonOptions): Promise<StartedDaemon> {
+  const { client, ...started } = await connectDaemon({ ...options, client: PROBE_CLIENT });
+  await client.close();
+  return started;
+}
+
+/**
+ * As {@link startDaemon}, and a client connected to the daemon as `client` (the caller closes it):
+ * the connection that found the daemon running is the one kept, so a command opens one.
+ */
+export async function connectDaemon(
+  options: StartDaemonOptions & { client: { name: string; version: string } },
+): Promise<StartedDaemon & { client: RepaClient }> {
   const paths = daemonPaths(options.appDirectory);
-  if ((await probe(paths.socketPath)) !== null) {
-    return { started: false, status: await daemonStatus(options.appDirectory) };
+  const running = await connectTo(paths.socketPath, options.client);
+  if (running !== null) {
+    return {
+      started: false,
+      status: await statusOf(options.appDirectory, running.server),
+      client: running.client,
+    };
   }
+  const started = await spawnDaemon(options);
+  const connected = await connectTo(paths.socketPath, options.client);
+  if (connected === null) {
+    throw new RepaError('daemon_unavailable', 'The daemon stopped as soon as it was ready.', {
+      fix: `Read ${paths.logPath} for what went wrong.`,
+      details: { logPath: paths.logPath },
+    });
+  }
+  return {
+    started,
+    status: await statusOf(options.appDirectory, connected.server),
+    client: connected.client,
+  };
+}
+
+/**
+ * Spawns the daemon (see {@link startDaemon}) and waits for its `ready` line; resolves with false
+ * when another `repa` started the same daemon at the same moment.
+ */
+async function spawnDaemon(options: StartDaemonOptions): Promise<boolean> {
+  const paths = daemonPaths(options.appDirectory);
   await mkdir(paths.runDirectory, { recursive: true, mode: 0o700 });
   const log = openSync(paths.logPath, 'a', 0o600);
   const offset = fstatSync(log).size;
@@ -129,14 +202,12 @@ export async function startDaemon(options: StartDaemonOptions): Promise<StartedD
       const deadline = Date.now() + START_TIMEOUT_MS;
       while (Date.now() < deadline) {
         const output = await readFrom(paths.logPath, offset);
-        if (parseDaemonReady(output) !== null) {
-          return { started: true, status: await daemonStatus(options.appDirectory) };
-        }
+        if (parseDaemonReady(output) !== null) return true;
         if (exit) {
           const failure = parseDaemonFailure(output);
           if (failure?.code === 'daemon_already_running' && (await probe(paths.socketPath))) {
             // Another repa started the same daemon at the same moment: use that one.
-            return { started: false, status: await daemonStatus(options.appDirectory) };
+            return false;
           }
           if (failure) {
             throw new RepaError(failure.code, `The daemon did not start: ${failure.message}`, {

@@ -8,10 +8,9 @@ import {
   type RunEventNotification,
   type RunInfo,
 } from '@repa/protocol';
-import { createRepaClient } from '@repa/protocol/node';
 import type { CliContext } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
-import { startDaemon, stopDaemon } from '../daemon-control.js';
+import { connectDaemon, stopDaemon } from '../daemon-control.js';
 import { describeModel } from '../describe-model.js';
 import { type FollowedRun, followRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
@@ -126,13 +125,16 @@ With --json, prints the run events as JSON lines and a final {"kind":"demo"} sum
       steps.end(Object.keys(NOTES).join(', '));
 
       steps.start('starting daemon');
-      const { status } = await startDaemon({ appDirectory, agentDir: context.agentDir, model });
+      const started = await connectDaemon({
+        appDirectory,
+        agentDir: context.agentDir,
+        model,
+        client: { name: 'repa-demo', version: context.version },
+      });
       daemonStarted = true;
+      client = started.client;
+      const { status } = started;
       steps.end(`ready, pid ${status.pid ?? '?'}, model: ${describeModel(status.model)}`);
-      client = createRepaClient(
-        { socketPath: status.socketPath },
-        { client: { name: 'repa-demo', version: context.version } },
-      );
       steps.start('writing the learning context');
       const learning = await client.request('context.set', {
         space,

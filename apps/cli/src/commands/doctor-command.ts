@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODEL_SOURCE_WORDS, type V1Result } from '@repa/protocol';
+import { MODEL_SOURCE_WORDS, type RepaClient, type V1Result } from '@repa/protocol';
+import type { CliContext } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
 import { currentSpace } from '../current-space.js';
-import { daemonStatus } from '../daemon-control.js';
+import { type DaemonStatus, daemonConnection } from '../daemon-control.js';
 import { describeModel, describeRunModel } from '../describe-model.js';
 import { writeJson } from '../format-table.js';
 import { loadApplication } from '../load-application.js';
@@ -35,68 +36,85 @@ why not, and the fix), and how to add a key.`,
   options: {},
   positionals: [0, 0],
   async run(context) {
-    const node = { version: process.version, ok: nodeOk(process.version), required: '>=22.19' };
-    const appDirectory = { path: context.appDirectory, exists: existsSync(context.appDirectory) };
-    const daemon = await daemonStatus(context.appDirectory);
-    // A running daemon answers for the Pi configuration it uses; else the CLI looks itself (never
-    // starting a daemon), with the same code the daemon runs.
-    const spaceRoot = currentSpace(context);
-    const facts = daemon.running
-      ? await (await context.client()).request('doctor', spaceRoot ? { space: spaceRoot } : {})
-      : await (await loadApplication()).doctorFacts({ agentDir: context.agentDir });
-    const { agentDir, keyVariables, ...piFacts } = facts.pi;
-    const pi = { agentDir, ...piFacts };
-    const models = facts.models;
-    const sandbox = { ...facts.sandbox, setting: BASH_SETTING };
-    // The working directory's trust, when it is a space and a daemon answers (doctor starts none
-    // and writes nothing: a folder that is not a space yet is not opened).
-    const space =
-      daemon.running && spaceRoot
-        ? (await (await context.client()).request('space.open', { root: spaceRoot })).space
-        : undefined;
-    const freshness = daemon.running ? freshnessOf(context, daemon, facts) : undefined;
-    const howToAddKey = [
-      'repa login PROVIDER: Pi stores the key in its auth.json and the next run uses it (no restart)',
-      `or write it into ${join(agentDir, 'auth.json')} by hand, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}} (read again at the next run)`,
-      `or export a variable Pi reads, e.g. ${keyVariables.slice(0, 3).join(', ')}: the daemon reads them when it starts (repa daemon restart)`,
-    ];
-    if (context.json) {
-      writeJson(context.stdout, {
-        node,
-        appDirectory,
-        daemon,
-        pi,
-        models,
-        sandbox,
-        ...(freshness ? { freshness } : {}),
-        ...(space ? { space } : {}),
-        howToAddKey,
-      });
-      return 0;
+    // One connection, when a daemon runs: its state, then the questions below.
+    const { status: daemon, client } = await daemonConnection(context.appDirectory, {
+      name: 'repa',
+      version: context.version,
+    });
+    try {
+      return await report(context, daemon, client);
+    } finally {
+      await client?.close();
     }
-    const out = context.stdout;
-    out.write(
-      `node      ${node.version} ${node.ok ? '(ok)' : `(too old: Repa needs Node ${node.required})`}\n`,
-    );
-    out.write(`app dir   ${appDirectory.path}${appDirectory.exists ? '' : ' (not created yet)'}\n`);
-    out.write(describeDaemon(daemon));
-    out.write(
-      `pi        ${agentDir}${pi.exists ? '' : ' (does not exist)'}; auth.json ${pi.authJson ? 'present' : 'absent'}, models.json ${pi.modelsJson ? 'present' : 'absent'}\n`,
-    );
-    out.write(
-      `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${keyVariables.join(', ')}`}${daemon.running ? " (the daemon's environment, read when it started)" : ''}\n`,
-    );
-    out.write(describeModels(models));
-    for (const line of freshness?.notes ?? []) out.write(`          ${line}\n`);
-    out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
-    if (facts.packages) out.write(describePackages(facts.packages));
-    if (space) out.write(describeTrust(space));
-    out.write(
-      `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - choose one for a space: repa settings set model.id provider/id (repa models lists them)\n`,
-    );
-    return 0;
   },
 });
+
+/** Writes what `repa doctor` found, asking the running daemon on `client` when there is one. */
+async function report(
+  context: CliContext,
+  daemon: DaemonStatus,
+  client: RepaClient | undefined,
+): Promise<number> {
+  const node = { version: process.version, ok: nodeOk(process.version), required: '>=22.19' };
+  const appDirectory = { path: context.appDirectory, exists: existsSync(context.appDirectory) };
+  // A running daemon answers for the Pi configuration it uses; else the CLI looks itself (never
+  // starting a daemon), with the same code the daemon runs.
+  const spaceRoot = currentSpace(context);
+  const facts = client
+    ? await client.request('doctor', spaceRoot ? { space: spaceRoot } : {})
+    : await (await loadApplication()).doctorFacts({ agentDir: context.agentDir });
+  const { agentDir, keyVariables, ...piFacts } = facts.pi;
+  const pi = { agentDir, ...piFacts };
+  const models = facts.models;
+  const sandbox = { ...facts.sandbox, setting: BASH_SETTING };
+  // The working directory's trust, when it is a space and a daemon answers (doctor starts none
+  // and writes nothing: a folder that is not a space yet is not opened).
+  const space =
+    client && spaceRoot
+      ? (await client.request('space.open', { root: spaceRoot })).space
+      : undefined;
+  const freshness = daemon.running ? freshnessOf(context, daemon, facts) : undefined;
+  const howToAddKey = [
+    'repa login PROVIDER: Pi stores the key in its auth.json and the next run uses it (no restart)',
+    `or write it into ${join(agentDir, 'auth.json')} by hand, e.g. {"anthropic": {"type": "api_key", "key": "sk-ant-…"}} (read again at the next run)`,
+    `or export a variable Pi reads, e.g. ${keyVariables.slice(0, 3).join(', ')}: the daemon reads them when it starts (repa daemon restart)`,
+  ];
+  if (context.json) {
+    writeJson(context.stdout, {
+      node,
+      appDirectory,
+      daemon,
+      pi,
+      models,
+      sandbox,
+      ...(freshness ? { freshness } : {}),
+      ...(space ? { space } : {}),
+      howToAddKey,
+    });
+    return 0;
+  }
+  const out = context.stdout;
+  out.write(
+    `node      ${node.version} ${node.ok ? '(ok)' : `(too old: Repa needs Node ${node.required})`}\n`,
+  );
+  out.write(`app dir   ${appDirectory.path}${appDirectory.exists ? '' : ' (not created yet)'}\n`);
+  out.write(describeDaemon(daemon));
+  out.write(
+    `pi        ${agentDir}${pi.exists ? '' : ' (does not exist)'}; auth.json ${pi.authJson ? 'present' : 'absent'}, models.json ${pi.modelsJson ? 'present' : 'absent'}\n`,
+  );
+  out.write(
+    `keys env  ${pi.keyVariablesSet.length > 0 ? pi.keyVariablesSet.join(', ') : `none of ${keyVariables.join(', ')}`}${daemon.running ? " (the daemon's environment, read when it started)" : ''}\n`,
+  );
+  out.write(describeModels(models));
+  for (const line of freshness?.notes ?? []) out.write(`          ${line}\n`);
+  out.write(`${describeSandbox(facts.sandbox, daemon.running)}          ${BASH_SETTING}\n`);
+  if (facts.packages) out.write(describePackages(facts.packages));
+  if (space) out.write(describeTrust(space));
+  out.write(
+    `\nTo use a real model:\n${howToAddKey.map((line) => `  - ${line}`).join('\n')}\n  - choose one for a space: repa settings set model.id provider/id (repa models lists them)\n`,
+  );
+  return 0;
+}
 
 /** The `packages` lines: how many are configured, and Pi's diagnostics of them (spec R75). */
 function describePackages(packages: NonNullable<V1Result<'doctor'>['packages']>): string {
@@ -144,7 +162,7 @@ function describeModels(models: V1Result<'doctor'>['models']): string {
  */
 function freshnessOf(
   context: { version: string },
-  daemon: Awaited<ReturnType<typeof daemonStatus>>,
+  daemon: DaemonStatus,
   facts: V1Result<'doctor'>,
 ): { startedAt?: string; missingVariables: string[]; notes: string[] } {
   const notes: string[] = [];

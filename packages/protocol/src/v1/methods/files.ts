@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { spaceRootSchema, versionSchema } from '../common.js';
+import { method } from '../method.js';
 
 /** A space path or `repa:` identity, as the content tools take it. */
 const addressSchema = z.string().min(1).max(4096);
@@ -43,80 +44,90 @@ const documentPartSchema = z.looseObject({
 
 /** The `files.*` methods: the space's files for a reader, with the space's rules (spec R60, R74). */
 export const filesMethods = {
-  'files.list': {
+  'files.list': method({
     description:
       'One folder of a space, as the `ls` tool sees it: `.repa` never listed, symlinks leaving the space not followed, `.gitignore`d paths, `node_modules` and `.git` skipped; readable in a space not trusted yet.',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      path: z
-        .string()
-        .max(4096)
-        .optional()
-        .describe('The folder, relative to the space root; default: the root.'),
-      limit: z
-        .number()
-        .int()
-        .positive()
-        .max(1000)
-        .optional()
-        .describe('The most entries to give (default and most: 1000).'),
-    }),
-    result: z.looseObject({
-      folder: z
-        .string()
-        .describe('The folder listed, relative to the space root (`""`: the root).'),
-      entries: z
-        .array(folderEntrySchema)
-        .describe('Its entries by name (case-insensitive), folders and files mixed.'),
-      more: z.number().int().nonnegative().describe('How many entries were left out past `limit`.'),
-      ignored: z
-        .number()
-        .int()
-        .nonnegative()
-        .describe('Entries skipped because `.gitignore`, `node_modules` or `.git` covers them.'),
-      symlinksLeaving: z
-        .number()
-        .int()
-        .nonnegative()
-        .describe('Symlinks not followed because they leave the space (or point into `.repa`).'),
-    }),
-  },
-  'files.read': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        path: z
+          .string()
+          .max(4096)
+          .optional()
+          .describe('The folder, relative to the space root; default: the root.'),
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .max(1000)
+          .optional()
+          .describe('The most entries to give (default and most: 1000).'),
+      }),
+    result: () =>
+      z.looseObject({
+        folder: z
+          .string()
+          .describe('The folder listed, relative to the space root (`""`: the root).'),
+        entries: z
+          .array(folderEntrySchema)
+          .describe('Its entries by name (case-insensitive), folders and files mixed.'),
+        more: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('How many entries were left out past `limit`.'),
+        ignored: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Entries skipped because `.gitignore`, `node_modules` or `.git` covers them.'),
+        symlinksLeaving: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Symlinks not followed because they leave the space (or point into `.repa`).'),
+      }),
+  }),
+  'files.read': method({
     description:
       "A file's text for the reader, as the `read` tool reads it: text as it is, a PDF, DOCX, EPUB or HTML file as its text with a marker line before each page or chapter; other binary files are refused (`unsupported_content`).",
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      path: addressSchema.describe(
-        'A space path (relative to the root) or an identity (`repa:document/<id>`, or `repa:material/<id>` for a granted outside material).',
-      ),
-    }),
-    result: z.looseObject({
-      path: z
-        .string()
-        .describe("The file's path relative to the space root, or the material's identity."),
-      identity: z
-        .string()
-        .describe("The file's identity (`repa:document/…` or `repa:material/…`)."),
-      version: versionSchema.describe('The version read (sha256 of the bytes).'),
-      bytes: z.number().int().nonnegative().describe("The file's size in bytes."),
-      text: z.string().describe('The text (the first `maxChars` characters at most, whole lines).'),
-      lines: z.number().int().nonnegative().describe('How many lines the whole text has.'),
-      truncated: z
-        .boolean()
-        .describe(
-          'True when `text` is only the first lines (the reader bound: 1,000,000 characters).',
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        path: addressSchema.describe(
+          'A space path (relative to the root) or an identity (`repa:document/<id>`, or `repa:material/<id>` for a granted outside material).',
         ),
-      document: z
-        .looseObject({
-          format: z.enum(['pdf', 'docx', 'epub', 'html', 'image']).describe('Its format.'),
-          unit: z
-            .enum(['page', 'chapter'])
-            .optional()
-            .describe('What a part is; absent for a document of one part (DOCX, HTML).'),
-          parts: z.array(documentPartSchema).describe('Where each part begins, in order.'),
-        })
-        .optional()
-        .describe('For a document read as its text: its format and parts (pages or chapters).'),
-    }),
-  },
+      }),
+    result: () =>
+      z.looseObject({
+        path: z
+          .string()
+          .describe("The file's path relative to the space root, or the material's identity."),
+        identity: z
+          .string()
+          .describe("The file's identity (`repa:document/…` or `repa:material/…`)."),
+        version: versionSchema.describe('The version read (sha256 of the bytes).'),
+        bytes: z.number().int().nonnegative().describe("The file's size in bytes."),
+        text: z
+          .string()
+          .describe('The text (the first `maxChars` characters at most, whole lines).'),
+        lines: z.number().int().nonnegative().describe('How many lines the whole text has.'),
+        truncated: z
+          .boolean()
+          .describe(
+            'True when `text` is only the first lines (the reader bound: 1,000,000 characters).',
+          ),
+        document: z
+          .looseObject({
+            format: z.enum(['pdf', 'docx', 'epub', 'html', 'image']).describe('Its format.'),
+            unit: z
+              .enum(['page', 'chapter'])
+              .optional()
+              .describe('What a part is; absent for a document of one part (DOCX, HTML).'),
+            parts: z.array(documentPartSchema).describe('Where each part begins, in order.'),
+          })
+          .optional()
+          .describe('For a document read as its text: its format and parts (pages or chapters).'),
+      }),
+  }),
 } as const;

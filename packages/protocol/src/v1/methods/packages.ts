@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { spaceRootSchema } from '../common.js';
+import { method } from '../method.js';
 import {
   configuredPackageSchema,
   packageLevelSchema,
@@ -21,58 +22,64 @@ const source = z
 
 /** The `packages.*` methods: Pi packages, through Pi's package manager (spec R75). */
 export const packagesMethods = {
-  'packages.list': {
+  'packages.list': method({
     description:
       "Lists the Pi packages configured for the application and, with `space`, for that space (only when it is trusted), with what a new session of that space loads from them and Pi's loading diagnostics.",
-    params: z.strictObject({
-      space: spaceRootSchema
-        .optional()
-        .describe('A space: its own packages too, and what its sessions load.'),
-    }),
-    result: z.looseObject({
-      packages: z
-        .array(configuredPackageSchema)
-        .describe('The configured packages, application first.'),
-      resources: z
-        .array(packageResourceSchema)
-        .describe(
-          'What a new session loads from packages and Pi folders (extensions, tools, skills, prompt templates).',
-        ),
-      diagnostics: z
-        .array(resourceDiagnosticSchema)
-        .describe("Pi's loading diagnostics, including extensions Repa refused."),
-    }),
-  },
-  'packages.add': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema
+          .optional()
+          .describe('A space: its own packages too, and what its sessions load.'),
+      }),
+    result: () =>
+      z.looseObject({
+        packages: z
+          .array(configuredPackageSchema)
+          .describe('The configured packages, application first.'),
+        resources: z
+          .array(packageResourceSchema)
+          .describe(
+            'What a new session loads from packages and Pi folders (extensions, tools, skills, prompt templates).',
+          ),
+        diagnostics: z
+          .array(resourceDiagnosticSchema)
+          .describe("Pi's loading diagnostics, including extensions Repa refused."),
+      }),
+  }),
+  'packages.add': method({
     description:
       "Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; each session's next run loads it. npm and git sources are refused with `offline` while Pi is kept offline.",
-    params: z.strictObject({
-      source,
-      level,
-      space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
-    }),
-    result: z.looseObject({
-      package: configuredPackageSchema.describe('The package as now configured.'),
-      added: z.boolean().describe('False when the settings already listed it.'),
-    }),
-  },
-  'packages.remove': {
+    params: () =>
+      z.strictObject({
+        source,
+        level,
+        space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
+      }),
+    result: () =>
+      z.looseObject({
+        package: configuredPackageSchema.describe('The package as now configured.'),
+        added: z.boolean().describe('False when the settings already listed it.'),
+      }),
+  }),
+  'packages.remove': method({
     description:
       "Removes a Pi package through Pi's package manager (and from the level's Pi settings). A run under way finishes with what its session loaded; each session's next run starts without it.",
-    params: z.strictObject({
-      source,
-      level,
-      space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
-    }),
-    result: z.looseObject({
-      removed: z.boolean().describe('False when the settings did not list it.'),
-      activeRuns: z
-        .number()
-        .int()
-        .nonnegative()
-        .describe(
-          "Runs under way now, which finish with what their session loaded; every session's next run loads without the package.",
-        ),
-    }),
-  },
+    params: () =>
+      z.strictObject({
+        source,
+        level,
+        space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
+      }),
+    result: () =>
+      z.looseObject({
+        removed: z.boolean().describe('False when the settings did not list it.'),
+        activeRuns: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe(
+            "Runs under way now, which finish with what their session loaded; every session's next run loads without the package.",
+          ),
+      }),
+  }),
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { method } from '../method.js';
 import { SETTING_ITEMS, SETTING_KEYS } from '../setting-items.js';
 import {
   settingItemViewSchema,
@@ -86,25 +87,28 @@ export const settingsResetParamsSchema = z
 
 /** The `settings.*` methods. */
 export const settingsMethods = {
-  'settings.get': {
+  'settings.get': method({
     description: 'Every settings item as the given scope sees it.',
-    params: settingsScopeSchema.meta({ dependentRequired: { sessionId: ['space'] } }),
-    result: z.looseObject({
-      items: z.array(settingItemViewSchema).describe('Every settings item, in registry order.'),
-    }),
-  },
-  'settings.set': {
+    params: () => settingsScopeSchema.meta({ dependentRequired: { sessionId: ['space'] } }),
+    result: () =>
+      z.looseObject({
+        items: z.array(settingItemViewSchema).describe('Every settings item, in registry order.'),
+      }),
+  }),
+  'settings.set': method({
     description: 'Stores the complete value of one item at one level.',
-    params: settingsSetParamsSchema,
-    result: z.looseObject({
-      item: settingItemViewSchema.describe('The item afterwards.'),
-    }),
-  },
-  'settings.reset': {
+    params: () => settingsSetParamsSchema,
+    result: () =>
+      z.looseObject({
+        item: settingItemViewSchema.describe('The item afterwards.'),
+      }),
+  }),
+  'settings.reset': method({
     description: "Removes one item's value at one level.",
-    params: settingsResetParamsSchema,
-    result: z.looseObject({
-      item: settingItemViewSchema.describe('The item afterwards.'),
-    }),
-  },
+    params: () => settingsResetParamsSchema,
+    result: () =>
+      z.looseObject({
+        item: settingItemViewSchema.describe('The item afterwards.'),
+      }),
+  }),
 } as const;

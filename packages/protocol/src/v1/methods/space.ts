@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { spaceRootSchema, timestampSchema } from '../common.js';
+import { method } from '../method.js';
 import { restrictedItemSchema, trustReasonSchema } from '../trust.js';
 
 const spaceInfoSchema = z.looseObject({
@@ -42,50 +43,55 @@ const knownSpaceSchema = z.looseObject({
 
 /** The `space.*` methods. */
 export const spaceMethods = {
-  'space.open': {
+  'space.open': method({
     description: 'Opens a space folder and describes it (name, learning context).',
-    params: z.strictObject({
-      root: spaceRootSchema.describe('The space root folder (an absolute path).'),
-      named: z
-        .boolean()
-        .optional()
-        .describe(
-          "True when the learner named this folder (`--space DIR`, design R17): the root of the file system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space only when named (`space_unsafe` otherwise); a folder once named stays a space.",
-        ),
-    }),
-    result: z.looseObject({
-      space: spaceInfoSchema.describe('The opened space.'),
-    }),
-  },
-  'space.trust': {
+    params: () =>
+      z.strictObject({
+        root: spaceRootSchema.describe('The space root folder (an absolute path).'),
+        named: z
+          .boolean()
+          .optional()
+          .describe(
+            "True when the learner named this folder (`--space DIR`, design R17): the root of the file system, the home folder and a folder holding Pi's agent dir or Repa's app dir become a space only when named (`space_unsafe` otherwise); a folder once named stays a space.",
+          ),
+      }),
+    result: () =>
+      z.looseObject({
+        space: spaceInfoSchema.describe('The opened space.'),
+      }),
+  }),
+  'space.trust': method({
     description:
       'Records whether the learner trusts a space (kept in the app directory; spec R13).',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      trusted: z
-        .boolean()
-        .describe('True trusts the space from the next run on; false withdraws the trust.'),
-    }),
-    result: z.looseObject({
-      space: spaceRootSchema.describe('The space root (its real path).'),
-      trusted: z.boolean().describe('Whether the space is trusted now.'),
-      wasTrusted: z.boolean().describe('Whether it was trusted before this call.'),
-      restricted: z
-        .array(restrictedItemSchema)
-        .optional()
-        .describe(
-          'What the space holds that trusting it lets take effect (restricted again when distrusted).',
-        ),
-    }),
-  },
-  'space.list': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        trusted: z
+          .boolean()
+          .describe('True trusts the space from the next run on; false withdraws the trust.'),
+      }),
+    result: () =>
+      z.looseObject({
+        space: spaceRootSchema.describe('The space root (its real path).'),
+        trusted: z.boolean().describe('Whether the space is trusted now.'),
+        wasTrusted: z.boolean().describe('Whether it was trusted before this call.'),
+        restricted: z
+          .array(restrictedItemSchema)
+          .optional()
+          .describe(
+            'What the space holds that trusting it lets take effect (restricted again when distrusted).',
+          ),
+      }),
+  }),
+  'space.list': method({
     description:
       'The spaces the daemon has opened (kept in the app directory), the last opened first.',
-    params: z.strictObject({}),
-    result: z.looseObject({
-      spaces: z
-        .array(knownSpaceSchema)
-        .describe('The known spaces, the most recently opened first; vanished folders marked.'),
-    }),
-  },
+    params: () => z.strictObject({}),
+    result: () =>
+      z.looseObject({
+        spaces: z
+          .array(knownSpaceSchema)
+          .describe('The known spaces, the most recently opened first; vanished folders marked.'),
+      }),
+  }),
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { citationSchema } from '../citations.js';
 import { idSchema, spaceRootSchema, versionSchema } from '../common.js';
 import { saveReceiptSchema } from '../content.js';
+import { method } from '../method.js';
 import { runInfoSchema, runOverridesSchema } from '../runs.js';
 
 /** Why Repa dropped a card a draft run proposed. */
@@ -53,110 +54,118 @@ export const droppedCardSchema = z
 
 /** The `study.*` methods of drafting cards from a passage (spec R105–R107). */
 export const studyDraftMethods = {
-  'study.draft': {
+  'study.draft': method({
     description:
       'Drafts study cards from a passage as a run (its input: a Repa-owned request naming the passage and the card format) and subscribes this connection to its events. With `card`, redrafts that card from the passage its comment cites, to replace it keeping its id. Read the proposals with `study.drafted` once the run succeeded.',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      sessionId: idSchema.describe(
-        'The session the draft run belongs to (a new one keeps it apart).',
-      ),
-      requestId: idSchema.describe(
-        'Client-chosen idempotency key: resubmitting it returns the original run.',
-      ),
-      passage: z
-        .string()
-        .min(1)
-        .max(4096)
-        .optional()
-        .describe(
-          'The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2` or `book.pdf#p2:3-9` (one of `passage` and `card`).',
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        sessionId: idSchema.describe(
+          'The session the draft run belongs to (a new one keeps it apart).',
         ),
-      card: z
-        .strictObject({
-          id: idSchema.describe('The card to redraft.'),
-          note: z.string().min(1).max(4096).describe('The note holding it.'),
-        })
-        .optional()
-        .describe(
-          'A card to redraft from the passage its comment cites (one of `passage` and `card`).',
+        requestId: idSchema.describe(
+          'Client-chosen idempotency key: resubmitting it returns the original run.',
         ),
-      overrides: runOverridesSchema
-        .optional()
-        .describe('Model settings for this run only, over every settings level.'),
-    }),
-    result: z.looseObject({
-      run: runInfoSchema.describe('The accepted (or original) draft run.'),
-      resubmitted: z
-        .boolean()
-        .describe(
-          'True when this request id was already accepted and the original run is returned.',
-        ),
-      passage: z.string().describe('The passage the run drafts from, as the request names it.'),
-    }),
-  },
-  'study.drafted': {
+        passage: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe(
+            'The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2` or `book.pdf#p2:3-9` (one of `passage` and `card`).',
+          ),
+        card: z
+          .strictObject({
+            id: idSchema.describe('The card to redraft.'),
+            note: z.string().min(1).max(4096).describe('The note holding it.'),
+          })
+          .optional()
+          .describe(
+            'A card to redraft from the passage its comment cites (one of `passage` and `card`).',
+          ),
+        overrides: runOverridesSchema
+          .optional()
+          .describe('Model settings for this run only, over every settings level.'),
+      }),
+    result: () =>
+      z.looseObject({
+        run: runInfoSchema.describe('The accepted (or original) draft run.'),
+        resubmitted: z
+          .boolean()
+          .describe(
+            'True when this request id was already accepted and the original run is returned.',
+          ),
+        passage: z.string().describe('The passage the run drafts from, as the request names it.'),
+      }),
+  }),
+  'study.drafted': method({
     description:
       'The cards a succeeded draft run proposed: those whose citation verified against what the run read, inside the passage asked for, whose front keeps its answer hidden (`cards`), and every other with its reason (`dropped`). `invalid_request` for a run that is no draft or did not succeed; `busy` while it runs.',
-    params: z.strictObject({
-      runId: idSchema.describe('The draft run.'),
-    }),
-    result: z.looseObject({
-      runId: idSchema.describe('The draft run.'),
-      passage: z.string().describe('The passage asked for.'),
-      note: z
-        .string()
-        .describe(
-          'Where accepted cards go by default: `cards/<source name>.md`, or the note of the redrafted card.',
-        ),
-      redraft: idSchema.optional().describe('For a redraft: the id of the card it replaces.'),
-      cards: z.array(draftedCardSchema).describe('The cards kept, in the order written.'),
-      dropped: z.array(droppedCardSchema).describe('The cards dropped, each with its reason.'),
-    }),
-  },
-  'study.accept': {
+    params: () =>
+      z.strictObject({
+        runId: idSchema.describe('The draft run.'),
+      }),
+    result: () =>
+      z.looseObject({
+        runId: idSchema.describe('The draft run.'),
+        passage: z.string().describe('The passage asked for.'),
+        note: z
+          .string()
+          .describe(
+            'Where accepted cards go by default: `cards/<source name>.md`, or the note of the redrafted card.',
+          ),
+        redraft: idSchema.optional().describe('For a redraft: the id of the card it replaces.'),
+        cards: z.array(draftedCardSchema).describe('The cards kept, in the order written.'),
+        dropped: z.array(droppedCardSchema).describe('The cards dropped, each with its reason.'),
+      }),
+  }),
+  'study.accept': method({
     description:
       "Saves the chosen cards of a draft run (with the learner's edits), or questions of a quiz run made cards (a cloze as written, else the question and its passage), into a note as one save of that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note (created when missing), or in place of the card with the same id (a redraft). Each card is its Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.",
-    params: z.strictObject({
-      runId: idSchema.describe('The draft run, or the quiz run.'),
-      cards: z
-        .array(
-          z.strictObject({
-            id: idSchema.describe(
-              'A card `study.drafted` kept, or a question `study.quizzed` kept.',
-            ),
-            front: z
-              .string()
-              .max(10_000)
-              .optional()
-              .describe("The learner's edited front (default: as drafted)."),
-            back: z
-              .string()
-              .max(10_000)
-              .optional()
-              .describe("The learner's edited back (default: as drafted; empty for a cloze card)."),
-          }),
-        )
-        .min(1)
-        .max(100)
-        .describe('The cards to save, in the order given.'),
-      note: z
-        .string()
-        .min(1)
-        .max(4096)
-        .optional()
-        .describe(
-          'The Markdown note to save them in, relative to the space root (default: `study.drafted`’s `note`).',
-        ),
-    }),
-    result: z.looseObject({
-      runId: idSchema.describe('The draft run the save belongs to.'),
-      note: z.string().describe('The note written.'),
-      cards: z.array(idSchema).describe('The ids of the cards saved.'),
-      replaced: z.array(idSchema).describe('Of those, the ids whose earlier card was replaced.'),
-      receipts: z.array(saveReceiptSchema).describe("The save's receipt."),
-    }),
-  },
+    params: () =>
+      z.strictObject({
+        runId: idSchema.describe('The draft run, or the quiz run.'),
+        cards: z
+          .array(
+            z.strictObject({
+              id: idSchema.describe(
+                'A card `study.drafted` kept, or a question `study.quizzed` kept.',
+              ),
+              front: z
+                .string()
+                .max(10_000)
+                .optional()
+                .describe("The learner's edited front (default: as drafted)."),
+              back: z
+                .string()
+                .max(10_000)
+                .optional()
+                .describe(
+                  "The learner's edited back (default: as drafted; empty for a cloze card).",
+                ),
+            }),
+          )
+          .min(1)
+          .max(100)
+          .describe('The cards to save, in the order given.'),
+        note: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe(
+            'The Markdown note to save them in, relative to the space root (default: `study.drafted`’s `note`).',
+          ),
+      }),
+    result: () =>
+      z.looseObject({
+        runId: idSchema.describe('The draft run the save belongs to.'),
+        note: z.string().describe('The note written.'),
+        cards: z.array(idSchema).describe('The ids of the cards saved.'),
+        replaced: z.array(idSchema).describe('Of those, the ids whose earlier card was replaced.'),
+        receipts: z.array(saveReceiptSchema).describe("The save's receipt."),
+      }),
+  }),
 } as const;
 
 export type { DraftedCard, DroppedCard, DroppedCardReason } from '../wire-types.generated.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { spaceRootSchema, timestampSchema } from '../common.js';
+import { method } from '../method.js';
 import {
   STUDY_CALENDAR_DAYS,
   studyCalendarDaySchema,
@@ -100,121 +101,133 @@ export const studyDueCardSchema = studyCardSchema
 
 /** The `study.*` methods: cards in the space's notes, scheduled by FSRS (spec R100–R104). */
 export const studyMethods = {
-  'study.due': {
+  'study.due': method({
     description:
       "The cards due now (new ones included), learning cards first, then reviews by due time, then new cards in note order; each with its source's status and what each rating would do.",
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      deck: deckSchema,
-      limit: z
-        .number()
-        .int()
-        .positive()
-        .max(10_000)
-        .optional()
-        .describe('The most cards to give (default 100).'),
-      now: nowSchema,
-    }),
-    result: z.looseObject({
-      cards: z.array(studyDueCardSchema).describe('The due cards given.'),
-      total: z.number().int().nonnegative().describe('How many cards are due in all.'),
-    }),
-  },
-  'study.rate': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        deck: deckSchema,
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .max(10_000)
+          .optional()
+          .describe('The most cards to give (default 100).'),
+        now: nowSchema,
+      }),
+    result: () =>
+      z.looseObject({
+        cards: z.array(studyDueCardSchema).describe('The due cards given.'),
+        total: z.number().int().nonnegative().describe('How many cards are due in all.'),
+      }),
+  }),
+  'study.rate': method({
     description:
       'Rates a card (1 Again, 2 Hard, 3 Good, 4 Easy): one line appended to the review log and fsynced before the answer; returns its new state.',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      card: cardIdSchema,
-      rating: z.number().int().min(1).max(4).describe('1 Again, 2 Hard, 3 Good, 4 Easy.'),
-      durationMs: z
-        .number()
-        .int()
-        .nonnegative()
-        .max(86_400_000)
-        .optional()
-        .describe('How long the review took, in milliseconds.'),
-      mode: z
-        .enum(['flip', 'typed', 'quiz', 'tutor'])
-        .optional()
-        .describe('How the card was reviewed (default `flip`).'),
-      now: nowSchema,
-    }),
-    result: z.looseObject({
-      card: studyCardSchema.describe('The card with its new state.'),
-      reviewedAt: timestampSchema.describe('The time the rating was recorded at.'),
-    }),
-  },
-  'study.undo': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        card: cardIdSchema,
+        rating: z.number().int().min(1).max(4).describe('1 Again, 2 Hard, 3 Good, 4 Easy.'),
+        durationMs: z
+          .number()
+          .int()
+          .nonnegative()
+          .max(86_400_000)
+          .optional()
+          .describe('How long the review took, in milliseconds.'),
+        mode: z
+          .enum(['flip', 'typed', 'quiz', 'tutor'])
+          .optional()
+          .describe('How the card was reviewed (default `flip`).'),
+        now: nowSchema,
+      }),
+    result: () =>
+      z.looseObject({
+        card: studyCardSchema.describe('The card with its new state.'),
+        reviewedAt: timestampSchema.describe('The time the rating was recorded at.'),
+      }),
+  }),
+  'study.undo': method({
     description:
       'Takes back the last rating that stands (an undo line in the review log; nothing is erased).',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-    }),
-    result: z.looseObject({
-      undone: z
-        .looseObject({
-          card: z.string().describe('The card whose rating was taken back.'),
-          rating: z.number().int().min(1).max(4).describe('The rating taken back.'),
-          reviewedAt: timestampSchema.describe('When it had been given.'),
-        })
-        .nullable()
-        .describe('The rating taken back; null when there was none.'),
-      fsrs: studyCardStateSchema
-        .nullable()
-        .describe("The card's state now (null: it is new again, or nothing was undone)."),
-    }),
-  },
-  'study.status': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+      }),
+    result: () =>
+      z.looseObject({
+        undone: z
+          .looseObject({
+            card: z.string().describe('The card whose rating was taken back.'),
+            rating: z.number().int().min(1).max(4).describe('The rating taken back.'),
+            reviewedAt: timestampSchema.describe('When it had been given.'),
+          })
+          .nullable()
+          .describe('The rating taken back; null when there was none.'),
+        fsrs: studyCardStateSchema
+          .nullable()
+          .describe("The card's state now (null: it is new again, or nothing was undone)."),
+      }),
+  }),
+  'study.status': method({
     description:
       'Progress per source document and version: new, learning, review and due cards, recall probability now, ratings, graded answers by help given, last studied, cards and questions whose source changed, and the reviews due on each of the next 14 local days.',
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      source: z
-        .string()
-        .min(1)
-        .max(4096)
-        .optional()
-        .describe('Only this source (a cited document, or a note for its hand-written cards).'),
-      deck: deckSchema,
-      timeZone: z
-        .string()
-        .min(1)
-        .max(100)
-        .optional()
-        .describe(
-          "The IANA time zone whose days the calendar counts (`Europe/Berlin`; default: the daemon's).",
-        ),
-      now: nowSchema,
-    }),
-    result: z.looseObject({
-      at: timestampSchema.describe('The time computed at.'),
-      sources: z.array(studyProgressSchema).describe('One entry per source and version.'),
-      calendar: z
-        .array(studyCalendarDaySchema)
-        .length(STUDY_CALENDAR_DAYS)
-        .describe("The next 14 local days, today first, with the sources' counts added up."),
-      changed: z
-        .array(studyCardSchema)
-        .describe('The cards whose source changed, with the old and new lines.'),
-      changedQuestions: z
-        .array(studyChangedQuestionSchema)
-        .describe('The answers whose question was asked on a version the document no longer has.'),
-    }),
-  },
-  'study.export': {
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        source: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe('Only this source (a cited document, or a note for its hand-written cards).'),
+        deck: deckSchema,
+        timeZone: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            "The IANA time zone whose days the calendar counts (`Europe/Berlin`; default: the daemon's).",
+          ),
+        now: nowSchema,
+      }),
+    result: () =>
+      z.looseObject({
+        at: timestampSchema.describe('The time computed at.'),
+        sources: z.array(studyProgressSchema).describe('One entry per source and version.'),
+        calendar: z
+          .array(studyCalendarDaySchema)
+          .length(STUDY_CALENDAR_DAYS)
+          .describe("The next 14 local days, today first, with the sources' counts added up."),
+        changed: z
+          .array(studyCardSchema)
+          .describe('The cards whose source changed, with the old and new lines.'),
+        changedQuestions: z
+          .array(studyChangedQuestionSchema)
+          .describe(
+            'The answers whose question was asked on a version the document no longer has.',
+          ),
+      }),
+  }),
+  'study.export': method({
     description:
       "The cards as Anki's text import (tab-separated, HTML, the card id as each note's GUID: importing a later export updates instead of duplicating).",
-    params: z.strictObject({
-      space: spaceRootSchema.describe('The space root (an absolute path).'),
-      deck: deckSchema,
-    }),
-    result: z.looseObject({
-      format: z.literal('anki-text').describe("Anki's text import with file headers."),
-      text: z.string().describe('The file to import.'),
-      cards: z.number().int().nonnegative().describe('How many cards it holds.'),
-    }),
-  },
+    params: () =>
+      z.strictObject({
+        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        deck: deckSchema,
+      }),
+    result: () =>
+      z.looseObject({
+        format: z.literal('anki-text').describe("Anki's text import with file headers."),
+        text: z.string().describe('The file to import.'),
+        cards: z.number().int().nonnegative().describe('How many cards it holds.'),
+      }),
+  }),
 } as const;
 
 export type {
