@@ -12,6 +12,7 @@ describe('DEFAULT_PROMPT_SETTINGS', () => {
       learningContext: true,
       fileChanges: 'on-demand',
       citations: true,
+      studySummary: true,
     });
     expect(Object.isFrozen(DEFAULT_PROMPT_SETTINGS)).toBe(true);
   });

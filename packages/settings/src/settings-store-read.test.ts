@@ -212,6 +212,7 @@ describe('SettingsStore', () => {
           learningContext: true,
           fileChanges: 'off',
           citations: true,
+          studySummary: true,
         },
         sources: {
           base: 'application',
@@ -222,6 +223,7 @@ describe('SettingsStore', () => {
           learningContext: 'default',
           fileChanges: 'space',
           citations: 'default',
+          studySummary: 'default',
         },
         revisions: { application: 2, space: 1, session: 1 },
         modelSettings: {
