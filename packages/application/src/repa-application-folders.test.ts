@@ -64,6 +64,7 @@ const SAMPLES: Record<string, unknown> = {
   value: 'Be brief.',
   session: 'latest',
   run: 'latest',
+  passage: 'notes.md',
 };
 
 /** Params for `method` naming `folder` (and `sessionId`, when given and the method takes one). */

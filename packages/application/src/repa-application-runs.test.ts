@@ -218,6 +218,7 @@ describe('RepaApplication runs', () => {
       bashTimeoutSeconds: 120,
       edits: 'auto',
       studyMode: 'tutor',
+      ocrLanguages: ['eng'],
     });
     expect(run.modelSettingsSources).toEqual({
       model: 'default',
@@ -227,6 +228,7 @@ describe('RepaApplication runs', () => {
       bashTimeoutSeconds: 'default',
       edits: 'default',
       studyMode: 'run',
+      ocrLanguages: 'default',
     });
     // A change after acceptance does not reach the accepted run (R20, R72).
     await set?.(
@@ -247,6 +249,7 @@ describe('RepaApplication runs', () => {
       bashTimeoutSeconds: 120,
       edits: 'auto',
       studyMode: 'tutor',
+      ocrLanguages: ['eng'],
     });
     expect(retried.run.modelSettingsSources?.thinkingLevel).toBe('run');
     await app.cancel(retried.run.runId);
