@@ -137,7 +137,7 @@ describe('repa context build', () => {
     const built = await repa(sandbox, ['context', 'build', 'intro.md'], { cwd: space });
     expect(built.code, built.stderr).toBe(0);
     expect(built.stdout).toBe(
-      `… reading 1 source(s)\n… asking ${SLOW_MODEL}\n… writing the learning context\nrevision  1\nbuilt by  ${SLOW_MODEL}\n`,
+      `… reading 1 source(s)\n… asking ${SLOW_MODEL}\n… writing the learning context\nrevision  1\nbuilt by  ${SLOW_MODEL}\nsources   intro.md\n\nHello from the test model.\n`,
     );
     const shown = await repaJson<{ learningContext: { body: string; sourceStates: unknown[] } }>(
       sandbox,

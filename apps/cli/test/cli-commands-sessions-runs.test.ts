@@ -85,7 +85,7 @@ describe('repa', () => {
       expect(shown.stdout).toContain(`run        ${run.runId}`);
       expect(shown.stdout).toContain('status     succeeded');
       expect(shown.stdout).toMatch(
-        /^settings {3}base=null append="" .*fileChanges="on-demand" citations=true$/m,
+        /^settings {3}base=null append="" .*fileChanges="on-demand" citations=true studySummary=true$/m,
       );
       expect(shown.stdout).toMatch(/^prompt {5}the model saw base/m);
       expect(shown.stdout).toContain('  [repa-offline] From a.md: Salmon swim upstream.');

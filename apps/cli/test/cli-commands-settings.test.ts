@@ -39,6 +39,7 @@ describe('repa', () => {
         'tools.bashTimeoutSeconds',
         'tools.edits',
         'study.mode',
+        'documents.ocrLanguages',
         'daemon.idleMinutes',
         'compaction.instructions',
         'runs.retentionDays',

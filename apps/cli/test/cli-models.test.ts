@@ -135,6 +135,7 @@ describe('repa models', () => {
     expect(json.json.default).toBe('test/plain');
     expect(json.json.models.map((model) => model.id)).toEqual([
       'test/plain',
+      'test/seer',
       'test/thinker',
       'repa-offline',
     ]);

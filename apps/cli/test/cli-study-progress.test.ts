@@ -5,7 +5,15 @@ import { crc32 } from 'node:zlib';
 import type { StudyCard, StudyProgress } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { type Card, createEmptyCard, fsrs, type Grade, generatorParameters } from 'ts-fsrs';
+import {
+  type Card,
+  createEmptyCard,
+  fsrs,
+  GenSeedStrategyWithCardId,
+  type Grade,
+  generatorParameters,
+  StrategyMode,
+} from 'ts-fsrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `repa study status` on a real daemon after a scripted week of ratings (each at a fixed time)
@@ -16,7 +24,10 @@ const LOG = join(sandbox.space, '.repa', 'study', 'reviews.log');
 const DAY = 86_400_000;
 const ZONE = 'Asia/Tokyo';
 // The defaults of the study.* settings.
-const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz: true }));
+// Repa seeds the fuzz by the card's id and review count (ts-fsrs's card-id seed strategy, R102).
+const scheduler = fsrs(
+  generatorParameters({ request_retention: 0.9, enable_fuzz: true }),
+).useStrategy(StrategyMode.SEED, GenSeedStrategyWithCardId('repaCardId'));
 const CH3 = 'Chapter 3\nATP stores energy.\nMitochondria make ATP.\nThe end.\n';
 const CH4 = 'Chapter 4\nCells divide by mitosis.\n';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -125,7 +136,8 @@ function fromLog(now: Date, sourceOf: Record<string, string>) {
     if (entry.kind !== 'rate' || undone.has(entry.id)) continue;
     const when = new Date(entry.at);
     const known = cards.get(entry.card) ?? { card: createEmptyCard(when), ratings: [], last: 0 };
-    known.card = scheduler.next(known.card, when, entry.rating as Grade).card;
+    const seeded = { ...known.card, repaCardId: entry.card } as Card;
+    known.card = scheduler.next(seeded, when, entry.rating as Grade).card;
     known.ratings.push(entry.rating);
     known.last = when.getTime();
     cards.set(entry.card, known);

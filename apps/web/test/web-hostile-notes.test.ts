@@ -107,7 +107,7 @@ describe('a note that names things elsewhere, opened in the reader', () => {
     expect(policy).toMatch(/(^|;)\s*default-src 'none'/u);
     expect(policy).toMatch(/(^|;)\s*img-src 'self' data:(;|$)/u);
     expect(policy).toMatch(
-      /(^|;)\s*connect-src ws:\/\/127\.0\.0\.1:\d+ ws:\/\/localhost:\d+(;|$)/u,
+      /(^|;)\s*connect-src ws:\/\/127\.0\.0\.1:\d+ http:\/\/127\.0\.0\.1:\d+ ws:\/\/localhost:\d+ http:\/\/localhost:\d+(;|$)/u,
     );
     // A link's host is not looked up before it is followed.
     expect(headers['x-dns-prefetch-control']).toBe('off');
