@@ -10,7 +10,8 @@
 // Pi-free package imports no entry that loads Pi but those it loads lazily (`lazy`: `import type`
 // and `import()`; application loads host at first use). Tests may also import the test kits: any
 // package's `@repa/fixtures`, the apps' `@repa/test-kit`. Both source imports (parsed by TypeScript's
-// own pre-processor) and package.json dependencies are checked. A package never re-exports another workspace package's symbols
+// own pre-processor) and package.json dependencies are checked. A workspace package is imported only
+// through a subpath its manifest's `exports` list (no `@repa/x/dist/…`, `src/…` or unlisted path; spec R85). A package never re-exports another workspace package's symbols
 // (`export … from '@repa/…'`, or an imported binding exported again; test helpers may), the files of
 // a package never import each other in a cycle, nor do its folders (a folder with an `index.ts` is
 // imported only through it; scripts/import-graph.mjs), and library code (packages/*, tests aside)
@@ -218,9 +219,33 @@ function resolveRelative(from, specifier, files) {
   return candidates.find((candidate) => files.has(candidate));
 }
 
+/**
+ * Whether `specifier` names one of the subpaths a package's manifest exports (`exports` keys, `*`
+ * patterns included); a package without `exports` offers only its bare name.
+ */
+function exportsSubpath(manifest, specifier) {
+  const subpath = specifier === manifest.name ? '.' : `.${specifier.slice(manifest.name.length)}`;
+  const keys =
+    typeof manifest.exports === 'object' && manifest.exports !== null
+      ? Object.keys(manifest.exports).filter((key) => key.startsWith('.'))
+      : ['.'];
+  return keys.some((key) => {
+    const [head, tail] = key.split('*');
+    return tail === undefined
+      ? key === subpath
+      : subpath.startsWith(head) && subpath.endsWith(tail) && subpath.length > key.length - 1;
+  });
+}
+
 /** Every violation of the layering rules under `root`, as human-readable lines. */
 export function checkLayers(root) {
   const violations = [];
+  const manifests = new Map(
+    workspacePackages(root).map((dir) => {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      return [manifest.name, manifest];
+    }),
+  );
   for (const dir of workspacePackages(root)) {
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     const name = manifest.name;
@@ -295,6 +320,11 @@ export function checkLayers(root) {
         const pkg = packageOf(specifier);
         if (!pkg) continue;
         imports.get(file).push(specifier);
+        const target = manifests.get(pkg);
+        if (target && !exportsSubpath(target, specifier))
+          violations.push(
+            `${at}, which ${pkg} does not export; import it through ${pkg}'s \`exports\` (${Object.keys(target.exports ?? { '.': '' }).join(', ')})`,
+          );
         if (!allowed(pkg, isTest))
           violations.push(
             `${at}; ${name} may import only ${rule.allow.join(', ') || 'no workspace package'}`,
@@ -343,7 +373,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layering check failed (${violations.length}):`);
     for (const line of violations) console.error(`  ${line}`);
     console.error(
-      'Fix: import only along apps → application → host → {settings, prompt, context, content} → documents, durable-fs → protocol, keep Pi behind the entries that may load it, import symbols from the package that defines them, and break cycles.',
+      'Fix: import only along apps → application → host → {settings, prompt, context, content} → documents, durable-fs → protocol, keep Pi behind the entries that may load it, import symbols from the package that defines them through its `exports`, and break cycles.',
     );
     process.exit(1);
   }

@@ -297,4 +297,36 @@ describe('checkLayers', () => {
       ),
     ]);
   });
+
+  it("fails on an import of a path another package's `exports` do not list", () => {
+    const protocol = JSON.stringify({
+      name: '@repa/protocol',
+      exports: { '.': './dist/index.js', './node': './dist/node/index.js' },
+    });
+    const files = {
+      'packages/protocol/package.json': protocol,
+      'packages/settings/package.json': manifest('@repa/settings', {
+        '@repa/protocol': 'workspace:*',
+      }),
+      'packages/settings/src/ok.ts':
+        "import { RepaError } from '@repa/protocol';\nimport type { X } from '@repa/protocol/node';\n",
+    };
+    expect(checkLayers(workspace(files))).toEqual([]);
+    const root = workspace({
+      ...files,
+      'packages/settings/src/dist.ts': "import { a } from '@repa/protocol/dist/index.js';\n",
+      'packages/settings/src/src.ts': "import type { B } from '@repa/protocol/src/v1/runs.js';\n",
+      'packages/settings/src/sub.ts': "export const c = await import('@repa/protocol/internal');\n",
+    });
+    const violations = checkLayers(root);
+    expect(violations).toEqual([
+      expect.stringContaining(
+        "packages/settings/src/dist.ts: imports '@repa/protocol/dist/index.js', which @repa/protocol does not export; import it through @repa/protocol's `exports` (., ./node)",
+      ),
+      expect.stringContaining(
+        "packages/settings/src/src.ts: imports '@repa/protocol/src/v1/runs.js'",
+      ),
+      expect.stringContaining("packages/settings/src/sub.ts: imports '@repa/protocol/internal'"),
+    ]);
+  });
 });

@@ -38,6 +38,12 @@ const TOOLS = [
     neededBy: "the CLI's terminal tests (apps/cli)",
   },
   {
+    name: 'tesseract',
+    found: () => onPath('tesseract'),
+    pkg: 'tesseract-ocr',
+    neededBy: 'OCR of scanned pages (packages/documents, apps/cli)',
+  },
+  {
     name: 'ps',
     found: () => onPath('ps'),
     pkg: 'procps',

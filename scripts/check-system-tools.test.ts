@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // at or installed and nothing reaches the network.
 
 const script = fileURLToPath(new URL('./check-system-tools.mjs', import.meta.url));
-const ALL = 'bubblewrap chromium tmux procps';
+const ALL = 'bubblewrap chromium tmux tesseract-ocr procps';
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -37,7 +37,7 @@ if (args[0] === 'install' && mode === 'fails') {
   process.exit(100);
 }
 if (args[0] === 'install' && mode === 'installs')
-  for (const file of [dir + '/bwrap', dir + '/tmux', dir + '/ps', chromium])
+  for (const file of [dir + '/bwrap', dir + '/tmux', dir + '/tesseract', dir + '/ps', chromium])
     writeFileSync(file, '#!/bin/sh\\n', { mode: 0o755 });
 `,
     );
@@ -74,6 +74,10 @@ describe('check-system-tools', () => {
         ),
         row(named, "(package chromium) the web app's browser tests (apps/web/test)"),
         row('tmux', "(package tmux) the CLI's terminal tests (apps/cli)"),
+        row(
+          'tesseract',
+          '(package tesseract-ocr) OCR of scanned pages (packages/documents, apps/cli)',
+        ),
         row('ps', '(package procps) the installed-CLI test (apps/cli)'),
         'Install them, then run npm test again:',
         `  sudo apt-get install ${ALL}`,

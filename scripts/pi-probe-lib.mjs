@@ -225,12 +225,78 @@ const VERDICTS = new Set(['KEEP', 'RETIRE', 'CHANGED']);
 
 /** One row per adapter: the sentinel's recorded verdict, or UNKNOWN when none was recorded. */
 export function adapterVerdicts(adapters, records) {
-  return adapters.map((adapter) => {
+  return adapters.map((entry) => {
+    const { name: adapter, package: pkg } = typeof entry === 'string' ? { name: entry } : entry;
+    const at = pkg === undefined ? {} : { package: pkg };
     const record = records.find((r) => r?.adapter === adapter);
     if (!record || !VERDICTS.has(record.verdict)) {
-      return { adapter, verdict: 'UNKNOWN', detail: 'the sentinel recorded no verdict' };
+      return { adapter, ...at, verdict: 'UNKNOWN', detail: 'the sentinel recorded no verdict' };
     }
-    return { adapter, verdict: record.verdict, detail: record.detail ?? '' };
+    return { adapter, ...at, verdict: record.verdict, detail: record.detail ?? '' };
+  });
+}
+
+/** The workspace package a repository path belongs to (`packages/host/…` → `@repa/host`). */
+export function packageOfPath(path) {
+  const [top, dir] = path.replace(/^\.\//u, '').split('/');
+  return top === 'packages' && dir ? `@repa/${dir}` : undefined;
+}
+
+/**
+ * The seam suites split by package: each suite's files in one package become the suite
+ * `<suite> · <package>`, so every failure is judged against the package whose test it is.
+ */
+export function packageSeams(seams) {
+  const split = [];
+  for (const seam of seams) {
+    const byPackage = new Map();
+    for (const file of seam.files) {
+      const pkg = packageOfPath(file) ?? 'workspace';
+      if (!byPackage.has(pkg)) byPackage.set(pkg, []);
+      byPackage.get(pkg).push(file);
+    }
+    for (const [pkg, files] of byPackage) {
+      split.push({ name: `${seam.name} · ${pkg}`, seam: seam.name, package: pkg, files });
+    }
+  }
+  return split;
+}
+
+/**
+ * One verdict per package (spec R86): `not run` when a step before the suites failed (registry,
+ * install, build); `regressed` on a type error in its files, a seam test of it failing only with
+ * the probed Pi, or its adapter `CHANGED`; `fail` when its seam tests fail at the baseline too;
+ * `pass` when its focused suites pass; `no Pi suite` for a package with none (Pi-free ones).
+ */
+export function packageVerdicts(report, packages) {
+  const stepFailed = report.steps.find((step) => step.status === 'fail');
+  return packages.map((pkg) => {
+    const suites = (report.suites ?? []).filter((suite) => suite.package === pkg);
+    const errors = (report.typeErrors ?? []).filter((error) => packageOfPath(error.file) === pkg);
+    const changed = (report.adapters ?? []).filter(
+      (adapter) => adapter.package === pkg && adapter.verdict === 'CHANGED',
+    );
+    const regressions = suites.filter((suite) => suite.verdict === 'regression');
+    const causes = [
+      ...errors.map((error) => `${error.file}:${error.line} ${error.code}`),
+      ...regressions.flatMap((suite) => suite.failures.map((f) => `${suite.seam}: ${f.test}`)),
+      ...changed.map((adapter) => `adapter ${adapter.adapter} changed`),
+    ];
+    if (causes.length > 0)
+      return { package: pkg, verdict: 'regressed', detail: causes.join(' | ') };
+    if (stepFailed)
+      return { package: pkg, verdict: 'not run', detail: `${stepFailed.name} failed` };
+    const failing = suites.filter((suite) => suite.verdict === 'already failing');
+    if (failing.length > 0) {
+      const names = failing.map((suite) => suite.seam).join(', ');
+      return { package: pkg, verdict: 'fail', detail: `failing at the baseline too: ${names}` };
+    }
+    if (suites.length === 0) return { package: pkg, verdict: 'no Pi suite', detail: '' };
+    return {
+      package: pkg,
+      verdict: 'pass',
+      detail: `${suites.length} seam suite(s): ${suites.map((suite) => suite.seam).join(', ')}`,
+    };
   });
 }
 
@@ -262,6 +328,10 @@ export function formatTable(report) {
   for (const adapter of report.adapters ?? []) {
     rows.push([`adapter: ${adapter.adapter}`, adapter.verdict, adapter.detail]);
   }
+  const packages = report.packages ?? [];
+  for (const pkg of packages) {
+    rows.push([`package: ${pkg.package}`, pkg.verdict.toUpperCase(), pkg.detail]);
+  }
   const first = Math.max(5, ...rows.map((r) => r[0].length));
   const second = Math.max(6, ...rows.map((r) => r[1].length));
   const header = `Pi ${report.version} against ${report.against}`;
@@ -270,7 +340,14 @@ export function formatTable(report) {
     `${pad('check', first)}  ${pad('result', second)}  detail`,
     `${'-'.repeat(first)}  ${'-'.repeat(second)}  ${'-'.repeat(6)}`,
     ...rows.map(([a, b, c]) => `${pad(a, first)}  ${pad(b, second)}  ${c ?? ''}`.trimEnd()),
-    `verdict: ${exitCode(report) === 0 ? 'SAFE (no regression)' : 'NOT SAFE (see REGRESSION / FAIL / CHANGED rows)'}`,
+    ...(packages.length > 0
+      ? packages.map(
+          (pkg) =>
+            `verdict ${pkg.package}: ${pkg.verdict === 'regressed' || pkg.verdict === 'not run' ? 'NOT SAFE' : 'SAFE'} (${pkg.verdict})`,
+        )
+      : [
+          `verdict: ${exitCode(report) === 0 ? 'SAFE (no regression)' : 'NOT SAFE (see REGRESSION / FAIL / CHANGED rows)'}`,
+        ]),
   ];
   if (report.seconds !== undefined) lines.push(`time: ${report.seconds} s`);
   return lines.join('\n');

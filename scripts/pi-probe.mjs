@@ -3,11 +3,11 @@
 // without touching this checkout. Checks the release's declared dependencies and engines on the
 // registry, copies the committed workspace (`git archive HEAD`) into a temp dir, sets the Pi
 // versions and typebox in the copy's catalog, installs, builds and type-checks with caching forced
-// off, runs the Pi seam suites (scripts/pi-seams.json) and the adapter sentinels, re-runs failing
-// suites at the baseline, checks the pinned Pi reads a session the probed one wrote, and prints one
-// table. Exits 1 on any regression. The logic that decides lives in pi-probe-lib.mjs (unit tested),
+// off, runs the Pi seam suites (scripts/pi-seams.json, split by package) and the adapter sentinels,
+// re-runs failing suites at the baseline, checks the pinned Pi reads a session the probed one wrote,
+// and prints one table ending in a verdict per package (spec R86). Exits 1 on any regression. The logic that decides lives in pi-probe-lib.mjs (unit tested),
 // the steps that run commands in pi-probe-steps.mjs.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,6 +15,8 @@ import {
   catalogVersion,
   exitCode,
   formatTable,
+  packageSeams,
+  packageVerdicts,
   parseArgs,
   suiteOutcomes,
   suiteVerdicts,
@@ -42,9 +44,13 @@ async function main() {
   const pinned = catalogVersion(yaml, PI);
   const against = options.against ?? pinned;
   const nodeVersion = /^nodeVersion:\s*(\S+)/mu.exec(yaml)?.[1] ?? process.versions.node;
-  const { seams, adapters } = JSON.parse(
-    readFileSync(join(root, 'scripts', 'pi-seams.json'), 'utf8'),
-  );
+  const manifest = JSON.parse(readFileSync(join(root, 'scripts', 'pi-seams.json'), 'utf8'));
+  const { adapters } = manifest;
+  // Each seam suite split by package: every package gets its own verdict (spec R86).
+  const seams = packageSeams(manifest.seams);
+  const packages = readdirSync(join(root, 'packages'))
+    .filter((dir) => existsSync(join(root, 'packages', dir, 'package.json')))
+    .map((dir) => `@repa/${dir}`);
   const report = {
     version: options.version,
     against,
@@ -60,6 +66,7 @@ async function main() {
   });
   const finish = () => {
     report.seconds = Math.round((Date.now() - started) / 1000);
+    report.packages = packageVerdicts(report, packages);
     process.stdout.write(`${formatTable(report)}\n`);
     if (options.keep) process.stdout.write(`copy kept in ${temp}\n`);
     else rmSync(temp, { recursive: true, force: true });
@@ -176,10 +183,12 @@ async function main() {
         outcomes.push({
           ...result,
           suite: `session by Pi ${options.version} read by Pi ${against}`,
+          package: '@repa/host',
         });
       } else {
         outcomes.push({
           suite: `session by Pi ${options.version} read by Pi ${against}`,
+          package: '@repa/host',
           status: 'fail',
           failures: [
             { test: 'generate-pi-session.mjs', message: lastLines(written.output) || 'failed' },
@@ -193,7 +202,10 @@ async function main() {
         detail: (base.install.status === 'fail' ? base.install : base.build).detail,
       });
     }
-    report.suites = suiteVerdicts(outcomes, baseline);
+    report.suites = suiteVerdicts(outcomes, baseline).map((suite) => {
+      const seam = seams.find((s) => s.name === suite.suite);
+      return { seam: seam?.seam ?? suite.suite, package: seam?.package, ...suite };
+    });
     return finish();
   } catch (error) {
     report.steps.push({ name: 'probe', status: 'fail', detail: String(error?.stack ?? error) });

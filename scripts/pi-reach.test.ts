@@ -7,7 +7,10 @@ import { manifest, workspace } from './test/layers-workspace.js';
 describe('checkLayers: where Pi may be loaded', () => {
   /** Content with a Pi-free root entry reaching `store.ts`, and a tools entry that loads Pi. */
   const content = (store: string): Record<string, string> => ({
-    'packages/content/package.json': manifest('@repa/content'),
+    'packages/content/package.json': JSON.stringify({
+      name: '@repa/content',
+      exports: { '.': './dist/index.js', './tools': './dist/tools-entry.js' },
+    }),
     'packages/content/src/index.ts': "export { open } from './store/index.js';\n",
     'packages/content/src/store/index.ts': "export { open } from './store.js';\n",
     'packages/content/src/store/store.ts': store,

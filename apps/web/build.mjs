@@ -1,6 +1,7 @@
 // Builds the web app into dist/: one bundled, minified script and stylesheet beside index.html.
 // Everything ships in the build (no CDN at run time); the daemon serves dist/ as static files.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -37,6 +38,9 @@ await build({
   minify: true,
   sourcemap: true,
   format: 'esm',
+  // pdf.js is a chunk of its own, loaded when a PDF's pages are first shown.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: ['chrome110', 'firefox110', 'safari16'],
   legalComments: 'linked',
   // The client name and version the page sends in `initialize`.
@@ -45,3 +49,6 @@ await build({
   plugins: [zodEnglishOnly],
 });
 copyFileSync(join(root, 'src/index.html'), join(dist, 'index.html'));
+// pdf.js's worker (the legacy build, as the page's), served beside the page as a script.
+const pdfjs = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+copyFileSync(join(pdfjs, 'legacy/build/pdf.worker.min.mjs'), join(dist, 'pdf.worker.js'));

@@ -12,6 +12,7 @@ import { measureSides, quantile } from '../lib/compare.mjs';
 import { memoryOf, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
 import { trackingClient } from '../lib/tracking-client.mjs';
+import { ocrRows } from './documents-ocr.mjs';
 
 /**
  * Targets (issue: documents read as text): cold ≤ 3× pdftotext, warm ≤ 0.1×; another client's
@@ -269,6 +270,7 @@ export async function documents({ scale = 1 } = {}) {
         },
       );
     }
+    rows.push(...(await ocrRows(base, { scale, metric })));
     log('documents: daemon responsiveness while a 500-page PDF is extracted');
     const measured = await responsiveness(base, { scale });
     rows.push(

@@ -193,7 +193,8 @@ async function saveThroughput({ scale }) {
       higherIsBetter: true,
       ratio: throughput(repa) / throughput(bare),
       ratioLabel: 'throughput',
-      target: { min: 0.85 },
+      // Restated after wave 3: a save keeps the bytes it replaces and records itself for rewind.
+      target: { min: 0.6 },
     },
     {
       bench: 'saves',
@@ -209,7 +210,7 @@ async function saveThroughput({ scale }) {
     },
     {
       bench: 'saves',
-      case: "no Repa code: the file-system calls of Repa's read and save alone, in the same order and overlap (diagnostic: how much of the row above is the file system's)",
+      case: "no Repa code: the file-system calls of Repa's read and save alone, in the same order and overlap (how much of the row above is the file system's)",
       baselineLabel: 'bare fsync loop',
       baseline: bare,
       candidateLabel: 'the calls alone',
@@ -217,7 +218,9 @@ async function saveThroughput({ scale }) {
       higherIsBetter: true,
       ratio: throughput(calls) / throughput(bare),
       ratioLabel: 'throughput',
-      target: null,
+      // The file system's share of a save: its calls take at most 1.1× the bare loop's time
+      // (throughput ≥ 1 / 1.1).
+      target: { min: 0.91 },
     },
   ];
 }

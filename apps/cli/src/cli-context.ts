@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, parse, resolve } from 'node:path';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type RepaClient, RepaError } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
@@ -280,4 +280,28 @@ export async function confirmDestructive(
     /^\s*(y|yes)\s*$/i,
     'Answer y to go on, or pass --yes to skip the question.',
   );
+}
+
+/**
+ * A path of the space as the learner typed it, made space-root-relative (`/`-separated): from the
+ * space's root when something is there, else from the folder they are in when that is inside the
+ * space and something is there (`notes.md` typed in `week1/` is `week1/notes.md`), else from the
+ * root (the daemon says what is missing). An absolute path inside the space is made relative; a
+ * `repa:` identity, and a path outside the space, stay as typed. Every option taking a space path
+ * goes through it.
+ */
+export function spacePathOf(context: CliContext, space: string, typed: string): string {
+  if (typed.startsWith('repa:')) return typed;
+  const inside = (absolute: string) => {
+    const path = relative(space, absolute);
+    if (path === '') return '.';
+    return path.startsWith('..') || isAbsolute(path) ? undefined : path.split(sep).join('/');
+  };
+  if (isAbsolute(typed)) return inside(typed) ?? typed;
+  const fromRoot = inside(resolve(space, typed));
+  if (fromRoot !== undefined && existsSync(resolve(space, typed))) return fromRoot;
+  const here = resolve(context.cwd, typed);
+  const fromHere = inside(here);
+  if (fromHere !== undefined && existsSync(here)) return fromHere;
+  return fromRoot ?? typed;
 }

@@ -1,4 +1,4 @@
-import type { HistoryItem } from '@repa/protocol';
+import { citationFootnotes, foldedText, type HistoryItem } from '@repa/protocol';
 import { relativeTime } from './format-table.js';
 import { paint } from './style.js';
 
@@ -17,15 +17,6 @@ export interface HistoryTextOptions {
 /** Items folded to one line unless `full`: what tools and Repa put in, not the conversation. */
 const FOLDED = new Set<HistoryItem['kind']>(['tool-result', 'context-snapshot']);
 
-/** `text` as one line: its first line shortened, with its size. */
-function folded(text: string): string {
-  const lines = text.split('\n');
-  const first = (lines.find((line) => line.trim() !== '') ?? '').trim();
-  const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
-  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${text.length} characters`;
-  return `${shown}${shown === '' ? '' : '  '}(${size})`;
-}
-
 /** Whether the failed reply at `index` was a model call Pi retried: a later reply of its run came. */
 function retried(items: readonly HistoryItem[], index: number): boolean {
   const item = items[index];
@@ -39,7 +30,8 @@ function retried(items: readonly HistoryItem[], index: number): boolean {
  * A session's public history as text: each item as `[kind tool] time` and its text; tool results
  * and learning-context snapshots folded to a line unless `full`; a reply that did not complete
  * marked `(cancelled)` or `(failed)`, a failed one with the error it failed with (one line when Pi
- * retried the call and a later reply of the run came).
+ * retried the call and a later reply of the run came); a run's final answer with its citation
+ * checks, as the run showed them.
  */
 export function historyText(
   items: readonly HistoryItem[],
@@ -66,10 +58,11 @@ export function historyText(
           : '';
       if (again) return `${heading} ${when}  ${failure}\n`;
       if (!options.full && FOLDED.has(item.kind))
-        return `${heading} ${when}  ${folded(item.text)}\n`;
+        return `${heading} ${when}  ${foldedText(item.text)}\n`;
       const whole = [item.text, failure].filter((part) => part !== '').join('\n');
       const text = whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
-      return `${heading} ${when}\n${text}\n`;
+      const checks = citationFootnotes(item.citations ?? []).map((line) => `${line}\n`);
+      return `${heading} ${when}\n${text}\n${checks.join('')}`;
     })
     .join('\n');
 }

@@ -1,6 +1,6 @@
 import {
+  citationFootnotes,
   type FileChange,
-  type PromptSectionReport,
   type RunEvent,
   type RunEventNotification,
   type RunInfo,
@@ -8,8 +8,8 @@ import {
   toolErrorMessage,
 } from '@repa/protocol';
 import { approvalAnsweredLine, approvalRequestLines } from './approval-lines.js';
-import { citationFootnotes } from './citation-footnotes.js';
 import { changedLines, diffCounts, SHOWN_CHANGED_LINES } from './diff-lines.js';
+import { summarizePromptSections, UNTRUSTED_HINT, withheldUntrusted } from './run-summary-lines.js';
 import { paint, Spinner, type TextStyle, type WaitIndicator } from './style.js';
 
 /** Options of {@link RunPrinter}. */
@@ -29,6 +29,8 @@ export interface RunPrinterOptions {
   showErrors?: boolean;
   /** Where the wait for the model or a tool shows (default: a spinner on a terminal `out`). */
   indicator?: WaitIndicator;
+  /** Told the own run id of each steer or follow-up the run delivered to the model. */
+  delivered?: (requestRunId: string) => void;
   /** Under each `[saved]`: every changed line (`--verbose`) instead of the first few. */
   allChangedLines?: boolean;
 }
@@ -86,44 +88,6 @@ function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
 
-/** A run's usage in one line: the provider's figures, and Pi's context estimate labelled as one. */
-export function describeUsage(usage: NonNullable<RunInfo['usage']>): string {
-  const cache =
-    usage.cacheRead + usage.cacheWrite > 0
-      ? `, cache ${usage.cacheRead} read / ${usage.cacheWrite} written`
-      : '';
-  const cost = usage.cost === undefined ? '' : `, cost $${usage.cost.toFixed(4)}`;
-  const context =
-    usage.contextTokensEstimate === undefined
-      ? ''
-      : `; context about ${usage.contextTokensEstimate}${usage.contextWindow ? ` of ${usage.contextWindow}` : ''} tokens (Pi's estimate)`;
-  return `${usage.input} in, ${usage.output} out, ${usage.totalTokens} total tokens${cache}${cost} over ${usage.calls} call${usage.calls === 1 ? '' : 's'} (provider's figures)${context}`;
-}
-
-/** What a run's prompt report means when project instructions were withheld for want of trust. */
-export const UNTRUSTED_HINT =
-  'project instruction files were withheld: this space is not trusted. Trust it with: repa trust (in the space, or --space DIR)';
-
-/** Whether a prompt section is the project instructions, withheld because the space is not trusted. */
-export function withheldUntrusted(section: PromptSectionReport): boolean {
-  return (
-    section.name === 'projectInstructions' &&
-    !section.included &&
-    section.reason.startsWith('not trusted')
-  );
-}
-
-/** The prompt sections in one line: what the model saw, and why the others are absent. */
-export function summarizePromptSections(sections: readonly PromptSectionReport[]): string {
-  const seen = sections
-    .filter((section) => section.included)
-    .map((section) => `${section.name} (${section.chars} chars)`);
-  const absent = sections
-    .filter((section) => !section.included)
-    .map((section) => `${section.name}: ${section.reason}`);
-  return `the model saw ${seen.join(', ') || 'no sections'}${absent.length > 0 ? `; absent: ${absent.join('; ')}` : ''}`;
-}
-
 /** The colour of a transcript line's `[tag]`. */
 const TAG_STYLES: Record<string, TextStyle> = {
   repa: 'dim',
@@ -135,6 +99,7 @@ const TAG_STYLES: Record<string, TextStyle> = {
   saved: 'green',
   retry: 'yellow',
   compaction: 'dim',
+  progress: 'dim',
   cancel: 'yellow',
   approve: ['bold', 'yellow'],
   approved: 'green',
@@ -156,6 +121,8 @@ export class RunPrinter {
   #atLineStart = true;
   #label: string | undefined;
   #since = 0;
+  /** The last quarter of progress written per tool call. */
+  readonly #told = new Map<string, number>();
 
   constructor(options: RunPrinterOptions) {
     this.#options = options;
@@ -290,6 +257,21 @@ export class RunPrinter {
     for (const line of lines) this.note(`${pad}${line}`);
   }
 
+  /**
+   * A long tool call's progress (design R122): the spinner shows every step; a line is written at
+   * the first and at each quarter, so a log is not flooded by a long read.
+   */
+  #progress(event: Extract<RunEvent, { type: 'tool-progress' }>): void {
+    const { done, total } = event;
+    const what = `${event.toolName} ${event.target}: ${done} of ${total} page${total === 1 ? '' : 's'}`;
+    this.#wait(`${what} (cancel: Ctrl+C)`);
+    const quarter = total === 0 ? 4 : Math.floor((done * 4) / total);
+    const told = this.#told.get(event.toolCallId);
+    if (told !== undefined && quarter <= told) return;
+    this.#told.set(event.toolCallId, quarter);
+    this.note(`[progress] ${what}`);
+  }
+
   #human(event: RunEvent, runId: string): void {
     switch (event.type) {
       case 'text-delta':
@@ -305,8 +287,17 @@ export class RunPrinter {
         this.note(`[tool] ${call}`);
         return;
       }
+      case 'tool-progress':
+        this.#progress(event);
+        return;
       case 'tool-end':
         this.#label = 'waiting for the model';
+        this.#told.delete(event.toolCallId);
+        if (event.images?.length) {
+          this.note(
+            `[tool] ${event.toolName} sent page${event.images.length === 1 ? '' : 's'} ${event.images.join(', ')} to the model as image${event.images.length === 1 ? '' : 's'}`,
+          );
+        }
         if (event.isError) {
           const error = event.error;
           const message = error ? toolErrorMessage(error) : '';
@@ -367,9 +358,11 @@ export class RunPrinter {
         return;
       }
       case 'steer-delivered':
+        this.#options.delivered?.(event.requestRunId);
         this.note(`[steer] delivered: ${truncate(event.text, 200)}`);
         return;
       case 'follow-up-delivered':
+        this.#options.delivered?.(event.requestRunId);
         this.note(`[follow-up] delivered: ${truncate(event.text, 200)}`);
         return;
       case 'approval-request':

@@ -116,6 +116,27 @@ describe('tools.edits off', () => {
     }
     expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('six hours');
   });
+
+  it('runs a bash command with the space read-only: it writes nothing, and the model is told why', async () => {
+    for (const [key, value] of [
+      ['tools.edits', 'off'],
+      ['tools.bash', 'sandboxed'],
+    ] as const) {
+      const set = await repa(sandbox, ['settings', 'set', key, value]);
+      expect(set.code, set.stderr).toBe(0);
+    }
+    try {
+      const command = 'echo ran > notes/cmd.txt';
+      const bash = { kind: 'tools' as const, calls: [{ name: 'bash', arguments: { command } }] };
+      const { done } = await submit([bash]);
+      expect((await done).status).toBe('succeeded');
+      expect(existsSync(note('notes/cmd.txt'))).toBe(false);
+      expect(toolResults()).toContain('Read-only file system');
+    } finally {
+      await repa(sandbox, ['settings', 'reset', 'tools.bash']);
+      await repa(sandbox, ['settings', 'reset', 'tools.edits']);
+    }
+  });
 });
 
 describe('tools.edits ask', () => {
@@ -154,6 +175,11 @@ describe('tools.edits ask', () => {
       [['notes/new.md'], 'approved', undefined],
       [['notes/other.md'], 'refused', 'Keep the notes in one file.'],
     ]);
+    const shown = await repa(sandbox, ['runs', 'show', ended.runId]);
+    expect(shown.stdout).toContain('edits      ask: each save and command waited for the learner');
+    expect(shown.stdout).toContain(
+      'approvals\n  approved: write notes/new.md\n  refused: write notes/other.md (Keep the notes in one file.)\n',
+    );
     rmSync(note('notes/new.md'));
   });
 

@@ -285,7 +285,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
     await chat.waitFor(/^\S waiting for the model · \d+s$/m);
     chat.type('And then this.');
     chat.keys('Enter');
-    await chat.waitFor(/^\[queued\] run \S+ waits at position 1$/m);
+    await chat.waitFor(/^\[queued\] And then this\. \(run \S+, position 1\)$/m);
     expect(chat.screen()).not.toMatch(/^you> And then this\.$/m);
 
     const aborted = slow.aborted;
@@ -313,7 +313,8 @@ describe('repa chat on a terminal, while a reply streams', () => {
     await waiting;
     chat.type('Second request.');
     chat.keys('Enter');
-    await chat.waitFor(/^\[queued\] run \S+ waits at position 1$/m);
+    // Pending below the reply, until its turn.
+    await chat.waitFor(/^\[queued\] Second request\. \(run \S+, position 1\)$/m);
     const queued = await repaJson<{ runs: { queuePosition?: number }[] }>(held, [
       'runs',
       'list',
@@ -324,7 +325,7 @@ describe('repa chat on a terminal, while a reply streams', () => {
 
     chat.type('/steer mention the moon');
     chat.keys('Enter');
-    await chat.waitFor(/^\[steer\] into run \S+$/m);
+    await chat.waitFor(/^\[steer\] mention the moon \(waits for the reply's next step\)$/m);
     const before = slow.requests.length;
     slow.release();
     const screen = await chat.waitFor(
@@ -341,6 +342,12 @@ describe('repa chat on a terminal, while a reply streams', () => {
     expect(first).toBeGreaterThanOrEqual(0);
     expect(second).toBeGreaterThan(first);
     expect(screen.slice(first, second)).toMatch(/^\[succeeded\] run \S+$/m);
+    // Each once, where the model took it up: the steer inside the first reply, then the second.
+    expect(screen.match(/mention the moon/g)).toHaveLength(1);
+    expect(screen.match(/Second request\./g)).toHaveLength(1);
+    const steered = screen.indexOf('[steer] delivered: mention the moon');
+    expect(steered).toBeGreaterThan(first);
+    expect(steered).toBeLessThan(second);
     chat.keys('C-d');
     expect(await chat.exited()).toBe(0);
     expect(await userTexts(held.space, held)).toEqual(

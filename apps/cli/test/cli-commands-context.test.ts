@@ -228,7 +228,10 @@ describe('repa', () => {
       expect(built.code, built.stderr).toBe(0);
       expect(built.stdout).toBe(
         '… reading 1 source(s)\n… extracting headings and first sentences\n… writing the learning context\n' +
-          'revision  1\nbuilt by  repa-offline (extractive: headings and first sentences, no language model)\n',
+          'revision  1\nbuilt by  repa-offline (extractive: headings and first sentences, no language model)\n' +
+          'sources   intro.md\n\n(Extractive context built offline by repa-offline, without a language model: the headings and\n' +
+          'first sentences of each source. Build it with a model for a real study context.)\n\n' +
+          '## intro.md\n- Tides\n  - The moon pulls the sea.\n',
       );
       const shown = await repaJson<{
         learningContext: { body: string; sources: string[]; sourceStates: { state: string }[] };

@@ -31,6 +31,7 @@ describe('repa', () => {
         'prompts.learningContext',
         'prompts.fileChanges',
         'prompts.citations',
+        'prompts.studySummary',
         'model.id',
         'model.thinkingLevel',
         'tools.enabled',

@@ -253,7 +253,7 @@ describe('repa completion', () => {
   /** The bash script, asked of `repa` once (each `repa` is a process start; the script is static). */
   let bashScript: string | undefined;
   /** What bash completes after `repa` and `words` (the last one is the word being typed). */
-  function complete(words: string[]): string[] {
+  function complete(words: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
     bashScript ??= execFileSync(nodeBinary, [cliMain, 'completion', 'bash'], { encoding: 'utf8' });
     const script = bashScript;
     const quoted = ['repa', ...words].map((word) => `'${word}'`).join(' ');
@@ -263,7 +263,7 @@ describe('repa completion', () => {
         '-c',
         `${script}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length}; _repa; printf '%s\\n' "\${COMPREPLY[@]}"`,
       ],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', ...options },
     );
     return out.split('\n').filter(Boolean);
   }
@@ -289,6 +289,30 @@ describe('repa completion', () => {
       'session',
     ]);
     expect(complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('completes setting keys, and the model ids and session ids the running daemon knows', async () => {
+    expect(complete(['settings', 'set', 'tools.b'])).toEqual([
+      'tools.bash',
+      'tools.bashTimeoutSeconds',
+    ]);
+    expect(complete(['settings', 'reset', 'model.th'])).toEqual(['model.thinkingLevel']);
+    // The script asks `repa` on the PATH: here the sandbox's, talking to its daemon.
+    const bin = join(sandbox.root, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const shim = [nodeBinary, cliMain, ...sandboxArgs(sandbox)].map((word) => `'${word}'`);
+    writeFileSync(join(bin, 'repa'), `#!/bin/sh\nexec ${shim.join(' ')} "$@"\n`, { mode: 0o755 });
+    const space = join(sandbox.root, 'completed');
+    mkdirSync(space, { recursive: true });
+    const made = await repaJson<{ session: { sessionId: string } }>(sandbox, ['sessions', 'new'], {
+      cwd: space,
+    });
+    const live = { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, cwd: space };
+    expect(complete(['run', '--model', 'repa-'], live)).toEqual(['repa-offline']);
+    expect(complete(['sessions', 'show', ''], live)).toEqual([made.json.session.sessionId]);
+    expect(complete(['run', '--session', made.json.session.sessionId.slice(0, 6)], live)).toEqual([
+      made.json.session.sessionId,
+    ]);
   });
 
   const has = (shell: string) => spawnSync(shell, ['-c', 'true']).status === 0;

@@ -169,6 +169,10 @@ describe('repa login', () => {
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toMatch(/^Enter Anthropic API key.*:$/m);
     expect(login.stdout).toMatch(/^Signed in: connection anthropic:auth-file$/m);
+    // Not checked with the provider, and it says so.
+    expect(login.stdout).toMatch(
+      /^The key was stored, not checked with the provider \(a check would be a model call\); the next request checks it, and a wrong key fails it with auth_failed naming this connection\.$/m,
+    );
     expect(login.stdout).not.toContain('sk-piped-key');
     const auth = JSON.parse(readFileSync(join(sandbox.agentDir, 'auth.json'), 'utf8'));
     expect(auth.anthropic).toEqual({ type: 'api_key', key: 'sk-piped-key' });

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo, SessionInfo } from '@repa/protocol';
 import { createSandbox, jsonLines, repa, repaJson, writeFiles } from '@repa/test-kit';
@@ -204,6 +204,36 @@ describe('repa sessions export', () => {
     );
     expect(exported.stdout).toBe(
       `session ${session?.sessionId} exported to ${join(space, 'session.md')}\n`,
+    );
+  });
+});
+
+describe('repa sessions export, for reading', () => {
+  it("summarises each tool result in a line and shows each answer's citation checks", async () => {
+    const space = newSpace('export-reading');
+    writeFileSync(
+      join(space, 'notes/long.md'),
+      `# Long\n\n${'A line of the long note.\n'.repeat(300)}`,
+    );
+    const asked = await repa(sandbox, ['run', 'What does notes/a.md say?'], { cwd: space });
+    expect(asked.code, asked.stderr).toBe(0);
+    const again = await repa(sandbox, ['run', 'What does notes/long.md say?'], { cwd: space });
+    expect(again.code, again.stderr).toBe(0);
+    const { stdout: markdown } = await repa(sandbox, ['sessions', 'export'], { cwd: space });
+    expect(markdown).toContain('**Tool call `read`** `{"path":"notes/a.md"}`');
+    expect(markdown).toMatch(
+      /^\*\*Tool result `read`\*\*: # Tides {2}\(\d+ lines, \d+ characters\)$/m,
+    );
+    expect(markdown).toMatch(
+      /^\*\*Tool result `read`\*\*: # Long {2}\(30\d lines, \d+ characters\)$/m,
+    );
+    expect(markdown.match(/A line of the long note\./g)?.length ?? 0).toBeLessThan(10);
+    // Each run's checks after its answer, before the next run.
+    const first = markdown.indexOf('Citation checks:\n\n- [1] notes/a.md, line 3 ✓');
+    expect(first).toBeGreaterThan(markdown.indexOf('From notes/a.md'));
+    expect(first).toBeLessThan(markdown.indexOf('What does notes/long.md say?'));
+    expect(markdown).toMatch(
+      /Citation checks:\n\n- \[1\] notes\/long\.md, line \d+ ✓\n- \[2\] notes\/long\.md, line \d+ ✓\n$/,
     );
   });
 });

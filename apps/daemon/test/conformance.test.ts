@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doc, type Json, SchemaClient, startDaemon, violations } from './conformance-kit.js';
+import { driveStudy } from './conformance-study.js';
 
 // A 1×1 PNG.
 const PNG_1X1 =
@@ -296,42 +297,7 @@ describe('protocol v1 conformance against a real daemon', () => {
     await call('packages.add', { source: pkg });
     await call('packages.list', { space });
     await call('packages.remove', { source: pkg });
-    // Study cards in a note: due, rated, the rating taken back, progress and the Anki export.
-    writeFileSync(join(space, 'notes', 'cards.md'), 'What turns every six hours?::The tide\n');
-    const due = (await call('study.due', { space, limit: 5 })) as {
-      cards: { id: string; front: string }[];
-    };
-    expect(due.cards.map((card) => card.front)).toEqual(['What turns every six hours?']);
-    const card = due.cards[0]?.id as string;
-    expect(await call('study.rate', { space, card, rating: 3, mode: 'flip' })).toMatchObject({
-      card: { id: card, fsrs: { state: 'learning', reps: 1 } },
-    });
-    expect(await call('study.undo', { space })).toMatchObject({
-      undone: { card, rating: 3 },
-      fsrs: null,
-    });
-    expect(await call('study.status', { space })).toMatchObject({
-      sources: [{ source: 'notes/cards.md', cards: 1, new: 1 }],
-    });
-    expect(await call('study.export', { space })).toMatchObject({ format: 'anki-text', cards: 1 });
-    // Drafting cards: a draft run on the offline model, its checked cards, one saved as its save.
-    const draft = (await call('study.draft', {
-      space,
-      sessionId,
-      requestId: 'conformance-draft',
-      passage: 'notes/a.md:3',
-    })) as { run: { runId: string } };
-    await client.waitFor(finished(draft.run.runId));
-    const drafted = (await call('study.drafted', { runId: draft.run.runId })) as {
-      cards: { id: string }[];
-    };
-    expect(drafted.cards).toHaveLength(1);
-    expect(
-      await call('study.accept', {
-        runId: draft.run.runId,
-        cards: [{ id: drafted.cards[0]?.id, back: '' }],
-      }),
-    ).toMatchObject({ note: 'cards/a.md', receipts: [{ operationId: `${draft.run.runId}-1` }] });
+    await driveStudy({ call, ended: (runId) => client.waitFor(finished(runId)), space, sessionId });
     expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);

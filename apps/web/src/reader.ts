@@ -4,6 +4,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ReaderPlace } from './file-links.js';
 import { renderMarkdownBlocks } from './markdown.js';
 import { describeError } from './panels.js';
+import type { PageLines } from './pdf-pages.js';
+import { PdfReader } from './pdf-reader.js';
 
 type ReaderText = V1Result<'files.read'>;
 
@@ -55,6 +57,32 @@ function linkedPath(from: string, href: string): string | undefined {
   return parts.length > 0 ? parts.join('/') : undefined;
 }
 
+/** Whether `path` names a PDF by its extension (its pages are shown before its text is read). */
+const pdfByName = (path: string) => /\.pdf$/iu.test(path);
+
+/**
+ * Where the page view of a PDF opens for `place`: its page, and the lines to mark counted on that
+ * page (a citation's `#p4:3-9`; a line of the whole text is moved onto its page by the text's page
+ * markers, once the text is read).
+ */
+function pageAt(
+  place: ReaderPlace,
+  text: ReaderText | undefined,
+): { page: number; lines?: PageLines } | undefined {
+  const { page, line } = place;
+  const last = place.endLine ?? line;
+  if (page !== undefined) {
+    return line === undefined || last === undefined
+      ? { page }
+      : { page, lines: { page, from: line, to: last } };
+  }
+  if (line === undefined || last === undefined) return { page: 1 };
+  if (!text?.document) return undefined;
+  const found = Math.max(partOf(text, line), 1);
+  const marker = text.document.parts[found - 1]?.line ?? 0;
+  return { page: found, lines: { page: found, from: line - marker, to: last - marker } };
+}
+
 /** The part (page or chapter) that holds `line`, from 1. */
 function partOf(text: ReaderText, line: number): number {
   const parts = text.document?.parts ?? [];
@@ -86,10 +114,17 @@ export function Reader({
 }) {
   const [text, setText] = useState<ReaderText | undefined>();
   const [error, setError] = useState('');
-  const [mode, setMode] = useState<'rendered' | 'lines' | undefined>();
+  const [mode, setMode] = useState<'rendered' | 'lines' | 'pages' | undefined>();
   const body = useRef<HTMLDivElement>(null);
+  // A PDF named so opens as its pages at once: its text is read only when the lines are shown, or
+  // to find the page of a line of the whole text.
+  const pagesFirst =
+    pdfByName(place.path) &&
+    mode !== 'lines' &&
+    (place.page !== undefined || place.line === undefined);
 
   useEffect(() => {
+    if (pagesFirst) return;
     let current = true;
     setError('');
     void client.request('files.read', { space, path: place.path }).then(
@@ -107,8 +142,13 @@ export function Reader({
     return () => {
       current = false;
     };
-  }, [space, place.path, version]);
-  useEffect(() => setMode(undefined), [place]);
+  }, [space, place.path, version, pagesFirst]);
+  // Another place shows its own view; the lines chosen for a file stay while it is open.
+  const openPath = useRef(place.path);
+  useEffect(() => {
+    if (mode !== 'lines' || openPath.current !== place.path) setMode(undefined);
+    openPath.current = place.path;
+  }, [place]);
   // Escape closes the reader first (caught before the page's own Escape, which then stands down).
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -121,10 +161,14 @@ export function Reader({
   }, [onClose]);
 
   const shown = text?.path === place.path || text?.identity === place.path ? text : undefined;
-  const range = shown ? markedLines(shown, place) : undefined;
-  // A place at a line opens the lines (the exact line marked); otherwise Markdown is rendered.
+  const pdf = pdfByName(place.path) || shown?.document?.format === 'pdf';
+  // A PDF opens as its pages; a place at a line opens the lines (the exact line marked);
+  // otherwise Markdown is rendered.
   const view =
-    mode ?? (shown && isMarkdown(shown) && place.line === undefined ? 'rendered' : 'lines');
+    mode ??
+    (pdf ? 'pages' : shown && isMarkdown(shown) && place.line === undefined ? 'rendered' : 'lines');
+  const range = shown && view !== 'pages' ? markedLines(shown, place) : undefined;
+  const at = view === 'pages' ? pageAt(place, shown) : undefined;
   const blocks = useMemo(
     () => (shown && view === 'rendered' ? renderMarkdownBlocks(shown.text) : []),
     [shown, view],
@@ -156,12 +200,25 @@ export function Reader({
     </div>
     ${error ? html`<p class="error-text" role="alert">${error}</p>` : ''}
     ${
+      view === 'pages'
+        ? html`<p class="meta reader-facts">${at?.lines ? `Page ${at.page}, line ${at.lines.from}${at.lines.to > at.lines.from ? `–${at.lines.to}` : ''} marked` : 'PDF pages'}</p>
+          <div class="row reader-tools">
+            <button type="button" class="link" onClick=${() => setMode('lines')}>Show text lines</button>
+          </div>
+          ${at ? html`<${PdfReader} space=${space} path=${place.path} version=${version} at=${at} />` : error ? '' : html`<p class="meta">Reading…</p>`}`
+        : textView()
+    }
+  </section>`;
+
+  function textView() {
+    return html`${
       shown
         ? html`<p class="meta reader-facts">
             ${size(shown.bytes)} · ${shown.lines - (!shown.truncated && shown.text.endsWith('\n') ? 1 : 0)} lines${unit ? ` · ${parts.length} ${unit}s` : ''}
             ${range ? ` · ${unit && place.page ? `${unit} ${place.page}, ` : ''}line ${range.from}${range.to > range.from ? `–${range.to}` : ''} marked` : ''}
           </p>
           <div class="row reader-tools">
+            ${pdf ? html`<button type="button" class="link" onClick=${() => setMode('pages')}>Show pages</button>` : ''}
             ${
               isMarkdown(shown)
                 ? html`<button type="button" class="link" aria-pressed=${view === 'lines'} onClick=${() =>
@@ -221,6 +278,6 @@ export function Reader({
               })}
             </ol>`
       }
-    </div>
-  </section>`;
+    </div>`;
+  }
 }

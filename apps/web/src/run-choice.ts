@@ -1,4 +1,5 @@
-import { type ModelDecision, type RepaClient, thinkingLevelSchema } from '@repa/protocol';
+import type { ModelDecision, RepaClient } from '@repa/protocol';
+import { thinkingLevelSchema } from '@repa/protocol/schemas';
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { describeError } from './panels.js';

@@ -5,6 +5,8 @@ import type { LiveRuns } from './live-runs.js';
 import { type ListedMaterials, MaterialsPanel } from './materials-panel.js';
 import { ModelsView } from './models-view.js';
 import { ContextPanel } from './panels.js';
+import { ProgressView } from './progress-view.js';
+import { QuizView } from './quiz-view.js';
 import { RunsView } from './runs-view.js';
 import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
@@ -14,6 +16,7 @@ import { StudyView } from './study-view.js';
 export const SIDE_VIEWS = [
   { id: 'study', label: 'Documents', short: 'Docs' },
   { id: 'review', label: 'Study' },
+  { id: 'progress', label: 'Progress' },
   { id: 'runs', label: 'Runs' },
   { id: 'settings', label: 'Settings' },
   { id: 'models', label: 'Models' },
@@ -24,7 +27,7 @@ export type SideViewId = (typeof SIDE_VIEWS)[number]['id'];
 
 /**
  * The views beside the conversation, as tabs: the documents with the learning context and the
- * materials, the study cards to review, the runs, the settings and the models of the open space
+ * materials, the study cards to review, the progress per source, the runs, the settings and the models of the open space
  * and session.
  */
 export function SidePanels({
@@ -61,12 +64,14 @@ export function SidePanels({
       <${DocumentsPanel} key=${space} client=${client} space=${space} version=${version} picked=${picked} onPick=${onPick} onBuilt=${live.bump} materials=${materials.materials} onReaderClose=${onReaderClose} />
       <${ContextPanel} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} />
       <${MaterialsPanel} client=${client} space=${space} listed=${materials} onChanged=${live.bump} />`,
-    review: html`<${StudyView} key=${space} client=${client} space=${space} />`,
+    review: html`<${StudyView} key=${space} client=${client} space=${space} />
+      <${QuizView} key=${`quiz-${space}`} client=${client} space=${space} />`,
+    progress: html`<${ProgressView} key=${space} client=${client} space=${space} />`,
     runs: html`<${RunsView} client=${client} space=${space} sessionId=${sessionId} version=${version} onCancel=${live.cancel} onRetry=${live.retry} />`,
     settings: html`<${SettingsView} client=${client} space=${space} sessionId=${sessionId} version=${version} />`,
     models: html`<${ModelsView} client=${client} space=${space} sessionId=${sessionId} version=${version} next=${next} onChanged=${live.bump} />`,
   };
-  return html`<aside class="panels" aria-label="Documents, learning context, materials, study, runs, settings and models">
+  return html`<aside class="panels" aria-label="Documents, learning context, materials, study, progress, runs, settings and models">
               <${SideViews} label="Views beside the conversation" selected=${selected} onSelect=${(id: string) => onSelect(id as SideViewId)} views=${SIDE_VIEWS.map(
                 (view) => ({ ...view, content: content[view.id] }),
               )} />

@@ -55,7 +55,7 @@ async function markedText(path: string): Promise<string> {
 }
 
 describe('the documents panel', () => {
-  it('shows the space as a tree (folders first; no .repa, no link out), opens a note rendered (and the note it links to) and a PDF at a page', async () => {
+  it('shows the space as a tree (folders first; no .repa, no link out), opens a note rendered (and the note it links to) and a PDF as its pages, then as its text at a page', async () => {
     await web.page.waitForSelector('.document-tree .tree-toggle', { timeout: STEP_MS });
     expect(await treeNames()).toEqual(['notes/', 'reading/']);
     await web.page.click('.document-tree .tree-toggle[aria-expanded="false"]');
@@ -85,12 +85,15 @@ describe('the documents panel', () => {
     await web.page.click('.document-tree a.file-link[data-reader-path="notes/plan.md"]');
     await web.page.waitForSelector('.reader-body .reader-block h1', { timeout: STEP_MS });
     expect(await web.page.$eval('.reader-body h1', (node) => node.textContent)).toBe('Plan');
-    // A PDF: its text with page markers, opened at a chosen page.
+    // A PDF: its pages drawn, then its text with page markers, opened at a chosen page.
     await web.page.click('.tree-folder[data-path="reading"] > .tree-toggle');
     await web.page.waitForSelector('a.file-link[data-reader-path="reading/moon.pdf"]', {
       timeout: STEP_MS,
     });
     await web.page.click('a.file-link[data-reader-path="reading/moon.pdf"]');
+    // It opens as its pages; its text is a click away.
+    await web.page.waitForSelector('.pdf-page[data-page="1"][data-rendered]', { timeout: STEP_MS });
+    await web.page.click('.reader-tools button.link');
     await web.page.waitForSelector('#reader-part', { timeout: STEP_MS });
     await web.page.select('#reader-part', '2');
     expect(await markedText('reading/moon.pdf')).toBe('[Page 2 of 2]');

@@ -147,3 +147,24 @@ export async function lastTurnReaches(page: Page, status: string): Promise<void>
     status,
   );
 }
+
+/** `selector`'s text as it shows (innerText: hidden parts left out), its spaces collapsed. */
+export function shownText(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (node) =>
+    (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
+  );
+}
+
+/** Waits until `selector`'s text (innerText) matches `pattern`. */
+export async function waitShownText(page: Page, selector: string, pattern: RegExp): Promise<void> {
+  await page.waitForFunction(
+    (wanted, source, flags) =>
+      new RegExp(source, flags).test(
+        (document.querySelector(wanted) as HTMLElement | null)?.innerText ?? '',
+      ),
+    { timeout: STEP_MS },
+    selector,
+    pattern.source,
+    pattern.flags,
+  );
+}

@@ -6,7 +6,14 @@ import type { StudyProgress } from '@repa/protocol';
 import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
+import {
+  openPage,
+  STEP_MS,
+  shownText,
+  startWebRig,
+  type WebRig,
+  waitShownText,
+} from './web-harness.js';
 
 // The Study view on a real daemon: hand-written cards in three syntaxes in real notes, one citing a
 // passage edited since the card was written; reviewed with the keyboard and the mouse at 1280 px,
@@ -57,24 +64,12 @@ afterAll(async () => {
 });
 
 // innerText: the text as it shows (hidden parts left out, blocks apart), which is what is checked.
-const text = (selector: string) =>
-  page.$eval(selector, (node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
+const text = (selector: string) => shownText(page, selector);
 const textsOf = (selector: string) =>
   page.$$eval(selector, (nodes) =>
     nodes.map((node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
   );
-/** Waits until `selector`'s text matches `pattern`. */
-const waitText = (selector: string, pattern: RegExp) =>
-  page.waitForFunction(
-    (wanted, source, flags) =>
-      new RegExp(source, flags).test(
-        (document.querySelector(wanted) as HTMLElement | null)?.innerText ?? '',
-      ),
-    { timeout: STEP_MS },
-    selector,
-    pattern.source,
-    pattern.flags,
-  );
+const waitText = (selector: string, pattern: RegExp) => waitShownText(page, selector, pattern);
 const shot = (name: string) =>
   page.screenshot({ path: join(SHOTS, name) as `${string}.png`, fullPage: false });
 

@@ -43,8 +43,18 @@ export class ModelChoices {
     return this.#options.model?.label ?? this.#options.daemonModel;
   }
 
-  /** Pi's models of this daemon, opened once (a failed open is tried again next time). */
-  models(): Promise<PiModels> {
+  /**
+   * Pi's models of this daemon, opened once (a failed open is tried again next time), as Pi's
+   * configuration is now: every use reads `models.json` again when its file changed (a stat), so
+   * a model added while the daemon runs is known at the next request.
+   */
+  async models(): Promise<PiModels> {
+    const models = await this.#opened();
+    await models.refreshModels();
+    return models;
+  }
+
+  #opened(): Promise<PiModels> {
     this.#models ??= (async () => {
       const { PiModels } = await loadHost();
       const fixed = this.#options.model;

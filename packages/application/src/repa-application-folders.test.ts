@@ -9,7 +9,8 @@ import {
 import { join } from 'node:path';
 import { createSpaceSession } from '@repa/host';
 import { createScriptedModel } from '@repa/host/testing';
-import { RepaError, type V1Method, v1Methods } from '@repa/protocol';
+import { RepaError, type V1Method } from '@repa/protocol';
+import { v1Methods } from '@repa/protocol/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { METHOD_FOLDERS } from './handlers/method-folders.js';

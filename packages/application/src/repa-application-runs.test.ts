@@ -170,7 +170,9 @@ describe('RepaApplication runs', () => {
     const base = done.promptSections?.find((section) => section.name === 'base');
     expect(base?.reason).toBe('built-in base prompt');
     const environment = done.promptSections?.find((section) => section.name === 'environment');
-    expect(environment?.reason).toBe('enabled by default; learning context on by default');
+    expect(environment?.reason).toBe(
+      'enabled by default; learning context on by default; study summary on by default',
+    );
     // A brief listing leaves the report out; a full one and run.get keep it.
     const list = app.handlers()['run.list'];
     const full = (await list?.({ space, sessionId }, connection)) as { runs: RunInfo[] };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RecoveredSave } from '@repa/content';
+import { type RecoveredSave, readPdfBytes } from '@repa/content';
 import { RepaError, type RunInfo, type V1Params, type V1Result } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
 import type { RepaApplicationOptions } from './application-options.js';
@@ -36,10 +36,12 @@ export class RepaApplication {
   readonly #log: (line: string) => void;
   readonly #models: ModelChoices;
   readonly #gate: FolderGate;
+  readonly #appDirectory: string;
   #retention: NodeJS.Timeout | undefined;
 
   private constructor(options: RepaApplicationOptions) {
     this.#log = options.log ?? ((line) => process.stderr.write(line));
+    this.#appDirectory = options.appDirectory;
     // Design R69: no space this daemon opens reads, lists or saves inside Pi's or Repa's folders.
     hideMachineFoldersOnLoad({ agentDir: options.agentDir, appDirectory: options.appDirectory });
     const ledger = join(options.appDirectory, 'ledger.sqlite');
@@ -164,6 +166,15 @@ export class RepaApplication {
     const items = await this.#settings.get({});
     const value = items.find((item) => item.key === 'daemon.idleMinutes')?.value;
     return typeof value === 'number' ? value : 30;
+  }
+
+  /**
+   * The bytes of a PDF of a space for the page's reader (design R123): the folder reached as
+   * `files.read` reaches it, the file read through the space's store with its rules.
+   */
+  async pdfBytes(space: string, path: string): Promise<{ bytes: Buffer; version: string }> {
+    const reached = await reachParams(this.#gate, 'files.read', { space, path });
+    return readPdfBytes(await openSpaceStore(reached.space, this.#appDirectory), path);
   }
 
   /** Accepts a run request (spec R20–R22) and starts it in the background (`run.submit`). */

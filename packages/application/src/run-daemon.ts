@@ -50,13 +50,14 @@ export interface RunningDaemon {
  */
 export async function runDaemon(options: RunDaemonOptions = {}): Promise<RunningDaemon> {
   const appDirectory = resolveAppDirectory({ appDirectory: options.appDirectory });
-  // Requests that arrive while the application opens wait for its handlers.
-  let ready!: (handlers: RepaHandlers) => void;
+  // Requests that arrive while the application opens wait for it (its handlers, its PDF reads).
+  let ready!: (app: RepaApplication) => void;
   let failed!: (error: unknown) => void;
-  const handlers = new Promise<RepaHandlers>((resolve, reject) => {
+  const opened = new Promise<RepaApplication>((resolve, reject) => {
     ready = resolve;
     failed = reject;
   });
+  const handlers: Promise<RepaHandlers> = opened.then((app) => app.handlers());
   // Requests mark activity for the idle watch (`onIdle`) as they start, and again once they are
   // done: the request may have changed daemon.idleMinutes, and a check made while it ran read
   // the old value.
@@ -82,7 +83,12 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
     },
     serverInfo,
     tcp: options.tcp,
-    web: options.webStaticDirectory ? { staticDirectory: options.webStaticDirectory } : undefined,
+    web: options.webStaticDirectory
+      ? {
+          staticDirectory: options.webStaticDirectory,
+          pdfBytes: async (space, path) => (await opened).pdfBytes(space, path),
+        }
+      : undefined,
   });
   let app: RepaApplication;
   try {
@@ -101,7 +107,7 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<Running
         throw error;
       });
     }
-    ready(app.handlers());
+    ready(app);
   } catch (error) {
     failed(error);
     await server.close({ graceMs: 0 });

@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoCode, ioError, replaceFile, SerialQueue } from '@repa/durable-fs';
-import { RepaError, type TrustReason, trustReasonSchema } from '@repa/protocol';
+import { RepaError, type TrustReason } from '@repa/protocol';
+import { trustReasonSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 
 const FILE_NAME = 'trusted-spaces.json';

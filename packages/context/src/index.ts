@@ -1,4 +1,7 @@
-export { appendLearningContextSnapshot } from './append-learning-context-snapshot.js';
+export {
+  appendLearningContextSnapshot,
+  appendStudySummary,
+} from './append-learning-context-snapshot.js';
 export {
   decideLearningContextSnapshot,
   type LearningContextSnapshotDecision,
@@ -29,5 +32,6 @@ export {
 } from './learning-context-snapshot.js';
 export { type ModelContextOptions, projectSessionContext } from './project-session-context.js';
 export { readLearningContext, readLearningContextRecord } from './read-learning-context.js';
+export { STUDY_SUMMARY_CUSTOM_TYPE } from './study-summary-message.js';
 export { type ModelContextOptionsSource, withModelContext } from './with-model-context.js';
 export { writeLearningContext } from './write-learning-context.js';

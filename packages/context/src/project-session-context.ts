@@ -12,11 +12,17 @@ import {
 } from './learning-context-snapshot.js';
 import type { AgentMessage, ProjectionSource, SessionEntry } from './pi-types.js';
 import { originalOf } from './proxy-registry.js';
+import { isStudySummaryMessage } from './study-summary-message.js';
 
 /** Which Repa sources the model's working view includes in a run. */
 export interface ModelContextOptions {
   /** Include learning-context snapshots (`prompts.learningContext`, default true). */
   learningContext: boolean;
+  /**
+   * Include study summaries (`prompts.studySummary`; default true): a part of the learning
+   * context, so never without it.
+   */
+  studySummary?: boolean | undefined;
   /**
    * The system prompt text the model is actually sent (Repa's, spec R34). When set, the
    * projection's system messages (Pi's own persisted sections) are replaced by one system message
@@ -30,7 +36,8 @@ export interface ModelContextOptions {
  * `context_edit` applied), with every projected message still paired with the raw entry it came
  * from (R44), adjusted for Repa's sources:
  * - `learningContext` off: every Repa snapshot's messages are dropped (the entry stays, with no
- *   messages, like a Pi omission) (R41).
+ *   messages, like a Pi omission) (R41); so are the study summaries, which are also dropped when
+ *   `studySummary` is off (R113).
  * - `learningContext` on, after a compaction: the latest complete snapshot before the latest
  *   compaction entry on the current branch is found by walking back from that compaction (parent
  *   by parent). If it fell out of the kept segment it is placed right after the compaction
@@ -56,16 +63,19 @@ export function projectSessionContext(
       leaf === undefined ? undefined : { leaf, raw: original.buildSessionProjection(), views: [] };
     if (kept) lastProjections.set(original, kept);
   }
+  const studySummary = options.learningContext && options.studySummary !== false;
   const cached = kept?.views.find(
     (view) =>
       view.learningContext === options.learningContext &&
+      view.studySummary === studySummary &&
       view.systemPrompt === options.systemPrompt,
   );
   if (cached) return copyOf(cached.projection);
   const projection = kept?.raw ?? original.buildSessionProjection();
-  const adjusted = options.learningContext
+  const context = options.learningContext
     ? withBackfilledSnapshot(projection, original)
-    : withoutSnapshots(projection);
+    : without(projection, isSnapshotMessage);
+  const adjusted = studySummary ? context : without(context, isStudySummaryMessage);
   const result =
     options.systemPrompt === undefined
       ? adjusted
@@ -75,6 +85,7 @@ export function projectSessionContext(
     if (kept.views.length >= MAX_VIEWS) kept.views.shift();
     kept.views.push({
       learningContext: options.learningContext,
+      studySummary,
       systemPrompt: options.systemPrompt,
       projection: result,
     });
@@ -93,6 +104,7 @@ const lastProjections = new WeakMap<
     raw: SessionProjection;
     views: {
       learningContext: boolean;
+      studySummary: boolean;
       systemPrompt: string | undefined;
       projection: SessionProjection;
     }[];
@@ -137,16 +149,17 @@ function withSystemPrompt(projection: SessionProjection, text: string): SessionP
   );
 }
 
-function withoutSnapshots(projection: SessionProjection): SessionProjection {
-  if (!projection.messages.some(isSnapshotMessage)) return projection;
+/** The projection without the messages `drop` picks (their entries stay, with no messages). */
+function without(
+  projection: SessionProjection,
+  drop: (message: AgentMessage) => boolean,
+): SessionProjection {
+  if (!projection.messages.some(drop)) return projection;
   return rebuild(
     projection,
     projection.entries.map((entry) =>
-      entry.messages.some(isSnapshotMessage)
-        ? {
-            sourceEntry: entry.sourceEntry,
-            messages: entry.messages.filter((m) => !isSnapshotMessage(m)),
-          }
+      entry.messages.some(drop)
+        ? { sourceEntry: entry.sourceEntry, messages: entry.messages.filter((m) => !drop(m)) }
         : entry,
     ),
   );

@@ -5,7 +5,7 @@ import type { DocumentFormat } from './extracted.js';
 /** What a file's bytes are for the model: text, a document read as text, or neither. */
 export type ContentKind =
   | { kind: 'text' }
-  | { kind: 'document'; format: DocumentFormat }
+  | { kind: 'document'; format: Exclude<DocumentFormat, 'image'> }
   | { kind: 'unsupported'; type: string };
 
 // As git and ripgrep: a NUL in the first 8 KiB marks a binary file.
@@ -115,6 +115,7 @@ const FORMAT_NAMES: Record<DocumentFormat, string> = {
   docx: 'a Word document (DOCX)',
   epub: 'an EPUB e-book',
   html: 'a saved web page (HTML)',
+  image: 'an image (PNG or JPEG)',
 };
 
 /** The format's name for messages, e.g. "a PDF". */

@@ -6,6 +6,7 @@ import {
   ExtractionFailure,
   type ExtractionFailureReason,
   type ExtractionLimits,
+  type ExtractionProgress,
   type ExtractionReply,
   type ExtractionRequest,
 } from './extracted.js';
@@ -20,7 +21,18 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   maxTextChars: 32 * 1024 * 1024,
   maxStreamBytes: 64 * 1024 * 1024,
   maxInflatedBytes: 512 * 1024 * 1024,
+  ocrPageTimeoutMs: 60_000,
 };
+
+/** What one extraction is asked beyond its bytes and bounds. */
+export interface ExtractionCall {
+  /** The OCR languages for pages without a text layer (spec R120); none: such pages stay empty. */
+  ocrLanguages?: readonly string[] | undefined;
+  /** Told the pages done of the whole, as the processes read them. */
+  onProgress?: ((progress: { done: number; total: number }) => void) | undefined;
+  /** Stops the extraction (its processes are stopped; the outcome is `cancelled`). */
+  signal?: AbortSignal | undefined;
+}
 
 /** The outcome of a job that did not produce a document. */
 export interface ExtractionError {
@@ -43,23 +55,29 @@ class ExtractionPool {
     format: DocumentFormat,
     bytes: Uint8Array,
     limits: ExtractionLimits,
+    call: ExtractionCall = {},
   ): Promise<DocumentText | ExtractionError> {
     const count = format === 'pdf' && bytes.length >= SPLIT_MIN_BYTES ? this.#size : 1;
-    if (count === 1) {
-      const reply = await this.#run(format, bytes, limits);
-      if (!reply.ok) return { reason: reply.reason, message: reply.message };
-      return 'document' in reply
-        ? reply.document
-        : { reason: 'damaged', message: 'the extraction answered out of turn' };
-    }
+    const made: { done: number; total: number }[] = [];
+    const progressOf = (index: number) => (progress: ExtractionProgress['progress']) => {
+      made[index] = { done: progress.done, total: progress.total };
+      const known = made.filter(Boolean);
+      if (known.length < count) return;
+      const sum = (key: 'done' | 'total') => known.reduce((all, one) => all + one[key], 0);
+      call.onProgress?.({ done: sum('done'), total: sum('total') });
+    };
     const replies = await Promise.all(
       Array.from({ length: count }, (_, index) =>
-        this.#run(format, bytes, limits, { index, count }),
+        this.#run(
+          { format, bytes, limits, ...(count === 1 ? {} : { slice: { index, count } }) },
+          { ...call, onProgress: progressOf(index) },
+        ),
       ),
     );
     const slices = [];
     for (const reply of replies) {
       if (!reply.ok) return { reason: reply.reason, message: reply.message };
+      if ('document' in reply && count === 1) return reply.document;
       if (!('slice' in reply))
         return { reason: 'damaged', message: 'the extraction answered out of turn' };
       slices.push(reply.slice);
@@ -73,25 +91,63 @@ class ExtractionPool {
     }
   }
 
-  #run(
-    format: DocumentFormat,
+  /** Page `page` of a PDF as PNG bytes, or why not. */
+  async render(
     bytes: Uint8Array,
+    page: number,
     limits: ExtractionLimits,
-    slice?: ExtractionRequest['slice'],
+    signal?: AbortSignal,
+  ): Promise<Uint8Array | ExtractionError> {
+    const reply = await this.#run({ format: 'pdf', bytes, limits, renderPage: page }, { signal });
+    if (!reply.ok) return { reason: reply.reason, message: reply.message };
+    return 'image' in reply
+      ? reply.image
+      : { reason: 'damaged', message: 'the extraction answered out of turn' };
+  }
+
+  #run(
+    job: {
+      format: DocumentFormat;
+      bytes: Uint8Array;
+      limits: ExtractionLimits;
+      slice?: ExtractionRequest['slice'];
+      renderPage?: number;
+    },
+    call: ExtractionCall & { onProgress?: ExtractionJob['onProgress'] },
   ): Promise<ExtractionReply> {
-    const { timeoutMs, maxHeapMb, maxResidentMb, ...jobLimits } = limits;
+    const { timeoutMs, maxHeapMb, maxResidentMb, ...jobLimits } = job.limits;
+    const { signal } = call;
+    const id = ++this.#nextId;
+    if (signal?.aborted) return Promise.resolve(cancelledReply(id));
     return new Promise((resolve) => {
-      this.#queue.push({
+      const abort = () => {
+        const at = this.#queue.indexOf(queued);
+        if (at !== -1) {
+          this.#queue.splice(at, 1);
+          queued.resolve(cancelledReply(id));
+          return;
+        }
+        for (const process of this.#processes) process.cancel(queued);
+      };
+      const queued: ExtractionJob = {
         request: {
-          id: ++this.#nextId,
-          format,
-          bytes,
+          id,
+          format: job.format,
+          bytes: job.bytes,
           limits: jobLimits,
-          ...(slice === undefined ? {} : { slice }),
+          ...(call.ocrLanguages === undefined ? {} : { ocrLanguages: call.ocrLanguages }),
+          ...(job.slice === undefined ? {} : { slice: job.slice }),
+          ...(job.renderPage === undefined ? {} : { renderPage: job.renderPage }),
         },
         limits: { timeoutMs, maxHeapMb, maxResidentMb },
-        resolve,
-      });
+        resolve: (reply) => {
+          signal?.removeEventListener('abort', abort);
+          resolve(reply);
+        },
+        ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      this.#queue.push(queued);
       this.#dispatch();
     });
   }
@@ -122,6 +178,14 @@ class ExtractionPool {
   }
 }
 
+/** The outcome of a job its caller stopped. */
+const cancelledReply = (id: number): ExtractionReply => ({
+  id,
+  ok: false,
+  reason: 'cancelled',
+  message: 'the extraction was cancelled',
+});
+
 const pool = new ExtractionPool();
 
 /**
@@ -134,6 +198,17 @@ export async function extractDocument(
   format: DocumentFormat,
   bytes: Uint8Array,
   limits: Partial<ExtractionLimits> = {},
+  call: ExtractionCall = {},
 ): Promise<DocumentText | ExtractionError> {
-  return pool.extract(format, bytes, { ...DEFAULT_EXTRACTION_LIMITS, ...limits });
+  return pool.extract(format, bytes, { ...DEFAULT_EXTRACTION_LIMITS, ...limits }, call);
+}
+
+/** Page `page` (1-based) of a PDF drawn as a PNG in an extraction process, or why not. */
+export async function renderPdfPageImage(
+  bytes: Uint8Array,
+  page: number,
+  limits: Partial<ExtractionLimits> = {},
+  signal?: AbortSignal,
+): Promise<Uint8Array | ExtractionError> {
+  return pool.render(bytes, page, { ...DEFAULT_EXTRACTION_LIMITS, ...limits }, signal);
 }

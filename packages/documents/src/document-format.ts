@@ -6,11 +6,19 @@ import {
   ExtractionFailure,
   type FormattedSlice,
   type PdfSlice,
+  type Recognition,
 } from './extracted.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const UNIT_NAMES = { page: 'Page', chapter: 'Chapter' } as const;
+
+/** What a marker says of a part recognised by OCR (spec R120). */
+function recognisedNote(recognised: Recognition, text: string): string {
+  return text === ''
+    ? `no text layer, and OCR (${recognised.engine}) found no text in it`
+    : `no text layer; its text was recognised by OCR (${recognised.engine}), confidence ${recognised.confidence}%`;
+}
 
 /** The marker line of part `index` (0-based) of `count`. */
 function marker(
@@ -21,9 +29,14 @@ function marker(
 ): string {
   const name = `${UNIT_NAMES[unit]} ${index + 1} of ${count}`;
   if (part.failed !== undefined) return `[${name}: could not be read (${part.failed})]`;
+  if (part.unrecognised !== undefined) {
+    return `[${name}: no text layer, and it was not recognised: ${part.unrecognised}]`;
+  }
+  if (part.recognised !== undefined)
+    return `[${name}: ${recognisedNote(part.recognised, part.text)}]`;
   if (part.text === '') {
     return unit === 'page'
-      ? `[${name}: no text layer (a scanned or image-only page); Repa does no OCR]`
+      ? `[${name}: no text layer (a scanned or image-only page)]`
       : `[${name}${part.title ? `: ${part.title}` : ''} (no text)]`;
   }
   return `[${name}${part.title ? `: ${part.title}` : ''}]`;
@@ -41,7 +54,14 @@ export function formatDocument(
   const { format, unit } = document;
   if (unit === undefined) {
     const text = document.parts.map((part) => part.text).join('\n\n');
-    const parts: DocumentPart[] = [{ line: 1, ...(text === '' ? { empty: true } : {}) }];
+    const [only] = document.parts;
+    const parts: DocumentPart[] = [
+      {
+        line: 1,
+        ...(text === '' ? { empty: true } : {}),
+        ...(only?.recognised === undefined ? {} : { recognised: only.recognised }),
+      },
+    ];
     return { format, parts, text, hashes: [sha256(text)] };
   }
   const lines: string[] = [];
@@ -56,6 +76,8 @@ export function formatDocument(
       ...(part.title === undefined ? {} : { title: part.title }),
       ...(part.text === '' ? { empty: true } : {}),
       ...(part.failed === undefined ? {} : { failed: part.failed }),
+      ...(part.recognised === undefined ? {} : { recognised: part.recognised }),
+      ...(part.unrecognised === undefined ? {} : { unrecognised: part.unrecognised }),
     });
     lines.push(marker(unit, index, count, part));
     if (part.text !== '') for (const line of part.text.split('\n')) lines.push(line);

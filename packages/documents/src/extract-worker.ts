@@ -15,16 +15,51 @@ import {
   type ExtractionRequest,
 } from './extracted.ts';
 import { docxText, htmlText } from './markup-text.ts';
-import { pdfText } from './pdf-text.ts';
+import { recognise } from './ocr-text.ts';
+import { openPageRenderer } from './page-image.ts';
+import { type PdfTextOptions, pdfText } from './pdf-text.ts';
+
+/** How often at most a job's progress is told (a page recognised by OCR is always told). */
+const PROGRESS_EVERY_MS = 200;
+
+/** The progress of job `id`, told to the parent at most every {@link PROGRESS_EVERY_MS}. */
+function progressOf(request: ExtractionRequest): PdfTextOptions {
+  let last = 0;
+  return {
+    ocrLanguages: request.ocrLanguages,
+    onProgress: (progress) => {
+      const now = Date.now();
+      if (progress.ocr !== true && now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      process.send?.({ id: request.id, progress });
+    },
+  };
+}
+
+/** An image file's text by OCR (spec R120): one part; `ocr_unavailable` without the engine. */
+async function imageText(request: ExtractionRequest): Promise<DocumentText> {
+  const { text, recognised } = await recognise(
+    request.bytes,
+    request.ocrLanguages ?? ['eng'],
+    request.limits.ocrPageTimeoutMs,
+  );
+  return formatDocument({ format: 'image', parts: [{ text, recognised }] });
+}
 
 async function extract(request: ExtractionRequest): Promise<DocumentText> {
   switch (request.format) {
     case 'pdf':
       // The whole PDF as one run of its pages, formatted and checked as the runs of a split read are.
       return joinFormattedSlices(
-        [formatPdfSlice(await pdfText(request.bytes, request.limits))],
+        [
+          formatPdfSlice(
+            await pdfText(request.bytes, request.limits, undefined, progressOf(request)),
+          ),
+        ],
         request.limits.maxTextChars,
       );
+    case 'image':
+      return imageText(request);
     case 'docx':
       return formatDocument(await docxText(request.bytes, request.limits));
     case 'epub':
@@ -39,12 +74,22 @@ async function answer(request: ExtractionRequest): Promise<ExtractionReply> {
   const { bytes } = request;
   request.bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
+    if (request.renderPage !== undefined) {
+      const renderer = await openPageRenderer(request.bytes);
+      try {
+        return { id: request.id, ok: true, image: await renderer.forView(request.renderPage) };
+      } finally {
+        await renderer.close();
+      }
+    }
     if (request.slice !== undefined) {
-      return {
-        id: request.id,
-        ok: true,
-        slice: formatPdfSlice(await pdfText(request.bytes, request.limits, request.slice)),
-      };
+      const slice = await pdfText(
+        request.bytes,
+        request.limits,
+        request.slice,
+        progressOf(request),
+      );
+      return { id: request.id, ok: true, slice: formatPdfSlice(slice) };
     }
     return { id: request.id, ok: true, document: await extract(request) };
   } catch (error) {

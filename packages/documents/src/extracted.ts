@@ -1,5 +1,16 @@
-/** The document formats Repa reads as text (spec R60): their text is extracted, never their bytes. */
-export type DocumentFormat = 'pdf' | 'docx' | 'epub' | 'html';
+/**
+ * The document formats Repa reads as text (spec R60): their text is extracted, never their bytes;
+ * an `image` (PNG or JPEG) is read by OCR when asked (spec R120).
+ */
+export type DocumentFormat = 'pdf' | 'docx' | 'epub' | 'html' | 'image';
+
+/** How a page's text was recognised by OCR (spec R120). */
+export type Recognition = {
+  /** The engine and the languages it read with, e.g. `tesseract 5.3.0 (eng)`. */
+  engine: string;
+  /** The engine's mean word confidence on the page, 0 to 100. */
+  confidence: number;
+};
 
 /** One part of an extracted document: a PDF page, an EPUB chapter, or the whole of another. */
 export interface ExtractedPart {
@@ -9,6 +20,10 @@ export interface ExtractedPart {
   text: string;
   /** Why the part could not be read (PDF.js's message), when it could not; its text is empty. */
   failed?: string;
+  /** When the page had no text layer and its text was recognised by OCR. */
+  recognised?: Recognition;
+  /** Why a page without a text layer was not recognised (no OCR engine or language here). */
+  unrecognised?: string;
 }
 
 /** What the extraction worker makes of a document. */
@@ -51,7 +66,9 @@ export type ExtractionFailureReason =
   | 'page_limit'
   | 'text_limit'
   | 'time_limit'
-  | 'memory_limit';
+  | 'memory_limit'
+  | 'ocr_unavailable'
+  | 'cancelled';
 
 /** The bounds one extraction runs within (spec R74). */
 export interface ExtractionLimits {
@@ -72,6 +89,8 @@ export interface ExtractionLimits {
   maxStreamBytes: number;
   /** Bytes all compressed streams or archive entries may inflate to together (default 512 MiB). */
   maxInflatedBytes: number;
+  /** Time one page's OCR may take, on top of `timeoutMs` (default 60 s; spec R120). */
+  ocrPageTimeoutMs: number;
 }
 
 /** A job sent to the extraction worker. */
@@ -80,6 +99,10 @@ export interface ExtractionRequest {
   format: DocumentFormat;
   bytes: Uint8Array;
   limits: Omit<ExtractionLimits, 'timeoutMs' | 'maxHeapMb' | 'maxResidentMb'>;
+  /** The OCR languages, for pages without a text layer (none: such a page is left empty). */
+  ocrLanguages?: readonly string[];
+  /** For a PDF: render page `renderPage` (1-based) as a PNG instead of extracting text. */
+  renderPage?: number;
   /**
    * For a PDF read by several processes at once: this process reads slice `index` of `count`
    * equal runs of pages, and answers with its pages unformatted for the parent to join.
@@ -91,7 +114,17 @@ export interface ExtractionRequest {
 export type ExtractionReply =
   | { id: number; ok: true; document: DocumentText }
   | { id: number; ok: true; slice: FormattedSlice }
+  | { id: number; ok: true; image: Uint8Array }
   | { id: number; ok: false; reason: ExtractionFailureReason; message: string };
+
+/**
+ * What the worker says while a job runs: `done` of its `total` pages are read; `ocr` when the
+ * next page is being recognised (its own time bound starts, spec R120).
+ */
+export interface ExtractionProgress {
+  id: number;
+  progress: { done: number; total: number; ocr?: true };
+}
 
 /** An extraction refused for a reason the caller turns into an error code. */
 export class ExtractionFailure extends Error {
@@ -113,6 +146,10 @@ export interface DocumentPart {
   title?: string;
   /** True when the part has no text (a scanned page, an image-only chapter). */
   empty?: true;
+  /** When its text was recognised by OCR (a page without a text layer, spec R120). */
+  recognised?: Recognition;
+  /** Why a page without a text layer was not recognised (no OCR engine or language here). */
+  unrecognised?: string;
   /** Why the part could not be read, when it could not. */
   failed?: string;
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   ExtractionFailureReason,
   ExtractionLimits,
+  ExtractionProgress,
   ExtractionReply,
   ExtractionRequest,
 } from './extracted.js';
@@ -28,11 +29,12 @@ const WORKER_FILE = import.meta.url.endsWith('.ts')
   ? fileURLToPath(new URL('./extract-worker.ts', import.meta.url))
   : createRequire(import.meta.url).resolve('@repa/documents/worker');
 
-/** One job for a process: the request, its bounds, and where its answer goes. */
+/** One job for a process: the request, its bounds, and where its answer and progress go. */
 export interface ExtractionJob {
   request: ExtractionRequest;
   limits: Pick<ExtractionLimits, 'timeoutMs' | 'maxHeapMb' | 'maxResidentMb'>;
   resolve: (reply: ExtractionReply) => void;
+  onProgress?: (progress: ExtractionProgress['progress']) => void;
 }
 
 /** What a process tells its pool: it is gone, or free for the next job. */
@@ -41,10 +43,19 @@ export interface ProcessEvents {
   free: () => void;
 }
 
-/** A process's resident size in MiB from `/proc` (Linux), or `undefined` where there is none. */
-async function residentMb(pid: number): Promise<number | undefined> {
+/**
+ * A process's resident size in MiB from `/proc` (Linux), with its children's (the OCR command it
+ * runs, spec R120), or `undefined` where there is none.
+ */
+export async function residentMb(pid: number): Promise<number | undefined> {
+  const own = async (id: string) =>
+    Number((await readFile(`/proc/${id}/statm`, 'utf8')).split(' ')[1]);
   try {
-    const pages = Number((await readFile(`/proc/${pid}/statm`, 'utf8')).split(' ')[1]);
+    let pages = await own(String(pid));
+    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+    for (const child of children.split(' ').filter(Boolean)) {
+      pages += await own(child).catch(() => 0);
+    }
     return (pages * 4096) / 1024 / 1024;
   } catch {
     return undefined;
@@ -65,6 +76,9 @@ export class ExtractionProcess {
   #job: ExtractionJob | undefined;
   #idle: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** When the current job must be done by (ms since the epoch), and the time it was allowed. */
+  #deadline = 0;
+  #allowed = 0;
   #watch: NodeJS.Timeout | undefined;
   /** Why this process stopped a job (the exit that follows is that, not a crash). */
   #stopping: { reason: ExtractionFailureReason; message: string } | undefined;
@@ -80,6 +94,8 @@ export class ExtractionProcess {
       execArgv: [`--max-old-space-size=${maxHeapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // Its own process group, so that stopping it stops the OCR command it runs too (R120).
+      detached: true,
     });
     try {
       if (this.#child.pid !== undefined) setPriority(this.#child.pid, NICENESS);
@@ -92,8 +108,16 @@ export class ExtractionProcess {
         this.#heapExhausted = true;
       }
     });
-    this.#child.on('message', (reply: ExtractionReply) => {
-      if (reply.id === this.#job?.request.id) this.#finish(reply);
+    this.#child.on('message', (message: ExtractionReply | ExtractionProgress) => {
+      const job = this.#job;
+      if (message.id !== job?.request.id) return;
+      if (!('progress' in message)) {
+        this.#finish(message);
+        return;
+      }
+      // A page recognised by OCR has its own time bound, on top of the job's (spec R120).
+      if (message.progress.ocr) this.#arm(job.request.limits.ocrPageTimeoutMs);
+      job.onProgress?.(message.progress);
     });
     this.#child.on('error', (error) =>
       this.#fail('damaged', `the extraction failed (${error.message})`),
@@ -123,9 +147,9 @@ export class ExtractionProcess {
     this.#child.ref();
     (this.#child.channel as { ref?: () => void } | undefined)?.ref?.();
     (this.#child.stderr as { ref?: () => void } | null)?.ref?.();
-    this.#timer = setTimeout(() => {
-      this.#stop('time_limit', `extracting it took longer than ${job.limits.timeoutMs / 1000} s`);
-    }, job.limits.timeoutMs);
+    this.#deadline = Date.now();
+    this.#allowed = 0;
+    this.#arm(job.limits.timeoutMs);
     const { pid } = this.#child;
     const watch = async () => {
       const resident = pid === undefined ? undefined : await residentMb(pid);
@@ -141,6 +165,22 @@ export class ExtractionProcess {
     };
     this.#watch = setTimeout(watch, WATCH_MS);
     this.#child.send(job.request);
+  }
+
+  /** Moves the job's deadline `ms` later (from its start, then from each page recognised). */
+  #arm(ms: number): void {
+    clearTimeout(this.#timer);
+    this.#deadline += ms;
+    this.#allowed += ms;
+    this.#timer = setTimeout(
+      () => this.#stop('time_limit', `extracting it took longer than ${this.#allowed / 1000} s`),
+      Math.max(0, this.#deadline - Date.now()),
+    );
+  }
+
+  /** Stops the job's process because its caller no longer wants the answer (a cancelled run). */
+  cancel(job: ExtractionJob): void {
+    if (this.#job === job) this.#stop('cancelled', 'the extraction was cancelled');
   }
 
   #release(): void {
@@ -184,6 +224,10 @@ export class ExtractionProcess {
     clearTimeout(this.#timer);
     clearTimeout(this.#watch);
     this.#events.gone(this);
-    this.#child.kill('SIGKILL');
+    try {
+      if (this.#child.pid !== undefined) process.kill(-this.#child.pid, 'SIGKILL');
+    } catch {
+      this.#child.kill('SIGKILL');
+    }
   }
 }

@@ -17,10 +17,11 @@ export type {
   DocumentText,
   ExtractionFailureReason,
   ExtractionLimits,
+  Recognition,
 } from './extracted.js';
 export {
-  DOCUMENT_EXTRACTOR,
   type DocumentTextCache,
   type ReadDocumentOptions,
   readDocument,
+  renderPdfPage,
 } from './read-document.js';

@@ -1,10 +1,14 @@
 import { constants, inflateSync } from 'node:zlib';
+import { pdfPageText } from '@repa/protocol/pdf-page-text';
 import {
   type ExtractedPart,
   ExtractionFailure,
+  type ExtractionProgress,
   type ExtractionRequest,
   type PdfSlice,
 } from './extracted.ts';
+import { recognise } from './ocr-text.ts';
+import { openPageRenderer, type PageRenderer } from './page-image.ts';
 
 const STREAM = Buffer.from('stream', 'latin1');
 const END_STREAM = Buffer.from('endstream', 'latin1');
@@ -59,36 +63,52 @@ export function refuseDecompressionBomb(
   }
 }
 
-/** The text of a PDF.js text content: its items' strings, a line break where PDF.js ends a line. */
-function pageText(items: readonly unknown[]): string {
-  let text = '';
-  for (const item of items) {
-    const { str, hasEOL } = item as { str?: string; hasEOL?: boolean };
-    if (typeof str === 'string') text += str;
-    if (hasEOL) text += '\n';
+/** How {@link pdfText} reads pages without a text layer, and whom it tells its progress. */
+export interface PdfTextOptions {
+  /** The OCR languages; without them a page without a text layer is left empty. */
+  ocrLanguages?: readonly string[] | undefined;
+  /** Told after each page (and before each page recognised by OCR). */
+  onProgress?: (progress: ExtractionProgress['progress']) => void;
+}
+
+/** A page without a text layer, recognised by OCR (spec R120), or why it was not. */
+async function recognisedPage(
+  renderer: PageRenderer,
+  number: number,
+  languages: readonly string[],
+  limits: ExtractionRequest['limits'],
+): Promise<ExtractedPart> {
+  try {
+    const { text, recognised } = await recognise(
+      await renderer.forOcr(number),
+      languages,
+      limits.ocrPageTimeoutMs,
+    );
+    return { text, recognised };
+  } catch (error) {
+    if (!(error instanceof ExtractionFailure)) throw error;
+    if (error.reason === 'ocr_unavailable') return { text: '', unrecognised: error.message };
+    return { text: '', failed: `${error.reason}: ${error.message}` };
   }
-  return text
-    .replace(/\0/gu, '')
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/gu, '\n\n')
-    .trim();
 }
 
 /**
  * The text layer of the pages of a PDF (all of them, or slice `slice.index` of `slice.count` equal
- * runs), with PDF.js (the serverless build `unpdf` ships: no canvas, no worker of its own, no
- * network). A page without text (a scan) has empty text. Throws `encrypted` for a PDF that needs a
- * password, `damaged` for one PDF.js cannot read, `page_limit` and `text_limit` past the limits.
+ * runs), with PDF.js (the serverless build `unpdf` ships: no worker of its own, no network). A page
+ * without text (a scan) is drawn and recognised by OCR in `ocrLanguages` (spec R120), within its
+ * own time bound (past it the page fails `time_limit` and the next is read); without languages it
+ * has empty text. Throws `encrypted` for a PDF that needs a password, `damaged` for one PDF.js
+ * cannot read, `page_limit` and `text_limit` past the limits.
  */
 export async function pdfText(
   bytes: Uint8Array,
   limits: ExtractionRequest['limits'],
   slice: { index: number; count: number } = { index: 0, count: 1 },
+  options: PdfTextOptions = {},
 ): Promise<PdfSlice> {
   refuseDecompressionBomb(bytes, limits);
   const { getDocument } = await import('unpdf/pdfjs');
+  let renderer: PageRenderer | undefined;
   const task = getDocument({
     data: bytes,
     disableFontFace: true,
@@ -120,17 +140,28 @@ export async function pdfText(
     const { numPages } = document;
     const first = Math.floor((slice.index * numPages) / slice.count) + 1;
     const last = Math.floor(((slice.index + 1) * numPages) / slice.count);
+    const total = last - first + 1;
+    options.onProgress?.({ done: 0, total });
     for (let number = first; number <= last; number++) {
-      let text: string;
+      let part: ExtractedPart;
       try {
         const page = await document.getPage(number);
-        text = pageText((await page.getTextContent()).items);
+        part = { text: pdfPageText((await page.getTextContent()).items).text };
         page.cleanup();
       } catch (error) {
         // One damaged page does not hide the others; a file with no readable page is damaged.
         parts.push({ text: '', failed: damage(error) });
+        options.onProgress?.({ done: number - first + 1, total });
         continue;
       }
+      const languages = options.ocrLanguages;
+      if (part.text === '' && languages !== undefined && languages.length > 0) {
+        options.onProgress?.({ done: number - first, total, ocr: true });
+        renderer ??= await openPageRenderer(bytes);
+        part = await recognisedPage(renderer, number, languages, limits);
+      }
+      options.onProgress?.({ done: number - first + 1, total });
+      const { text } = part;
       chars += text.length;
       if (chars > limits.maxTextChars) {
         throw new ExtractionFailure(
@@ -138,10 +169,11 @@ export async function pdfText(
           `its text passes ${limits.maxTextChars} characters (at page ${number})`,
         );
       }
-      parts.push({ text });
+      parts.push(part);
     }
     return { pages: numPages, first, parts };
   } finally {
+    await renderer?.close();
     await task.destroy().catch(() => undefined);
   }
 }

@@ -11,7 +11,7 @@ function memoryCache() {
       calls.reads += 1;
       return texts.get(version);
     },
-    write: async (version, document) => {
+    write: async (version, _extractor, document) => {
       calls.writes += 1;
       texts.set(version, document);
     },

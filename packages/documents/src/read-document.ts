@@ -1,6 +1,11 @@
 import { RepaError } from '@repa/protocol';
 import { formatName } from './content-kind.js';
-import { type ExtractionError, extractDocument } from './document-extractor.js';
+import {
+  type ExtractionCall,
+  type ExtractionError,
+  extractDocument,
+  renderPdfPageImage,
+} from './document-extractor.js';
 import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted.js';
 
 /**
@@ -8,7 +13,7 @@ import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted
  * keeps it with each text and uses no text made by another (bump it when the text a document gives
  * changes).
  */
-export const DOCUMENT_EXTRACTOR = 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+const DOCUMENT_EXTRACTOR = 'repa-documents/3 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
 
 /**
  * Where {@link readDocument} keeps the texts it extracted, by the version (sha256, lowercase hex)
@@ -16,10 +21,10 @@ export const DOCUMENT_EXTRACTOR = 'repa-documents/2 unpdf-1.8.1 mammoth-1.13.0 t
  * that fails is dropped; neither rejects.
  */
 export interface DocumentTextCache {
-  /** The text kept for the bytes with `version`, or `undefined`. */
-  read(version: string): Promise<DocumentText | undefined>;
-  /** Keeps `document` as the text of the bytes with `version` (best effort). */
-  write(version: string, document: DocumentText): Promise<void>;
+  /** The text `extractor` made of the bytes with `version`, or `undefined`. */
+  read(version: string, extractor: string): Promise<DocumentText | undefined>;
+  /** Keeps `document`, made by `extractor`, as the text of the bytes with `version` (best effort). */
+  write(version: string, extractor: string, document: DocumentText): Promise<void>;
 }
 
 /** How {@link readDocument} reads one document. */
@@ -35,17 +40,44 @@ export interface ReadDocumentOptions {
   cache?: DocumentTextCache;
   /** The bounds of the extraction (defaults: 120 s, 512 MiB heap, 1536 MiB resident, …). */
   limits?: Partial<ExtractionLimits>;
+  /**
+   * The OCR languages for pages without a text layer (spec R120; default `["eng"]`, `[]` none):
+   * a page's text is recognised once and cached with the document's.
+   */
+  ocrLanguages?: readonly string[];
+  /** Told the pages done of the whole while a document is extracted (not when cached). */
+  onProgress?: ExtractionCall['onProgress'];
+  /** Stops waiting; the extraction stops too when no other read waits for it (`cancelled`). */
+  signal?: AbortSignal;
 }
 
 type Extraction = Promise<DocumentText | ExtractionError>;
+/** One extraction and the reads waiting for it (it stops when all of them stopped waiting). */
+interface Running {
+  outcome: Extraction;
+  waiting: number;
+  stop: AbortController;
+  progress: Set<NonNullable<ExtractionCall['onProgress']>>;
+}
+
+/** The default OCR languages (the `documents.ocrLanguages` setting's default). */
+const DEFAULT_OCR_LANGUAGES: readonly string[] = ['eng'];
 
 /** The extractions running now, by cache (or none) and version. */
-const running = new WeakMap<object, Map<string, Extraction>>();
+const running = new WeakMap<object, Map<string, Running>>();
 const NO_CACHE = {};
 
 /** The error for a document that could not be read (`shown`: its quoted address). */
 function unreadable(shown: string, format: DocumentFormat, failure: ExtractionError): RepaError {
   const details = { reason: failure.reason, format };
+  if (failure.reason === 'cancelled') {
+    return new RepaError('cancelled', `Reading ${shown} was cancelled.`, { details });
+  }
+  if (failure.reason === 'ocr_unavailable') {
+    return new RepaError('ocr_unavailable', `${shown} could not be read: ${failure.message}.`, {
+      details,
+    });
+  }
   if (failure.reason === 'encrypted') {
     return new RepaError(
       'document_encrypted',
@@ -78,28 +110,102 @@ export async function readDocument(
   bytes: Uint8Array,
   options: ReadDocumentOptions = {},
 ): Promise<DocumentText> {
-  const { version, cache, limits } = options;
-  const extract = async () => {
-    const cached = version === undefined ? undefined : await cache?.read(version);
-    if (cached !== undefined) return cached;
-    const extracted = await extractDocument(format, bytes, limits);
-    if (!('reason' in extracted) && version !== undefined) await cache?.write(version, extracted);
-    return extracted;
+  const { version, cache, limits, signal } = options;
+  const ocrLanguages = options.ocrLanguages ?? DEFAULT_OCR_LANGUAGES;
+  const extractor =
+    ocrLanguages.length === 0
+      ? DOCUMENT_EXTRACTOR
+      : `${DOCUMENT_EXTRACTOR} ocr-${ocrLanguages.join('+')}`;
+  const start = (): Running => {
+    const stop = new AbortController();
+    const progress = new Set<NonNullable<ExtractionCall['onProgress']>>();
+    const outcome = (async () => {
+      const cached = version === undefined ? undefined : await cache?.read(version, extractor);
+      if (cached !== undefined) return cached;
+      const extracted = await extractDocument(format, bytes, limits, {
+        ocrLanguages,
+        signal: stop.signal,
+        onProgress: (made) => {
+          for (const tell of progress) tell(made);
+        },
+      });
+      if ('reason' in extracted) return extracted;
+      const unrecognised = extracted.parts.find((part) => part.unrecognised !== undefined);
+      // A scan none of whose pages could be recognised is unreadable here, naming what to install.
+      if (unrecognised && extracted.parts.every((part) => part.empty)) {
+        const reason = 'ocr_unavailable' as const;
+        return { reason, message: unrecognised.unrecognised as string };
+      }
+      // A page not recognised (no engine, or past its time) is tried again at the next read.
+      const retry = extracted.parts.some(
+        (part) => part.unrecognised !== undefined || part.failed?.startsWith('time_limit'),
+      );
+      if (!retry && version !== undefined) await cache?.write(version, extractor, extracted);
+      return extracted;
+    })();
+    return { outcome, waiting: 0, stop, progress };
   };
-  let pending: Extraction;
+  let entry: Running;
   if (version === undefined) {
-    pending = extract();
+    entry = start();
   } else {
     const owner = cache ?? NO_CACHE;
-    const byVersion = running.get(owner) ?? new Map<string, Extraction>();
+    const byVersion = running.get(owner) ?? new Map<string, Running>();
     running.set(owner, byVersion);
-    pending = byVersion.get(version) ?? extract();
-    if (!byVersion.has(version)) {
-      byVersion.set(version, pending);
-      void pending.finally(() => byVersion.delete(version)).catch(() => undefined);
+    const key = `${version} ${extractor}`;
+    const found = byVersion.get(key);
+    entry = found ?? start();
+    if (found === undefined) {
+      byVersion.set(key, entry);
+      void entry.outcome.finally(() => byVersion.delete(key)).catch(() => undefined);
     }
   }
-  const outcome = await pending;
+  const outcome = await waitFor(entry, options.onProgress, signal);
   if ('reason' in outcome) throw unreadable(options.shown ?? 'The document', format, outcome);
   return outcome;
+}
+
+/**
+ * The outcome of `entry` for one read: `cancelled` as soon as `signal` aborts, and the extraction
+ * stopped when no other read waits for it.
+ */
+async function waitFor(
+  entry: Running,
+  onProgress: ExtractionCall['onProgress'],
+  signal: AbortSignal | undefined,
+): Promise<DocumentText | ExtractionError> {
+  const cancelled: ExtractionError = { reason: 'cancelled', message: 'cancelled' };
+  if (signal?.aborted) return cancelled;
+  entry.waiting += 1;
+  if (onProgress) entry.progress.add(onProgress);
+  let abort = () => {};
+  const aborted = new Promise<ExtractionError>((resolve) => {
+    abort = () => {
+      entry.waiting -= 1;
+      if (entry.waiting === 0) entry.stop.abort();
+      resolve(cancelled);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+  try {
+    return await Promise.race([entry.outcome, aborted]);
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    if (onProgress) entry.progress.delete(onProgress);
+    if (!signal?.aborted) entry.waiting -= 1;
+  }
+}
+
+/**
+ * Page `page` (1-based) of a PDF drawn as a PNG in an extraction process (spec R121: a page shown
+ * to a model that sees), within `limits`. `document_unreadable` when it cannot be drawn.
+ */
+export async function renderPdfPage(
+  bytes: Uint8Array,
+  page: number,
+  options: { shown?: string; limits?: Partial<ExtractionLimits>; signal?: AbortSignal } = {},
+): Promise<Uint8Array> {
+  const image = await renderPdfPageImage(bytes, page, options.limits, options.signal);
+  if ('reason' in image) throw unreadable(options.shown ?? 'The document', 'pdf', image);
+  return image;
 }

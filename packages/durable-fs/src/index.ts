@@ -8,7 +8,7 @@ export {
   READ_FOLLOW,
   READ_NO_FOLLOW,
 } from './fs-layer.js';
-export { IGNORE_EVERYTHING, ignoreFolderContents } from './ignore-folder.js';
+export { ignoreFolderContents } from './ignore-folder.js';
 export {
   createFile,
   isReplaceTempName,

@@ -48,27 +48,18 @@ export {
 } from './packages/index.js';
 export { checkRunInput } from './run-inputs.js';
 export {
-  checkSessionFile,
-  createSessionFile,
   createSpaceSession,
   deleteSpaceSession,
   exportSession,
   findSessionFile,
-  listSessionFiles,
   listSpaceSessions,
   notLastRun,
-  openSessionFile,
   type RunInHistory,
   readSessionHistory,
-  SESSION_FILE_LIMIT,
   type SessionExportFormat,
-  type SessionFileCheck,
-  sessionDirectoryOf,
-  sessionMarkdown,
   sessionRunMarks,
 } from './sessions/index.js';
 export {
-  checkTrustedPiFiles,
   inspectSpaceForTrust,
   type KnownToRepa,
   learningContextDigest,

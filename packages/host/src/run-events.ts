@@ -1,17 +1,24 @@
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import {
-  parseToolErrorText,
-  type RunEvent,
-  saveDiffSchema,
-  saveReceiptSchema,
-  type WireError,
-} from '@repa/protocol';
+import { parseToolErrorText, type RunEvent, type WireError } from '@repa/protocol';
+import { saveDiffSchema, saveReceiptSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 
 const toolDetailsSchema = z.looseObject({
   operationId: z.string().optional(),
   receipts: z.array(saveReceiptSchema).optional(),
   diffs: z.array(saveDiffSchema).optional(),
+});
+
+/** A read's progress (`details.progress` of Pi's update) and the pages it sent as images. */
+const progressSchema = z.looseObject({
+  progress: z.looseObject({
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    target: z.string(),
+  }),
+});
+const imagesSchema = z.looseObject({
+  document: z.looseObject({ images: z.array(z.number().int().positive()) }),
 });
 
 /** The wire error of a failed tool call, from the text Pi made of the thrown error. */
@@ -45,8 +52,26 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
           args: event.args,
         },
       ];
+    case 'tool_execution_update': {
+      const update = progressSchema.safeParse(
+        (event.partialResult as { details?: unknown } | undefined)?.details,
+      );
+      if (!update.success) return [];
+      const { done, total, target } = update.data.progress;
+      return [
+        {
+          type: 'tool-progress',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          target,
+          done,
+          total,
+        },
+      ];
+    }
     case 'tool_execution_end': {
       const raw = (event.result as { details?: unknown })?.details;
+      const images = event.toolName === 'read' ? imagesSchema.safeParse(raw) : undefined;
       // Only a saving tool's details carry these fields: the others need no parse (a read's
       // details hold the whole window's facts).
       const saving =
@@ -64,6 +89,7 @@ export function runEventsFromPi(event: AgentSessionEvent): RunEvent[] {
           ...(operationId ? { operationId } : {}),
           ...(receipts ? { receipts } : {}),
           ...(diffs?.length ? { diffs } : {}),
+          ...(images?.success ? { images: images.data.document.images } : {}),
           ...(event.isError ? { error: errorOfResult(event.result) } : {}),
         },
       ];

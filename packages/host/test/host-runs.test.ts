@@ -75,7 +75,8 @@ describe('PiConversationHost runs', () => {
       );
       expect(reasons).toMatchObject({
         append: 'set by space override',
-        environment: 'enabled by default; learning context on by session override',
+        environment:
+          'enabled by default; learning context on by session override; study summary on',
         fileChanges: 'off by application override',
       });
       host.dispose();

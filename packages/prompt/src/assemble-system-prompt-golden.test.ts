@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { promptSectionNameSchema, RepaError } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
+import { promptSectionNameSchema } from '@repa/protocol/schemas';
 import { describe, expect, it } from 'vitest';
 import { assembleSystemPrompt, DEFAULT_BASE_PROMPT } from './index.js';
 import {

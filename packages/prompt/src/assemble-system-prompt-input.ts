@@ -1,12 +1,10 @@
+import type { PromptSettings, SettingsLevel, StudyMode } from '@repa/protocol';
 import {
   invalidRequestFromZod,
-  type PromptSettings,
   promptSettingsSchema,
-  type SettingsLevel,
-  type StudyMode,
   settingsLevelSchema,
   studyModeSchema,
-} from '@repa/protocol';
+} from '@repa/protocol/schemas';
 import { z } from 'zod';
 
 /** Facts about the working environment, read by the caller (the prompt never reads them itself). */
@@ -115,6 +113,7 @@ const sourcesSchema = z.object({
   learningContext: settingsLevelSchema.optional(),
   fileChanges: settingsLevelSchema.optional(),
   citations: settingsLevelSchema.optional(),
+  studySummary: settingsLevelSchema.optional(),
 });
 
 const inputSchema: z.ZodType<AssembleSystemPromptInput> = z.object({

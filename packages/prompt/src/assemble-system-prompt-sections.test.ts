@@ -204,6 +204,16 @@ describe('assembleSystemPrompt', () => {
       expect(sectionOf(off.report, 'environment').reason).toBe(
         'enabled by default; learning context off by space override',
       );
+      // The study summary is a part of the learning context, turned off on its own.
+      const input = readGoldenInput('defaults');
+      const noSummary = assembleSystemPrompt({
+        ...input,
+        settings: { ...input.settings, studySummary: false },
+        sources: { ...input.sources, studySummary: 'space' },
+      });
+      expect(sectionOf(noSummary.report, 'environment').reason).toMatch(
+        /; learning context on( by default)?; study summary off by space override$/u,
+      );
     });
 
     it('names the enabled tools that find things, and never lists the space', () => {

@@ -65,11 +65,15 @@ function decideSections(input: AssembleSystemPromptInput): SectionDecision[] {
         ? { name: 'base', text: null, reason: `empty${source('base')}` }
         : { name: 'base', text: settings.base, reason: `set${source('base')}` };
 
+  // The study summary is a part of the learning context: it goes with it.
+  const learning = settings.learningContext
+    ? `on${source('learningContext')}; study summary ${settings.studySummary === false ? 'off' : 'on'}${source('studySummary')}`
+    : `off${source('learningContext')}`;
   const environmentDecision: SectionDecision = settings.environment
     ? {
         name: 'environment',
         text: environmentSection(environment, settings.learningContext, tools),
-        reason: `enabled${source('environment')}; learning context ${settings.learningContext ? 'on' : 'off'}${source('learningContext')}`,
+        reason: `enabled${source('environment')}; learning context ${learning}`,
       }
     : { name: 'environment', text: null, reason: `disabled${source('environment')}` };
 

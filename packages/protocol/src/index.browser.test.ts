@@ -2,13 +2,13 @@ import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-// The main entry is what a page bundles: its whole import graph must do without Node's built-ins,
-// which live behind `@repa/protocol/node`.
+// The main entry and `./schemas` are what a page bundles: their whole import graphs must do without
+// Node's built-ins, which live behind `@repa/protocol/node`.
 
-/** The main entry bundled as a browser would take it (fails on any `node:` import). */
-async function bundleForBrowser(): Promise<string> {
+/** An entry bundled as a browser would take it (fails on any `node:` import). */
+async function bundleForBrowser(entry = './index.ts'): Promise<string> {
   const result = await build({
-    entryPoints: [new URL('./index.ts', import.meta.url).pathname],
+    entryPoints: [new URL(entry, import.meta.url).pathname],
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -32,5 +32,18 @@ describe('@repa/protocol (the main entry)', () => {
     for (const name of ['process', 'Buffer', 'require']) {
       expect(runInNewContext(`typeof ${name}`, context)).toBe('undefined');
     }
+  });
+});
+
+describe('@repa/protocol/schemas', () => {
+  it('bundles for the browser and checks a value without Node built-ins', async () => {
+    const context: Record<string, unknown> = {};
+    runInNewContext(
+      `${await bundleForBrowser('./schemas.ts')}\nglobalThis.loaded = repaProtocol;`,
+      context,
+    );
+    const loaded = context.loaded as typeof import('./schemas.js');
+    expect(loaded.thinkingLevelSchema.safeParse('high').success).toBe(true);
+    expect(loaded.thinkingLevelSchema.safeParse('loud').success).toBe(false);
   });
 });

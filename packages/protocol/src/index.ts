@@ -7,127 +7,70 @@ export {
   type RepaClientOptions,
 } from './client/create-repa-client.js';
 export type { RepaTransport, RepaTransportFactory } from './client/repa-transport.js';
-export type { RunFollower, RunUpdate } from './client/run-follower.js';
+export { type RunFollower, type RunUpdate, runToEnd } from './client/run-follower.js';
 export { webSocketTransport } from './client/web-socket-transport.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from './daemon/daemon-output.js';
 export {
-  isRepaErrorCode,
   REPA_ERROR_CODES,
-  REPA_ERROR_FIXES,
   RepaError,
   type RepaErrorCode,
   type RepaErrorOptions,
   type WireError,
-  wireErrorSchema,
 } from './errors/repa-error.js';
-export {
-  parseToolErrorText,
-  toolErrorMessage,
-  toolErrorText,
-} from './errors/tool-error-text.js';
-export {
-  type ApprovalAnswer,
-  type ApprovalDecision,
-  type ApprovalRecord,
-  approvalRecordSchema,
-} from './v1/approvals.js';
-export {
-  type CitationLocation,
-  parseCitationLocation,
-} from './v1/citation-location.js';
+export { parseToolErrorText, toolErrorMessage, toolErrorText } from './errors/tool-error-text.js';
+export type { ApprovalAnswer, ApprovalDecision, ApprovalRecord } from './v1/approvals.js';
+export { type CitationLocation, parseCitationLocation } from './v1/citation-location.js';
 export {
   type Citation,
   type CitationStatus,
+  citationFootnotes,
   citationPlace,
-  citationSchema,
-  citationStatusSchema,
 } from './v1/citations.js';
-export {
-  idSchema,
-  PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  spaceRootSchema,
-  timestampSchema,
-  versionSchema,
-} from './v1/common.js';
-export {
-  type FileChange,
-  type FileChangeReport,
-  fileChangeReportSchema,
-  fileChangeSchema,
-  type SaveReceipt,
-  saveReceiptSchema,
-} from './v1/content.js';
-export { invalidRequestFromZod } from './v1/json-rpc.js';
-export { type V1JsonSchemas, v1JsonSchemas } from './v1/json-schema.js';
-export {
-  type LearningContext,
-  type LearningContextSourceState,
-  learningContextSchema,
-  learningContextSourceStateSchema,
-} from './v1/learning-context.js';
-export {
-  type LoginProgress,
-  type LoginType,
-  loginProgressSchema,
-  loginTypeSchema,
-} from './v1/login.js';
-export { type MaterialInfo, materialSchema } from './v1/methods/materials.js';
-export type {
-  StudyCard,
-  StudyCardState,
-  StudyDueCard,
-  StudyProgress,
-} from './v1/methods/study.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './v1/common.js';
+export type { FileChange, FileChangeReport, SaveReceipt } from './v1/content.js';
+export { foldedText } from './v1/folded-text.js';
+export type { LearningContext, LearningContextSourceState } from './v1/learning-context.js';
+export type { LoginProgress, LoginType } from './v1/login.js';
+export type { MaterialInfo } from './v1/methods/materials.js';
+export type { StudyCard, StudyCardState, StudyDueCard } from './v1/methods/study.js';
 export type { DraftedCard, DroppedCard, DroppedCardReason } from './v1/methods/study-drafts.js';
+export type { QuizQuestion } from './v1/methods/study-quiz.js';
 export {
-  type V1Method,
-  type V1Notification,
-  type V1NotificationParams,
-  type V1Params,
-  type V1Result,
-  v1Methods,
-  v1Notifications,
+  STUDY_CALENDAR_DAYS,
+  type StudyCalendarDay,
+  type StudyChangedQuestion,
+  type StudyGradeCounts,
+  type StudyProgress,
+} from './v1/methods/study-status.js';
+export type {
+  V1Method,
+  V1Notification,
+  V1NotificationParams,
+  V1Params,
+  V1Result,
 } from './v1/methods.js';
 export {
   type CredentialSource,
-  credentialSourceSchema,
   MODEL_SOURCE_WORDS,
   type ModelDecision,
   type ModelInfo,
   type ModelSource,
-  modelDecisionSchema,
-  modelInfoSchema,
-  modelSourceSchema,
 } from './v1/models.js';
-export {
-  type ConfiguredPackage,
-  configuredPackageSchema,
-  type PackageLevel,
-  type PackageResource,
-  packageLevelSchema,
-  packageResourceSchema,
-  type ResourceDiagnostic,
-  resourceDiagnosticSchema,
+export type {
+  ConfiguredPackage,
+  PackageLevel,
+  PackageResource,
+  ResourceDiagnostic,
 } from './v1/packages.js';
-export {
-  type PromptSectionName,
-  type PromptSectionReport,
-  promptSectionNameSchema,
-  promptSectionReportSchema,
-} from './v1/prompt.js';
-export {
-  type CommandChange,
-  commandChangeSchema,
-  type RewindFile,
-  type RewindResult,
-  type RunChangeKind,
-  type RunFileDiff,
-  rewindFileSchema,
-  rewindResultSchema,
-  runFileDiffSchema,
-  type SaveDiff,
-  saveDiffSchema,
+export { type PdfPageText, pdfPageText } from './v1/pdf-page-text.js';
+export type { PromptSectionName, PromptSectionReport } from './v1/prompt.js';
+export type {
+  CommandChange,
+  RewindFile,
+  RewindResult,
+  RunChangeKind,
+  RunFileDiff,
+  SaveDiff,
 } from './v1/rewind.js';
 export {
   RUN_IMAGE_MAX_BYTES,
@@ -140,13 +83,9 @@ export {
   type RunImageView,
   type RunInput,
   type RunInputView,
-  runAttachmentSchema,
-  runImageSchema,
-  runInputSchema,
 } from './v1/run-input.js';
 export {
   type AttachedSource,
-  attachedSourceSchema,
   isTerminalRunStatus,
   type RunApprovalAnsweredEvent,
   type RunApprovalRequestEvent,
@@ -167,58 +106,31 @@ export {
   type RunSteerDeliveredEvent,
   type RunTextDeltaEvent,
   type RunToolEndEvent,
+  type RunToolProgressEvent,
   type RunToolStartEvent,
   type RunUsage,
-  runDeliverySchema,
-  runEventNotificationSchema,
-  runEventSchema,
-  runInfoSchema,
-  runOverridesSchema,
-  runStatusSchema,
-  runUsageSchema,
 } from './v1/runs.js';
-export {
-  type HistoryItem,
-  type HistoryToolCall,
-  historyItemSchema,
-  type SessionInfo,
-  sessionInfoSchema,
-} from './v1/sessions.js';
+export type { HistoryItem, HistoryToolCall, SessionInfo } from './v1/sessions.js';
 export type { SettingItem } from './v1/setting-item.js';
 export {
   coerceSettingValue,
   MODEL_SETTING_ITEMS,
   PROMPT_SETTING_ITEMS,
-  parseSettingValue,
   REPA_TOOL_NAMES,
   SETTING_ITEMS,
 } from './v1/setting-items.js';
-export {
-  daemonIdleMinutesSchema,
-  type EditsMode,
-  editsModeSchema,
-  type FileChangesMode,
-  fileChangesModeSchema,
-  type ModelSettings,
-  type ModelSettingsSources,
-  modelSettingsSchema,
-  modelSettingsSourcesSchema,
-  type PromptSettings,
-  type PromptSettingsSources,
-  promptSettingsSchema,
-  promptSettingsSourcesSchema,
-  type SettingItemView,
-  type SettingsLevel,
-  type StudyMode,
-  settingItemViewSchema,
-  settingOverrideSchema,
-  settingsLevelSchema,
-  settingsScopeSchema,
-  studyModeSchema,
-  type ThinkingLevel,
-  thinkingLevelSchema,
-  type WritableSettingsLevel,
-  writableSettingsLevelSchema,
+export type {
+  EditsMode,
+  FileChangesMode,
+  ModelSettings,
+  ModelSettingsSources,
+  PromptSettings,
+  PromptSettingsSources,
+  SettingItemView,
+  SettingsLevel,
+  StudyMode,
+  ThinkingLevel,
+  WritableSettingsLevel,
 } from './v1/settings.js';
 export {
   type CitedPassage,
@@ -229,14 +141,7 @@ export {
   RATING_NAMES,
 } from './v1/study-text.js';
 export { toolCallTarget } from './v1/tool-target.js';
-export {
-  type RestrictedItem,
-  type RestrictedKind,
-  restrictedItemSchema,
-  restrictedKindSchema,
-  type TrustReason,
-  trustReasonSchema,
-} from './v1/trust.js';
+export type { RestrictedItem, RestrictedKind, TrustReason } from './v1/trust.js';
 export type {
   ContextBuildParams,
   ContextBuildResult,

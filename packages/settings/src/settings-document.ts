@@ -1,4 +1,5 @@
-import { idSchema, RepaError } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
+import { idSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 import type { SettingsRegistry } from './settings-registry.js';
 

@@ -1,4 +1,4 @@
-import { modelSettingsSchema, promptSettingsSchema } from '@repa/protocol';
+import { modelSettingsSchema, promptSettingsSchema } from '@repa/protocol/schemas';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -25,6 +25,7 @@ describe('settingsRegistry', () => {
         'prompts.learningContext': true,
         'prompts.fileChanges': 'on-demand',
         'prompts.citations': true,
+        'prompts.studySummary': true,
       });
     });
 
@@ -38,7 +39,7 @@ describe('settingsRegistry', () => {
       ).toEqual(fields.sort());
     });
 
-    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto; study mode answer) for every ModelSettings field', () => {
+    it('declares the model items (null defaults where Pi decides; bash off, 120 s; edits auto; study mode answer; OCR in eng) for every ModelSettings field', () => {
       const model = new Set(Object.values(modelSettingItems).map((item) => item.key));
       const defaults = Object.fromEntries(
         settingsRegistry.items
@@ -53,6 +54,7 @@ describe('settingsRegistry', () => {
         'tools.bashTimeoutSeconds': 120,
         'tools.edits': 'auto',
         'study.mode': 'answer',
+        'documents.ocrLanguages': ['eng'],
       });
     });
 

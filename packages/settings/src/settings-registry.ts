@@ -3,10 +3,10 @@ import {
   type ModelSettings,
   PROMPT_SETTING_ITEMS,
   type PromptSettings,
-  promptSettingsSchema,
   SETTING_ITEMS,
   type SettingItem,
 } from '@repa/protocol';
+import { promptSettingsSchema } from '@repa/protocol/schemas';
 
 /**
  * One settings item as a registry takes it: the protocol's `SettingItem` (key, description, value

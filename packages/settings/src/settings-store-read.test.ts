@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { promptSettingsSchema, runInfoSchema } from '@repa/protocol';
+import { promptSettingsSchema, runInfoSchema } from '@repa/protocol/schemas';
 import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { settingsRegistry } from './settings-registry.js';
@@ -232,6 +232,7 @@ describe('SettingsStore', () => {
           bashTimeoutSeconds: 120,
           edits: 'auto',
           studyMode: 'answer',
+          ocrLanguages: ['eng'],
         },
         modelSources: {
           model: 'default',
@@ -241,6 +242,7 @@ describe('SettingsStore', () => {
           bashTimeoutSeconds: 'default',
           edits: 'default',
           studyMode: 'default',
+          ocrLanguages: 'default',
         },
       });
       expect(promptSettingsSchema.parse(run.promptSettings)).toEqual(run.promptSettings);

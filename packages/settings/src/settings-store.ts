@@ -2,17 +2,19 @@ import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import {
-  idSchema,
   type ModelSettings,
-  modelSettingsSchema,
   type PromptSettings,
-  promptSettingsSchema,
   RepaError,
   type SettingItemView,
   type SettingsLevel,
   type WritableSettingsLevel,
-  writableSettingsLevelSchema,
 } from '@repa/protocol';
+import {
+  idSchema,
+  modelSettingsSchema,
+  promptSettingsSchema,
+  writableSettingsLevelSchema,
+} from '@repa/protocol/schemas';
 import { buildView, type Layers, layersOf } from './setting-view.js';
 import {
   findForbiddenKey,

@@ -24,6 +24,7 @@ import {
   type Chat,
   chatStatus,
   comeBack,
+  deliverInto,
   earlierTurns,
   recentSessions,
   SLASH_COMMANDS,
@@ -290,7 +291,8 @@ With --json, no prompt is shown and every run prints the same JSON lines as repa
     const code = await terminalChat({
       send: (text, printer, delivery, accepted, approver) =>
         sendRequest({ ...chat, printer }, text, delivery, accepted, approver),
-      command: (line, say) => slashCommand(chat, line, say),
+      command: (line, say, pick) => slashCommand(chat, line, say, pick),
+      deliver: (name, text, say) => deliverInto(chat, name, text, say, true),
       commands: [...SLASH_COMMANDS, ...templates],
       isTemplate: (line) => isTemplateLine(templates, line),
       space: chat.space,

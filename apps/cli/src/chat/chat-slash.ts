@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type RepaClient, RepaError, type SessionInfo } from '@repa/protocol';
+import { type RepaClient, RepaError, type RunInfo, type SessionInfo } from '@repa/protocol';
 import { editsModeOf } from '../approval-lines.js';
 import type { CliContext } from '../cli-context.js';
 import { describeCompaction } from '../commands/session-commands.js';
-import { describeRunModel } from '../describe-model.js';
 import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
 import type { RunPrinter } from '../run-printer.js';
+import { modelCommand, type PickModel } from './chat-model.js';
 import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
 import { toggleTutor, tutorOn } from './chat-tutor.js';
 import { undoLastRun } from './chat-undo.js';
@@ -20,7 +20,10 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/resume', 'N|ID: switch to session N of /sessions (or by id)'],
   ['/history', 'show the earlier turns of this session, a page at a time'],
   ['/context', 'show the learning context of the space'],
-  ['/model', 'show the model the next reply uses, and why'],
+  [
+    '/model',
+    '[ID]: switch this session to model ID; alone: pick one of the models (arrows, Enter; Esc keeps it)',
+  ],
   ['/tutor', 'switch tutor mode for this session: hints and questions back, read-only tools'],
   ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
@@ -157,10 +160,49 @@ export async function chatStatus(chat: Chat): Promise<string> {
 }
 
 /**
- * Runs a slash command; resolves with false for `/quit` (or `/exit`). Unknown commands are
- * refused, never sent to the model.
+ * `/steer TEXT` or `/follow-up TEXT`: sends TEXT into the session's running reply; resolves with
+ * its own run (undefined, having said why, when nothing was sent).
  */
-export async function slashCommand(chat: Chat, line: string, say: (text: string) => void) {
+export async function deliverInto(
+  chat: Chat,
+  name: '/steer' | '/follow-up',
+  arg: string,
+  say: (text: string) => void,
+  quiet = false,
+): Promise<RunInfo | undefined> {
+  if (arg === '') {
+    say(`${name} needs the text to send, e.g. ${name} keep it shorter; nothing was sent.`);
+    return undefined;
+  }
+  try {
+    const { run } = await chat.client.request('run.submit', {
+      space: chat.space,
+      sessionId: chat.sessionId,
+      requestId: randomUUID(),
+      input: { type: 'text', text: arg },
+      delivery: name === '/steer' ? 'steer' : 'followUp',
+    });
+    if (!quiet) say(`[${name.slice(1)}] into run ${run.targetRunId ?? run.runId}`);
+    return run;
+  } catch (error) {
+    if (!(RepaError.isInstance(error) && error.code === 'no_active_run')) throw error;
+    say(
+      `No reply is running in this session, so ${name} has nothing to go into; nothing was sent. (no_active_run)\nFix: Send the text as a request of its own.`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * Runs a slash command; resolves with false for `/quit` (or `/exit`). Unknown commands are
+ * refused, never sent to the model. `pick` is the terminal's model picker (`/model` alone).
+ */
+export async function slashCommand(
+  chat: Chat,
+  line: string,
+  say: (text: string) => void,
+  pick?: PickModel,
+) {
   const [name = ''] = line.split(/\s+/, 1);
   const arg = line.slice(name.length).trim();
   switch (name) {
@@ -205,14 +247,9 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       );
       break;
     }
-    case '/model': {
-      const { choice } = await chat.client.request('models.next', {
-        space: chat.space,
-        sessionId: chat.sessionId,
-      });
-      say(`[repa] model: ${describeRunModel(choice)} (repa models lists the others)`);
+    case '/model':
+      await modelCommand(chat, arg, say, pick);
       break;
-    }
     case '/compact': {
       say('[repa] compacting the session…');
       const result = await chat.client.request('session.compact', {
@@ -224,28 +261,9 @@ export async function slashCommand(chat: Chat, line: string, say: (text: string)
       break;
     }
     case '/steer':
-    case '/follow-up': {
-      if (arg === '') {
-        say(`${name} needs the text to send, e.g. ${name} keep it shorter; nothing was sent.`);
-        break;
-      }
-      try {
-        const { run } = await chat.client.request('run.submit', {
-          space: chat.space,
-          sessionId: chat.sessionId,
-          requestId: randomUUID(),
-          input: { type: 'text', text: arg },
-          delivery: name === '/steer' ? 'steer' : 'followUp',
-        });
-        say(`[${name.slice(1)}] into run ${run.targetRunId ?? run.runId}`);
-      } catch (error) {
-        if (!(RepaError.isInstance(error) && error.code === 'no_active_run')) throw error;
-        say(
-          `No reply is running in this session, so ${name} has nothing to go into; nothing was sent. (no_active_run)\nFix: Send the text as a request of its own.`,
-        );
-      }
+    case '/follow-up':
+      await deliverInto(chat, name, arg, say);
       break;
-    }
     case '/tutor':
       await toggleTutor(chat, say);
       break;

@@ -1,12 +1,9 @@
-import { Writable } from 'node:stream';
 import {
   CombinedAutocompleteProvider,
   Container,
   Editor,
-  type EditorTheme,
   matchesKey,
   ProcessTerminal,
-  Text,
   TruncatedText,
   TuiMainScreen,
 } from '@earendil-works/pi-tui';
@@ -14,8 +11,10 @@ import { RepaError, type RunDelivery, type RunInfo } from '@repa/protocol';
 import type { Approver } from '../approvals.js';
 import type { FollowedRun } from '../follow-run.js';
 import { RunPrinter } from '../run-printer.js';
-import { FRAMES, formatElapsed, type WaitIndicator } from '../style.js';
+import type { WaitIndicator } from '../style.js';
 import { chatApprovals } from './chat-approvals.js';
+import type { PickModel } from './chat-model.js';
+import { dim, Held, pickIn, THEME, Transcript, WorkingLine } from './chat-views.js';
 
 /** What the terminal chat needs from `repa chat`. */
 export interface TerminalChatActions {
@@ -27,8 +26,14 @@ export interface TerminalChatActions {
     accepted?: (run: RunInfo) => void,
     approver?: Approver,
   ): FollowedRun;
-  /** Runs a slash command; resolves false for `/exit`. */
-  command(line: string, say: (text: string) => void): Promise<boolean>;
+  /** Runs a slash command (`pick`: the model picker); resolves false for `/exit`. */
+  command(line: string, say: (text: string) => void, pick?: PickModel): Promise<boolean>;
+  /** `/steer TEXT` or `/follow-up TEXT`: its own run, or undefined when nothing was sent (said why). */
+  deliver?(
+    name: '/steer' | '/follow-up',
+    text: string,
+    say: (text: string) => void,
+  ): Promise<RunInfo | undefined>;
   /** True for a prompt template's line (`/name …`): it is sent as a request, not run here. */
   isTemplate?(line: string): boolean;
   /** The slash commands with what each does, for completion. */
@@ -48,132 +53,6 @@ export interface TerminalChatActions {
   follow?(runId: string, printer: RunPrinter): FollowedRun;
 }
 
-const plain = (text: string) => text;
-const THEME: EditorTheme = {
-  borderColor: plain,
-  selectList: {
-    selectedPrefix: plain,
-    selectedText: plain,
-    description: plain,
-    scrollInfo: plain,
-    noMatch: plain,
-  },
-};
-
-/** The transcript above the editor: one text block per request and per reply, as they grow. */
-class Transcript {
-  readonly view = new Container();
-  #block: Text | undefined;
-  #text = '';
-  readonly #changed: () => void;
-
-  constructor(changed: () => void) {
-    this.#changed = changed;
-  }
-
-  /** Starts a new block (the next output goes into it). */
-  next(): void {
-    this.#block = undefined;
-    this.#text = '';
-  }
-
-  /**
-   * Shows `text` in a block of its own after everything shown, leaving the current block where it
-   * is: a command's output while a reply streams goes below the reply, not into its sentence.
-   */
-  note(text: string): void {
-    this.view.addChild(new Text(text.replace(/\n$/, ''), 0, 0));
-    this.#changed();
-  }
-
-  /** Appends output to the current block. */
-  append(chunk: string): void {
-    if (!this.#block) {
-      this.#block = new Text('', 0, 0);
-      this.view.addChild(this.#block);
-    }
-    this.#text += chunk;
-    this.#block.setText(this.#text.replace(/\n$/, ''));
-    this.#changed();
-  }
-
-  /** A stream whose writes are appended (what a {@link RunPrinter} prints to). */
-  stream(): Writable {
-    return new Writable({
-      write: (chunk: Buffer | string, _encoding, done) => {
-        this.append(String(chunk));
-        done();
-      },
-    });
-  }
-}
-
-/** A stream that keeps what is written until {@link Held.release}, then writes through to `to`. */
-class Held {
-  #chunks: string[] | undefined = [];
-  readonly #to: (chunk: string) => void;
-
-  constructor(to: (chunk: string) => void) {
-    this.#to = to;
-  }
-
-  /** Writes what was kept, and from now on everything at once. */
-  release(): void {
-    for (const chunk of this.#chunks ?? []) this.#to(chunk);
-    this.#chunks = undefined;
-  }
-
-  stream(): Writable {
-    return new Writable({
-      write: (chunk: Buffer | string, _encoding, done) => {
-        if (this.#chunks) this.#chunks.push(String(chunk));
-        else this.#to(String(chunk));
-        done();
-      },
-    });
-  }
-}
-
-/** The working indicator: a line above the editor with what the reply waits for and how long. */
-class WorkingLine implements WaitIndicator {
-  readonly view = new Text('', 0, 0);
-  readonly #changed: () => void;
-  #timer: NodeJS.Timeout | undefined;
-  #label = '';
-  #since = 0;
-  #frame = 0;
-
-  constructor(changed: () => void) {
-    this.#changed = changed;
-  }
-
-  start(label: string, since = Date.now()): void {
-    this.#label = label;
-    this.#since = since;
-    this.#timer ??= setInterval(() => this.#draw(), 100);
-    this.#draw();
-  }
-
-  /** Nothing to erase: the line is the terminal UI's own. */
-  clear(): void {}
-
-  stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.view.setText('');
-    this.#changed();
-  }
-
-  #draw(): void {
-    this.#frame = (this.#frame + 1) % FRAMES.length;
-    const elapsed = formatElapsed(Date.now() - this.#since);
-    this.view.setText(dim(`${FRAMES[this.#frame]} ${this.#label} · ${elapsed}`));
-    this.#changed();
-  }
-}
-
-const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
-
 /** A request of the chat: shown, then followed once the replies before it have ended. */
 interface Turn {
   text: string;
@@ -183,6 +62,12 @@ interface Turn {
   start(): FollowedRun;
   /** Shows its output held so far (queued requests stream into a hold until their turn). */
   show(): void;
+}
+
+/** `text`'s first line, shortened to a pending line's length. */
+function firstLine(text: string): string {
+  const [first = ''] = text.split('\n', 1);
+  return first.length > 70 || first.length < text.length ? `${first.slice(0, 69)}…` : first;
 }
 
 /**
@@ -197,11 +82,21 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
   const working = new WorkingLine(() => tui.requestRender());
   // The status line: one row, cut to the terminal's width.
   const statusView = new Container();
+  // Steers and follow-ups sent into the running reply, by their own run id, until delivered.
+  const deliveries = new Map<string, { text: string; line: { remove(): void } }>();
+  const arrived = new Set<string>(); // Delivered before run.submit's answer came back.
+  const delivered = (requestRunId: string) => {
+    const pending = deliveries.get(requestRunId);
+    if (!pending) arrived.add(requestRunId);
+    pending?.line.remove();
+    deliveries.delete(requestRunId);
+  };
   const printer = new RunPrinter({
     out: transcript.stream(),
     json: false,
     showErrors: true,
     indicator: working,
+    delivered,
   });
   let active: FollowedRun | undefined;
   // While a reply streams, other output goes below it (never into its sentence).
@@ -232,8 +127,19 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
       null,
     ),
   );
+  // Where the model picker opens (`/model` alone), above the editor.
+  const pickerView = new Container();
+  let picking = false;
+  const pick: PickModel = (choices, current) => {
+    picking = true;
+    return pickIn(tui, pickerView, editor, choices, current).finally(() => {
+      picking = false;
+    });
+  };
   tui.addChild(transcript.view);
+  tui.addChild(transcript.pendingView);
   tui.addChild(working.view);
+  tui.addChild(pickerView);
   tui.addChild(editor);
   tui.addChild(statusView);
   tui.setFocus(editor);
@@ -266,6 +172,13 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
         const repaError = RepaError.fromUnknown(error);
         say(`repa: ${repaError.message} (${repaError.code})\nFix: ${repaError.fix}`);
       } finally {
+        // What was sent into this reply and never reached it: said once, where the reply ended.
+        for (const [runId, { text, line }] of deliveries) {
+          line.remove();
+          deliveries.delete(runId);
+          transcript.next();
+          transcript.append(`${text} (not delivered: the reply ended first)\n`);
+        }
         active = undefined;
         working.stop();
         transcript.next();
@@ -280,7 +193,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
    */
   const later = (
     text: string,
-    follow: (printer: RunPrinter) => FollowedRun,
+    follow: (printer: RunPrinter, pending: (line: string) => void) => FollowedRun,
     from?: string,
   ): Turn => {
     const held = new Held((chunk) => transcript.append(chunk));
@@ -303,22 +216,35 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
       json: false,
       showErrors: true,
       indicator,
+      delivered,
     });
-    const run = follow(queuedPrinter);
+    // Until its turn it is a pending line, shown once where the model takes it up.
+    const pending = transcript.pending(`[${from ? `${from}, ` : ''}queued] ${firstLine(text)}`);
+    const run = follow(queuedPrinter, pending.update);
     run.done.catch(() => {}); // Its failure (e.g. queue_full) is shown at its turn.
     const show = () => {
+      pending.remove();
       held.release();
       shown = true;
       if (waitingFor) working.start(...waitingFor);
     };
     return { text, start: () => run, show, ...(from ? { from } : {}) };
   };
-  const queued = (accepted: RunInfo) => {
-    if (!accepted.queuePosition) return;
-    say(`[queued] run ${accepted.runId} waits at position ${accepted.queuePosition}`);
-  };
   const queue = (text: string): Turn =>
-    later(text, (held) => actions.send(text, held, 'queue', queued, approver));
+    later(text, (held, pending) =>
+      actions.send(
+        text,
+        held,
+        'queue',
+        (accepted) => {
+          if (!accepted.queuePosition) return;
+          pending(
+            `[queued] ${firstLine(text)} (run ${accepted.runId}, position ${accepted.queuePosition})`,
+          );
+        },
+        approver,
+      ),
+    );
 
   // A run another client starts in this session streams here too, in its turn.
   const follow = actions.follow;
@@ -337,9 +263,33 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     if (answer(text)) return;
     if (text === '') return;
     editor.addToHistory(text);
+    const delivery = /^(\/steer|\/follow-up)(?:\s+|$)/.exec(text)?.[1] as
+      | '/steer'
+      | '/follow-up'
+      | undefined;
+    if (delivery && actions.deliver) {
+      // Shown once: pending below the reply until the model reads it, then in the reply there.
+      const arg = text.slice(delivery.length).trim();
+      const shown = `[${delivery.slice(1)}] ${firstLine(arg)}`;
+      actions.deliver(delivery, arg, say).then(
+        (run) => {
+          if (!run || arrived.delete(run.runId)) return;
+          const wait = delivery === '/steer' ? "the reply's next step" : 'the reply to stop';
+          deliveries.set(run.runId, {
+            text: shown,
+            line: transcript.pending(`${shown} (waits for ${wait})`),
+          });
+        },
+        (error: unknown) => {
+          const repaError = RepaError.fromUnknown(error);
+          say(`repa: ${repaError.message} (${repaError.code})\nFix: ${repaError.fix}`);
+        },
+      );
+      return;
+    }
     if (text.startsWith('/') && !text.includes('\n') && !actions.isTemplate?.(text)) {
       say(`you> ${text}`);
-      actions.command(text, say).then(
+      actions.command(text, say, pick).then(
         (goOn) => {
           if (!goOn) finish(0);
           else refreshStatus();
@@ -373,6 +323,7 @@ export async function terminalChat(actions: TerminalChatActions): Promise<number
     } else finish(0);
   };
   tui.addInputListener((data) => {
+    if (picking) return undefined; // The picker's own keys: Esc and Ctrl-C keep the model.
     if (matchesKey(data, 'ctrl+c')) {
       interrupt();
       return { consume: true };

@@ -1,4 +1,11 @@
-import { runStatusSchema, thinkingLevelSchema, writableSettingsLevelSchema } from '@repa/protocol';
+import { SETTING_ITEMS } from '@repa/protocol';
+import { createRepaClient, daemonPaths } from '@repa/protocol/node';
+import {
+  runStatusSchema,
+  thinkingLevelSchema,
+  writableSettingsLevelSchema,
+} from '@repa/protocol/schemas';
+import { type CliContext, spaceOf } from '../cli-context.js';
 import type { Command, CommandGroup } from '../command.js';
 import { defineCommand, GLOBAL_OPTIONS } from '../command.js';
 import { usageError } from '../usage-error.js';
@@ -15,12 +22,29 @@ type Shell = (typeof SHELLS)[number];
 /** Options whose value is a folder or a file; the others with a fixed set of values. */
 const DIRECTORY_OPTIONS = new Set(['space', 'app-dir', 'agent-dir']);
 const FILE_OPTIONS = new Set(['file']);
+/** Values read from the running daemon when completed: `repa completion models|sessions`. */
+const LIVE = ['models', 'sessions'] as const;
+type Live = (typeof LIVE)[number];
 const VALUE_CHOICES: Record<string, readonly string[]> = {
   level: writableSettingsLevelSchema.options,
   status: runStatusSchema.options,
   thinking: thinkingLevelSchema.options,
+  model: [':models'],
+  session: [':sessions'],
 };
-const POSITIONAL_CHOICES: Record<string, readonly string[]> = { completion: SHELLS };
+const SETTING_KEYS = SETTING_ITEMS.map((item) => item.key);
+const POSITIONAL_CHOICES: Record<string, readonly string[]> = {
+  completion: SHELLS,
+  'settings get': SETTING_KEYS,
+  'settings set': SETTING_KEYS,
+  'settings reset': SETTING_KEYS,
+  ...Object.fromEntries(
+    ['show', 'export', 'rename', 'compact', 'delete'].map((sub) => [
+      `sessions ${sub}`,
+      [':sessions'],
+    ]),
+  ),
+};
 
 interface Entry {
   /** `run`, `runs list`. */
@@ -159,6 +183,7 @@ _repa() {
   case "$candidates" in
     :dirs) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     :files) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+    :models|:sessions) candidates="$(command repa completion "\${candidates#:}" 2>/dev/null)" ;;
   esac
   mapfile -t COMPREPLY < <(compgen -W "$candidates" -- "$cur")
 }
@@ -176,11 +201,43 @@ _repa() {
   case "$candidates" in
     :dirs) _files -/; return ;;
     :files) _files; return ;;
+    :models|:sessions) candidates="$(command repa completion "\${candidates#:}" 2>/dev/null)" ;;
   esac
   compadd -- \${(f)candidates}
 }
 compdef _repa repa
 `;
+}
+
+/** Fish's `-a` argument for `values`: a live kind asks `repa completion KIND` when completed. */
+function fishValues(values: readonly string[]): string {
+  const [first = ''] = values;
+  return first.startsWith(':')
+    ? `(repa completion ${first.slice(1)} 2>/dev/null)`
+    : values.join(' ');
+}
+
+/**
+ * The model ids (with credentials) or the current space's session ids the running daemon knows,
+ * one a line; nothing when no daemon runs (completing never starts one).
+ */
+async function liveValues(context: CliContext, kind: Live): Promise<string[]> {
+  const client = createRepaClient({ socketPath: daemonPaths(context.appDirectory).socketPath });
+  try {
+    await client.connect();
+    if (kind === 'models') {
+      const { models } = await client.request('models.list', {});
+      return models.filter((model) => model.credentials).map((model) => model.id);
+    }
+    const { sessions } = await client.request('session.list', {
+      space: spaceOf(context, undefined),
+    });
+    return sessions.map((session) => session.sessionId);
+  } catch {
+    return [];
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }
 
 function fishScript(table: CommandTable): string {
@@ -224,14 +281,16 @@ function fishScript(table: CommandTable): string {
               ? ' -r -F'
               : option.value === 'text'
                 ? ' -x'
-                : ` -x -a ${quote(option.value.join(' '))}`;
+                : ` -x -a ${quote(fishValues(option.value))}`;
       lines.push(`complete -c repa -n ${quote(condition)} -l ${option.name}${value}`);
     }
   }
   for (const [key, values] of Object.entries(POSITIONAL_CHOICES)) {
-    lines.push(
-      `complete -c repa -n ${quote(`__fish_seen_subcommand_from ${key}`)} -a ${quote(values.join(' '))}`,
-    );
+    const condition = key
+      .split(' ')
+      .map((word) => `__fish_seen_subcommand_from ${word}`)
+      .join('; and ');
+    lines.push(`complete -c repa -n ${quote(condition)} -a ${quote(fishValues(values))}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -242,9 +301,11 @@ export function completionCommands(table: () => CommandTable): Command[] {
     defineCommand({
       words: ['completion'],
       summary: 'print the shell completion script for bash, zsh or fish',
-      usage: 'completion bash|zsh|fish',
+      usage: 'completion bash|zsh|fish|models|sessions',
       help: `Prints a completion script for commands, subcommands, options and their values, made from
-the same command table as --help.
+the same command table as --help: setting keys, and the model ids and session ids the running
+daemon knows (the scripts ask \`repa completion models\` and \`repa completion sessions\`, which
+print them, one a line, and nothing when no daemon runs).
 
   bash   eval "$(repa completion bash)"          (add the line to ~/.bashrc)
   zsh    eval "$(repa completion zsh)"           (in ~/.zshrc, after compinit)
@@ -252,8 +313,17 @@ the same command table as --help.
       options: {},
       positionals: [1, 1],
       async run(context, [shell = '']) {
+        if ((LIVE as readonly string[]).includes(shell)) {
+          for (const value of await liveValues(context, shell as Live)) {
+            context.stdout.write(`${value}\n`);
+          }
+          return 0;
+        }
         if (!(SHELLS as readonly string[]).includes(shell)) {
-          throw usageError(`Unknown shell '${shell}'.`, `Use one of: ${SHELLS.join(', ')}.`);
+          throw usageError(
+            `Unknown shell '${shell}'.`,
+            `Use one of: ${SHELLS.join(', ')} (or models, sessions for their values).`,
+          );
         }
         const make = { bash: bashScript, zsh: zshScript, fish: fishScript }[shell as Shell];
         context.stdout.write(make(table()));

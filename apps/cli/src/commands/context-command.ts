@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LearningContextSourceState, RepaError, type V1Result } from '@repa/protocol';
-import { confirmDestructive, spaceOf, writableSpace } from '../cli-context.js';
+import { confirmDestructive, spaceOf, spacePathOf, writableSpace } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
 import { relativeTime, writeJson } from '../format-table.js';
 import { sessionOrLatest } from '../resolve-id.js';
 import { usageError } from '../usage-error.js';
-import { writeError } from '../write-error.js';
+import { contextBuild } from './context-build-command.js';
 import { currentRevision, readContext, writeContext } from './context-io.js';
 
 /** The warning lines for sources that changed or vanished since the context was written. */
@@ -138,7 +137,7 @@ With --json: {"space", "revision", "damagedFileKept"?}.`,
     return writeContext(context, {
       space,
       body,
-      sources: values.source ?? [],
+      sources: (values.source ?? []).map((source) => spacePathOf(context, space, source)),
       expectedRevision: current?.revision ?? null,
       force,
     });
@@ -268,99 +267,6 @@ function runEditor(file: string): Promise<void> {
     });
   });
 }
-
-const contextBuild = defineCommand({
-  words: ['context', 'build'],
-  summary: 'build the learning context from documents of the space',
-  usage: 'context build SOURCE… [--instructions TEXT] [--model ID] [--force] [--space DIR]',
-  help: `Builds the space's learning context from the named documents through the daemon
-(context.build): one standalone call to the model the space's next run uses (or --model; no
-session, no history), retried by Pi like a run and failing with a run's codes, which writes
-what the learner is working on, the key ideas and open questions. Documents too large for the
-model's window are cut, and the command says how much of each the model saw. On repa-offline the
-context is extractive (the headings and first sentences of each document) and labelled as such.
-Each document's sha256 is recorded, so "repa context show" can tell when it changes. Nothing is
-written unless the build completes (Ctrl-C cancels it); when someone else writes the context during
-the build it fails with stale_version; a damaged file is refused unless --force.
-
-Arguments:
-  SOURCE           a document of the space, relative to its root (one or more)
-
-Options:
-  --instructions TEXT  what the context should focus on
-  --model ID       provider/id of the model for this build (see repa models), or repa-offline
-  --force          replace a damaged file (its bytes are kept as learning-context.damaged-*.json)
-  --space DIR      the space (default: the space you are in)
-
-With --json: {"space", "revision", "model", "extractive", "cut": [{"path", "keptChars", "totalChars"}]}.`,
-  options: {
-    space: { type: 'string' },
-    instructions: { type: 'string' },
-    model: { type: 'string' },
-    force: { type: 'boolean' },
-  },
-  positionals: [1, 100],
-  async run(context, args, values) {
-    const space = await writableSpace(context, await context.client(), values.space);
-    const client = await context.client();
-    const buildId = randomUUID();
-    // The revision read now: a write made by someone else during the build makes it stale_version.
-    const current = await currentRevision(context, space, values.force === true);
-    const stop = client.on('context.progress', (progress) => {
-      if (progress.buildId === buildId && !context.json) {
-        context.stdout.write(
-          progress.step === 'retry' ? `[retry] ${progress.message}\n` : `… ${progress.message}\n`,
-        );
-      }
-    });
-    const instructions = values.instructions;
-    // Ctrl-C asks the daemon to cancel the build (nothing is written); a second one leaves at once.
-    let interrupted = false;
-    const onInterrupt = () => {
-      if (interrupted) process.exit(130);
-      interrupted = true;
-      void client.request('context.cancel', { buildId }).catch(() => undefined);
-    };
-    process.on('SIGINT', onInterrupt);
-    let result: V1Result<'context.build'>;
-    try {
-      result = await client.request('context.build', {
-        space,
-        buildId,
-        sources: args,
-        expectedRevision: current?.revision ?? null,
-        ...(instructions ? { instructions } : {}),
-        ...(values.model ? { model: values.model } : {}),
-        ...(values.force === true ? { force: true } : {}),
-      });
-    } catch (error) {
-      if (interrupted && RepaError.isInstance(error) && error.code === 'cancelled') {
-        writeError(context.stderr, error);
-        return 130;
-      }
-      throw error;
-    } finally {
-      process.off('SIGINT', onInterrupt);
-      stop();
-    }
-    if (context.json) {
-      writeJson(context.stdout, { space, ...result });
-      return 0;
-    }
-    const out = context.stdout;
-    if (result.damagedFileKept) out.write(`kept the damaged file as ${result.damagedFileKept}\n`);
-    for (const cut of result.cut) {
-      out.write(
-        `cut       ${cut.path}: the model saw ${cut.keptChars} of ${cut.totalChars} characters (its window is full)\n`,
-      );
-    }
-    out.write(`revision  ${result.revision}\n`);
-    out.write(
-      `built by  ${result.model}${result.extractive ? ' (extractive: headings and first sentences, no language model)' : ''}\n`,
-    );
-    return 0;
-  },
-});
 
 /** `repa context show|set|edit|build|clear`. */
 export const contextCommands: Command[] = [

@@ -87,6 +87,12 @@ With --json: one JSON object per step ({"kind", "message", …}), then {"connect
       if (context.json) writeJson(context.stdout, result);
       else {
         context.stdout.write(`Signed in: connection ${result.connection}\n`);
+        if (values.oauth !== true) {
+          // Pi has no check of a key short of a model call: said plainly, not implied.
+          context.stdout.write(
+            'The key was stored, not checked with the provider (a check would be a model call); the next request checks it, and a wrong key fails it with auth_failed naming this connection.\n',
+          );
+        }
         if (result.environmentVariable) {
           context.stdout.write(
             `${result.environmentVariable} is also set in the daemon's environment (read when it started); the stored key takes precedence over it now.\n`,

@@ -222,9 +222,10 @@ const sessionsExport = defineCommand({
   summary: 'write a session out as Markdown, HTML or JSONL',
   usage: 'sessions export [ID] [--format md|html|jsonl] [-o FILE] [--space DIR]',
   help: `Exports a session (by id or its first characters; default: the space's most recent one):
-md (the default) is its history to read: every request and reply with the tool calls, tool results
-with the receipts of the files saved, learning-context snapshots, file-change notices, summaries
-and, where each run began, its record (status, model, tokens); html is Pi's own HTML export; jsonl
+md (the default) is its history to read: every request and reply with the tool calls and tool
+results a line each (with the receipts of the files saved), each answer's citation checks,
+learning-context snapshots, file-change notices, summaries and, where each run began, its record
+(status, model, tokens); html is Pi's own HTML export; jsonl
 is Pi's session file as it is (every branch). Written to FILE, or to standard output.
 
 Options:

@@ -6,8 +6,8 @@ import {
   type SettingItem,
   type SettingItemView,
   type WritableSettingsLevel,
-  writableSettingsLevelSchema,
 } from '@repa/protocol';
+import { writableSettingsLevelSchema } from '@repa/protocol/schemas';
 import { type CliContext, listingSpace, spaceOf, writableSpace } from '../cli-context.js';
 import { type Command, defineCommand } from '../command.js';
 import { didYouMean } from '../did-you-mean.js';

@@ -14,6 +14,7 @@ import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
 import { studyHandlers } from './study.js';
 import { studyDraftHandlers } from './study-drafts.js';
+import { studyQuizHandlers } from './study-quiz.js';
 
 export { reachParams } from './method-folders.js';
 
@@ -41,6 +42,7 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...filesHandlers(parts),
     ...studyHandlers(parts),
     ...studyDraftHandlers(parts),
+    ...studyQuizHandlers(parts),
   };
   const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [
     method,

@@ -71,6 +71,11 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
   'study.undo': 'opens',
   'study.status': 'opens',
   'study.export': 'opens',
+  'study.quiz': 'opens',
+  'study.quizzed': 'none',
+  'study.answer': 'none',
+  'study.graded': 'none',
+  'study.override': 'opens',
 };
 
 /**

@@ -6,7 +6,10 @@ import {
   draftRequestText,
   parseCardComment,
   parsePassage,
+  parseQuizRequest,
   passageText,
+  quizAsDraft,
+  quizQuestions,
 } from '@repa/content';
 import { SerialQueue } from '@repa/durable-fs';
 import { isTerminalRunStatus, RepaError, type RunInfo } from '@repa/protocol';
@@ -38,10 +41,22 @@ async function redraftRequest(
   return { passage: parsePassage(source.cite), redraft: { id: card.id, note: note.target } };
 }
 
-/** A draft run that succeeded, as `draftedCards` reads it; `busy` or `invalid_request` else. */
-function finishedDraft(run: RunInfo) {
+/** What a study run made: cards, questions, or a grade. */
+const MADE = { Draft: 'proposed no cards', Quiz: 'wrote no questions', Grade: 'gave no grade' };
+/** How each kind of study run is started again. */
+const AGAIN = {
+  Draft: 'Draft again (repa study draft)',
+  Quiz: 'Start the quiz again (repa study quiz)',
+  Grade: 'Answer the question again',
+};
+
+/**
+ * A study run that succeeded, as `draftedCards` and `quizQuestions` read it; `busy` while it runs,
+ * `invalid_request` when it ended otherwise.
+ */
+export function finishedStudyRun(run: RunInfo, kind: keyof typeof MADE) {
   if (!isTerminalRunStatus(run.status)) {
-    throw new RepaError('busy', `Draft run ${run.runId} is still ${run.status}.`, {
+    throw new RepaError('busy', `${kind} run ${run.runId} is still ${run.status}.`, {
       fix: 'Wait for it to end (repa runs show follows it), then ask again.',
       details: { runId: run.runId },
     });
@@ -49,9 +64,9 @@ function finishedDraft(run: RunInfo) {
   if (run.status !== 'succeeded') {
     throw new RepaError(
       'invalid_request',
-      `Draft run ${run.runId} ${run.status}: it proposed no cards.`,
+      `${kind} run ${run.runId} ${run.status}: it ${MADE[kind]}.`,
       {
-        fix: 'Draft again (repa study draft), or resume the run (repa runs resume) when it was interrupted.',
+        fix: `${AGAIN[kind]}, or resume the run (repa runs resume) when it was interrupted.`,
       },
     );
   }
@@ -66,7 +81,8 @@ function finishedDraft(run: RunInfo) {
 /**
  * `study.draft`, `study.drafted`, `study.accept` (spec R105–R107): a draft is a run whose input is
  * Repa's draft request; its answer's cards are checked against the run's checked citations, and
- * accepted cards are saved as one more save of that run, so rewinding the run removes them.
+ * accepted cards are saved as one more save of that run, so rewinding the run removes them. A quiz
+ * run's questions are accepted as cards the same way (R111).
  */
 export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
   const { ledger, runs, appDirectory } = parts;
@@ -100,7 +116,7 @@ export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
     'study.drafted': async ({ runId }) => {
       const run = ledger.getRun(runId);
       const store = await openSpaceStore(run.space, appDirectory);
-      const drafted = await draftedCards(store, finishedDraft(run));
+      const drafted = await draftedCards(store, finishedStudyRun(run, 'Draft'));
       const redraft = drafted.request.redraft?.id;
       return {
         runId: run.runId,
@@ -115,7 +131,10 @@ export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
       const run = ledger.getRun(params.runId);
       const accepted = await accepting.run(run.runId, async () => {
         const store = await openSpaceStore(run.space, appDirectory);
-        const drafted = await draftedCards(store, finishedDraft(run));
+        // A quiz's questions become cards the same way (one card writer, one save of its run).
+        const drafted = parseQuizRequest(run.input.text)
+          ? quizAsDraft(await quizQuestions(store, finishedStudyRun(run, 'Quiz')))
+          : await draftedCards(store, finishedStudyRun(run, 'Draft'));
         return acceptCards(store, run.runId, drafted, params.cards, params.note);
       });
       return { runId: run.runId, ...accepted };

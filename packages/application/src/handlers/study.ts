@@ -43,11 +43,34 @@ function wireCard(card: DeckCard): StudyCard {
   };
 }
 
-/** The review methods of the `study` namespace (drafting's are in study-drafts.ts). */
-type StudyReviewHandlers = Omit<
+/** The review methods of the `study` namespace (drafting's are in study-drafts.ts, quizzes' in study-quiz.ts). */
+type StudyReviewHandlers = Pick<
   NamespaceHandlers<'study'>,
-  'study.draft' | 'study.drafted' | 'study.accept'
+  'study.due' | 'study.rate' | 'study.undo' | 'study.status' | 'study.export'
 >;
+
+/** What a call may say of the deck: the time to compute at and the deck's folder or tag. */
+type DeckGiven = { now?: string | undefined; deck?: string | undefined };
+
+/**
+ * The deck of `space` (`StudyDeck.of` its store) and a call with the scheduler's options read from
+ * the space's `study.*` settings now.
+ */
+export async function openDeck(
+  { appDirectory, settings }: Pick<HandlerParts, 'appDirectory' | 'settings'>,
+  space: string,
+  given: DeckGiven,
+): Promise<{ deck: StudyDeck; call: DeckCall & { options: SchedulerOptions } }> {
+  const [store, items] = await Promise.all([
+    openSpaceStore(space, appDirectory),
+    settings.get({ space }),
+  ]);
+  const options = schedulerOptionsOf((key) => items.find((item) => item.key === key)?.value);
+  const call: DeckCall & { options: SchedulerOptions } = { options };
+  if (given.now !== undefined) call.now = new Date(given.now);
+  if (given.deck !== undefined) call.deck = given.deck;
+  return { deck: StudyDeck.of(store), call };
+}
 
 /**
  * `study.*`: the cards of a space's notes and their review record (spec R100–R104), answered from
@@ -59,20 +82,8 @@ export function studyHandlers({
   appDirectory,
   settings,
 }: Pick<HandlerParts, 'appDirectory' | 'settings'>): StudyReviewHandlers {
-  const open = async (
-    space: string,
-    given: { now?: string | undefined; deck?: string | undefined },
-  ): Promise<{ deck: StudyDeck; call: DeckCall & { options: SchedulerOptions } }> => {
-    const [store, items] = await Promise.all([
-      openSpaceStore(space, appDirectory),
-      settings.get({ space }),
-    ]);
-    const options = schedulerOptionsOf((key) => items.find((item) => item.key === key)?.value);
-    const call: DeckCall & { options: SchedulerOptions } = { options };
-    if (given.now !== undefined) call.now = new Date(given.now);
-    if (given.deck !== undefined) call.deck = given.deck;
-    return { deck: StudyDeck.of(store), call };
-  };
+  const open = (space: string, given: DeckGiven) =>
+    openDeck({ appDirectory, settings }, space, given);
   return {
     'study.due': async (params) => {
       const { deck, call } = await open(params.space, params);
@@ -115,11 +126,20 @@ export function studyHandlers({
     },
     'study.status': async (params) => {
       const { deck, call } = await open(params.space, params);
-      const { sources, changed } = await deck.status({
+      const now = call.now ?? new Date();
+      const status = await deck.status({
         ...call,
+        now,
         ...(params.source === undefined ? {} : { source: params.source }),
+        ...(params.timeZone === undefined ? {} : { timeZone: params.timeZone }),
       });
-      return { sources, changed: changed.map(wireCard) };
+      return {
+        at: now.toISOString(),
+        sources: status.sources,
+        calendar: status.calendar,
+        changed: status.changed.map(wireCard),
+        changedQuestions: status.changedQuestions,
+      };
     },
     'study.export': async (params) => {
       const { deck, call } = await open(params.space, params);

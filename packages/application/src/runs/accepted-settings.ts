@@ -1,9 +1,5 @@
-import {
-  type ModelSettingsSources,
-  type RunInfo,
-  type RunOverrides,
-  runOverridesSchema,
-} from '@repa/protocol';
+import type { ModelSettingsSources, RunInfo, RunOverrides } from '@repa/protocol';
+import { runOverridesSchema } from '@repa/protocol/schemas';
 import type { RunSettingsSnapshot } from '@repa/settings';
 import type { AcceptedSettings } from './run-request.js';
 

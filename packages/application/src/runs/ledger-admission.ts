@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { isTerminalRunStatus, RepaError, type RunStatus, runStatusSchema } from '@repa/protocol';
+import { isTerminalRunStatus, RepaError, type RunStatus } from '@repa/protocol';
+import { runStatusSchema } from '@repa/protocol/schemas';
 import type { Row } from './ledger-rows.js';
 import { QUEUE_LIMIT, type RunRequest } from './run-request.js';
 

@@ -1,21 +1,23 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  invalidRequestFromZod,
   PROTOCOL_VERSION,
   RepaError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type V1Result,
-  v1Methods,
 } from '@repa/protocol';
 import {
   type DecodedFrame,
   errorResponse,
   JSON_RPC_ERROR_CODES,
   type JsonRpcResponse,
-  jsonRpcRequestSchema,
   TCP_AUTH_METHOD,
-  tcpAuthParamsSchema,
 } from '@repa/protocol/internal';
+import {
+  invalidRequestFromZod,
+  jsonRpcRequestSchema,
+  tcpAuthParamsSchema,
+  v1Methods,
+} from '@repa/protocol/schemas';
 import { schemaRefusal } from './schema-refusal.js';
 
 /**

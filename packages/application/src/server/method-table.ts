@@ -1,4 +1,5 @@
-import { invalidRequestFromZod, RepaError, type V1Method, v1Methods } from '@repa/protocol';
+import { RepaError, type V1Method } from '@repa/protocol';
+import { invalidRequestFromZod, v1Methods } from '@repa/protocol/schemas';
 import type { z } from 'zod';
 import type { ConnectionContext, RepaHandledMethod, RepaHandlers } from './repa-handlers.js';
 import { schemaRefusal } from './schema-refusal.js';

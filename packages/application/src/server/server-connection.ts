@@ -1,10 +1,4 @@
-import {
-  invalidRequestFromZod,
-  RepaError,
-  type V1Notification,
-  type V1NotificationParams,
-  v1Notifications,
-} from '@repa/protocol';
+import { RepaError, type V1Notification, type V1NotificationParams } from '@repa/protocol';
 import {
   type DecodedFrame,
   encodeFrame,
@@ -12,11 +6,15 @@ import {
   FrameDecoder,
   JSON_RPC_ERROR_CODES,
   type JsonRpcResponse,
-  jsonRpcRequestSchema,
   MAX_MESSAGE_DEPTH,
   WEB_OPEN_METHOD,
-  webOpenParamsSchema,
 } from '@repa/protocol/internal';
+import {
+  invalidRequestFromZod,
+  jsonRpcRequestSchema,
+  v1Notifications,
+  webOpenParamsSchema,
+} from '@repa/protocol/schemas';
 import type { z } from 'zod';
 import { checkAuthFrame, idOf, initializeResult } from './connection-handshake.js';
 import type { MethodTable } from './method-table.js';

@@ -58,7 +58,11 @@ export interface RepaServerOptions {
    * The built web app to serve when a unix-socket client asks for it (`repa web`): on 127.0.0.1,
    * guarded by a per-launch secret, speaking protocol v1 over a WebSocket. Off when not given.
    */
-  web?: { staticDirectory: string };
+  web?: {
+    staticDirectory: string;
+    /** A space's PDF bytes for the page's reader (see `WebListenerOptions.pdfBytes`). */
+    pdfBytes?: (space: string, path: string) => Promise<{ bytes: Buffer; version: string }>;
+  };
   /** Called with every non-Repa error answered as `internal` (the client sees no stack). */
   onError?: (error: unknown, context: { connectionId: string; method?: string }) => void;
 }
@@ -174,6 +178,7 @@ export async function startRepaServer(options: RepaServerOptions): Promise<RepaS
       port,
       secret,
       maxFrameBytes: shared.maxFrameBytes,
+      pdfBytes: webOptions?.pdfBytes,
       accept: accept('web', undefined),
       onError: onServerError,
     });

@@ -21,6 +21,13 @@ export interface WebListenerOptions {
   secret?: string | undefined;
   /** The protocol's frame limit: larger WebSocket messages are refused like larger socket frames. */
   maxFrameBytes: number;
+  /**
+   * The bytes of a PDF of a space for the reader (`GET /pdf?space=…&path=…`, design R123), read
+   * with every read's rules; a `RepaError` is answered as its wire form (404 for `not_found`, else 400).
+   */
+  pdfBytes?:
+    | ((space: string, path: string) => Promise<{ bytes: Buffer; version: string }>)
+    | undefined;
   /** Serves one WebSocket (already checked) as a protocol connection. */
   accept: (stream: FrameStream) => void;
   /** Reports a listener error. */
@@ -42,6 +49,8 @@ export interface WebListener {
 const LOOPBACK = '127.0.0.1';
 /** The path of the WebSocket bridge to protocol v1. */
 const RPC_PATH = '/rpc';
+/** The path of a space's PDF bytes for the reader. */
+const PDF_PATH = '/pdf';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -148,6 +157,7 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
       response.setHeader('allow', 'GET, HEAD');
       return void plain(response, 405, 'Method Not Allowed');
     }
+    if (url.pathname === PDF_PATH) return servePdf(url, request, response);
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     const file = files.get(path);
     if (file === undefined) return void plain(response, 404, 'Not Found');
@@ -163,6 +173,38 @@ export async function startWebListener(options: WebListenerOptions): Promise<Web
       vary: 'accept-encoding',
     });
     response.end(request.method === 'HEAD' ? undefined : body);
+  };
+
+  const servePdf = async (
+    url: URL,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> => {
+    const space = url.searchParams.get('space');
+    const path = url.searchParams.get('path');
+    if (options.pdfBytes === undefined || !space || !path) {
+      return void plain(response, 404, 'Not Found');
+    }
+    let read: { bytes: Buffer; version: string };
+    try {
+      read = await options.pdfBytes(space, path);
+    } catch (error) {
+      const failure = RepaError.fromUnknown(error);
+      const body = Buffer.from(JSON.stringify(failure.toWire()));
+      response.writeHead(failure.code === 'not_found' ? 404 : 400, {
+        ...securityHeaders(port),
+        'content-type': 'application/json',
+        'content-length': body.length,
+      });
+      return void response.end(body);
+    }
+    response.writeHead(200, {
+      ...securityHeaders(port),
+      'content-type': 'application/pdf',
+      'content-length': read.bytes.length,
+      etag: `"${read.version}"`,
+    });
+    response.end(request.method === 'HEAD' ? undefined : read.bytes);
   };
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -280,7 +322,10 @@ function withoutNewline(line: string): string {
  * nothing loaded from elsewhere (images only from here or `data:`, no DNS prefetch of a link's host).
  */
 function securityHeaders(port: number): Record<string, string> {
-  const self = [`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`].join(' ');
+  // The WebSocket bridge, and the page's own fetches (a PDF's bytes for the reader; pdf.js's worker).
+  const self = [LOOPBACK, 'localhost']
+    .flatMap((host) => [`ws://${host}:${port}`, `http://${host}:${port}`])
+    .join(' ');
   return {
     'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${self}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     'x-content-type-options': 'nosniff',

@@ -16,6 +16,8 @@ export interface SandboxOptions {
   hidden: readonly string[];
   /** Paths inside the space bound read-only (its git folders and `.git` files, see `findGitFolders`). */
   readOnly: readonly string[];
+  /** The whole space bound read-only (the run may change no file: `tools.edits` `off`). */
+  spaceReadOnly?: boolean | undefined;
   /** The most processes the command may have at once (a fork bomb fails at this limit). */
   maxProcesses: number;
   /** How long a command may take SIGTERM before it gets SIGKILL, in milliseconds. */
@@ -97,13 +99,15 @@ function inside(folder: string, path: string): boolean {
 /**
  * bubblewrap's arguments: the whole file system read-only, the home folder, `/run` and the hidden
  * folders empty and read-only (a write there fails, not lost), a private `/tmp`, the space
- * read-write with `.repa` empty and `readOnly` (its git folders) read-only, no namespaces shared
- * (no network), no capabilities, its own session, gone with its parent.
+ * read-write (read-only when `spaceReadOnly`) with `.repa` empty and `readOnly` (its git folders)
+ * read-only, no namespaces shared (no network), no capabilities, its own session, gone with its
+ * parent.
  */
 async function bwrapArguments(
   space: string,
   hidden: readonly string[],
   readOnly: readonly string[],
+  spaceReadOnly: boolean,
 ): Promise<string[]> {
   const existing: string[] = [];
   for (const folder of new Set([homedir(), '/run', ...hidden])) {
@@ -137,7 +141,7 @@ async function bwrapArguments(
     '/proc',
     ...tmpfs('/tmp'),
     ...above.filter((folder) => folder !== space).flatMap(tmpfs),
-    '--bind',
+    spaceReadOnly ? '--ro-bind' : '--bind',
     space,
     space,
     ...below.flatMap(tmpfs),
@@ -234,7 +238,12 @@ export async function runSandboxed(
   const path = options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const bwrap = await findBwrap(path);
   const space = await realpath(options.space);
-  const args = await bwrapArguments(space, options.hidden, options.readOnly);
+  const args = await bwrapArguments(
+    space,
+    options.hidden,
+    options.readOnly,
+    options.spaceReadOnly ?? false,
+  );
   // A hard limit already below ours is kept; an unlimited one that cannot be lowered stops the run.
   const script = `ulimit -u ${options.maxProcesses} 2>/dev/null || [ "$(ulimit -H -u)" != unlimited ] || exit 126\n${command.command}`;
   const group = process.getuid?.() === 0 ? await createPidsGroup(options.maxProcesses) : undefined;

@@ -5,7 +5,7 @@ import type { FileChange } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentObserver } from '../observer/index.js';
 import { ContentStore } from '../store/index.js';
-import { removeAll, tempSpace } from '../test/temp-space.js';
+import { readTextTree, removeAll, tempSpace } from '../test/temp-space.js';
 import { createSandboxedBashTool } from './bash-tool.js';
 
 // Needs bubblewrap, as the host's bash tests. A change check that hashed a sparse terabyte file
@@ -77,4 +77,36 @@ describe('bash tool: the changes after a command', () => {
     },
     HANG,
   );
+
+  it('runs a command with the space read-only while the run may change no file, and writable otherwise', async () => {
+    const root = await tempSpace({ 'a.md': 'kept\n' });
+    dirs.push(root);
+    const store = await ContentStore.open({ root });
+    let readOnly = true;
+    const tool = createSandboxedBashTool({
+      store,
+      observer: new ContentObserver(store),
+      timeoutSeconds: () => 60,
+      approvals: { asking: () => false, approve: async () => undefined, readOnly: () => readOnly },
+    });
+    const run = async () => {
+      const result = await tool
+        .execute(
+          'call-1',
+          { command: 'echo changed > a.md; echo new > b.md; cat a.md' },
+          undefined,
+          undefined,
+          {
+            cwd: root,
+          } as ExtensionContext,
+        )
+        .catch((error: Error) => ({ content: [{ type: 'text', text: error.message }] }));
+      return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    };
+    expect(await run()).toContain('Read-only file system');
+    expect(await readTextTree(root)).toEqual({ 'a.md': 'kept\n' });
+    readOnly = false;
+    await run();
+    expect(await readTextTree(root)).toEqual({ 'a.md': 'changed\n', 'b.md': 'new\n' });
+  });
 });

@@ -39,7 +39,7 @@ export interface SandboxedBashToolOptions {
   graceMillis?: number;
   /** The most bytes of output one command may write; past it the command is stopped. Default 4 MiB. */
   maxOutputBytes?: number;
-  /** The learner's say (`tools.edits` `ask`): each command line waits for approval before it runs. */
+  /** The learner's say: each command line waits for approval before it runs (`tools.edits` `ask`); the space is read-only to commands (`off`). */
   approvals?: ToolApprovals;
 }
 
@@ -261,7 +261,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
   const base = createBashToolDefinition(store.root, { exposeSessionEnvironment: false });
   const tool: ToolDefinition<typeof base.parameters, ContentBashDetails> = {
     ...base,
-    description: `${base.description} Runs in a sandbox: only the space is writable (not .repa, its git folders, .pi, .agents or instruction files such as AGENTS.md: what a command makes there is moved out of the space), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
+    description: `${base.description} Runs in a sandbox: only the space is writable (read-only while the learner's setting allows no changes; not .repa, its git folders, .pi, .agents or instruction files such as AGENTS.md: what a command makes there is moved out of the space), the rest of the file system is read-only, /tmp is private and emptied after each command, there is no network, and each command is stopped after its time limit or after ${formatBytes(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)} of output (the full output of a truncated command is not kept). Files the command changes must be read again before editing them.`,
     promptSnippet: 'Run shell commands in a sandbox of the space (no network)',
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       const limit = options.timeoutSeconds();
@@ -284,6 +284,7 @@ export function createSandboxedBashTool(options: SandboxedBashToolOptions): Tool
               space: store.root,
               hidden: options.hidden ?? [],
               readOnly: gitBefore.protect,
+              spaceReadOnly: options.approvals?.readOnly?.() ?? false,
               maxProcesses: options.maxProcesses ?? 256,
               graceMillis: options.graceMillis ?? 2000,
             },

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DOCUMENT_EXTRACTOR, type DocumentText, type DocumentTextCache } from '@repa/documents';
+import type { DocumentText, DocumentTextCache } from '@repa/documents';
 import type { FsLayer } from '@repa/durable-fs';
 import { z } from 'zod';
 import { readDataFile, realDirExists, versionOfYielding, writeRepaFile } from '../files/index.js';
@@ -19,7 +19,7 @@ const headerSchema = z.strictObject({
   extractor: z.string(),
   version: z.string().regex(VERSION),
   document: z.strictObject({
-    format: z.enum(['pdf', 'docx', 'epub', 'html']),
+    format: z.enum(['pdf', 'docx', 'epub', 'html', 'image']),
     unit: z.enum(['page', 'chapter']).optional(),
     parts: z
       .array(
@@ -28,6 +28,9 @@ const headerSchema = z.strictObject({
           title: z.string().optional(),
           empty: z.literal(true).optional(),
           failed: z.string().optional(),
+          recognised: z
+            .strictObject({ engine: z.string(), confidence: z.number().min(0).max(100) })
+            .optional(),
         }),
       )
       .min(1),
@@ -61,6 +64,7 @@ const cacheDir = (appDirectory: string) => join(appDirectory, 'document-text');
 async function readCachedText(
   cache: CacheLocation,
   version: string,
+  extractor: string,
 ): Promise<DocumentText | undefined> {
   const { appDirectory, fs } = cache;
   if (appDirectory === undefined) return undefined;
@@ -86,7 +90,7 @@ async function readCachedText(
   }
   const text = bytes.subarray(end + 1);
   if (
-    header.extractor !== DOCUMENT_EXTRACTOR ||
+    header.extractor !== extractor ||
     header.version !== version ||
     header.textBytes !== text.length ||
     (await versionOfYielding(text)) !== header.textSha256
@@ -103,6 +107,7 @@ async function readCachedText(
 async function writeCachedText(
   cache: CacheLocation,
   version: string,
+  extractor: string,
   document: DocumentText,
 ): Promise<void> {
   const { appDirectory, fs } = cache;
@@ -111,7 +116,7 @@ async function writeCachedText(
   const { text: _text, ...shape } = document;
   const header = JSON.stringify({
     format: 'repa.document-text/1',
-    extractor: DOCUMENT_EXTRACTOR,
+    extractor,
     version,
     document: shape,
     textBytes: text.length,
@@ -157,8 +162,9 @@ export function spaceDocumentCache(store: ContentStore): DocumentTextCache {
   let cache = caches.get(store);
   if (cache === undefined) {
     cache = {
-      read: (version) => readCachedText(store.space, version),
-      write: (version, document) => writeCachedText(store.space, version, document),
+      read: (version, extractor) => readCachedText(store.space, version, extractor),
+      write: (version, extractor, document) =>
+        writeCachedText(store.space, version, extractor, document),
     };
     caches.set(store, cache);
   }

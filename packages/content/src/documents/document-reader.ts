@@ -3,6 +3,7 @@ import {
   type DocumentFormat,
   type DocumentText,
   type ExtractionLimits,
+  type ReadDocumentOptions,
   readDocument,
   unsupportedContent,
 } from '@repa/documents';
@@ -22,13 +23,13 @@ export function documentText(
   store: ContentStore,
   source: { bytes: Uint8Array; version: string; format: DocumentFormat },
   shown: string,
-  limits?: Partial<ExtractionLimits>,
+  options: Pick<ReadDocumentOptions, 'limits' | 'ocrLanguages' | 'onProgress' | 'signal'> = {},
 ): Promise<DocumentText> {
   return readDocument(source.format, source.bytes, {
     shown,
     version: source.version,
     cache: spaceDocumentCache(store),
-    ...(limits === undefined ? {} : { limits }),
+    ...options,
   });
 }
 
@@ -72,7 +73,7 @@ export async function contentText(
     store,
     { bytes, version, format: kind.format },
     shown,
-    options.limits,
+    options.limits === undefined ? {} : { limits: options.limits },
   );
   return {
     text: document.text.slice(0, maxChars),

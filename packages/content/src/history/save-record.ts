@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { versionSchema } from '@repa/protocol';
+import { versionSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 import { logChecksum } from '../files/index.js';
 

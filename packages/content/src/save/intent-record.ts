@@ -1,4 +1,4 @@
-import { versionSchema } from '@repa/protocol';
+import { versionSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 import { MAX_READ_BYTES } from '../space/index.js';
 

@@ -222,18 +222,24 @@ describe('ContentStore after the renames of a save', () => {
     expect(await readdir(join(root, '.repa/intents'))).toEqual([]);
   });
 
-  it('never brings back a file deleted after a save whose index write failed (EIO) was reported saved', async () => {
+  /**
+   * Saves `A` over `a.md` and a new `b.md` while `fault` fails file-system calls from the folders'
+   * fsync until step `until`; then deletes `b.md`, reopens the store and checks that nothing brings
+   * `b.md` back.
+   */
+  async function saveFaultedThenDelete(
+    fault: (call: string, args: unknown[]) => string | undefined,
+    until: SaveStep,
+  ) {
     const root = await space({ 'a.md': 'a\n' });
     let armed = false;
     const hooks = {
       step: (step: SaveStep) => {
         if (step === 'dirs-synced') armed = true;
-        if (step === 'index-written') armed = false;
+        if (step === until) armed = false;
       },
     };
-    const fs = failingFs((call, args) =>
-      armed && call === 'rename' && String(args[1]).endsWith('identities.json') ? 'EIO' : undefined,
-    );
+    const fs = failingFs((call, args) => (armed ? fault(call, args) : undefined));
     const store = await ContentStore.open({ root, fs, hooks });
     const a = await store.read('a.md');
     const receipts = await store.save([
@@ -245,6 +251,15 @@ describe('ContentStore after the renames of a save', () => {
     const reopened = await ContentStore.open({ root });
     expect(await readTextTree(root)).toEqual({ 'a.md': 'A\n' });
     expect(await reopened.listRecoverable()).toEqual([]);
+    return { root, a, reopened };
+  }
+
+  it('never brings back a file deleted after a save whose index write failed (EIO) was reported saved', async () => {
+    const { root, a, reopened } = await saveFaultedThenDelete(
+      (call, args) =>
+        call === 'rename' && String(args[1]).endsWith('identities.json') ? 'EIO' : undefined,
+      'index-written',
+    );
     expect(
       Object.keys(await readTree(root, { withRepa: true })).filter((path) =>
         path.includes('intents/'),
@@ -255,29 +270,12 @@ describe('ContentStore after the renames of a save', () => {
   });
 
   it('never brings back a deleted file when neither the index nor the committed record could be written', async () => {
-    const root = await space({ 'a.md': 'a\n' });
-    let armed = false;
-    const hooks = {
-      step: (step: SaveStep) => {
-        if (step === 'dirs-synced') armed = true;
-        if (step === 'done') armed = false;
-      },
-    };
     // A full disk after the renames: no file of Repa's can be replaced any more, an unlink still works.
-    const fs = failingFs((call, args) =>
-      armed && call === 'rename' && String(args[1]).includes('.repa') ? 'ENOSPC' : undefined,
+    await saveFaultedThenDelete(
+      (call, args) =>
+        call === 'rename' && String(args[1]).includes('.repa') ? 'ENOSPC' : undefined,
+      'done',
     );
-    const store = await ContentStore.open({ root, fs, hooks });
-    const a = await store.read('a.md');
-    const receipts = await store.save([
-      { target: 'a.md', content: bytes('A\n'), expectedVersion: a.version },
-      { target: 'b.md', content: bytes('b\n'), expectedVersion: null },
-    ]);
-    expect(receipts.map((receipt) => receipt.target)).toEqual(['a.md', 'b.md']);
-    await rm(join(root, 'b.md'));
-    const reopened = await ContentStore.open({ root });
-    expect(await readTextTree(root)).toEqual({ 'a.md': 'A\n' });
-    expect(await reopened.listRecoverable()).toEqual([]);
   });
 
   it('refuses to commit with busy, changing nothing, when another process took the save lock over', async () => {

@@ -4,10 +4,12 @@ import {
   createEmptyCard,
   type FSRS,
   fsrs,
+  GenSeedStrategyWithCardId,
   type Grade,
   generatorParameters,
   type ReviewLog,
   type StepUnit,
+  StrategyMode,
 } from 'ts-fsrs';
 import type { LoggedCard, RateEntry } from './review-log.js';
 
@@ -52,7 +54,19 @@ export function schedulerOptionsOf(
 /** The scheduler's options when no setting changes them (the `study.*` items' defaults). */
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = Object.freeze(schedulerOptionsOf());
 
-/** The ts-fsrs scheduler of `options`. */
+/** The field of a card handed to the scheduler that holds its id (the seed of its fuzz). */
+const CARD_ID_FIELD = 'repaCardId';
+
+/**
+ * `card` as the scheduler takes it, carrying card `id`: its fuzz is seeded by the card and its
+ * review count (ts-fsrs's card-id seed), not by the millisecond it is rated, so the interval a due
+ * list shows for a rating is the one the rating then gives.
+ */
+export function forScheduler(card: Card, id: string): Card {
+  return { ...card, [CARD_ID_FIELD]: id } as Card;
+}
+
+/** The ts-fsrs scheduler of `options` (cards handed to it through {@link forScheduler}). */
 export function schedulerOf(options: SchedulerOptions): FSRS {
   return fsrs(
     generatorParameters({
@@ -63,7 +77,7 @@ export function schedulerOf(options: SchedulerOptions): FSRS {
       learning_steps: options.learningSteps as StepUnit[],
       relearning_steps: options.relearningSteps as StepUnit[],
     }),
-  );
+  ).useStrategy(StrategyMode.SEED, GenSeedStrategyWithCardId(CARD_ID_FIELD));
 }
 
 /** A card as the log records it. */
@@ -118,16 +132,16 @@ export function newCard(now: Date): Card {
  */
 export function replayCard(
   scheduler: FSRS,
-  ratings: readonly { rating: number; at: string }[],
+  ratings: readonly { card: string; rating: number; at: string }[],
 ): Card | undefined {
   let card: Card | undefined;
-  for (const { rating, at } of ratings) {
+  for (const { card: id, rating, at } of ratings) {
     const time = new Date(at);
     const from: Card = card ?? createEmptyCard<Card>(time);
     // A rating dated before the card's last one (a clock set back) counts at that last time.
     const when =
       from.last_review !== undefined && from.last_review > time ? from.last_review : time;
-    card = scheduler.next(from, when, rating as Grade).card;
+    card = scheduler.next(forScheduler(from, id), when, rating as Grade).card;
   }
   return card;
 }

@@ -133,6 +133,15 @@ export class SourceCheck {
       : changed(lines);
   }
 
+  /** The version of `document` now (null: gone, or nothing of the space); `seen` as above. */
+  async versionOf(
+    store: ContentStore,
+    document: string,
+    seen: Set<string>,
+  ): Promise<string | null> {
+    return (await this.look(store, document, seen)).version;
+  }
+
   private async look(store: ContentStore, document: string, seen: Set<string>): Promise<CitedFile> {
     const known = this.files.get(document);
     if (known !== undefined && seen.has(document)) return known;

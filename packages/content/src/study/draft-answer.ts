@@ -78,8 +78,8 @@ export function parseDraftAnswer(answer: string): AnsweredCard[] {
   return cards;
 }
 
-/** Lowercase words of letters and digits, one space apart. */
-const words = (text: string) =>
+/** Lowercase words of letters and digits, one space apart (`==` marks read as spaces). */
+export const words = (text: string) =>
   text
     .normalize('NFC')
     .toLowerCase()

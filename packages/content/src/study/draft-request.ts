@@ -90,6 +90,25 @@ const FIRST_LINE =
   /^(?:Draft study cards|Redraft study card `([^`]+)` of `([^`]+)`) from the passage `([^`]+)`\.$/u;
 
 /**
+ * The answer format a draft's and a quiz's request share: the `Source:` line, the cloze form of a
+ * `what` (card or question) and how to cite the passage's lines.
+ */
+export function citingFormat(passage: Passage, what: 'card' | 'question') {
+  const { page } = passage;
+  const cite =
+    page === undefined ? `${passage.document}:LINE` : `${passage.document}#p${page}:LINE`;
+  return {
+    source: `Source: [${cite} "words copied exactly from that line"]`,
+    cloze: [
+      `or a cloze ${what}, a sentence of the passage with the words to recall between == and ==:`,
+      'Cloze: The tide turns every ==six hours==.',
+      `Source: [${cite} "The tide turns every six hours"]`,
+    ],
+    citing: `Cite one line or a range (LINE-LINE) of the passage you read, numbered as the read tool showed them${page === undefined ? '' : " (on a page: counted from the line after the page's [Page N of M] marker)"}, and quote words exactly as they stand there.`,
+  };
+}
+
+/**
  * The request text of a draft run (a Repa-owned text, recorded as the run's input): its first line
  * names the passage (and, for a redraft, the card and its note), then the model is told to read
  * the passage with the `read` tool and the one answer format {@link parseDraftAnswer} reads.
@@ -100,11 +119,7 @@ export function draftRequestText(request: DraftRequest): string {
   const first = redraft
     ? `Redraft study card \`${redraft.id}\` of \`${redraft.note}\` from the passage \`${passage}\`.`
     : `Draft study cards from the passage \`${passage}\`.`;
-  const page = request.passage.page;
-  const cite =
-    page === undefined
-      ? `${request.passage.document}:LINE`
-      : `${request.passage.document}#p${page}:LINE`;
+  const format = citingFormat(request.passage, 'card');
   return [
     first,
     '',
@@ -113,12 +128,10 @@ export function draftRequestText(request: DraftRequest): string {
     'Answer with the cards only, one block per card, a blank line between blocks. A card is a question and its answer:',
     'Q: the question (it must not contain its answer)',
     'A: the answer',
-    `Source: [${cite} "words copied exactly from that line"]`,
-    'or a cloze card, a sentence of the passage with the words to recall between == and ==:',
-    'Cloze: The tide turns every ==six hours==.',
-    `Source: [${cite} "The tide turns every six hours"]`,
+    format.source,
+    ...format.cloze,
     '',
-    `Cite one line or a range (LINE-LINE) of the passage you read, numbered as the read tool showed them${page === undefined ? '' : " (on a page: counted from the line after the page's [Page N of M] marker)"}, and quote words exactly as they stand there. Repa keeps only cards whose citation it can verify against what you read, inside the passage asked for, and whose question does not give its answer away.`,
+    `${format.citing} Repa keeps only cards whose citation it can verify against what you read, inside the passage asked for, and whose question does not give its answer away.`,
   ].join('\n');
 }
 

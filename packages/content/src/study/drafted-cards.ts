@@ -46,12 +46,12 @@ export interface DraftedCards {
 const MAX_PASSAGE_CHARS = 16 * 1024 * 1024;
 
 /** A drafted card's id: the same for the same run and place, so accepting names it. */
-function draftedCardId(runId: string, index: number): string {
+export function draftedCardId(runId: string, index: number): string {
   return cardIdOf(createHash('sha256').update(`${runId}\n${index}`).digest());
 }
 
 /** `cards/<source name>.md`: where a passage's cards go unless the learner names a note. */
-function defaultNote(target: string): string {
+export function defaultNote(target: string): string {
   const name = posix.basename(target.replaceAll('\\', '/'));
   const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
   return `cards/${stem === '' ? name : stem}.md`;
@@ -161,25 +161,46 @@ function citeOf(citation: Citation): string {
   return `${/\s/u.test(document) ? `<${document}>` : document}${page}:${lines}`;
 }
 
+/** A card or question a run proposed that passed every check: as written, with its citation. */
+export interface CheckedProposal {
+  /** Its place in the answer, from 1. */
+  index: number;
+  front: string;
+  back: string;
+  cloze: boolean;
+  /** The citation in the Repa form a card comment keeps. */
+  cite: string;
+  citation: Citation;
+  version: string;
+  /** The cited lines of that version. */
+  quote: string;
+}
+
+/** How many proposals a run keeps, and why one past them is dropped. */
+interface KeepRule {
+  most: number;
+  /** The explanation of an `extra_card` drop. */
+  extra: (kept: readonly CheckedProposal[]) => string;
+  /** Whether a proposal that is not a cloze needs an `A:` line (cards do, quiz questions not). */
+  needsAnswer: boolean;
+}
+
 /**
- * The cards a draft run proposed, each checked (spec R105): kept only when its Source cites, with a
- * citation verified against what the run read, lines of the passage asked for, when its front
- * keeps its answer hidden and the cited document still has the version read; every other card is
- * dropped with its reason. A redraft keeps its first such card, with the redrafted card's id.
- * `invalid_request` when the run's request is no draft request.
+ * The proposals of a run's answer (`Q:`/`A:` or `Cloze:` blocks with a `Source:`), each checked
+ * (spec R105, R109): kept only when its Source cites, with a citation verified against what the run
+ * read, lines of `passage`, when it keeps its answer hidden and the cited document still has the
+ * version read; every other one is dropped with its reason.
  */
-export async function draftedCards(store: ContentStore, run: DraftRun): Promise<DraftedCards> {
-  const request = parseDraftRequest(run.request);
-  if (request === undefined) {
-    throw new RepaError('invalid_request', `Run ${run.runId} is not a study draft.`, {
-      fix: 'Name a run that repa study draft started (its id is printed with the cards).',
-    });
-  }
-  const { passage, redraft } = request;
+export async function checkProposals(
+  store: ContentStore,
+  run: DraftRun,
+  passage: Passage,
+  rule: KeepRule,
+): Promise<{ target: string; kept: CheckedProposal[]; dropped: DroppedCard[] }> {
   const located = await store.locate(passage.document);
   const document = { target: located.target, identity: located.identity };
   const quoteOf = quotes(store);
-  const cards: DraftedCard[] = [];
+  const kept: CheckedProposal[] = [];
   const dropped: DroppedCard[] = [];
   for (const card of parseDraftAnswer(run.output)) {
     const citation = sourceCitation(run.citations, card.source);
@@ -206,17 +227,17 @@ export async function draftedCards(store: ContentStore, run: DraftRun): Promise<
       drop('outside_passage', outside);
       continue;
     }
-    if (!card.cloze && card.back === '') {
+    if (!card.cloze && card.back === '' && rule.needsAnswer) {
       drop('no_answer', 'it has no answer (no A: line)');
       continue;
     }
-    const givesAway = givesAnswerAway(card);
+    const givesAway = card.cloze || card.back !== '' ? givesAnswerAway(card) : undefined;
     if (givesAway !== undefined) {
       drop('gives_away', givesAway);
       continue;
     }
-    if (redraft !== undefined && cards.length > 0) {
-      drop('extra_card', `a redraft keeps one card (${cards[0]?.id})`);
+    if (kept.length >= rule.most) {
+      drop('extra_card', rule.extra(kept));
       continue;
     }
     const quote = await quoteOf(citation);
@@ -227,20 +248,53 @@ export async function draftedCards(store: ContentStore, run: DraftRun): Promise<
       );
       continue;
     }
-    cards.push({
-      id: redraft?.id ?? draftedCardId(run.runId, card.index),
-      front: card.front,
-      back: card.back,
-      cite: citeOf(citation),
+    const { index, front, back, cloze } = card;
+    const cite = citeOf(citation);
+    kept.push({
+      index,
+      front,
+      back,
+      cloze,
+      cite,
       citation,
       version: citation.version ?? '',
       quote,
     });
   }
+  return { target: located.target, kept, dropped };
+}
+
+/**
+ * The cards a draft run proposed, checked by {@link checkProposals}; a redraft keeps its first
+ * kept card, with the redrafted card's id. `invalid_request` when the run's request is no draft
+ * request.
+ */
+export async function draftedCards(store: ContentStore, run: DraftRun): Promise<DraftedCards> {
+  const request = parseDraftRequest(run.request);
+  if (request === undefined) {
+    throw new RepaError('invalid_request', `Run ${run.runId} is not a study draft.`, {
+      fix: 'Name a run that repa study draft started (its id is printed with the cards).',
+    });
+  }
+  const { passage, redraft } = request;
+  const { target, kept, dropped } = await checkProposals(store, run, passage, {
+    most: redraft === undefined ? Number.POSITIVE_INFINITY : 1,
+    extra: () => `a redraft keeps one card (${redraft?.id})`,
+    needsAnswer: true,
+  });
+  const cards = kept.map(({ index, front, back, cite, citation, version, quote }) => ({
+    id: redraft?.id ?? draftedCardId(run.runId, index),
+    front,
+    back,
+    cite,
+    citation,
+    version,
+    quote,
+  }));
   return {
     request,
     passage: passageText(passage),
-    note: redraft?.note ?? defaultNote(located.target),
+    note: redraft?.note ?? defaultNote(target),
     cards,
     dropped,
   };

@@ -25,6 +25,22 @@ export {
 } from './draft-request.js';
 export { type DraftedCards, type DraftRun, draftedCards } from './drafted-cards.js';
 export { type CardKind, type NoteCard, parseNoteCards } from './note-cards.js';
+export { answerIdOf, hintOf, isPassageQuote, parseGradeAnswer } from './quiz-grade.js';
+export {
+  type QuizQuestion,
+  type QuizQuestions,
+  quizAsDraft,
+  quizQuestions,
+} from './quiz-questions.js';
+export {
+  type GradeRequest,
+  gradeRequestText,
+  MAX_QUIZ_QUESTIONS,
+  parseGradeRequest,
+  parseQuizRequest,
+  type QuizRequest,
+  quizRequestText,
+} from './quiz-request.js';
 export {
   ANSWER_HELP,
   ANSWER_ORIGINS,
@@ -39,3 +55,4 @@ export {
   type StudyCard,
   StudyDeck,
 } from './study-deck.js';
+export { studySummary } from './study-summary.js';

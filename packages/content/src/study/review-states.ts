@@ -35,6 +35,11 @@ export class ReviewStates {
     return this.records.keys();
   }
 
+  /** The ratings of card `id` that stand, in log order. */
+  ratingsOf(id: string): RateEntry[] {
+    return this.records.get(id)?.ratings.map((one) => one.entry) ?? [];
+  }
+
   /** The last rating that stands (what an undo takes back), if any. */
   last(): RateEntry | undefined {
     while (this.order.length > 0 && !this.standing.has(this.order.at(-1) as string)) {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 import { formatCardComment } from './card-comment.js';
-import { DEFAULT_SCHEDULER_OPTIONS, schedulerOf } from './card-schedule.js';
+import { DEFAULT_SCHEDULER_OPTIONS, forScheduler, schedulerOf } from './card-schedule.js';
 import { type AnswerEntry, StudyReviewLog } from './review-log.js';
 import { StudyDeck } from './study-deck.js';
 
@@ -59,9 +59,31 @@ describe('the study deck', () => {
   it('offers what each rating would do, as ts-fsrs repeat computes it', async () => {
     const { deck } = await open(NOTES);
     const [first] = (await deck.due({ now: T0, limit: 1 })).cards;
-    const preview = schedulerOf(DEFAULT_SCHEDULER_OPTIONS).repeat(createEmptyCard(T0), T0);
+    const preview = schedulerOf(DEFAULT_SCHEDULER_OPTIONS).repeat(
+      forScheduler(createEmptyCard(T0), first?.id as string),
+      T0,
+    );
     for (const grade of [1, 2, 3, 4] as Grade[]) {
       expect(first?.next[grade].due.toISOString()).toBe(preview[grade].card.due.toISOString());
+    }
+  });
+
+  it('gives each rating the interval the due list showed for it, fuzz and all, when rated a minute later', async () => {
+    const { deck } = await open(NOTES);
+    let at = T0;
+    const ids = (await deck.due({ now: at })).cards.map((card) => card.id);
+    for (let round = 0; round < 3; round += 1) {
+      for (const id of ids) await deck.rate(id, Rating.Easy, { now: at });
+      const cards = await deck.cards({ now: at });
+      at = new Date(Math.max(...cards.map((card) => card.fsrs.due.getTime())));
+    }
+    const shown = (await deck.due({ now: at })).cards;
+    expect(shown.map((card) => card.id).sort()).toEqual([...ids].sort());
+    const later = new Date(at.getTime() + 60_000);
+    for (const card of shown) {
+      expect(card.next[Rating.Easy].scheduledDays).toBeGreaterThan(20);
+      const rated = await deck.rate(card.id, Rating.Easy, { now: later });
+      expect(rated.card.fsrs.scheduled_days).toBe(card.next[Rating.Easy].scheduledDays);
     }
   });
 

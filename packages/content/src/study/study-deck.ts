@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { SerialQueue } from '@repa/durable-fs';
-import { RepaError, type StudyProgress } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
 import type { Card, FSRS, Grade } from 'ts-fsrs';
-import { parseCitations } from '../citations/index.js';
 import type { ContentStore } from '../store/index.js';
 import { ankiText } from './anki-export.js';
 import { base32Id } from './card-comment.js';
 import {
   DEFAULT_SCHEDULER_OPTIONS,
+  forScheduler,
   logOf,
   newCard,
   type SchedulerOptions,
@@ -16,8 +16,15 @@ import {
 } from './card-schedule.js';
 import { NoteScan, SourceCheck, type SourceStatus } from './deck-notes.js';
 import type { CardKind, NoteCard } from './note-cards.js';
-import { type RateEntry, type REVIEW_MODES, StudyReviewLog } from './review-log.js';
+import {
+  type AnswerEntry,
+  type OverrideEntry,
+  type RateEntry,
+  type REVIEW_MODES,
+  StudyReviewLog,
+} from './review-log.js';
 import { ReviewStates } from './review-states.js';
+import { type ProgressOf, progressOf, StudyAnswers } from './study-progress.js';
 
 /** A card of the space with where it is, its source's status and its FSRS state now. */
 export interface StudyCard {
@@ -81,6 +88,7 @@ export class StudyDeck {
   private readonly notes = new NoteScan();
   private readonly sources = new SourceCheck();
   private states = new ReviewStates();
+  private answers = new StudyAnswers();
   private read = { end: 0, inode: 0n, damaged: 0 };
   private readonly queue = new SerialQueue();
 
@@ -114,7 +122,7 @@ export class StudyDeck {
           rank(a) - rank(b) || (rank(a) === 2 ? 0 : a.fsrs.due.getTime() - b.fsrs.due.getTime()),
       );
       const shown = all.slice(0, call.limit ?? all.length).map((card) => {
-        const preview = scheduler.repeat(card.fsrs, now);
+        const preview = scheduler.repeat(forScheduler(card.fsrs, card.id), now);
         const next = {} as DueCard['next'];
         for (const grade of [1, 2, 3, 4] as Grade[]) {
           const item = preview[grade].card;
@@ -154,7 +162,7 @@ export class StudyDeck {
           { fix: 'Rate it at a time after its last rating.' },
         );
       }
-      const { card, log } = scheduler.next(before, now, rating);
+      const { card, log } = scheduler.next(forScheduler(before, id), now, rating);
       const entry: RateEntry = {
         kind: 'rate',
         id: entryId(),
@@ -192,55 +200,76 @@ export class StudyDeck {
   }
 
   /**
-   * Progress per source document and version (or of the one `source` names), and the cards whose
-   * source changed.
+   * Appends a graded answer (spec R110) and fsyncs it; an answer whose id the log already holds is
+   * not appended again, and the one there is returned.
    */
-  status(
-    call: DeckCall & { source?: string },
-  ): Promise<{ sources: StudyProgress[]; changed: StudyCard[] }> {
+  answer(entry: Omit<AnswerEntry, 'kind' | 'at'>, call: DeckCall = {}): Promise<AnswerEntry> {
     return this.run(call, async (scheduler, now) => {
-      const groups = new Map<string, StudyProgress & { recallSum: number }>();
-      const changed: StudyCard[] = [];
-      for (const card of await this.list(call.deck, now)) {
-        const cite = card.source.status === 'none' ? undefined : card.source.cite;
-        const document = cite === undefined ? card.note : parseCitations(`[${cite}]`)[0]?.document;
-        const source = document ?? card.note;
-        if (call.source !== undefined && source !== call.source) continue;
-        const noteCard = this.notes.find(card.id)?.card;
-        const version = noteCard?.source?.version ?? null;
-        const key = `${source}\n${version}`;
-        let group = groups.get(key);
-        if (group === undefined) {
-          group = {
-            source,
-            version,
-            cards: 0,
-            new: 0,
-            learning: 0,
-            review: 0,
-            due: 0,
-            recall: null,
-            sourceChanged: 0,
-            recallSum: 0,
-          };
-          groups.set(key, group);
-        }
-        group.cards += 1;
-        if (card.isNew) group.new += 1;
-        else if (card.fsrs.state === 2) group.review += 1;
-        else group.learning += 1;
-        if (card.fsrs.due <= now) group.due += 1;
-        if (card.source.status === 'changed') {
-          group.sourceChanged += 1;
-          changed.push(card);
-        }
-        if (!card.isNew) group.recallSum += scheduler.get_retrievability(card.fsrs, now, false);
+      const found = this.answers.get(entry.id);
+      if (found !== undefined) return found;
+      const written: AnswerEntry = { kind: 'answer', ...entry, at: now.toISOString() };
+      await this.log.append(written);
+      await this.sync(scheduler);
+      return written;
+    });
+  }
+
+  /**
+   * Appends the learner's own grade for answer `of` beside the one given (spec R110);
+   * `not_found` for an answer the log does not hold.
+   */
+  override(
+    of: string,
+    grade: 1 | 2 | 3 | 4,
+    call: DeckCall = {},
+  ): Promise<{ entry: OverrideEntry; answer: AnswerEntry }> {
+    return this.run(call, async (scheduler, now) => {
+      const answer = this.answers.get(of);
+      if (answer === undefined) {
+        throw new RepaError('not_found', `The study log holds no answer ${of}.`, {
+          fix: 'Override the grade of an answer study.graded recorded (its answer id).',
+        });
       }
-      const sources = [...groups.values()].map(({ recallSum, ...group }) => {
-        const reviewed = group.cards - group.new;
-        return { ...group, recall: reviewed === 0 ? null : recallSum / reviewed };
+      const entry: OverrideEntry = {
+        kind: 'override',
+        id: entryId(),
+        of,
+        grade,
+        at: now.toISOString(),
+      };
+      await this.log.append(entry);
+      await this.sync(scheduler);
+      return { entry, answer };
+    });
+  }
+
+  /**
+   * Progress per source document and version, or of the one `source` names (spec R112), with the
+   * cards and questions whose source changed and the reviews due on each of the next 14 days of
+   * `timeZone` (default: this process's).
+   */
+  status(call: DeckCall & { source?: string; timeZone?: string }): Promise<ProgressOf<StudyCard>> {
+    return this.run(call, async (scheduler, now) => {
+      const seen = new Set<string>();
+      const cards = (await this.scanned(call.deck, now, seen)).map(({ card, noteCard }) => ({
+        ...card,
+        version: noteCard.source?.version ?? null,
+        ratings: this.states.ratingsOf(card.id),
+      }));
+      const progress = await progressOf({
+        cards,
+        answers: this.answers.all(),
+        answersOfCardSources: call.deck !== undefined,
+        versionNow: (document) => this.sources.versionOf(this.store, document, seen),
+        scheduler,
+        now,
+        timeZone: call.timeZone,
+        source: call.source,
       });
-      return { sources, changed };
+      const changed = progress.changed.map(
+        ({ version: _version, ratings: _ratings, ...card }) => card,
+      );
+      return { ...progress, changed };
     });
   }
 
@@ -277,23 +306,35 @@ export class StudyDeck {
       // A log removed or replaced: read anew, and append to the file that is there now.
       await this.log.close();
       this.states = new ReviewStates();
+      this.answers = new StudyAnswers();
       this.read = { end: 0, inode, damaged: 0 };
     }
     if (size === this.read.end) return;
     const part = await this.log.read(this.read.end);
-    for (const entry of part.entries) this.states.apply(entry, scheduler);
+    for (const entry of part.entries) {
+      this.states.apply(entry, scheduler);
+      this.answers.apply(entry);
+    }
     this.read.end = part.end;
     this.read.damaged += part.damaged;
   }
 
   private async list(deck: string | undefined, now: Date): Promise<StudyCard[]> {
-    const cards: StudyCard[] = [];
-    const seen = new Set<string>();
+    return (await this.scanned(deck, now, new Set())).map((one) => one.card);
+  }
+
+  /** The cards of the notes (of `deck`), each with the note's card it was read from. */
+  private async scanned(
+    deck: string | undefined,
+    now: Date,
+    seen: Set<string>,
+  ): Promise<{ card: StudyCard; noteCard: NoteCard }[]> {
+    const cards: { card: StudyCard; noteCard: NoteCard }[] = [];
     for (const note of await this.notes.scan(this.store)) {
       if (!inDeck(deck, note)) continue;
-      for (const card of note.cards) {
-        const source = await this.sources.statusOf(this.store, card, seen);
-        cards.push(this.studyCard(note, card, source, now));
+      for (const noteCard of note.cards) {
+        const source = await this.sources.statusOf(this.store, noteCard, seen);
+        cards.push({ card: this.studyCard(note, noteCard, source, now), noteCard });
       }
     }
     return cards;

@@ -11,6 +11,13 @@ import { RepaError } from '@repa/protocol';
 import { Type } from 'typebox';
 import { documentText } from '../documents/index.js';
 import type { ContentSnapshot } from '../space/index.js';
+import {
+  AS_PARAMETER,
+  imageText,
+  modelSees,
+  type ScannedFacts,
+  scannedPages,
+} from './scanned-pages.js';
 import { sharedParameters } from './shared-parameters.js';
 import { readSkillFile } from './skill-files.js';
 import { readTextWindow } from './text-window.js';
@@ -38,7 +45,7 @@ export interface ContentReadDetails extends ReadToolDetails {
     unit?: DocumentText['unit'];
     parts: number;
     shown?: { first: number; last: number };
-  };
+  } & ScannedFacts;
   /**
    * For text: the number (from 1) of the first line the result's text begins with. For a
    * document, lines count in its marked text, or in the text of the pages shown when `pages` chose
@@ -63,7 +70,7 @@ type TextShown = { firstLine: number; lineCount: number };
 const ADDRESSING = ' The .repa folder is not accessible.';
 
 const DOCUMENTS =
-  ' PDF, DOCX, EPUB and HTML documents are read-only and read as text, each page (or chapter) after a line such as [Page 3 of 12]. Other binary files are refused.';
+  ' PDF, DOCX, EPUB and HTML documents are read-only and read as text, each page (or chapter) after a line such as [Page 3 of 12]; a scanned page is read by OCR (its line says so), and shown as an image too to a model that can see. Other binary files are refused.';
 
 const BYTE_OFFSET_DESCRIPTION =
   'For a line longer than the output limit: the byte of the line at offset to start from (1-indexed), as the notice after its first piece says';
@@ -208,13 +215,14 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
       limit: properties.limit,
       byteOffset: Type.Optional(Type.Number({ description: BYTE_OFFSET_DESCRIPTION })),
       pages: Type.Optional(Type.String({ description: PAGES_DESCRIPTION })),
+      as: AS_PARAMETER,
     }),
   );
   const tool: ToolDefinition<typeof parameters, ContentReadDetails> = {
     ...base,
     description: base.description + ADDRESSING + DOCUMENTS,
     parameters,
-    async execute(toolCallId, params, signal, _onUpdate, ctx) {
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
       if (signal?.aborted) throw toolError(cancelledCall());
       const state: ToolCallState = { address: params.path, operationId: '' };
       try {
@@ -226,11 +234,26 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
           /** The pages (or chapters) shown, when some were asked for. */
           pages?: { first: number; last: number };
           shown?: TextShown;
+          scanned?: ScannedFacts;
         };
+        const sees = modelSees(ctx?.model);
         try {
           read = await runToolCall(state, async () => {
             const snapshot = await inToolCall(snapshotOf);
-            if (imageMimeType(snapshot.bytes) !== undefined) {
+            const image = imageMimeType(snapshot.bytes) !== undefined;
+            // An image goes as it is to a model that sees; else as its text, by OCR (R120).
+            if (image && !state.skill && (params.as === 'text' || !sees)) {
+              const document = await imageText(snapshot, options, signal);
+              const read = await readDocument(document, params);
+              const [part] = document.parts;
+              const note = part?.recognised
+                ? `\n\n[Text recognised by OCR (${part.recognised.engine}), confidence ${part.recognised.confidence}%${sees ? '' : '; the model cannot see images'}]`
+                : '';
+              const [first] = read.result.content;
+              if (first?.type === 'text') first.text += note;
+              return { ...read, document };
+            }
+            if (image) {
               return { result: await base.execute(toolCallId, params, signal, undefined, ctx) };
             }
             const kind = state.skill ? undefined : contentKindOf(snapshot.bytes, snapshot.target);
@@ -240,13 +263,34 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
               if (params.pages !== undefined) throw noPages(shown);
               return readText(snapshot, params, signal);
             }
+            const languages = options.ocrLanguages?.();
             const document = await documentText(
               store,
               { bytes: snapshot.bytes, version: snapshot.version, format: kind.format },
               shown,
+              {
+                ...(languages === undefined ? {} : { ocrLanguages: languages }),
+                ...(signal === undefined ? {} : { signal }),
+                // A first read of a long or scanned document tells its progress (R122).
+                onProgress: (progress) =>
+                  onUpdate?.({
+                    content: [],
+                    details: { progress: { ...progress, target: snapshot.target } },
+                  } as never),
+              },
             );
             if (signal?.aborted) throw new Error('Operation aborted');
-            return { ...(await readDocument(document, params)), document };
+            const read = await readDocument(document, params);
+            const shownPages = read.pages ?? { first: 1, last: document.parts.length };
+            const scanned = await scannedPages(snapshot, document, shownPages, {
+              as: params.as,
+              sees,
+              signal,
+            });
+            const [first] = read.result.content;
+            if (scanned.note && first?.type === 'text') first.text += `\n\n${scanned.note}`;
+            read.result.content.push(...scanned.images);
+            return { ...read, document, scanned: scanned.facts };
           });
         } catch (error) {
           throw toolError(error, state);
@@ -284,6 +328,7 @@ export function createContentReadTool(options: ContentToolsOptions): ToolDefinit
                     ...(document.unit === undefined ? {} : { unit: document.unit }),
                     parts: document.parts.length,
                     ...(read.pages === undefined ? {} : { shown: read.pages }),
+                    ...read.scanned,
                   },
                 }),
             ...(read.shown ? { ...read.shown, totalLines: read.totalLines } : {}),

@@ -20,6 +20,8 @@ export type ApprovalAsk =
 export interface ToolApprovals {
   /** Whether the current run's saves and commands wait for the learner (read at each call). */
   asking(): boolean;
+  /** Whether the current run may change no file (`tools.edits` `off`): commands see the space read-only. */
+  readOnly?(): boolean;
   /** Resolves once approved; rejects (`edit_refused`, `cancelled`) when not: nothing happens then. */
   approve(ask: ApprovalAsk, signal: AbortSignal | undefined): Promise<void>;
 }

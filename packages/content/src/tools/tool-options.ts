@@ -26,6 +26,11 @@ export interface ContentToolsOptions {
    * approval with its exact diff before anything is written. Default: saves go ahead at once.
    */
   approvals?: ToolApprovals;
+  /**
+   * The OCR languages of the run (`documents.ocrLanguages`, read at each call) for document pages
+   * without a text layer and images read as text (spec R120). Default (or `undefined`): `["eng"]`.
+   */
+  ocrLanguages?: () => readonly string[] | undefined;
 }
 
 /** A new operation id from the options' generator. */

@@ -22,6 +22,8 @@ export interface ActiveRun extends RunTally {
   /** The run's `study.mode` and its source: the `tutor` section is in only in tutor mode. */
   study: PromptStudyMode;
   view: LearningContextView | null;
+  /** The study summary the run gives with its learning context (null: none, or turned off). */
+  studySummary: string | null;
   prompt: AssembledSystemPrompt | undefined;
   receipts: SaveReceipt[];
   emit: (event: RunEvent) => void;
@@ -32,6 +34,8 @@ export interface ActiveRun extends RunTally {
   deliveries: RunDeliveries;
   /** The saves and commands waiting for the learner (`tools.edits` `ask`). */
   approvals: RunApprovals;
+  /** The run's `documents.ocrLanguages` (absent on runs recorded before it: the default). */
+  ocrLanguages: readonly string[] | undefined;
 }
 
 /** A run's state as it starts: nothing read, saved or delivered yet. */
@@ -51,6 +55,7 @@ export function startActiveRun(
     },
     cancelRequested: false,
     view: null,
+    studySummary: null,
     prompt: undefined,
     receipts: [],
     emit,
@@ -59,6 +64,7 @@ export function startActiveRun(
     usage: emptyUsage(),
     deliveries,
     approvals: new RunApprovals(options.modelSettings?.edits, emit),
+    ocrLanguages: options.modelSettings?.ocrLanguages,
   };
 }
 

@@ -66,6 +66,8 @@ export interface SessionHooks {
   compactions: CompactionWatch;
   /** The active run's approvals (`tools.edits`); none without a run (saves go ahead). */
   approvals(): ToolApprovals | undefined;
+  /** The active run's `documents.ocrLanguages`; none without a run (the default). */
+  ocrLanguages(): readonly string[] | undefined;
 }
 
 /** Pi's session of a host, as {@link assembleSession} built it. */
@@ -108,6 +110,7 @@ export async function assembleSession(
   // Pi's estimates count the system message of the prompt Repa actually sends, not Pi's own.
   const sessionManager = withModelContext(original, () => ({
     learningContext: hooks.settings()?.learningContext ?? true,
+    studySummary: hooks.settings()?.studySummary ?? true,
     systemPrompt: hooks.prompt()?.text,
   }));
   const trusted = options.trusted ?? false;
@@ -122,6 +125,7 @@ export async function assembleSession(
   // Saves and commands ask the active run's learner, when its `tools.edits` is `ask` (R36, R37).
   const approvals: ToolApprovals = {
     asking: () => hooks.approvals()?.asking() ?? false,
+    readOnly: () => hooks.approvals()?.readOnly?.() ?? false,
     approve: async (ask, signal) => hooks.approvals()?.approve(ask, signal),
   };
   const tools = createContentTools({
@@ -130,6 +134,7 @@ export async function assembleSession(
     approvals,
     skillFiles: () => hooks.offeredSkills(),
     newOperationId: () => hooks.operationId(),
+    ocrLanguages: () => hooks.ocrLanguages(),
   });
   const toolNames = tools.map((tool) => tool.name);
   const bash = parts.bash.tool({

@@ -166,6 +166,7 @@ export class PiConversationHost {
         offeredSkills: () => this.#prompts?.offeredSkills ?? [],
         compactions: this.#compactions,
         approvals: () => this.#run?.approvals,
+        ocrLanguages: () => this.#run?.ocrLanguages,
       },
     );
     this.#session = assembled.session;

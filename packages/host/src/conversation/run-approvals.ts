@@ -42,6 +42,11 @@ export class RunApprovals implements ToolApprovals {
     return this.#mode === 'ask';
   }
 
+  /** Whether the run may change no file (`tools.edits` `off`): commands see the space read-only. */
+  readOnly(): boolean {
+    return this.#mode === 'off';
+  }
+
   /** True while a save or command waits for an answer. */
   get waiting(): boolean {
     return this.#waiting.size > 0;

@@ -1,8 +1,9 @@
 import type { ImageContent } from '@earendil-works/pi-ai';
 import type { AgentSession, SessionManager } from '@earendil-works/pi-coding-agent';
-import type { ContentObserver, ContentStore } from '@repa/content';
+import { type ContentObserver, type ContentStore, StudyDeck, studySummary } from '@repa/content';
 import {
   appendLearningContextSnapshot,
+  appendStudySummary,
   buildFileChangeMessage,
   decideLearningContextSnapshot,
   type LearningContextView,
@@ -65,7 +66,9 @@ export interface RunRequestInputs {
 
 /**
  * Reads what a run is given before its message enters Pi history (R31): the space's learning
- * context from `from.context` (none when it is `undefined`) into `run.view`, then the request's
+ * context from `from.context` (none when it is `undefined`) into `run.view` and, unless
+ * `prompts.studySummary` is off, the summary of the space's study progress into
+ * `run.studySummary` (the review log read with the `study.*` defaults), then the request's
  * images and attached documents. `stop`: the outcome that ends the run instead, failed when
  * something cannot be read, cancelled when the run was cancelled meanwhile.
  */
@@ -81,6 +84,10 @@ export async function readRunInputs(
   if (from.context !== undefined) {
     try {
       run.view = await readRunLearningContext(from.context, run.restricted);
+      // Spec R113: the study summary is a part of the learning context the learner can turn off.
+      if (run.settings.studySummary !== false) {
+        run.studySummary = studySummary((await StudyDeck.of(from.store).status({})).sources);
+      }
     } catch (error) {
       return { stop: { status: 'failed', error: RepaError.fromUnknown(error).toWire() } };
     }
@@ -140,8 +147,8 @@ export async function appendFileChangeNotice(
 }
 
 /**
- * What a run adds to the history before its message: the learning context's snapshot, then the
- * files changed since the last request (R50).
+ * What a run adds to the history before its message: the learning context's snapshot and the
+ * study summary when either changed, then the files changed since the last request (R50).
  */
 export async function appendRunNotices(
   observer: ContentObserver,
@@ -150,6 +157,7 @@ export async function appendRunNotices(
   run: ActiveRun,
 ): Promise<void> {
   appendContextSnapshot(sessionManager, run);
+  if (run.studySummary !== null) appendStudySummary(sessionManager, run.studySummary);
   await appendFileChangeNotice(observer, sessionManager, settings.fileChanges, run);
 }
 

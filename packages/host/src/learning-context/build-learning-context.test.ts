@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { offlineModel } from '../models/choose-model.js';
 import { answerEveryRequest, fauxModelChoice } from '../models/faux-model-choice.js';
 import { buildLearningContext } from './build-learning-context.js';
+import { SOURCE_TEXT_LIMIT } from './learning-context-sources.js';
 
 function space(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'repa-build-'));
@@ -71,9 +72,29 @@ describe('buildLearningContext', () => {
       body: '## Working on\nTides.\n',
       extractive: false,
       model: 'faux/small',
-      cut: [{ path: 'long.md', keptChars: 4_000 - 'Short note.'.length, totalChars: 10_000 }],
+      cut: [
+        {
+          path: 'long.md',
+          keptChars: 4_000 - 'Short note.'.length,
+          totalChars: 10_000,
+          reason: 'window',
+        },
+      ],
     });
     expect(requests[0]?.text).toContain(`(Cut to fit: long.md ${4_000 - 11}/10000 characters.)`);
+  });
+
+  it("names a source cut at the read limit as such, not as the model's window being full", async () => {
+    const size = SOURCE_TEXT_LIMIT + 10;
+    const root = space({ 'huge.md': 'x'.repeat(size) });
+    const faux = fauxProvider({ models: [{ id: 'wide', contextWindow: 4_000_000 }] });
+    answerEveryRequest(faux, () => fauxAssistantMessage('## Working on\nA huge note.'));
+    const built = await buildLearningContext(root, await fauxModelChoice(faux, 'faux/wide'), {
+      sources: ['huge.md'],
+    });
+    expect(built.cut).toEqual([
+      { path: 'huge.md', keptChars: SOURCE_TEXT_LIMIT, totalChars: size, reason: 'read-limit' },
+    ]);
   });
 
   it('is cancelled by its signal and refuses missing sources and sources outside the space', async () => {

@@ -6,6 +6,7 @@ import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 import type { ModelChoice } from '../models/index.js';
 import { modelErrorOf } from '../models/index.js';
 import {
+  expandSourceFolders,
   type LearningContextSourceText,
   readLearningContextSources,
   SOURCE_TEXT_LIMIT,
@@ -27,6 +28,11 @@ export interface BuildCut {
   keptChars: number;
   /** Characters the source has. */
   totalChars: number;
+  /**
+   * Why: `window` when the model's window held no more of it, `read-limit` when all that was
+   * read fitted but a build reads at most the first 4 MiB of a source.
+   */
+  reason: 'window' | 'read-limit';
 }
 
 /** What {@link buildLearningContext} made (nothing is written). */
@@ -81,7 +87,8 @@ const CHARS_PER_TOKEN = 3;
  * Pi's `ModelRuntime` (no session, no history) with Pi's retries and a run's error codes (spec
  * R71), its input bounded by the model's window (what was
  * cut is in `cut`); on `repa-offline` an extractive context (headings and first sentences), labelled
- * as such. Sources must exist inside the space (`not_found`, `path_outside_space`).
+ * as such. Sources must exist inside the space (`not_found`, `path_outside_space`); a folder
+ * stands for the readable documents below it.
  */
 export async function buildLearningContext(
   space: string,
@@ -91,11 +98,16 @@ export async function buildLearningContext(
   if (options.sources.length === 0) {
     throw new RepaError('invalid_request', 'Name at least one source to build the context from.');
   }
-  options.onProgress?.({ step: 'reading', message: `reading ${options.sources.length} source(s)` });
+  const { sources, folders } = await expandSourceFolders(space, options.sources);
+  const within = folders.length > 0 ? ` (from ${folders.map((f) => `${f}/`).join(', ')})` : '';
+  options.onProgress?.({
+    step: 'reading',
+    message: `reading ${sources.length} source(s)${within}`,
+  });
   const read = await readDocumentSources(
     space,
     options.appDirectory,
-    await readLearningContextSources(space, options.sources),
+    await readLearningContextSources(space, sources),
   );
   for (const source of read) {
     // An identity was read through the content store, which refused it if it names nothing.
@@ -258,7 +270,8 @@ function fitDocuments(
   const fitted = documents.map((document, index) => {
     const keep = kept[index] ?? 0;
     if (keep >= document.total) return { path: document.path, text: document.text };
-    cut.push({ path: document.path, keptChars: keep, totalChars: document.total });
+    const reason = keep < document.text.length ? 'window' : 'read-limit';
+    cut.push({ path: document.path, keptChars: keep, totalChars: document.total, reason });
     return { path: document.path, text: document.text.slice(0, keep) };
   });
   return { documents: fitted, cut };

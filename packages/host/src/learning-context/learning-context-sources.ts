@@ -1,9 +1,75 @@
-import { ContentStore, inspectSpaceFile } from '@repa/content';
+import { ContentStore, inspectSpaceFile, listSpaceFolder } from '@repa/content';
 import type { LearningContextSourceVersion } from '@repa/context';
 import { type LearningContextSourceState, RepaError } from '@repa/protocol';
 
 /** The most bytes of a source's text kept for a build (the hash always covers the whole file). */
 export const SOURCE_TEXT_LIMIT = 4 * 1024 * 1024;
+
+/** The most documents a build reads from the folders it is given. */
+export const FOLDER_DOCUMENTS_LIMIT = 50;
+
+/** A note's name: read as text (a document, a PDF or EPUB, is read as its text too). */
+const NOTE_NAME = /\.(md|markdown|txt|text|rst|adoc|org|tex)$/iu;
+
+/**
+ * The sources with each folder among them replaced by every readable document below it (notes,
+ * PDF, DOCX, EPUB and HTML files, by the `ls` tool's rules), in path order; a file or a `repa:`
+ * identity stays as named. `invalid_request` when a folder holds none, or more than
+ * {@link FOLDER_DOCUMENTS_LIMIT} together.
+ */
+export async function expandSourceFolders(
+  space: string,
+  sources: readonly string[],
+): Promise<{ sources: string[]; folders: string[] }> {
+  const store = await ContentStore.open({ root: space });
+  const out: string[] = [];
+  const folders: string[] = [];
+  let found = 0;
+  const below = async (folder: string): Promise<string[]> => {
+    const { entries } = await listSpaceFolder(store, folder);
+    const documents: string[] = [];
+    for (const entry of entries) {
+      if (entry.problem !== undefined) continue;
+      if (entry.folder) documents.push(...(await below(entry.path)));
+      else if (entry.document || NOTE_NAME.test(entry.path)) {
+        found += 1;
+        if (found > FOLDER_DOCUMENTS_LIMIT) break;
+        documents.push(entry.path);
+      }
+    }
+    return documents;
+  };
+  for (const source of sources) {
+    let documents: string[] | undefined;
+    try {
+      documents = source.startsWith('repa:') ? undefined : await below(source);
+    } catch (error) {
+      // A file (or nothing there: the read says so) is a source as named.
+      if (!(RepaError.isInstance(error) && ['invalid_request', 'not_found'].includes(error.code)))
+        throw error;
+    }
+    if (documents === undefined) {
+      out.push(source);
+      continue;
+    }
+    const named = source.replace(/\/+$/u, '') || '.';
+    if (found > FOLDER_DOCUMENTS_LIMIT) {
+      throw new RepaError(
+        'invalid_request',
+        `The folders named hold more than ${FOLDER_DOCUMENTS_LIMIT} readable documents; a learning context is built from at most ${FOLDER_DOCUMENTS_LIMIT}.`,
+        { fix: `Name sub-folders or files of ${named}/ instead.` },
+      );
+    }
+    if (documents.length === 0) {
+      throw new RepaError('invalid_request', `The folder ${named}/ holds no readable document.`, {
+        fix: 'Name notes (.md, .txt) or PDF, DOCX, EPUB or HTML files, or folders holding them.',
+      });
+    }
+    folders.push(named);
+    out.push(...documents.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return { sources: [...new Set(out)], folders };
+}
 
 /** One source read for a build: its version and its text. */
 export interface LearningContextSourceText {

@@ -2,6 +2,7 @@ import {
   MAX_DRAFTED_CARDS,
   type Passage,
   parseDraftRequest,
+  parseQuizRequest,
   passageReadArguments,
   passageText,
 } from '@repa/content';
@@ -14,8 +15,8 @@ type OfflineDraftStep =
 
 /** A page's (or chapter's) marker line, as the read tool shows it. */
 const MARKER = /^\[(?:Page|Chapter) (\d+) of \d+/u;
-/** Words too plain to hide in a cloze. */
-const PLAIN = new Set(
+/** Words too plain to hide in a cloze (or to grade an answer by). */
+export const PLAIN = new Set(
   'about after also because before being between could every from have into more most only other over same some such than that their them then there these they this those through very were what when where which while with would your'.split(
     ' ',
   ),
@@ -58,21 +59,23 @@ function clozeOf(sentence: string): string | undefined {
 }
 
 /**
- * The offline responder's turn for a study draft request (`undefined` for any other request):
- * first a `read` of the passage with the arguments the request names, then deterministic cloze
- * cards from the lines read (their longest distinctive word hidden), each citing its line with
- * its first words quoted, in the answer format the request asks for.
+ * The offline responder's turn for a study draft or quiz request (`undefined` for any other
+ * request): first a `read` of the passage with the arguments the request names, then
+ * deterministic cloze cards (or cloze questions, as many as the quiz asks) from the lines read
+ * (their longest distinctive word hidden), each citing its line with its first words quoted, in
+ * the answer format the request asks for.
  */
 export function draftCardsOffline(
   request: string,
   results: readonly { toolName: string; text: string }[],
 ): OfflineDraftStep | undefined {
   const draft = parseDraftRequest(request);
-  if (draft === undefined) return undefined;
+  const quiz = draft === undefined ? parseQuizRequest(request) : undefined;
+  const passage = draft?.passage ?? quiz?.passage;
+  if (passage === undefined) return undefined;
   const read = results.find((result) => result.toolName === 'read');
-  if (read === undefined) return { kind: 'read', args: passageReadArguments(draft.passage) };
-  const { passage } = draft;
-  const most = draft.redraft ? 1 : MAX_DRAFTED_CARDS;
+  if (read === undefined) return { kind: 'read', args: passageReadArguments(passage) };
+  const most = quiz?.count ?? (draft?.redraft ? 1 : MAX_DRAFTED_CARDS);
   const cards: string[] = [];
   for (const shown of shownLines(passage, read.text)) {
     const sentence = shown.text.trim().replace(/^(?:[-*+]|\d+[.)])\s+/u, '');
@@ -91,7 +94,7 @@ export function draftCardsOffline(
     kind: 'answer',
     text:
       cards.length === 0
-        ? `The passage ${where} has no sentence to draft a card from.`
-        : `Cards from ${where}:\n\n${cards.join('\n\n')}`,
+        ? `The passage ${where} has no sentence to ${quiz ? 'ask about' : 'draft a card from'}.`
+        : `${quiz ? 'Questions' : 'Cards'} from ${where}:\n\n${cards.join('\n\n')}`,
   };
 }

@@ -11,6 +11,7 @@ import { RESUME_NOTE } from '../sessions/index.js';
 import { answerEveryRequest } from './faux-model-choice.js';
 import { draftCardsOffline } from './offline-cards.js';
 import { citationOf } from './offline-citation.js';
+import { gradeOffline } from './offline-grade.js';
 import { offlineSummary } from './offline-summary.js';
 import { openingOf, tutorHint } from './offline-tutor.js';
 
@@ -264,7 +265,8 @@ function searchAndAnswer(
  * each file it updates or deletes, then `apply_patch`; Pi's summary requests of a compaction are
  * answered by {@link offlineSummary}.
  * A study draft request (`repa study draft`) is answered with cloze cards from the passage it
- * reads (`offline-cards.ts`). In tutor mode (the system prompt's `tutor` section) a question is
+ * reads, a quiz request with cloze questions (`offline-cards.ts`), and a grade request with a grade
+ * by the passage's words (`offline-grade.ts`). In tutor mode (the system prompt's `tutor` section) a question is
  * answered with a question back and a hint citing the passage (`offline-tutor.ts`).
  * Contract: it never claims to be a language model; every answer starts with `[repa-offline]`.
  */
@@ -275,6 +277,8 @@ export const offlineResponder: FauxResponseFactory = (context) => {
   const { request, results } = currentTurn(context);
   const failed = results.find((result) => result.isError);
   if (failed) return say(`The ${failed.toolName} tool failed: ${failed.text}`);
+  const graded = gradeOffline(request);
+  if (graded !== undefined) return say(graded);
   const drafted = draftCardsOffline(request, results);
   if (drafted) return drafted.kind === 'read' ? call('read', drafted.args) : say(drafted.text);
   const patch = PATCH.exec(request)?.[0];

@@ -166,6 +166,16 @@ export class PiModels {
     return this.#refreshing;
   }
 
+  /**
+   * Reads `models.json` again only when its file changed (one stat when it did not): every use of
+   * the daemon's models starts here, so a model added while it runs is known at the next request.
+   */
+  async refreshModels(): Promise<void> {
+    if (this.#fixed || revision(join(this.agentDir, 'models.json')) === this.#modelsRevision)
+      return;
+    await this.refresh();
+  }
+
   /** Pi's model for `provider/id` or `repa-offline`; `not_found` with a did-you-mean otherwise. */
   resolve(label: string): Model<string> {
     if (label === OFFLINE_MODEL_ID) return this.#offlineModel();

@@ -7,7 +7,8 @@ import {
   type SessionEntry,
   SessionManager,
 } from '@earendil-works/pi-coding-agent';
-import { type RunInfo, saveReceiptSchema } from '@repa/protocol';
+import { citationFootnotes, foldedText, type RunInfo } from '@repa/protocol';
+import { saveReceiptSchema } from '@repa/protocol/schemas';
 import { z } from 'zod';
 import { RUN_MARK } from './run-marks.js';
 import { sessionFileEntries } from './session-files.js';
@@ -26,13 +27,6 @@ type Block = {
   arguments?: unknown;
 };
 
-/** A fence long enough for `text` (one backtick more than its longest run). */
-function fenced(text: string, info = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${info}\n${text.replace(/\n$/, '')}\n${fence}`;
-}
-
 function quoted(text: string): string {
   return text
     .split('\n')
@@ -49,6 +43,20 @@ function textOf(content: unknown): string {
   return blocksOf(content)
     .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
     .join('\n');
+}
+
+/** A tool call's arguments on one line, shortened. */
+function argumentsLine(args: unknown): string {
+  const json = JSON.stringify(args ?? {});
+  return json.length > 200 ? `${json.slice(0, 199)}…` : json;
+}
+
+/** A run's citation checks, as the CLI shows them after its answer; none when it has none. */
+function citationChecks(run: RunInfo | undefined): string[] {
+  const lines = citationFootnotes(run?.citations ?? []);
+  return lines.length === 0
+    ? []
+    : [`Citation checks:\n\n${lines.map((line) => `- ${line}`).join('\n')}`];
 }
 
 /** One line for a run at its mark: id, status, model and the provider's token counts. */
@@ -84,9 +92,7 @@ function entryMarkdown(entry: SessionEntry, runs: ReadonlyMap<string, RunInfo>):
         const parts = blocksOf(message.content).flatMap((block) => {
           if (block.type === 'text' && block.text) return [block.text];
           if (block.type === 'toolCall') {
-            return [
-              `**Tool call \`${block.name}\`**\n\n${fenced(JSON.stringify(block.arguments ?? {}, null, 2), 'json')}`,
-            ];
+            return [`**Tool call \`${block.name}\`** \`${argumentsLine(block.arguments)}\``];
           }
           return [];
         });
@@ -101,9 +107,9 @@ function entryMarkdown(entry: SessionEntry, runs: ReadonlyMap<string, RunInfo>):
           (receipt) =>
             `- saved \`${receipt.target}\` (${receipt.identity}): ${receipt.previousVersion?.slice(0, 12) ?? 'new'} → ${receipt.version?.slice(0, 12) ?? 'deleted'}, ${receipt.bytes} bytes`,
         );
+        // For reading: a line a result (Pi's session file, or the jsonl export, has it whole).
         return [
-          `**Tool result \`${message.toolName ?? 'tool'}\`${message.isError ? ' (error)' : ''}**`,
-          fenced(textOf(message.content)),
+          `**Tool result \`${message.toolName ?? 'tool'}\`${message.isError ? ' (error)' : ''}**: ${foldedText(textOf(message.content), 100).replace(/`/g, "'")}`,
           ...(saved.length > 0 ? [`Receipts:\n${saved.join('\n')}`] : []),
         ];
       }
@@ -127,8 +133,9 @@ function entryMarkdown(entry: SessionEntry, runs: ReadonlyMap<string, RunInfo>):
 }
 
 /**
- * A session's current branch as Markdown (spec R27): the requests and replies with their tool
- * calls, tool results with the receipts of their saves, learning-context snapshots, file-change
+ * A session's current branch as Markdown for reading (spec R27): the requests and replies with
+ * their tool calls (a line each), tool results summarised to a line with the receipts of their
+ * saves, each run's citation checks after its answer, learning-context snapshots, file-change
  * notices and summaries, and where each run began with its record from the ledger (`runs`).
  */
 export function sessionMarkdown(
@@ -137,7 +144,15 @@ export function sessionMarkdown(
 ): string {
   const runs = new Map((options.runs ?? []).map((run) => [run.runId, run]));
   const manager = SessionManager.inMemory('/', undefined, [...entries]);
-  const body = manager.getBranch().flatMap((entry) => entryMarkdown(entry, runs));
+  // Each run's citation checks after its entries: at the next run's mark, or at the end.
+  let current: string | undefined;
+  const body = manager.getBranch().flatMap((entry) => {
+    if (entry.type !== 'custom' || entry.customType !== RUN_MARK) return entryMarkdown(entry, runs);
+    const checks = citationChecks(current === undefined ? undefined : runs.get(current));
+    current = String((entry.data as { runId?: unknown } | undefined)?.runId ?? '');
+    return [...checks, ...entryMarkdown(entry, runs)];
+  });
+  body.push(...citationChecks(current === undefined ? undefined : runs.get(current)));
   return `# ${options.title}\n\n${body.join('\n\n')}\n`;
 }
 

@@ -4,16 +4,18 @@ import { type SessionEntry, SessionManager } from '@earendil-works/pi-coding-age
 import { ContentStore } from '@repa/content';
 import { ioError, syncDirectory } from '@repa/durable-fs';
 import {
-  fileChangeSchema,
   type HistoryItem,
   type HistoryToolCall,
-  idSchema,
   RepaError,
   type SessionInfo,
-  saveDiffSchema,
-  saveReceiptSchema,
   toolCallTarget,
 } from '@repa/protocol';
+import {
+  fileChangeSchema,
+  idSchema,
+  saveDiffSchema,
+  saveReceiptSchema,
+} from '@repa/protocol/schemas';
 import { z } from 'zod';
 import { citationsByAnswer, withCitations } from './run-citations.js';
 import { RUN_MARK, type RunInHistory, runsInHistory } from './run-marks.js';

@@ -232,3 +232,23 @@ class Follower<R extends { run: RunInfo }> implements RunFollower<R> {
     waiting?.reject(error);
   }
 }
+
+/**
+ * Follows a run to its end without showing its events (`start` as for `RepaClient.followRun`) and
+ * resolves with its final record (`run.get`); the study clients use it for runs whose text is
+ * Repa's to read (a quiz's questions, a grade), not the learner's.
+ */
+export async function runToEnd(
+  client: {
+    followRun<R extends { run: RunInfo }>(start: () => Promise<R>): RunFollower<R>;
+    request(method: 'run.get', params: { runId: string }): Promise<{ run: RunInfo }>;
+  },
+  start: () => Promise<{ run: RunInfo }>,
+): Promise<RunInfo> {
+  const follower = client.followRun(start);
+  for await (const _update of follower) {
+    // Only the end counts.
+  }
+  const { run } = await follower.accepted;
+  return (await client.request('run.get', { runId: run.runId })).run;
+}

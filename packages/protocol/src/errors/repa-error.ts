@@ -72,6 +72,8 @@ export const REPA_ERROR_FIXES = {
     'The document is locked with a password: ask the learner for a copy without one (e.g. printed to a new PDF from a reader that opened it).',
   document_unreadable:
     'The document could not be read as text (the message says why): open it in a reader and save or print it to a new file, or ask the learner for the part that is needed.',
+  ocr_unavailable:
+    'Pages without a text layer are read by OCR with the tesseract command: install the Debian package the message names (e.g. `sudo apt-get install tesseract-ocr-deu`), or name only installed languages in `documents.ocrLanguages`.',
   edit_refused:
     'The learner did not approve this change (see the reason, if any): do not make it again as it was; ask the learner what they want instead.',
   not_last_run:

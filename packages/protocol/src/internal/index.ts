@@ -1,8 +1,8 @@
 // Server-side transport of protocol v1, for `@repa/application` only (`@repa/protocol/internal`).
 // Not part of the public API: it may change in any release.
 
-export { TCP_AUTH_METHOD, tcpAuthParamsSchema } from '../client/tcp-auth.js';
-export { WEB_OPEN_METHOD, webOpenParamsSchema } from '../client/web-open.js';
+export { TCP_AUTH_METHOD } from '../client/tcp-auth.js';
+export { WEB_OPEN_METHOD } from '../client/web-open.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
@@ -17,7 +17,4 @@ export {
   type JsonRpcRequest,
   type JsonRpcResponse,
   jsonRpcCodeFor,
-  jsonRpcErrorSchema,
-  jsonRpcRequestSchema,
-  jsonRpcResponseSchema,
 } from '../v1/json-rpc.js';

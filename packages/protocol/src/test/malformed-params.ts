@@ -2,6 +2,7 @@ import type { v1Methods } from '../v1/methods.js';
 import { approvalMalformed } from './approval-examples.js';
 import { studyDraftMalformed } from './study-draft-examples.js';
 import { studyMalformed } from './study-examples.js';
+import { studyQuizMalformed } from './study-quiz-examples.js';
 
 /** One malformed params example per method, with the path zod must name. */
 export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: string }> = {
@@ -75,6 +76,7 @@ export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: 
   'models.next': { params: { space: 7 }, path: 'params.space' },
   doctor: { params: [], path: 'params' },
   ...studyDraftMalformed,
+  ...studyQuizMalformed,
   ...studyMalformed,
   ...approvalMalformed,
 };

@@ -2,6 +2,7 @@ import type { v1Methods } from '../v1/methods.js';
 import { approvalExamples } from './approval-examples.js';
 import { studyDraftExamples } from './study-draft-examples.js';
 import { studyExamples } from './study-examples.js';
+import { studyQuizExamples } from './study-quiz-examples.js';
 
 // One valid params/result example per v1 method (methods.test.ts); the malformed ones are in
 // malformed-params.ts.
@@ -325,6 +326,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
     },
   },
   ...studyDraftExamples(run, sha),
+  ...studyQuizExamples(run, sha),
   ...studyExamples,
   ...approvalExamples,
 };

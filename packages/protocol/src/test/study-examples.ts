@@ -74,8 +74,9 @@ export const studyExamples = {
     },
   },
   'study.status': {
-    params: { space: '/spaces/a', source: 'src/atp.md' },
+    params: { space: '/spaces/a', source: 'src/atp.md', timeZone: 'Europe/Berlin' },
     result: {
+      at: '2026-03-08T09:00:00.000Z',
       sources: [
         {
           source: 'src/atp.md',
@@ -86,10 +87,24 @@ export const studyExamples = {
           review: 2,
           due: 2,
           recall: 0.87,
+          ratings: { again: 1, hard: 0, good: 5, easy: 1 },
+          answers: {
+            none: { again: 0, hard: 1, good: 2, easy: 0 },
+            hint: { again: 1, hard: 0, good: 0, easy: 0 },
+            passage: { again: 0, hard: 0, good: 0, easy: 0 },
+          },
+          lastStudied: '2026-03-07T18:30:00.000Z',
           sourceChanged: 0,
+          questionsChanged: 0,
+          calendar: [2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
         },
       ],
+      calendar: Array.from({ length: 14 }, (_, day) => ({
+        date: `2026-03-${String(8 + day).padStart(2, '0')}`,
+        due: [2, 0, 1][day] ?? 0,
+      })),
       changed: [],
+      changedQuestions: [],
     },
   },
   'study.export': {

@@ -66,8 +66,9 @@ export const citationSchema = z
 export type { Citation, CitationStatus } from './wire-types.generated.js';
 
 /**
- * Where a citation points, in words: `notes/tides.md, lines 12–18`, or `book.pdf p. 4, lines 3–9` for a
- * page (its lines counted on that page).
+ * Where a citation points, in words: `notes/tides.md, lines 12–18`, `book.pdf p. 4, lines 3–9` for a
+ * page, or `book.epub ch. 2, line 3` for an EPUB's chapter (`#p` counts its chapters; the lines
+ * counted on that page or chapter).
  */
 export function citationPlace(
   citation: Pick<Citation, 'document' | 'target' | 'page' | 'startLine' | 'endLine'>,
@@ -76,5 +77,28 @@ export function citationPlace(
   const lines = one ? `${citation.startLine}` : `${citation.startLine}–${citation.endLine}`;
   const document = citation.target ?? citation.document;
   const where = `${one ? 'line' : 'lines'} ${lines}`;
-  return citation.page ? `${document} p. ${citation.page}, ${where}` : `${document}, ${where}`;
+  if (!citation.page) return `${document}, ${where}`;
+  const unit = /\.epub$/iu.test(document) ? 'ch.' : 'p.';
+  return `${document} ${unit} ${citation.page}, ${where}`;
+}
+
+/** Why a citation is not verified, in words. */
+const REASONS: Record<Exclude<Citation['status'], 'verified'>, string> = {
+  quote_not_found: 'quote not in those lines',
+  range_outside: 'lines past the end',
+  not_read: 'not read in this conversation',
+  unknown_document: 'no such document',
+};
+
+/**
+ * An answer's citation checks as footnotes: `[1] notes/tides.md, lines 12–18 ✓` (`[2] book.pdf p. 4,
+ * lines 3–9 ✓` for a page), an unverified one marked `✗` with the reason, and `(changed since)`
+ * when the document changed from the version read.
+ */
+export function citationFootnotes(citations: readonly Citation[]): string[] {
+  return citations.map((citation) => {
+    const mark = citation.status === 'verified' ? '✓' : `✗ ${REASONS[citation.status]}`;
+    const changed = citation.changedSince ? ' (changed since)' : '';
+    return `[${citation.index}] ${citationPlace(citation)} ${mark}${changed}`;
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidRequestFromZod, v1Methods } from '../index.js';
+import { invalidRequestFromZod, v1Methods } from '../schemas.js';
 import { coerceSettingValue } from './setting-items.js';
 
 /** The refusal of `method` with `params`, as the daemon builds it. */

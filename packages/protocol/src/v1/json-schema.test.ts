@@ -76,7 +76,7 @@ describe('schema/v1.json as a contract', () => {
       (branch) => (branch.properties as Json & { key: Json }).key.const,
     );
     expect(keys).toEqual(SETTING_KEYS);
-    expect(keys).toHaveLength(26);
+    expect(keys).toHaveLength(27);
     expect(keys).toEqual(
       expect.arrayContaining([
         'model.id',

@@ -12,6 +12,7 @@ import { settingsMethods } from './methods/settings.js';
 import { spaceMethods } from './methods/space.js';
 import { studyMethods } from './methods/study.js';
 import { studyDraftMethods } from './methods/study-drafts.js';
+import { studyQuizMethods } from './methods/study-quiz.js';
 import { runEventNotificationSchema } from './runs.js';
 import type { V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
 
@@ -39,6 +40,7 @@ export const v1Methods = {
   ...filesMethods,
   ...studyDraftMethods,
   ...studyMethods,
+  ...studyQuizMethods,
 } as const;
 
 /** Every v1 notification (server → client) with its params schema. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as protocol from '../index.js';
 import * as internal from '../internal/index.js';
+import * as schemas from '../schemas.js';
 import { runInputSchema } from './run-input.js';
 import { isTerminalRunStatus, runStatusSchema } from './runs.js';
 
@@ -13,11 +14,22 @@ describe('isTerminalRunStatus', () => {
 
 describe('entry points', () => {
   it('keeps server-side transport out of the public entry and in ./internal', () => {
-    for (const name of ['encodeFrame', 'FrameDecoder', 'errorResponse', 'tcpAuthParamsSchema']) {
+    for (const name of ['encodeFrame', 'FrameDecoder', 'errorResponse']) {
       expect(Object.keys(protocol)).not.toContain(name);
       expect(Object.keys(internal)).toContain(name);
     }
     expect(Object.keys(protocol)).toContain('isTerminalRunStatus');
+  });
+
+  it('exports every zod schema from ./schemas alone', () => {
+    const isSchema = (value: unknown) =>
+      typeof value === 'object' && value !== null && 'safeParse' in value;
+    const schemasIn = (entry: Record<string, unknown>) =>
+      Object.keys(entry).filter((name) => isSchema(entry[name]));
+    expect(schemasIn(protocol)).toEqual([]);
+    expect(schemasIn(internal)).toEqual([]);
+    expect(schemasIn(schemas)).toContain('tcpAuthParamsSchema');
+    expect(schemasIn(schemas)).toContain('runInfoSchema');
   });
 });
 

@@ -270,6 +270,18 @@ export const runEventSchema = z
         .optional()
         .describe('What each saved file changed, one per receipt that wrote or deleted text.'),
       error: wireErrorSchema.optional().describe('The error the tool returned.'),
+      images: z
+        .array(z.number().int().positive())
+        .optional()
+        .describe('The pages of a document `read` sent to the model as images (spec R121).'),
+    }),
+    z.looseObject({
+      type: eventType('tool-progress'),
+      toolCallId: z.string().describe("Pi's tool call id."),
+      toolName: z.string().describe("The tool's name."),
+      target: z.string().describe('What it works on, e.g. the document being read.'),
+      done: z.number().int().nonnegative().describe('Pages done so far (spec R122).'),
+      total: z.number().int().nonnegative().describe('Pages in all.'),
     }),
     z.looseObject({
       type: eventType('approval-request'),
@@ -376,6 +388,7 @@ export type {
   RunSteerDeliveredEvent,
   RunTextDeltaEvent,
   RunToolEndEvent,
+  RunToolProgressEvent,
   RunToolStartEvent,
   RunUsage,
 } from './wire-types.generated.js';

@@ -7,6 +7,7 @@ import {
   daemonIdleMinutesSchema,
   editsModeSchema,
   modelSettingsSchema,
+  ocrLanguagesSchema,
   promptSettingsSchema,
   runsRetentionDaysSchema,
   studyModeSchema,
@@ -93,6 +94,17 @@ export const PROMPT_SETTING_ITEMS: {
     schema: prompt.citations.unwrap(),
     defaultValue: true,
   }),
+  studySummary: item({
+    key: 'prompts.studySummary',
+    label: 'Study progress in the learning context',
+    description:
+      "With the learning context on, give the model a short summary of the learner's study " +
+      'progress as Repa observed it in the study log: what is due, the weakest sources (lowest ' +
+      'recall, most Again) and the sources never studied; only counts and paths, no model text. ' +
+      'Sent again only when it changes. Default on.',
+    schema: prompt.studySummary.unwrap(),
+    defaultValue: true,
+  }),
 };
 
 const model = modelSettingsSchema.shape;
@@ -166,7 +178,8 @@ export const MODEL_SETTING_ITEMS: {
       'What the model may change without asking: `auto` (default) saves at once; `ask` pauses ' +
       'the run before each save (and each `bash` command) and shows the exact diff for the ' +
       'learner to approve or refuse; `off` is read-only (`write`, `edit` and `apply_patch` are ' +
-      'not offered). Off a terminal, `ask` refuses the save with `edit_refused`.',
+      'not offered, and `bash` commands see the space read-only). Off a terminal, `ask` refuses ' +
+      'the save with `edit_refused`.',
     schema: editsModeSchema,
     defaultValue: 'auto',
   }),
@@ -180,6 +193,18 @@ export const MODEL_SETTING_ITEMS: {
       'It only narrows what runs, so an untrusted space may set it too.',
     schema: studyModeSchema,
     defaultValue: 'answer',
+  }),
+  ocrLanguages: item({
+    key: 'documents.ocrLanguages',
+    label: 'OCR languages',
+    description:
+      'The languages installed for OCR (Tesseract codes, e.g. `["eng", "deu"]`): a PDF page ' +
+      'without a text layer, or an image read as text, is recognised in them on this machine. ' +
+      'A language not installed is refused with `ocr_unavailable`, naming the Debian package ' +
+      'to add (`tesseract-ocr-deu`); `[]` turns OCR off. Default `["eng"]`.',
+    schema: ocrLanguagesSchema,
+    defaultValue: ['eng'],
+    values: 'a list of Tesseract language codes',
   }),
 };
 

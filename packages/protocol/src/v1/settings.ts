@@ -54,6 +54,12 @@ export const promptSettingsSchema = z
       .describe(
         "Ask the model to cite the learner's documents in Repa's citation form. Default true (absent on runs recorded before the setting existed: on).",
       ),
+    studySummary: z
+      .boolean()
+      .optional()
+      .describe(
+        "With the learning context, give the model a short summary of the learner's study progress observed in the study log. Default true (absent on runs recorded before the setting existed: on).",
+      ),
   })
   .meta({
     id: 'PromptSettings',
@@ -77,7 +83,8 @@ export const bashModeSchema = z.enum(['off', 'sandboxed']);
 
 /**
  * What the model's edits may do without asking: `auto` (default) saves at once; `ask` waits for the
- * learner to approve each save (and each command) with its exact diff; `off` offers no saving tool.
+ * learner to approve each save (and each command) with its exact diff; `off` offers no saving tool
+ * and runs commands with the space read-only.
  */
 export const editsModeSchema = z.enum(['auto', 'ask', 'off']);
 
@@ -90,9 +97,15 @@ export const studyModeSchema = z.enum(['answer', 'tutor']);
 /** The wall-clock limit of one command in seconds (`tools.bashTimeoutSeconds`, default 120). */
 export const bashTimeoutSecondsSchema = z.number().int().min(1).max(86_400);
 
+/** Tesseract's language codes a run's OCR reads with (`documents.ocrLanguages`, default eng). */
+export const ocrLanguagesSchema = z
+  .array(z.string().regex(/^[A-Za-z]{3}(_[A-Za-z]+)*$/u))
+  .max(16)
+  .describe('Tesseract language codes, e.g. `["eng", "deu"]`; `[]` turns OCR off.');
+
 /**
  * The model settings decided for one run (`model.id`, `model.thinkingLevel`, `tools.*`,
- * `study.mode`).
+ * `study.mode`, `documents.ocrLanguages`).
  */
 export const modelSettingsSchema = z.object({
   model: z
@@ -122,6 +135,11 @@ export const modelSettingsSchema = z.object({
     .optional()
     .describe(
       'How the agent helps: `answer`, or `tutor` (asks back, hints first, read-only tools); absent (older runs) is `answer`.',
+    ),
+  ocrLanguages: ocrLanguagesSchema
+    .optional()
+    .describe(
+      'The OCR languages pages without a text layer are read in; absent (older runs) is `["eng"]`.',
     ),
 });
 

@@ -399,6 +399,24 @@ export interface DroppedCard {
   [member: string]: unknown;
 }
 
+/** A quiz question whose citation verified (spec R109). */
+export interface QuizQuestion {
+  /** The question id (the id of the card it becomes). */
+  id: string;
+  /** The question as the learner sees it (a cloze: its hidden words as `_____`). */
+  question: string;
+  /** A question, or a sentence with words hidden. */
+  kind: 'question' | 'cloze';
+  /** The cited passage in Repa form: `notes/x.md:12-14`. */
+  cite: string;
+  /** The question's citation as checked against the run's reads. */
+  citation: Citation;
+  /** The version of the cited document the run read. */
+  version: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** The changes found before one model request. */
 export interface FileChangeReport {
   /** The changes, in target order. */
@@ -531,10 +549,16 @@ export interface PromptSettings {
    * runs recorded before the setting existed: on).
    */
   citations?: boolean | undefined;
+  /**
+   * With the learning context, give the model a short summary of the learner's study progress
+   * observed in the study log. Default true (absent on runs recorded before the setting existed:
+   * on).
+   */
+  studySummary?: boolean | undefined;
 }
 
 /** The level each effective `prompts.*` setting of a run came from. */
-export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations', SettingsLevel>>;
+export type PromptSettingsSources = Partial<Record<'base' | 'append' | 'projectInstructions' | 'skillCatalog' | 'environment' | 'learningContext' | 'fileChanges' | 'citations' | 'studySummary', SettingsLevel>>;
 
 /** The model settings decided for one run. */
 export interface ModelSettings {
@@ -558,10 +582,12 @@ export interface ModelSettings {
    * (older runs) is `answer`.
    */
   studyMode?: StudyMode | undefined;
+  /** The OCR languages pages without a text layer are read in; absent (older runs) is `["eng"]`. */
+  ocrLanguages?: string[] | undefined;
 }
 
 /** Where each model setting of a run came from. */
-export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits' | 'studyMode', 'default' | 'application' | 'space' | 'session' | 'run'>>;
+export type ModelSettingsSources = Partial<Record<'model' | 'thinkingLevel' | 'tools' | 'bash' | 'bashTimeoutSeconds' | 'edits' | 'studyMode' | 'ocrLanguages', 'default' | 'application' | 'space' | 'session' | 'run'>>;
 
 /** One level's override of one item. */
 export interface SettingOverride {
@@ -881,11 +907,27 @@ export interface StudyDueCard {
   [member: string]: unknown;
 }
 
-/** The progress of one source (spec R103). */
+/** Counts per grade: Again, Hard, Good, Easy. */
+export interface StudyGradeCounts {
+  /** Again (1). */
+  again: number;
+  /** Hard (2). */
+  hard: number;
+  /** Good (3). */
+  good: number;
+  /** Easy (4). */
+  easy: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** The progress of one source and version (spec R112). */
 export interface StudyProgress {
   /** The cited document, or the note itself for cards citing nothing. */
   source: string;
-  /** The version cards were written from (null: hand-written cards). */
+  /**
+   * The version its cards were written from and its questions asked on (null: hand-written cards).
+   */
   version: string | null;
   /** Cards. */
   cards: number;
@@ -895,12 +937,68 @@ export interface StudyProgress {
   learning: number;
   /** Cards in review. */
   review: number;
-  /** Cards due now. */
+  /** Cards due now (new ones included). */
   due: number;
-  /** The mean probability of recalling its reviewed cards now (null: none reviewed). */
+  /**
+   * The mean probability of recalling its reviewed cards now (ts-fsrs `get_retrievability`; null:
+   * none reviewed).
+   */
   recall: number | null;
+  /** The ratings of its cards that stand (undone ones not). */
+  ratings: StudyGradeCounts;
+  /**
+   * Graded answers to questions on it, by the help given before the grade (an override counts as
+   * the learner's grade).
+   */
+  answers: {
+    /** Answered right at once, with no help. */
+    none: StudyGradeCounts;
+    /** Answered on the second try, after a hint. */
+    hint: StudyGradeCounts;
+    /** Wrong twice: the passage was shown. */
+    passage: StudyGradeCounts;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  };
+  /** Its latest rating, answer or override (null: never studied). */
+  lastStudied: string | null;
   /** Cards whose cited passage changed or is gone. */
   sourceChanged: number;
+  /** Answers to questions asked on a version that is not the document now (changed or gone). */
+  questionsChanged: number;
+  /**
+   * Reviewed cards due on each of the next 14 local days, today first (today's count holds the
+   * overdue ones); new cards are not scheduled.
+   */
+  calendar: number[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A graded answer whose source changed since its question was asked (spec R112). */
+export interface StudyChangedQuestion {
+  /** The answer's id in the study log. */
+  id: string;
+  /** The question as the learner saw it. */
+  question: string;
+  /** The passage it was asked on. */
+  cite: string;
+  /** The cited document. */
+  source: string;
+  /** The version it was asked on. */
+  version: string;
+  /** When it was answered. */
+  at: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** One local day of the calendar (spec R112). */
+export interface StudyCalendarDay {
+  /** The local day (`YYYY-MM-DD`). */
+  date: string;
+  /** Reviewed cards of the sources given due that day. */
+  due: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1339,6 +1437,26 @@ export interface RunToolEndEvent {
   diffs?: SaveDiff[] | undefined;
   /** The error the tool returned. */
   error?: WireError | undefined;
+  /** The pages of a document `read` sent to the model as images (spec R121). */
+  images?: number[] | undefined;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** A long tool call (a first read of a long or scanned document) tells its pages done. */
+export interface RunToolProgressEvent {
+  /** The event's kind. */
+  type: 'tool-progress';
+  /** Pi's tool call id. */
+  toolCallId: string;
+  /** The tool's name. */
+  toolName: string;
+  /** What it works on, e.g. the document being read. */
+  target: string;
+  /** Pages done so far (spec R122). */
+  done: number;
+  /** Pages in all. */
+  total: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -1500,6 +1618,7 @@ export type RunEvent =
   | RunTextDeltaEvent
   | RunToolStartEvent
   | RunToolEndEvent
+  | RunToolProgressEvent
   | RunApprovalRequestEvent
   | RunApprovalAnsweredEvent
   | RunContextSnapshotEvent
@@ -2195,6 +2314,11 @@ export interface ContextBuildResult {
     keptChars: number;
     /** Characters the source has. */
     totalChars: number;
+    /**
+     * Why: `window` when the model's window held no more, `read-limit` when a build reads only the
+     * first 4 MiB of a source (absent from older daemons).
+     */
+    reason?: 'window' | 'read-limit' | undefined;
     /** Members a newer server may add. */
     [member: string]: unknown;
   }[];
@@ -2703,7 +2827,7 @@ export interface FilesReadResult {
   document?:
     | {
         /** Its format. */
-        format: 'pdf' | 'docx' | 'epub' | 'html';
+        format: 'pdf' | 'docx' | 'epub' | 'html' | 'image';
         /** What a part is; absent for a document of one part (DOCX, HTML). */
         unit?: 'page' | 'chapter' | undefined;
         /** Where each part begins, in order. */
@@ -2716,6 +2840,19 @@ export interface FilesReadResult {
           empty?: boolean | undefined;
           /** Why the part could not be read, when it could not. */
           failed?: string | undefined;
+          /** When the page had no text layer and its text was recognised by OCR (spec R120). */
+          recognised?:
+            | {
+                /** The OCR engine and languages, e.g. `tesseract 5.3.0 (eng)`. */
+                engine: string;
+                /** The engine's mean word confidence, 0 to 100. */
+                confidence: number;
+                /** Members a newer server may add. */
+                [member: string]: unknown;
+              }
+            | undefined;
+          /** Why a page without a text layer was not recognised (no OCR engine or language). */
+          unrecognised?: string | undefined;
           /** Members a newer server may add. */
           [member: string]: unknown;
         }[];
@@ -2794,11 +2931,11 @@ export interface StudyDraftedResult {
 
 /** `study.accept` params. */
 export interface StudyAcceptParams {
-  /** The draft run. */
+  /** The draft run, or the quiz run. */
   runId: string;
   /** The cards to save, in the order given. */
   cards: {
-    /** A card `study.drafted` kept. */
+    /** A card `study.drafted` kept, or a question `study.quizzed` kept. */
     id: string;
     /** The learner's edited front (default: as drafted). */
     front?: string | undefined;
@@ -2913,6 +3050,8 @@ export interface StudyStatusParams {
   source?: string | undefined;
   /** Only the cards of a folder (`notes/bio`) or of notes with a tag (`#bio`). */
   deck?: string | undefined;
+  /** The IANA time zone whose days the calendar counts (`Europe/Berlin`; default: the daemon's). */
+  timeZone?: string | undefined;
   /**
    * The time to compute at (default: the daemon's clock): for tests and tools that replay reviews.
    */
@@ -2921,10 +3060,16 @@ export interface StudyStatusParams {
 
 /** `study.status` result. */
 export interface StudyStatusResult {
+  /** The time computed at. */
+  at: string;
   /** One entry per source and version. */
   sources: StudyProgress[];
+  /** The next 14 local days, today first, with the sources' counts added up. */
+  calendar: StudyCalendarDay[];
   /** The cards whose source changed, with the old and new lines. */
   changed: StudyCard[];
+  /** The answers whose question was asked on a version the document no longer has. */
+  changedQuestions: StudyChangedQuestion[];
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -2945,6 +3090,160 @@ export interface StudyExportResult {
   text: string;
   /** How many cards it holds. */
   cards: number;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.quiz` params. */
+export interface StudyQuizParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The session the quiz and its grade runs belong to. */
+  sessionId: string;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2`, `book.pdf#p2:3-9`. */
+  passage: string;
+  /** How many questions (default 3). */
+  count?: number | undefined;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.quiz` result. */
+export interface StudyQuizResult {
+  /** The accepted (or original) quiz run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** The passage the quiz asks about. */
+  passage: string;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.quizzed` params. */
+export interface StudyQuizzedParams {
+  /** The quiz run. */
+  runId: string;
+}
+
+/** `study.quizzed` result. */
+export interface StudyQuizzedResult {
+  /** The quiz run (the quiz id). */
+  runId: string;
+  /** The passage asked for. */
+  passage: string;
+  /** Where a question made a card goes by default: `cards/<source name>.md`. */
+  note: string;
+  /** The questions kept, in the order written. */
+  questions: QuizQuestion[];
+  /** The questions dropped, each with its reason. */
+  dropped: DroppedCard[];
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.answer` params. */
+export interface StudyAnswerParams {
+  /** The quiz run. */
+  runId: string;
+  /** The question id (`study.quizzed`). */
+  question: string;
+  /** The learner's answer, in their own words. */
+  answer: string;
+  /** A second try: the grade run of the first try (it graded Again or Hard). */
+  after?: string | undefined;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.answer` result. */
+export interface StudyAnswerResult {
+  /** The accepted (or original) grade run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.graded` params. */
+export interface StudyGradedParams {
+  /** The grade run. */
+  runId: string;
+}
+
+/** `study.graded` result. */
+export interface StudyGradedResult {
+  /** The grade run. */
+  runId: string;
+  /** The quiz run. */
+  quiz: string;
+  /** The question id. */
+  question: string;
+  /** 1: the first try; 2: the second. */
+  attempt: number;
+  /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  grade: number;
+  /** The passage's words the answer missed, quoted (empty: nothing missing). */
+  missing: string;
+  /** A missing quote the grader gave that is not words of the passage (not kept). */
+  droppedMissing?: string | undefined;
+  /** Who graded: the model's `provider/id`, or `passage-words` offline. */
+  grader: string;
+  /** Whether this grade stands (false: a hint and a second try). */
+  final: boolean;
+  /** For a second try: a hint that does not give the answer. */
+  hint: string | null;
+  /** With a final grade: the entry recorded in the study log. */
+  answer: {
+    /** The answer entry (what `study.override` names). */
+    id: string;
+    /** How much help came before the grade. */
+    help: 'none' | 'hint' | 'passage';
+    /** The learner's answers, first try first. */
+    answers: string[];
+    /** The version of the passage graded against. */
+    version: string;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  } | null;
+  /** With a final grade: the passage graded against. */
+  passage: {
+    /** The cited passage. */
+    cite: string;
+    /** Its lines. */
+    quote: string;
+    /** Members a newer server may add. */
+    [member: string]: unknown;
+  } | null;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
+/** `study.override` params. */
+export interface StudyOverrideParams {
+  /** The space root (an absolute path). */
+  space: string;
+  /** The answer entry (`study.graded`). */
+  answer: string;
+  /** The learner's grade: 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  grade: number;
+}
+
+/** `study.override` result. */
+export interface StudyOverrideResult {
+  /** The override entry. */
+  id: string;
+  /** The answer it overrides. */
+  answer: string;
+  /** The grade given, kept beside it. */
+  given: number;
+  /** The learner's grade. */
+  grade: number;
   /** Members a newer server may add. */
   [member: string]: unknown;
 }
@@ -3169,7 +3468,8 @@ export interface V1MethodTypes {
    */
   'study.drafted': { params: StudyDraftedParams; result: StudyDraftedResult };
   /**
-   * Saves the chosen cards of a draft run (with the learner's edits) into a note as one save of
+   * Saves the chosen cards of a draft run (with the learner's edits), or questions of a quiz run
+   * made cards (a cloze as written, else the question and its passage), into a note as one save of
    * that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note
    * (created when missing), or in place of the card with the same id (a redraft). Each card is its
    * Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.
@@ -3189,7 +3489,8 @@ export interface V1MethodTypes {
   'study.undo': { params: StudyUndoParams; result: StudyUndoResult };
   /**
    * Progress per source document and version: new, learning, review and due cards, recall
-   * probability now, and cards whose source changed.
+   * probability now, ratings, graded answers by help given, last studied, cards and questions whose
+   * source changed, and the reviews due on each of the next 14 local days.
    */
   'study.status': { params: StudyStatusParams; result: StudyStatusResult };
   /**
@@ -3197,6 +3498,39 @@ export interface V1MethodTypes {
    * importing a later export updates instead of duplicating).
    */
   'study.export': { params: StudyExportParams; result: StudyExportResult };
+  /**
+   * Starts a quiz on a passage as a run (its input: a Repa-owned request naming the passage, the
+   * count and the question format) and subscribes this connection to its events. Read the questions
+   * with `study.quizzed` once the run succeeded; its run id is the quiz id.
+   */
+  'study.quiz': { params: StudyQuizParams; result: StudyQuizResult };
+  /**
+   * The questions a succeeded quiz run wrote: those whose citation verified against what the run
+   * read, inside the passage asked for (a cloze hiding its words), the first `count` of them
+   * (`questions`), and every other with its reason (`dropped`). `invalid_request` for a run that is
+   * no quiz or did not succeed; `busy` while it runs.
+   */
+  'study.quizzed': { params: StudyQuizzedParams; result: StudyQuizzedResult };
+  /**
+   * Grades the learner's answer to a quiz question as a run in the quiz's session, with no editing
+   * tools (its request holds the cited passage, the question and the answer; the model grades
+   * against the passage only). With `after`, it is the second try after that first try's grade run
+   * graded Again or Hard. Read the grade with `study.graded`.
+   */
+  'study.answer': { params: StudyAnswerParams; result: StudyAnswerResult };
+  /**
+   * The grade of a succeeded grade run: Again/Hard/Good/Easy against the cited passage with the
+   * quote of what was missing (kept only when it is words of the passage). A first try graded Again
+   * or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the
+   * study log as an `answer` entry (help `none`, `hint`, or `passage` when the second try was wrong
+   * too) and comes with the passage.
+   */
+  'study.graded': { params: StudyGradedParams; result: StudyGradedResult };
+  /**
+   * Records the learner's own grade for an answer beside the one given (an `override` entry in the
+   * study log; the given grade stays).
+   */
+  'study.override': { params: StudyOverrideParams; result: StudyOverrideResult };
 }
 
 /** Every v1 notification name with the interface of its params. */

@@ -22,13 +22,15 @@ import {
   learningContextSourceStateSchema,
 } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
-import {
-  studyCardSchema,
-  studyCardStateSchema,
-  studyDueCardSchema,
-  studyProgressSchema,
-} from './methods/study.js';
+import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from './methods/study.js';
 import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
+import { quizQuestionSchema } from './methods/study-quiz.js';
+import {
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyGradeCountsSchema,
+  studyProgressSchema,
+} from './methods/study-status.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
 import {
   type ModelDecision,
@@ -81,6 +83,7 @@ import {
   type RunSteerDeliveredEvent,
   type RunTextDeltaEvent,
   type RunToolEndEvent,
+  type RunToolProgressEvent,
   type RunToolStartEvent,
   type RunUsage,
   runEventNotificationSchema,
@@ -169,6 +172,7 @@ export type InterfacesEqualSchemas = [
   Holds<Same<RunTextDeltaEvent, Variant<'text-delta'>>>,
   Holds<Same<RunToolStartEvent, Variant<'tool-start'>>>,
   Holds<Same<RunToolEndEvent, Variant<'tool-end'>>>,
+  Holds<Same<RunToolProgressEvent, Variant<'tool-progress'>>>,
   Holds<Same<RunContextSnapshotEvent, Variant<'context-snapshot'>>>,
   Holds<Same<RunFileChangeNoticeEvent, Variant<'file-change-notice'>>>,
   Holds<Same<RunCompactionEvent, Variant<'compaction'>>>,
@@ -223,10 +227,14 @@ const mirrored: [string | Record<string, string>, Schema][] = [
   ['MaterialInfo', materialSchema],
   ['DraftedCard', draftedCardSchema],
   ['DroppedCard', droppedCardSchema],
+  ['QuizQuestion', quizQuestionSchema],
   ['StudyCard', studyCardSchema],
   ['StudyCardState', studyCardStateSchema],
   ['StudyDueCard', studyDueCardSchema],
+  ['StudyGradeCounts', studyGradeCountsSchema],
   ['StudyProgress', studyProgressSchema],
+  ['StudyChangedQuestion', studyChangedQuestionSchema],
+  ['StudyCalendarDay', studyCalendarDaySchema],
   [{ text: 'RunInput' }, runInputSchema],
   ['RunAttachment', runAttachmentSchema],
   ['AttachedSource', attachedSourceSchema],
@@ -240,6 +248,7 @@ const mirrored: [string | Record<string, string>, Schema][] = [
       'text-delta': 'RunTextDeltaEvent',
       'tool-start': 'RunToolStartEvent',
       'tool-end': 'RunToolEndEvent',
+      'tool-progress': 'RunToolProgressEvent',
       'context-snapshot': 'RunContextSnapshotEvent',
       'file-change-notice': 'RunFileChangeNoticeEvent',
       compaction: 'RunCompactionEvent',
@@ -318,6 +327,7 @@ const defInterfaces: Record<string, string[]> = {
   ConfiguredPackage: ['ConfiguredPackage'],
   DraftedCard: ['DraftedCard'],
   DroppedCard: ['DroppedCard'],
+  QuizQuestion: ['QuizQuestion'],
   Error: ['WireError'],
   FileChange: ['FileChange'],
   HistoryItem: ['HistoryItem'],
@@ -334,6 +344,7 @@ const defInterfaces: Record<string, string[]> = {
     'RunTextDeltaEvent',
     'RunToolStartEvent',
     'RunToolEndEvent',
+    'RunToolProgressEvent',
     'RunContextSnapshotEvent',
     'RunFileChangeNoticeEvent',
     'RunCompactionEvent',
@@ -359,6 +370,9 @@ const defInterfaces: Record<string, string[]> = {
   StudyCardState: ['StudyCardState'],
   StudyDueCard: ['StudyDueCard'],
   StudyProgress: ['StudyProgress'],
+  StudyGradeCounts: ['StudyGradeCounts'],
+  StudyChangedQuestion: ['StudyChangedQuestion'],
+  StudyCalendarDay: ['StudyCalendarDay'],
 };
 
 describe('wire interfaces', () => {

@@ -1,5 +1,9 @@
-import { OFFLINE_MODEL_ID, type RunInfo } from '@repa/protocol';
-import { citationFootnotes } from '../../citation-footnotes.js';
+import {
+  type ApprovalRecord,
+  citationFootnotes,
+  OFFLINE_MODEL_ID,
+  type RunInfo,
+} from '@repa/protocol';
 import { describeRunModel, describeThinking } from '../../describe-model.js';
 import { relativeTime, shortId } from '../../format-table.js';
 import {
@@ -7,7 +11,7 @@ import {
   summarizePromptSections,
   UNTRUSTED_HINT,
   withheldUntrusted,
-} from '../../run-printer.js';
+} from '../../run-summary-lines.js';
 import { restrictedPaths } from '../trust-commands.js';
 
 /**
@@ -36,6 +40,29 @@ export function runRow(
     terminal ? relativeTime(run.acceptedAt) : run.acceptedAt,
     terminal ? text : text.length > 50 ? `${text.slice(0, 49)}…` : text,
   ];
+}
+
+/** What `tools.edits` other than `auto` meant for the run. */
+const EDITS = {
+  ask: 'ask: each save and command waited for the learner',
+  off: 'off: read-only (no write, edit or apply_patch; commands saw the space read-only)',
+} as const;
+
+/** One approval request and its answer, on a line. */
+function describeApproval(approval: ApprovalRecord): string {
+  const what =
+    approval.command !== undefined
+      ? `bash: ${approval.command}`
+      : `${approval.toolName} ${approval.targets?.join(', ') ?? ''}`;
+  const answer =
+    approval.decision === undefined
+      ? 'not answered'
+      : approval.covered
+        ? `${approval.decision} (covered by yes to all)`
+        : approval.forRun
+          ? `${approval.decision} (yes to all)`
+          : approval.decision;
+  return `${answer}: ${what}${approval.reason ? ` (${approval.reason})` : ''}`;
 }
 
 /** A run's record as `repa runs show` prints it. */
@@ -79,6 +106,11 @@ export function describeRun(run: RunInfo): string {
           ...(run.connection ? [`connection ${run.connection}`] : []),
           `thinking   ${describeThinking(run) ?? "Pi's default"}${run.modelSettingsSources?.thinkingLevel === 'run' ? ' (this run only)' : ''}`,
           `tools      ${run.modelSettings.tools?.join(', ') ?? 'every content and search tool'}`,
+          ...(run.modelSettings.edits && run.modelSettings.edits !== 'auto'
+            ? [
+                `edits      ${EDITS[run.modelSettings.edits]}${run.modelSettingsSources?.edits === 'run' ? ' (this run only)' : ''}`,
+              ]
+            : []),
           ...(run.modelSettings.studyMode === 'tutor'
             ? [
                 `study      tutor mode: no saving tool or bash, asks back and hints first${run.modelSettingsSources?.studyMode === 'run' ? ' (this run only)' : ''}`,
@@ -104,6 +136,9 @@ export function describeRun(run: RunInfo): string {
         : []),
     ...(run.error
       ? [`error      ${run.error.message} (${run.error.code})`, `fix        ${run.error.fix}`]
+      : []),
+    ...(run.approvals?.length
+      ? ['approvals', ...run.approvals.map((approval) => `  ${describeApproval(approval)}`)]
       : []),
     ...(run.output !== undefined ? ['output', ...run.output.split('\n').map((l) => `  ${l}`)] : []),
     ...(run.citations?.length

@@ -1,16 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, isAbsolute, join, resolve } from 'node:path';
 import {
-  editsModeSchema,
   RUN_IMAGES_MAX_INLINE_BYTES,
   type RunDelivery,
   type RunImage,
   type RunInput,
   type RunOverrides,
-  studyModeSchema,
-  thinkingLevelSchema,
 } from '@repa/protocol';
-import type { CliContext } from '../../cli-context.js';
+import { editsModeSchema, studyModeSchema, thinkingLevelSchema } from '@repa/protocol/schemas';
+import { type CliContext, spacePathOf } from '../../cli-context.js';
 import { usageError } from '../../usage-error.js';
 
 /**
@@ -85,8 +83,8 @@ function filesOf(name: 'image' | 'attach', text: string | undefined): string[] {
 /**
  * The run's input: the text, `--image` files (inside the space sent by path and read by the
  * daemon, outside it sent inline within `RUN_IMAGES_MAX_INLINE_BYTES` in all; the daemon checks
- * they are images) and `--attach` documents named relative to the space root (the daemon refuses
- * one outside it).
+ * they are images) and `--attach` documents, each a space path as {@link spacePathOf} reads it
+ * (the daemon refuses one outside the space).
  */
 export function runInputOf(
   context: CliContext,
@@ -104,11 +102,11 @@ export function runInputOf(
         'Pass an image file ending in .png, .jpg, .jpeg, .gif or .webp.',
       );
     }
-    const absolute = resolve(context.cwd, file);
-    const inSpace = relative(space, absolute);
-    if (inSpace !== '' && !inSpace.startsWith('..') && !isAbsolute(inSpace)) {
-      return { kind: 'file', path: inSpace.split('\\').join('/') };
+    const inSpace = spacePathOf(context, space, file);
+    if (!isAbsolute(inSpace) && !inSpace.startsWith('..') && existsSync(join(space, inSpace))) {
+      return { kind: 'file', path: inSpace };
     }
+    const absolute = resolve(context.cwd, file);
     let bytes: Buffer;
     try {
       bytes = readFileSync(absolute);
@@ -125,7 +123,7 @@ export function runInputOf(
     return { kind: 'data', data: bytes.toString('base64'), mimeType };
   });
   const attachments = filesOf('attach', values.attach).map((file) => ({
-    path: relative(space, resolve(context.cwd, file)).split('\\').join('/'),
+    path: spacePathOf(context, space, file),
   }));
   if (images.length > 0) input.images = images;
   if (attachments.length > 0) input.attachments = attachments;

@@ -1,4 +1,5 @@
-import { type RunInfo, runStatusSchema } from '@repa/protocol';
+import type { RunInfo } from '@repa/protocol';
+import { runStatusSchema } from '@repa/protocol/schemas';
 import { spaceOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { didYouMean } from '../../did-you-mean.js';

@@ -3,11 +3,11 @@ import { citationPlace, type DraftedCard, type DroppedCard } from '@repa/protoco
 import type { CliContext } from '../../cli-context.js';
 import { paint } from '../../style.js';
 
-/** One dropped card on one line: its place, front, reason and what failed. */
-export function describeDropped(card: DroppedCard): string {
+/** One dropped card (or quiz question) on one line: its place, front, reason and what failed. */
+export function describeDropped(card: DroppedCard, noun = 'card'): string {
   const front = card.front.replace(/\s+/gu, ' ');
   const shown = front.length > 60 ? `${front.slice(0, 59)}…` : front;
-  return `[dropped] card ${card.index} "${shown}": ${card.reason.replaceAll('_', ' ')} (${card.explanation})`;
+  return `[dropped] ${noun} ${card.index} "${shown}": ${card.reason.replaceAll('_', ' ')} (${card.explanation})`;
 }
 
 /** A card as shown for the choice: its sides and the passage it cites, with its lines. */
@@ -29,7 +29,11 @@ function describeCard(
 }
 
 /** Asks `question` with `initial` typed in already; Ctrl-D (input closed) answers `undefined`. */
-async function ask(prompt: Interface, question: string, initial = ''): Promise<string | undefined> {
+export async function ask(
+  prompt: Interface,
+  question: string,
+  initial = '',
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const closed = () => resolve(undefined);
     prompt.once('close', closed);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type V1Result } from '@repa/protocol';
-import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
+import { type CliContext, claimSpace, spaceOf, spacePathOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { followRun } from '../../follow-run.js';
@@ -75,10 +75,13 @@ With --json, one JSON object per line: the run's lines as repa run prints them, 
         `Run it on a terminal to choose card by card, or add --yes: repa study draft ${args.join(' ')} --yes`,
       );
     }
-    const [named = ''] = args;
+    const space = spaceOf(context, values.space);
+    // The file part of FILE[:LINES|#pPAGE], as every space path typed.
+    const [, file = '', place = ''] =
+      /^(.*?)((?:#p\d+)?(?::\d+(?:-\d+)?)?)$/u.exec(args[0] ?? '') ?? [];
+    const named = `${spacePathOf(context, space, file)}${place}`;
     const card = values.card === undefined ? undefined : { id: values.card, note: named };
     const overrides = runOverridesOf({ model: values.model });
-    const space = spaceOf(context, values.space);
     const client = await context.client();
     await claimSpace(context, client, space, values.space !== undefined, true);
     const sessionId = await draftSession(client, space, card ? `of ${card.id}` : named);
@@ -108,7 +111,7 @@ With --json, one JSON object per line: the run's lines as repa run prints them, 
     const saved = await client.request('study.accept', {
       runId: run.runId,
       cards: chosen.map(({ id, front, back }) => ({ id, front, back })),
-      ...(values.into === undefined ? {} : { note: values.into }),
+      ...(values.into === undefined ? {} : { note: spacePathOf(context, space, values.into) }),
     });
     if (context.json) {
       writeJson(context.stdout, { kind: 'saved', ...saved });

@@ -15,7 +15,7 @@ question::answer, a:::b (two cards, one each way), front lines then a line ? the
 for both ways), and ==cloze== deletions (one card each). Reviews are kept in .repa/study/reviews.log
 and scheduled by FSRS (the study.* settings: study.retention, study.maximumInterval, …).`;
 
-const DECK_OPTION_HELP = `  --deck DECK      only the cards of a folder (notes/bio) or of notes with a tag (#bio)
+export const DECK_OPTION_HELP = `  --deck DECK      only the cards of a folder (notes/bio) or of notes with a tag (#bio)
   --space DIR      the space (default: the space you are in)`;
 
 /**
@@ -56,13 +56,13 @@ function fromNow(due: string, now = Date.now()): string {
 }
 
 /** A card's text on one line, cut to `width` characters. */
-const oneLine = (text: string, width = 60) => {
+export const oneLine = (text: string, width = 60) => {
   const flat = text.replaceAll(/\s+/gu, ' ').trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 };
 
 /** The changed sources of `cards`, each with its quote and the lines now. */
-function writeChanged(context: CliContext, cards: readonly StudyCard[]): void {
+export function writeChanged(context: CliContext, cards: readonly StudyCard[]): void {
   for (const card of cards) {
     if (card.source.status !== 'changed') continue;
     context.stdout.write(
@@ -127,6 +127,14 @@ With --json: {"cards": [{"id", "note", "line", "kind", "front", "back", "tags", 
   },
 });
 
+/** A rating as the learner wrote it (`again`…`easy`, or 1–4), 1 to 4; 0 for anything else. */
+export function ratingOf(written: string): number {
+  const named = (RATING_NAMES as readonly string[]).indexOf(written.trim().toLowerCase()) + 1;
+  const numbered = Number(written);
+  if (named > 0) return named;
+  return Number.isInteger(numbered) && numbered >= 1 && numbered <= 4 ? numbered : 0;
+}
+
 const studyRate = defineCommand({
   words: ['study', 'rate'],
   summary: 'rate a card: again, hard, good or easy',
@@ -147,14 +155,7 @@ With --json: {"card": {"id", …, "fsrs": {"state", "due", …}}, "reviewedAt"}.
   positionals: [2, 2],
   async run(context, args, values) {
     const [card, written] = args as [string, string];
-    const named = RATING_NAMES.findIndex((name) => name === written.toLowerCase()) + 1;
-    const numbered = Number(written);
-    const rating =
-      named > 0
-        ? named
-        : Number.isInteger(numbered) && numbered >= 1 && numbered <= 4
-          ? numbered
-          : 0;
+    const rating = ratingOf(written);
     if (rating === 0) {
       throw usageError(
         `RATING must be again, hard, good or easy (or 1–4), not ${JSON.stringify(written)}.`,
@@ -215,63 +216,6 @@ With --json: {"undone": {"card", "rating", "reviewedAt"} | null, "fsrs"}.`,
   },
 });
 
-const studyStatus = defineCommand({
-  words: ['study', 'status'],
-  summary: 'progress per source: new, learning, due, recall now, changed sources',
-  usage: 'study status [SOURCE] [--deck DECK] [--space DIR]',
-  help: `Shows, per source document and the version cards were written from (or per note for cards
-written by hand), how many cards are new, learning, in review and due, the mean probability of
-recalling its reviewed cards now, and how many cite a passage that changed since; then each
-changed card with the quote it was written from and the lines now.
-
-Arguments:
-  SOURCE           only this source (a document's path, or a note's)
-
-Options:
-${DECK_OPTION_HELP}
-
-With --json: {"sources": [{"source", "version", "cards", "new", "learning", "review", "due",
-"recall", "sourceChanged"}], "changed": [card, …]}.`,
-  options: { deck: { type: 'string' }, space: { type: 'string' } },
-  positionals: [0, 1],
-  async run(context, args, values) {
-    const client = await context.client();
-    const result = await client.request('study.status', {
-      space: spaceOf(context, values.space),
-      ...(args[0] === undefined ? {} : { source: args[0] }),
-      ...(values.deck === undefined ? {} : { deck: values.deck }),
-    });
-    if (context.json) {
-      writeJson(context.stdout, result);
-      return 0;
-    }
-    if (result.sources.length === 0) {
-      context.stdout.write('no cards (write question::answer lines in a note)\n');
-      return 0;
-    }
-    const rows = result.sources.map((one) => [
-      one.source,
-      one.version === null ? '' : one.version.slice(0, 12),
-      String(one.cards),
-      String(one.new),
-      String(one.learning),
-      String(one.review),
-      String(one.due),
-      one.recall === null ? '' : `${Math.round(one.recall * 100)}%`,
-      one.sourceChanged === 0 ? '' : String(one.sourceChanged),
-    ]);
-    context.stdout.write(
-      formatTable(
-        ['source', 'version', 'cards', 'new', 'learning', 'review', 'due', 'recall', 'changed'],
-        rows,
-        { width: terminalWidth(context.stdout), out: context.stdout },
-      ),
-    );
-    writeChanged(context, result.changed);
-    return 0;
-  },
-});
-
 const studyExport = defineCommand({
   words: ['study', 'export'],
   summary: "export the cards for Anki's text import",
@@ -305,5 +249,5 @@ With --json: {"file", "cards"}.`,
   },
 });
 
-/** `repa study due|rate|undo|status|export`: study cards in notes, scheduled by FSRS (spec R100–R104). */
-export const reviewCommands: Command[] = [studyDue, studyRate, studyUndo, studyStatus, studyExport];
+/** `repa study due|rate|undo|export`: study cards in notes, scheduled by FSRS (spec R100–R104). */
+export const reviewCommands: Command[] = [studyDue, studyRate, studyUndo, studyExport];

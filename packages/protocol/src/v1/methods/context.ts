@@ -112,6 +112,12 @@ export const contextMethods = {
             path: z.string().describe('The source.'),
             keptChars: z.number().describe('Characters the model saw.'),
             totalChars: z.number().describe('Characters the source has.'),
+            reason: z
+              .enum(['window', 'read-limit'])
+              .optional()
+              .describe(
+                "Why: `window` when the model's window held no more, `read-limit` when a build reads only the first 4 MiB of a source (absent from older daemons).",
+              ),
           }),
         )
         .describe("Sources cut to fit the model's window, with how much of each it saw."),

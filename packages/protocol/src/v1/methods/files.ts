@@ -28,6 +28,17 @@ const documentPartSchema = z.looseObject({
   title: z.string().optional().describe("The chapter's title, when it has one."),
   empty: z.boolean().optional().describe('True when the part has no text (a scanned page).'),
   failed: z.string().optional().describe('Why the part could not be read, when it could not.'),
+  recognised: z
+    .looseObject({
+      engine: z.string().describe('The OCR engine and languages, e.g. `tesseract 5.3.0 (eng)`.'),
+      confidence: z.number().describe("The engine's mean word confidence, 0 to 100."),
+    })
+    .optional()
+    .describe('When the page had no text layer and its text was recognised by OCR (spec R120).'),
+  unrecognised: z
+    .string()
+    .optional()
+    .describe('Why a page without a text layer was not recognised (no OCR engine or language).'),
 });
 
 /** The `files.*` methods: the space's files for a reader, with the space's rules (spec R60, R74). */
@@ -97,7 +108,7 @@ export const filesMethods = {
         ),
       document: z
         .looseObject({
-          format: z.enum(['pdf', 'docx', 'epub', 'html']).describe('Its format.'),
+          format: z.enum(['pdf', 'docx', 'epub', 'html', 'image']).describe('Its format.'),
           unit: z
             .enum(['page', 'chapter'])
             .optional()

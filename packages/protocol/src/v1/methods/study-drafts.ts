@@ -19,7 +19,7 @@ export const droppedCardReasonSchema = z
   .meta({
     id: 'DroppedCardReason',
     description:
-      'Why a proposed card was dropped: `no_citation` (its Source cites nothing), `forged_quote` (the quoted words are not in the cited lines), `not_verified` (the run never read the cited lines, or they do not exist), `outside_passage` (it cites lines outside the passage asked for), `gives_away` (its front holds its answer), `no_answer` (it has no answer), `source_changed` (the cited document changed since the run read it) or `extra_card` (a redraft keeps one card).',
+      'Why a proposed card was dropped: `no_citation` (its Source cites nothing), `forged_quote` (the quoted words are not in the cited lines), `not_verified` (the run never read the cited lines, or they do not exist), `outside_passage` (it cites lines outside the passage asked for), `gives_away` (its front holds its answer), `no_answer` (it has no answer), `source_changed` (the cited document changed since the run read it) or `extra_card` (a redraft keeps one card, a quiz its count).',
   });
 
 /** A card a draft run proposed whose citation verified: the learner accepts, edits or drops it. */
@@ -116,13 +116,15 @@ export const studyDraftMethods = {
   },
   'study.accept': {
     description:
-      "Saves the chosen cards of a draft run (with the learner's edits) into a note as one save of that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note (created when missing), or in place of the card with the same id (a redraft). Each card is its Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.",
+      "Saves the chosen cards of a draft run (with the learner's edits), or questions of a quiz run made cards (a cloze as written, else the question and its passage), into a note as one save of that run (`<runId>-<n>`), so `run.rewind` of the run removes them: appended to the note (created when missing), or in place of the card with the same id (a redraft). Each card is its Obsidian-syntax lines followed by its `<!--repa:card …-->` comment.",
     params: z.strictObject({
-      runId: idSchema.describe('The draft run.'),
+      runId: idSchema.describe('The draft run, or the quiz run.'),
       cards: z
         .array(
           z.strictObject({
-            id: idSchema.describe('A card `study.drafted` kept.'),
+            id: idSchema.describe(
+              'A card `study.drafted` kept, or a question `study.quizzed` kept.',
+            ),
             front: z
               .string()
               .max(10_000)

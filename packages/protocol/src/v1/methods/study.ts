@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { spaceRootSchema, timestampSchema, versionSchema } from '../common.js';
+import { spaceRootSchema, timestampSchema } from '../common.js';
+import {
+  STUDY_CALENDAR_DAYS,
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyProgressSchema,
+} from './study-status.js';
 
 const cardIdSchema = z
   .string()
@@ -92,30 +98,6 @@ export const studyDueCardSchema = studyCardSchema
     description: 'A due card with what each rating would do (spec R102).',
   });
 
-/** The progress of one source. */
-export const studyProgressSchema = z
-  .looseObject({
-    source: z.string().describe('The cited document, or the note itself for cards citing nothing.'),
-    version: versionSchema
-      .nullable()
-      .describe('The version cards were written from (null: hand-written cards).'),
-    cards: z.number().int().nonnegative().describe('Cards.'),
-    new: z.number().int().nonnegative().describe('Cards never reviewed.'),
-    learning: z.number().int().nonnegative().describe('Cards in (re)learning.'),
-    review: z.number().int().nonnegative().describe('Cards in review.'),
-    due: z.number().int().nonnegative().describe('Cards due now.'),
-    recall: z
-      .number()
-      .nullable()
-      .describe('The mean probability of recalling its reviewed cards now (null: none reviewed).'),
-    sourceChanged: z
-      .number()
-      .int()
-      .nonnegative()
-      .describe('Cards whose cited passage changed or is gone.'),
-  })
-  .meta({ id: 'StudyProgress', description: 'The progress of one source (spec R103).' });
-
 /** The `study.*` methods: cards in the space's notes, scheduled by FSRS (spec R100–R104). */
 export const studyMethods = {
   'study.due': {
@@ -185,7 +167,7 @@ export const studyMethods = {
   },
   'study.status': {
     description:
-      'Progress per source document and version: new, learning, review and due cards, recall probability now, and cards whose source changed.',
+      'Progress per source document and version: new, learning, review and due cards, recall probability now, ratings, graded answers by help given, last studied, cards and questions whose source changed, and the reviews due on each of the next 14 local days.',
     params: z.strictObject({
       space: spaceRootSchema.describe('The space root (an absolute path).'),
       source: z
@@ -195,13 +177,29 @@ export const studyMethods = {
         .optional()
         .describe('Only this source (a cited document, or a note for its hand-written cards).'),
       deck: deckSchema,
+      timeZone: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe(
+          "The IANA time zone whose days the calendar counts (`Europe/Berlin`; default: the daemon's).",
+        ),
       now: nowSchema,
     }),
     result: z.looseObject({
+      at: timestampSchema.describe('The time computed at.'),
       sources: z.array(studyProgressSchema).describe('One entry per source and version.'),
+      calendar: z
+        .array(studyCalendarDaySchema)
+        .length(STUDY_CALENDAR_DAYS)
+        .describe("The next 14 local days, today first, with the sources' counts added up."),
       changed: z
         .array(studyCardSchema)
         .describe('The cards whose source changed, with the old and new lines.'),
+      changedQuestions: z
+        .array(studyChangedQuestionSchema)
+        .describe('The answers whose question was asked on a version the document no longer has.'),
     }),
   },
   'study.export': {
@@ -223,5 +221,4 @@ export type {
   StudyCard,
   StudyCardState,
   StudyDueCard,
-  StudyProgress,
 } from '../wire-types.generated.js';

@@ -22,17 +22,19 @@ import {
   settingsSetParamsSchema,
   settingsSetParamsView,
 } from '../methods/settings.js';
-import {
-  studyCardSchema,
-  studyCardStateSchema,
-  studyDueCardSchema,
-  studyProgressSchema,
-} from '../methods/study.js';
+import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from '../methods/study.js';
 import {
   draftedCardSchema,
   droppedCardReasonSchema,
   droppedCardSchema,
 } from '../methods/study-drafts.js';
+import { quizQuestionSchema } from '../methods/study-quiz.js';
+import {
+  studyCalendarDaySchema,
+  studyChangedQuestionSchema,
+  studyGradeCountsSchema,
+  studyProgressSchema,
+} from '../methods/study-status.js';
 import {
   credentialSourceSchema,
   modelDecisionSchema,
@@ -174,6 +176,7 @@ export const WIRE_TYPES: readonly WireType[] = [
   },
   { name: 'DraftedCard', schema: draftedCardSchema },
   { name: 'DroppedCard', schema: droppedCardSchema },
+  { name: 'QuizQuestion', schema: quizQuestionSchema },
   {
     name: 'FileChangeReport',
     schema: fileChangeReportSchema,
@@ -229,7 +232,10 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'StudyCardState', schema: studyCardStateSchema },
   { name: 'StudyCard', schema: studyCardSchema },
   { name: 'StudyDueCard', schema: studyDueCardSchema },
+  { name: 'StudyGradeCounts', schema: studyGradeCountsSchema },
   { name: 'StudyProgress', schema: studyProgressSchema },
+  { name: 'StudyChangedQuestion', schema: studyChangedQuestionSchema },
+  { name: 'StudyCalendarDay', schema: studyCalendarDaySchema },
   { name: 'HistoryToolCall', schema: historyToolCallSchema },
   { name: 'HistoryItem', schema: historyItemSchema },
   {
@@ -299,6 +305,11 @@ export const WIRE_TYPES: readonly WireType[] = [
   { name: 'RunTextDeltaEvent', schema: event('text-delta'), doc: 'Assistant text streamed.' },
   { name: 'RunToolStartEvent', schema: event('tool-start'), doc: 'A tool call started.' },
   { name: 'RunToolEndEvent', schema: event('tool-end'), doc: 'A tool call ended.' },
+  {
+    name: 'RunToolProgressEvent',
+    schema: event('tool-progress'),
+    doc: 'A long tool call (a first read of a long or scanned document) tells its pages done.',
+  },
   {
     name: 'RunApprovalRequestEvent',
     schema: event('approval-request'),

@@ -1,6 +1,5 @@
-import type { Citation } from '@repa/protocol';
 import { describe, expect, it } from 'vitest';
-import { citationFootnotes } from './citation-footnotes.js';
+import { type Citation, citationFootnotes } from './citations.js';
 
 const citation = (fields: Partial<Citation>): Citation =>
   ({
@@ -13,17 +12,19 @@ const citation = (fields: Partial<Citation>): Citation =>
   }) as Citation;
 
 describe('citationFootnotes', () => {
-  it('names a note’s lines, and a page with its lines on that page', () => {
+  it('names a note’s lines, a page and an EPUB chapter with their lines on it', () => {
     expect(
       citationFootnotes([
         citation({}),
         citation({ index: 2, document: 'books/cell.pdf', page: 4, startLine: 3, endLine: 9 }),
         citation({ index: 3, document: 'books/cell.pdf', page: 2, startLine: 1, endLine: 1 }),
+        citation({ index: 4, document: 'books/Sea.EPUB', page: 3, startLine: 2, endLine: 2 }),
       ]),
     ).toEqual([
       '[1] notes/tides.md, lines 12–18 ✓',
       '[2] books/cell.pdf p. 4, lines 3–9 ✓',
       '[3] books/cell.pdf p. 2, line 1 ✓',
+      '[4] books/Sea.EPUB ch. 3, line 2 ✓',
     ]);
   });
 

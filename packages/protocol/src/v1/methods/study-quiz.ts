@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { citationSchema } from '../citations.js';
+import { idSchema, spaceRootSchema, versionSchema } from '../common.js';
+import { runInfoSchema, runOverridesSchema } from '../runs.js';
+import { droppedCardSchema } from './study-drafts.js';
+
+const gradeSchema = z.number().int().min(1).max(4);
+
+/** A quiz question whose citation verified. */
+export const quizQuestionSchema = z
+  .looseObject({
+    id: idSchema.describe('The question id (the id of the card it becomes).'),
+    question: z
+      .string()
+      .describe('The question as the learner sees it (a cloze: its hidden words as `_____`).'),
+    kind: z.enum(['question', 'cloze']).describe('A question, or a sentence with words hidden.'),
+    cite: z.string().describe('The cited passage in Repa form: `notes/x.md:12-14`.'),
+    citation: citationSchema.describe(
+      "The question's citation as checked against the run's reads.",
+    ),
+    version: versionSchema.describe('The version of the cited document the run read.'),
+  })
+  .meta({
+    id: 'QuizQuestion',
+    description: 'A quiz question whose citation verified (spec R109).',
+  });
+
+/** The `study.*` methods of quizzes graded against the passage (spec R109–R111). */
+export const studyQuizMethods = {
+  'study.quiz': {
+    description:
+      'Starts a quiz on a passage as a run (its input: a Repa-owned request naming the passage, the count and the question format) and subscribes this connection to its events. Read the questions with `study.quizzed` once the run succeeded; its run id is the quiz id.',
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      sessionId: idSchema.describe('The session the quiz and its grade runs belong to.'),
+      requestId: idSchema.describe(
+        'Client-chosen idempotency key: resubmitting it returns the original run.',
+      ),
+      passage: z
+        .string()
+        .min(1)
+        .max(4096)
+        .describe(
+          'The passage: `notes/x.md`, `notes/x.md:12-18`, `book.pdf#p2`, `book.pdf#p2:3-9`.',
+        ),
+      count: z.number().int().min(1).max(10).optional().describe('How many questions (default 3).'),
+      overrides: runOverridesSchema
+        .optional()
+        .describe('Model settings for this run only, over every settings level.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The accepted (or original) quiz run.'),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original run is returned.',
+        ),
+      passage: z.string().describe('The passage the quiz asks about.'),
+    }),
+  },
+  'study.quizzed': {
+    description:
+      'The questions a succeeded quiz run wrote: those whose citation verified against what the run read, inside the passage asked for (a cloze hiding its words), the first `count` of them (`questions`), and every other with its reason (`dropped`). `invalid_request` for a run that is no quiz or did not succeed; `busy` while it runs.',
+    params: z.strictObject({ runId: idSchema.describe('The quiz run.') }),
+    result: z.looseObject({
+      runId: idSchema.describe('The quiz run (the quiz id).'),
+      passage: z.string().describe('The passage asked for.'),
+      note: z
+        .string()
+        .describe('Where a question made a card goes by default: `cards/<source name>.md`.'),
+      questions: z.array(quizQuestionSchema).describe('The questions kept, in the order written.'),
+      dropped: z.array(droppedCardSchema).describe('The questions dropped, each with its reason.'),
+    }),
+  },
+  'study.answer': {
+    description:
+      "Grades the learner's answer to a quiz question as a run in the quiz's session, with no editing tools (its request holds the cited passage, the question and the answer; the model grades against the passage only). With `after`, it is the second try after that first try's grade run graded Again or Hard. Read the grade with `study.graded`.",
+    params: z.strictObject({
+      runId: idSchema.describe('The quiz run.'),
+      question: idSchema.describe('The question id (`study.quizzed`).'),
+      answer: z.string().max(8000).describe("The learner's answer, in their own words."),
+      after: idSchema
+        .optional()
+        .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
+      requestId: idSchema.describe(
+        'Client-chosen idempotency key: resubmitting it returns the original run.',
+      ),
+      overrides: runOverridesSchema
+        .optional()
+        .describe('Model settings for this run only, over every settings level.'),
+    }),
+    result: z.looseObject({
+      run: runInfoSchema.describe('The accepted (or original) grade run.'),
+      resubmitted: z
+        .boolean()
+        .describe(
+          'True when this request id was already accepted and the original run is returned.',
+        ),
+    }),
+  },
+  'study.graded': {
+    description:
+      'The grade of a succeeded grade run: Again/Hard/Good/Easy against the cited passage with the quote of what was missing (kept only when it is words of the passage). A first try graded Again or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the study log as an `answer` entry (help `none`, `hint`, or `passage` when the second try was wrong too) and comes with the passage.',
+    params: z.strictObject({ runId: idSchema.describe('The grade run.') }),
+    result: z.looseObject({
+      runId: idSchema.describe('The grade run.'),
+      quiz: idSchema.describe('The quiz run.'),
+      question: idSchema.describe('The question id.'),
+      attempt: z.number().int().min(1).max(2).describe('1: the first try; 2: the second.'),
+      grade: gradeSchema.describe('1 Again, 2 Hard, 3 Good, 4 Easy.'),
+      missing: z
+        .string()
+        .describe("The passage's words the answer missed, quoted (empty: nothing missing)."),
+      droppedMissing: z
+        .string()
+        .optional()
+        .describe('A missing quote the grader gave that is not words of the passage (not kept).'),
+      grader: z
+        .string()
+        .describe("Who graded: the model's `provider/id`, or `passage-words` offline."),
+      final: z.boolean().describe('Whether this grade stands (false: a hint and a second try).'),
+      hint: z
+        .string()
+        .nullable()
+        .describe('For a second try: a hint that does not give the answer.'),
+      answer: z
+        .looseObject({
+          id: idSchema.describe('The answer entry (what `study.override` names).'),
+          help: z
+            .enum(['none', 'hint', 'passage'])
+            .describe('How much help came before the grade.'),
+          answers: z.array(z.string()).describe("The learner's answers, first try first."),
+          version: versionSchema.describe('The version of the passage graded against.'),
+        })
+        .nullable()
+        .describe('With a final grade: the entry recorded in the study log.'),
+      passage: z
+        .looseObject({
+          cite: z.string().describe('The cited passage.'),
+          quote: z.string().describe('Its lines.'),
+        })
+        .nullable()
+        .describe('With a final grade: the passage graded against.'),
+    }),
+  },
+  'study.override': {
+    description:
+      "Records the learner's own grade for an answer beside the one given (an `override` entry in the study log; the given grade stays).",
+    params: z.strictObject({
+      space: spaceRootSchema.describe('The space root (an absolute path).'),
+      answer: idSchema.describe('The answer entry (`study.graded`).'),
+      grade: gradeSchema.describe("The learner's grade: 1 Again, 2 Hard, 3 Good, 4 Easy."),
+    }),
+    result: z.looseObject({
+      id: idSchema.describe('The override entry.'),
+      answer: idSchema.describe('The answer it overrides.'),
+      given: gradeSchema.describe('The grade given, kept beside it.'),
+      grade: gradeSchema.describe("The learner's grade."),
+    }),
+  },
+} as const;
+
+export type { QuizQuestion } from '../wire-types.generated.js';
