@@ -33,8 +33,10 @@ const PI = [
  * Which workspace packages each package may import, whether it may import Pi (`pi`), which of its
  * entries reach no Pi (`piFree`: package subpath → source file), which Pi-reaching packages it loads
  * only lazily (`lazy`), whether it may build Pi sessions (`sessions`), which it may depend on for
- * their built files (`assets`) without importing them, and which only its tests may import
- * (`tests`; every package's tests may import `@repa/fixtures`).
+ * their built files (`assets`) without importing them, which only its tests may import
+ * (`tests`; every package's tests may import `@repa/fixtures`), and whether its package.json may
+ * name Pi (in `dependencies` or `peerDependencies`) only to hand it to a package it loads, its own
+ * code never importing it (`suppliesPi`).
  */
 export const LAYERS = {
   '@repa/protocol': { allow: [], pi: false },
@@ -66,18 +68,21 @@ export const LAYERS = {
     allow: ['@repa/protocol', '@repa/durable-fs', '@repa/settings', '@repa/content', '@repa/host'],
     pi: false,
     lazy: ['@repa/host'],
+    suppliesPi: true,
   },
   // Its tests read the notes it writes with the store's own readers (the card comments).
   '@repa/cli': {
     allow: ['@repa/protocol', '@repa/application', '@repa/daemon'],
     tests: ['@repa/test-kit', '@repa/content'],
     pi: false,
+    suppliesPi: true,
   },
   // The daemon depends on the web app only to find its built files (assets): it never imports it.
   '@repa/daemon': {
     allow: ['@repa/protocol', '@repa/application'],
     assets: ['@repa/web'],
     pi: false,
+    suppliesPi: true,
   },
   // The browser app: the protocol's browser-safe main entry, over the daemon's WebSocket bridge.
   // Its browser tests drive the built CLI through the test kit (Node, never in the page's bundle).
@@ -260,8 +265,14 @@ export function checkLayers(root) {
     for (const dep of Object.keys(manifest.dependencies ?? {})) {
       if (!allowed(dep, false) && !rule.assets?.includes(dep))
         violations.push(`${where}/package.json: ${name} must not depend on ${dep}`);
-      if (PI.includes(dep) && !rule.pi)
-        violations.push(`${where}/package.json: ${name} must not depend on Pi (${dep})`);
+    }
+    for (const field of ['dependencies', 'peerDependencies']) {
+      for (const dep of Object.keys(manifest[field] ?? {})) {
+        if (PI.includes(dep) && !rule.pi && !rule.suppliesPi)
+          violations.push(
+            `${where}/package.json: ${name} must not depend on Pi (${dep}, ${field})`,
+          );
+      }
     }
     for (const dep of Object.keys(manifest.devDependencies ?? {})) {
       if (!allowed(dep, true))

@@ -111,6 +111,25 @@ describe('checkLayers', () => {
     expect(checkLayers(root).join('\n')).toContain('must stay Pi-free');
   });
 
+  it('fails when settings names Pi as a dependency or a peer, and lets application supply it', () => {
+    const pi = { '@earendil-works/pi-ai': '0.87.1' };
+    const root = workspace({
+      'packages/settings/package.json': JSON.stringify({
+        name: '@repa/settings',
+        dependencies: pi,
+        peerDependencies: { '@earendil-works/pi-coding-agent': '0.87.1' },
+      }),
+      'packages/application/package.json': JSON.stringify({
+        name: '@repa/application',
+        peerDependencies: pi,
+      }),
+    });
+    expect(checkLayers(root)).toEqual([
+      'packages/settings/package.json: @repa/settings must not depend on Pi (@earendil-works/pi-ai, dependencies)',
+      'packages/settings/package.json: @repa/settings must not depend on Pi (@earendil-works/pi-coding-agent, peerDependencies)',
+    ]);
+  });
+
   it('fails on a relative import that leaves the package', () => {
     const root = workspace({
       'packages/protocol/package.json': manifest('@repa/protocol'),

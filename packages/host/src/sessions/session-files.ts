@@ -36,7 +36,6 @@ const ENTRY_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * What one look at a session file found; cached by the file's stat key.
- * @internal
  */
 export interface SessionFileState {
   /** The header's id; for an unreadable header, the id in Pi's file name (`<time>_<id>.jsonl`). */
@@ -291,7 +290,6 @@ function drop(path: string): void {
 /**
  * The entries of a sound session file (header first), from the cache or read again; throws the
  * file's damage.
- * @internal
  */
 export async function sessionFileEntries(path: string): Promise<FileEntry[]> {
   const state = await sessionFileState(path);
@@ -319,7 +317,7 @@ export async function checkSessionFile(path: string): Promise<SessionFileCheck> 
   return state.check;
 }
 
-/** Options of {@link createSessionFile}. @internal */
+/** Options of {@link createSessionFile}. */
 export interface CreateSessionFileOptions {
   /** The file system to write through (tests inject faults here); the real one by default. @internal */
   fs?: FsLayer | undefined;

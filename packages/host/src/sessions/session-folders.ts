@@ -9,7 +9,6 @@ const PI_FILE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2})-(\d{3}Z)_(.+)\.
 
 /**
  * The session id (and creation time) Pi put in a session file's name.
- * @internal
  */
 export function sessionIdOfFileName(path: string): { sessionId: string; createdAt?: string } {
   const name = basename(path);

@@ -87,7 +87,6 @@ export async function listSpaceSessions(space: string): Promise<SessionInfo[]> {
 /**
  * The state of a session id's file in a space: Pi names files `<time>_<id>.jsonl`, so only a file
  * named otherwise makes this look at the others (each look is cached by the file's stat key).
- * @internal
  */
 export async function findSessionState(
   space: string,
