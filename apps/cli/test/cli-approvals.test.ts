@@ -83,10 +83,20 @@ beforeAll(() => {
 });
 
 describe('tools.edits off', () => {
-  it('offers no write, edit or apply_patch (the request lists the tools), and refuses them by name', async () => {
-    const set = await repa(sandbox, ['settings', 'set', 'tools.edits', 'off']);
-    expect(set.code, set.stderr).toBe(0);
+  it('offers no write, edit or apply_patch (the request lists the tools), refuses them by name, and runs bash read-only', async () => {
+    for (const pair of ['tools.edits off', 'tools.bash sandboxed']) {
+      const set = await repa(sandbox, ['settings', 'set', ...pair.split(' ')]);
+      expect(set.code, set.stderr).toBe(0);
+    }
     try {
+      // A command runs, with the space read-only: it writes nothing, and the model is told why.
+      const bash = {
+        kind: 'tools' as const,
+        calls: [{ name: 'bash', arguments: { command: 'echo ran > notes/cmd.txt' } }],
+      };
+      expect((await (await submit([bash])).done).status).toBe('succeeded');
+      expect(existsSync(note('notes/cmd.txt'))).toBe(false);
+      expect(toolResults()).toContain('Read-only file system');
       const asked = model.requests.length;
       const { done } = await submit([]);
       expect((await done).status).toBe('succeeded');
@@ -111,31 +121,11 @@ describe('tools.edits off', () => {
       expect(failed.error).toMatchObject({ code: 'invalid_request' });
       expect(failed.error?.fix).toContain('tools.edits ask');
     } finally {
-      await repa(sandbox, ['settings', 'reset', 'tools.enabled']);
-      await repa(sandbox, ['settings', 'reset', 'tools.edits']);
+      for (const key of ['tools.enabled', 'tools.edits', 'tools.bash']) {
+        await repa(sandbox, ['settings', 'reset', key]);
+      }
     }
     expect(readFileSync(join(sandbox.space, 'notes/a.md'), 'utf8')).toContain('six hours');
-  });
-
-  it('runs a bash command with the space read-only: it writes nothing, and the model is told why', async () => {
-    for (const [key, value] of [
-      ['tools.edits', 'off'],
-      ['tools.bash', 'sandboxed'],
-    ] as const) {
-      const set = await repa(sandbox, ['settings', 'set', key, value]);
-      expect(set.code, set.stderr).toBe(0);
-    }
-    try {
-      const command = 'echo ran > notes/cmd.txt';
-      const bash = { kind: 'tools' as const, calls: [{ name: 'bash', arguments: { command } }] };
-      const { done } = await submit([bash]);
-      expect((await done).status).toBe('succeeded');
-      expect(existsSync(note('notes/cmd.txt'))).toBe(false);
-      expect(toolResults()).toContain('Read-only file system');
-    } finally {
-      await repa(sandbox, ['settings', 'reset', 'tools.bash']);
-      await repa(sandbox, ['settings', 'reset', 'tools.edits']);
-    }
   });
 });
 
