@@ -133,7 +133,7 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.click('.composer button[type="submit"]');
   await page.waitForFunction(
     (count) => document.querySelectorAll('.live .turn').length > count,
-    { timeout: STEP_MS },
+    { timeout: STEP_MS, polling: 100 },
     before,
   );
 }
@@ -143,7 +143,7 @@ export async function lastTurnReaches(page: Page, status: string): Promise<void>
   await page.waitForFunction(
     (wanted) =>
       document.querySelector('.live .turn:last-child')?.getAttribute('data-status') === wanted,
-    { timeout: STEP_MS },
+    { timeout: STEP_MS, polling: 100 },
     status,
   );
 }
@@ -162,7 +162,8 @@ export async function waitShownText(page: Page, selector: string, pattern: RegEx
       new RegExp(source, flags).test(
         (document.querySelector(wanted) as HTMLElement | null)?.innerText ?? '',
       ),
-    { timeout: STEP_MS },
+    // Polled on a timer: a frame-driven wait stalls while the page paints nothing new.
+    { timeout: STEP_MS, polling: 100 },
     selector,
     pattern.source,
     pattern.flags,
