@@ -115,6 +115,11 @@ export interface ApplicationRig {
   ): Promise<RunSubmitResult>;
   /** Polls the ledger until the run has ended (no timing is asserted). */
   ended(runId: string): Promise<RunInfo>;
+  /**
+   * Polls the session's history until it holds `count` messages of the learner: a run is said
+   * `running` before its inputs are read and its message enters the history.
+   */
+  inHistory(sessionId: string, count?: number): Promise<void>;
   /** The space's `.repa/sessions` folder. */
   sessionsDir(): string;
   /** The session's file under the space's `.repa/sessions`. */
@@ -163,6 +168,13 @@ export function useApplicationDaemon(): ApplicationRig {
       for (;;) {
         const { run } = await rig.client.request('run.get', { runId });
         if (!['accepted', 'running'].includes(run.status)) return run;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    inHistory: async (sessionId: string, count = 1): Promise<void> => {
+      for (;;) {
+        const { items } = await rig.client.request('session.history', { space, sessionId });
+        if (items.filter((item) => item.kind === 'user').length >= count) return;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

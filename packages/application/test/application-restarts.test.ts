@@ -129,14 +129,8 @@ describe('RepaApplication through a real daemon process', () => {
         .of(first.runId)
         .some((event) => event.event.type === 'status' && event.event.status === 'running'),
     );
-    // Running is said before the run's message enters the history (its inputs are read first):
-    // the kill below is meant to find it there.
-    for (let tries = 0; ; tries += 1) {
-      const { items } = await rig.client.request('session.history', { space, sessionId });
-      if (items.some((item) => item.kind === 'user')) break;
-      if (tries > 500) throw new Error("the first run's message never entered the history");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The kill below is meant to find the first run's message in the history.
+    await rig.inHistory(sessionId);
     const second = (await submit(sessionId, 'second in line', 'queue-2', 'queue')).run;
     const third = (await submit(sessionId, 'third in line', 'queue-3', 'queue')).run;
     expect([second.status, second.queuePosition, third.status, third.queuePosition]).toEqual([

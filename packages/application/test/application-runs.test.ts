@@ -147,6 +147,8 @@ describe('RepaApplication through a real daemon process', () => {
         .of(run.runId)
         .some((event) => event.event.type === 'status' && event.event.status === 'running'),
     );
+    // Steering here is into a run whose message is in the history (running is said before it is).
+    await rig.inHistory(sessionId);
     const steer = await submit(sessionId, 'turn left', 'steer-1', 'steer');
     expect(steer.run).toMatchObject({
       delivery: 'steer',
