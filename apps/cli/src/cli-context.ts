@@ -301,3 +301,9 @@ export function spacePathOf(context: CliContext, space: string, typed: string): 
   if (fromHere !== undefined && existsSync(here)) return fromHere;
   return fromRoot ?? typed;
 }
+
+/** A passage typed as `FILE[:LINES|#pPAGE]`: its file part read as {@link spacePathOf} reads a path. */
+export function passagePathOf(context: CliContext, space: string, typed: string): string {
+  const [, file = '', place = ''] = /^(.*?)((?:#p\d+)?(?::\d+(?:-\d+)?)?)$/u.exec(typed) ?? [];
+  return `${spacePathOf(context, space, file)}${place}`;
+}

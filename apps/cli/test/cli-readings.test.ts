@@ -79,6 +79,13 @@ describe('readings on the offline responder', () => {
       { cwd: week1 },
     );
     expect(shown.json.learningContext.sources).toEqual(['week1/tides.md', 'intro.md']);
+    // A passage's file part, as a quiz takes it: `tides.md:3` is the subfolder's.
+    const quiz = await repa(sandbox, ['study', 'quiz', 'tides.md:3', '--count', '1', '--json'], {
+      cwd: week1,
+      input: 'turns\n',
+    });
+    expect(quiz.code, quiz.stderr).toBe(0);
+    expect(quiz.stdout).toContain('"cite":"week1/tides.md:3"');
     // Neither from the root nor from here: named from the root, as the daemon reports it.
     const missing = await repa(sandbox, ['run', '--attach', 'gone.md', 'Hello.'], { cwd: week1 });
     expect(missing.code).toBe(1);

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type RepaClient, RepaError, type V1Result } from '@repa/protocol';
-import { type CliContext, claimSpace, spaceOf, spacePathOf } from '../../cli-context.js';
+import {
+  type CliContext,
+  claimSpace,
+  passagePathOf,
+  spaceOf,
+  spacePathOf,
+} from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { followRun } from '../../follow-run.js';
@@ -76,10 +82,7 @@ With --json, one JSON object per line: the run's lines as repa run prints them, 
       );
     }
     const space = spaceOf(context, values.space);
-    // The file part of FILE[:LINES|#pPAGE], as every space path typed.
-    const [, file = '', place = ''] =
-      /^(.*?)((?:#p\d+)?(?::\d+(?:-\d+)?)?)$/u.exec(args[0] ?? '') ?? [];
-    const named = `${spacePathOf(context, space, file)}${place}`;
+    const named = passagePathOf(context, space, args[0] ?? '');
     const card = values.card === undefined ? undefined : { id: values.card, note: named };
     const overrides = runOverridesOf({ model: values.model });
     const client = await context.client();

@@ -9,7 +9,7 @@ import {
   runToEnd,
   type V1Result,
 } from '@repa/protocol';
-import { type CliContext, claimSpace, spaceOf } from '../../cli-context.js';
+import { type CliContext, claimSpace, passagePathOf, spaceOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
 import { onTerminal } from '../../consent.js';
 import { writeJson } from '../../format-table.js';
@@ -211,16 +211,17 @@ repa study override ANSWER GRADE records your own grade later.`,
   },
   positionals: [1, 1],
   async run(context, args, values) {
-    const [passage = ''] = args;
+    const [typed = ''] = args;
     const count = values.count === undefined ? 3 : Number(values.count);
     if (!(Number.isInteger(count) && count >= 1 && count <= 10)) {
       throw usageError(
         `--count must be a whole number from 1 to 10, not '${values.count}'.`,
-        `Pass e.g. --count 3: repa study quiz ${passage} --count 3`,
+        `Pass e.g. --count 3: repa study quiz ${typed} --count 3`,
       );
     }
     const overrides = runOverridesOf({ model: values.model });
     const space = spaceOf(context, values.space);
+    const passage = passagePathOf(context, space, typed);
     const client = await context.client();
     await claimSpace(context, client, space, values.space !== undefined, true);
     const { session } = await client.request('session.create', {

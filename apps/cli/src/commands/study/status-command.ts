@@ -2,21 +2,11 @@ import { RATING_NAMES, type StudyGradeCounts, type StudyProgress } from '@repa/p
 import type { CliContext } from '../../cli-context.js';
 import { spaceOf, spacePathOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
-import { formatTable, writeJson } from '../../format-table.js';
+import { formatTable, relativeTime, writeJson } from '../../format-table.js';
 import { terminalWidth } from '../../style.js';
 import { DECK_OPTION_HELP, oneLine, writeChanged } from './review-commands.js';
 
 const HELP_LEVELS = ['none', 'hint', 'passage'] as const;
-
-/** `2h ago`, `3d ago`, `now`: how long before `now` a time was, for people. */
-function ago(at: string | null, now: number): string {
-  if (at === null) return 'never';
-  const minutes = Math.round((now - Date.parse(at)) / 60_000);
-  if (minutes < 1) return 'now';
-  if (minutes < 60) return `${minutes}m ago`;
-  if (minutes < 48 * 60) return `${Math.round(minutes / 60)}h ago`;
-  return `${Math.round(minutes / 1440)}d ago`;
-}
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -88,7 +78,7 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
       String(one.review),
       String(one.due),
       one.recall === null ? '' : `${Math.round(one.recall * 100)}%`,
-      ago(one.lastStudied, now),
+      one.lastStudied === null ? 'never' : relativeTime(one.lastStudied, now),
       changedOf(one),
     ]);
     context.stdout.write(
