@@ -1,6 +1,8 @@
+import { RepaError } from '@repa/protocol';
 import { html } from 'htm/preact';
 import type { PDFDocumentLoadingTask } from 'pdfjs-dist';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from './panels.js';
 import { type PageLines, PdfPages } from './pdf-pages.js';
 
 /** The zoom steps' factor, and the smallest and largest zoom. */
@@ -25,8 +27,7 @@ function loadPdfJs(): Promise<typeof import('pdfjs-dist')> {
 /** The daemon's refusal of a PDF's bytes (a `RepaError`'s wire form), in words. */
 async function refusal(response: Response): Promise<string> {
   try {
-    const error = (await response.json()) as { message?: string; fix?: string };
-    return [error.message, error.fix].filter(Boolean).join(' ');
+    return describeError(RepaError.fromWire(await response.json()));
   } catch {
     return `The daemon answered ${response.status}.`;
   }

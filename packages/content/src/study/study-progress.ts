@@ -183,16 +183,14 @@ export async function progressOf<C extends ProgressCard>(
     if (day < STUDY_CALENDAR_DAYS) group.calendar[day] = (group.calendar[day] ?? 0) + 1;
   }
   const changedQuestions: StudyChangedQuestion[] = [];
-  const versions = new Map<string, string | null>();
   for (const { entry, grade, last } of input.answers) {
     if (input.source !== undefined && entry.source !== input.source) continue;
     const group = groupOf(entry.source, entry.version, !input.answersOfCardSources);
     if (group === undefined) continue;
     countGrade(group.answers[entry.help], grade);
     group.last = Math.max(group.last, last);
-    if (!versions.has(entry.source))
-      versions.set(entry.source, await input.versionNow(entry.source));
-    if (versions.get(entry.source) !== entry.version) {
+    // `versionNow` looks each document up once per status (the deck's source check).
+    if ((await input.versionNow(entry.source)) !== entry.version) {
       group.questionsChanged += 1;
       const { id, question, cite, source, version, at } = entry;
       changedQuestions.push({ id, question, cite, source, version, at });
