@@ -19,6 +19,9 @@ function workspace(files: Record<string, string>): string {
 
 const design = '# Design\n\n- **R1.** One.\n- **R12.** Twelve.\n';
 
+// The repository itself is checked by `npm run check` (`node scripts/check-design-citations.mjs`),
+// which `npm test` runs before the tests; these tests show each rule failing on a workspace made
+// for it, and pin the design's numbering.
 describe('checkDesignCitations', () => {
   it('numbers every requirement block of the design, R1–R3 through R100–R113', () => {
     const numbers = [...(designRequirements(repoRoot) as Set<number>)].sort((a, b) => a - b);
@@ -40,16 +43,6 @@ describe('checkDesignCitations', () => {
       Array.from({ length: to - from + 1 }, (_, index) => from + index),
     );
     expect(numbers).toEqual(expected);
-  });
-
-  it('finds every requirement cited in this repository in docs/design.md', () => {
-    const violations: string[] = checkDesignCitations(repoRoot);
-    expect(violations.filter((line) => line.includes('not in docs/design.md'))).toEqual([]);
-  });
-
-  it('finds no source or README in this repository citing §10, ../shared or an issue number', () => {
-    const violations: string[] = checkDesignCitations(repoRoot);
-    expect(violations.filter((line) => !line.includes('not in docs/design.md'))).toEqual([]);
   });
 
   it('flags a comment or a test name citing a requirement the design does not number', () => {
