@@ -16,7 +16,7 @@ import {
 } from './grade-lines.js';
 
 /** What a tutor check sends besides the answer: the tutor run, the citation, a first try. */
-export interface CheckParams {
+interface CheckParams {
   runId: string;
   citation?: number | undefined;
   after?: string | undefined;

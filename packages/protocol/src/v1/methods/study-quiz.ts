@@ -26,6 +26,32 @@ export const quizQuestionSchema = z
     description: 'A quiz question whose citation verified (spec R109).',
   });
 
+/** The learner's answer to a question (a quiz's or a tutor's). */
+const answerSchema = () =>
+  z.string().max(8000).describe("The learner's answer, in their own words.");
+
+/** The params of a call that starts a grade run (`study.answer`, `study.check`) after the answer. */
+const gradeRunFields = () => ({
+  after: idSchema
+    .optional()
+    .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
+  requestId: idSchema.describe(
+    'Client-chosen idempotency key: resubmitting it returns the original run.',
+  ),
+  overrides: runOverridesSchema
+    .optional()
+    .describe('Model settings for this run only, over every settings level.'),
+});
+
+/** The result of a call that starts a grade run. */
+const gradeRunResult = () =>
+  z.looseObject({
+    run: runInfoSchema.describe('The accepted (or original) grade run.'),
+    resubmitted: z
+      .boolean()
+      .describe('True when this request id was already accepted and the original run is returned.'),
+  });
+
 /** The `study.*` methods of quizzes and tutor checks graded against the passage (spec R109–R111, R114). */
 export const studyQuizMethods = {
   'study.quiz': method({
@@ -93,26 +119,10 @@ export const studyQuizMethods = {
       z.strictObject({
         runId: idSchema.describe('The quiz run.'),
         question: idSchema.describe('The question id (`study.quizzed`).'),
-        answer: z.string().max(8000).describe("The learner's answer, in their own words."),
-        after: idSchema
-          .optional()
-          .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
-        requestId: idSchema.describe(
-          'Client-chosen idempotency key: resubmitting it returns the original run.',
-        ),
-        overrides: runOverridesSchema
-          .optional()
-          .describe('Model settings for this run only, over every settings level.'),
+        answer: answerSchema(),
+        ...gradeRunFields(),
       }),
-    result: () =>
-      z.looseObject({
-        run: runInfoSchema.describe('The accepted (or original) grade run.'),
-        resubmitted: z
-          .boolean()
-          .describe(
-            'True when this request id was already accepted and the original run is returned.',
-          ),
-      }),
+    result: gradeRunResult,
   }),
   'study.check': method({
     description:
@@ -122,7 +132,7 @@ export const studyQuizMethods = {
         runId: idSchema.describe(
           'The tutor run (`study.mode` `tutor`) whose reply the answer answers.',
         ),
-        answer: z.string().max(8000).describe("The learner's answer, in their own words."),
+        answer: answerSchema(),
         citation: z
           .number()
           .int()
@@ -131,25 +141,9 @@ export const studyQuizMethods = {
           .describe(
             "The number of the reply's citation to check against (default: its first verified one).",
           ),
-        after: idSchema
-          .optional()
-          .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
-        requestId: idSchema.describe(
-          'Client-chosen idempotency key: resubmitting it returns the original run.',
-        ),
-        overrides: runOverridesSchema
-          .optional()
-          .describe('Model settings for this run only, over every settings level.'),
+        ...gradeRunFields(),
       }),
-    result: () =>
-      z.looseObject({
-        run: runInfoSchema.describe('The accepted (or original) grade run.'),
-        resubmitted: z
-          .boolean()
-          .describe(
-            'True when this request id was already accepted and the original run is returned.',
-          ),
-      }),
+    result: gradeRunResult,
   }),
   'study.graded': method({
     description:
