@@ -1,70 +1,55 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from '@earendil-works/pi-ai';
-import { createFauxModel } from '@repa/host/testing';
+import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
 import { RepaError, type V1Params } from '@repa/protocol';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
 import { connectionOf, ended, listener, request } from './test/run-listener.js';
 
-// Spec R114: a tutor check through the application's handlers, on Pi's faux provider: the tutor
-// reads a note and cites it; the learner's answer is graded by a run of its own against the cited
-// lines, with a hint and a second try, and the final grade is one `answer` entry of the study log.
+// Spec R114: a tutor check through the application's handlers, on a scripted OpenAI-protocol
+// endpoint: the tutor reads a note and cites it; the learner's answer is graded by a run of its
+// own against the cited lines, with a hint and a second try, and the final grade is one `answer`
+// entry of the study log.
 
 const CELLS = '# Cells\n\nATP is the energy currency of the cell.\nRibosomes build proteins.\n';
 const VERSION = createHash('sha256').update(CELLS).digest('hex');
 const ASKED = 'What is ATP? See notes/cells.md';
+const MODEL = { model: 'test/plain' };
+const AGAIN = 'Grade: Again\nMissing: "energy currency"';
+const GOOD = 'Grade: Good\nMissing: nothing';
 
-/** The text of a message's content. */
-const textOf = (content: unknown): string =>
-  typeof content === 'string'
-    ? content
-    : (content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('');
+let endpoint: OpenAiEndpoint;
+beforeAll(async () => {
+  endpoint = await startOpenAiEndpoint([{ kind: 'text', text: 'Done.' }]);
+});
+afterAll(() => endpoint.close());
 
-/**
- * The scripted model: a grade request is graded by whether the answer says "currency"; any other
- * request (but `fail …`, failing at the provider) reads notes/cells.md, then answers with a question back citing line 3 (`forged`: a quote
- * the line does not hold).
- */
-async function tutorModel() {
-  return createFauxModel((context): AssistantMessage => {
-    const users = context.messages.filter((message) => message.role === 'user');
-    const text = textOf(users.at(-1)?.content);
-    if (text.startsWith('fail')) {
-      return fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'scripted failure' });
-    }
-    if (text.startsWith('Grade the answer')) {
-      const answer = text.split('\n').at(-1) ?? '';
-      return fauxAssistantMessage(
-        answer.includes('currency')
-          ? 'Grade: Good\nMissing: nothing'
-          : 'Grade: Again\nMissing: "energy currency"',
-      );
-    }
-    const last = context.messages.at(-1);
-    if (last?.role !== 'toolResult') {
-      return fauxAssistantMessage([fauxToolCall('read', { path: 'notes/cells.md' })], {
-        stopReason: 'toolUse',
-      });
-    }
-    const quote = text.includes('forged') ? 'ATP is glucose' : 'ATP is the';
-    return fauxAssistantMessage(
-      `What do you think ATP does? Reread [notes/cells.md:3 "${quote}"] and tell me.`,
-    );
-  });
-}
+/** The endpoint's next replies, in order. */
+const script = (...replies: EndpointReply[]) => {
+  endpoint.replies = replies;
+};
+/** The tutor's turn: a read of the note, then a question back citing line 3 with `quote`. */
+const tutorTurn = (quote: string) =>
+  script(
+    { kind: 'tools', calls: [{ name: 'read', arguments: { path: 'notes/cells.md' } }] },
+    {
+      kind: 'text',
+      text: `What do you think ATP does? Reread [notes/cells.md:3 "${quote}"] and tell me.`,
+    },
+  );
 
 async function openApplication() {
   const base = tempAppDirectory();
   const space = join(base, 'space');
   mkdirSync(join(space, 'notes'), { recursive: true });
+  mkdirSync(join(base, 'agent'));
   writeFileSync(join(space, 'notes/cells.md'), CELLS);
+  endpoint.configure(join(base, 'agent'));
   const app = await RepaApplication.open({
     appDirectory: join(base, 'app'),
     agentDir: join(base, 'agent'),
-    model: await tutorModel(),
   });
   const created = await request(app, 'session.create', { space });
   return { app, space, sessionId: created.session.sessionId };
@@ -81,19 +66,25 @@ async function ask({ app, space, sessionId }: Opened, text: string, mode = 'tuto
       sessionId,
       requestId: `ask-${Math.random()}`,
       input: { type: 'text', text },
-      overrides: { studyMode: mode as 'tutor' | 'answer' },
+      overrides: { ...MODEL, studyMode: mode as 'tutor' | 'answer' },
     },
     connection,
   );
   return ended(app, run.runId, events, next);
 }
 
-/** One check (`study.check`) followed to its grade (`study.graded`). */
-async function check(app: RepaApplication, params: Omit<V1Params<'study.check'>, 'requestId'>) {
+/** One check (`study.check`) graded `grade` by the endpoint, followed to `study.graded`. */
+async function check(
+  app: RepaApplication,
+  params: Omit<V1Params<'study.check'>, 'requestId'>,
+  grade: string,
+) {
+  script({ kind: 'text', text: grade });
   const { connection, events, next } = listener();
   const handler = app.handlers()['study.check'];
   if (!handler) throw new Error('study.check is not handled');
-  const { run } = await handler({ ...params, requestId: `check-${Math.random()}` }, connection);
+  const requestId = `check-${Math.random()}`;
+  const { run } = await handler({ ...params, requestId, overrides: MODEL }, connection);
   const done = await ended(app, run.runId, events, next);
   expect(done.status).toBe('succeeded');
   return { run: done, graded: await request(app, 'study.graded', { runId: done.runId }) };
@@ -121,10 +112,11 @@ describe('study.check', () => {
   it("grades answers to a tutor's reply against its verified passage, with a hint and a second try, and records each final grade with origin tutor", async () => {
     const opened = await openApplication();
     const { app, space, sessionId } = opened;
+    tutorTurn('ATP is the');
     const tutor = await ask(opened, ASKED);
     expect(tutor.citations?.[0]).toMatchObject({ status: 'verified', startLine: 3 });
 
-    const first = await check(app, { runId: tutor.runId, answer: 'it stores sugar' });
+    const first = await check(app, { runId: tutor.runId, answer: 'it stores sugar' }, AGAIN);
     expect(first.graded).toMatchObject({
       tutor: tutor.runId,
       citation: 1,
@@ -143,11 +135,11 @@ describe('study.check', () => {
     expect(first.run.input.text).toContain(
       'Passage (notes/cells.md:3): "ATP is the energy currency of the cell."',
     );
-    const second = await check(app, {
-      runId: tutor.runId,
-      answer: 'the energy currency',
-      after: first.run.runId,
-    });
+    const second = await check(
+      app,
+      { runId: tutor.runId, answer: 'the energy currency', after: first.run.runId },
+      GOOD,
+    );
     expect(second.run.sessionId).toBe(first.run.sessionId);
     expect(second.graded).toMatchObject({
       attempt: 2,
@@ -160,10 +152,14 @@ describe('study.check', () => {
       },
       passage: { cite: 'notes/cells.md:3', quote: 'ATP is the energy currency of the cell.' },
     });
-    const twice = await check(app, { runId: tutor.runId, answer: 'sugar' });
-    const wrong = await check(app, { runId: tutor.runId, answer: 'fat', after: twice.run.runId });
+    const twice = await check(app, { runId: tutor.runId, answer: 'sugar' }, AGAIN);
+    const wrong = await check(
+      app,
+      { runId: tutor.runId, answer: 'fat', after: twice.run.runId },
+      AGAIN,
+    );
     expect(wrong.graded).toMatchObject({ final: true, answer: { help: 'passage' } });
-    const once = await check(app, { runId: tutor.runId, answer: 'energy currency' });
+    const once = await check(app, { runId: tutor.runId, answer: 'energy currency' }, GOOD);
     expect(once.graded).toMatchObject({ attempt: 1, final: true, answer: { help: 'none' } });
 
     const answers = studyLog(space).filter((entry) => entry.kind === 'answer');
@@ -178,7 +174,7 @@ describe('study.check', () => {
       answers: ['it stores sugar', 'the energy currency'],
       grade: 3,
       help: 'hint',
-      grader: 'faux/faux-1',
+      grader: 'test/plain',
     });
     expect(answers.map((entry) => entry.help)).toEqual(['hint', 'passage', 'none']);
     // The tutor's conversation holds none of Repa's grade requests.
@@ -221,12 +217,14 @@ describe('study.check', () => {
         ),
       );
 
+    tutorTurn('ATP is the');
     const answered = await ask(opened, ASKED, 'answer');
     const notTutor = await checking({ runId: answered.runId, answer: 'energy currency' });
     expect(notTutor.code).toBe('invalid_request');
     expect(notTutor.message).toContain('was not in tutor mode (study.mode answer)');
     expect(notTutor.fix).toContain('Turn tutor mode on');
 
+    script({ kind: 'status', status: 400, message: 'scripted failure' });
     const failed = await ask(opened, 'fail now');
     expect(failed.status).toBe('failed');
     const unfinished = await checking({ runId: failed.runId, answer: 'energy currency' });
@@ -235,7 +233,8 @@ describe('study.check', () => {
       `Tutor run ${failed.runId} failed: it gave no reply to check an answer against.`,
     );
 
-    const forged = await ask(opened, `${ASKED} (forged)`);
+    tutorTurn('ATP is glucose');
+    const forged = await ask(opened, ASKED);
     expect(forged.citations?.[0]?.status).toBe('quote_not_found');
     const unverified = await checking({ runId: forged.runId, answer: 'energy currency' });
     expect(unverified.code).toBe('invalid_request');
@@ -245,8 +244,9 @@ describe('study.check', () => {
     expect(named.message).toContain("Citation 1 of the tutor's reply (run");
     expect(named.message).toContain('are not in notes/cells.md, line 3');
 
+    tutorTurn('ATP is the');
     const tutor = await ask(opened, ASKED);
-    const right = await check(app, { runId: tutor.runId, answer: 'energy currency' });
+    const right = await check(app, { runId: tutor.runId, answer: 'energy currency' }, GOOD);
     const after = await checking({ runId: tutor.runId, answer: 'x', after: right.run.runId });
     expect(after.message).toContain('already stands');
 
