@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline/promises';
 import type { RepaClient } from '@repa/protocol';
 import { defineCommand } from '../../command.js';
-import { onTerminal } from '../../consent.js';
 import { resolveRun } from '../../resolve-id.js';
 import { usageError } from '../../usage-error.js';
 import { runOverridesOf } from '../runs/index.js';
-import { ask } from './draft-choices.js';
-import {
-  type Graded,
-  gradeWithSecondTry,
-  type NextLine,
-  quietRun,
-  stdinLines,
-} from './grade-lines.js';
+import { type Graded, gradeWithSecondTry, learnerLines, quietRun } from './grade-lines.js';
 
 /** What a tutor check sends besides the answer: the tutor run, the citation, a first try. */
 interface CheckParams {
@@ -85,11 +76,7 @@ missing, final, hint, answer, passage). repa study override ANSWER_ID GRADE reco
     const overrides = runOverridesOf({ model: values.model });
     const client = await context.client();
     const tutor = await resolveRun(client, typed);
-    const terminal = onTerminal(context) && !context.json;
-    const prompt = terminal
-      ? createInterface({ input: context.stdin, output: context.stdout })
-      : undefined;
-    const next: NextLine = prompt ? (question) => ask(prompt, question) : stdinLines(context);
+    const { terminal, next, close } = learnerLines(context);
     try {
       const first = given ?? (await next('Your answer: '));
       if (first === undefined) {
@@ -109,7 +96,7 @@ missing, final, hint, answer, passage). repa study override ANSWER_ID GRADE reco
         );
       }
     } finally {
-      prompt?.close();
+      close();
     }
     return 0;
   },

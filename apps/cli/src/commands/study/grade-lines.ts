@@ -8,8 +8,10 @@ import {
   type V1Result,
 } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
+import { onTerminal } from '../../consent.js';
 import { writeJson } from '../../format-table.js';
 import { paint } from '../../style.js';
+import { ask } from './draft-choices.js';
 
 /** A grade as `study.graded` gives it (of a quiz answer or a tutor check). */
 export type Graded = V1Result<'study.graded'>;
@@ -81,10 +83,25 @@ export async function gradeWithSecondTry(
 }
 
 /** The lines of standard input, one per call (off a terminal: answers scripted). */
-export function stdinLines(context: CliContext): NextLine {
+function stdinLines(context: CliContext): NextLine {
   const lines = createInterface({ input: context.stdin, terminal: false })[Symbol.asyncIterator]();
   return async () => {
     const read = await lines.next();
     return read.done ? undefined : read.value;
   };
+}
+
+/**
+ * Where the learner's answers come from: on a terminal (and without `--json`) each is asked for;
+ * otherwise they are the lines of standard input. `close` ends the asking.
+ */
+export function learnerLines(context: CliContext): {
+  terminal: boolean;
+  next: NextLine;
+  close: () => void;
+} {
+  const terminal = onTerminal(context) && !context.json;
+  if (!terminal) return { terminal, next: stdinLines(context), close: () => {} };
+  const prompt = createInterface({ input: context.stdin, output: context.stdout });
+  return { terminal, next: (question) => ask(prompt, question), close: () => prompt.close() };
 }

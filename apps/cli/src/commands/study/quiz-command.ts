@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline/promises';
 import {
   type QuizQuestion,
   RATING_LABELS,
@@ -14,13 +13,13 @@ import { writeJson } from '../../format-table.js';
 import { paint } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 import { runOverridesOf } from '../runs/index.js';
-import { ask, describeDropped } from './draft-choices.js';
+import { describeDropped } from './draft-choices.js';
 import {
   type Graded,
   gradeWithSecondTry,
+  learnerLines,
   type NextLine,
   quietRun,
-  stdinLines,
 } from './grade-lines.js';
 import { ratingOf } from './review-commands.js';
 
@@ -216,13 +215,9 @@ repa study override ANSWER GRADE records your own grade later.`,
         fix: `See its answer with repa runs show ${run.runId}, then start the quiz again or with another --model.`,
       });
     }
-    const terminal = onTerminal(context) && !context.json;
-    const prompt = terminal
-      ? createInterface({ input: context.stdin, output: context.stdout })
-      : undefined;
-    const next: NextLine = prompt ? (question) => ask(prompt, question) : stdinLines(context);
+    const lines = learnerLines(context);
     try {
-      const finals = await askQuestions(context, client, { ...quiz, space }, next, overrides);
+      const finals = await askQuestions(context, client, { ...quiz, space }, lines.next, overrides);
       if (!context.json) {
         const by = (help: string) => finals.filter((one) => one.answer?.help === help).length;
         context.stdout.write(
@@ -230,7 +225,7 @@ repa study override ANSWER GRADE records your own grade later.`,
         );
       }
     } finally {
-      prompt?.close();
+      lines.close();
     }
     return 0;
   },
