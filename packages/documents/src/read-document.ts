@@ -13,7 +13,7 @@ import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted
  * keeps it with each text and uses no text made by another (bump it when the text a document gives
  * changes).
  */
-const DOCUMENT_EXTRACTOR = 'repa-documents/3 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+const DOCUMENT_EXTRACTOR = 'repa-documents/4 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
 
 /**
  * Where {@link readDocument} keeps the texts it extracted, by the version (sha256, lowercase hex)
