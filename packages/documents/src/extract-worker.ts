@@ -34,11 +34,14 @@ function progressOf(request: ExtractionRequest): PdfTextOptions {
   };
 }
 
-/** An image file's text by OCR (spec R120): one part; `ocr_unavailable` without the engine. */
+/**
+ * An image file's text by OCR (spec R120): one part; `ocr_unavailable` without the engine, or with
+ * no languages (OCR off).
+ */
 async function imageText(request: ExtractionRequest): Promise<DocumentText> {
   const { text, recognised } = await recognise(
     request.bytes,
-    request.ocrLanguages ?? ['eng'],
+    request.ocrLanguages ?? [],
     request.limits.ocrPageTimeoutMs,
   );
   return formatDocument({ format: 'image', parts: [{ text, recognised }] });

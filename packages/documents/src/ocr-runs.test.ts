@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { makePdf, makeScannedPdf } from '@repa/fixtures';
+import { makePdf, makeScannedPdf, makeTextImage } from '@repa/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from './index.js';
 
@@ -51,5 +51,23 @@ describe('when OCR runs (design R120)', () => {
     });
     expect(scan.parts[0]?.recognised).toBeDefined();
     expect(recognitions()).toHaveLength(1);
+  });
+
+  it('runs none with documents.ocrLanguages [], and says OCR is off for an image', async () => {
+    writeFileSync(calls, '');
+    const scan = await readDocument('pdf', await makeScannedPdf([{ lines: ['Osmosis'] }]), {
+      limits,
+      ocrLanguages: [],
+    });
+    expect(scan.text).toBe('[Page 1 of 1: no text layer (a scanned or image-only page)]');
+    await expect(
+      readDocument('image', await makeTextImage(['Osmosis']), { limits, ocrLanguages: [] }),
+    ).rejects.toMatchObject({
+      code: 'ocr_unavailable',
+      message:
+        'The document could not be read: OCR is turned off (`documents.ocrLanguages` is `[]`).',
+      fix: expect.stringContaining('`documents.ocrLanguages`'),
+    });
+    expect(recognitions()).toEqual([]);
   });
 });
