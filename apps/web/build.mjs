@@ -27,6 +27,29 @@ const zodEnglishOnly = {
     }));
   },
 };
+/** A string literal as esbuild writes it: in quotes, or a template with no backtick inside. */
+const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/u.source;
+/** `.describe("…")` with its literal argument (or literals joined by `+`). */
+const DESCRIBE = new RegExp(
+  `\\.describe\\(\\s*(?:${LITERAL})(?:\\s*\\+\\s*(?:${LITERAL}))*\\s*\\)`,
+  'gu',
+);
+
+/**
+ * The protocol's schemas carry a description for every field (`.describe("…")`, some 55 KB of
+ * text), which its JSON Schema and wire types are made from and the page never shows: the page's
+ * copy of the protocol is built without them (a description changes nothing a schema accepts).
+ */
+const protocolWithoutDescriptions = {
+  name: 'protocol-without-descriptions',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]packages[\\/]protocol[\\/]dist[\\/].*\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(DESCRIBE, ''),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 const dist = join(root, 'dist');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(dist, { recursive: true, force: true });
@@ -46,7 +69,7 @@ await build({
   // The client name and version the page sends in `initialize`.
   define: { __REPA_WEB_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, protocolWithoutDescriptions],
 });
 copyFileSync(join(root, 'src/index.html'), join(dist, 'index.html'));
 // pdf.js's worker (the legacy build, as the page's), served beside the page as a script.

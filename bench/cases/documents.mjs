@@ -1,5 +1,5 @@
 // Benchmark 7 — documents: text extraction of a 100-page and a 300-page PDF with mixed compressed streams by
-// Repa's document layer (an extraction process, cached by content hash) vs Debian's `pdftotext`
+// Repa's document layer (an extraction process, cached by content hash in the application directory) vs Debian's `pdftotext`
 // (poppler), cold (no cached text) and warm (cache hit); and the daemon's responsiveness to another
 // client's run.submit while a 500-page PDF is extracted, with its RSS after.
 import { spawn, spawnSync } from 'node:child_process';
@@ -81,10 +81,14 @@ async function extractionVsPdftotext(base, { scale, pages, samples, idle }) {
   const root = join(base, `extract-space-${pages}`);
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'lecture.pdf'), lecture(pages));
-  const store = await ContentStore.open({ root });
-  const cache = join(root, '.repa', 'documents');
+  // The extracted texts are cached in the application directory (content's document-cache.ts).
+  const app = join(base, `extract-app-${pages}`);
+  const store = await ContentStore.open({ root, appDirectory: app });
+  const cache = join(app, 'document-text');
   const repa = async () => {
-    const { document } = await readContentText(store, 'lecture.pdf');
+    const { document } = await readContentText(store, 'lecture.pdf', {
+      maxChars: Number.POSITIVE_INFINITY,
+    });
     if (document?.parts.length !== pages) throw new Error('the extraction lost pages');
   };
   const pdf = join(root, 'lecture.pdf');
@@ -136,6 +140,8 @@ async function responsiveness(base, { scale }) {
   writeFileSync(join(space, 'book.pdf'), lecture(500));
   writeFileSync(join(space, 'small.md'), '# Small\n\nPhotosynthesis turns light into sugar.\n');
   const daemon = await startDaemon(join(base, 'app'), join(base, 'agent'));
+  /** Where the daemon keeps the texts it extracted (its application directory). */
+  const cache = join(base, 'app', 'document-text');
   const a = trackingClient(daemon.socketPath);
   const b = trackingClient(daemon.socketPath);
   try {
@@ -156,7 +162,7 @@ async function responsiveness(base, { scale }) {
     const bookRuns = [];
     for (let round = 0; round < rounds; round++) {
       log(`documents: round ${round + 1}/${rounds}: A reads a 500-page PDF, B submits runs`);
-      rmSync(join(space, '.repa', 'documents'), { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
       let busy = true;
       const reading = a.run(space, sessionA.sessionId, book).finally(() => {
         busy = false;
@@ -174,7 +180,7 @@ async function responsiveness(base, { scale }) {
     await new Promise((resolve) => setTimeout(resolve, WORKER_IDLE_MS));
     const before = memoryOf(daemon.child.pid);
     for (let round = 0; round < rounds; round++) {
-      rmSync(join(space, '.repa', 'documents'), { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
       await a.run(space, sessionA.sessionId, book);
     }
     for (let index = 0; index < 3; index++) await a.run(space, sessionA.sessionId, small);

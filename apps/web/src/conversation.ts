@@ -86,6 +86,24 @@ interface Approving {
   onAnswer?: AnswerApproval | undefined;
 }
 
+/**
+ * A long tool call's progress (design R122), e.g. `Reading scan.pdf: 3 of 12 pages`: a bar whose
+ * value a screen reader reads on demand (the words beside it are hidden from it, so the polite live
+ * message does not repeat every page). The run's Cancel, just below, stops it.
+ */
+function ToolProgress({ block }: { block: Extract<Block, { kind: 'tool' }> }) {
+  const { done, total } = block.progress ?? { done: 0, total: 0 };
+  const doing = block.toolName === 'read' ? 'Reading' : block.toolName;
+  const value = `${done} of ${total} page${total === 1 ? '' : 's'}`;
+  const share = total === 0 ? 0 : Math.min(100, (done * 100) / total);
+  return html`<div class="tool-progress">
+    <span class="progress-words" aria-hidden="true">${doing} ${block.target}: ${value}</span>
+    <div class="progress-bar" role="progressbar" aria-label=${`${doing} ${block.target}`} aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${done} aria-valuetext=${value}>
+      <div class="progress-fill" style=${`width: ${share}%`}></div>
+    </div>
+  </div>`;
+}
+
 function BlockView({
   block,
   undo,
@@ -105,6 +123,7 @@ function BlockView({
         <span class="tool-name">${block.toolName}</span>
         ${block.target ? (FILE_TOOLS.has(block.toolName) && !block.refused ? html` <${FileLink} place=${{ path: block.target }} />` : html` <code>${block.target}</code>`) : ''}
         <span class="tool-state">${block.done ? (block.refused ? ' refused: protected, nothing written' : block.isError ? ' failed' : ' done') : ' …'}</span>
+        ${!block.done && block.progress && approving?.active ? html`<${ToolProgress} block=${block} />` : ''}
         ${block.error ? html`<div class="error-text">${block.error}${block.fix ? html`<span class="fix">Fix: ${block.fix}</span>` : ''}</div>` : ''}
         ${block.receipts.length > 0 ? html`<ul class="receipts">${block.receipts.map((receipt) => html`<${Receipt} receipt=${receipt} diff=${block.diffs?.find((diff) => diff.target === receipt.target)} />`)}</ul>` : ''}
         ${block.receipts.length > 0 && block.operationId && undo ? html`<${UndoButton} label="Undo this save" runId=${undo.runId} operationId=${block.operationId} rewind=${undo.rewind} onDone=${undo.onDone} />` : ''}

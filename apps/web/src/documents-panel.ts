@@ -3,8 +3,11 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { takePlaceAtLoad } from './address.js';
 import { FileLink, type ReaderPlace, useReaderRequests } from './file-links.js';
+import { lazyView } from './lazy-view.js';
 import { buildContext, describeError } from './panels.js';
-import { Reader } from './reader.js';
+
+/** The reader (PDF pages included) loads when a file is first opened, not with the page. */
+const Reader = lazyView(() => import('./reader.js').then((reader) => reader.Reader));
 
 type Listing = V1Result<'files.list'>;
 

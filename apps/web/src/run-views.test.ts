@@ -66,6 +66,31 @@ describe('applyRunEvent', () => {
     expect(shown.lastSeq).toBe(4);
   });
 
+  it('keeps a tool call’s latest progress while it runs, and none once it ended (design R122)', () => {
+    const target = 'scan.pdf';
+    const progress = (done: number) =>
+      ({
+        type: 'tool-progress',
+        toolCallId: 't1',
+        toolName: 'read',
+        target,
+        done,
+        total: 12,
+      }) as const;
+    const shown = apply(view(), [
+      { type: 'tool-start', toolCallId: 't1', toolName: 'read', args: { path: target } },
+      progress(0),
+      progress(3),
+    ]);
+    expect(shown.blocks[0]).toMatchObject({ progress: { done: 3, total: 12 } });
+    apply(shown, [{ type: 'tool-end', toolCallId: 't1', toolName: 'read', isError: false }], 4);
+    expect(shown.blocks[0]).toMatchObject({ done: true });
+    expect(shown.blocks[0]).not.toHaveProperty('progress');
+    // A late report of the ended call changes nothing.
+    apply(shown, [progress(12)], 5);
+    expect(shown.blocks[0]).not.toHaveProperty('progress');
+  });
+
   it('ignores an event already seen (a seq at or below the last)', () => {
     const shown = apply(view(), [{ type: 'text-delta', delta: 'Once.' }]);
     apply(shown, [{ type: 'text-delta', delta: 'Once.' }], 1);

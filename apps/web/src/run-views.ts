@@ -34,6 +34,8 @@ export type Block =
       fix?: string;
       /** The save was refused as a protected place (design R69): nothing was written. */
       refused?: boolean;
+      /** A long call's pages done of the whole while it runs (design R122: a document's first read). */
+      progress?: { done: number; total: number };
     }
   | { kind: 'changes'; changes: FileChange[]; text?: string }
   | {
@@ -193,12 +195,22 @@ export function applyRunEvent(view: RunView, notification: RunEventNotification)
         receipts: [],
       });
       break;
+    case 'tool-progress': {
+      const tool = view.blocks.find(
+        (block) => block.kind === 'tool' && block.toolCallId === event.toolCallId,
+      );
+      if (tool?.kind === 'tool' && !tool.done) {
+        tool.progress = { done: event.done, total: event.total };
+      }
+      break;
+    }
     case 'tool-end': {
       const tool = view.blocks.find(
         (block) => block.kind === 'tool' && block.toolCallId === event.toolCallId,
       );
       if (tool?.kind === 'tool') {
         tool.done = true;
+        delete tool.progress;
         tool.isError = event.isError;
         tool.receipts = event.receipts ?? [];
         tool.diffs = event.diffs ?? [];

@@ -1,16 +1,19 @@
 import type { ModelDecision, RepaClient } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { DocumentsPanel } from './documents-panel.js';
+import { lazyView } from './lazy-view.js';
 import type { LiveRuns } from './live-runs.js';
 import { type ListedMaterials, MaterialsPanel } from './materials-panel.js';
-import { ModelsView } from './models-view.js';
 import { ContextPanel } from './panels.js';
-import { ProgressView } from './progress-view.js';
-import { QuizView } from './quiz-view.js';
-import { RunsView } from './runs-view.js';
-import { SettingsView } from './settings-view.js';
 import { SideViews } from './side-views.js';
-import { StudyView } from './study-view.js';
+
+// The views behind the other tabs load with their first opening, not with the page.
+const StudyView = lazyView(() => import('./study-view.js').then((view) => view.StudyView));
+const QuizView = lazyView(() => import('./quiz-view.js').then((view) => view.QuizView));
+const ProgressView = lazyView(() => import('./progress-view.js').then((view) => view.ProgressView));
+const RunsView = lazyView(() => import('./runs-view.js').then((view) => view.RunsView));
+const SettingsView = lazyView(() => import('./settings-view.js').then((view) => view.SettingsView));
+const ModelsView = lazyView(() => import('./models-view.js').then((view) => view.ModelsView));
 
 /** The views beside the conversation, in their tabs' order (a phone's view switch lists them too). */
 export const SIDE_VIEWS = [

@@ -58,6 +58,8 @@ const studyLog = () =>
 describe('the Quiz', () => {
   it('runs a quiz by keyboard: hint and second try, the passage, an own grade, a card, a summary', async () => {
     await page.click('#tab-review');
+    // The Study view's code loads with its first opening.
+    await page.waitForSelector('.quiz-start input[name="passage"]', { timeout: STEP_MS });
     await page.type('.quiz-start input[name="passage"]', 'notes/cells.md:3-4');
     await page.$eval('.quiz-start input[name="count"]', (node) => {
       (node as HTMLInputElement).select();

@@ -34,6 +34,7 @@ function marker(
   }
   if (part.recognised !== undefined)
     return `[${name}: ${recognisedNote(part.recognised, part.text)}]`;
+  if (part.blank) return `[${name}: blank (nothing is drawn on it)]`;
   if (part.text === '') {
     return unit === 'page'
       ? `[${name}: no text layer (a scanned or image-only page)]`

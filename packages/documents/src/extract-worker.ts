@@ -7,14 +7,12 @@
  * imports, no enums, no parameter properties.
  */
 import { formatDocument, formatPdfSlice, joinFormattedSlices } from './document-format.ts';
-import { epubText } from './epub-text.ts';
 import {
   type DocumentText,
   ExtractionFailure,
   type ExtractionReply,
   type ExtractionRequest,
 } from './extracted.ts';
-import { docxText, htmlText } from './markup-text.ts';
 import { recognise } from './ocr-text.ts';
 import { openPageRenderer } from './page-image.ts';
 import { type PdfTextOptions, pdfText } from './pdf-text.ts';
@@ -36,11 +34,14 @@ function progressOf(request: ExtractionRequest): PdfTextOptions {
   };
 }
 
-/** An image file's text by OCR (spec R120): one part; `ocr_unavailable` without the engine. */
+/**
+ * An image file's text by OCR (spec R120): one part; `ocr_unavailable` without the engine, or with
+ * no languages (OCR off).
+ */
 async function imageText(request: ExtractionRequest): Promise<DocumentText> {
   const { text, recognised } = await recognise(
     request.bytes,
-    request.ocrLanguages ?? ['eng'],
+    request.ocrLanguages ?? [],
     request.limits.ocrPageTimeoutMs,
   );
   return formatDocument({ format: 'image', parts: [{ text, recognised }] });
@@ -60,12 +61,20 @@ async function extract(request: ExtractionRequest): Promise<DocumentText> {
       );
     case 'image':
       return imageText(request);
-    case 'docx':
+    // The libraries of the other formats load with their first document, not with the process
+    // (a PDF's first read does not wait for them).
+    case 'docx': {
+      const { docxText } = await import('./markup-text.ts');
       return formatDocument(await docxText(request.bytes, request.limits));
-    case 'epub':
+    }
+    case 'epub': {
+      const { epubText } = await import('./epub-text.ts');
       return formatDocument(await epubText(request.bytes, request.limits));
-    case 'html':
+    }
+    case 'html': {
+      const { htmlText } = await import('./markup-text.ts');
       return formatDocument(htmlText(request.bytes, request.limits));
+    }
   }
 }
 

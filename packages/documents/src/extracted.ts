@@ -24,6 +24,8 @@ export interface ExtractedPart {
   recognised?: Recognition;
   /** Why a page without a text layer was not recognised (no OCR engine or language here). */
   unrecognised?: string;
+  /** When the page has no text layer and nothing drawn on it, so OCR had nothing to read. */
+  blank?: true;
 }
 
 /** What the extraction worker makes of a document. */

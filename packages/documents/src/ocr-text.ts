@@ -53,11 +53,18 @@ function findEngine(): Engine {
 const languagePackage = (language: string) =>
   `tesseract-ocr-${language.toLowerCase().replace(/_/gu, '-')}`;
 
+/** Why nothing is recognised with no OCR languages (`documents.ocrLanguages` is `[]`). */
+const OCR_OFF = 'OCR is turned off (`documents.ocrLanguages` is `[]`)';
+
 /**
- * Throws `ocr_unavailable` naming the package to install when the engine or one of `languages` is
- * not on this machine; else the engine's name as a page's recognition tells it.
+ * Throws `ocr_unavailable` when OCR is off (no `languages`), or naming the package to install when
+ * the engine or one of `languages` is not on this machine; else the engine's name as a page's
+ * recognition tells it.
  */
 export function checkOcr(languages: readonly string[]): { path: string; name: string } {
+  if (languages.length === 0) {
+    throw new ExtractionFailure('ocr_unavailable', OCR_OFF);
+  }
   const found = findEngine();
   if (found === undefined) {
     throw new ExtractionFailure(

@@ -4,13 +4,10 @@
  * Contract: this file runs under Node's type stripping in the worker: `.ts` imports, no enums.
  */
 import { ExtractionFailure } from './extracted.ts';
+import { grayOf, MAX_SIDE, OCR_DPI, pgm } from './page-ink.ts';
 
-/** The resolution a page is drawn at for OCR (Tesseract reads text of 10 pt and up well at it). */
-const OCR_DPI = 200;
 /** The resolution of a page shown to a model (the provider scales it down further). */
 const VIEW_DPI = 110;
-/** The longest side of a drawn page, in pixels (a poster-sized page is drawn smaller). */
-const MAX_SIDE = 5000;
 
 type Canvas = import('@napi-rs/canvas').Canvas;
 type PdfDocument = Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>;
@@ -63,16 +60,11 @@ export async function openPageRenderer(bytes: Uint8Array): Promise<PageRenderer>
       const canvas = await draw(number, OCR_DPI);
       const { width, height } = canvas;
       const rgba = canvas.getContext('2d').getImageData(0, 0, width, height).data;
-      const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
-      const gray = Buffer.allocUnsafe(header.length + width * height);
-      header.copy(gray);
-      for (let from = 0, to = header.length; to < gray.length; from += 4, to += 1) {
-        const red = rgba[from] ?? 255;
-        const green = rgba[from + 1] ?? 255;
-        const blue = rgba[from + 2] ?? 255;
-        gray[to] = (red * 77 + green * 150 + blue * 29) >> 8;
-      }
-      return gray;
+      return pgm(width, height, (gray, offset) => {
+        for (let from = 0, to = offset; to < gray.length; from += 4, to += 1) {
+          gray[to] = grayOf(rgba[from] ?? 255, rgba[from + 1] ?? 255, rgba[from + 2] ?? 255);
+        }
+      });
     },
     async forView(number) {
       return (await draw(number, VIEW_DPI)).encode('png');

@@ -9,6 +9,7 @@ import {
 } from './extracted.ts';
 import { recognise } from './ocr-text.ts';
 import { openPageRenderer, type PageRenderer } from './page-image.ts';
+import { type PageInk, pageInk } from './page-ink.ts';
 
 const STREAM = Buffer.from('stream', 'latin1');
 const END_STREAM = Buffer.from('endstream', 'latin1');
@@ -71,19 +72,17 @@ export interface PdfTextOptions {
   onProgress?: (progress: ExtractionProgress['progress']) => void;
 }
 
-/** A page without a text layer, recognised by OCR (spec R120), or why it was not. */
+/**
+ * A page without a text layer, recognised by OCR (spec R120), or why it was not: the pixels of its
+ * one scanned image as they are, else the page drawn.
+ */
 async function recognisedPage(
-  renderer: PageRenderer,
-  number: number,
+  image: () => Promise<Uint8Array>,
   languages: readonly string[],
   limits: ExtractionRequest['limits'],
 ): Promise<ExtractedPart> {
   try {
-    const { text, recognised } = await recognise(
-      await renderer.forOcr(number),
-      languages,
-      limits.ocrPageTimeoutMs,
-    );
+    const { text, recognised } = await recognise(await image(), languages, limits.ocrPageTimeoutMs);
     return { text, recognised };
   } catch (error) {
     if (!(error instanceof ExtractionFailure)) throw error;
@@ -95,9 +94,10 @@ async function recognisedPage(
 /**
  * The text layer of the pages of a PDF (all of them, or slice `slice.index` of `slice.count` equal
  * runs), with PDF.js (the serverless build `unpdf` ships: no worker of its own, no network). A page
- * without text (a scan) is drawn and recognised by OCR in `ocrLanguages` (spec R120), within its
- * own time bound (past it the page fails `time_limit` and the next is read); without languages it
- * has empty text. Throws `encrypted` for a PDF that needs a password, `damaged` for one PDF.js
+ * without text (a scan) is recognised by OCR in `ocrLanguages` (spec R120), within its own time
+ * bound (past it the page fails `time_limit` and the next is read): its one scanned image as it
+ * is, else the page drawn; a page with nothing drawn on it is blank and not recognised. Without
+ * languages such a page has empty text. Throws `encrypted` for a PDF that needs a password, `damaged` for one PDF.js
  * cannot read, `page_limit` and `text_limit` past the limits.
  */
 export async function pdfText(
@@ -107,7 +107,9 @@ export async function pdfText(
   options: PdfTextOptions = {},
 ): Promise<PdfSlice> {
   refuseDecompressionBomb(bytes, limits);
-  const { getDocument } = await import('unpdf/pdfjs');
+  const pdfjs = await import('unpdf/pdfjs');
+  const { getDocument } = pdfjs;
+  const languages = options.ocrLanguages ?? [];
   let renderer: PageRenderer | undefined;
   const task = getDocument({
     data: bytes,
@@ -144,9 +146,12 @@ export async function pdfText(
     options.onProgress?.({ done: 0, total });
     for (let number = first; number <= last; number++) {
       let part: ExtractedPart;
+      // What a page without a text layer has drawn on it, when OCR is to read it.
+      let ink: PageInk | undefined;
       try {
         const page = await document.getPage(number);
         part = { text: pdfPageText((await page.getTextContent()).items).text };
+        if (part.text === '' && languages.length > 0) ink = await pageInk(pdfjs, page);
         page.cleanup();
       } catch (error) {
         // One damaged page does not hide the others; a file with no readable page is damaged.
@@ -154,11 +159,16 @@ export async function pdfText(
         options.onProgress?.({ done: number - first + 1, total });
         continue;
       }
-      const languages = options.ocrLanguages;
-      if (part.text === '' && languages !== undefined && languages.length > 0) {
+      if (ink !== undefined && 'blank' in ink) part = { text: '', blank: true };
+      else if (ink !== undefined) {
         options.onProgress?.({ done: number - first, total, ocr: true });
-        renderer ??= await openPageRenderer(bytes);
-        part = await recognisedPage(renderer, number, languages, limits);
+        const scan = 'scan' in ink ? ink.scan : undefined;
+        const image = async () => {
+          if (scan !== undefined) return scan;
+          renderer ??= await openPageRenderer(bytes);
+          return renderer.forOcr(number);
+        };
+        part = await recognisedPage(image, languages, limits);
       }
       options.onProgress?.({ done: number - first + 1, total });
       const { text } = part;

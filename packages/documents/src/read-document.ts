@@ -13,7 +13,7 @@ import type { DocumentFormat, DocumentText, ExtractionLimits } from './extracted
  * keeps it with each text and uses no text made by another (bump it when the text a document gives
  * changes).
  */
-const DOCUMENT_EXTRACTOR = 'repa-documents/3 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
+const DOCUMENT_EXTRACTOR = 'repa-documents/4 unpdf-1.8.1 mammoth-1.13.0 turndown-7.2.5';
 
 /**
  * Where {@link readDocument} keeps the texts it extracted, by the version (sha256, lowercase hex)
@@ -67,8 +67,16 @@ const DEFAULT_OCR_LANGUAGES: readonly string[] = ['eng'];
 const running = new WeakMap<object, Map<string, Running>>();
 const NO_CACHE = {};
 
-/** The error for a document that could not be read (`shown`: its quoted address). */
-function unreadable(shown: string, format: DocumentFormat, failure: ExtractionError): RepaError {
+/**
+ * The error for a document that could not be read (`shown`: its quoted address), read with OCR
+ * off when `ocrOff`.
+ */
+function unreadable(
+  shown: string,
+  format: DocumentFormat,
+  failure: ExtractionError,
+  ocrOff = false,
+): RepaError {
   const details = { reason: failure.reason, format };
   if (failure.reason === 'cancelled') {
     return new RepaError('cancelled', `Reading ${shown} was cancelled.`, { details });
@@ -76,6 +84,11 @@ function unreadable(shown: string, format: DocumentFormat, failure: ExtractionEr
   if (failure.reason === 'ocr_unavailable') {
     return new RepaError('ocr_unavailable', `${shown} could not be read: ${failure.message}.`, {
       details,
+      ...(ocrOff
+        ? {
+            fix: 'Name the OCR languages installed in `documents.ocrLanguages` (e.g. `["eng"]`) to read it by OCR, or use a model that accepts images.',
+          }
+        : {}),
     });
   }
   if (failure.reason === 'encrypted') {
@@ -161,7 +174,9 @@ export async function readDocument(
     }
   }
   const outcome = await waitFor(entry, options.onProgress, signal);
-  if ('reason' in outcome) throw unreadable(options.shown ?? 'The document', format, outcome);
+  if ('reason' in outcome) {
+    throw unreadable(options.shown ?? 'The document', format, outcome, ocrLanguages.length === 0);
+  }
   return outcome;
 }
 
