@@ -68,8 +68,8 @@ describe('repa run reading the request from standard input', () => {
 });
 
 describe('sessions in chat and run', () => {
-  it('chat and run continue the most recent session; --new starts one', async () => {
-    const space = newSpace('continue');
+  it('chat continues the most recent session; --new starts one', async () => {
+    const space = newSpace('continue-chat');
     const first = await repa(sandbox, ['chat'], { cwd: space, input: 'First request\n' });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m); // The space had none.
@@ -78,22 +78,31 @@ describe('sessions in chat and run', () => {
     expect(await sessionsOf(space)).toHaveLength(1);
     const fresh = await repa(sandbox, ['chat', '--new'], { cwd: space, input: 'Third request\n' });
     expect(fresh.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
-    const run = await repa(sandbox, ['run', 'Fourth request'], { cwd: space });
-    expect(run.code, run.stderr).toBe(0);
-    const continued = await repa(sandbox, ['run', '-c', 'Fifth request'], { cwd: space });
-    expect(continued.code, continued.stderr).toBe(0);
     const sessions = await sessionsOf(space);
     expect(sessions).toHaveLength(2);
     const [latest, older] = sessions as [SessionInfo, SessionInfo];
-    expect(await userTexts(space, latest.sessionId)).toEqual([
-      'Third request',
-      'Fourth request',
-      'Fifth request',
-    ]);
+    expect(await userTexts(space, latest.sessionId)).toEqual(['Third request']);
     expect(await userTexts(space, older.sessionId)).toEqual(['First request', 'Second request']);
-    const renewed = await repa(sandbox, ['run', '--new', 'Sixth request'], { cwd: space });
+  });
+
+  it('run continues the most recent session, the one chat left too; --new starts one', async () => {
+    const space = newSpace('continue-run');
+    const chat = await repa(sandbox, ['chat'], { cwd: space, input: 'First request\n' });
+    expect(chat.code, chat.stderr).toBe(0);
+    const run = await repa(sandbox, ['run', 'Second request'], { cwd: space });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('(new)');
+    const continued = await repa(sandbox, ['run', '-c', 'Third request'], { cwd: space });
+    expect(continued.code, continued.stderr).toBe(0);
+    const [only] = await sessionsOf(space);
+    expect(await userTexts(space, (only as SessionInfo).sessionId)).toEqual([
+      'First request',
+      'Second request',
+      'Third request',
+    ]);
+    const renewed = await repa(sandbox, ['run', '--new', 'Fourth request'], { cwd: space });
     expect(renewed.stdout).toMatch(/^\[repa\] session \S+ \(new\)$/m);
-    expect(await sessionsOf(space)).toHaveLength(3);
+    expect(await sessionsOf(space)).toHaveLength(2);
   });
 
   it('accepts a unique id prefix for sessions and runs, and says when a prefix is ambiguous', async () => {
