@@ -247,19 +247,34 @@ describe('the reader of a PDF', () => {
       }),
     ).toBeLessThan(12);
     const width = () => web.page.$eval('.pdf-page[data-page="2"]', (node) => node.clientWidth);
+    /** Waits until page 2's width is no longer `than` (a zoom lays the pages out anew). */
+    const widthOtherThan = (than: number) =>
+      web.page.waitForFunction(
+        (old) => document.querySelector('.pdf-page[data-page="2"]')?.clientWidth !== old,
+        { timeout: STEP_MS, polling: 50 },
+        than,
+      );
     const fitted = await width();
     await web.page.click('.pdf-tools [aria-label="Zoom in"]');
-    await web.page.waitForSelector('.pdf-page[data-page="2"][data-rendered]', { timeout: STEP_MS });
-    expect((await width()) / fitted).toBeCloseTo(1.25, 1);
+    await widthOtherThan(fitted);
+    const zoomed = await width();
+    expect(zoomed / fitted).toBeCloseTo(1.25, 1);
     await web.page.focus('.pdf-scroller');
     await web.page.keyboard.press('-');
+    await widthOtherThan(zoomed);
     expect(await width()).toBeCloseTo(fitted, -1);
     await web.page.click('.pdf-tools [aria-label="Zoom in"]');
+    await widthOtherThan(fitted);
     await web.page.click('.pdf-tools [aria-pressed="false"]');
     expect(await web.page.$eval('.pdf-tools [aria-pressed]', (node) => node.textContent)).toBe(
       'Fit width',
     );
-    expect(await width()).toBe(fitted);
+    // Fitting lays the pages out anew: page 2 is as wide as it first was (a timeout if never).
+    await web.page.waitForFunction(
+      (wanted) => document.querySelector('.pdf-page[data-page="2"]')?.clientWidth === wanted,
+      { timeout: STEP_MS, polling: 50 },
+      fitted,
+    );
   });
 });
 
