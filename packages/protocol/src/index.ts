@@ -10,14 +10,6 @@ export type { RepaTransport, RepaTransportFactory } from './client/repa-transpor
 export { type RunFollower, type RunUpdate, runToEnd } from './client/run-follower.js';
 export { webSocketTransport } from './client/web-socket-transport.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from './daemon/daemon-output.js';
-export {
-  REPA_ERROR_CODES,
-  RepaError,
-  type RepaErrorCode,
-  type RepaErrorOptions,
-  type WireError,
-} from './errors/repa-error.js';
-export { parseToolErrorText, toolErrorMessage, toolErrorText } from './errors/tool-error-text.js';
 export type { ApprovalAnswer, ApprovalDecision, ApprovalRecord } from './v1/approvals.js';
 export { type CitationLocation, parseCitationLocation } from './v1/citation-location.js';
 export {
@@ -28,6 +20,18 @@ export {
 } from './v1/citations.js';
 export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './v1/common.js';
 export type { FileChange, FileChangeReport, SaveReceipt } from './v1/content.js';
+export {
+  REPA_ERROR_CODES,
+  RepaError,
+  type RepaErrorCode,
+  type RepaErrorOptions,
+  type WireError,
+} from './v1/errors/repa-error.js';
+export {
+  parseToolErrorText,
+  toolErrorMessage,
+  toolErrorText,
+} from './v1/errors/tool-error-text.js';
 export { foldedText } from './v1/folded-text.js';
 export type { LearningContext, LearningContextSourceState } from './v1/learning-context.js';
 export type { LoginProgress, LoginType } from './v1/login.js';

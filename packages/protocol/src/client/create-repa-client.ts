@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { RepaError } from '../errors/repa-error.js';
 import { PROTOCOL_VERSION } from '../v1/common.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import {
   type V1Method,
   type V1Notification,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RepaError } from '../errors/repa-error.js';
 import {
   event,
   repaErrorOf,
@@ -8,6 +7,7 @@ import {
   useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import type { JsonRpcRequest } from '../v1/json-rpc.js';
 import type { RunUpdate } from './run-follower.js';
 

@@ -1,4 +1,4 @@
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import { isTerminalRunStatus, type RunEventNotification, type RunInfo } from '../v1/runs.js';
 
 /** What a {@link RunFollower} yields. */

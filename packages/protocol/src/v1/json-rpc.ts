@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RepaError, type RepaErrorCode, wireErrorSchema } from '../errors/repa-error.js';
+import { RepaError, type RepaErrorCode, wireErrorSchema } from './errors/repa-error.js';
 import { issueWords } from './issue-words.js';
 
 const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);

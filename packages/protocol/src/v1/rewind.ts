@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { versionSchema } from './common.js';
 import { saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 
 /** What one save changed in one file, from the bytes it replaced and the bytes it wrote. */
 export const saveDiffSchema = z

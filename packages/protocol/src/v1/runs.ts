@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { approvalAnsweredShape, approvalRecordSchema, approvalRequestShape } from './approvals.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 import { modelSourceSchema } from './models.js';
 import { packageResourceSchema } from './packages.js';
 import { promptSectionReportSchema } from './prompt.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
 import { clean, emittedDocs } from '../test/emitted-docs.js';
 import type { Holds, Same } from '../test/type-equality.js';
 import { approvalRecordSchema } from './approvals.js';
@@ -13,6 +12,7 @@ import {
   type SaveReceipt,
   saveReceiptSchema,
 } from './content.js';
+import { type WireError, wireErrorSchema } from './errors/repa-error.js';
 import { type JsonRpcRequest, jsonRpcRequestSchema } from './json-rpc.js';
 import { v1JsonSchemas } from './json-schema.js';
 import {

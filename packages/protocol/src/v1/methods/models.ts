@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../../errors/repa-error.js';
 import { idSchema, spaceRootSchema } from '../common.js';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { method } from '../method.js';
 import { modelDecisionSchema, modelInfoSchema } from '../models.js';
 
