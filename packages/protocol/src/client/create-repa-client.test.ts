@@ -8,7 +8,7 @@ import {
   withInitialize,
 } from '../test/scripted-server.js';
 import { RepaError } from '../v1/errors/repa-error.js';
-import type { RunEventNotification } from '../v1/runs.js';
+import type { RunEventNotification } from '../v1/wire-types.generated.js';
 
 const { serve, clientOf } = useScriptedServers();
 

@@ -8,7 +8,7 @@ import {
   withInitialize,
 } from '../test/scripted-server.js';
 import { RepaError } from '../v1/errors/repa-error.js';
-import type { JsonRpcRequest } from '../v1/json-rpc.js';
+import type { JsonRpcRequest } from '../v1/wire-types.generated.js';
 import type { RunUpdate } from './run-follower.js';
 
 const { serve, clientOf } = useScriptedServers();

@@ -95,5 +95,3 @@ export function invalidRequestFromZod(
   const message = /[.!?]$/.test(summary) ? summary : `${summary}.`;
   return new RepaError('invalid_request', message, { details: { issues } });
 }
-
-export type { JsonRpcRequest } from './wire-types.generated.js';

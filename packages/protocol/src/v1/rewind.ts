@@ -143,12 +143,3 @@ export const rewindResultSchema = z
       .describe('The files the model is told at its next request were rewound.'),
   })
   .meta({ id: 'RewindResult', description: 'What a rewind did, or as a preview would do.' });
-
-export type {
-  CommandChange,
-  RewindFile,
-  RewindResult,
-  RunChangeKind,
-  RunFileDiff,
-  SaveDiff,
-} from './wire-types.generated.js';

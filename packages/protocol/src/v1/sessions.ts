@@ -122,5 +122,3 @@ export const historyItemSchema = z
     id: 'HistoryItem',
     description: 'One public history item (spec R27).',
   });
-
-export type { HistoryItem, HistoryToolCall, SessionInfo } from './wire-types.generated.js';

@@ -212,5 +212,3 @@ export class RepaError extends Error {
     };
   }
 }
-
-export type { WireError };

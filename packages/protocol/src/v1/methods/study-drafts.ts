@@ -167,5 +167,3 @@ export const studyDraftMethods = {
       }),
   }),
 } as const;
-
-export type { DraftedCard, DroppedCard, DroppedCardReason } from '../wire-types.generated.js';

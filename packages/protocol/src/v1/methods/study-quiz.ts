@@ -178,5 +178,3 @@ export const studyQuizMethods = {
       }),
   }),
 } as const;
-
-export type { QuizQuestion } from '../wire-types.generated.js';

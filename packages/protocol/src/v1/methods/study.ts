@@ -229,9 +229,3 @@ export const studyMethods = {
       }),
   }),
 } as const;
-
-export type {
-  StudyCard,
-  StudyCardState,
-  StudyDueCard,
-} from '../wire-types.generated.js';
