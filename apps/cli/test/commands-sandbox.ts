@@ -1,6 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import {
+  CELLS_NOTE,
+  type EndpointReply,
+  type OpenAiEndpoint,
+  startOpenAiEndpoint,
+} from '@repa/fixtures';
 import type { RepaClient } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import {
@@ -91,17 +96,20 @@ export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
 }
 
 /**
- * As {@link useDaemon}, on `test/plain` of a local OpenAI-compatible endpoint answering `replies`
- * (started before the daemon, closed after it), with `piSettings` in Pi's settings.json when given:
- * the sandbox, and the endpoint once the file's hooks ran.
+ * As {@link useDaemon}, on `model` (default `test/plain` of a local OpenAI-compatible endpoint
+ * answering `replies`, started before the daemon and closed after it), with `piSettings` in Pi's
+ * settings.json when given: the sandbox, and the endpoint once the file's hooks ran.
  */
 export function useEndpointDaemon(
   replies: EndpointReply[],
-  piSettings?: Record<string, unknown>,
+  {
+    piSettings,
+    model = 'test/plain',
+  }: { piSettings?: Record<string, unknown>; model?: string } = {},
 ): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
   let started: OpenAiEndpoint | undefined;
   const sandbox = useDaemon({
-    model: 'test/plain',
+    model,
     prepare: async (sandbox) => {
       started = await startOpenAiEndpoint(replies);
       started.configure(sandbox.agentDir);
@@ -118,6 +126,17 @@ export function useEndpointDaemon(
       return started;
     },
   };
+}
+
+/**
+ * The daemon of the study draft and quiz files: on the offline responder, with a local
+ * OpenAI-compatible endpoint (answering {@link DONE} until a test scripts it) that a test picks
+ * with `--model test/plain`; the space holds `notes/cells.md` ({@link CELLS_NOTE}).
+ */
+export function useStudyDaemon(): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
+  const daemon = useEndpointDaemon([DONE], { model: 'repa-offline' });
+  writeFiles(daemon.sandbox.space, { 'notes/cells.md': CELLS_NOTE });
+  return daemon;
 }
 
 /** Registers the hooks that start (with no model) and stop the daemon of a fresh sandbox for this test file. */
