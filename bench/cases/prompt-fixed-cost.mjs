@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { InMemoryCredentialStore } from '@earendil-works/pi-ai';
 import {
   createAgentSession,
-  DefaultResourceLoader,
   ModelRuntime,
   SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
+import { bareResourceLoader } from '@repa/context';
 
 /** Drops Anthropic's cache breakpoints: markers on the request, not part of the cached prefix. */
 export function withoutCacheMarks(value) {
@@ -44,17 +44,7 @@ export async function barePiRequest(base, agentDir, endpoint, { model: modelName
   const [provider, id] = modelName.split('/');
   const model = modelRuntime.getModel(provider, id);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
-  const resourceLoader = new DefaultResourceLoader({
-    cwd,
-    agentDir,
-    settingsManager,
-    noExtensions: true,
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    noContextFiles: true,
-  });
-  await resourceLoader.reload();
+  const resourceLoader = await bareResourceLoader({ cwd, agentDir, settingsManager });
   const { session: bare } = await createAgentSession({
     cwd,
     agentDir,
