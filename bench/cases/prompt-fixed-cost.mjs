@@ -11,6 +11,7 @@ import {
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
 import { bareResourceLoader } from '@repa/context';
+import { metricRows } from '../lib/report.mjs';
 
 /** Drops Anthropic's cache breakpoints: markers on the request, not part of the cached prefix. */
 export function withoutCacheMarks(value) {
@@ -98,16 +99,9 @@ export function fixedCostRows(repaBody, piBody) {
   const repa = fixedPart(repaBody);
   const pi = fixedPart(piBody);
   const tokens = (part) => Math.round((part.system + part.tools) / 4);
-  const row = (name, value, note, target = null) => ({
-    kind: 'metric',
-    bench: 'prompt fixed cost',
-    case: name,
-    value,
-    unit: 'tokens',
-    target,
-    samples: 1,
-    note,
-  });
+  const metric = metricRows('prompt fixed cost');
+  const row = (name, value, note, target = null) =>
+    metric(name, value, 'tokens', target, { samples: 1, note });
   return [
     row(
       `Repa: system prompt + tool schemas per request (${repa.names.join(', ')})`,

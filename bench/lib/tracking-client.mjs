@@ -1,6 +1,8 @@
 // A protocol client that knows when each of its runs ended (shared by the daemon benchmarks).
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { createRepaClient } from '@repa/protocol/node';
+import { startDaemon, stopDaemon } from './daemon-process.mjs';
 
 /** The status a followed run ended with: its terminal status event, or the run that ended it. */
 export async function terminalStatus(follower) {
@@ -42,4 +44,34 @@ export function trackingClient(socketPath) {
     return { submitMs, totalMs: performance.now() - started };
   };
   return { client, submit, run };
+}
+
+/**
+ * A daemon started for `base` (its app dir `base/app`, Pi's agent dir `base/agent`) and two
+ * clients of it, `a` and `b`, each with a session of `space` (opened first) as `sessionId`: one
+ * loads the daemon while the other measures. `close` closes both and stops the daemon.
+ */
+export async function twoClients(base, space) {
+  const daemon = await startDaemon(join(base, 'app'), join(base, 'agent'));
+  const a = trackingClient(daemon.socketPath);
+  const b = trackingClient(daemon.socketPath);
+  const close = async () => {
+    await a.client.close().catch(() => undefined);
+    await b.client.close().catch(() => undefined);
+    await stopDaemon(daemon);
+  };
+  try {
+    await a.client.request('space.open', { root: space });
+    const { session: sessionA } = await a.client.request('session.create', { space });
+    const { session: sessionB } = await b.client.request('session.create', { space });
+    return {
+      daemon,
+      a: { ...a, sessionId: sessionA.sessionId },
+      b: { ...b, sessionId: sessionB.sessionId },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
