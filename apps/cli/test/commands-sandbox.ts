@@ -73,24 +73,32 @@ export function useDaemon({
 }
 
 /**
- * As {@link useDaemon}, on the kit's slow model (started before the daemon, closed after it): the
- * sandbox, and the model once the file's hooks ran.
+ * As {@link useDaemon}, with the kit's slow model served (started before the daemon, closed after
+ * it): the daemon on `model` (default: the slow model), the model holding requests unless `holding`
+ * is false; the sandbox, and the model once the file's hooks ran.
  */
-export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
-  let model: SlowModel | undefined;
+export function useSlowDaemon({
+  model = SLOW_MODEL,
+  holding = true,
+}: {
+  model?: string;
+  holding?: boolean;
+} = {}): { sandbox: CliSandbox; slow(): SlowModel } {
+  let started: SlowModel | undefined;
   const sandbox = useDaemon({
-    model: SLOW_MODEL,
+    model,
     prepare: async (sandbox) => {
-      model = await startSlowModel();
-      model.configure(sandbox.agentDir);
+      started = await startSlowModel();
+      started.holding = holding;
+      started.configure(sandbox.agentDir);
     },
-    cleanup: () => model?.close(),
+    cleanup: () => started?.close(),
   });
   return {
     sandbox,
     slow() {
-      if (model === undefined) throw new Error('the slow model starts in beforeAll');
-      return model;
+      if (started === undefined) throw new Error('the slow model starts in beforeAll');
+      return started;
     },
   };
 }
