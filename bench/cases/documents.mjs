@@ -136,32 +136,23 @@ async function responsiveness(base, { scale }) {
   mkdirSync(space, { recursive: true });
   writeFileSync(join(space, 'book.pdf'), lecture(500));
   writeFileSync(join(space, 'small.md'), '# Small\n\nPhotosynthesis turns light into sugar.\n');
-  const { daemon, a, b, close } = await twoClients(base, space);
+  const pair = await twoClients(base, space);
+  const { daemon, a, b, close } = pair;
   try {
     const small = 'What does small.md say about photosynthesis?';
     const book = 'What does book.pdf say about chloroplasts?';
     for (let index = 0; index < 3; index++) await b.run(space, b.sessionId, small);
     // The same submits with no PDF read: what the machine's own noise gives.
-    const alone = [];
-    for (let index = Math.max(20, Math.round(60 * scale)); index > 0; index--) {
-      alone.push((await b.run(space, b.sessionId, small)).submitMs);
-    }
-    alone.sort((x, y) => x - y);
+    const alone = await pair.alone(small, Math.max(20, Math.round(60 * scale)));
     const rounds = Math.max(1, Math.round(3 * scale));
     const submits = [];
     const bookRuns = [];
     for (let round = 0; round < rounds; round++) {
       log(`documents: round ${round + 1}/${rounds}: A reads a 500-page PDF, B submits runs`);
       rmSync(join(space, '.repa', 'documents'), { recursive: true, force: true });
-      let busy = true;
-      const reading = a.run(space, a.sessionId, book).finally(() => {
-        busy = false;
-      });
-      while (busy) {
-        const { submitMs } = await b.run(space, b.sessionId, small);
-        if (busy) submits.push(submitMs);
-      }
-      bookRuns.push((await reading).totalMs);
+      const { heavy, beside } = await pair.beside(book, small);
+      submits.push(...beside.map((run) => run.submitMs));
+      bookRuns.push(heavy.totalMs);
     }
     // The memory the reads keep, apart from B's runs (the session B filled during the rounds is
     // what B said, whatever their number): the resident size, the same reads (no cached text) with

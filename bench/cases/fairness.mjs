@@ -53,7 +53,8 @@ export async function fairness({ scale = 1 } = {}) {
   const space = join(base, 'space');
   log(`fairness: writing a ${HUGE_MB} MB note`);
   await createSpace(space);
-  const { daemon, a, b, close } = await twoClients(base, space);
+  const pair = await twoClients(base, space);
+  const { daemon, a, b, close } = pair;
   try {
     const small = 'What does notes/small.md say about photosynthesis?';
     const huge = 'What does notes/huge.md say about chlorophyll?';
@@ -64,29 +65,17 @@ export async function fairness({ scale = 1 } = {}) {
     }
 
     // The same submits with no huge read: what the machine's own noise gives.
-    const alone = [];
-    for (let index = Math.max(20, Math.round(60 * scale)); index > 0; index--) {
-      alone.push((await b.run(space, b.sessionId, small)).submitMs);
-    }
-    alone.sort((x, y) => x - y);
+    const alone = await pair.alone(small, Math.max(20, Math.round(60 * scale)));
     const rounds = Math.max(1, Math.round(3 * scale));
     const submits = [];
     const hugeRuns = [];
     const otherRuns = [];
     for (let round = 0; round < rounds; round++) {
       log(`fairness: round ${round + 1}/${rounds}: A reads the huge note, B submits runs`);
-      let busy = true;
-      const reading = a.run(space, a.sessionId, huge).finally(() => {
-        busy = false;
-      });
-      while (busy) {
-        const { submitMs, totalMs } = await b.run(space, b.sessionId, small);
-        if (busy) {
-          submits.push(submitMs);
-          otherRuns.push(totalMs);
-        }
-      }
-      hugeRuns.push((await reading).totalMs);
+      const { heavy, beside } = await pair.beside(huge, small);
+      submits.push(...beside.map((run) => run.submitMs));
+      otherRuns.push(...beside.map((run) => run.totalMs));
+      hugeRuns.push(heavy.totalMs);
     }
     // The memory the huge reads keep, apart from B's runs (the session B filled during the rounds
     // is what B said, whatever their number): the resident size, the same huge runs with no other
