@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 type TestOptions = NonNullable<UserWorkspaceConfig['test']>;
@@ -13,6 +14,11 @@ export const LOADS_PI = { testTimeout: 60_000, hookTimeout: 60_000 } satisfies T
  */
 export const PI_OFFLINE = { env: { PI_OFFLINE: '1' } } satisfies TestOptions;
 
+/** Every temporary file of a test run under one folder, removed when the run ends. */
+export const TEMP_ROOT = {
+  globalSetup: [fileURLToPath(new URL('./vitest.temp-root.ts', import.meta.url))],
+} satisfies TestOptions;
+
 /**
  * A package's test project: `src/` and `test/` test files, sharing one module graph per worker so
  * Pi and zod load once rather than once per file (each test undoes what it changes: temp dirs, env
@@ -21,7 +27,7 @@ export const PI_OFFLINE = { env: { PI_OFFLINE: '1' } } satisfies TestOptions;
 export function packageTests(...test: TestOptions[]) {
   return defineProject({
     test: Object.assign(
-      { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], isolate: false },
+      { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], isolate: false, ...TEMP_ROOT },
       ...test,
     ),
   });

@@ -19,8 +19,11 @@ function workspace(files: Record<string, string>): string {
 
 const design = '# Design\n\n- **R1.** One.\n- **R12.** Twelve.\n';
 
+// The repository itself is checked by `npm run check` (`node scripts/check-design-citations.mjs`),
+// which `npm test` runs before the tests; these tests show each rule failing on a workspace made
+// for it, and pin the design's numbering.
 describe('checkDesignCitations', () => {
-  it('numbers every requirement block of the design, R1–R3 through R100–R113', () => {
+  it('numbers every requirement block of the design, R1–R3 through R100–R114', () => {
     const numbers = [...(designRequirements(repoRoot) as Set<number>)].sort((a, b) => a - b);
     const ranges: [number, number][] = [
       [1, 3],
@@ -33,23 +36,13 @@ describe('checkDesignCitations', () => {
       [70, 75],
       [80, 86],
       [90, 94],
-      [100, 113],
+      [100, 114],
       [120, 124],
     ];
     const expected = ranges.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index),
     );
     expect(numbers).toEqual(expected);
-  });
-
-  it('finds every requirement cited in this repository in docs/design.md', () => {
-    const violations: string[] = checkDesignCitations(repoRoot);
-    expect(violations.filter((line) => line.includes('not in docs/design.md'))).toEqual([]);
-  });
-
-  it('finds no source or README in this repository citing §10, ../shared or an issue number', () => {
-    const violations: string[] = checkDesignCitations(repoRoot);
-    expect(violations.filter((line) => !line.includes('not in docs/design.md'))).toEqual([]);
   });
 
   it('flags a comment or a test name citing a requirement the design does not number', () => {

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { TEMP_ROOT } from '../../vitest.base.ts';
 
 export default defineProject({
   test: {
@@ -12,5 +13,6 @@ export default defineProject({
     // One module graph per worker, not per file: a file's imports (the test kit, the protocol, zod)
     // load once per worker; each test cleans up what it starts (sandboxes, daemons, endpoints).
     isolate: false,
+    ...TEMP_ROOT,
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { LOADS_PI } from '../../vitest.base.ts';
+import { LOADS_PI, TEMP_ROOT } from '../../vitest.base.ts';
 
 // The fault-injection suite runs in a module graph of its own; the other files share one per
 // worker, so Pi, pdf.js and zod load once rather than once per file.
@@ -10,6 +10,7 @@ export default defineConfig({
     // Conformance suites read data from outside the repository: `npm run conformance` only.
     exclude: ['**/node_modules/**', '**/*.conformance.test.ts'],
     ...LOADS_PI,
+    ...TEMP_ROOT,
     projects: [
       {
         extends: true,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doc, type Json, SchemaClient, startDaemon, violations } from './conformance-kit.js';
 import { driveStudy } from './conformance-study.js';
+import { driveTutorCheck } from './conformance-study-check.js';
 
 // A 1×1 PNG.
 const PNG_1X1 =
@@ -298,6 +299,12 @@ describe('protocol v1 conformance against a real daemon', () => {
     await call('packages.list', { space });
     await call('packages.remove', { source: pkg });
     await driveStudy({ call, ended: (runId) => client.waitFor(finished(runId)), space, sessionId });
+    await driveTutorCheck({
+      call,
+      ended: (runId) => client.waitFor(finished(runId)),
+      space,
+      sessionId,
+    });
     expect(await call('session.delete', { space, sessionId })).toMatchObject({ sessionId });
     expect([...called].sort()).toEqual(Object.keys(doc.methods).sort());
     expect(client.notifications.length).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
 import { RATING_LABELS, type RepaClient, runToEnd, type V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { type Graded, GradedPassage, GradeList } from './grade-view.js';
 import { describeError } from './panels.js';
 
 type Quizzed = V1Result<'study.quizzed'>;
-type Graded = V1Result<'study.graded'>;
 
 /** Where a quiz is: asking its questions, then done. */
 interface QuizState {
@@ -15,15 +15,6 @@ interface QuizState {
   /** What the learner typed for each of those grades. */
   typed: string[];
   finals: Graded[];
-}
-
-/** A grade in words: `Again: missing "…"` and the help that came before it. */
-function GradeLine({ graded }: { graded: Graded }) {
-  const label = RATING_LABELS[graded.grade - 1];
-  return html`<p class=${`quiz-grade ${graded.grade >= 3 ? 'good' : 'weak'}`}>
-    <strong>${label}</strong>${graded.missing === '' ? '' : html`: missing <q>${graded.missing}</q>`}
-    ${graded.answer ? html` <span class="meta">(help: ${graded.answer.help})</span>` : ''}
-  </p>`;
 }
 
 /**
@@ -180,17 +171,11 @@ export function QuizView({ client, space }: { client: RepaClient; space: string 
           : html`<article class="quiz-question" data-question=${question.id} aria-label=${`Question ${state.index + 1} of ${total}`}>
               <p class="study-progress"><strong>Question ${state.index + 1} of ${total}</strong> <span class="meta">· <code>${question.cite}</code></span></p>
               <p class="study-front">${question.question}</p>
-              ${state.grades.map(
-                (
-                  graded,
-                  at,
-                ) => html`<p class="meta">Your answer: ${state.typed[at]}</p><${GradeLine} graded=${graded} />
-                  ${graded.hint ? html`<p class="quiz-hint">Hint: ${graded.hint}</p>` : ''}`,
-              )}
+              <${GradeList} grades=${state.grades} typed=${state.typed} />
               ${
                 final
                   ? html`<div class="quiz-result" ref=${result} tabIndex="-1">
-                      ${last?.passage ? html`<figure class="study-source"><figcaption>Source: <code>${last.passage.cite}</code></figcaption><blockquote class="study-lines">${last.passage.quote}</blockquote></figure>` : ''}
+                      ${last?.passage ? html`<${GradedPassage} passage=${last.passage} />` : ''}
                       ${
                         choosing
                           ? html`<div class="row study-ratings" role="group" aria-label="Your own grade">${RATING_LABELS.map(

@@ -13,15 +13,19 @@ export function TutorToggle({
   space,
   sessionId,
   session,
+  onMode,
 }: {
   client: RepaClient;
   space: string;
   sessionId: string | undefined;
   /** The session to switch: the open one, or a new one started for it. */
   session: () => Promise<string | undefined>;
+  /** Told whether tutor mode is on, each time that is read or switched. */
+  onMode?: (on: boolean) => void;
 }) {
   const [on, setOn] = useState(false);
   const [message, setMessage] = useState('');
+  useEffect(() => onMode?.(on), [on, onMode]);
   useEffect(() => {
     let current = true;
     client

@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 import { existsSync, rmSync } from 'node:fs';
 import { type CliSandbox, createSandbox, repaJson } from '@repa/test-kit';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 // What the browser test files share: one daemon on the offline responder, `repa web --no-open`, and
-// one headless Chromium per file.
+// a browser context of its own per file in one headless Chromium per test worker (the workers keep
+// their modules between files: a launch costs some 1.5 s of CPU, a context next to nothing).
 
 /** Debian's Chromium (or `REPA_CHROMIUM`). */
 export const CHROMIUM = process.env.REPA_CHROMIUM ?? '/usr/bin/chromium';
@@ -14,7 +15,8 @@ export const STEP_MS = 20_000;
 
 /** A daemon serving the page, and a browser to look at it. */
 export interface WebRig {
-  browser: Browser;
+  /** The file's own browser context: cookies, storage and cache of its own, as a fresh browser. */
+  browser: BrowserContext;
   /** A page at 1280 × 900, not yet navigated. */
   page: Page;
   /** The address `repa web --no-open --space <space>` printed (carries the secret once). */
@@ -23,9 +25,37 @@ export interface WebRig {
   close(): Promise<void>;
 }
 
+let launched: Promise<Browser> | undefined;
+
+/**
+ * This worker's Chromium, launched on first use; Puppeteer stops it when the worker exits. A
+ * browser that crashed is launched again.
+ */
+function chromium(): Promise<Browser> {
+  if (launched === undefined) {
+    launched = puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // Root in CI has no user namespace for Chromium's sandbox; the page is our own app.
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    const current = launched;
+    void current.then(
+      (browser) =>
+        browser.once('disconnected', () => {
+          if (launched === current) launched = undefined;
+        }),
+      () => {
+        if (launched === current) launched = undefined;
+      },
+    );
+  }
+  return launched;
+}
+
 /**
  * Starts the sandbox's daemon (`--model repa-offline` unless `model` is false: then the model Pi
- * chooses from its credentials), asks `repa web` for the address, opens Chromium.
+ * chooses from its credentials), asks `repa web` for the address, opens a browser context of its own in the worker's Chromium.
  */
 export async function startWebRig(
   sandbox: CliSandbox,
@@ -46,12 +76,7 @@ export async function startWebRig(
   ]);
   expect(web.code, web.stderr).toBe(0);
   expect(web.json.opened).toBe(false);
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Root in CI has no user namespace for Chromium's sandbox; the page is our own app.
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  const browser = await (await chromium()).createBrowserContext();
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
   return {

@@ -116,4 +116,6 @@ export {
   StudyDeck,
   schedulerOptionsOf,
   studySummary,
+  type TutorPassage,
+  tutorPassage,
 } from './study/index.js';

@@ -7,6 +7,7 @@ import { relativeTime, uniquePrefixes } from '../format-table.js';
 import { historyText } from '../history-lines.js';
 import { resolveSession } from '../resolve-id.js';
 import type { RunPrinter } from '../run-printer.js';
+import { checkAnswer } from './chat-check.js';
 import { modelCommand, type PickModel } from './chat-model.js';
 import { type ChatTemplate, templateHelpLines } from './chat-templates.js';
 import { toggleTutor, tutorOn } from './chat-tutor.js';
@@ -25,6 +26,10 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
     '[ID]: switch this session to model ID; alone: pick one of the models (arrows, Enter; Esc keeps it)',
   ],
   ['/tutor', 'switch tutor mode for this session: hints and questions back, read-only tools'],
+  [
+    '/check',
+    'ANSWER: check your answer against the passage the last tutor reply cites (graded, recorded)',
+  ],
   ['/compact', "[TEXT]: summarise the session's older history now (TEXT: what to keep)"],
   ['/steer', 'TEXT: steer the running reply with TEXT (it reads it before its next step)'],
   ['/follow-up', 'TEXT: hand TEXT to the running reply once it would stop'],
@@ -56,6 +61,8 @@ export interface Chat {
   templates?: readonly ChatTemplate[];
   /** The request ids this chat sent: its own runs, told apart from those of other clients. */
   own?: Set<string>;
+  /** A `/check` first try graded Again or Hard, which the next `/check` follows. */
+  pendingCheck?: { tutor: string; after: string } | undefined;
 }
 
 /** The space's most recently changed sessions (at most 10), most recent first. */
@@ -266,6 +273,9 @@ export async function slashCommand(
       break;
     case '/tutor':
       await toggleTutor(chat, say);
+      break;
+    case '/check':
+      await checkAnswer(chat, arg, say);
       break;
     case '/undo':
       await undoLastRun({ ...chat, out: chat.context.stdout }, line, say);

@@ -13,6 +13,7 @@ import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { spaceHandlers } from './space.js';
 import { studyHandlers } from './study.js';
+import { studyCheckHandlers } from './study-check.js';
 import { studyDraftHandlers } from './study-drafts.js';
 import { studyQuizHandlers } from './study-quiz.js';
 
@@ -43,6 +44,7 @@ export function applicationHandlers(parts: HandlerParts): ApplicationHandlers {
     ...studyHandlers(parts),
     ...studyDraftHandlers(parts),
     ...studyQuizHandlers(parts),
+    ...studyCheckHandlers(parts),
   };
   const gated = (method: RepaHandledMethod, handler: RepaHandler<RepaHandledMethod>) => [
     method,

@@ -74,6 +74,7 @@ export const METHOD_FOLDERS: { readonly [M in RepaHandledMethod]: FolderUse } = 
   'study.quiz': 'opens',
   'study.quizzed': 'none',
   'study.answer': 'none',
+  'study.check': 'none',
   'study.graded': 'none',
   'study.override': 'opens',
 };

@@ -41,18 +41,24 @@ async function redraftRequest(
   return { passage: parsePassage(source.cite), redraft: { id: card.id, note: note.target } };
 }
 
-/** What a study run made: cards, questions, or a grade. */
-const MADE = { Draft: 'proposed no cards', Quiz: 'wrote no questions', Grade: 'gave no grade' };
+/** What a study run made: cards, questions, a grade, or a tutor's reply to check. */
+const MADE = {
+  Draft: 'proposed no cards',
+  Quiz: 'wrote no questions',
+  Grade: 'gave no grade',
+  Tutor: 'gave no reply to check an answer against',
+};
 /** How each kind of study run is started again. */
 const AGAIN = {
   Draft: 'Draft again (repa study draft)',
   Quiz: 'Start the quiz again (repa study quiz)',
   Grade: 'Answer the question again',
+  Tutor: 'Ask the tutor again',
 };
 
 /**
- * A study run that succeeded, as `draftedCards` and `quizQuestions` read it; `busy` while it runs,
- * `invalid_request` when it ended otherwise.
+ * A study run that succeeded, as `draftedCards`, `quizQuestions` and `tutorPassage` read it;
+ * `busy` while it runs, `invalid_request` when it ended otherwise.
  */
 export function finishedStudyRun(run: RunInfo, kind: keyof typeof MADE) {
   if (!isTerminalRunStatus(run.status)) {

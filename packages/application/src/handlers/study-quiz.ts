@@ -5,8 +5,6 @@ import {
   gradeRequestText,
   hintOf,
   isPassageQuote,
-  parseGradeAnswer,
-  parseGradeRequest,
   parsePassage,
   passageText,
   type QuizQuestion,
@@ -16,6 +14,7 @@ import {
 import { OFFLINE_MODEL_ID, RepaError, type RunInfo } from '@repa/protocol';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { openSpaceStore } from '../space-store.js';
+import { firstTryOf, givenGrade, gradeRequestOf, tutorCheckOf } from './grade-runs.js';
 import type { HandlerParts } from './handler-parts.js';
 import { openDeck } from './study.js';
 import { finishedStudyRun } from './study-drafts.js';
@@ -28,33 +27,29 @@ type StudyQuizHandlers = Pick<
 /** How many questions a quiz asks for unless told. */
 const DEFAULT_COUNT = 3;
 
-/** The request of a grade run, or `invalid_request` when the run is no grade run. */
-function gradeRequestOf(run: RunInfo): GradeRequest {
-  const request = parseGradeRequest(run.input.text);
-  if (request === undefined) {
-    throw new RepaError('invalid_request', `Run ${run.runId} is not the grade of a quiz answer.`, {
-      fix: 'Name a run that study.answer started (repa study quiz prints it with each grade).',
-    });
-  }
-  return request;
-}
-
-/** The given grade of a succeeded grade run; `model_error` when its answer gives none. */
-function givenGrade(run: RunInfo) {
-  const given = parseGradeAnswer(finishedStudyRun(run, 'Grade').output);
-  if (given === undefined) {
-    throw new RepaError('model_error', `Grade run ${run.runId} gave no grade (no "Grade:" line).`, {
-      fix: 'Answer the question again, or with another model (--model).',
-    });
-  }
-  return given;
+/** What a grade run graded against, whoever asked: as its `answer` entry records it. */
+interface Asked {
+  space: string;
+  origin: 'quiz' | 'tutor';
+  /** The quiz run, or the tutor run. */
+  set: string;
+  /** The question as the learner saw it (a tutor check: as they asked it). */
+  question: string;
+  cite: string;
+  source: string;
+  version: string;
+  /** The cited lines. */
+  quote: string;
+  /** Whose question it is, as `study.graded` names it. */
+  ids: { quiz: string; question: string } | { tutor: string; citation: number };
 }
 
 /**
  * `study.quiz`, `study.quizzed`, `study.answer`, `study.graded`, `study.override` (spec
  * R109–R111): a quiz is a run writing questions on a passage, checked as drafted cards are; each
  * answer is graded by a run of its own in the quiz's session against the question's cited lines
- * (never a model-written key), and a final grade is one `answer` entry of the study log.
+ * (never a model-written key), and a final grade is one `answer` entry of the study log. A tutor
+ * check's grade run (`study.check`, R114) is read and recorded by the same `study.graded`.
  */
 export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
   const { ledger, runs, appDirectory } = parts;
@@ -73,6 +68,35 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
       });
     }
     return { quiz, store, question };
+  };
+  /** What a grade run graded against: its quiz question, or its tutor check's passage. */
+  const askedOf = async (request: GradeRequest): Promise<Asked> => {
+    if ('tutor' in request) {
+      const { tutor, passage, asked } = await tutorCheckOf(parts, request.tutor, request.citation);
+      return {
+        space: tutor.space,
+        origin: 'tutor',
+        set: tutor.runId,
+        question: asked,
+        cite: passage.cite,
+        source: passage.source,
+        version: passage.version,
+        quote: passage.quote,
+        ids: { tutor: tutor.runId, citation: passage.index },
+      };
+    }
+    const { quiz, question } = await questionOf(request.quiz, request.question);
+    return {
+      space: quiz.space,
+      origin: 'quiz',
+      set: quiz.runId,
+      question: question.question,
+      cite: question.cite,
+      source: question.citation.target ?? question.citation.document,
+      version: question.version,
+      quote: question.quote,
+      ids: { quiz: quiz.runId, question: question.id },
+    };
   };
   return {
     'study.quiz': async (params, connection) => {
@@ -117,24 +141,12 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
     'study.answer': async (params, connection) => {
       const { quiz, question } = await questionOf(params.runId, params.question);
       if (params.after !== undefined) {
-        const first = ledger.getRun(params.after);
-        const asked = gradeRequestOf(first);
-        if (asked.quiz !== quiz.runId || asked.question !== question.id || asked.after) {
-          throw new RepaError(
-            'invalid_request',
-            `Run ${first.runId} is not the first try at question ${question.id} of quiz ${quiz.runId}.`,
-            { fix: "Name, as after, the grade run of this question's first try." },
-          );
-        }
-        if (givenGrade(first).grade > 2) {
-          throw new RepaError(
-            'invalid_request',
-            `The first try of ${question.id} already stands.`,
-            {
-              fix: 'A second try follows only a first try graded Again or Hard.',
-            },
-          );
-        }
+        firstTryOf(
+          ledger,
+          params.after,
+          (asked) => 'quiz' in asked && asked.quiz === quiz.runId && asked.question === question.id,
+          `question ${question.id} of quiz ${quiz.runId}`,
+        );
       }
       const text = gradeRequestText({
         quiz: quiz.runId,
@@ -162,16 +174,15 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
       const run = ledger.getRun(runId);
       const request = gradeRequestOf(run);
       const given = givenGrade(run);
-      const { quiz, question } = await questionOf(request.quiz, request.question);
-      const kept = given.missing === '' || isPassageQuote(given.missing, question.quote);
+      const asked = await askedOf(request);
+      const kept = given.missing === '' || isPassageQuote(given.missing, asked.quote);
       const missing = kept ? given.missing : '';
       const dropped = kept ? {} : { droppedMissing: given.missing };
       const grader = run.model === OFFLINE_MODEL_ID ? 'passage-words' : (run.model ?? 'unknown');
       const attempt = request.after === undefined ? 1 : 2;
       const base = {
         runId: run.runId,
-        quiz: request.quiz,
-        question: request.question,
+        ...asked.ids,
         attempt,
         grade: given.grade,
         missing,
@@ -179,7 +190,7 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
         grader,
       };
       if (attempt === 1 && given.grade <= 2) {
-        const hint = hintOf(missing, question.cite);
+        const hint = hintOf(missing, asked.cite);
         return { ...base, final: false, hint, answer: null, passage: null };
       }
       const answers =
@@ -187,16 +198,12 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
           ? [request.answer]
           : [gradeRequestOf(ledger.getRun(request.after)).answer, request.answer];
       const help = attempt === 1 ? 'none' : given.grade >= 3 ? 'hint' : 'passage';
-      const { deck, call } = await openDeck(parts, quiz.space, {});
+      const { deck, call } = await openDeck(parts, asked.space, {});
+      const { origin, set, question, cite, source, version } = asked;
       const entry = await deck.answer(
         {
           id: answerIdOf(run.runId),
-          origin: 'quiz',
-          set: request.quiz,
-          question: question.question,
-          cite: question.cite,
-          source: question.citation.target ?? question.citation.document,
-          version: question.version,
+          ...{ origin, set, question, cite, source, version },
           answers,
           grade: given.grade,
           missing,
@@ -210,7 +217,7 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
         final: true,
         hint: null,
         answer: { id: entry.id, help: entry.help, answers: entry.answers, version: entry.version },
-        passage: { cite: question.cite, quote: question.quote },
+        passage: { cite, quote: asked.quote },
       };
     },
     'study.override': async (params) => {

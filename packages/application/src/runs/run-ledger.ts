@@ -156,6 +156,14 @@ export class RunLedger {
     return { run: this.getRun(runId), resubmitted: false };
   }
 
+  /** The run a request id was accepted as, or `undefined` for a new request id. */
+  requestedRun(requestId: string): RunInfo | undefined {
+    const known = this.#db
+      .prepare('SELECT run_id FROM requests WHERE request_id = ?')
+      .get(requestId) as Row | undefined;
+    return known ? this.getRun(String(known.run_id)) : undefined;
+  }
+
   /** The run with this id, or `not_found`. */
   getRun(runId: string): RunInfo {
     const row = this.#db.prepare(`${SELECT_RUNS} WHERE run_id = ?`).get(runId) as Row | undefined;

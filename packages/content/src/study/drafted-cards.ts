@@ -90,7 +90,7 @@ function outsidePassage(
 }
 
 /** Why a checked citation does not stand, as a drop reason and words. */
-function unverified(citation: Citation): { reason: DroppedCardReason; explanation: string } {
+export function unverified(citation: Citation): { reason: DroppedCardReason; explanation: string } {
   const where = citationPlace(citation);
   switch (citation.status) {
     case 'quote_not_found':
@@ -113,7 +113,8 @@ function unverified(citation: Citation): { reason: DroppedCardReason; explanatio
 /** The cited lines of the document as it is now, or `undefined` when it changed since `version`. */
 type QuoteOf = (citation: Citation) => Promise<string | undefined>;
 
-function quotes(store: ContentStore): QuoteOf {
+/** The cited lines of each citation's document, each document read once (see {@link QuoteOf}). */
+export function quotes(store: ContentStore): QuoteOf {
   const texts = new Map<string, Promise<ReturnType<typeof wholeTextReadings> | undefined>>();
   const readingsOf = (identity: string, version: string) => {
     let found = texts.get(identity);
@@ -150,8 +151,13 @@ function quotes(store: ContentStore): QuoteOf {
   };
 }
 
+/** Why a verified citation's lines are gone: its document changed since the run read them. */
+export function changedSince(citation: Citation): string {
+  return `${citation.target ?? citation.document} changed since the run read it`;
+}
+
 /** A card's citation in the Repa form its comment keeps: `notes/x.md:12-14`, `book.pdf#p2:3`. */
-function citeOf(citation: Citation): string {
+export function citeOf(citation: Citation): string {
   const page = citation.page === undefined ? '' : `#p${citation.page}`;
   const lines =
     citation.startLine === citation.endLine
@@ -242,10 +248,7 @@ export async function checkProposals(
     }
     const quote = await quoteOf(citation);
     if (quote === undefined) {
-      drop(
-        'source_changed',
-        `${citation.target ?? citation.document} changed since the run read it`,
-      );
+      drop('source_changed', changedSince(citation));
       continue;
     }
     const { index, front, back, cloze } = card;

@@ -56,3 +56,4 @@ export {
   StudyDeck,
 } from './study-deck.js';
 export { studySummary } from './study-summary.js';
+export { type TutorPassage, tutorPassage } from './tutor-check.js';

@@ -15,27 +15,33 @@ export interface QuizRequest {
 /** The most questions one quiz asks for. */
 export const MAX_QUIZ_QUESTIONS = 10;
 
-/** What a grade run was asked: one answer to one question of a quiz, graded against its passage. */
-export interface GradeRequest {
-  /** The quiz run. */
-  quiz: string;
-  /** The question's id. */
-  question: string;
+/** What a grade run was asked besides whose question it grades: the passage, the question, the answer. */
+interface GradeAsked {
   /** A second try: the grade run of the first (which graded it Again or Hard). */
   after?: string;
   /** The cited passage (`notes/x.md:12-14`) and its lines. */
   cite: string;
   passage: string;
-  /** The question as the learner saw it, and their answer. */
+  /** The question as the learner saw it (a tutor check: as they asked it), and their answer. */
   asked: string;
   answer: string;
 }
+
+/**
+ * What a grade run was asked: one answer graded against a cited passage, either to question
+ * `question` of quiz `quiz`, or to a tutor's reply (`tutor`, the tutor run) against its citation
+ * number `citation` (a tutor check, spec R114).
+ */
+export type GradeRequest = GradeAsked &
+  ({ quiz: string; question: string } | { tutor: string; citation: number });
 
 const QUIZ_LINE = /^Write (\d{1,2}) quiz questions? on the passage `([^`]+)`\.$/u;
 // The passage's line: its cite (a path may hold parentheses), then its lines as a JSON string.
 const PASSAGE_LINE = /^Passage \((.+?)\): (?=")/u;
 const GRADE_LINE =
   /^Grade the answer to question `([^`]+)` of quiz `([^`]+)`(?:, a second try after `([^`]+)`)?\.$/u;
+const TUTOR_GRADE_LINE =
+  /^Grade the answer to the tutor's question of run `([^`]+)`, against its citation (\d{1,4})(?:, a second try after `([^`]+)`)?\.$/u;
 
 /**
  * The request text of a quiz run (recorded as the run's input): its first line names the passage
@@ -73,14 +79,18 @@ export function parseQuizRequest(text: string): QuizRequest | undefined {
 }
 
 /**
- * The request text of a grade run: its first line names the question, the quiz and (a second
- * try) the first try's grade run; the model is told to grade against the passage only, in two
+ * The request text of a grade run: its first line names the question and the quiz (or the tutor
+ * run and its citation) and (a second try) the first try's grade run; the model is told to grade against the passage only, in two
  * lines; the last three lines hold the passage, the question and the answer, each as JSON.
  */
 export function gradeRequestText(request: GradeRequest): string {
   const after = request.after === undefined ? '' : `, a second try after \`${request.after}\``;
+  const whose =
+    'tutor' in request
+      ? `the tutor's question of run \`${request.tutor}\`, against its citation ${request.citation}`
+      : `question \`${request.question}\` of quiz \`${request.quiz}\``;
   return [
-    `Grade the answer to question \`${request.question}\` of quiz \`${request.quiz}\`${after}.`,
+    `Grade the answer to ${whose}${after}.`,
     '',
     "Grade the learner's answer against the passage below and nothing else: not against what you know, not against an answer of your own. Use no tool.",
     'Answer with exactly two lines:',
@@ -108,21 +118,18 @@ function jsonAfter(line: string | undefined, prefix: RegExp): string | undefined
 /** What a grade run's request text asked, or `undefined` when the text is no grade request. */
 export function parseGradeRequest(text: string): GradeRequest | undefined {
   const lines = text.split('\n');
-  const first = GRADE_LINE.exec(lines[0] ?? '');
+  const quiz = GRADE_LINE.exec(lines[0] ?? '');
+  const tutor = quiz ? null : TUTOR_GRADE_LINE.exec(lines[0] ?? '');
   const [passageLine, questionLine, answerLine] = lines.slice(-3);
   const cite = PASSAGE_LINE.exec(passageLine ?? '')?.[1];
   const passage = jsonAfter(passageLine, PASSAGE_LINE);
   const asked = jsonAfter(questionLine, /^Question: /u);
   const answer = jsonAfter(answerLine, /^Answer: /u);
-  if (!first?.[1] || !first[2] || cite === undefined) return undefined;
-  if (passage === undefined || asked === undefined || answer === undefined) return undefined;
-  return {
-    quiz: first[2],
-    question: first[1],
-    ...(first[3] === undefined ? {} : { after: first[3] }),
-    cite,
-    passage,
-    asked,
-    answer,
-  };
+  if (cite === undefined || passage === undefined) return undefined;
+  if (asked === undefined || answer === undefined) return undefined;
+  const after = (quiz ?? tutor)?.[3];
+  const asks = { ...(after === undefined ? {} : { after }), cite, passage, asked, answer };
+  if (quiz?.[1] && quiz[2]) return { quiz: quiz[2], question: quiz[1], ...asks };
+  if (tutor?.[1] && tutor[2]) return { tutor: tutor[1], citation: Number(tutor[2]), ...asks };
+  return undefined;
 }

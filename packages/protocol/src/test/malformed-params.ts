@@ -1,5 +1,6 @@
 import type { v1Methods } from '../v1/methods.js';
 import { approvalMalformed } from './approval-examples.js';
+import { studyCheckMalformed } from './study-check-examples.js';
 import { studyDraftMalformed } from './study-draft-examples.js';
 import { studyMalformed } from './study-examples.js';
 import { studyQuizMalformed } from './study-quiz-examples.js';
@@ -77,6 +78,7 @@ export const malformed: Record<keyof typeof v1Methods, { params: unknown; path: 
   doctor: { params: [], path: 'params' },
   ...studyDraftMalformed,
   ...studyQuizMalformed,
+  ...studyCheckMalformed,
   ...studyMalformed,
   ...approvalMalformed,
 };

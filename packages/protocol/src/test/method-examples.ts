@@ -1,6 +1,7 @@
 import { runInfo } from '../testing/index.js';
 import type { v1Methods } from '../v1/methods.js';
 import { approvalExamples } from './approval-examples.js';
+import { studyCheckExamples } from './study-check-examples.js';
 import { studyDraftExamples } from './study-draft-examples.js';
 import { studyExamples } from './study-examples.js';
 import { studyQuizExamples } from './study-quiz-examples.js';
@@ -311,6 +312,7 @@ export const examples: Record<keyof typeof v1Methods, { params: unknown; result:
   },
   ...studyDraftExamples(run, sha),
   ...studyQuizExamples(run, sha),
+  ...studyCheckExamples(run),
   ...studyExamples,
   ...approvalExamples,
 };

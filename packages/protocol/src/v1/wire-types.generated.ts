@@ -3170,6 +3170,32 @@ export interface StudyAnswerResult {
   [member: string]: unknown;
 }
 
+/** `study.check` params. */
+export interface StudyCheckParams {
+  /** The tutor run (`study.mode` `tutor`) whose reply the answer answers. */
+  runId: string;
+  /** The learner's answer, in their own words. */
+  answer: string;
+  /** The number of the reply's citation to check against (default: its first verified one). */
+  citation?: number | undefined;
+  /** A second try: the grade run of the first try (it graded Again or Hard). */
+  after?: string | undefined;
+  /** Client-chosen idempotency key: resubmitting it returns the original run. */
+  requestId: string;
+  /** Model settings for this run only, over every settings level. */
+  overrides?: RunOverrides | undefined;
+}
+
+/** `study.check` result. */
+export interface StudyCheckResult {
+  /** The accepted (or original) grade run. */
+  run: RunInfo;
+  /** True when this request id was already accepted and the original run is returned. */
+  resubmitted: boolean;
+  /** Members a newer server may add. */
+  [member: string]: unknown;
+}
+
 /** `study.graded` params. */
 export interface StudyGradedParams {
   /** The grade run. */
@@ -3180,10 +3206,14 @@ export interface StudyGradedParams {
 export interface StudyGradedResult {
   /** The grade run. */
   runId: string;
-  /** The quiz run. */
-  quiz: string;
-  /** The question id. */
-  question: string;
+  /** The quiz run (absent for a tutor check). */
+  quiz?: string | undefined;
+  /** The question id (absent for a tutor check). */
+  question?: string | undefined;
+  /** A tutor check: the tutor run whose reply was checked (the log entry’s set). */
+  tutor?: string | undefined;
+  /** A tutor check: the number of the reply's citation graded against. */
+  citation?: number | undefined;
   /** 1: the first try; 2: the second. */
   attempt: number;
   /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
@@ -3519,11 +3549,21 @@ export interface V1MethodTypes {
    */
   'study.answer': { params: StudyAnswerParams; result: StudyAnswerResult };
   /**
-   * The grade of a succeeded grade run: Again/Hard/Good/Easy against the cited passage with the
-   * quote of what was missing (kept only when it is words of the passage). A first try graded Again
-   * or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the
-   * study log as an `answer` entry (help `none`, `hint`, or `passage` when the second try was wrong
-   * too) and comes with the passage.
+   * Checks the learner's answer to a tutor's reply against a passage the reply cites (spec R114): a
+   * grade run like `study.answer`'s, in a session of its own (a second try in the first try's),
+   * offered no editing tools; its request holds the cited lines of the version the tutor run read,
+   * the learner's own request to the tutor as the question, and the answer. `invalid_request` when
+   * the run is not in tutor mode, when the cited passage is not verified or changed since; `busy`
+   * while the tutor run runs. Read the grade with `study.graded`.
+   */
+  'study.check': { params: StudyCheckParams; result: StudyCheckResult };
+  /**
+   * The grade of a succeeded grade run (of a quiz answer, `study.answer`, or of a tutor check,
+   * `study.check`): Again/Hard/Good/Easy against the cited passage with the quote of what was
+   * missing (kept only when it is words of the passage). A first try graded Again or Hard is not
+   * final: it gives a hint for a second try. A final grade is recorded once in the study log as an
+   * `answer` entry (origin `quiz`, or `tutor` with `tutor` set; help `none`, `hint`, or `passage`
+   * when the second try was wrong too) and comes with the passage.
    */
   'study.graded': { params: StudyGradedParams; result: StudyGradedResult };
   /**

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline/promises';
 import {
   type QuizQuestion,
   RATING_LABELS,
   type RepaClient,
   RepaError,
-  type RunInfo,
-  runToEnd,
   type V1Result,
 } from '@repa/protocol';
 import { type CliContext, claimSpace, passagePathOf, spaceOf } from '../../cli-context.js';
@@ -16,50 +13,33 @@ import { writeJson } from '../../format-table.js';
 import { paint } from '../../style.js';
 import { usageError } from '../../usage-error.js';
 import { runOverridesOf } from '../runs/index.js';
-import { ask, describeDropped } from './draft-choices.js';
+import { describeDropped } from './draft-choices.js';
+import {
+  type Graded,
+  gradeWithSecondTry,
+  learnerLines,
+  type NextLine,
+  quietRun,
+} from './grade-lines.js';
 import { ratingOf } from './review-commands.js';
 
-type Graded = V1Result<'study.graded'>;
-/** The next line the learner gives after `prompt`; `undefined` when input ended. */
-type NextLine = (prompt: string) => Promise<string | undefined>;
-
-/** A study run followed to its end without printing it (its text is Repa's to read); it must succeed. */
-async function quietRun(
-  client: RepaClient,
-  start: () => Promise<{ run: RunInfo; resubmitted: boolean }>,
-): Promise<RunInfo> {
-  const ended = await runToEnd(client, start);
-  if (ended.status !== 'succeeded') {
-    throw new RepaError('model_error', `Run ${ended.runId} ${ended.status}.`, {
-      fix: `See why with repa runs show ${ended.runId}, then start the quiz again.`,
-    });
-  }
-  return ended;
-}
-
-/** One answer graded: a grade run, then its grade. */
+/** One answer to a quiz question graded: a grade run, then its grade. */
 async function grade(
   client: RepaClient,
   params: { runId: string; question: string; answer: string; after?: string },
   overrides: ReturnType<typeof runOverridesOf>,
 ): Promise<Graded> {
-  const run = await quietRun(client, () =>
-    client.request('study.answer', {
-      ...params,
-      requestId: randomUUID(),
-      ...(overrides ? { overrides } : {}),
-    }),
+  const run = await quietRun(
+    client,
+    () =>
+      client.request('study.answer', {
+        ...params,
+        requestId: randomUUID(),
+        ...(overrides ? { overrides } : {}),
+      }),
+    'start the quiz again',
   );
   return client.request('study.graded', { runId: run.runId });
-}
-
-/** A grade in words: `Again: missing "…"`, and what help came before it. */
-function gradeLine(out: NodeJS.WritableStream, graded: Graded): string {
-  const label = RATING_LABELS[graded.grade - 1] ?? String(graded.grade);
-  const missing = graded.missing === '' ? '' : `: missing "${graded.missing}"`;
-  const help = graded.answer ? ` (help: ${graded.answer.help})` : '';
-  const color = graded.grade >= 3 ? 'green' : 'yellow';
-  return `${paint(out, color, `→ ${label}`)}${missing}${help}`;
 }
 
 /**
@@ -90,35 +70,19 @@ async function askQuestions(
     const first = await next('Your answer: ');
     if (first === undefined) break;
     if (!terminal) say(`A: ${first}`);
-    let graded = await grade(
-      client,
-      { runId: quiz.runId, question: question.id, answer: first },
-      overrides,
-    );
-    if (context.json) writeJson(out, { kind: 'graded', ...graded });
-    say(gradeLine(out, graded));
-    if (!graded.final) {
-      say(`Hint: ${graded.hint ?? ''}`);
-      const second = (await next('Second try: ')) ?? '';
-      if (!terminal) say(`A: ${second}`);
-      graded = await grade(
-        client,
-        { runId: quiz.runId, question: question.id, answer: second, after: graded.runId },
-        overrides,
-      );
-      if (context.json) writeJson(out, { kind: 'graded', ...graded });
-      say(gradeLine(out, graded));
-    }
-    finals.push(graded);
-    if (graded.passage) {
-      say(
-        paint(
-          out,
-          'dim',
-          `  ${graded.passage.cite} │ ${graded.passage.quote.replaceAll('\n', '\n  │ ')}`,
+    const graded = await gradeWithSecondTry(
+      context,
+      first,
+      (answer, after) =>
+        grade(
+          client,
+          { runId: quiz.runId, question: question.id, answer, ...(after ? { after } : {}) },
+          overrides,
         ),
-      );
-    }
+      next,
+      !terminal,
+    );
+    finals.push(graded);
     if (terminal) await afterGrade(context, client, quiz, question, graded, next);
   }
   return finals;
@@ -164,15 +128,6 @@ async function afterGrade(
       );
     }
   }
-}
-
-/** The lines of standard input, one per call (off a terminal: a scripted quiz). */
-function stdinLines(context: CliContext): NextLine {
-  const lines = createInterface({ input: context.stdin, terminal: false })[Symbol.asyncIterator]();
-  return async () => {
-    const read = await lines.next();
-    return read.done ? undefined : read.value;
-  };
 }
 
 /** `repa study quiz`. */
@@ -232,15 +187,18 @@ repa study override ANSWER GRADE records your own grade later.`,
       context.stdout.write(
         `[study] writing ${count} question${count === 1 ? '' : 's'} on ${passage} …\n`,
       );
-    const run = await quietRun(client, () =>
-      client.request('study.quiz', {
-        space,
-        sessionId: session.sessionId,
-        requestId: randomUUID(),
-        passage,
-        count,
-        ...(overrides ? { overrides } : {}),
-      }),
+    const run = await quietRun(
+      client,
+      () =>
+        client.request('study.quiz', {
+          space,
+          sessionId: session.sessionId,
+          requestId: randomUUID(),
+          passage,
+          count,
+          ...(overrides ? { overrides } : {}),
+        }),
+      'start the quiz again',
     );
     const quiz = await client.request('study.quizzed', { runId: run.runId });
     if (context.json) writeJson(context.stdout, { kind: 'quizzed', ...quiz });
@@ -257,13 +215,9 @@ repa study override ANSWER GRADE records your own grade later.`,
         fix: `See its answer with repa runs show ${run.runId}, then start the quiz again or with another --model.`,
       });
     }
-    const terminal = onTerminal(context) && !context.json;
-    const prompt = terminal
-      ? createInterface({ input: context.stdin, output: context.stdout })
-      : undefined;
-    const next: NextLine = prompt ? (question) => ask(prompt, question) : stdinLines(context);
+    const lines = learnerLines(context);
     try {
-      const finals = await askQuestions(context, client, { ...quiz, space }, next, overrides);
+      const finals = await askQuestions(context, client, { ...quiz, space }, lines.next, overrides);
       if (!context.json) {
         const by = (help: string) => finals.filter((one) => one.answer?.help === help).length;
         context.stdout.write(
@@ -271,7 +225,7 @@ repa study override ANSWER GRADE records your own grade later.`,
         );
       }
     } finally {
-      prompt?.close();
+      lines.close();
     }
     return 0;
   },

@@ -27,7 +27,27 @@ export const quizQuestionSchema = z
     description: 'A quiz question whose citation verified (spec R109).',
   });
 
-/** The `study.*` methods of quizzes graded against the passage (spec R109–R111). */
+/** The learner's answer to a question (a quiz's or a tutor's). */
+const answerSchema = () =>
+  z.string().max(8000).describe("The learner's answer, in their own words.");
+
+/** The params of a call that starts a grade run (`study.answer`, `study.check`) after the answer. */
+const gradeRunFields = () => ({
+  after: idSchema
+    .optional()
+    .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
+  requestId: requestIdParam,
+  overrides: overridesParam,
+});
+
+/** The result of a call that starts a grade run. */
+const gradeRunResult = () =>
+  z.looseObject({
+    run: runInfoSchema.describe('The accepted (or original) grade run.'),
+    resubmitted: resubmittedResult,
+  });
+
+/** The `study.*` methods of quizzes and tutor checks graded against the passage (spec R109–R111, R114). */
 export const studyQuizMethods = {
   'study.quiz': method({
     description:
@@ -86,28 +106,49 @@ export const studyQuizMethods = {
       z.strictObject({
         runId: idSchema.describe('The quiz run.'),
         question: idSchema.describe('The question id (`study.quizzed`).'),
-        answer: z.string().max(8000).describe("The learner's answer, in their own words."),
-        after: idSchema
+        answer: answerSchema(),
+        ...gradeRunFields(),
+      }),
+    result: gradeRunResult,
+  }),
+  'study.check': method({
+    description:
+      "Checks the learner's answer to a tutor's reply against a passage the reply cites (spec R114): a grade run like `study.answer`'s, in a session of its own (a second try in the first try's), offered no editing tools; its request holds the cited lines of the version the tutor run read, the learner's own request to the tutor as the question, and the answer. `invalid_request` when the run is not in tutor mode, when the cited passage is not verified or changed since; `busy` while the tutor run runs. Read the grade with `study.graded`.",
+    params: () =>
+      z.strictObject({
+        runId: idSchema.describe(
+          'The tutor run (`study.mode` `tutor`) whose reply the answer answers.',
+        ),
+        answer: answerSchema(),
+        citation: z
+          .number()
+          .int()
+          .min(1)
           .optional()
-          .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
-        requestId: requestIdParam,
-        overrides: overridesParam,
+          .describe(
+            "The number of the reply's citation to check against (default: its first verified one).",
+          ),
+        ...gradeRunFields(),
       }),
-    result: () =>
-      z.looseObject({
-        run: runInfoSchema.describe('The accepted (or original) grade run.'),
-        resubmitted: resubmittedResult,
-      }),
+    result: gradeRunResult,
   }),
   'study.graded': method({
     description:
-      'The grade of a succeeded grade run: Again/Hard/Good/Easy against the cited passage with the quote of what was missing (kept only when it is words of the passage). A first try graded Again or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the study log as an `answer` entry (help `none`, `hint`, or `passage` when the second try was wrong too) and comes with the passage.',
+      'The grade of a succeeded grade run (of a quiz answer, `study.answer`, or of a tutor check, `study.check`): Again/Hard/Good/Easy against the cited passage with the quote of what was missing (kept only when it is words of the passage). A first try graded Again or Hard is not final: it gives a hint for a second try. A final grade is recorded once in the study log as an `answer` entry (origin `quiz`, or `tutor` with `tutor` set; help `none`, `hint`, or `passage` when the second try was wrong too) and comes with the passage.',
     params: () => z.strictObject({ runId: idSchema.describe('The grade run.') }),
     result: () =>
       z.looseObject({
         runId: idSchema.describe('The grade run.'),
-        quiz: idSchema.describe('The quiz run.'),
-        question: idSchema.describe('The question id.'),
+        quiz: idSchema.optional().describe('The quiz run (absent for a tutor check).'),
+        question: idSchema.optional().describe('The question id (absent for a tutor check).'),
+        tutor: idSchema
+          .optional()
+          .describe('A tutor check: the tutor run whose reply was checked (the log entry’s set).'),
+        citation: z
+          .number()
+          .int()
+          .optional()
+          .describe("A tutor check: the number of the reply's citation graded against."),
         attempt: z.number().int().min(1).max(2).describe('1: the first try; 2: the second.'),
         grade: gradeSchema.describe('1 Again, 2 Hard, 3 Good, 4 Easy.'),
         missing: z
