@@ -108,14 +108,6 @@ export const LAYERS = {
   },
 };
 
-/**
- * Packages not yet held to the folder rules of import-graph.mjs, each with the debt that stops it
- * (every other package is; remove an entry once its debt is paid).
- */
-const FOLDER_DEBTS = {
-  '@repa/protocol': 'errors/repa-error.ts and v1/ import each other',
-};
-
 /** An assignment to (or deletion from) `process.env`, which only apps and tests may make. */
 const SETS_ENV =
   /process\.env(\.[\w$]+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=|&&=)|delete\s+process\.env|Object\.assign\(\s*process\.env/;
@@ -358,10 +350,8 @@ export function checkLayers(root) {
         `${names[0]}: import cycle among ${names.join(', ')}; move the shared piece into a file they all import`,
       );
     }
-    if (!FOLDER_DEBTS[name]) {
-      const isTest = (file) => TEST_FILE.test(relative(dir, file));
-      violations.push(...folderViolations(root, dir, graph, isTest));
-    }
+    const isTest = (file) => TEST_FILE.test(relative(dir, file));
+    violations.push(...folderViolations(root, dir, graph, isTest));
   }
   return violations;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without type declarations
-import { checkLayers } from './check-layers.mjs';
+import { checkLayers, LAYERS } from './check-layers.mjs';
 import { manifest, workspace } from './test/layers-workspace.js';
 
 // The repository itself is checked by `npm run check` (`node scripts/check-layers.mjs`), which
@@ -249,6 +249,22 @@ describe('checkLayers', () => {
         'packages/host/src: folder import cycle among conversation/, sessions.ts (packages/host/src/conversation/assemble.ts imports packages/host/src/sessions.ts; packages/host/src/sessions.ts imports packages/host/src/conversation/marks.ts)',
       ),
     ]);
+  });
+
+  it('holds every package of the layer table to the folder rules', () => {
+    for (const name of Object.keys(LAYERS)) {
+      const root = workspace({
+        'packages/p/package.json': manifest(name),
+        'packages/p/src/errors/error.ts':
+          "import type { W } from '../v1/w.js';\nexport type E = W;\n",
+        'packages/p/src/v1/w.ts': 'export interface W {}\n',
+        'packages/p/src/v1/framing.ts':
+          "import type { E } from '../errors/error.js';\nexport type F = E;\n",
+      });
+      expect(checkLayers(root), name).toEqual([
+        expect.stringContaining('packages/p/src: folder import cycle among errors/, v1/'),
+      ]);
+    }
   });
 
   it('fails on a cycle between two folders through their faces, though no file cycle exists', () => {

@@ -3,6 +3,7 @@
 // 2,000 lines each, and the same for an answer of the same length without citations.
 import { checkCitations, parseCitations } from '@repa/content';
 import { quantile } from '../lib/compare.mjs';
+import { metricRows } from '../lib/report.mjs';
 
 const DOCUMENTS = 20;
 const LINES = 2_000;
@@ -62,16 +63,12 @@ export async function citations({ scale = 1 } = {}) {
   }
   const fifty = medianMs(() => checkCitations(parseCitations(cited), read), samples);
   const none = medianMs(() => checkCitations(parseCitations(plain), read), samples);
-  const row = (name, stats, target) => ({
-    kind: 'metric',
-    bench: 'citations',
-    case: name,
-    value: stats.median,
-    unit: 'ms',
-    target,
-    samples: stats.samples,
-    note: `p95 ${stats.p95.toFixed(2)} ms`,
-  });
+  const metric = metricRows('citations');
+  const row = (name, stats, target) =>
+    metric(name, stats.median, 'ms', target, {
+      samples: stats.samples,
+      note: `p95 ${stats.p95.toFixed(2)} ms`,
+    });
   return [
     row(
       `check ${CITATIONS} citations over ${DOCUMENTS} documents of ${LINES} lines (median)`,

@@ -10,6 +10,7 @@ import { Bench } from 'tinybench';
 import { measureSides, quantile, statsOf } from '../lib/compare.mjs';
 import { memoryOf, NODE, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
+import { metricRows } from '../lib/report.mjs';
 import { trackingClient } from '../lib/tracking-client.mjs';
 
 const SESSIONS = 20;
@@ -195,15 +196,7 @@ export async function daemon({ scale = 1 } = {}) {
     const measured = await load(base, { scale });
     log('daemon: one run end to end');
     const e2e = await endToEnd(base, { scale });
-    const metric = (name, value, unit, target = null, extra = {}) => ({
-      kind: 'metric',
-      bench: 'daemon',
-      case: name,
-      value,
-      unit,
-      target,
-      ...extra,
-    });
+    const metric = metricRows('daemon');
     return [
       metric('cold start: spawn → ready line (median)', cold.median, 'ms', TARGETS.coldStart, {
         samples: cold.samples,

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { ContentStore, readContentText } from '@repa/content';
 import { makePdf } from '@repa/fixtures';
 import { measureSides, quantile } from '../lib/compare.mjs';
-import { memoryOf, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
+import { memoryOf } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
-import { trackingClient } from '../lib/tracking-client.mjs';
+import { metricRows } from '../lib/report.mjs';
+import { twoClients } from '../lib/tracking-client.mjs';
 import { ocrRows } from './documents-ocr.mjs';
 
 /**
@@ -139,75 +140,51 @@ async function responsiveness(base, { scale }) {
   mkdirSync(space, { recursive: true });
   writeFileSync(join(space, 'book.pdf'), lecture(500));
   writeFileSync(join(space, 'small.md'), '# Small\n\nPhotosynthesis turns light into sugar.\n');
-  const daemon = await startDaemon(join(base, 'app'), join(base, 'agent'));
-  /** Where the daemon keeps the texts it extracted (its application directory). */
+  const pair = await twoClients(base, space);
+  const { daemon, a, b, close } = pair;
+  /** Where the daemon keeps the texts it extracted (its application directory, `base/app`). */
   const cache = join(base, 'app', 'document-text');
-  const a = trackingClient(daemon.socketPath);
-  const b = trackingClient(daemon.socketPath);
   try {
-    await a.client.request('space.open', { root: space });
-    const { session: sessionA } = await a.client.request('session.create', { space });
-    const { session: sessionB } = await b.client.request('session.create', { space });
     const small = 'What does small.md say about photosynthesis?';
     const book = 'What does book.pdf say about chloroplasts?';
-    for (let index = 0; index < 3; index++) await b.run(space, sessionB.sessionId, small);
+    for (let index = 0; index < 3; index++) await b.run(space, b.sessionId, small);
     // The same submits with no PDF read: what the machine's own noise gives.
-    const alone = [];
-    for (let index = Math.max(20, Math.round(60 * scale)); index > 0; index--) {
-      alone.push((await b.run(space, sessionB.sessionId, small)).submitMs);
-    }
-    alone.sort((x, y) => x - y);
+    const alone = await pair.alone(small, Math.max(20, Math.round(60 * scale)));
     const rounds = Math.max(1, Math.round(3 * scale));
     const submits = [];
     const bookRuns = [];
     for (let round = 0; round < rounds; round++) {
       log(`documents: round ${round + 1}/${rounds}: A reads a 500-page PDF, B submits runs`);
       rmSync(cache, { recursive: true, force: true });
-      let busy = true;
-      const reading = a.run(space, sessionA.sessionId, book).finally(() => {
-        busy = false;
-      });
-      while (busy) {
-        const { submitMs } = await b.run(space, sessionB.sessionId, small);
-        if (busy) submits.push(submitMs);
-      }
-      bookRuns.push((await reading).totalMs);
+      const { heavy, beside } = await pair.beside(book, small);
+      submits.push(...beside.map((run) => run.submitMs));
+      bookRuns.push(heavy.totalMs);
     }
     // The memory the reads keep, apart from B's runs (the session B filled during the rounds is
     // what B said, whatever their number): the resident size, the same reads (no cached text) with
     // no other client, the extraction process gone idle, then the resident size again.
-    for (let index = 0; index < 3; index++) await b.run(space, sessionB.sessionId, small);
+    for (let index = 0; index < 3; index++) await b.run(space, b.sessionId, small);
     await new Promise((resolve) => setTimeout(resolve, WORKER_IDLE_MS));
     const before = memoryOf(daemon.child.pid);
     for (let round = 0; round < rounds; round++) {
       rmSync(cache, { recursive: true, force: true });
-      await a.run(space, sessionA.sessionId, book);
+      await a.run(space, a.sessionId, book);
     }
-    for (let index = 0; index < 3; index++) await a.run(space, sessionA.sessionId, small);
+    for (let index = 0; index < 3; index++) await a.run(space, a.sessionId, small);
     await new Promise((resolve) => setTimeout(resolve, WORKER_IDLE_MS));
     const after = memoryOf(daemon.child.pid);
     submits.sort((x, y) => x - y);
     bookRuns.sort((x, y) => x - y);
     return { submits, alone, bookRuns, before, after, rounds };
   } finally {
-    await a.client.close().catch(() => undefined);
-    await b.client.close().catch(() => undefined);
-    await stopDaemon(daemon);
+    await close();
   }
 }
 
 /** Runs benchmark 7 and returns its table rows. */
 export async function documents({ scale = 1 } = {}) {
   const base = mkdtempSync(join(tmpdir(), 'repa-bench-documents-'));
-  const metric = (name, value, unit, target = null, extra = {}) => ({
-    kind: 'metric',
-    bench: 'documents',
-    case: name,
-    value,
-    unit,
-    target,
-    ...extra,
-  });
+  const metric = metricRows('documents');
   try {
     const rows = [];
     const paired = await extractionVsPdftotext(base, {

@@ -12,9 +12,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quantile } from '../lib/compare.mjs';
-import { memoryOf, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
+import { memoryOf } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
-import { trackingClient } from '../lib/tracking-client.mjs';
+import { metricRows } from '../lib/report.mjs';
+import { twoClients } from '../lib/tracking-client.mjs';
 
 const HUGE_MB = 200;
 /** The targets: another client's run.submit answer under 50 ms p99; RSS back within 20 MiB. */
@@ -52,68 +53,44 @@ export async function fairness({ scale = 1 } = {}) {
   const space = join(base, 'space');
   log(`fairness: writing a ${HUGE_MB} MB note`);
   await createSpace(space);
-  const daemon = await startDaemon(join(base, 'app'), join(base, 'agent'));
-  const a = trackingClient(daemon.socketPath);
-  const b = trackingClient(daemon.socketPath);
+  const pair = await twoClients(base, space);
+  const { daemon, a, b, close } = pair;
   try {
-    await a.client.request('space.open', { root: space });
-    const { session: sessionA } = await a.client.request('session.create', { space });
-    const { session: sessionB } = await b.client.request('session.create', { space });
     const small = 'What does notes/small.md say about photosynthesis?';
     const huge = 'What does notes/huge.md say about chlorophyll?';
     // Warm both sessions' code paths on the small note.
     for (let index = 0; index < 3; index++) {
-      await a.run(space, sessionA.sessionId, small);
-      await b.run(space, sessionB.sessionId, small);
+      await a.run(space, a.sessionId, small);
+      await b.run(space, b.sessionId, small);
     }
 
     // The same submits with no huge read: what the machine's own noise gives.
-    const alone = [];
-    for (let index = Math.max(20, Math.round(60 * scale)); index > 0; index--) {
-      alone.push((await b.run(space, sessionB.sessionId, small)).submitMs);
-    }
-    alone.sort((x, y) => x - y);
+    const alone = await pair.alone(small, Math.max(20, Math.round(60 * scale)));
     const rounds = Math.max(1, Math.round(3 * scale));
     const submits = [];
     const hugeRuns = [];
     const otherRuns = [];
     for (let round = 0; round < rounds; round++) {
       log(`fairness: round ${round + 1}/${rounds}: A reads the huge note, B submits runs`);
-      let busy = true;
-      const reading = a.run(space, sessionA.sessionId, huge).finally(() => {
-        busy = false;
-      });
-      while (busy) {
-        const { submitMs, totalMs } = await b.run(space, sessionB.sessionId, small);
-        if (busy) {
-          submits.push(submitMs);
-          otherRuns.push(totalMs);
-        }
-      }
-      hugeRuns.push((await reading).totalMs);
+      const { heavy, beside } = await pair.beside(huge, small);
+      submits.push(...beside.map((run) => run.submitMs));
+      otherRuns.push(...beside.map((run) => run.totalMs));
+      hugeRuns.push(heavy.totalMs);
     }
     // The memory the huge reads keep, apart from B's runs (the session B filled during the rounds
     // is what B said, whatever their number): the resident size, the same huge runs with no other
     // client, a few ordinary runs and a pause, then the resident size again.
-    for (let index = 0; index < 3; index++) await b.run(space, sessionB.sessionId, small);
+    for (let index = 0; index < 3; index++) await b.run(space, b.sessionId, small);
     await settle(1000);
     const before = memoryOf(daemon.child.pid);
-    for (let round = 0; round < rounds; round++) await a.run(space, sessionA.sessionId, huge);
-    for (let index = 0; index < 3; index++) await a.run(space, sessionA.sessionId, small);
+    for (let round = 0; round < rounds; round++) await a.run(space, a.sessionId, huge);
+    for (let index = 0; index < 3; index++) await a.run(space, a.sessionId, small);
     await settle(2000);
     const after = memoryOf(daemon.child.pid);
     submits.sort((x, y) => x - y);
     hugeRuns.sort((x, y) => x - y);
     otherRuns.sort((x, y) => x - y);
-    const metric = (name, value, unit, target, extra = {}) => ({
-      kind: 'metric',
-      bench: 'fairness',
-      case: name,
-      value,
-      unit,
-      target,
-      ...extra,
-    });
+    const metric = metricRows('fairness');
     return [
       metric(
         `run.submit p99 of client B while client A's run reads a ${HUGE_MB} MB note`,
@@ -144,9 +121,7 @@ export async function fairness({ scale = 1 } = {}) {
       ),
     ];
   } finally {
-    await a.client.close().catch(() => undefined);
-    await b.client.close().catch(() => undefined);
-    await stopDaemon(daemon);
+    await close();
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import puppeteer from 'puppeteer-core';
 import { quantile } from '../lib/compare.mjs';
 import { NODE, startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
+import { metricRows } from '../lib/report.mjs';
 import { trackingClient } from '../lib/tracking-client.mjs';
 
 /**
@@ -196,15 +197,7 @@ async function openLongPdf(browser, url) {
 
 /** Runs the page benchmark and returns its rows. */
 export async function page({ scale = 1 } = {}) {
-  const metric = (name, value, unit, target = null, extra = {}) => ({
-    kind: 'metric',
-    bench: 'page',
-    case: name,
-    value,
-    unit,
-    target,
-    ...extra,
-  });
+  const metric = metricRows('page');
   if (!existsSync(join(WEB_DIST, 'app.js'))) {
     return [metric('the page', Number.NaN, 'KB', null, { note: 'skipped: apps/web is not built' })];
   }

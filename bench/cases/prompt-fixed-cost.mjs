@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { InMemoryCredentialStore } from '@earendil-works/pi-ai';
 import {
   createAgentSession,
-  DefaultResourceLoader,
   ModelRuntime,
   SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
+import { bareResourceLoader } from '@repa/context';
+import { metricRows } from '../lib/report.mjs';
 
 /** Drops Anthropic's cache breakpoints: markers on the request, not part of the cached prefix. */
 export function withoutCacheMarks(value) {
@@ -44,17 +45,7 @@ export async function barePiRequest(base, agentDir, endpoint, { model: modelName
   const [provider, id] = modelName.split('/');
   const model = modelRuntime.getModel(provider, id);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
-  const resourceLoader = new DefaultResourceLoader({
-    cwd,
-    agentDir,
-    settingsManager,
-    noExtensions: true,
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    noContextFiles: true,
-  });
-  await resourceLoader.reload();
+  const resourceLoader = await bareResourceLoader({ cwd, agentDir, settingsManager });
   const { session: bare } = await createAgentSession({
     cwd,
     agentDir,
@@ -108,16 +99,9 @@ export function fixedCostRows(repaBody, piBody) {
   const repa = fixedPart(repaBody);
   const pi = fixedPart(piBody);
   const tokens = (part) => Math.round((part.system + part.tools) / 4);
-  const row = (name, value, note, target = null) => ({
-    kind: 'metric',
-    bench: 'prompt fixed cost',
-    case: name,
-    value,
-    unit: 'tokens',
-    target,
-    samples: 1,
-    note,
-  });
+  const metric = metricRows('prompt fixed cost');
+  const row = (name, value, note, target = null) =>
+    metric(name, value, 'tokens', target, { samples: 1, note });
   return [
     row(
       `Repa: system prompt + tool schemas per request (${repa.names.join(', ')})`,

@@ -11,6 +11,7 @@ import { createContentTools } from '@repa/content/tools';
 import { measureSides, quantile } from '../lib/compare.mjs';
 import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log, progress } from '../lib/progress.mjs';
+import { metricRows } from '../lib/report.mjs';
 import { trackingClient } from '../lib/tracking-client.mjs';
 
 const FILES = 100_000;
@@ -265,15 +266,7 @@ export async function search({ scale = 1 } = {}) {
     }
     log('search: daemon responsiveness while a grep runs');
     const responding = await responsiveness(base, root, { scale });
-    const metric = (name, value, unit, target = null, extra = {}) => ({
-      kind: 'metric',
-      bench: 'search',
-      case: name,
-      value,
-      unit,
-      target,
-      ...extra,
-    });
+    const metric = metricRows('search');
     rows.push(
       metric(
         `another session's run.submit p50 while a grep runs over ${FILES.toLocaleString('en')} files`,

@@ -13,6 +13,7 @@ import { setLearningContext } from '@repa/host';
 import { createRepaClient } from '@repa/protocol/node';
 import { startDaemon, stopDaemon } from '../lib/daemon-process.mjs';
 import { log } from '../lib/progress.mjs';
+import { metricRows } from '../lib/report.mjs';
 
 /** Targets: each case within 5 s, the event loop never waiting longer than 250 ms. */
 const TARGETS = { wallSeconds: { max: 5 }, longestWaitMs: { max: 250 } };
@@ -174,6 +175,7 @@ export async function spaceBounds() {
   } finally {
     execFileSync('rm', ['-rf', root, dirs]);
   }
+  const metricRow = metricRows('space bounds');
   for (const [name, prepare] of Object.entries(CASES)) {
     const root = mkdtempSync(join(tmpdir(), 'repa-bench-bounds-'));
     mkdirSync(root, { recursive: true });
@@ -181,15 +183,8 @@ export async function spaceBounds() {
       log(`space bounds: ${name}`);
       const operation = await prepare(root);
       const { seconds, longestWaitMs } = await measured(operation);
-      const metric = (what, value, unit, target) => ({
-        kind: 'metric',
-        bench: 'space bounds',
-        case: `${name}: ${what}`,
-        value,
-        unit,
-        target,
-        samples: 1,
-      });
+      const metric = (what, value, unit, target) =>
+        metricRow(`${name}: ${what}`, value, unit, target, { samples: 1 });
       rows.push(
         metric('wall time', seconds, 's', TARGETS.wallSeconds),
         metric('longest event-loop wait', longestWaitMs, 'ms', TARGETS.longestWaitMs),

@@ -92,3 +92,19 @@ export function markdownTables(rows) {
   }
   return out.join('\n');
 }
+
+/**
+ * The metric rows of benchmark `bench`: `metric(name, value, unit, target, extra)` is one row, a
+ * value against its target (`null`: none), with `extra` (samples, note, …).
+ */
+export function metricRows(bench) {
+  return (name, value, unit, target = null, extra = {}) => ({
+    kind: 'metric',
+    bench,
+    case: name,
+    value,
+    unit,
+    target,
+    ...extra,
+  });
+}

@@ -14,3 +14,4 @@ export {
   writeFiles,
 } from './cli-harness.js';
 export { REFUSAL, SLOW_MODEL, type SlowModel, startSlowModel } from './slow-model.js';
+export { appendStudyLog, studyLog } from './study-log.js';

@@ -1,29 +1,13 @@
 // `/model` in `repa chat`, and a resumed chat's citation checks, on a real pseudo-terminal (tmux)
 // with a real daemon: the offline responder and a model served by the test (slow-model.ts).
 import type { SessionInfo } from '@repa/protocol';
-import {
-  repa,
-  repaJson,
-  SLOW_MODEL,
-  type SlowModel,
-  startSlowModel,
-  writeFiles,
-} from '@repa/test-kit';
+import { repa, repaJson, SLOW_MODEL, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from './commands-sandbox.js';
+import { useSlowDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
-let slow: SlowModel | undefined;
 // The offline responder by default; the test's endpoint in Pi's models.json to switch to.
-const sandbox = useDaemon({
-  model: 'repa-offline',
-  prepare: async (box) => {
-    slow = await startSlowModel();
-    slow.holding = false;
-    slow.configure(box.agentDir);
-  },
-  cleanup: () => slow?.close(),
-});
+const { sandbox } = useSlowDaemon({ model: 'repa-offline', holding: false });
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {

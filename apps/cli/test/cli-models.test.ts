@@ -12,7 +12,7 @@ import { useEndpointDaemon } from './commands-sandbox.js';
 // Pi's own retry settings made quick (1 ms backoff) in Pi's settings.json.
 const run = promisify(execFile);
 const { sandbox, endpoint } = useEndpointDaemon([], {
-  retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
+  piSettings: { retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } },
 });
 
 function finishedRun(stdout: string): RunInfo {

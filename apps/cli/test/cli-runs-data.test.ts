@@ -9,8 +9,10 @@ import { useEndpointDaemon } from './commands-sandbox.js';
 // One daemon on a model the test serves (an OpenAI-compatible endpoint in Pi's models.json), with
 // Pi's retries quick (1 ms backoff) and its compaction keeping little, in Pi's settings.json.
 const { sandbox, endpoint } = useEndpointDaemon([{ kind: 'text', text: 'Noted.' }], {
-  retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
-  compaction: { keepRecentTokens: 1 },
+  piSettings: {
+    retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 },
+    compaction: { keepRecentTokens: 1 },
+  },
 });
 
 /** The text of every message of a request the endpoint received, joined. */

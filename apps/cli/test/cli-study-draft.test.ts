@@ -1,24 +1,16 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCardComment } from '@repa/content';
-import { makePdf, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { createSandbox, jsonLines, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CELLS_NOTE as CELLS, makePdf, type OpenAiEndpoint } from '@repa/fixtures';
+import { jsonLines, repa, writeFiles } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStudyDaemon } from './commands-sandbox.js';
 import { openTerminal } from './terminal-harness.js';
 
 // `repa study draft` through the built CLI and a real daemon: the offline responder and a scripted
 // OpenAI-protocol endpoint propose cards; real notes are written, rewound by the draft run.
-const sandbox = createSandbox();
+const { sandbox, endpoint } = useStudyDaemon();
 let model: OpenAiEndpoint;
-
-const CELLS = [
-  '# Cells',
-  '',
-  'ATP is the energy currency of the cell.',
-  'Mitochondria make most of the ATP.',
-  'Ribosomes build proteins.',
-  '',
-].join('\n');
 
 /** The card comments of a note, each parsed, with the card line above each. */
 function cardsOf(path: string) {
@@ -29,24 +21,14 @@ function cardsOf(path: string) {
   });
 }
 
-beforeAll(async () => {
+beforeAll(() => {
+  model = endpoint();
   writeFiles(sandbox.space, {
-    'notes/cells.md': CELLS,
     'book.pdf': makePdf([
       { lines: ['Week 1', 'Topic 1 of the course.'] },
       { lines: ['Week 2', 'The Krebs cycle releases carbon dioxide.'] },
     ]) as unknown as string,
   });
-  model = await startOpenAiEndpoint([{ kind: 'text', text: 'Done.' }]);
-  model.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 describe('repa study draft', () => {

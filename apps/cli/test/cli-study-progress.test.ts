@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { citedCard } from '@repa/fixtures';
 import type { StudyCard, StudyProgress } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
+import { appendStudyLog, repa, repaJson, studyLog, writeFiles } from '@repa/test-kit';
 import {
   type Card,
   createEmptyCard,
@@ -14,13 +14,31 @@ import {
   generatorParameters,
   StrategyMode,
 } from 'ts-fsrs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // `repa study status` on a real daemon after a scripted week of ratings (each at a fixed time)
 // and graded answers: every number per source is recomputed here from the study log with ts-fsrs.
-const sandbox = createSandbox();
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: (box) =>
+    writeFiles(box.space, {
+      'src/ch3.md': CH3,
+      'src/ch4.md': CH4,
+      'cards/ch3.md':
+        citedCard(ch3('cch3energy1', 'What stores energy?::ATP', 2)) +
+        citedCard(ch3('cch3makers1', 'What makes ATP?::Mitochondria', 3)),
+      'cards/ch4.md': citedCard({
+        id: 'cch4mitosi1',
+        front: 'How do cells divide?::Mitosis',
+        document: 'src/ch4.md',
+        text: CH4,
+        from: 2,
+      }),
+      'cards/hand.md': 'Hand card::written by hand\n',
+    }),
+});
 let handId = '';
-const LOG = join(sandbox.space, '.repa', 'study', 'reviews.log');
 const DAY = 86_400_000;
 const ZONE = 'Asia/Tokyo';
 // The defaults of the study.* settings.
@@ -35,16 +53,22 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const T0 = Math.floor(Date.now() / DAY) * DAY - 8 * DAY + 9 * 3_600_000;
 const at = (day: number, minutes = 0) => new Date(T0 + day * DAY + minutes * 60_000).toISOString();
 
-function cited(id: string, front: string, document: string, text: string, line: number): string {
-  const quote = text.split('\n')[line - 1];
-  const comment = { id, cite: `${document}:${line}-${line}`, version: sha(text), quote };
-  return `${front}\n<!--repa:card ${JSON.stringify(comment)}-->\n`;
-}
+/** A card citing line `from` of `src/ch3.md`. */
+const ch3 = (id: string, front: string, from: number) =>
+  ({ id, front, document: 'src/ch3.md', text: CH3, from }) as const;
 
-/** One intact line of the study log, as the log writes it. */
-function appendEntry(entry: Record<string, unknown>): void {
-  const json = JSON.stringify(entry);
-  appendFileSync(LOG, `\n${crc32(json).toString(16).padStart(8, '0')} ${json}`);
+/** A study log entry as {@link fromLog} reads it: each kind has some of these members. */
+interface LogEntry {
+  kind: string;
+  id: string;
+  at: string;
+  undoes: string;
+  card: string;
+  rating: number;
+  source: string;
+  of: string;
+  help: string;
+  grade: number;
 }
 
 function answer(id: string, day: number, grade: number, help: string) {
@@ -67,17 +91,6 @@ function answer(id: string, day: number, grade: number, help: string) {
 }
 
 beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'src/ch3.md': CH3,
-    'src/ch4.md': CH4,
-    'cards/ch3.md':
-      cited('cch3energy1', 'What stores energy?::ATP', 'src/ch3.md', CH3, 2) +
-      cited('cch3makers1', 'What makes ATP?::Mitochondria', 'src/ch3.md', CH3, 3),
-    'cards/ch4.md': cited('cch4mitosi1', 'How do cells divide?::Mitosis', 'src/ch4.md', CH4, 2),
-    'cards/hand.md': 'Hand card::written by hand\n',
-  });
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
   const client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
   await client.connect();
   const hand = (await client.request('study.due', { space: sandbox.space })).cards.find(
@@ -97,15 +110,10 @@ beforeAll(async () => {
   await rate(hand.id, 3, at(2, 10));
   await rate(hand.id, 3, at(5, 10));
   await client.close();
-  appendEntry(answer('a1', 2, 3, 'none'));
-  appendEntry(answer('a2', 3, 1, 'hint'));
-  appendEntry(answer('a3', 5, 2, 'passage'));
-  appendEntry({ kind: 'override', id: 'o1', of: 'a3', grade: 3, at: at(5, 40) });
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
+  appendStudyLog(sandbox, answer('a1', 2, 3, 'none'));
+  appendStudyLog(sandbox, answer('a2', 3, 1, 'hint'));
+  appendStudyLog(sandbox, answer('a3', 5, 2, 'passage'));
+  appendStudyLog(sandbox, { kind: 'override', id: 'o1', of: 'a3', grade: 3, at: at(5, 40) });
 });
 
 type Status = {
@@ -126,10 +134,7 @@ const status = async (args: string[] = []) => {
 
 /** Each source's numbers recomputed from the log's lines alone with ts-fsrs, at `now`. */
 function fromLog(now: Date, sourceOf: Record<string, string>) {
-  const entries = readFileSync(LOG, 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((line) => JSON.parse(line.slice(9)));
+  const entries = studyLog<LogEntry>(sandbox);
   const undone = new Set(entries.filter((one) => one.kind === 'undo').map((one) => one.undoes));
   const cards = new Map<string, { card: Card; ratings: number[]; last: number }>();
   for (const entry of entries) {

@@ -1,25 +1,18 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { createSandbox, jsonLines, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CELLS_NOTE, type OpenAiEndpoint } from '@repa/fixtures';
+import { jsonLines, repa, studyLog } from '@repa/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStudyDaemon } from './commands-sandbox.js';
 import { openTerminal } from './terminal-harness.js';
 
 // `repa study quiz` through the built CLI and a real daemon, answers scripted on standard input:
 // the offline responder and a scripted OpenAI-protocol endpoint write the questions and grade.
-const sandbox = createSandbox();
+const { sandbox, endpoint } = useStudyDaemon();
 let model: OpenAiEndpoint;
 
-const CELLS = [
-  '# Cells',
-  '',
-  'ATP is the energy currency of the cell.',
-  'Mitochondria make most of the ATP.',
-  'Ribosomes build proteins.',
-  '',
-].join('\n');
-const VERSION = createHash('sha256').update(CELLS).digest('hex');
+const VERSION = createHash('sha256').update(CELLS_NOTE).digest('hex');
 
 interface Graded {
   question: string;
@@ -32,16 +25,6 @@ interface Graded {
   grader: string;
   answer: { id: string; help: string; answers: string[] } | null;
   passage: { cite: string; quote: string } | null;
-}
-
-/** The entries of the study log, parsed. */
-function studyLog(): Record<string, unknown>[] {
-  const text = readFileSync(join(sandbox.space, '.repa/study/reviews.log'), 'utf8');
-  return text
-    .split('\n')
-    .slice(1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line.slice(9)) as Record<string, unknown>);
 }
 
 /** A quiz of `notes/cells.md:3-5` answered with `answers`, one per line; its JSON lines. */
@@ -64,20 +47,10 @@ async function quiz(answers: string[], model?: string) {
 
 /** The final grades' answer entries of quiz `set` in the log, in order. */
 const answersOf = (set: string) =>
-  studyLog().filter((entry) => entry.kind === 'answer' && entry.set === set);
+  studyLog(sandbox).filter((entry) => entry.kind === 'answer' && entry.set === set);
 
-beforeAll(async () => {
-  writeFiles(sandbox.space, { 'notes/cells.md': CELLS });
-  model = await startOpenAiEndpoint([{ kind: 'text', text: 'Done.' }]);
-  model.configure(sandbox.agentDir);
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  await model.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+beforeAll(() => {
+  model = endpoint();
 });
 
 describe('repa study quiz', () => {
@@ -146,7 +119,7 @@ describe('repa study quiz', () => {
     const override = await repa(sandbox, ['study', 'override', missed, 'good']);
     expect(override.code, override.stderr).toBe(0);
     expect(override.stdout).toContain('recorded Good for');
-    const log = studyLog();
+    const log = studyLog(sandbox);
     expect(log.find((entry) => entry.id === missed)).toMatchObject({ grade: 1 });
     expect(log.at(-1)).toMatchObject({ kind: 'override', of: missed, grade: 3 });
   }, 120_000);
@@ -262,7 +235,7 @@ describe('repa study quiz', () => {
     }
     const note = readFileSync(join(sandbox.space, 'cards/cells.md'), 'utf8');
     expect(note).toContain('ATP is the energy ==currency== of the cell.\n<!--repa:card');
-    const log = studyLog();
+    const log = studyLog(sandbox);
     const answer = log.filter((entry) => entry.kind === 'answer').at(-2);
     expect(answer).toMatchObject({ answers: ['money', 'cash'], grade: 1, help: 'passage' });
     expect(log.find((entry) => entry.kind === 'override' && entry.of === answer?.id)).toMatchObject(

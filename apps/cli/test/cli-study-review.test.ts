@@ -1,47 +1,33 @@
-import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { citedCard, MITOSIS_CARDS } from '@repa/fixtures';
 import { formatInterval, type StudyDueCard, type StudyProgress } from '@repa/protocol';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repa, repaJson, writeFiles } from '@repa/test-kit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
 // `repa study` on a real pseudo-terminal (tmux) against a real daemon: hand-written cards in three
 // syntaxes in a real note, one citing a passage that changed since the card was written.
-const sandbox = createSandbox();
-const terminals: Terminal[] = [];
 const ATP = 'line one\nATP stores energy.\nIt is made in mitochondria.\nline four\n';
-
-beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'notes/bio.md': [
-      '# Cells #bio',
-      '',
-      'What is ATP?::The energy currency of the cell',
-      `<!--repa:card ${JSON.stringify({
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: (box) =>
+    writeFiles(box.space, {
+      'notes/bio.md': `# Cells #bio\n\n${citedCard({
         id: 'catpcard001',
-        cite: 'src/atp.md:2-3',
-        version: createHash('sha256').update(ATP).digest('hex'),
-        quote: 'ATP stores energy.\nIt is made in mitochondria.',
-      })}-->`,
-      '',
-      'Name the stages of mitosis',
-      '?',
-      'Prophase, metaphase, anaphase, telophase',
-      '',
-      'The ==nucleus== holds the DNA.',
-      '',
-    ].join('\n'),
-    // The cited passage, edited since the card was written.
-    'src/atp.md': ATP.replace('stores energy', 'stores phosphate'),
-  });
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
+        front: 'What is ATP?::The energy currency of the cell',
+        document: 'src/atp.md',
+        text: ATP,
+        from: 2,
+        to: 3,
+      })}${MITOSIS_CARDS}`,
+      // The cited passage, edited since the card was written.
+      'src/atp.md': ATP.replace('stores energy', 'stores phosphate'),
+    }),
 });
+const terminals: Terminal[] = [];
 
-afterAll(async () => {
+afterAll(() => {
   for (const opened of terminals) opened.close();
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
 });
 
 function terminal(args: string[]): Terminal {

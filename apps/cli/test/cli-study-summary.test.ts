@@ -1,8 +1,7 @@
 // Spec R113: the study summary in the learning context, on the built daemon with a scripted model
 // endpoint: in the request while `prompts.studySummary` is on, sent again only when it changes,
 // and gone from the next request once the learner turns it off.
-import { createHash } from 'node:crypto';
-import type { OpenAiEndpoint } from '@repa/fixtures';
+import { citedCard, type OpenAiEndpoint } from '@repa/fixtures';
 import type { RepaClient, RunInfo, StudyProgress } from '@repa/protocol';
 import { repa, writeFiles } from '@repa/test-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,16 +42,15 @@ const environment = (run: RunInfo) =>
 beforeAll(async () => {
   model = scripted.endpoint();
   client = scripted.client();
-  const version = createHash('sha256').update(CH3).digest('hex');
-  const comment = {
-    id: 'cch3energy1',
-    cite: 'src/ch3.md:2-2',
-    version,
-    quote: 'ATP stores energy.',
-  };
   writeFiles(sandbox.space, {
     'src/ch3.md': CH3,
-    'cards/ch3.md': `What stores energy?::ATP\n<!--repa:card ${JSON.stringify(comment)}-->\n`,
+    'cards/ch3.md': citedCard({
+      id: 'cch3energy1',
+      front: 'What stores energy?::ATP',
+      document: 'src/ch3.md',
+      text: CH3,
+      from: 2,
+    }),
     'cards/hand.md': 'Hand card::never studied\n',
   });
   const rated = await client.request('study.rate', {

@@ -1,54 +1,44 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { citedCard, MITOSIS_CARDS } from '@repa/fixtures';
 import type { StudyCard, StudyCardState } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
+import { repa, repaJson, writeFiles } from '@repa/test-kit';
 import { type Card, createEmptyCard, fsrs, type Grade, generatorParameters, Rating } from 'ts-fsrs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 
 // `repa study` end to end on a real daemon: cards written by hand in three syntaxes, ratings
 // scheduled exactly as ts-fsrs schedules them, undo, source changed, the Anki export, and a
 // daemon killed with SIGKILL in the middle of a stream of ratings.
-const sandbox = createSandbox();
 const ATP = 'line one\nATP stores energy.\nIt is made in mitochondria.\nline four\n';
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: (box) =>
+    writeFiles(box.space, {
+      'cards/bio.md': [
+        '# Cells #bio',
+        '',
+        'What is ATP?::The energy currency of the cell',
+        'Mitochondria:::Powerhouse',
+        MITOSIS_CARDS,
+      ].join('\n'),
+      'src/atp.md': ATP,
+      'cards/cited.md': citedCard({
+        id: 'catpcard001',
+        front: 'What stores energy?::ATP',
+        document: 'src/atp.md',
+        text: ATP,
+        from: 2,
+        to: 3,
+      }),
+      'cards/stream.md': 'Stream card::rated many times\n',
+    }),
+});
 const LOG = join(sandbox.space, '.repa', 'study', 'reviews.log');
 // The defaults of the study.* settings.
 const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz: true }));
-
-beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'cards/bio.md': [
-      '# Cells #bio',
-      '',
-      'What is ATP?::The energy currency of the cell',
-      'Mitochondria:::Powerhouse',
-      '',
-      'Name the stages of mitosis',
-      '?',
-      'Prophase, metaphase, anaphase, telophase',
-      '',
-      'The ==nucleus== holds the DNA.',
-      '',
-    ].join('\n'),
-    'src/atp.md': ATP,
-    'cards/cited.md': `What stores energy?::ATP\n<!--repa:card ${JSON.stringify({
-      id: 'catpcard001',
-      cite: 'src/atp.md:2-3',
-      version: createHash('sha256').update(ATP).digest('hex'),
-      quote: 'ATP stores energy.\nIt is made in mitochondria.',
-    })}-->\n`,
-    'cards/stream.md': 'Stream card::rated many times\n',
-  });
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
 
 type Due = { cards: (StudyCard & { next: Record<string, { due: string }> })[]; total: number };
 

@@ -1,6 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
+import {
+  CELLS_NOTE,
+  type EndpointReply,
+  type OpenAiEndpoint,
+  startOpenAiEndpoint,
+} from '@repa/fixtures';
 import type { RepaClient } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
 import {
@@ -68,40 +73,51 @@ export function useDaemon({
 }
 
 /**
- * As {@link useDaemon}, on the kit's slow model (started before the daemon, closed after it): the
- * sandbox, and the model once the file's hooks ran.
+ * As {@link useDaemon}, with the kit's slow model served (started before the daemon, closed after
+ * it): the daemon on `model` (default: the slow model), the model holding requests unless `holding`
+ * is false; the sandbox, and the model once the file's hooks ran.
  */
-export function useSlowDaemon(): { sandbox: CliSandbox; slow(): SlowModel } {
-  let model: SlowModel | undefined;
+export function useSlowDaemon({
+  model = SLOW_MODEL,
+  holding = true,
+}: {
+  model?: string;
+  holding?: boolean;
+} = {}): { sandbox: CliSandbox; slow(): SlowModel } {
+  let started: SlowModel | undefined;
   const sandbox = useDaemon({
-    model: SLOW_MODEL,
+    model,
     prepare: async (sandbox) => {
-      model = await startSlowModel();
-      model.configure(sandbox.agentDir);
+      started = await startSlowModel();
+      started.holding = holding;
+      started.configure(sandbox.agentDir);
     },
-    cleanup: () => model?.close(),
+    cleanup: () => started?.close(),
   });
   return {
     sandbox,
     slow() {
-      if (model === undefined) throw new Error('the slow model starts in beforeAll');
-      return model;
+      if (started === undefined) throw new Error('the slow model starts in beforeAll');
+      return started;
     },
   };
 }
 
 /**
- * As {@link useDaemon}, on `test/plain` of a local OpenAI-compatible endpoint answering `replies`
- * (started before the daemon, closed after it), with `piSettings` in Pi's settings.json when given:
- * the sandbox, and the endpoint once the file's hooks ran.
+ * As {@link useDaemon}, on `model` (default `test/plain` of a local OpenAI-compatible endpoint
+ * answering `replies`, started before the daemon and closed after it), with `piSettings` in Pi's
+ * settings.json when given: the sandbox, and the endpoint once the file's hooks ran.
  */
 export function useEndpointDaemon(
   replies: EndpointReply[],
-  piSettings?: Record<string, unknown>,
+  {
+    piSettings,
+    model = 'test/plain',
+  }: { piSettings?: Record<string, unknown>; model?: string } = {},
 ): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
   let started: OpenAiEndpoint | undefined;
   const sandbox = useDaemon({
-    model: 'test/plain',
+    model,
     prepare: async (sandbox) => {
       started = await startOpenAiEndpoint(replies);
       started.configure(sandbox.agentDir);
@@ -118,6 +134,17 @@ export function useEndpointDaemon(
       return started;
     },
   };
+}
+
+/**
+ * The daemon of the study draft and quiz files: on the offline responder, with a local
+ * OpenAI-compatible endpoint (answering {@link DONE} until a test scripts it) that a test picks
+ * with `--model test/plain`; the space holds `notes/cells.md` ({@link CELLS_NOTE}).
+ */
+export function useStudyDaemon(): { sandbox: CliSandbox; endpoint(): OpenAiEndpoint } {
+  const daemon = useEndpointDaemon([DONE], { model: 'repa-offline' });
+  writeFiles(daemon.sandbox.space, { 'notes/cells.md': CELLS_NOTE });
+  return daemon;
 }
 
 /** Registers the hooks that start (with no model) and stop the daemon of a fresh sandbox for this test file. */

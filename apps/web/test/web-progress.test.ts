@@ -1,42 +1,44 @@
 /// <reference lib="dom" />
 import { createHash } from 'node:crypto';
-import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { citedCard } from '@repa/fixtures';
 import type { RepaClient, StudyCalendarDay, StudyProgress } from '@repa/protocol';
 import { createRepaClient, daemonPaths } from '@repa/protocol/node';
-import { createSandbox, writeFiles } from '@repa/test-kit';
+import { appendStudyLog, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, STEP_MS, startWebRig, type WebRig } from './web-harness.js';
+import { openPage, STEP_MS, useWebRig } from './web-harness.js';
 
 // The Progress view on a real daemon after a week of ratings (each at a fixed time) and graded
 // answers: per source a recall bar and its due count, and the next 14 days' reviews, each drawn
 // from `study.status` as the daemon answers it, at 1280 px and at 390 px.
-const sandbox = createSandbox();
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
 const DAY = 86_400_000;
 const CH3 = 'Chapter 3\nATP stores energy.\nMitochondria make ATP.\n';
-const version = createHash('sha256').update(CH3).digest('hex');
 const T0 = Math.floor(Date.now() / DAY) * DAY - 7 * DAY + 9 * 3_600_000;
 const at = (day: number, minutes = 0) => new Date(T0 + day * DAY + minutes * 60_000).toISOString();
-let rig: WebRig;
+
+/** A card citing line `from` of `src/ch3.md`. */
+const cited = (id: string, front: string, from: number) =>
+  citedCard({ id, front, document: 'src/ch3.md', text: CH3, from });
+
+// The page opens once the week is in the log.
+const web = useWebRig({
+  open: false,
+  prepare: (sandbox) =>
+    writeFiles(sandbox.space, {
+      'src/ch3.md': CH3,
+      'cards/ch3.md':
+        cited('cch3energy1', 'What stores energy?::ATP', 2) +
+        cited('cch3makers1', 'What makes ATP?::Mitochondria', 3),
+      'cards/hand.md': 'Hand card::never studied\n',
+    }),
+});
+const { sandbox, shots: SHOTS } = web;
 let page: Page;
 let client: RepaClient;
 
-const cited = (id: string, front: string, line: number) =>
-  `${front}\n<!--repa:card ${JSON.stringify({ id, cite: `src/ch3.md:${line}-${line}`, version, quote: CH3.split('\n')[line - 1] })}-->\n`;
-
 beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'src/ch3.md': CH3,
-    'cards/ch3.md':
-      cited('cch3energy1', 'What stores energy?::ATP', 2) +
-      cited('cch3makers1', 'What makes ATP?::Mitochondria', 3),
-    'cards/hand.md': 'Hand card::never studied\n',
-  });
-  rig = await startWebRig(sandbox);
-  page = rig.page;
+  page = web.page;
   client = createRepaClient({ socketPath: daemonPaths(sandbox.appDir).socketPath });
   await client.connect();
   const rate = (card: string, rating: number, now: string) =>
@@ -44,7 +46,7 @@ beforeAll(async () => {
   for (let day = 0; day < 6; day += 1) await rate('cch3energy1', day === 2 ? 1 : 3, at(day));
   await rate('cch3makers1', 3, at(3));
   await rate('cch3makers1', 3, at(3, 10));
-  const json = JSON.stringify({
+  appendStudyLog(sandbox, {
     kind: 'answer',
     id: 'a1',
     origin: 'quiz',
@@ -52,7 +54,7 @@ beforeAll(async () => {
     question: 'What stores energy?',
     cite: 'src/ch3.md:2-2',
     source: 'src/ch3.md',
-    version,
+    version: createHash('sha256').update(CH3).digest('hex'),
     answers: ['sugar', 'ATP'],
     grade: 3,
     missing: '',
@@ -60,18 +62,10 @@ beforeAll(async () => {
     grader: 'passage-words',
     at: at(4, 30),
   });
-  appendFileSync(
-    join(sandbox.space, '.repa/study/reviews.log'),
-    `\n${crc32(json).toString(16).padStart(8, '0')} ${json}`,
-  );
-  await openPage(page, rig.url);
+  await openPage(page, web.rig.url);
 });
 
-afterAll(async () => {
-  await client?.close();
-  await rig?.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+afterAll(() => client?.close());
 
 /** What `study.status` answers now in the page's time zone. */
 async function status(): Promise<{ sources: StudyProgress[]; calendar: StudyCalendarDay[] }> {

@@ -1,41 +1,24 @@
 /// <reference lib="dom" />
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSandbox, writeFiles } from '@repa/test-kit';
+import { CELLS_NOTE } from '@repa/fixtures';
+import { studyLog, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openPage,
-  STEP_MS,
-  shownText,
-  startWebRig,
-  type WebRig,
-  waitShownText,
-} from './web-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STEP_MS, shownText, useWebRig, waitShownText } from './web-harness.js';
 
 // The page's Quiz on a real daemon and the offline responder: cloze questions on a real note,
 // answered by keyboard at 1280 px (a wrong answer, its hint, the second try, the passage, the
 // learner's own grade, a card) and at 390 px through the phone's view switch.
 
-const sandbox = createSandbox();
-/** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
-let rig: WebRig;
+const web = useWebRig({
+  prepare: (sandbox) => writeFiles(sandbox.space, { 'notes/cells.md': CELLS_NOTE }),
+});
+const { sandbox, shots: SHOTS } = web;
 let page: Page;
 
-beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'notes/cells.md':
-      '# Cells\n\nATP is the energy currency of the cell.\nMitochondria make most of the ATP.\n',
-  });
-  rig = await startWebRig(sandbox);
-  page = rig.page;
-  await openPage(page, rig.url);
-});
-
-afterAll(async () => {
-  await rig?.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+beforeAll(() => {
+  page = web.page;
 });
 
 const text = (selector: string) => shownText(page, selector);
@@ -47,13 +30,6 @@ const answerFocused = () =>
   });
 const shot = (name: string) =>
   page.screenshot({ path: join(SHOTS, name) as `${string}.png`, fullPage: false });
-/** The study log's entries, parsed. */
-const studyLog = () =>
-  readFileSync(join(sandbox.space, '.repa/study/reviews.log'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line.slice(9)) as Record<string, unknown>);
 
 describe('the Quiz', () => {
   it('runs a quiz by keyboard: hint and second try, the passage, an own grade, a card, a summary', async () => {
@@ -104,7 +80,7 @@ describe('the Quiz', () => {
       '.quiz-summary',
       /Answered 2 of 2: 1 without help, 0 after a hint, 1 with the passage/,
     );
-    const log = studyLog();
+    const log = studyLog(sandbox);
     const answers = log.filter((entry) => entry.kind === 'answer');
     expect(answers.map((entry) => [entry.answers, entry.help])).toEqual([
       [['money', 'cash'], 'passage'],

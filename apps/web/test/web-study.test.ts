@@ -1,44 +1,31 @@
 /// <reference lib="dom" />
-import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { citedCard } from '@repa/fixtures';
 import type { StudyProgress } from '@repa/protocol';
-import { createSandbox, repaJson, writeFiles } from '@repa/test-kit';
+import { repaJson, writeFiles } from '@repa/test-kit';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openPage,
-  STEP_MS,
-  shownText,
-  startWebRig,
-  type WebRig,
-  waitShownText,
-} from './web-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STEP_MS, shownText, useWebRig, waitShownText } from './web-harness.js';
 
 // The Study view on a real daemon: hand-written cards in three syntaxes in real notes, one citing a
 // passage edited since the card was written; reviewed with the keyboard and the mouse at 1280 px,
 // then at 390 px through the phone's view switch. One daemon and one browser.
 
-const sandbox = createSandbox();
-/** Where the pictures go (`REPA_SHOT_DIR` keeps them; else the sandbox). */
-const SHOTS = process.env.REPA_SHOT_DIR ?? sandbox.root;
 const ATP = 'line one\nATP stores energy.\nIt is made in mitochondria.\nline four\n';
-let rig: WebRig;
-let page: Page;
 
 /** A note of three cards (basic citing `src/atp.md:2-3`, multi-line, cloze) with card ids `prefix…`. */
 const note = (prefix: string, topic: string) =>
   [
     `# ${topic} #bio`,
     '',
-    `What is ATP (${topic})?::The energy currency of the cell`,
-    `<!--repa:card ${JSON.stringify({
+    citedCard({
       id: `${prefix}card001`,
-      cite: 'src/atp.md:2-3',
-      version: createHash('sha256').update(ATP).digest('hex'),
-      quote: 'ATP stores energy.\nIt is made in mitochondria.',
-    })}-->`,
-    '',
+      front: `What is ATP (${topic})?::The energy currency of the cell`,
+      document: 'src/atp.md',
+      text: ATP,
+      from: 2,
+      to: 3,
+    }),
     `Name the stages of mitosis (${topic})`,
     '?',
     'Prophase, metaphase, anaphase, telophase',
@@ -47,20 +34,19 @@ const note = (prefix: string, topic: string) =>
     '',
   ].join('\n');
 
-beforeAll(async () => {
-  writeFiles(sandbox.space, {
-    'notes/bio.md': note('wide', 'wide'),
-    // The cited passage, edited since the cards were written.
-    'src/atp.md': ATP.replace('stores energy', 'stores phosphate'),
-  });
-  rig = await startWebRig(sandbox);
-  page = rig.page;
-  await openPage(page, rig.url);
+const web = useWebRig({
+  prepare: (sandbox) =>
+    writeFiles(sandbox.space, {
+      'notes/bio.md': note('wide', 'wide'),
+      // The cited passage, edited since the cards were written.
+      'src/atp.md': ATP.replace('stores energy', 'stores phosphate'),
+    }),
 });
+const { sandbox, shots: SHOTS } = web;
+let page: Page;
 
-afterAll(async () => {
-  await rig?.close();
-  rmSync(sandbox.root, { recursive: true, force: true });
+beforeAll(() => {
+  page = web.page;
 });
 
 // innerText: the text as it shows (hidden parts left out, blocks apart), which is what is checked.

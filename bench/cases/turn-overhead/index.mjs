@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fauxProvider, InMemoryCredentialStore } from '@earendil-works/pi-ai';
-import { ModelRuntime } from '@earendil-works/pi-coding-agent';
+import { fauxProvider } from '@earendil-works/pi-ai';
+import { fauxModelChoice } from '@repa/host/testing';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { measureSides } from '../../lib/compare.mjs';
 import { progress } from '../../lib/progress.mjs';
@@ -24,14 +24,7 @@ async function openEnvironment() {
   const faux = fauxProvider({
     models: [{ id: 'faux-1', contextWindow: 128_000, maxTokens: 16_384 }],
   });
-  const modelRuntime = await ModelRuntime.create({
-    credentials: new InMemoryCredentialStore(),
-    modelsPath: null,
-    refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  const model = modelRuntime.getModel('faux', 'faux-1');
-  if (!model) throw new Error('faux model missing');
+  const { modelRuntime, model } = await fauxModelChoice(faux, 'faux/faux-1');
   let counter = 0;
   /** @type {import('./sides.mjs').TurnEnvironment & { base: string }} */
   const env = {

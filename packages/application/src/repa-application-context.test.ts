@@ -5,9 +5,10 @@ import { createScriptedModel } from '@repa/host/testing';
 import { RepaError } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doctorFacts } from './doctor-facts.js';
-import { RepaApplication } from './repa-application.js';
+import type { RepaApplication } from './repa-application.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
 import { tempAppDirectory } from './test/builders.js';
+import { openTestApplication } from './test/test-application.js';
 
 const connection = {
   connectionId: 'test',
@@ -24,16 +25,11 @@ describe('RepaApplication context and doctor methods', () => {
   });
 
   async function open(): Promise<{ space: string; agentDir: string }> {
-    const base = tempAppDirectory();
-    const space = join(base, 'space');
+    const opened = await openTestApplication();
+    app = opened.app;
+    const space = join(opened.base, 'space');
     mkdirSync(space);
-    const agentDir = join(base, 'agent');
-    app = await RepaApplication.open({
-      appDirectory: join(base, 'app'),
-      agentDir,
-      model: await createScriptedModel(),
-    });
-    return { space, agentDir };
+    return { space, agentDir: join(opened.base, 'agent') };
   }
 
   it('context.get answers null, context.set creates then replaces it only at the expected revision', async () => {
@@ -168,16 +164,14 @@ describe('RepaApplication context and doctor methods', () => {
   });
 
   it('context.build with a model: progress to its connection, context.cancel while the model answers writes nothing', async () => {
-    const base = tempAppDirectory();
-    const space = join(base, 'space');
-    mkdirSync(space);
-    writeFileSync(join(space, 'intro.md'), '# Tides\n');
     let cancelDuringAnswer = () => {};
-    app = await RepaApplication.open({
-      appDirectory: join(base, 'app'),
-      agentDir: join(base, 'agent'),
+    const opened = await openTestApplication({
       model: await createScriptedModel({ onRequest: () => cancelDuringAnswer() }),
     });
+    app = opened.app;
+    const space = join(opened.base, 'space');
+    mkdirSync(space);
+    writeFileSync(join(space, 'intro.md'), '# Tides\n');
     const handlers = app.handlers();
     const progress: string[] = [];
     const listening = {

@@ -5,18 +5,13 @@ import { createScriptedModel } from '@repa/host/testing';
 import type { RepaError } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepaApplication } from './repa-application.js';
-import { tempAppDirectory } from './test/builders.js';
 import { request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 let app: RepaApplication;
 let base: string;
 beforeAll(async () => {
-  base = tempAppDirectory();
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
-  });
+  ({ app, base } = await openTestApplication());
 });
 afterAll(() => app.close());
 

@@ -8,28 +8,22 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { createSpaceSession } from '@repa/host';
-import { createScriptedModel } from '@repa/host/testing';
 import { RepaError, type V1Method } from '@repa/protocol';
 import { v1Methods } from '@repa/protocol/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { METHOD_FOLDERS } from './handlers/method-folders.js';
-import { RepaApplication } from './repa-application.js';
+import type { RepaApplication } from './repa-application.js';
 import { MethodTable } from './server/method-table.js';
 import type { RepaHandledMethod } from './server/repa-handlers.js';
-import { tempAppDirectory } from './test/builders.js';
 import { listener } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 let app: RepaApplication;
 let base: string;
 let table: MethodTable;
 beforeAll(async () => {
-  base = tempAppDirectory();
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
-  });
+  ({ app, base } = await openTestApplication());
   table = new MethodTable(app.handlers());
 });
 afterAll(() => app.close());

@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturePath } from '@repa/fixtures';
-import { createScriptedModel } from '@repa/host/testing';
 import { RepaError, type RunEvent } from '@repa/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RepaApplication } from './repa-application.js';
-import { tempAppDirectory } from './test/builders.js';
+import type { RepaApplication } from './repa-application.js';
 import { ended, listener, request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 const flashcards = fixturePath('packages', 'flashcards');
 const writeClash = fixturePath('packages', 'write-clash');
@@ -18,14 +17,10 @@ afterEach(async () => {
 });
 
 async function open() {
-  const base = tempAppDirectory();
   const log: string[] = [];
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
-    log: (line) => log.push(line),
-  });
+  const opened = await openTestApplication({ log: (line) => log.push(line) });
+  app = opened.app;
+  const { base } = opened;
   const space = join(base, 'notes');
   mkdirSync(space);
   return { app, base, space, log };

@@ -1,12 +1,11 @@
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpaceSession } from '@repa/host';
-import { createScriptedModel } from '@repa/host/testing';
 import { RepaError } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepaApplication } from './repa-application.js';
-import { tempAppDirectory } from './test/builders.js';
+import type { RepaApplication } from './repa-application.js';
 import { ended, listener, request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 // The one rule of which session or run a learner names (`latest`, an id or its first characters),
 // answered by the daemon for every client: through the application's gated handlers.
@@ -16,13 +15,9 @@ let app: RepaApplication;
 /** Holds each run at its start while `hold` is set (the learning context is read first). */
 let hold: Promise<null> | undefined;
 beforeAll(async () => {
-  base = tempAppDirectory();
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
+  ({ app, base } = await openTestApplication({
     learningContextReader: () => hold ?? Promise.resolve(null),
-  });
+  }));
 });
 afterAll(() => app.close());
 

@@ -8,20 +8,14 @@ import type { RepaApplicationOptions } from './application-options.js';
 import { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
 import { connectionOf, ended, listener, request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 async function openApplication(
   options: Pick<RepaApplicationOptions, 'learningContextReader'> = {},
 ) {
-  const base = tempAppDirectory();
+  const { app, base } = await openTestApplication(options);
   const space = join(base, 'space');
   mkdirSync(space);
-  const model = await createScriptedModel();
-  const app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model,
-    ...options,
-  });
   // A session the application starts (Repa's own, in the plain folder it made a space).
   const created = await app.handlers()['session.create']?.({ space }, connectionOf(listener()));
   if (!created) throw new Error('session.create is not handled');

@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createScriptedModel } from '@repa/host/testing';
 import type { RunInfo, V1Notification } from '@repa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepaApplication } from './repa-application.js';
+import type { RepaApplication } from './repa-application.js';
 import type { ConnectionContext } from './server/repa-handlers.js';
-import { tempAppDirectory } from './test/builders.js';
 import { ended, listener, request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 /** A connection that keeps every notification it is sent, and wakes whoever waits for one. */
 function recorder() {
@@ -50,14 +49,10 @@ let space: string;
 let sessionId: string;
 
 beforeAll(async () => {
-  const base = tempAppDirectory();
-  space = join(base, 'space');
+  const opened = await openTestApplication();
+  app = opened.app;
+  space = join(opened.base, 'space');
   mkdirSync(space);
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
-  });
   sessionId = (await request(app, 'session.create', { space })).session.sessionId;
 });
 

@@ -1,13 +1,13 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpaceSession, setLearningContext } from '@repa/host';
-import { createScriptedModel } from '@repa/host/testing';
 import { RepaError } from '@repa/protocol';
 import { SettingsStore } from '@repa/settings';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RepaApplication } from './repa-application.js';
+import type { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
 import { connectionOf, ended, listener, request } from './test/run-listener.js';
+import { openTestApplication } from './test/test-application.js';
 
 let app: RepaApplication | undefined;
 afterEach(async () => {
@@ -16,12 +16,9 @@ afterEach(async () => {
 });
 
 async function open(base = tempAppDirectory()) {
-  app = await RepaApplication.open({
-    appDirectory: join(base, 'app'),
-    agentDir: join(base, 'agent'),
-    model: await createScriptedModel(),
-  });
-  return { app, base };
+  const opened = await openTestApplication({}, base);
+  app = opened.app;
+  return opened;
 }
 
 /**

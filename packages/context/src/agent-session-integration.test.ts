@@ -22,6 +22,14 @@ import { withModelContext } from './with-model-context.js';
 const SNAPSHOT_TEXT = renderLearningContext(view('1'));
 const PAD = 'x'.repeat(400);
 const sha = (c: string) => c.repeat(64);
+/** `notes/a.md` changed on disk since the model last saw it, told as a notice. */
+const A_MODIFIED = {
+  target: 'notes/a.md',
+  kind: 'modified',
+  previousVersion: sha('a'),
+  version: sha('b'),
+  form: 'notice',
+} as const;
 
 /** The text of every provider message, in order, with its role. */
 function texts(context: TranscriptContext): string[] {
@@ -165,15 +173,7 @@ describe('filterCompactionPreparation', () => {
       await faux.session.prompt(`first ${PAD}`);
       const notice = buildFileChangeMessage(
         {
-          changes: [
-            {
-              target: 'notes/a.md',
-              kind: 'modified',
-              previousVersion: sha('a'),
-              version: sha('b'),
-              form: 'notice',
-            },
-          ],
+          changes: [A_MODIFIED],
         },
         'on-demand',
       );
@@ -203,16 +203,7 @@ describe('filterCompactionPreparation', () => {
 describe('injectFileChangeMessage', () => {
   describe('in the context handler', () => {
     const report: FileChangeReport = {
-      changes: [
-        {
-          target: 'notes/a.md',
-          kind: 'modified',
-          previousVersion: sha('a'),
-          version: sha('b'),
-          form: 'notice',
-          bytes: 12,
-        },
-      ],
+      changes: [{ ...A_MODIFIED, bytes: 12 }],
     };
 
     async function run(push: boolean) {

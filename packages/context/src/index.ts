@@ -2,6 +2,7 @@ export {
   appendLearningContextSnapshot,
   appendStudySummary,
 } from './append-learning-context-snapshot.js';
+export { type BareResourceLoaderOptions, bareResourceLoader } from './bare-resource-loader.js';
 export {
   decideLearningContextSnapshot,
   type LearningContextSnapshotDecision,

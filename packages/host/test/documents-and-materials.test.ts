@@ -8,10 +8,10 @@ import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { RepaError } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { PiConversationHost } from '../src/conversation/pi-conversation-host.js';
 import { buildLearningContext } from '../src/learning-context/build-learning-context.js';
 import { offlineModel } from '../src/models/choose-model.js';
 import { checkRunInput, readAttachments } from '../src/run-inputs.js';
+import { openOfflineHost } from '../src/test/offline-host.js';
 import { createFauxHost } from '../src/testing/index.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS, learningContext: false };
@@ -24,16 +24,8 @@ const lecture = makePdf([
 ]);
 
 async function offlineHost() {
-  const { space, appDirectory } = await createFauxHost();
-  const choice = await offlineModel();
-  const host = await PiConversationHost.open({
-    space,
-    appDirectory,
-    agentDir: join(appDirectory, 'agent'),
-    modelRuntime: choice.modelRuntime,
-    model: choice.model,
-  });
-  return { host, space: realpathSync(space), appDirectory };
+  const opened = await openOfflineHost();
+  return { ...opened, space: realpathSync(opened.space) };
 }
 
 const books = () => {

@@ -3,11 +3,11 @@
 // client and `RepaError` are the main entry's.
 export { tcpAuthParamsSchema } from './client/tcp-auth.js';
 export { webOpenParamsSchema } from './client/web-open.js';
-export { wireErrorSchema } from './errors/repa-error.js';
 export { approvalRecordSchema } from './v1/approvals.js';
 export { citationSchema, citationStatusSchema } from './v1/citations.js';
 export { idSchema, spaceRootSchema, timestampSchema, versionSchema } from './v1/common.js';
 export { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from './v1/content.js';
+export { wireErrorSchema } from './v1/errors/repa-error.js';
 export {
   invalidRequestFromZod,
   jsonRpcErrorSchema,

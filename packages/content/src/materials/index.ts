@@ -1,7 +1,2 @@
-export {
-  type AddMaterialInput,
-  addMaterial,
-  listMaterials,
-  type MaterialType,
-  removeMaterial,
-} from './material-grants.js';
+// Outside materials granted to spaces: all of material-grants.ts is the folder's to offer.
+export * from './material-grants.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentStore } from '../store/index.js';
+import { recordingFs } from '../test/recording-fs.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentObserver } from './content-observer.js';
 
@@ -11,26 +11,13 @@ const sha = (text: string | Uint8Array) => createHash('sha256').update(text).dig
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
-/** The real filesystem, counting the files opened (reads hash content; stats do not). */
-function countingFs() {
-  const opened: string[] = [];
-  const fs: FsLayer = {
-    ...nodeFsLayer,
-    open: (path, flags, mode) => {
-      opened.push(path);
-      return nodeFsLayer.open(path, flags, mode);
-    },
-  };
-  return { fs, opened };
-}
-
 async function setUp(
   files: Record<string, string | Uint8Array>,
   options: ConstructorParameters<typeof ContentObserver>[1] = {},
 ) {
   const root = await tempSpace(files);
   dirs.push(root);
-  const { fs, opened } = countingFs();
+  const { fs, opened } = recordingFs();
   const store = await ContentStore.open({ root, fs });
   const observer = new ContentObserver(store, options);
   const readAll = async (partial = false) => {

@@ -1,15 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  expectReceiptsOnDisk,
-  type NodeRun,
-  runNodeInPairs,
-  writeStoreChild,
-} from '../test/child-node.js';
-import { readTextTree, tempSpaces } from '../test/temp-space.js';
-import { ContentStore } from './content-store.js';
+import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
+import { expectKilledSave, killedStoreChild } from '../test/killed-save.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const folder = tempSpaces();
 
@@ -17,17 +11,8 @@ const folder = tempSpaces();
 // index's folder fsync runs beside the temp file's). The child reads `a.md` (a new identity),
 // saves one change and is killed with SIGKILL right after the named step; it prints the identity
 // it read before saving, so restart can check that an identity once shown survives.
-const CHILD = (distUrl: string) => `
-import { ContentStore } from ${JSON.stringify(distUrl)};
-const [root, killAt, kind] = process.argv.slice(2);
-const store = await ContentStore.open({
-  root,
-  hooks: {
-    step(step) {
-      if (step === killAt) process.kill(process.pid, 'SIGKILL');
-    },
-  },
-});
+const CHILD = killedStoreChild(`
+const [kind] = args;
 const a = await store.read('a.md');
 process.stdout.write(a.identity + '\\n');
 const change =
@@ -38,7 +23,7 @@ const change =
       : { target: 'b/new.md', content: Buffer.from('new b\\n'), expectedVersion: null };
 const receipts = await store.save([change], { operationId: 'op-single' });
 process.stdout.write(JSON.stringify(receipts));
-`;
+`);
 
 const OLD = { 'a.md': 'old a\n' };
 const NEW = {
@@ -72,7 +57,7 @@ describe('ContentStore.save of one change', () => {
       const results = await runNodeInPairs(
         node,
         script,
-        runs.map(({ kind, step }, index) => [cases[index] as string, step, kind]),
+        runs.map(({ kind, step }, index) => [cases[index] as string, step, '0', kind]),
       );
 
       for (const [index, { kind, step, expected }] of runs.entries()) {
@@ -81,28 +66,15 @@ describe('ContentStore.save of one change', () => {
         const result = results[index] as NodeRun;
         const [shownIdentity, printed] = result.stdout.split('\n');
         expect(shownIdentity, `${label}: ${result.stderr}`).toMatch(/^repa:document\//u);
-        if (step === 'none') {
-          expect(result.code, result.stderr).toBe(0);
-          await expectReceiptsOnDisk(root, printed as string, label);
-        } else {
-          expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
-          expect(printed, label).toBe('');
-        }
-
-        const store = await ContentStore.open({ root });
-        const tree = await readTextTree(root, { withRepa: true });
-        const visible = await readTextTree(root);
-        expect(visible, label).toEqual(expected === 'new' ? NEW[kind] : OLD);
-        expect(
-          Object.keys(tree).filter((path) => path.includes('repa-tmp')),
-          label,
-        ).toEqual([]);
-        const records = await readdir(join(root, '.repa/intents')).catch(() => []);
-        expect(records, label).toEqual(expected === 'old+record' ? ['op-single.json'] : []);
-        expect(
-          (await store.listRecoverable()).map((entry) => entry.operationId),
-          label,
-        ).toEqual(expected === 'old+record' ? ['op-single'] : []);
+        const { store, tree } = await expectKilledSave(
+          root,
+          { step, result, printed: printed as string, label },
+          {
+            visible: expected === 'new' ? NEW[kind] : OLD,
+            operationId: 'op-single',
+            recoverable: expected === 'old+record',
+          },
+        );
         // The identity the read showed survives the kill, wherever it came.
         if (existsSync(join(root, 'a.md'))) {
           expect((await store.read('a.md')).identity, label).toBe(shownIdentity);

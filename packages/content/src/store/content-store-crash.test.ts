@@ -1,30 +1,14 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  expectReceiptsOnDisk,
-  type NodeRun,
-  runNodeInPairs,
-  writeStoreChild,
-} from '../test/child-node.js';
-import { readTextTree, tempSpaces } from '../test/temp-space.js';
-import { ContentStore } from './content-store.js';
+import { type NodeRun, runNodeInPairs, writeStoreChild } from '../test/child-node.js';
+import { expectKilledSave, killedStoreChild } from '../test/killed-save.js';
+import { tempSpaces } from '../test/temp-space.js';
 
 const folder = tempSpaces();
 
 // The child opens the store from the built package, reads, saves three changes and is killed with
 // SIGKILL (no clean-up of any kind) right after the named step.
-const CHILD = (distUrl: string) => `
-import { ContentStore } from ${JSON.stringify(distUrl)};
-const [root, killAt, killIndex] = process.argv.slice(2);
-const store = await ContentStore.open({
-  root,
-  hooks: {
-    step(step, info) {
-      if (step === killAt && String(info.index ?? 0) === killIndex) process.kill(process.pid, 'SIGKILL');
-    },
-  },
-});
+const CHILD = killedStoreChild(`
 const a = await store.read('a.md');
 const c = await store.read('c.md');
 const receipts = await store.save(
@@ -36,7 +20,7 @@ const receipts = await store.save(
   { operationId: 'op-crash' },
 );
 process.stdout.write(JSON.stringify(receipts));
-`;
+`);
 
 const OLD = { 'a.md': 'old a\n', 'c.md': 'old c\n' };
 const NEW = { 'a.md': 'new a\n', 'b/new.md': 'new b\n' };
@@ -73,30 +57,15 @@ describe('ContentStore.save', () => {
         const label = `killed after ${step}#${at}`;
         const root = cases[index] as string;
         const result = results[index] as NodeRun;
-        if (step === 'none') {
-          expect(result.code, result.stderr).toBe(0);
-          // Nothing reported saved is missing from disk.
-          await expectReceiptsOnDisk(root, result.stdout, label);
-        } else {
-          expect(result.signal, `${label}: ${result.stderr}`).toBe('SIGKILL');
-          expect(result.stdout, label).toBe('');
-        }
-
-        const store = await ContentStore.open({ root });
-        const tree = await readTextTree(root, { withRepa: true });
-        const visible = await readTextTree(root);
-        expect(visible, label).toEqual(expected === 'new' ? NEW : OLD);
-        expect(
-          Object.keys(tree).filter((path) => path.includes('repa-tmp')),
-          label,
-        ).toEqual([]);
-        const recoverable = await store.listRecoverable();
-        const records = await readdir(join(root, '.repa/intents')).catch(() => []);
-        expect(records, label).toEqual(expected === 'old+record' ? ['op-crash.json'] : []);
-        expect(
-          recoverable.map((entry) => entry.operationId),
-          label,
-        ).toEqual(expected === 'old+record' ? ['op-crash'] : []);
+        const { store, tree } = await expectKilledSave(
+          root,
+          { step, result, printed: result.stdout, label },
+          {
+            visible: expected === 'new' ? NEW : OLD,
+            operationId: 'op-crash',
+            recoverable: expected === 'old+record',
+          },
+        );
         if (expected === 'new') {
           const a = await store.read('a.md');
           const b = await store.read('b/new.md');

@@ -12,10 +12,10 @@ import {
 } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { repaErrorOf } from '@repa/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentObserver } from '../observer/index.js';
+import { recordingFs } from '../test/recording-fs.js';
 import { removeAll, tempSpace } from '../test/temp-space.js';
 import { ContentStore } from './content-store.js';
 
@@ -122,14 +122,7 @@ describe('ContentStore inputs', () => {
 
     it('checkChanges reports a read file replaced by a FIFO as deleted without opening it', async () => {
       const root = await folder({ 'a.md': 'a\n' });
-      const opened: string[] = [];
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        open: (path, flags, mode) => {
-          opened.push(path);
-          return nodeFsLayer.open(path, flags, mode);
-        },
-      };
+      const { fs, opened } = recordingFs();
       const store = await ContentStore.open({ root, fs });
       const observer = new ContentObserver(store);
       const snapshot = await store.read('a.md');

@@ -1,29 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makePdf } from '@repa/fixtures';
+import { CELLS_NOTE as CELLS, makePdf } from '@repa/fixtures';
 import { describe, expect, it } from 'vitest';
-import { checkAnswerCitations, citationReadings } from '../citations/index.js';
-import { openTools } from '../test/content-tools.js';
+import { passageRun } from '../test/passage-run.js';
 import { tempSpaces } from '../test/temp-space.js';
 import { acceptCards } from './accept-cards.js';
 import { parseCardComment } from './card-comment.js';
-import {
-  draftRequestText,
-  parseDraftRequest,
-  parsePassage,
-  passageReadArguments,
-} from './draft-request.js';
+import { draftRequestText, parseDraftRequest, parsePassage } from './draft-request.js';
 import { draftedCards } from './drafted-cards.js';
 
 const space = tempSpaces();
-
-const CELLS = [
-  '# Cells', // 1
-  '', // 2
-  'ATP is the energy currency of the cell.', // 3
-  'Mitochondria make most of the ATP.', // 4
-  'Ribosomes build proteins.', // 5
-].join('\n');
 
 /** A draft run over `passage` in a real space: the real read tool's result, checked citations. */
 async function draft(
@@ -34,23 +20,17 @@ async function draft(
   alsoRead: Record<string, unknown>[] = [],
 ) {
   const root = await space(files);
-  const { store, call } = await openTools(root);
   const request = draftRequestText({
     passage: parsePassage(passage),
     ...(redraft ? { redraft } : {}),
   });
-  const messages = [];
-  for (const args of [passageReadArguments(parsePassage(passage)), ...alsoRead]) {
-    messages.push({
-      role: 'toolResult',
-      toolName: 'read',
-      isError: false,
-      ...(await call('read', args)),
-    });
-  }
-  const readings = citationReadings(messages);
-  const citations = await checkAnswerCitations(store, answer, readings);
-  const run = { runId: 'run1', request, output: answer, citations };
+  const { store, run } = await passageRun(root, {
+    passage,
+    request,
+    answer,
+    runId: 'run1',
+    alsoRead,
+  });
   return { root, store, run, drafted: await draftedCards(store, run) };
 }
 
@@ -134,7 +114,7 @@ describe('draftedCards', () => {
     await store.save([
       {
         target: 'notes/cells.md',
-        content: Buffer.from(`${CELLS}\nMore.\n`),
+        content: Buffer.from(`${CELLS}More.\n`),
         expectedVersion: drafted.cards[0]?.version ?? null,
       },
     ]);

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CELLS_NOTE } from '@repa/fixtures';
 import { describe, expect, it } from 'vitest';
-import { checkAnswerCitations, citationReadings } from '../citations/index.js';
-import { openTools } from '../test/content-tools.js';
+import { passageRun } from '../test/passage-run.js';
 import { tempSpaces } from '../test/temp-space.js';
 import { acceptCards } from './accept-cards.js';
-import { parsePassage, passageReadArguments } from './draft-request.js';
+import { parsePassage } from './draft-request.js';
 import { hintOf, isPassageQuote, parseGradeAnswer } from './quiz-grade.js';
 import { quizAsDraft, quizQuestions } from './quiz-questions.js';
 import {
@@ -18,25 +18,11 @@ import { StudyDeck } from './study-deck.js';
 
 const space = tempSpaces();
 
-const CELLS = [
-  '# Cells', // 1
-  '', // 2
-  'ATP is the energy currency of the cell.', // 3
-  'Mitochondria make most of the ATP.', // 4
-  'Ribosomes build proteins.', // 5
-].join('\n');
-
 /** A quiz run over `passage` in a real space: the real read tool's result, checked citations. */
 async function quiz(passage: string, count: number, answer: string) {
-  const root = await space({ 'notes/cells.md': CELLS });
-  const { store, call } = await openTools(root);
+  const root = await space({ 'notes/cells.md': CELLS_NOTE });
   const request = quizRequestText({ passage: parsePassage(passage), count });
-  const read = await call('read', passageReadArguments(parsePassage(passage)));
-  const readings = citationReadings([
-    { role: 'toolResult', toolName: 'read', isError: false, ...read },
-  ]);
-  const citations = await checkAnswerCitations(store, answer, readings);
-  const run = { runId: 'quiz1', request, output: answer, citations };
+  const { store, run } = await passageRun(root, { passage, request, answer, runId: 'quiz1' });
   return { root, store, run, quiz: await quizQuestions(store, run) };
 }
 

@@ -2,7 +2,7 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 
-// The file system layers and file times the ContentStore cost tests use.
+// The file system layers and file times the ContentStore tests use.
 
 /**
  * The real file system, recording the paths opened and every fsync of a file (by path, once done).

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEditToolDefinition, type ToolDefinition } from '@earendil-works/pi-coding-agent';
-import { type FsLayer, nodeFsLayer } from '@repa/durable-fs';
 import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { openTools, textOf } from '../test/content-tools.js';
+import { recordingFs } from '../test/recording-fs.js';
+import { editCallPreviewPending } from '../test/render-edit-call.js';
 import { readTree, tempSpaces } from '../test/temp-space.js';
 
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
@@ -75,14 +76,7 @@ describe('edit tool', () => {
     });
 
     it('edits a file it read whole, settled and unchanged, without opening it again', async () => {
-      const opened: string[] = [];
-      const fs: FsLayer = {
-        ...nodeFsLayer,
-        open: async (path, flags, mode) => {
-          opened.push(path);
-          return nodeFsLayer.open(path, flags, mode);
-        },
-      };
+      const { fs, opened } = recordingFs();
       const { call, file } = await readSettled({ fs });
       opened.length = 0;
       await call('edit', { path: 'f.txt', edits: [{ oldText: 'beta', newText: 'BETA' }] });
@@ -202,43 +196,14 @@ describe('edit tool', () => {
   });
 
   describe('renderCall', () => {
-    // A theme whose every method returns its last (text) argument.
-    const theme = new Proxy(
-      {},
-      {
-        get:
-          () =>
-          (...args: unknown[]) =>
-            args.at(-1),
-      },
-    ) as never;
-    const render = (tool: ToolDefinition, root: string) => {
-      const args = { path: 'f.txt', edits: [{ oldText: 'a', newText: 'b' }] };
-      const state: { callComponent?: { previewPending: boolean } } = {};
-      const context = {
-        args,
-        toolCallId: 'c1',
-        invalidate: () => undefined,
-        lastComponent: undefined,
-        state,
-        cwd: root,
-        executionStarted: false,
-        argsComplete: true,
-        isPartial: false,
-        expanded: false,
-        showImages: false,
-        isError: false,
-      };
-      tool.renderCall?.(args as never, theme, context as never);
-      return state.callComponent?.previewPending;
-    };
-
     it("never starts Pi's disk preview (R67)", async () => {
       const root = await space({ 'f.txt': 'a\n' });
       const { tools } = await openTools(root);
-      expect(render(tools.edit as ToolDefinition, root)).toBe(false);
+      expect(editCallPreviewPending(tools.edit as ToolDefinition, root)).toBe(false);
       // Pi's own renderer would read the file for a preview.
-      expect(render(createEditToolDefinition(root) as unknown as ToolDefinition, root)).toBe(true);
+      expect(
+        editCallPreviewPending(createEditToolDefinition(root) as unknown as ToolDefinition, root),
+      ).toBe(true);
       expect(Object.keys(await readTree(root))).toEqual(['f.txt']);
     });
   });

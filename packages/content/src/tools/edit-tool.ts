@@ -14,11 +14,11 @@ import { observedSnapshot } from './observed-snapshot.js';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { restoreLineEndings } from './restore-line-endings.js';
 import { diffsOfSave } from './save-diffs.js';
+import { savingCallState } from './saving-call.js';
 import { sharedParameters } from './shared-parameters.js';
-import { approvalOf } from './tool-approvals.js';
 import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
-import { cancelledCall, toolError } from './tool-errors.js';
-import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
+import { toolError } from './tool-errors.js';
+import type { ContentToolsOptions } from './tool-options.js';
 import type { ContentSaveDetails } from './write-tool.js';
 
 /** Details of an `edit` result: Pi's committed diff plus the save's operation id and receipts. */
@@ -91,12 +91,7 @@ export function createContentEditTool(options: ContentToolsOptions): ToolDefinit
       ((result, renderOptions, theme, context) =>
         renderResult(result, renderOptions, theme, { ...context, args: stripEdits(context.args) })),
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
-      if (signal?.aborted) throw toolError(cancelledCall());
-      const state: ToolCallState = {
-        address: params.path,
-        operationId: operationIdFrom(options),
-        approval: approvalOf(options, 'edit', toolCallId, signal),
-      };
+      const state = savingCallState(options, 'edit', toolCallId, params.path, signal);
       let piDetails: EditToolDetails | undefined;
       let text: string | undefined;
       try {

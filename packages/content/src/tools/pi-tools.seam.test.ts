@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
 } from '@earendil-works/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
+import { editCallPreviewPending } from '../test/render-edit-call.js';
 import { readTree, tempSpaces } from '../test/temp-space.js';
 
 type Verdict = 'KEEP' | 'RETIRE' | 'CHANGED';
@@ -50,38 +51,12 @@ describe('Pi seams of the content tools', () => {
   it('adapter sentinel: edit renderCall disk-preview stripping', async () => {
     const root = await space({ 'f.txt': 'a\n' });
     const tool = createEditToolDefinition(root) as unknown as ToolDefinition;
-    const theme = new Proxy(
-      {},
-      {
-        get:
-          () =>
-          (...args: unknown[]) =>
-            args.at(-1),
-      },
-    ) as never;
-    const args = { path: 'f.txt', edits: [{ oldText: 'a', newText: 'b' }] };
-    const state: { callComponent?: { previewPending?: boolean } } = {};
-    const context = {
-      args,
-      toolCallId: 'c1',
-      invalidate: () => undefined,
-      lastComponent: undefined,
-      state,
-      cwd: root,
-      executionStarted: false,
-      argsComplete: true,
-      isPartial: false,
-      expanded: false,
-      showImages: false,
-      isError: false,
-    };
     let verdict: Verdict;
     let detail: string;
     if (tool.renderCall === undefined) {
       [verdict, detail] = ['RETIRE', "Pi's edit tool has no renderCall (nothing to strip)"];
     } else {
-      tool.renderCall(args as never, theme, context as never);
-      const pending = state.callComponent?.previewPending;
+      const pending = editCallPreviewPending(tool, root);
       [verdict, detail] =
         pending === true
           ? ['KEEP', "Pi's edit renderCall still starts a disk preview of the file"]

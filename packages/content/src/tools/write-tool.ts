@@ -9,12 +9,12 @@ import type { SaveDiff, SaveReceipt } from '@repa/protocol';
 import { Type } from 'typebox';
 import { PATH_DESCRIPTION } from './read-tool.js';
 import { diffsOfSave } from './save-diffs.js';
+import { savingCallState } from './saving-call.js';
 import { sharedParameters } from './shared-parameters.js';
 import { refuseSkillFile } from './skill-files.js';
-import { approvalOf } from './tool-approvals.js';
-import { inToolCall, runToolCall, type ToolCallState } from './tool-call-context.js';
-import { cancelledCall, toolError } from './tool-errors.js';
-import { type ContentToolsOptions, operationIdFrom } from './tool-options.js';
+import { inToolCall, runToolCall } from './tool-call-context.js';
+import { toolError } from './tool-errors.js';
+import type { ContentToolsOptions } from './tool-options.js';
 
 /** Details of a saving tool's result. */
 export interface ContentSaveDetails {
@@ -69,12 +69,7 @@ export function createContentWriteTool(options: ContentToolsOptions): ToolDefini
       ((result, renderOptions, theme, context) =>
         renderResult({ ...result, details: undefined }, renderOptions, theme, context)),
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
-      if (signal?.aborted) throw toolError(cancelledCall());
-      const state: ToolCallState = {
-        address: params.path,
-        operationId: operationIdFrom(options),
-        approval: approvalOf(options, 'write', toolCallId, signal),
-      };
+      const state = savingCallState(options, 'write', toolCallId, params.path, signal);
       try {
         await refuseSkillFile(options, params.path);
         await runToolCall(state, () => base.execute(toolCallId, params, signal, undefined, ctx));

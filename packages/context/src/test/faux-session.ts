@@ -11,12 +11,12 @@ import {
 import {
   type AgentSession,
   createAgentSession,
-  DefaultResourceLoader,
   type ExtensionFactory,
   ModelRuntime,
   type SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
+import { bareResourceLoader } from '../bare-resource-loader.js';
 
 /** A real Pi AgentSession on the faux provider, recording every provider request. */
 export interface FauxSession {
@@ -54,20 +54,14 @@ export async function createFauxSession(options: {
   const settingsManager = SettingsManager.inMemory({
     compaction: { enabled: false, keepRecentTokens: options.keepRecentTokens ?? 20000 },
   });
-  const resourceLoader = new DefaultResourceLoader({
+  const resourceLoader = await bareResourceLoader({
     cwd,
     agentDir,
     settingsManager,
-    noExtensions: true,
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    noContextFiles: true,
     extensionFactories: options.extension
       ? [{ name: 'repa-test', factory: options.extension }]
       : [],
   });
-  await resourceLoader.reload();
   const { session } = await createAgentSession({
     cwd,
     agentDir,

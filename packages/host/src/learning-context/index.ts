@@ -1,10 +1,5 @@
-export {
-  type BuildCut,
-  type BuildLearningContextOptions,
-  type BuildProgress,
-  type BuiltLearningContext,
-  buildLearningContext,
-} from './build-learning-context.js';
+// Building a space's learning context: all of build-learning-context.ts is the folder's to offer.
+export * from './build-learning-context.js';
 export {
   getLearningContext,
   lastProvidedRevision,

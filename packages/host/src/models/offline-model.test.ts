@@ -6,32 +6,16 @@ import { makePdf } from '@repa/fixtures';
 import type { PromptSettings, RunEvent } from '@repa/protocol';
 import { DEFAULT_PROMPT_SETTINGS } from '@repa/settings';
 import { describe, expect, it } from 'vitest';
-import { PiConversationHost } from '../conversation/pi-conversation-host.js';
-import { createFauxHost } from '../testing/index.js';
-import { offlineModel } from './choose-model.js';
+import type { PiConversationHost } from '../conversation/pi-conversation-host.js';
+import { openOfflineHost } from '../test/offline-host.js';
 
 const defaults: PromptSettings = { ...DEFAULT_PROMPT_SETTINGS };
 const toolNames = (events: RunEvent[]) =>
   events.flatMap((event) => (event.type === 'tool-start' ? [event.toolName] : []));
 
-async function offlineHost(piSettings?: SettingsManager) {
-  // createFauxHost builds the temp dirs; the host itself runs on the offline model.
-  const { space, appDirectory } = await createFauxHost();
-  const choice = await offlineModel();
-  const host = await PiConversationHost.open({
-    space,
-    appDirectory,
-    agentDir: join(appDirectory, 'agent'),
-    modelRuntime: choice.modelRuntime,
-    model: choice.model,
-    ...(piSettings ? { piSettings } : {}),
-  });
-  return { host, space };
-}
-
 describe('the offline model', () => {
   it('answers a question from the file it names, through the read tool', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(
       join(space, 'cells.md'),
       '# Cells\nMitochondria make ATP for the cell.\nRibosomes make proteins.\n',
@@ -56,7 +40,7 @@ describe('the offline model', () => {
   });
 
   it('answers with prose, not with the Markdown heading', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(join(space, 'tides.md'), '# Tides\nTides are caused by the moon.\n');
     const outcome = await host.send('What does tides.md say about tides?', defaults);
     expect(outcome.output).toBe(
@@ -67,7 +51,7 @@ describe('the offline model', () => {
   });
 
   it('performs a requested edit through read and edit, with a receipt', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(join(space, 'todo.md'), 'Study mitosis\r\nStudy meiosis\r\n');
     const events: RunEvent[] = [];
     const outcome = await host.send(
@@ -89,7 +73,7 @@ describe('the offline model', () => {
   });
 
   it('applies a patch in the request after reading each file it updates, with receipts', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(join(space, 'a.md'), 'alpha\n');
     writeFileSync(join(space, 'b.md'), 'beta\n');
     const events: RunEvent[] = [];
@@ -119,7 +103,7 @@ describe('the offline model', () => {
   });
 
   it('searches when the request names no file, reads the best hit and names it', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     mkdirSync(join(space, 'notes'));
     writeFileSync(join(space, 'notes/tides.md'), '# Tides\nTides are caused by the moon.\n');
     writeFileSync(join(space, 'notes/birds.md'), '# Birds\nGulls nest on cliffs.\n');
@@ -136,7 +120,7 @@ describe('the offline model', () => {
   });
 
   it('falls back to find by name when no line matches', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(join(space, 'tide-tables.md'), 'High water at 06:12.\n');
     const events: RunEvent[] = [];
     const outcome = await host.send('anything on tides?', defaults, {
@@ -150,7 +134,7 @@ describe('the offline model', () => {
   });
 
   it('says what it is when the request names no file', async () => {
-    const { host } = await offlineHost();
+    const { host } = await openOfflineHost();
     const outcome = await host.send('hello', defaults);
     expect(outcome.output).toMatch(
       /^\[repa-offline\] I am a local responder, not a language model\./,
@@ -161,7 +145,7 @@ describe('the offline model', () => {
 
 /** An offline host that keeps as little as Pi allows when compacting, with a note to read. */
 async function compactingHost() {
-  const { host, space } = await offlineHost(
+  const { host, space } = await openOfflineHost(
     SettingsManager.inMemory({
       compaction: { enabled: false, keepRecentTokens: 1 },
       retry: { enabled: false },
@@ -211,7 +195,7 @@ const draft = (passage: string) => draftRequestText({ passage: parsePassage(pass
 
 describe('the offline model drafting cards', () => {
   it('reads the passage, then answers with cloze cards citing the lines it read', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(
       join(space, 'cells.md'),
       '# Cells\n\nATP is the energy currency of the cell.\nMitochondria make most of the ATP.\n\nRibosomes build proteins.\n',
@@ -240,7 +224,7 @@ describe('the offline model drafting cards', () => {
   });
 
   it('drafts from one page of a PDF, citing lines on that page', async () => {
-    const { host, space } = await offlineHost();
+    const { host, space } = await openOfflineHost();
     writeFileSync(
       join(space, 'book.pdf'),
       makePdf([

@@ -7,11 +7,11 @@ import {
 } from '@earendil-works/pi-ai';
 import {
   createAgentSession,
-  DefaultResourceLoader,
   type ModelRuntime,
   SessionManager,
   SettingsManager,
 } from '@earendil-works/pi-coding-agent';
+import { bareResourceLoader } from '@repa/context';
 import { OFFLINE_MODEL_ID, RepaError } from '@repa/protocol';
 
 /** Pi's stored credentials, held in memory: `auth.json` is read, never created or written. */
@@ -71,17 +71,7 @@ export async function piDefaultModel(
 ): Promise<Model<string> | undefined> {
   const modelRuntime = withoutOffline(runtime);
   const settingsManager = SettingsManager.create(agentDir, agentDir);
-  const resourceLoader = new DefaultResourceLoader({
-    cwd: agentDir,
-    agentDir,
-    settingsManager,
-    noExtensions: true,
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    noContextFiles: true,
-  });
-  await resourceLoader.reload();
+  const resourceLoader = await bareResourceLoader({ cwd: agentDir, agentDir, settingsManager });
   const { session } = await createAgentSession({
     cwd: agentDir,
     agentDir,

@@ -5,11 +5,5 @@ export {
   resourceDiagnostics,
   withoutRefusedExtensions,
 } from './package-resources.js';
-export {
-  addPiPackage,
-  listPiPackages,
-  type PackageChange,
-  type PackagesListing,
-  type PackagesScope,
-  removePiPackage,
-} from './pi-packages.js';
+// Pi packages added, removed and listed: all of pi-packages.ts is the folder's to offer.
+export * from './pi-packages.js';

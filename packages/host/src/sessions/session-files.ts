@@ -119,14 +119,23 @@ async function quarantine(path: string, bytes: Buffer, mtime: Date): Promise<str
   return target;
 }
 
-/** A symlink, FIFO, device or socket named like a session: listed as damaged, never opened. */
-function notRegular(path: string, mtime: Date): SessionFileState {
+/** A session file listed as damaged by `damage` (its id and creation time from its name), unread. */
+function listedDamaged(path: string, mtime: Date, damage: RepaError): SessionFileState {
   const named = sessionIdOfFileName(path);
   return {
     sessionId: named.sessionId,
     createdAt: named.createdAt,
     modifiedAt: mtime.toISOString(),
-    damage: new RepaError(
+    damage,
+  };
+}
+
+/** A symlink, FIFO, device or socket named like a session: listed as damaged, never opened. */
+function notRegular(path: string, mtime: Date): SessionFileState {
+  return listedDamaged(
+    path,
+    mtime,
+    new RepaError(
       'session_damaged',
       `Session file ${path} is not a regular file (a symlink, FIFO, device or socket).`,
       {
@@ -134,17 +143,15 @@ function notRegular(path: string, mtime: Date): SessionFileState {
         details: { path, problem: 'not a regular file' },
       },
     ),
-  };
+  );
 }
 
 /** A regular file past {@link SESSION_FILE_LIMIT}: listed as damaged, never read. */
 function tooLarge(path: string, size: number, mtime: Date): SessionFileState {
-  const named = sessionIdOfFileName(path);
-  return {
-    sessionId: named.sessionId,
-    createdAt: named.createdAt,
-    modifiedAt: mtime.toISOString(),
-    damage: new RepaError(
+  return listedDamaged(
+    path,
+    mtime,
+    new RepaError(
       'data_too_large',
       `Session file ${path} has ${size} bytes; Repa reads session files of at most ${SESSION_FILE_LIMIT}.`,
       {
@@ -152,7 +159,7 @@ function tooLarge(path: string, size: number, mtime: Date): SessionFileState {
         details: { path, size, limit: SESSION_FILE_LIMIT },
       },
     ),
-  };
+  );
 }
 
 /**

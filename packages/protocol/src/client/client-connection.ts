@@ -1,4 +1,4 @@
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import { jsonRpcResponseSchema } from '../v1/json-rpc.js';
 import type { RepaTransport } from './repa-transport.js';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RepaError } from '../errors/repa-error.js';
 import {
   event,
   repaErrorOf,
@@ -8,7 +7,8 @@ import {
   useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
-import type { RunEventNotification } from '../v1/runs.js';
+import { RepaError } from '../v1/errors/repa-error.js';
+import type { RunEventNotification } from '../v1/wire-types.generated.js';
 
 const { serve, clientOf } = useScriptedServers();
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { RepaError } from '../errors/repa-error.js';
 import { PROTOCOL_VERSION } from '../v1/common.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import {
   type V1Method,
   type V1Notification,
@@ -10,7 +10,8 @@ import {
   v1Methods,
   v1Notifications,
 } from '../v1/methods.js';
-import { isTerminalRunStatus, type RunEventNotification, type RunInfo } from '../v1/runs.js';
+import { isTerminalRunStatus } from '../v1/runs.js';
+import type { RunEventNotification, RunInfo } from '../v1/wire-types.generated.js';
 import { ClientConnection } from './client-connection.js';
 import type { RepaTransportFactory } from './repa-transport.js';
 import {

@@ -1,4 +1,4 @@
-import type { RepaError } from '../errors/repa-error.js';
+import type { RepaError } from '../v1/errors/repa-error.js';
 
 /**
  * One connection to a Repa daemon carrying JSON-RPC 2.0 messages, one message per frame (a line of

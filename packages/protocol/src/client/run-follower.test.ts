@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RepaError } from '../errors/repa-error.js';
 import {
   event,
   repaErrorOf,
@@ -8,7 +7,8 @@ import {
   useScriptedServers,
   withInitialize,
 } from '../test/scripted-server.js';
-import type { JsonRpcRequest } from '../v1/json-rpc.js';
+import { RepaError } from '../v1/errors/repa-error.js';
+import type { JsonRpcRequest } from '../v1/wire-types.generated.js';
 import type { RunUpdate } from './run-follower.js';
 
 const { serve, clientOf } = useScriptedServers();

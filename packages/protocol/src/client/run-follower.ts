@@ -1,5 +1,6 @@
-import { RepaError } from '../errors/repa-error.js';
-import { isTerminalRunStatus, type RunEventNotification, type RunInfo } from '../v1/runs.js';
+import { RepaError } from '../v1/errors/repa-error.js';
+import { isTerminalRunStatus } from '../v1/runs.js';
+import type { RunEventNotification, RunInfo } from '../v1/wire-types.generated.js';
 
 /** What a {@link RunFollower} yields. */
 export type RunUpdate =

@@ -1,4 +1,4 @@
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import type { RepaTransport, RepaTransportFactory } from './repa-transport.js';
 
 /**

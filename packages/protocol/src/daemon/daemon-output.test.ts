@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import { daemonPaths } from './app-directory.js';
 import {
   formatDaemonFailure,

@@ -1,4 +1,4 @@
-import { isRepaErrorCode, type RepaError, type RepaErrorCode } from '../errors/repa-error.js';
+import { isRepaErrorCode, type RepaError, type RepaErrorCode } from '../v1/errors/repa-error.js';
 
 /** The model label of the embedded offline responder (`initialize`'s `server.model`, `--model`). */
 export const OFFLINE_MODEL_ID = 'repa-offline';

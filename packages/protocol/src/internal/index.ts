@@ -14,7 +14,7 @@ export {
 export {
   errorResponse,
   JSON_RPC_ERROR_CODES,
-  type JsonRpcRequest,
   type JsonRpcResponse,
   jsonRpcCodeFor,
 } from '../v1/json-rpc.js';
+export type { JsonRpcRequest } from '../v1/wire-types.generated.js';

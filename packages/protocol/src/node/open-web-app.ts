@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { WEB_OPEN_METHOD } from '../client/web-open.js';
-import { RepaError } from '../errors/repa-error.js';
 import { PROTOCOL_VERSION } from '../v1/common.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import { encodeFrame, FrameDecoder } from '../v1/framing.js';
 import { jsonRpcResponseSchema } from '../v1/json-rpc.js';
 

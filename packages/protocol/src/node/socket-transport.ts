@@ -6,7 +6,7 @@ import {
 } from '../client/create-repa-client.js';
 import type { RepaTransport, RepaTransportFactory } from '../client/repa-transport.js';
 import { TCP_AUTH_METHOD } from '../client/tcp-auth.js';
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameDecoder } from '../v1/framing.js';
 
 /** Where the daemon listens: its unix socket, or its loopback TCP listener with the token. */

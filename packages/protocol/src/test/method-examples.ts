@@ -1,3 +1,4 @@
+import { runInfo } from '../testing/index.js';
 import type { v1Methods } from '../v1/methods.js';
 import { approvalExamples } from './approval-examples.js';
 import { studyCheckExamples } from './study-check-examples.js';
@@ -10,27 +11,10 @@ import { studyQuizExamples } from './study-quiz-examples.js';
 
 /** A sha256 hex digest. */
 export const sha = 'a'.repeat(64);
-const promptSettings = {
-  base: null,
-  append: '',
-  projectInstructions: false,
-  skillCatalog: true,
-  environment: true,
-  learningContext: true,
-  fileChanges: 'on-demand',
-};
-const run = {
-  runId: 'r1',
-  requestId: 'q1',
-  space: '/spaces/a',
-  sessionId: 's1',
-  input: { type: 'text', text: 'hello' },
+const run = runInfo({
   status: 'accepted',
-  attempt: 1,
-  promptSettings,
   settingsRevisions: { application: 3, space: 1, session: 0 },
-  acceptedAt: '2026-12-02T10:00:00.000Z',
-};
+});
 const item = {
   key: 'prompts.base',
   value: '',

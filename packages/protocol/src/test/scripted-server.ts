@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { RepaClient, RepaClientOptions } from '../client/create-repa-client.js';
-import type { RepaError } from '../errors/repa-error.js';
 import {
   createRepaClient,
   type RepaClientTarget,
   type SocketTransportOptions,
 } from '../node/socket-transport.js';
+import type { RepaError } from '../v1/errors/repa-error.js';
 import { encodeFrame, FrameDecoder } from '../v1/framing.js';
-import { errorResponse, type JsonRpcRequest } from '../v1/json-rpc.js';
-import type { RunEventNotification } from '../v1/runs.js';
+import { errorResponse } from '../v1/json-rpc.js';
+import type { JsonRpcRequest, RunEventNotification } from '../v1/wire-types.generated.js';
 
 /** One connection to a {@link ScriptedServer}, as the test sees it. */
 export class ScriptedConnection {

@@ -1,14 +1,10 @@
+import { tidesLine3, tidesRunParams } from './tides-passage.js';
+
 /** Valid examples of the `study.draft|drafted|accept` methods, around a run example. */
 export function studyDraftExamples(run: object, sha: string) {
   return {
     'study.draft': {
-      params: {
-        space: '/spaces/a',
-        sessionId: 's1',
-        requestId: 'q1',
-        passage: 'notes/tides.md:3-9',
-        overrides: { model: 'repa-offline' },
-      },
+      params: { ...tidesRunParams, overrides: { model: 'repa-offline' } },
       result: { run, resubmitted: false, passage: 'notes/tides.md:3-9' },
     },
     'study.drafted': {
@@ -22,16 +18,7 @@ export function studyDraftExamples(run: object, sha: string) {
             id: 'cabcdefghij',
             front: 'The tide turns every ==six hours==.',
             back: '',
-            cite: 'notes/tides.md:3',
-            citation: {
-              index: 1,
-              text: '[notes/tides.md:3]',
-              offset: 40,
-              document: 'notes/tides.md',
-              startLine: 3,
-              endLine: 3,
-              status: 'verified',
-            },
+            ...tidesLine3,
             version: sha,
             quote: 'The tide turns every six hours.',
           },

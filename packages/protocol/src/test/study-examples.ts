@@ -1,3 +1,13 @@
+/** The card the review examples show: a basic card of `cards.md`. */
+const atpCard = {
+  id: 'catpcard001',
+  note: 'cards.md',
+  line: 3,
+  kind: 'basic',
+  front: 'What stores energy?',
+  back: 'ATP',
+} as const;
+
 /** Valid examples of the `study.due|rate|undo|status|export` methods. */
 export const studyExamples = {
   'study.due': {
@@ -5,12 +15,7 @@ export const studyExamples = {
     result: {
       cards: [
         {
-          id: 'catpcard001',
-          note: 'cards.md',
-          line: 3,
-          kind: 'basic',
-          front: 'What stores energy?',
-          back: 'ATP',
+          ...atpCard,
           tags: ['bio'],
           source: {
             status: 'changed',
@@ -43,12 +48,7 @@ export const studyExamples = {
     params: { space: '/spaces/a', card: 'catpcard001', rating: 3, durationMs: 4200, mode: 'flip' },
     result: {
       card: {
-        id: 'catpcard001',
-        note: 'cards.md',
-        line: 3,
-        kind: 'basic',
-        front: 'What stores energy?',
-        back: 'ATP',
+        ...atpCard,
         tags: [],
         source: { status: 'ok', cite: 'src/atp.md:2-3' },
         fsrs: {

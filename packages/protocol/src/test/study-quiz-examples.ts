@@ -1,14 +1,10 @@
+import { tidesLine3, tidesRunParams } from './tides-passage.js';
+
 /** Valid examples of the `study.quiz|quizzed|answer|graded|override` methods, around a run example. */
 export function studyQuizExamples(run: object, sha: string) {
   return {
     'study.quiz': {
-      params: {
-        space: '/spaces/a',
-        sessionId: 's1',
-        requestId: 'q1',
-        passage: 'notes/tides.md:3-9',
-        count: 3,
-      },
+      params: { ...tidesRunParams, count: 3 },
       result: { run, resubmitted: false, passage: 'notes/tides.md:3-9' },
     },
     'study.quizzed': {
@@ -22,16 +18,7 @@ export function studyQuizExamples(run: object, sha: string) {
             id: 'cabcdefghij',
             question: 'The tide turns every _____.',
             kind: 'cloze',
-            cite: 'notes/tides.md:3',
-            citation: {
-              index: 1,
-              text: '[notes/tides.md:3]',
-              offset: 40,
-              document: 'notes/tides.md',
-              startLine: 3,
-              endLine: 3,
-              status: 'verified',
-            },
+            ...tidesLine3,
             version: sha,
           },
         ],

@@ -1,4 +1,4 @@
-import type { RunInfo } from '../v1/runs.js';
+import type { RunInfo } from '../v1/wire-types.generated.js';
 
 export { repaErrorOf } from './repa-error-of.js';
 

@@ -1,4 +1,4 @@
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from '../v1/errors/repa-error.js';
 
 /** The `RepaError` `promise` rejects with; fails the test when it resolves or rejects otherwise. */
 export async function repaErrorOf(promise: Promise<unknown>): Promise<RepaError> {

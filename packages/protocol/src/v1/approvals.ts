@@ -79,5 +79,3 @@ export const approvalRecordSchema = z
     id: 'ApprovalRecord',
     description: 'One approval request of a run (`tools.edits` `ask`) and its answer.',
   });
-
-export type { ApprovalAnswer, ApprovalDecision, ApprovalRecord } from './wire-types.generated.js';

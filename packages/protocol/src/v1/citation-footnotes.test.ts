@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Citation, citationFootnotes } from './citations.js';
+import { citationFootnotes } from './citations.js';
+import type { Citation } from './wire-types.generated.js';
 
 const citation = (fields: Partial<Citation>): Citation =>
   ({

@@ -63,8 +63,6 @@ export const citationSchema = z
     description: 'One citation of an answer, as written and as checked against what the run read.',
   });
 
-export type { Citation, CitationStatus } from './wire-types.generated.js';
-
 /**
  * Where a citation points, in words: `notes/tides.md, lines 12–18`, `book.pdf p. 4, lines 3–9` for a
  * page, or `book.epub ch. 2, line 3` for an EPUB's chapter (`#p` counts its chapters; the lines

@@ -57,5 +57,3 @@ export const fileChangeSchema = z
 export const fileChangeReportSchema = z.object({
   changes: z.array(fileChangeSchema).describe('The changes, in target order.'),
 });
-
-export type { FileChange, FileChangeReport, SaveReceipt } from './wire-types.generated.js';

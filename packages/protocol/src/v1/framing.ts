@@ -1,4 +1,4 @@
-import { RepaError } from '../errors/repa-error.js';
+import { RepaError } from './errors/repa-error.js';
 
 /** Default limit of one newline-delimited JSON frame: 8 MiB. */
 export const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;

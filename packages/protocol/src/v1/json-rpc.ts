@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RepaError, type RepaErrorCode, wireErrorSchema } from '../errors/repa-error.js';
+import { RepaError, type RepaErrorCode, wireErrorSchema } from './errors/repa-error.js';
 import { issueWords } from './issue-words.js';
 
 const jsonRpcIdSchema = z.union([z.string(), z.number().int()]);
@@ -95,5 +95,3 @@ export function invalidRequestFromZod(
   const message = /[.!?]$/.test(summary) ? summary : `${summary}.`;
   return new RepaError('invalid_request', message, { details: { issues } });
 }
-
-export type { JsonRpcRequest } from './wire-types.generated.js';

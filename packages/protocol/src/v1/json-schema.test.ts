@@ -1,6 +1,6 @@
 // The openness policy, descriptions and precision of schema/v1.json.
 import { describe, expect, it } from 'vitest';
-import { REPA_ERROR_CODES } from '../errors/repa-error.js';
+import { REPA_ERROR_CODES } from './errors/repa-error.js';
 import { v1JsonSchemas } from './json-schema.js';
 import { v1Methods } from './methods.js';
 import { SETTING_KEYS } from './setting-items.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { PROTOCOL_VERSION } from './common.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 import { JSON_RPC_ERROR_CODES } from './json-rpc.js';
 import { v1Methods, v1Notifications } from './methods.js';
 

@@ -31,5 +31,3 @@ export const learningContextSchema = z.looseObject({
       'Each source with the sha256 it was built from and whether it changed or vanished since.',
     ),
 });
-
-export type { LearningContext, LearningContextSourceState } from './wire-types.generated.js';

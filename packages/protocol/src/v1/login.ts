@@ -31,5 +31,3 @@ export const loginProgressSchema = z.looseObject({
     ),
   options: z.array(loginOptionSchema).optional().describe('The choices of a `select` prompt.'),
 });
-
-export type { LoginProgress, LoginType } from './wire-types.generated.js';

@@ -97,10 +97,3 @@ export const modelDecisionSchema = z.looseObject({
       'The connection it would use: provider and credential source, e.g. `anthropic:auth-file`.',
     ),
 });
-
-export type {
-  CredentialSource,
-  ModelDecision,
-  ModelInfo,
-  ModelSource,
-} from './wire-types.generated.js';

@@ -67,10 +67,3 @@ export const configuredPackageSchema = z
     filtered: z.boolean().describe("True when Pi's settings load only some of its resources."),
   })
   .meta({ id: 'ConfiguredPackage', description: 'One Pi package configured at a level.' });
-
-export type {
-  ConfiguredPackage,
-  PackageLevel,
-  PackageResource,
-  ResourceDiagnostic,
-} from './wire-types.generated.js';

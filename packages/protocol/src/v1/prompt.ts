@@ -33,5 +33,3 @@ export const promptSectionReportSchema = z
     description:
       'What the model was told in one section of the system prompt, and why a section is absent.',
   });
-
-export type { PromptSectionName, PromptSectionReport } from './wire-types.generated.js';

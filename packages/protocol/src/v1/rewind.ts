@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { versionSchema } from './common.js';
 import { saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 
 /** What one save changed in one file, from the bytes it replaced and the bytes it wrote. */
 export const saveDiffSchema = z
@@ -143,12 +143,3 @@ export const rewindResultSchema = z
       .describe('The files the model is told at its next request were rewound.'),
   })
   .meta({ id: 'RewindResult', description: 'What a rewind did, or as a preview would do.' });
-
-export type {
-  CommandChange,
-  RewindFile,
-  RewindResult,
-  RunChangeKind,
-  RunFileDiff,
-  SaveDiff,
-} from './wire-types.generated.js';

@@ -116,13 +116,3 @@ export const runInputViewSchema = z
     }),
   ])
   .meta({ id: 'RunInput', description: "A run's input." });
-
-export type {
-  RunAttachment,
-  RunImage,
-  RunImageData,
-  RunImageFile,
-  RunImageView,
-  RunInput,
-  RunInputView,
-} from './wire-types.generated.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { approvalAnsweredShape, approvalRecordSchema, approvalRequestShape } from './approvals.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 import { modelSourceSchema } from './models.js';
 import { packageResourceSchema } from './packages.js';
 import { promptSectionReportSchema } from './prompt.js';
@@ -366,29 +366,3 @@ export const runEventNotificationSchema = z.object({
   seq: z.number().int().positive().describe('Per-run sequence number, from 1, without gaps.'),
   event: runEventSchema.describe('The event.'),
 });
-
-export type {
-  AttachedSource,
-  RunApprovalAnsweredEvent,
-  RunApprovalRequestEvent,
-  RunCompactionEvent,
-  RunContextSnapshotEvent,
-  RunDelivery,
-  RunEvent,
-  RunEventNotification,
-  RunFileChangeNoticeEvent,
-  RunFollowUpDeliveredEvent,
-  RunInfo,
-  RunOverrides,
-  RunPromptSectionsEvent,
-  RunRetryEvent,
-  RunSourcesAttachedEvent,
-  RunStatus,
-  RunStatusEvent,
-  RunSteerDeliveredEvent,
-  RunTextDeltaEvent,
-  RunToolEndEvent,
-  RunToolProgressEvent,
-  RunToolStartEvent,
-  RunUsage,
-} from './wire-types.generated.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../errors/repa-error.js';
 import { citationSchema } from './citations.js';
 import { idSchema, spaceRootSchema, timestampSchema } from './common.js';
 import { fileChangeSchema, saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
 import { saveDiffSchema } from './rewind.js';
 
 /** A session of a space. */
@@ -122,5 +122,3 @@ export const historyItemSchema = z
     id: 'HistoryItem',
     description: 'One public history item (spec R27).',
   });
-
-export type { HistoryItem, HistoryToolCall, SessionInfo } from './wire-types.generated.js';

@@ -220,18 +220,3 @@ export const settingsScopeSchema = z.strictObject({
     .describe('The space root (an absolute path); required for `space` and `session` levels.'),
   sessionId: idSchema.optional().describe('The session id; required for the `session` level.'),
 });
-
-export type {
-  BashMode,
-  EditsMode,
-  FileChangesMode,
-  ModelSettings,
-  ModelSettingsSources,
-  PromptSettings,
-  PromptSettingsSources,
-  SettingItemView,
-  SettingsLevel,
-  StudyMode,
-  ThinkingLevel,
-  WritableSettingsLevel,
-} from './wire-types.generated.js';

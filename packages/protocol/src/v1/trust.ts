@@ -48,5 +48,3 @@ export const restrictedItemSchema = z
 
 /** Why a space is trusted: the learner trusted it, or Repa made it a space from a plain folder. */
 export const trustReasonSchema = z.enum(['user', 'created']);
-
-export type { RestrictedItem, RestrictedKind, TrustReason } from './wire-types.generated.js';

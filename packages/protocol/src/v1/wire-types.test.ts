@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type WireError, wireErrorSchema } from '../errors/repa-error.js';
 import { clean, emittedDocs } from '../test/emitted-docs.js';
 import type { Holds, Same } from '../test/type-equality.js';
 import { approvalRecordSchema } from './approvals.js';
 import { citationSchema } from './citations.js';
-import {
-  type FileChange,
-  type FileChangeReport,
-  fileChangeReportSchema,
-  fileChangeSchema,
-  type SaveReceipt,
-  saveReceiptSchema,
-} from './content.js';
-import { type JsonRpcRequest, jsonRpcRequestSchema } from './json-rpc.js';
+import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from './content.js';
+import { wireErrorSchema } from './errors/repa-error.js';
+import { jsonRpcRequestSchema } from './json-rpc.js';
 import { v1JsonSchemas } from './json-schema.js';
-import {
-  type LearningContext,
-  type LearningContextSourceState,
-  learningContextSchema,
-  learningContextSourceStateSchema,
-} from './learning-context.js';
+import { learningContextSchema, learningContextSourceStateSchema } from './learning-context.js';
 import { materialSchema } from './methods/materials.js';
 import { studyCardSchema, studyCardStateSchema, studyDueCardSchema } from './methods/study.js';
 import { draftedCardSchema, droppedCardSchema } from './methods/study-drafts.js';
@@ -32,107 +20,63 @@ import {
   studyProgressSchema,
 } from './methods/study-status.js';
 import { type V1Method, type V1Notification, v1Methods, v1Notifications } from './methods.js';
-import {
-  type ModelDecision,
-  type ModelInfo,
-  modelDecisionSchema,
-  modelInfoSchema,
-} from './models.js';
+import { modelDecisionSchema, modelInfoSchema } from './models.js';
 import {
   configuredPackageSchema,
   packageResourceSchema,
   resourceDiagnosticSchema,
 } from './packages.js';
-import { type PromptSectionReport, promptSectionReportSchema } from './prompt.js';
+import { promptSectionReportSchema } from './prompt.js';
 import {
-  type CommandChange,
   commandChangeSchema,
-  type RewindFile,
-  type RewindResult,
-  type RunFileDiff,
   rewindFileSchema,
   rewindResultSchema,
   runFileDiffSchema,
-  type SaveDiff,
   saveDiffSchema,
 } from './rewind.js';
+import { runAttachmentSchema, type runImageSchema, runInputSchema } from './run-input.js';
 import {
-  type RunAttachment,
-  type RunImage,
-  type RunInput,
-  type RunInputView,
-  runAttachmentSchema,
-  type runImageSchema,
-  runInputSchema,
-} from './run-input.js';
-import {
-  type AttachedSource,
   attachedSourceSchema,
-  type RunCompactionEvent,
-  type RunContextSnapshotEvent,
-  type RunEvent,
-  type RunEventNotification,
-  type RunFileChangeNoticeEvent,
-  type RunFollowUpDeliveredEvent,
-  type RunInfo,
-  type RunOverrides,
-  type RunPromptSectionsEvent,
-  type RunRetryEvent,
-  type RunSourcesAttachedEvent,
-  type RunStatusEvent,
-  type RunSteerDeliveredEvent,
-  type RunTextDeltaEvent,
-  type RunToolEndEvent,
-  type RunToolProgressEvent,
-  type RunToolStartEvent,
-  type RunUsage,
   runEventNotificationSchema,
   runEventSchema,
   runInfoSchema,
   runOverridesSchema,
   runUsageSchema,
 } from './runs.js';
+import { historyItemSchema, historyToolCallSchema, sessionInfoSchema } from './sessions.js';
 import {
-  type HistoryItem,
-  type HistoryToolCall,
-  historyItemSchema,
-  historyToolCallSchema,
-  type SessionInfo,
-  sessionInfoSchema,
-} from './sessions.js';
-import {
-  type ModelSettings,
   modelSettingsSchema,
-  type PromptSettings,
   promptSettingsSchema,
-  type SettingItemView,
   settingItemViewSchema,
   settingOverrideSchema,
 } from './settings.js';
-import { type RestrictedItem, restrictedItemSchema } from './trust.js';
-import type { MaterialInfo, V1MethodTypes, V1NotificationTypes } from './wire-types.generated.js';
+import { restrictedItemSchema } from './trust.js';
+import type * as Wire from './wire-types.generated.js';
 
-type Variant<T extends RunEvent['type']> = Extract<z.infer<typeof runEventSchema>, { type: T }>;
+type Variant<T extends Wire.RunEvent['type']> = Extract<
+  z.infer<typeof runEventSchema>,
+  { type: T }
+>;
 
 /** `true` when each method's params and result interfaces equal its schemas (else `boolean`). */
 type MethodsEqual = {
   [M in V1Method]:
-    | Same<V1MethodTypes[M]['params'], z.infer<(typeof v1Methods)[M]['params']>>
-    | Same<V1MethodTypes[M]['result'], z.infer<(typeof v1Methods)[M]['result']>>;
+    | Same<Wire.V1MethodTypes[M]['params'], z.infer<(typeof v1Methods)[M]['params']>>
+    | Same<Wire.V1MethodTypes[M]['result'], z.infer<(typeof v1Methods)[M]['result']>>;
 }[V1Method];
 /** `true` when each notification's params interface equals its schema (else `boolean`). */
 type NotificationsEqual = {
-  [N in V1Notification]: Same<V1NotificationTypes[N], z.infer<(typeof v1Notifications)[N]>>;
+  [N in V1Notification]: Same<Wire.V1NotificationTypes[N], z.infer<(typeof v1Notifications)[N]>>;
 }[V1Notification];
 /** `true` when `V1NotificationTypes` names exactly the notifications of `v1Notifications`. */
-type NotificationsNamed = [keyof V1NotificationTypes] extends [V1Notification]
-  ? [V1Notification] extends [keyof V1NotificationTypes]
+type NotificationsNamed = [keyof Wire.V1NotificationTypes] extends [V1Notification]
+  ? [V1Notification] extends [keyof Wire.V1NotificationTypes]
     ? true
     : false
   : false;
 /** `true` when `V1MethodTypes` names exactly the methods of `v1Methods`. */
-type MethodsNamed = [keyof V1MethodTypes] extends [V1Method]
-  ? [V1Method] extends [keyof V1MethodTypes]
+type MethodsNamed = [keyof Wire.V1MethodTypes] extends [V1Method]
+  ? [V1Method] extends [keyof Wire.V1MethodTypes]
     ? true
     : false
   : false;
@@ -140,54 +84,58 @@ type MethodsNamed = [keyof V1MethodTypes] extends [V1Method]
 // A hand-written interface that drifts from its schema turns one of these into `false`, and
 // `tsc --build` fails on it.
 export type InterfacesEqualSchemas = [
-  Holds<Same<WireError, z.infer<typeof wireErrorSchema>>>,
-  Holds<Same<JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
-  Holds<Same<SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
-  Holds<Same<FileChange, z.infer<typeof fileChangeSchema>>>,
-  Holds<Same<SaveDiff, z.infer<typeof saveDiffSchema>>>,
-  Holds<Same<RunFileDiff, z.infer<typeof runFileDiffSchema>>>,
-  Holds<Same<CommandChange, z.infer<typeof commandChangeSchema>>>,
-  Holds<Same<RewindFile, z.infer<typeof rewindFileSchema>>>,
-  Holds<Same<RewindResult, z.infer<typeof rewindResultSchema>>>,
-  Holds<Same<FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
-  Holds<Same<PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
-  Holds<Same<RestrictedItem, z.infer<typeof restrictedItemSchema>>>,
-  Holds<Same<PromptSettings, z.infer<typeof promptSettingsSchema>>>,
-  Holds<Same<ModelSettings, z.infer<typeof modelSettingsSchema>>>,
-  Holds<Same<SettingItemView, z.infer<typeof settingItemViewSchema>>>,
-  Holds<Same<SettingItemView['overrides'], z.infer<typeof settingItemViewSchema>['overrides']>>,
-  Holds<Same<SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>>,
-  Holds<Same<ModelInfo, z.infer<typeof modelInfoSchema>>>,
-  Holds<Same<ModelDecision, z.infer<typeof modelDecisionSchema>>>,
-  Holds<Same<SessionInfo, z.infer<typeof sessionInfoSchema>>>,
-  Holds<Same<MaterialInfo, z.infer<typeof materialSchema>>>,
-  Holds<Same<HistoryItem, z.infer<typeof historyItemSchema>>>,
-  Holds<Same<HistoryToolCall, z.infer<typeof historyToolCallSchema>>>,
-  Holds<Same<RunInput, z.infer<typeof runInputSchema>>>,
-  Holds<Same<RunOverrides, z.infer<typeof runOverridesSchema>>>,
-  Holds<Same<RunUsage, z.infer<typeof runUsageSchema>>>,
-  Holds<Same<RunInfo, z.infer<typeof runInfoSchema>>>,
-  Holds<Same<RunEvent, z.infer<typeof runEventSchema>>>,
-  Holds<Same<RunStatusEvent, Variant<'status'>>>,
-  Holds<Same<RunTextDeltaEvent, Variant<'text-delta'>>>,
-  Holds<Same<RunToolStartEvent, Variant<'tool-start'>>>,
-  Holds<Same<RunToolEndEvent, Variant<'tool-end'>>>,
-  Holds<Same<RunToolProgressEvent, Variant<'tool-progress'>>>,
-  Holds<Same<RunContextSnapshotEvent, Variant<'context-snapshot'>>>,
-  Holds<Same<RunFileChangeNoticeEvent, Variant<'file-change-notice'>>>,
-  Holds<Same<RunCompactionEvent, Variant<'compaction'>>>,
-  Holds<Same<RunRetryEvent, Variant<'retry'>>>,
-  Holds<Same<RunPromptSectionsEvent, Variant<'prompt-sections'>>>,
-  Holds<Same<RunSteerDeliveredEvent, Variant<'steer-delivered'>>>,
-  Holds<Same<RunFollowUpDeliveredEvent, Variant<'follow-up-delivered'>>>,
-  Holds<Same<RunSourcesAttachedEvent, Variant<'sources-attached'>>>,
-  Holds<Same<RunInputView, z.infer<typeof runInfoSchema>['input']>>,
-  Holds<Same<RunImage, z.infer<typeof runImageSchema>>>,
-  Holds<Same<RunAttachment, z.infer<typeof runAttachmentSchema>>>,
-  Holds<Same<AttachedSource, z.infer<typeof attachedSourceSchema>>>,
-  Holds<Same<RunEventNotification, z.infer<typeof runEventNotificationSchema>>>,
-  Holds<Same<LearningContext, z.infer<typeof learningContextSchema>>>,
-  Holds<Same<LearningContextSourceState, z.infer<typeof learningContextSourceStateSchema>>>,
+  Holds<Same<Wire.WireError, z.infer<typeof wireErrorSchema>>>,
+  Holds<Same<Wire.JsonRpcRequest, z.infer<typeof jsonRpcRequestSchema>>>,
+  Holds<Same<Wire.SaveReceipt, z.infer<typeof saveReceiptSchema>>>,
+  Holds<Same<Wire.FileChange, z.infer<typeof fileChangeSchema>>>,
+  Holds<Same<Wire.SaveDiff, z.infer<typeof saveDiffSchema>>>,
+  Holds<Same<Wire.RunFileDiff, z.infer<typeof runFileDiffSchema>>>,
+  Holds<Same<Wire.CommandChange, z.infer<typeof commandChangeSchema>>>,
+  Holds<Same<Wire.RewindFile, z.infer<typeof rewindFileSchema>>>,
+  Holds<Same<Wire.RewindResult, z.infer<typeof rewindResultSchema>>>,
+  Holds<Same<Wire.FileChangeReport, z.infer<typeof fileChangeReportSchema>>>,
+  Holds<Same<Wire.PromptSectionReport, z.infer<typeof promptSectionReportSchema>>>,
+  Holds<Same<Wire.RestrictedItem, z.infer<typeof restrictedItemSchema>>>,
+  Holds<Same<Wire.PromptSettings, z.infer<typeof promptSettingsSchema>>>,
+  Holds<Same<Wire.ModelSettings, z.infer<typeof modelSettingsSchema>>>,
+  Holds<Same<Wire.SettingItemView, z.infer<typeof settingItemViewSchema>>>,
+  Holds<
+    Same<Wire.SettingItemView['overrides'], z.infer<typeof settingItemViewSchema>['overrides']>
+  >,
+  Holds<
+    Same<Wire.SettingItemView['revisions'], z.infer<typeof settingItemViewSchema>['revisions']>
+  >,
+  Holds<Same<Wire.ModelInfo, z.infer<typeof modelInfoSchema>>>,
+  Holds<Same<Wire.ModelDecision, z.infer<typeof modelDecisionSchema>>>,
+  Holds<Same<Wire.SessionInfo, z.infer<typeof sessionInfoSchema>>>,
+  Holds<Same<Wire.MaterialInfo, z.infer<typeof materialSchema>>>,
+  Holds<Same<Wire.HistoryItem, z.infer<typeof historyItemSchema>>>,
+  Holds<Same<Wire.HistoryToolCall, z.infer<typeof historyToolCallSchema>>>,
+  Holds<Same<Wire.RunInput, z.infer<typeof runInputSchema>>>,
+  Holds<Same<Wire.RunOverrides, z.infer<typeof runOverridesSchema>>>,
+  Holds<Same<Wire.RunUsage, z.infer<typeof runUsageSchema>>>,
+  Holds<Same<Wire.RunInfo, z.infer<typeof runInfoSchema>>>,
+  Holds<Same<Wire.RunEvent, z.infer<typeof runEventSchema>>>,
+  Holds<Same<Wire.RunStatusEvent, Variant<'status'>>>,
+  Holds<Same<Wire.RunTextDeltaEvent, Variant<'text-delta'>>>,
+  Holds<Same<Wire.RunToolStartEvent, Variant<'tool-start'>>>,
+  Holds<Same<Wire.RunToolEndEvent, Variant<'tool-end'>>>,
+  Holds<Same<Wire.RunToolProgressEvent, Variant<'tool-progress'>>>,
+  Holds<Same<Wire.RunContextSnapshotEvent, Variant<'context-snapshot'>>>,
+  Holds<Same<Wire.RunFileChangeNoticeEvent, Variant<'file-change-notice'>>>,
+  Holds<Same<Wire.RunCompactionEvent, Variant<'compaction'>>>,
+  Holds<Same<Wire.RunRetryEvent, Variant<'retry'>>>,
+  Holds<Same<Wire.RunPromptSectionsEvent, Variant<'prompt-sections'>>>,
+  Holds<Same<Wire.RunSteerDeliveredEvent, Variant<'steer-delivered'>>>,
+  Holds<Same<Wire.RunFollowUpDeliveredEvent, Variant<'follow-up-delivered'>>>,
+  Holds<Same<Wire.RunSourcesAttachedEvent, Variant<'sources-attached'>>>,
+  Holds<Same<Wire.RunInputView, z.infer<typeof runInfoSchema>['input']>>,
+  Holds<Same<Wire.RunImage, z.infer<typeof runImageSchema>>>,
+  Holds<Same<Wire.RunAttachment, z.infer<typeof runAttachmentSchema>>>,
+  Holds<Same<Wire.AttachedSource, z.infer<typeof attachedSourceSchema>>>,
+  Holds<Same<Wire.RunEventNotification, z.infer<typeof runEventNotificationSchema>>>,
+  Holds<Same<Wire.LearningContext, z.infer<typeof learningContextSchema>>>,
+  Holds<Same<Wire.LearningContextSourceState, z.infer<typeof learningContextSourceStateSchema>>>,
   Holds<MethodsEqual>,
   Holds<MethodsNamed>,
   Holds<NotificationsEqual>,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { idSchema, spaceRootSchema } from '../common.js';
+import { idSchema } from '../common.js';
 import { learningContextSchema } from '../learning-context.js';
 import { method } from '../method.js';
+import { spaceParam } from './params.js';
 
 /** The `context.*` methods. */
 export const contextMethods = {
@@ -9,7 +10,7 @@ export const contextMethods = {
     description: "A space's learning context.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         sessionId: idSchema
           .optional()
           .describe(
@@ -47,7 +48,7 @@ export const contextMethods = {
     description: "Replaces a space's learning context (compare-and-set on its revision).",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         body: z.string().describe('The full new body.'),
         sources: z.array(z.string()).describe('The space-relative sources it was built from.'),
         expectedRevision: z
@@ -75,7 +76,7 @@ export const contextMethods = {
       "Builds a space's learning context from documents (progress as `context.progress`); nothing is written unless it completes.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         buildId: idSchema.describe(
           'Client-chosen id of this build: its `context.progress` notifications and `context.cancel`.',
         ),

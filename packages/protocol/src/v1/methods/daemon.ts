@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../../errors/repa-error.js';
 import { PROTOCOL_VERSION, spaceRootSchema, timestampSchema } from '../common.js';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { method } from '../method.js';
 import { credentialSourceSchema, modelDecisionSchema } from '../models.js';
 import { resourceDiagnosticSchema } from '../packages.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { spaceRootSchema, versionSchema } from '../common.js';
+import { versionSchema } from '../common.js';
 import { method } from '../method.js';
+import { spaceParam } from './params.js';
 
 /** A space path or `repa:` identity, as the content tools take it. */
 const addressSchema = z.string().min(1).max(4096);
@@ -49,7 +50,7 @@ export const filesMethods = {
       'One folder of a space, as the `ls` tool sees it: `.repa` never listed, symlinks leaving the space not followed, `.gitignore`d paths, `node_modules` and `.git` skipped; readable in a space not trusted yet.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         path: z
           .string()
           .max(4096)
@@ -93,7 +94,7 @@ export const filesMethods = {
       "A file's text for the reader, as the `read` tool reads it: text as it is, a PDF, DOCX, EPUB or HTML file as its text with a marker line before each page or chapter; other binary files are refused (`unsupported_content`).",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         path: addressSchema.describe(
           'A space path (relative to the root) or an identity (`repa:document/<id>`, or `repa:material/<id>` for a granted outside material).',
         ),

@@ -94,5 +94,3 @@ export const materialsMethods = {
       }),
   }),
 } as const;
-
-export type { MaterialInfo } from '../wire-types.generated.js';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { wireErrorSchema } from '../../errors/repa-error.js';
 import { idSchema, spaceRootSchema } from '../common.js';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { method } from '../method.js';
 import { modelDecisionSchema, modelInfoSchema } from '../models.js';
+import { spaceParam } from './params.js';
 
 /** The `models.*` methods. */
 export const modelsMethods = {
@@ -49,7 +50,7 @@ export const modelsMethods = {
       "The model and thinking level a space's next run uses and why, decided as `run.submit` decides it.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         sessionId: idSchema
           .optional()
           .describe('A session of the space, whose settings level counts too.'),

@@ -20,6 +20,13 @@ const source = z
     'A Pi package source: an absolute local folder, `npm:name[@version]` or a git URL (`git:`, `https:`, `ssh:`); npm and git need Pi to be online.',
   );
 
+/** What `packages.add` and `packages.remove` act on: a source at a level. */
+const packageTarget = {
+  source,
+  level,
+  space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
+};
+
 /** The `packages.*` methods: Pi packages, through Pi's package manager (spec R75). */
 export const packagesMethods = {
   'packages.list': method({
@@ -49,12 +56,7 @@ export const packagesMethods = {
   'packages.add': method({
     description:
       "Installs a Pi package through Pi's package manager and adds it to the level's Pi settings; each session's next run loads it. npm and git sources are refused with `offline` while Pi is kept offline.",
-    params: () =>
-      z.strictObject({
-        source,
-        level,
-        space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
-      }),
+    params: () => z.strictObject(packageTarget),
     result: () =>
       z.looseObject({
         package: configuredPackageSchema.describe('The package as now configured.'),
@@ -64,12 +66,7 @@ export const packagesMethods = {
   'packages.remove': method({
     description:
       "Removes a Pi package through Pi's package manager (and from the level's Pi settings). A run under way finishes with what its session loaded; each session's next run starts without it.",
-    params: () =>
-      z.strictObject({
-        source,
-        level,
-        space: spaceRootSchema.optional().describe('The space (required for level `space`).'),
-      }),
+    params: () => z.strictObject(packageTarget),
     result: () =>
       z.looseObject({
         removed: z.boolean().describe('False when the settings did not list it.'),

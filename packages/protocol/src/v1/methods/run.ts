@@ -4,7 +4,14 @@ import { idSchema, spaceRootSchema } from '../common.js';
 import { method } from '../method.js';
 import { commandChangeSchema, rewindResultSchema, runFileDiffSchema } from '../rewind.js';
 import { runInputSchema } from '../run-input.js';
-import { runDeliverySchema, runInfoSchema, runOverridesSchema, runStatusSchema } from '../runs.js';
+import { runDeliverySchema, runInfoSchema, runStatusSchema } from '../runs.js';
+import { overridesParam, requestIdParam, resubmittedResult, spaceParam } from './params.js';
+
+/** The params and result of a method on one run that answers the run as it is then. */
+const oneRun = {
+  params: () => z.strictObject({ runId: idSchema.describe('The run.') }),
+  result: () => z.looseObject({ run: runInfoSchema.describe('The run.') }),
+};
 
 /** The `run.*` methods. */
 export const runMethods = {
@@ -13,15 +20,11 @@ export const runMethods = {
       'Accepts a run (idempotent by `requestId`) and subscribes this connection to its events.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         sessionId: idSchema.describe('The session the run belongs to.'),
-        requestId: idSchema.describe(
-          'Client-chosen idempotency key: resubmitting it returns the original run.',
-        ),
+        requestId: requestIdParam,
         input: runInputSchema.describe('What to do.'),
-        overrides: runOverridesSchema
-          .optional()
-          .describe('Model settings for this run only, over every settings level.'),
+        overrides: overridesParam,
         delivery: runDeliverySchema
           .optional()
           .describe(
@@ -31,23 +34,12 @@ export const runMethods = {
     result: () =>
       z.looseObject({
         run: runInfoSchema.describe('The accepted (or original) run.'),
-        resubmitted: z
-          .boolean()
-          .describe(
-            'True when this request id was already accepted and the original run is returned.',
-          ),
+        resubmitted: resubmittedResult,
       }),
   }),
   'run.get': method({
     description: 'One run as the ledger keeps it.',
-    params: () =>
-      z.strictObject({
-        runId: idSchema.describe('The run.'),
-      }),
-    result: () =>
-      z.looseObject({
-        run: runInfoSchema.describe('The run.'),
-      }),
+    ...oneRun,
   }),
   'run.resolve': method({
     description:
@@ -110,14 +102,7 @@ export const runMethods = {
   }),
   'run.cancel': method({
     description: 'Cancels a run; answers the run as it is then.',
-    params: () =>
-      z.strictObject({
-        runId: idSchema.describe('The run.'),
-      }),
-    result: () =>
-      z.looseObject({
-        run: runInfoSchema.describe('The run.'),
-      }),
+    ...oneRun,
   }),
   'run.approve': method({
     description:

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { idSchema, spaceRootSchema } from '../common.js';
+import { idSchema } from '../common.js';
 import { method } from '../method.js';
 import { runInfoSchema } from '../runs.js';
 import { historyItemSchema, sessionInfoSchema } from '../sessions.js';
+import { sessionParams, spaceParam } from './params.js';
 
 /** The `session.run` notification's params: a run of a session the connection follows. */
 export const sessionRunNotificationSchema = z.object({
-  space: spaceRootSchema.describe('The space root (an absolute path).'),
-  sessionId: idSchema.describe('The session.'),
+  ...sessionParams,
   run: runInfoSchema.describe(
     'The run as the ledger has it now (a queued one with its `queuePosition`).',
   ),
@@ -19,7 +19,7 @@ export const sessionMethods = {
     description: 'Creates a session in a space.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         title: z.string().max(500).optional().describe('Optional human title.'),
       }),
     result: () =>
@@ -32,7 +32,7 @@ export const sessionMethods = {
       'Lists the sessions of a space, the most recently changed first; damaged ones carry `damaged`.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
       }),
     result: () =>
       z.looseObject({
@@ -46,7 +46,7 @@ export const sessionMethods = {
       'The session a learner named, by the one rule every client uses: `latest` (the most recently changed of the sessions the space shows), a session id, or the first characters of one. `not_found` when none fits (or the space has no sessions, for `latest`); `invalid_request` with `details.candidates` (at most 5 ids) when several sessions start with it.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         session: idSchema.describe(
           '`latest`, a session id, or the first characters of one, as the learner typed it.',
         ),
@@ -61,8 +61,7 @@ export const sessionMethods = {
       'The public history of a session (spec R27), whole or in parts: `limit` takes the last items (before `before`), and `earlier` says more precede them.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
         limit: z
           .number()
           .int()
@@ -92,8 +91,7 @@ export const sessionMethods = {
       "Follows a session's runs, whoever submitted them (another client, another tab, the queue): this connection gets a `session.run` notification when one of its runs is accepted or moves in the queue, and that run's `run.event` notifications, until the connection closes or `session.unsubscribe`.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
       }),
     result: () =>
       z.looseObject({
@@ -109,8 +107,7 @@ export const sessionMethods = {
       "Stops following a session's new runs (`session.subscribe`); the runs already followed send their events to their end.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
       }),
     result: () =>
       z.looseObject({
@@ -123,8 +120,7 @@ export const sessionMethods = {
     description: 'Gives a session a new title.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
         title: z.string().min(1).max(500).describe('The new title.'),
       }),
     result: () =>
@@ -137,8 +133,7 @@ export const sessionMethods = {
       "Compacts a session's history now through Pi's compaction: a summary of its older part stands for it in what the model sees from then on (the raw history keeps everything). `busy` while one of its runs is accepted or running; `invalid_request` when there is too little to compact.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
         instructions: z
           .string()
           .min(1)
@@ -179,8 +174,7 @@ export const sessionMethods = {
       "A session exported for reading or keeping: `markdown` (its history with tool calls, tool results with the receipts of saves, learning-context snapshots, notices, summaries and each run's record), `html` (Pi's own HTML export) or `jsonl` (Pi's session file as it is). Long exports come in parts: ask again from `nextOffset`.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
         format: z.enum(['markdown', 'html', 'jsonl']).describe('The export format.'),
         offset: z
           .number()
@@ -206,8 +200,7 @@ export const sessionMethods = {
       "Deletes a session's file and removes its runs from the run ledger (their stored images too, when no other run uses them); `busy` while one of its runs is accepted or running.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
-        sessionId: idSchema.describe('The session.'),
+        ...sessionParams,
       }),
     result: () =>
       z.looseObject({

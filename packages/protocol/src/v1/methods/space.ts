@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { spaceRootSchema, timestampSchema } from '../common.js';
 import { method } from '../method.js';
 import { restrictedItemSchema, trustReasonSchema } from '../trust.js';
+import { spaceParam } from './params.js';
 
 const spaceInfoSchema = z.looseObject({
   root: spaceRootSchema.describe('The space root (an absolute, real path).'),
@@ -65,7 +66,7 @@ export const spaceMethods = {
       'Records whether the learner trusts a space (kept in the app directory; spec R13).',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         trusted: z
           .boolean()
           .describe('True trusts the space from the next run on; false withdraws the trust.'),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { citationSchema } from '../citations.js';
-import { idSchema, spaceRootSchema, versionSchema } from '../common.js';
+import { idSchema, versionSchema } from '../common.js';
 import { saveReceiptSchema } from '../content.js';
 import { method } from '../method.js';
-import { runInfoSchema, runOverridesSchema } from '../runs.js';
+import { runInfoSchema } from '../runs.js';
+import { overridesParam, requestIdParam, resubmittedResult, spaceParam } from './params.js';
 
 /** Why Repa dropped a card a draft run proposed. */
 export const droppedCardReasonSchema = z
@@ -59,13 +60,11 @@ export const studyDraftMethods = {
       'Drafts study cards from a passage as a run (its input: a Repa-owned request naming the passage and the card format) and subscribes this connection to its events. With `card`, redrafts that card from the passage its comment cites, to replace it keeping its id. Read the proposals with `study.drafted` once the run succeeded.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         sessionId: idSchema.describe(
           'The session the draft run belongs to (a new one keeps it apart).',
         ),
-        requestId: idSchema.describe(
-          'Client-chosen idempotency key: resubmitting it returns the original run.',
-        ),
+        requestId: requestIdParam,
         passage: z
           .string()
           .min(1)
@@ -83,18 +82,12 @@ export const studyDraftMethods = {
           .describe(
             'A card to redraft from the passage its comment cites (one of `passage` and `card`).',
           ),
-        overrides: runOverridesSchema
-          .optional()
-          .describe('Model settings for this run only, over every settings level.'),
+        overrides: overridesParam,
       }),
     result: () =>
       z.looseObject({
         run: runInfoSchema.describe('The accepted (or original) draft run.'),
-        resubmitted: z
-          .boolean()
-          .describe(
-            'True when this request id was already accepted and the original run is returned.',
-          ),
+        resubmitted: resubmittedResult,
         passage: z.string().describe('The passage the run drafts from, as the request names it.'),
       }),
   }),
@@ -167,5 +160,3 @@ export const studyDraftMethods = {
       }),
   }),
 } as const;
-
-export type { DraftedCard, DroppedCard, DroppedCardReason } from '../wire-types.generated.js';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { citationSchema } from '../citations.js';
-import { idSchema, spaceRootSchema, versionSchema } from '../common.js';
+import { idSchema, versionSchema } from '../common.js';
 import { method } from '../method.js';
-import { runInfoSchema, runOverridesSchema } from '../runs.js';
+import { runInfoSchema } from '../runs.js';
+import { overridesParam, requestIdParam, resubmittedResult, spaceParam } from './params.js';
 import { droppedCardSchema } from './study-drafts.js';
 
 const gradeSchema = z.number().int().min(1).max(4);
@@ -35,21 +36,15 @@ const gradeRunFields = () => ({
   after: idSchema
     .optional()
     .describe('A second try: the grade run of the first try (it graded Again or Hard).'),
-  requestId: idSchema.describe(
-    'Client-chosen idempotency key: resubmitting it returns the original run.',
-  ),
-  overrides: runOverridesSchema
-    .optional()
-    .describe('Model settings for this run only, over every settings level.'),
+  requestId: requestIdParam,
+  overrides: overridesParam,
 });
 
 /** The result of a call that starts a grade run. */
 const gradeRunResult = () =>
   z.looseObject({
     run: runInfoSchema.describe('The accepted (or original) grade run.'),
-    resubmitted: z
-      .boolean()
-      .describe('True when this request id was already accepted and the original run is returned.'),
+    resubmitted: resubmittedResult,
   });
 
 /** The `study.*` methods of quizzes and tutor checks graded against the passage (spec R109–R111, R114). */
@@ -59,11 +54,9 @@ export const studyQuizMethods = {
       'Starts a quiz on a passage as a run (its input: a Repa-owned request naming the passage, the count and the question format) and subscribes this connection to its events. Read the questions with `study.quizzed` once the run succeeded; its run id is the quiz id.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         sessionId: idSchema.describe('The session the quiz and its grade runs belong to.'),
-        requestId: idSchema.describe(
-          'Client-chosen idempotency key: resubmitting it returns the original run.',
-        ),
+        requestId: requestIdParam,
         passage: z
           .string()
           .min(1)
@@ -78,18 +71,12 @@ export const studyQuizMethods = {
           .max(10)
           .optional()
           .describe('How many questions (default 3).'),
-        overrides: runOverridesSchema
-          .optional()
-          .describe('Model settings for this run only, over every settings level.'),
+        overrides: overridesParam,
       }),
     result: () =>
       z.looseObject({
         run: runInfoSchema.describe('The accepted (or original) quiz run.'),
-        resubmitted: z
-          .boolean()
-          .describe(
-            'True when this request id was already accepted and the original run is returned.',
-          ),
+        resubmitted: resubmittedResult,
         passage: z.string().describe('The passage the quiz asks about.'),
       }),
   }),
@@ -204,7 +191,7 @@ export const studyQuizMethods = {
       "Records the learner's own grade for an answer beside the one given (an `override` entry in the study log; the given grade stays).",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         answer: idSchema.describe('The answer entry (`study.graded`).'),
         grade: gradeSchema.describe("The learner's grade: 1 Again, 2 Hard, 3 Good, 4 Easy."),
       }),
@@ -217,5 +204,3 @@ export const studyQuizMethods = {
       }),
   }),
 } as const;
-
-export type { QuizQuestion } from '../wire-types.generated.js';

@@ -89,10 +89,3 @@ export const studyCalendarDaySchema = z
     due: count.describe('Reviewed cards of the sources given due that day.'),
   })
   .meta({ id: 'StudyCalendarDay', description: 'One local day of the calendar (spec R112).' });
-
-export type {
-  StudyCalendarDay,
-  StudyChangedQuestion,
-  StudyGradeCounts,
-  StudyProgress,
-} from '../wire-types.generated.js';

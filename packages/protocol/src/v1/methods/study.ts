@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { spaceRootSchema, timestampSchema } from '../common.js';
+import { timestampSchema } from '../common.js';
 import { method } from '../method.js';
+import { spaceParam } from './params.js';
 import {
   STUDY_CALENDAR_DAYS,
   studyCalendarDaySchema,
@@ -106,7 +107,7 @@ export const studyMethods = {
       "The cards due now (new ones included), learning cards first, then reviews by due time, then new cards in note order; each with its source's status and what each rating would do.",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         deck: deckSchema,
         limit: z
           .number()
@@ -128,7 +129,7 @@ export const studyMethods = {
       'Rates a card (1 Again, 2 Hard, 3 Good, 4 Easy): one line appended to the review log and fsynced before the answer; returns its new state.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         card: cardIdSchema,
         rating: z.number().int().min(1).max(4).describe('1 Again, 2 Hard, 3 Good, 4 Easy.'),
         durationMs: z
@@ -155,7 +156,7 @@ export const studyMethods = {
       'Takes back the last rating that stands (an undo line in the review log; nothing is erased).',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
       }),
     result: () =>
       z.looseObject({
@@ -177,7 +178,7 @@ export const studyMethods = {
       'Progress per source document and version: new, learning, review and due cards, recall probability now, ratings, graded answers by help given, last studied, cards and questions whose source changed, and the reviews due on each of the next 14 local days.',
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         source: z
           .string()
           .min(1)
@@ -218,7 +219,7 @@ export const studyMethods = {
       "The cards as Anki's text import (tab-separated, HTML, the card id as each note's GUID: importing a later export updates instead of duplicating).",
     params: () =>
       z.strictObject({
-        space: spaceRootSchema.describe('The space root (an absolute path).'),
+        space: spaceParam,
         deck: deckSchema,
       }),
     result: () =>
@@ -229,9 +230,3 @@ export const studyMethods = {
       }),
   }),
 } as const;
-
-export type {
-  StudyCard,
-  StudyCardState,
-  StudyDueCard,
-} from '../wire-types.generated.js';

@@ -2,7 +2,6 @@
 // schema's `.describe()`; a type's own doc from its entry here, else from its schema's description.
 // A member typed by a schema named here is typed by that name; every other schema is written out.
 import type { z } from 'zod';
-import { wireErrorSchema } from '../../errors/repa-error.js';
 import {
   approvalAnswerSchema,
   approvalDecisionSchema,
@@ -10,6 +9,7 @@ import {
 } from '../approvals.js';
 import { citationSchema, citationStatusSchema } from '../citations.js';
 import { fileChangeReportSchema, fileChangeSchema, saveReceiptSchema } from '../content.js';
+import { wireErrorSchema } from '../errors/repa-error.js';
 import { jsonRpcRequestSchema } from '../json-rpc.js';
 import { learningContextSchema, learningContextSourceStateSchema } from '../learning-context.js';
 import { loginProgressSchema, loginTypeSchema } from '../login.js';

@@ -1,9 +1,9 @@
+import type { WireError } from '../wire-types.generated.js';
 import {
   REPA_ERROR_CODES,
   REPA_ERROR_FIXES,
   type RepaError,
   type RepaErrorCode,
-  type WireError,
 } from './repa-error.js';
 
 /**

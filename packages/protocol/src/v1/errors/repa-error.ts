@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WireError } from '../v1/wire-types.generated.js';
+import type { WireError } from '../wire-types.generated.js';
 
 const MARKER = Symbol.for('repa.error');
 
@@ -212,5 +212,3 @@ export class RepaError extends Error {
     };
   }
 }
-
-export type { WireError };
