@@ -177,9 +177,12 @@ describe('study.check', () => {
       grader: 'test/plain',
     });
     expect(answers.map((entry) => entry.help)).toEqual(['hint', 'passage', 'none']);
-    // The tutor's conversation holds none of Repa's grade requests.
+    // The tutor's conversation holds none of Repa's grade requests, and stays the space's latest
+    // session although the checks' sessions changed after it.
     const history = await request(app, 'session.history', { space, sessionId });
     expect(JSON.stringify(history.items)).not.toContain('Grade the answer');
+    const latest = await request(app, 'session.resolve', { space, session: 'latest' });
+    expect(latest.session.sessionId).toBe(sessionId);
     // Progress counts the tutor's answers as it counts a quiz's; an override stands beside one.
     const status = await request(app, 'study.status', { space });
     expect(status.sources).toMatchObject([

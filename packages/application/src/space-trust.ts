@@ -156,16 +156,22 @@ export class SpaceTrust {
 
   /**
    * The session `typed` names in the space, by the one rule of every client (`session.resolve`):
-   * `latest`, the most recently changed session the space shows; else a session id, or the first
+   * `latest`, the most recently changed session the space shows that is not `isStudy`; else a session id, or the first
    * characters of one among the sessions it shows. The id of a session it does not show is
    * refused as {@link checkSession} refuses it.
    */
-  async findSession(space: string, typed: string): Promise<SessionInfo> {
+  async findSession(
+    space: string,
+    typed: string,
+    isStudy: (session: SessionInfo) => boolean = () => false,
+  ): Promise<SessionInfo> {
     const all = await (await loadHost()).listSpaceSessions(space);
     const shown = await this.visibleSessions(space, all);
     if (typed === LATEST) {
-      // The host lists the most recently changed first.
-      if (shown[0] !== undefined) return shown[0];
+      // The host lists the most recently changed first; a session Repa made for drafting,
+      // quizzing or grading is the latest only when the space has no conversation.
+      const latest = shown.find((session) => !isStudy(session)) ?? shown[0];
+      if (latest !== undefined) return latest;
       throw new RepaError('not_found', `Space ${space} has no sessions.`, {
         fix: 'Start one with repa chat or repa run (or New session on the page), or name another space.',
         details: { space, session: typed },

@@ -1,8 +1,24 @@
-import { RepaError } from '@repa/protocol';
+import { parseDraftRequest, parseGradeRequest, parseQuizRequest } from '@repa/content';
+import { RepaError, type RunInfo } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
 import type { HandlerParts } from './handler-parts.js';
+
+/**
+ * Whether a session's runs are all ones Repa started for the study loop (a draft, a quiz, a grade
+ * of a quiz answer or a tutor check, spec R105, R109, R114): such a session is not a conversation.
+ */
+function isStudySession(runs: readonly RunInfo[]): boolean {
+  return (
+    runs.length > 0 &&
+    runs.every(({ input: { text } }) =>
+      [parseDraftRequest, parseQuizRequest, parseGradeRequest].some(
+        (parse) => parse(text) !== undefined,
+      ),
+    )
+  );
+}
 
 /** The characters of one part of `session.export`: well inside a frame, however it is escaped. */
 const EXPORT_PART_CHARS = 1_000_000;
@@ -34,7 +50,9 @@ export function sessionHandlers({
       return { sessions: await trust.visibleSessions(root, sessions) };
     },
     'session.resolve': async (params) => ({
-      session: await trust.findSession(params.space, params.session),
+      session: await trust.findSession(params.space, params.session, (session) =>
+        isStudySession(ledger.listRuns({ space: params.space, sessionId: session.sessionId })),
+      ),
     }),
     'session.history': async (params) => {
       const root = params.space;
