@@ -205,7 +205,7 @@ describe('study.check', () => {
     await app.close();
   });
 
-  it('refuses a run not in tutor mode, a failed run, a reply with only a forged citation, a second try that is none, and a changed source', async () => {
+  it("refuses a run not in tutor mode, a failed run, a reply with only a forged citation, a second try that is none, Repa's own study request, and a changed source; grades untutored", async () => {
     const opened = await openApplication();
     const { app, space } = opened;
     const checking = (params: Omit<V1Params<'study.check'>, 'requestId'>) =>
@@ -249,9 +249,25 @@ describe('study.check', () => {
 
     tutorTurn('ATP is the');
     const tutor = await ask(opened, ASKED);
+    // Tutor mode for the whole space: Repa's grade run is still answered as asked, not tutored.
+    await request(app, 'settings.set', {
+      space,
+      level: 'space',
+      key: 'study.mode',
+      value: 'tutor',
+    });
     const right = await check(app, { runId: tutor.runId, answer: 'energy currency' }, GOOD);
+    expect(right.run.modelSettings?.studyMode).toBe('answer');
     const after = await checking({ runId: tutor.runId, answer: 'x', after: right.run.runId });
     expect(after.message).toContain('already stands');
+
+    // A run of Repa's own study request in tutor mode is no question to the tutor.
+    tutorTurn('ATP is the');
+    const own = await ask(opened, right.run.input.text);
+    expect(own.modelSettings?.studyMode).toBe('tutor');
+    const notAsked = await checking({ runId: own.runId, answer: 'energy currency' });
+    expect(notAsked.code).toBe('invalid_request');
+    expect(notAsked.message).toContain("is Repa's own study request");
 
     writeFileSync(join(space, 'notes/cells.md'), CELLS.replace('energy', 'power'));
     const changed = await checking({ runId: tutor.runId, answer: 'energy currency' });

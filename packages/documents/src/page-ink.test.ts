@@ -31,3 +31,46 @@ describe('a scanned page given to OCR as its own image (design R120)', () => {
     expect(fromScan.text).toBe(fromDrawing.text);
   });
 });
+
+describe('a page that only looks like one image', () => {
+  /** A stand-in page whose operator list is `ops` around one 1000 × 1400 gray image. */
+  const pageOf = (ops: [number, unknown[]][]) =>
+    ({
+      rotate: 0,
+      view: [0, 0, 360, 504],
+      getOperatorList: async () => ({
+        fnArray: ops.map(([op]) => op),
+        argsArray: ops.map(([, args]) => args),
+      }),
+      objs: {
+        get: (_id: string, resolve: (image: unknown) => void) =>
+          resolve({ width: 1000, height: 1400, kind: 2, data: new Uint8Array(1000 * 1400 * 3) }),
+      },
+      commonObjs: { get: () => undefined },
+    }) as unknown as Parameters<typeof pageInk>[1];
+
+  it('is drawn when its image is an annotation appearance or in an optional-content layer', async () => {
+    const pdfjs = await import('unpdf/pdfjs');
+    const { OPS } = pdfjs;
+    const image: [number, unknown[]][] = [
+      [OPS.save, []],
+      [OPS.transform, [360, 0, 0, 504, 0, 0]],
+      [OPS.paintImageXObject, ['img_p0_1', 1000, 1400]],
+      [OPS.restore, []],
+    ];
+    // The image alone is a scan (the stand-in is read as the fixture's scans are).
+    expect('scan' in (await pageInk(pdfjs, pageOf(image)))).toBe(true);
+    const annotation: [number, unknown[]][] = [
+      [OPS.beginAnnotation, ['annot-1', [0, 0, 100, 100], [1, 0, 0, 1, 0, 0], [1, 0, 0, 1, 0, 0]]],
+      ...image,
+      [OPS.endAnnotation, []],
+    ];
+    expect(await pageInk(pdfjs, pageOf(annotation))).toEqual({ draw: true });
+    const layer: [number, unknown[]][] = [
+      [OPS.beginMarkedContentProps, ['OC', { id: 'oc1' }]],
+      ...image,
+      [OPS.endMarkedContent, []],
+    ];
+    expect(await pageInk(pdfjs, pageOf(layer))).toEqual({ draw: true });
+  });
+});

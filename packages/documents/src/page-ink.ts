@@ -144,6 +144,10 @@ export async function pageInk(pdfjs: Pdfjs, page: PdfPage): Promise<PageInk> {
     const softMask = () =>
       (args[0] as [string, unknown][]).some(([key, on]) => key === 'SMask' && on);
     if (op === OPS.clip || op === OPS.eoClip || op === OPS.paintFormXObjectBegin) plain = false;
+    // An annotation's appearance is placed by its own matrix and clipped to its rectangle, and an
+    // optional-content layer may be hidden: drawing alone says what the page shows.
+    if (op === OPS.beginAnnotation) plain = false;
+    if (op === OPS.beginMarkedContentProps && args[0] === 'OC') plain = false;
     if (op === OPS.beginGroup || (op === OPS.setGState && softMask())) plain = false;
   }
   if (image === undefined) return { blank: true };

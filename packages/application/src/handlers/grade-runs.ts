@@ -1,7 +1,9 @@
 import {
   type GradeRequest,
+  parseDraftRequest,
   parseGradeAnswer,
   parseGradeRequest,
+  parseQuizRequest,
   type TutorPassage,
   tutorPassage,
 } from '@repa/content';
@@ -94,6 +96,13 @@ export async function tutorCheckOf(
       },
     );
   }
+  if (isStudyRequest(tutor.input.text)) {
+    throw new RepaError(
+      'invalid_request',
+      `Run ${tutor.runId} is Repa's own study request (a draft, a quiz or a grade), not a question to the tutor.`,
+      { fix: 'Name the run of a question you asked the tutor (repa runs list shows its request).' },
+    );
+  }
   const finished = finishedStudyRun(tutor, 'Tutor');
   const words = tutor.input.text.trim();
   if (words === '') {
@@ -106,4 +115,14 @@ export async function tutorCheckOf(
   const asked =
     words.length > MAX_QUESTION_CHARS ? `${words.slice(0, MAX_QUESTION_CHARS - 1)}…` : words;
   return { tutor, passage, asked };
+}
+
+/**
+ * Whether a run's request is one Repa wrote for the study loop (a draft, a quiz, a grade of a quiz
+ * answer or a tutor check, spec R105, R109, R114), read by the parsers of its own formats.
+ */
+export function isStudyRequest(text: string): boolean {
+  return [parseDraftRequest, parseQuizRequest, parseGradeRequest].some(
+    (parse) => parse(text) !== undefined,
+  );
 }

@@ -1,8 +1,8 @@
-import { parseDraftRequest, parseGradeRequest, parseQuizRequest } from '@repa/content';
 import { RepaError, type RunInfo } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
+import { isStudyRequest } from './grade-runs.js';
 import type { HandlerParts } from './handler-parts.js';
 
 /**
@@ -10,14 +10,7 @@ import type { HandlerParts } from './handler-parts.js';
  * of a quiz answer or a tutor check, spec R105, R109, R114): such a session is not a conversation.
  */
 function isStudySession(runs: readonly RunInfo[]): boolean {
-  return (
-    runs.length > 0 &&
-    runs.every(({ input: { text } }) =>
-      [parseDraftRequest, parseQuizRequest, parseGradeRequest].some(
-        (parse) => parse(text) !== undefined,
-      ),
-    )
-  );
+  return runs.length > 0 && runs.every(({ input: { text } }) => isStudyRequest(text));
 }
 
 /** The characters of one part of `session.export`: well inside a frame, however it is escaped. */

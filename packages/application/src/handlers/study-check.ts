@@ -47,14 +47,14 @@ export function studyCheckHandlers(parts: HandlerParts): StudyCheckHandlers {
         asked,
         answer: params.answer,
       });
-      // A grade needs no editing tool: none is offered, whatever the settings say.
+      // A grade needs no editing tool and no tutor: neither, whatever the settings say.
       return runs.submit(
         {
           space: tutor.space,
           sessionId,
           requestId: params.requestId,
           input: { type: 'text', text },
-          overrides: { ...params.overrides, edits: 'off' },
+          overrides: { ...params.overrides, edits: 'off', studyMode: 'answer' },
         },
         connection,
       );

@@ -113,7 +113,8 @@ export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
           sessionId: params.sessionId,
           requestId: params.requestId,
           input: { type: 'text', text: draftRequestText(request) },
-          ...(params.overrides ? { overrides: params.overrides } : {}),
+          // Repa's own request: answered as asked, whatever tutor mode the settings say (R114).
+          overrides: { ...params.overrides, studyMode: 'answer' },
         },
         connection,
       );

@@ -113,7 +113,8 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
             type: 'text',
             text: quizRequestText({ passage, count: params.count ?? DEFAULT_COUNT }),
           },
-          ...(params.overrides ? { overrides: params.overrides } : {}),
+          // Repa's own request: answered as asked, whatever tutor mode the settings say (R114).
+          overrides: { ...params.overrides, studyMode: 'answer' },
         },
         connection,
       );
@@ -164,7 +165,7 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
           sessionId: quiz.sessionId,
           requestId: params.requestId,
           input: { type: 'text', text },
-          overrides: { ...params.overrides, edits: 'off' },
+          overrides: { ...params.overrides, edits: 'off', studyMode: 'answer' },
         },
         connection,
       );
