@@ -54,7 +54,7 @@ export function isPassageQuote(missing: string, passage: string): boolean {
 
 /**
  * A hint for a second try that does not give the answer: the first letter and length of each
- * word missed (at most three), or, with more or none, where to look.
+ * word missed (at most three), with more their count and the first one's, with none where to look.
  */
 export function hintOf(missing: string, cite: string): string {
   const missed = words(missing)
@@ -62,7 +62,8 @@ export function hintOf(missing: string, cite: string): string {
     .filter((word) => word !== '');
   if (missed.length === 0) return `Reread ${cite} in your mind, then answer again.`;
   if (missed.length > 3) {
-    return `The passage ${cite} says more: what you missed begins "${missed[0]}…" (${missed.length} words).`;
+    const first = missed[0] ?? '';
+    return `The passage ${cite} says more: what you missed is ${missed.length} words, the first "${first[0]}…" (${first.length} letters).`;
   }
   const shown = missed.map((word) => `"${word[0]}…" (${word.length} letters)`);
   return `You missed ${missed.length === 1 ? 'a word' : `${missed.length} words`} of the passage: ${shown.join(', ')}.`;

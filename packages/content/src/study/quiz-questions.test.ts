@@ -106,6 +106,12 @@ describe('quiz and grade requests', () => {
     const hint = hintOf('currency', 'notes/cells.md:3');
     expect(hint).toBe('You missed a word of the passage: "c…" (8 letters).');
     expect(hint).not.toContain('currency');
+    // More than three: their count and the first one's letter and length, still not a word of them.
+    const long = hintOf('happens … stroma … fixes … carbon … dioxide', 'notes/photosynthesis.md:4');
+    expect(long).toBe(
+      'The passage notes/photosynthesis.md:4 says more: what you missed is 5 words, the first "h…" (7 letters).',
+    );
+    expect(long).not.toContain('happens');
   });
 });
 
