@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RATING_NAMES } from '@repa/protocol';
 import { base32Id } from './card-comment.js';
 import { words } from './draft-answer.js';
 
@@ -15,7 +16,6 @@ export interface GivenGrade {
   missing: string;
 }
 
-const GRADES = ['again', 'hard', 'good', 'easy'];
 const GRADE =
   /^\s*(?:[-*]\s+)?(?:\*\*)?Grade(?:\*\*)?\s*:(?:\*\*)?\s*\**\s*(again|hard|good|easy|[1-4])\b/imu;
 const MISSING = /^\s*(?:[-*]\s+)?(?:\*\*)?Missing(?:\*\*)?\s*:(?:\*\*)?\s*(.*)$/imu;
@@ -29,11 +29,9 @@ const NOTHING = /^(?:nothing|none|n\/a|-|—)?\.?$/iu;
 export function parseGradeAnswer(output: string): GivenGrade | undefined {
   const found = GRADE.exec(output)?.[1]?.toLowerCase();
   if (found === undefined) return undefined;
-  const grade = (/^[1-4]$/u.test(found) ? Number(found) : GRADES.indexOf(found) + 1) as
-    | 1
-    | 2
-    | 3
-    | 4;
+  const grade = (
+    /^[1-4]$/u.test(found) ? Number(found) : (RATING_NAMES as readonly string[]).indexOf(found) + 1
+  ) as 1 | 2 | 3 | 4;
   const written = (MISSING.exec(output)?.[1] ?? '').trim();
   const missing = written.replace(/^["“'](.*)["”']\.?$/su, '$1').trim();
   return { grade, missing: NOTHING.test(missing) ? '' : missing };

@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RepaError } from '@repa/protocol';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { checkAnswerCitations, citationReadings } from '../citations/index.js';
-import { openTools } from '../test/content-tools.js';
+import { passageRun } from '../test/passage-run.js';
 import { tempSpaces } from '../test/temp-space.js';
 import { gradeRequestText, parseGradeRequest } from './quiz-request.js';
 import { tutorPassage } from './tutor-check.js';
@@ -15,21 +14,14 @@ const CELLS = '# Cells\n\nATP is the energy currency of the cell.\nRibosomes bui
 /** A tutor run that read notes/cells.md and answered `reply`: its citations checked. */
 async function tutorRun(reply: string) {
   const root = await space({ 'notes/cells.md': CELLS });
-  const { store, call } = await openTools(root);
-  const read = await call('read', { path: 'notes/cells.md' });
-  const readings = citationReadings([
-    { role: 'toolResult', toolName: 'read', isError: false, ...read },
-  ]);
-  const citations = await checkAnswerCitations(store, reply, readings);
-  return { root, store, run: { runId: 't1', request: 'What is ATP?', output: reply, citations } };
+  const { store, run } = await passageRun(root, {
+    passage: 'notes/cells.md',
+    request: 'What is ATP?',
+    answer: reply,
+    runId: 't1',
+  });
+  return { root, store, run };
 }
-
-/** The error `promise` rejects with. */
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => expect.unreachable('it was not refused'),
-    (error: unknown) => (RepaError.isInstance(error) ? error : expect.unreachable(String(error))),
-  );
 
 describe('tutorPassage', () => {
   it("takes the reply's first verified citation (or the one named) with the cited lines of the version read", async () => {
@@ -44,24 +36,24 @@ describe('tutorPassage', () => {
       version: run.citations[1]?.version,
       quote: 'ATP is the energy currency of the cell.',
     });
-    const forged = await refusal(tutorPassage(store, run, 1));
+    const forged = await repaErrorOf(tutorPassage(store, run, 1));
     expect(forged.message).toMatch(/^Citation 1 of the tutor's reply \(run t1\) is not verified/u);
     expect(forged.fix).toBe(
       'Ask the tutor which passage to reread, then check your answer against its reply.',
     );
-    expect((await refusal(tutorPassage(store, run, 3))).message).toContain('has no citation 3');
+    expect((await repaErrorOf(tutorPassage(store, run, 3))).message).toContain('has no citation 3');
   });
 
   it('refuses a reply with no verified citation, and a passage whose document changed since', async () => {
     const forged = await tutorRun('Reread [notes/cells.md:3 "ATP is glucose"].');
-    const none = await refusal(tutorPassage(forged.store, forged.run));
+    const none = await repaErrorOf(tutorPassage(forged.store, forged.run));
     expect(none.code).toBe('invalid_request');
     expect(none.message).toBe(
       "The tutor's reply (run t1) cites no passage Repa verified (1 citation).",
     );
     const { root, store, run } = await tutorRun('Reread [notes/cells.md:3 "ATP is the"].');
     await writeFile(join(root, 'notes/cells.md'), CELLS.replace('energy', 'power'));
-    const changed = await refusal(tutorPassage(store, run));
+    const changed = await repaErrorOf(tutorPassage(store, run));
     expect(changed.message).toBe(
       "Citation 1 of the tutor's reply (run t1): notes/cells.md changed since the run read it.",
     );
