@@ -232,14 +232,12 @@ function exportsSubpath(manifest, specifier) {
 /** Every violation of the layering rules under `root`, as human-readable lines. */
 export function checkLayers(root) {
   const violations = [];
-  const manifests = new Map(
-    workspacePackages(root).map((dir) => {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      return [manifest.name, manifest];
-    }),
-  );
-  for (const dir of workspacePackages(root)) {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const packages = workspacePackages(root).map((dir) => ({
+    dir,
+    manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
+  }));
+  const manifests = new Map(packages.map(({ manifest }) => [manifest.name, manifest]));
+  for (const { dir, manifest } of packages) {
     const name = manifest.name;
     const where = relative(root, dir);
     const rule = LAYERS[name];

@@ -4,7 +4,7 @@
 // (a diagnostic: on a loaded machine a niced process waits); and the extraction process's peak
 // resident size (its OCR command included) while it reads the page.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ContentStore, readContentText } from '@repa/content';
@@ -93,12 +93,9 @@ export async function ocrRows(base, { scale, metric }) {
     (_, line) => `Line ${line + 1}: chloroplasts turn light into sugar.`,
   );
   const root = join(base, 'scans');
-  const store = await (async () => {
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'scan.pdf'), await makeScannedPdf([{ lines }]));
-    return ContentStore.open({ root, appDirectory: join(base, 'scans-app') });
-  })();
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'scan.pdf'), await makeScannedPdf([{ lines }]));
+  const store = await ContentStore.open({ root, appDirectory: join(base, 'scans-app') });
   // The page as Repa draws it (the PDF is sized so that 200 dpi gives back these pixels).
   const png = join(base, 'page.png');
   writeFileSync(png, await makeTextImage(lines));
