@@ -163,7 +163,7 @@ export class SpaceTrust {
   async findSession(
     space: string,
     typed: string,
-    isStudy: (session: SessionInfo) => boolean = () => false,
+    isStudy: (session: SessionInfo) => boolean,
   ): Promise<SessionInfo> {
     const all = await (await loadHost()).listSpaceSessions(space);
     const shown = await this.visibleSessions(space, all);

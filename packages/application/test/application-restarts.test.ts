@@ -13,13 +13,7 @@ describe('RepaApplication through a real daemon process', () => {
     const sessionId = await newSession();
     const { run } = await submit(sessionId, 'hold across a crash', 'crash-req');
     // Wait until Pi has written the user message (what was saved must survive the crash).
-    while (
-      !(await rig.client.request('session.history', { space, sessionId })).items.some(
-        (item) => item.kind === 'user',
-      )
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await rig.inHistory(sessionId);
     expect((await rig.client.request('run.get', { runId: run.runId })).run.status).toBe('running');
     rig.daemon.child.kill('SIGKILL');
     await stopped(rig.daemon.child);

@@ -1,9 +1,7 @@
 import {
   type GradeRequest,
-  parseDraftRequest,
   parseGradeAnswer,
   parseGradeRequest,
-  parseQuizRequest,
   type TutorPassage,
   tutorPassage,
 } from '@repa/content';
@@ -11,7 +9,7 @@ import { RepaError, type RunInfo } from '@repa/protocol';
 import type { RunLedger } from '../runs/run-ledger.js';
 import { openSpaceStore } from '../space-store.js';
 import type { HandlerParts } from './handler-parts.js';
-import { finishedStudyRun } from './study-drafts.js';
+import { finishedStudyRun, isStudyRequest } from './study-runs.js';
 
 /** The longest question an `answer` entry keeps (the study log's limit). */
 const MAX_QUESTION_CHARS = 4000;
@@ -115,14 +113,4 @@ export async function tutorCheckOf(
   const asked =
     words.length > MAX_QUESTION_CHARS ? `${words.slice(0, MAX_QUESTION_CHARS - 1)}…` : words;
   return { tutor, passage, asked };
-}
-
-/**
- * Whether a run's request is one Repa wrote for the study loop (a draft, a quiz, a grade of a quiz
- * answer or a tutor check, spec R105, R109, R114), read by the parsers of its own formats.
- */
-export function isStudyRequest(text: string): boolean {
-  return [parseDraftRequest, parseQuizRequest, parseGradeRequest].some(
-    (parse) => parse(text) !== undefined,
-  );
 }

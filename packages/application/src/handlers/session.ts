@@ -2,8 +2,8 @@ import { RepaError, type RunInfo } from '@repa/protocol';
 import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { deleteSession } from '../session-deletes.js';
-import { isStudyRequest } from './grade-runs.js';
 import type { HandlerParts } from './handler-parts.js';
+import { isStudyRequest } from './study-runs.js';
 
 /**
  * Whether a session's runs are all ones Repa started for the study loop (a draft, a quiz, a grade

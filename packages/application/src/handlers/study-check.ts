@@ -3,6 +3,7 @@ import { loadHost } from '../load-host.js';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { firstTryOf, tutorCheckOf } from './grade-runs.js';
 import type { HandlerParts } from './handler-parts.js';
+import { studyRunOverrides } from './study-runs.js';
 
 type StudyCheckHandlers = Pick<NamespaceHandlers<'study'>, 'study.check'>;
 
@@ -47,14 +48,13 @@ export function studyCheckHandlers(parts: HandlerParts): StudyCheckHandlers {
         asked,
         answer: params.answer,
       });
-      // A grade needs no editing tool and no tutor: neither, whatever the settings say.
       return runs.submit(
         {
           space: tutor.space,
           sessionId,
           requestId: params.requestId,
           input: { type: 'text', text },
-          overrides: { ...params.overrides, edits: 'off', studyMode: 'answer' },
+          overrides: studyRunOverrides(params.overrides, { grade: true }),
         },
         connection,
       );

@@ -12,10 +12,11 @@ import {
   quizQuestions,
 } from '@repa/content';
 import { SerialQueue } from '@repa/durable-fs';
-import { isTerminalRunStatus, RepaError, type RunInfo } from '@repa/protocol';
+import { RepaError } from '@repa/protocol';
 import type { NamespaceHandlers } from '../server/repa-handlers.js';
 import { openSpaceStore } from '../space-store.js';
 import type { HandlerParts } from './handler-parts.js';
+import { finishedStudyRun, studyRunOverrides } from './study-runs.js';
 
 type StudyDraftHandlers = Pick<
   NamespaceHandlers<'study'>,
@@ -39,49 +40,6 @@ async function redraftRequest(
     });
   }
   return { passage: parsePassage(source.cite), redraft: { id: card.id, note: note.target } };
-}
-
-/** What a study run made: cards, questions, a grade, or a tutor's reply to check. */
-const MADE = {
-  Draft: 'proposed no cards',
-  Quiz: 'wrote no questions',
-  Grade: 'gave no grade',
-  Tutor: 'gave no reply to check an answer against',
-};
-/** How each kind of study run is started again. */
-const AGAIN = {
-  Draft: 'Draft again (repa study draft)',
-  Quiz: 'Start the quiz again (repa study quiz)',
-  Grade: 'Answer the question again',
-  Tutor: 'Ask the tutor again',
-};
-
-/**
- * A study run that succeeded, as `draftedCards`, `quizQuestions` and `tutorPassage` read it;
- * `busy` while it runs, `invalid_request` when it ended otherwise.
- */
-export function finishedStudyRun(run: RunInfo, kind: keyof typeof MADE) {
-  if (!isTerminalRunStatus(run.status)) {
-    throw new RepaError('busy', `${kind} run ${run.runId} is still ${run.status}.`, {
-      fix: 'Wait for it to end (repa runs show follows it), then ask again.',
-      details: { runId: run.runId },
-    });
-  }
-  if (run.status !== 'succeeded') {
-    throw new RepaError(
-      'invalid_request',
-      `${kind} run ${run.runId} ${run.status}: it ${MADE[kind]}.`,
-      {
-        fix: `${AGAIN[kind]}, or resume the run (repa runs resume) when it was interrupted.`,
-      },
-    );
-  }
-  return {
-    runId: run.runId,
-    request: run.input.text,
-    output: run.output ?? '',
-    citations: run.citations ?? [],
-  };
 }
 
 /**
@@ -113,8 +71,7 @@ export function studyDraftHandlers(parts: HandlerParts): StudyDraftHandlers {
           sessionId: params.sessionId,
           requestId: params.requestId,
           input: { type: 'text', text: draftRequestText(request) },
-          // Repa's own request: answered as asked, whatever tutor mode the settings say (R114).
-          overrides: { ...params.overrides, studyMode: 'answer' },
+          overrides: studyRunOverrides(params.overrides),
         },
         connection,
       );

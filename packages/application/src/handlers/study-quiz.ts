@@ -17,7 +17,7 @@ import { openSpaceStore } from '../space-store.js';
 import { firstTryOf, givenGrade, gradeRequestOf, tutorCheckOf } from './grade-runs.js';
 import type { HandlerParts } from './handler-parts.js';
 import { openDeck } from './study.js';
-import { finishedStudyRun } from './study-drafts.js';
+import { finishedStudyRun, studyRunOverrides } from './study-runs.js';
 
 type StudyQuizHandlers = Pick<
   NamespaceHandlers<'study'>,
@@ -113,8 +113,7 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
             type: 'text',
             text: quizRequestText({ passage, count: params.count ?? DEFAULT_COUNT }),
           },
-          // Repa's own request: answered as asked, whatever tutor mode the settings say (R114).
-          overrides: { ...params.overrides, studyMode: 'answer' },
+          overrides: studyRunOverrides(params.overrides),
         },
         connection,
       );
@@ -158,14 +157,13 @@ export function studyQuizHandlers(parts: HandlerParts): StudyQuizHandlers {
         asked: question.question,
         answer: params.answer,
       });
-      // A grade needs no editing tool: none is offered, whatever the settings say.
       const { run, resubmitted } = await runs.submit(
         {
           space: quiz.space,
           sessionId: quiz.sessionId,
           requestId: params.requestId,
           input: { type: 'text', text },
-          overrides: { ...params.overrides, edits: 'off', studyMode: 'answer' },
+          overrides: studyRunOverrides(params.overrides, { grade: true }),
         },
         connection,
       );
