@@ -1,9 +1,10 @@
 import {
+  gradeCountTotal,
   RATING_NAMES,
   type RepaClient,
   type StudyCalendarDay,
-  type StudyGradeCounts,
   type StudyProgress,
+  studyChangedText,
 } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -14,8 +15,6 @@ type Status = { sources: StudyProgress[]; calendar: StudyCalendarDay[] };
 
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-const answered = (counts: StudyGradeCounts) =>
-  RATING_NAMES.reduce((sum, name) => sum + counts[name], 0);
 
 /** A calendar day (`YYYY-MM-DD`) as people read it: `Monday 9 March`, or `M` and `9` for a column. */
 function dayLabel(date: string, format: Intl.DateTimeFormatOptions): string {
@@ -29,17 +28,14 @@ function dayLabel(date: string, format: Intl.DateTimeFormatOptions): string {
 function SourceRow({ one }: { one: StudyProgress }) {
   const recall = one.recall === null ? 'no card reviewed yet' : `recall now ${percent(one.recall)}`;
   const answers = (['none', 'hint', 'passage'] as const)
-    .filter((help) => answered(one.answers[help]) > 0)
+    .filter((help) => gradeCountTotal(one.answers[help]) > 0)
     .map((help) => {
       const grades = RATING_NAMES.filter((name) => one.answers[help][name] > 0).map(
         (name) => `${one.answers[help][name]} ${name}`,
       );
       return `${help === 'none' ? 'unaided' : `after the ${help}`} ${grades.join(', ')}`;
     });
-  const changed = [
-    one.sourceChanged > 0 ? plural(one.sourceChanged, 'card') : '',
-    one.questionsChanged > 0 ? plural(one.questionsChanged, 'question') : '',
-  ].filter((part) => part !== '');
+  const changed = studyChangedText(one);
   return html`<li class="progress-source" data-source=${one.source}>
     <p class="progress-name"><${FileLink} place=${{ path: one.source }} />${
       one.version === null ? html` <span class="meta">by hand</span>` : ''
@@ -55,7 +51,7 @@ function SourceRow({ one }: { one: StudyProgress }) {
       ${plural(one.cards, 'card')}: ${one.new} new, ${one.learning} learning, ${one.review} in review
       · ${one.lastStudied === null ? 'never studied' : `last studied ${new Date(one.lastStudied).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`}
       ${answers.length > 0 ? html` · quiz answers ${answers.join('; ')}` : ''}
-      ${changed.length > 0 ? html` · <strong class="progress-changed">source changed: ${changed.join(', ')}</strong>` : ''}
+      ${changed !== '' ? html` · <strong class="progress-changed">source changed: ${changed}</strong>` : ''}
     </p>
   </li>`;
 }

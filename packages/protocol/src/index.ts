@@ -53,9 +53,11 @@ export {
   type CitedPassage,
   citedLines,
   formatInterval,
+  gradeCountTotal,
   parseCite,
   RATING_LABELS,
   RATING_NAMES,
+  studyChangedText,
 } from './v1/study-text.js';
 export { toolCallTarget } from './v1/tool-target.js';
 export type {

@@ -1,4 +1,4 @@
-import type { StudyProgress } from '@repa/protocol';
+import { type StudyProgress, studyChangedText } from '@repa/protocol';
 
 /** The most sources one line of the summary names. */
 const MOST = 3;
@@ -52,13 +52,7 @@ export function studySummary(sources: readonly StudyProgress[]): string | null {
   }
   const changed = sources.filter((one) => one.sourceChanged + one.questionsChanged > 0);
   if (changed.length > 0) {
-    const say = (one: StudyProgress) =>
-      `${one.source} (${[
-        one.sourceChanged > 0 ? plural(one.sourceChanged, 'card') : '',
-        one.questionsChanged > 0 ? plural(one.questionsChanged, 'question') : '',
-      ]
-        .filter((part) => part !== '')
-        .join(', ')})`;
+    const say = (one: StudyProgress) => `${one.source} (${studyChangedText(one)})`;
     lines.push(`- Source changed since written or asked: ${named(changed, say)}.`);
   }
   return lines.join('\n');

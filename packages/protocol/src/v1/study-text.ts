@@ -1,10 +1,31 @@
 import { type CitationLocation, parseCitationLocation } from './citation-location.js';
 import type { V1Result } from './methods.js';
+import type { StudyGradeCounts, StudyProgress } from './wire-types.generated.js';
 
 /** The four ratings in order, 1 to 4: their names (the keys of `study.due`'s `next`). */
 export const RATING_NAMES = ['again', 'hard', 'good', 'easy'] as const;
 /** The four ratings in order, as the CLI and the page label them. */
 export const RATING_LABELS = ['Again', 'Hard', 'Good', 'Easy'] as const;
+
+/** `n noun`, with an `s` unless `n` is 1. */
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What of a source changed under its study items, in words: `1 card, 2 questions` ('' if none). */
+export function studyChangedText(
+  one: Pick<StudyProgress, 'sourceChanged' | 'questionsChanged'>,
+): string {
+  return [
+    one.sourceChanged > 0 ? plural(one.sourceChanged, 'card') : '',
+    one.questionsChanged > 0 ? plural(one.questionsChanged, 'question') : '',
+  ]
+    .filter((part) => part !== '')
+    .join(', ');
+}
+
+/** How many graded answers `counts` holds, whatever their grade. */
+export function gradeCountTotal(counts: StudyGradeCounts): number {
+  return RATING_NAMES.reduce((sum, name) => sum + counts[name], 0);
+}
 
 /** Where a study card's `source.cite` points (`notes/x.md:12-18`, `book.pdf#p4:3-9`). */
 export type CitedPassage = CitationLocation;

@@ -1,4 +1,9 @@
-import { RATING_NAMES, type StudyGradeCounts, type StudyProgress } from '@repa/protocol';
+import {
+  gradeCountTotal,
+  RATING_NAMES,
+  type StudyProgress,
+  studyChangedText,
+} from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
 import { spaceOf, spacePathOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
@@ -7,21 +12,6 @@ import { terminalWidth } from '../../style.js';
 import { DECK_OPTION_HELP, oneLine, writeChanged } from './review-commands.js';
 
 const HELP_LEVELS = ['none', 'hint', 'passage'] as const;
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-/** What changed of a source: `1 card, 2 questions`, or nothing. */
-function changedOf(one: StudyProgress): string {
-  return [
-    one.sourceChanged > 0 ? plural(one.sourceChanged, 'card') : '',
-    one.questionsChanged > 0 ? plural(one.questionsChanged, 'question') : '',
-  ]
-    .filter((part) => part !== '')
-    .join(', ');
-}
-
-const total = (counts: StudyGradeCounts) =>
-  RATING_NAMES.reduce((sum, name) => sum + counts[name], 0);
 
 const out = (context: CliContext) => ({
   width: terminalWidth(context.stdout),
@@ -79,7 +69,7 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
       String(one.due),
       one.recall === null ? '' : `${Math.round(one.recall * 100)}%`,
       one.lastStudied === null ? 'never' : relativeTime(one.lastStudied, now),
-      changedOf(one),
+      studyChangedText(one),
     ]);
     context.stdout.write(
       formatTable(
@@ -89,7 +79,7 @@ With --json, one line: {"at", "sources": [{"source", "version", "cards", "new", 
       ),
     );
     const answered = result.sources.flatMap((one) =>
-      HELP_LEVELS.filter((help) => total(one.answers[help]) > 0).map((help) => [
+      HELP_LEVELS.filter((help) => gradeCountTotal(one.answers[help]) > 0).map((help) => [
         one.source,
         help,
         ...RATING_NAMES.map((name) => String(one.answers[help][name])),
