@@ -176,6 +176,7 @@ export async function lastTurnReaches(page: Page, status: string): Promise<void>
 /** `selector`'s text as it shows (innerText: hidden parts left out), its spaces collapsed. */
 export function shownText(page: Page, selector: string): Promise<string> {
   return page.$eval(selector, (node) =>
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, hidden parts left out
     (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
   );
 }
@@ -185,6 +186,7 @@ export async function waitShownText(page: Page, selector: string, pattern: RegEx
   await page.waitForFunction(
     (wanted, source, flags) =>
       new RegExp(source, flags).test(
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, hidden parts left out
         (document.querySelector(wanted) as HTMLElement | null)?.innerText ?? '',
       ),
     // Polled on a timer: a frame-driven wait stalls while the page paints nothing new.

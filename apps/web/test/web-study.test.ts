@@ -53,6 +53,7 @@ beforeAll(() => {
 const text = (selector: string) => shownText(page, selector);
 const textsOf = (selector: string) =>
   page.$$eval(selector, (nodes) =>
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, hidden parts left out
     nodes.map((node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
   );
 const waitText = (selector: string, pattern: RegExp) => waitShownText(page, selector, pattern);

@@ -1,9 +1,4 @@
-import {
-  gradeCountTotal,
-  RATING_NAMES,
-  type StudyProgress,
-  studyChangedText,
-} from '@repa/protocol';
+import { gradeCountTotal, RATING_NAMES, studyChangedText } from '@repa/protocol';
 import type { CliContext } from '../../cli-context.js';
 import { spaceOf, spacePathOf } from '../../cli-context.js';
 import { defineCommand } from '../../command.js';
