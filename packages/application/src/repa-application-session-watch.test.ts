@@ -123,7 +123,8 @@ describe('session.subscribe', () => {
       await handlers['session.unsubscribe']?.({ space, sessionId }, follower.connection),
     ).toEqual({ unsubscribed: true });
     const { run: after } = await submit('after', 'three');
-    await ended(app, after.runId, other.events, other.next);
+    // `other` saw the earlier runs end too: only `after`'s own end may let the next test begin.
+    expect((await ended(app, after.runId, other.events, other.next)).status).toBe('succeeded');
     expect(follower.announced(after.runId)).toEqual([]);
     expect(late.announced(after.runId)).toHaveLength(1);
   });

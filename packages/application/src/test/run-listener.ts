@@ -27,19 +27,26 @@ export function listener(): {
   return { connection, events, next };
 }
 
-/** Waits for the run's final status event, then reads the run back from the ledger. */
+/**
+ * Waits until the run itself has ended (the ledger records its end before the final status event
+ * is sent, which wakes this), then returns it as `run.get` reads it. The run's own status decides,
+ * not any final event among `events`: a listener that submitted earlier runs holds theirs too.
+ */
 export async function ended(
   app: RepaApplication,
   runId: string,
   events: RunEvent[],
   next: () => Promise<void>,
 ) {
-  const isEnd = (event: RunEvent) =>
-    event.type === 'status' && !['accepted', 'running'].includes(event.status);
-  while (!events.some(isEnd)) await next();
-  const got = await app.handlers()['run.get']?.({ runId }, connectionOf(listener()));
-  if (!got) throw new Error('run.get is not handled');
-  return got.run;
+  const get = app.handlers()['run.get'];
+  if (!get) throw new Error('run.get is not handled');
+  for (;;) {
+    const seen = events.length;
+    const { run } = await get({ runId }, connectionOf(listener()));
+    if (!['accepted', 'running'].includes(run.status)) return run;
+    // Nothing awaits between this check and `next()`: an event cannot slip in unseen.
+    if (events.length === seen) await next();
+  }
 }
 
 export const connectionOf = (l: { connection: ConnectionContext }) => l.connection;
