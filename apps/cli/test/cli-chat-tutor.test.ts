@@ -1,29 +1,27 @@
 // Spec R108: `/tutor` in `repa chat` on a real pseudo-terminal (tmux), on the offline model.
-import { rmSync } from 'node:fs';
 import type { SettingItemView } from '@repa/protocol';
-import { createSandbox, repa, repaJson, writeFiles } from '@repa/test-kit';
+import { repa, repaJson, writeFiles } from '@repa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
-const sandbox = createSandbox();
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: (sandbox) =>
+    writeFiles(sandbox.space, {
+      'notes/moon.md':
+        '# The Moon\n\nThe Moon pulls the oceans toward it, which makes the tides.\n',
+    }),
+});
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-  writeFiles(sandbox.space, {
-    'notes/moon.md': '# The Moon\n\nThe Moon pulls the oceans toward it, which makes the tides.\n',
-  });
   // A first run makes the folder a Repa space (chat would ask first).
   const first = await repa(sandbox, ['run', 'Hello.']);
   expect(first.code, first.stderr).toBe(0);
 });
 
-afterAll(async () => {
-  terminal?.close();
-  await repaJson(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+afterAll(() => terminal?.close());
 
 const studyMode = async () =>
   (await repaJson<{ items: SettingItemView[] }>(sandbox, ['settings', 'get', 'study.mode'])).json;

@@ -1,16 +1,20 @@
 // Spec R114: tutor checks through the built CLI and a real daemon on the offline model: `repa study
 // check` with answers on standard input, and `/check` in `repa chat` on a real terminal (tmux).
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSandbox, jsonLines, repa, repaJson, writeFiles } from '@repa/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repa, writeFiles } from '@repa/test-kit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
 
-const sandbox = createSandbox();
+const MOON = '# The Moon\n\nThe Moon pulls the oceans toward it, which makes the tides.\n';
+const sandbox = useDaemon({
+  model: 'repa-offline',
+  prepare: (sandbox) => writeFiles(sandbox.space, { 'notes/moon.md': MOON }),
+});
 let terminal: Terminal | undefined;
 
-const MOON = '# The Moon\n\nThe Moon pulls the oceans toward it, which makes the tides.\n';
 const VERSION = createHash('sha256').update(MOON).digest('hex');
 const QUESTION = 'What makes the tides? See notes/moon.md';
 
@@ -32,17 +36,7 @@ async function asked(mode = 'tutor'): Promise<string> {
   return runId as string;
 }
 
-beforeAll(async () => {
-  writeFiles(sandbox.space, { 'notes/moon.md': MOON });
-  const start = await repaJson(sandbox, ['daemon', 'start', '--model', 'repa-offline']);
-  expect(start.code, start.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  terminal?.close();
-  await repa(sandbox, ['daemon', 'stop']);
-  rmSync(sandbox.root, { recursive: true, force: true });
-});
+afterAll(() => terminal?.close());
 
 describe('repa study check', () => {
   it("grades an answer to a tutor's reply by the cited passage's words, a hint then the second try from stdin, and records it as a tutor answer", async () => {

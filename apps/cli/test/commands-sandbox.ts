@@ -47,21 +47,27 @@ export function useDaemon({
   cleanup?: () => unknown;
 } = {}): CliSandbox {
   const sandbox = createSandbox();
+  let setUp: Promise<void> | undefined;
 
-  beforeAll(async () => {
-    await prepare?.(sandbox);
-    const { code, json, stderr } = await repaJson<{ started: boolean; model: string }>(sandbox, [
-      'daemon',
-      'start',
-      ...(model === undefined ? [] : ['--model', model]),
-    ]);
-    expect(code, stderr).toBe(0);
-    expect(json).toMatchObject({ started: true, running: true });
-    if (model === undefined) expect(json).not.toHaveProperty('model');
-    else expect(json.model).toBe(model);
+  beforeAll(() => {
+    setUp = (async () => {
+      await prepare?.(sandbox);
+      const { code, json, stderr } = await repaJson<{ started: boolean; model: string }>(sandbox, [
+        'daemon',
+        'start',
+        ...(model === undefined ? [] : ['--model', model]),
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(json).toMatchObject({ started: true, running: true });
+      if (model === undefined) expect(json).not.toHaveProperty('model');
+      else expect(json.model).toBe(model);
+    })();
+    return setUp;
   });
 
   afterAll(async () => {
+    // A set-up that timed out goes on running: stop its daemon only once it has started.
+    await setUp?.catch(() => {});
     const { code, json } = await repaJson<{ stopped: boolean }>(sandbox, ['daemon', 'stop']);
     await cleanup?.();
     rmSync(sandbox.root, { recursive: true, force: true });

@@ -117,13 +117,21 @@ export function useWebRig({
 } = {}): WebFile {
   const sandbox = createSandbox();
   let rig: WebRig | undefined;
-  beforeAll(async () => {
-    await prepare?.(sandbox);
-    rig = await startWebRig(sandbox, { model });
-    if (open) await openPage(rig.page, rig.url);
+  let setUp: Promise<void> | undefined;
+  beforeAll(() => {
+    setUp = (async () => {
+      await prepare?.(sandbox);
+      rig = await startWebRig(sandbox, { model });
+      if (open) await openPage(rig.page, rig.url);
+    })();
+    return setUp;
   });
   afterAll(async () => {
-    await rig?.close();
+    // A set-up that timed out goes on running: undo what it started only once it has ended (else
+    // its daemon outlives the run, and its next `repa` re-creates the removed sandbox).
+    await setUp?.catch(() => {});
+    if (rig) await rig.close();
+    else await repaJson(sandbox, ['daemon', 'stop']);
     await cleanup?.();
     rmSync(sandbox.root, { recursive: true, force: true });
   });
