@@ -12,6 +12,24 @@ afterAll(async () => {
 });
 
 describe('repa trust and untrust', () => {
+  it('says why a folder Repa made a space itself is already trusted, and not when the learner trusted it', async () => {
+    const plain = join(sandbox.root, 'plain-notes');
+    writeFiles(plain, { 'notes/tides.md': '# Tides\nThe tide turns every six hours.\n' });
+    const first = await repa(sandbox, ['run', 'Hello.'], { cwd: plain });
+    expect(first.code, first.stderr).toBe(0);
+    const trust = await repa(sandbox, ['trust', '--yes'], { cwd: plain });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toBe(
+      `already trusted: ${plain} (Repa made this folder a space itself: it held nothing that trusting turns on)\n`,
+    );
+
+    const shared = join(sandbox.root, 'shared-course');
+    writeFiles(shared, { 'AGENTS.md': '# Rules\n', 'notes.md': 'Tides.\n' });
+    expect((await repa(sandbox, ['trust', '--yes'], { cwd: shared })).code).toBe(0);
+    const again = await repa(sandbox, ['trust', '--yes'], { cwd: shared });
+    expect(again.stdout).toBe(`already trusted: ${shared}\n`);
+  });
+
   it('lets project instructions through only for a trusted space, and says how to trust it', async () => {
     const space = join(sandbox.root, 'trusted-space');
     writeFiles(space, { 'AGENTS.md': '# House rules\nAnswer briefly.\n', 'notes.md': 'Tides.\n' });

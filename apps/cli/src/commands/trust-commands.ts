@@ -53,7 +53,12 @@ async function setTrust(
     const { space: info } = await client.request('space.open', { root: space });
     const items = info.restricted ?? [];
     if (info.trusted && !context.json) {
-      context.stdout.write(`already trusted: ${info.root}\n`);
+      // A learner who types `repa trust` in a folder Repa trusted by itself is told why it was.
+      const why =
+        info.trustReason === 'created'
+          ? ' (Repa made this folder a space itself: it held nothing that trusting turns on)'
+          : '';
+      context.stdout.write(`already trusted: ${info.root}${why}\n`);
       return 0;
     }
     if (!info.trusted) {
