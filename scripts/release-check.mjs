@@ -8,7 +8,7 @@
 // example; `--packages-from` publishes the packages of another checkout, e.g. an older commit, to
 // see its consumers fail).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,10 @@ try {
     startLocalRegistry(join(work, 'registry'), env),
   );
   process.stdout.write(`release:check: registry ${registry.url}\n`);
-  const clientEnv = { ...env, npm_config_userconfig: registry.npmrc };
+  // The examples' own temporary folders (and npm's) go under the check's folder, removed with it.
+  const temporary = join(work, 'tmp');
+  mkdirSync(temporary);
+  const clientEnv = { ...env, npm_config_userconfig: registry.npmrc, TMPDIR: temporary };
   const versions = await step('pack and publish every package', () =>
     packAndPublish({ root: packages, folder: join(work, 'tarballs'), env: clientEnv }),
   );
