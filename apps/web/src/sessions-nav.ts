@@ -45,7 +45,7 @@ export function SessionsNav({
         }
         ${
           space
-            ? html`<${SpaceTrust} client=${client} space=${space.root} trusted=${space.trusted} restricted=${space.restricted} onChange=${places.trustChanged} />
+            ? html`<${SpaceTrust} client=${client} space=${space.root} trusted=${space.trusted} reason=${space.trustReason} restricted=${space.restricted} onChange=${places.trustChanged} />
                 <h2>Sessions of ${space.name}</h2>
                 <button type="button" onClick=${places.create}>New session</button>
                 <ul class="sessions">

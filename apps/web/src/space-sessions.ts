@@ -1,4 +1,10 @@
-import { type RepaClient, RepaError, type RestrictedItem, type SessionInfo } from '@repa/protocol';
+import {
+  type RepaClient,
+  RepaError,
+  type RestrictedItem,
+  type SessionInfo,
+  type TrustReason,
+} from '@repa/protocol';
 import { useRef, useState } from 'preact/hooks';
 import { placeFromAddress, writeAddress } from './address.js';
 import { describeError } from './panels.js';
@@ -9,6 +15,8 @@ export interface OpenSpace {
   root: string;
   name: string;
   trusted: boolean;
+  /** Why it is trusted: `created` when Repa made it a space itself. */
+  trustReason?: TrustReason;
   restricted: RestrictedItem[];
 }
 
@@ -78,6 +86,7 @@ export function useSpaceSessions(client: RepaClient, events: SpaceSessionsEvents
         root: info.root,
         name: info.name,
         trusted: info.trusted === true,
+        ...(info.trustReason === undefined ? {} : { trustReason: info.trustReason }),
         restricted: info.restricted ?? [],
       });
       setOpened((count) => count + 1);
@@ -110,7 +119,14 @@ export function useSpaceSessions(client: RepaClient, events: SpaceSessionsEvents
   /** The open space's trust as the trust control changed it. */
   const trustChanged = (trusted: boolean, restricted: RestrictedItem[]) => {
     if (!space) return;
-    setSpace({ ...space, trusted, restricted });
+    // Trusted from the page is the learner's own trust (`user`); untrusted has no reason.
+    const { trustReason: _, ...rest } = space;
+    setSpace({
+      ...rest,
+      trusted,
+      restricted,
+      ...(trusted ? { trustReason: 'user' as const } : {}),
+    });
     events.onTrustChanged();
   };
 

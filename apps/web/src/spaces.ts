@@ -1,4 +1,4 @@
-import type { RepaClient, RestrictedItem, V1Result } from '@repa/protocol';
+import type { RepaClient, RestrictedItem, TrustReason, V1Result } from '@repa/protocol';
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -103,19 +103,22 @@ export function RestrictedList({ items }: { items: readonly RestrictedItem[] }) 
 }
 
 /**
- * Whether the open space is trusted, with what trusting it turns on (its restricted items) and a
- * button to trust it or to withdraw the trust (spec R13).
+ * Whether the open space is trusted (and why, when Repa made it a space itself), with what
+ * trusting it turns on (its restricted items) and a button to trust it or to withdraw the trust
+ * (spec R13).
  */
 export function SpaceTrust({
   client,
   space,
   trusted,
+  reason,
   restricted,
   onChange,
 }: {
   client: RepaClient;
   space: string;
   trusted: boolean;
+  reason: TrustReason | undefined;
   restricted: RestrictedItem[];
   onChange: (trusted: boolean, restricted: RestrictedItem[]) => void;
 }) {
@@ -148,7 +151,7 @@ export function SpaceTrust({
     <p class="meta">
       ${
         trusted
-          ? 'Trusted: its own settings, skills and instruction files take effect.'
+          ? `Trusted${reason === 'created' ? ' (Repa made this folder a space itself: it held nothing that trusting turns on)' : ''}: its own settings, skills and instruction files take effect.`
           : 'Restricted: its own settings, skills, instruction files and Pi packages have no effect and none of its code runs.'
       }
     </p>

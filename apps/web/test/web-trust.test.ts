@@ -54,3 +54,33 @@ describe('the page of an untrusted space', () => {
     );
   });
 });
+
+describe('the trust panel', () => {
+  const panelText = () => web.page.$eval('.space-trust p.meta', (node) => node.textContent ?? '');
+
+  it('says a folder Repa made a space itself is trusted for that reason, and a space the learner trusted without it', async () => {
+    const { page } = web;
+    const plain = join(sandbox.root, 'plain-notes');
+    writeFiles(plain, { 'notes/tides.md': '# Tides\nThe tide turns every six hours.\n' });
+    await page.click('#space-path', { count: 3 });
+    await page.type('#space-path', plain);
+    await page.click('form.open-space button[type="submit"]');
+    await page.waitForSelector('.space-trust[data-trusted="true"]', { timeout: STEP_MS });
+    expect(await panelText()).toBe(
+      'Trusted (Repa made this folder a space itself: it held nothing that trusting turns on): its own settings, skills and instruction files take effect.',
+    );
+
+    // Back in the shared course folder: trusted from the page, it is the learner's own trust.
+    await page.click('#space-path', { count: 3 });
+    await page.type('#space-path', sandbox.space);
+    await page.click('form.open-space button[type="submit"]');
+    await page.waitForSelector('.space-trust[data-trusted="false"] button.trust', {
+      timeout: STEP_MS,
+    });
+    await page.click('.space-trust button.trust');
+    await page.waitForSelector('.space-trust[data-trusted="true"]', { timeout: STEP_MS });
+    expect(await panelText()).toBe(
+      'Trusted: its own settings, skills and instruction files take effect.',
+    );
+  });
+});
