@@ -1,9 +1,7 @@
 // Spec R114: tutor checks through the built CLI and a real daemon on the offline model: `repa study
 // check` with answers on standard input, and `/check` in `repa chat` on a real terminal (tmux).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { jsonLines, repa, writeFiles } from '@repa/test-kit';
+import { jsonLines, repa, studyLog, writeFiles } from '@repa/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useDaemon } from './commands-sandbox.js';
 import { openTerminal, type Terminal } from './terminal-harness.js';
@@ -19,13 +17,7 @@ const VERSION = createHash('sha256').update(MOON).digest('hex');
 const QUESTION = 'What makes the tides? See notes/moon.md';
 
 /** The study log's `answer` entries. */
-const answers = () =>
-  readFileSync(join(sandbox.space, '.repa/study/reviews.log'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line.slice(9)) as Record<string, unknown>)
-    .filter((entry) => entry.kind === 'answer');
+const answers = () => studyLog(sandbox).filter((entry) => entry.kind === 'answer');
 
 /** A run of QUESTION (tutor mode unless told), its id. */
 async function asked(mode = 'tutor'): Promise<string> {

@@ -3,9 +3,8 @@
 // mode an answer to the tutor's reply is graded against the passage it cites, a hint and a second
 // try (by its keyboard shortcut), then the passage; the answer is in the study log.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFiles } from '@repa/test-kit';
+import { studyLog, writeFiles } from '@repa/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   lastTurnReaches,
@@ -29,13 +28,7 @@ async function typeAnswer(text: string): Promise<void> {
 }
 
 /** The study log's `answer` entries. */
-const answers = () =>
-  readFileSync(join(web.sandbox.space, '.repa/study/reviews.log'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line.slice(9)) as Record<string, unknown>)
-    .filter((entry) => entry.kind === 'answer');
+const answers = () => studyLog(web.sandbox).filter((entry) => entry.kind === 'answer');
 
 describe('Check my answer in tutor mode', () => {
   it("grades the composer's text against the tutor reply's passage: a hint, the second try by Ctrl+Enter, the passage, recorded", async () => {

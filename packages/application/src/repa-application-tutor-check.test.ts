@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type EndpointReply, type OpenAiEndpoint, startOpenAiEndpoint } from '@repa/fixtures';
-import { RepaError, type V1Params } from '@repa/protocol';
+import type { V1Params } from '@repa/protocol';
+import { repaErrorOf } from '@repa/protocol/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepaApplication } from './repa-application.js';
 import { tempAppDirectory } from './test/builders.js';
-import { connectionOf, ended, listener, request } from './test/run-listener.js';
+import { ended, listener, request } from './test/run-listener.js';
 
 // Spec R114: a tutor check through the application's handlers, on a scripted OpenAI-protocol
 // endpoint: the tutor reads a note and cites it; the learner's answer is graded by a run of its
@@ -97,16 +98,6 @@ const studyLog = (space: string) =>
     .slice(1)
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line.slice(9)) as Record<string, unknown>);
-
-/** The error a call fails with. */
-async function refusal(call: Promise<unknown>): Promise<RepaError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!RepaError.isInstance(error)) throw new Error(`expected a RepaError, got ${String(error)}`);
-  return error;
-}
 
 describe('study.check', () => {
   it("grades answers to a tutor's reply against its verified passage, with a hint and a second try, and records each final grade with origin tutor", async () => {
@@ -209,15 +200,8 @@ describe('study.check', () => {
     const opened = await openApplication();
     const { app, space } = opened;
     const checking = (params: Omit<V1Params<'study.check'>, 'requestId'>) =>
-      refusal(
-        Promise.resolve(
-          app
-            .handlers()
-            ['study.check']?.(
-              { ...params, requestId: `refused-${Math.random()}` },
-              connectionOf(listener()),
-            ),
-        ),
+      repaErrorOf(
+        request(app, 'study.check', { ...params, requestId: `refused-${Math.random()}` }),
       );
 
     tutorTurn('ATP is the');
